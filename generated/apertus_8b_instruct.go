@@ -51,271 +51,9 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
-	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
-	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
-		paramSpec = jinja2.Param(paramSpec, "param_spec")
-		requiredParams = jinja2.Param(requiredParams, "required_params")
-		var innerType, hasObjectVariants jinja2.Value
-		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := jinja2.ItemAttr(paramSpec, "type")
-		if jinja2.EqStr(paramSpecType, "array") {
-			// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
-			paramSpecItems := jinja2.ItemStr(paramSpec, "items")
-			if paramSpecItems.Truthy() {
-				// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
-				paramSpecItemsType := jinja2.ItemStr(paramSpecItems, "type")
-				if jinja2.EqStr(paramSpecItemsType, "string") {
-					w.WriteString("string[]")
-				} else if jinja2.EqStr(paramSpecItemsType, "number") {
-					// Apertus-8B-Instruct.jinja:6:17 {%- elif param_spec['items']['type'] == "number" -%}
-					w.WriteString("number[]")
-				} else if jinja2.EqStr(paramSpecItemsType, "integer") {
-					// Apertus-8B-Instruct.jinja:8:17 {%- elif param_spec['items']['type'] == "integer" -%}
-					w.WriteString("number[]")
-				} else if jinja2.EqStr(paramSpecItemsType, "boolean") {
-					// Apertus-8B-Instruct.jinja:10:17 {%- elif param_spec['items']['type'] == "boolean" -%}
-					w.WriteString("boolean[]")
-				} else {
-					// Apertus-8B-Instruct.jinja:12:17 {%- else -%}
-					// Apertus-8B-Instruct.jinja:13:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
-					innerType = w.Capture(func() {
-						renderTypescriptType(paramSpecItems, requiredParams, jinja2.Missing())
-					})
-					// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if jinja2.EqStr(innerType, "object | object") || jinja2.Gt(jinja2.FilterLength(innerType), jinja2.SmallInt(50)) {
-						w.WriteString("any[]")
-					} else {
-						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
-						// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
-						jinja2.WriteAdd(w, innerType, jinja2.Lit("[]"))
-					}
-				}
-				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
-				if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
-					w.WriteString(" | null")
-				}
-			} else {
-				// Apertus-8B-Instruct.jinja:23:13 {%- else -%}
-				w.WriteString("any[]")
-				// Apertus-8B-Instruct.jinja:25:13 {%- if param_spec.nullable -%}
-				if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
-					w.WriteString(" | null")
-				}
-			}
-		} else if (((jinja2.IsDefined(paramSpecType) && jinja2.IsIterable(paramSpecType)) && !jinja2.IsString(paramSpecType)) && !jinja2.IsMapping(paramSpecType)) && jinja2.IsDefined(jinja2.ItemInt(paramSpecType, 0)) {
-			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
-			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
-			if jinja2.Gt(jinja2.FilterLength(paramSpecType), jinja2.SmallInt(1)) {
-				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
-				jinja2.Write(w, jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
-			} else {
-				// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
-				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
-				jinja2.Write(w, jinja2.ItemInt(paramSpecType, 0))
-			}
-		} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
-			// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
-			// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
-			hasObjectVariants = jinja2.Bool(false)
-			// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := jinja2.ItemAttr(paramSpec, "oneOf")
-			for _, variant := range jinja2.Iterate(w, paramSpecOneOf) {
-				// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
-				if jinja2.EqStr(jinja2.ItemAttr(variant, "type"), "object") {
-					// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
-					_ = jinja2.Bool(true)
-				}
-			}
-			// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && jinja2.Gt(jinja2.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
-				w.WriteString("any")
-			} else {
-				// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
-				// Apertus-8B-Instruct.jinja:47:13 {%- for variant in param_spec.oneOf -%}
-				items := jinja2.Iterate(w, paramSpecOneOf)
-				for i := range items {
-					variant := items[i]
-					// Apertus-8B-Instruct.jinja:48:17 {{- render_typescript_type(variant, required_params) -}}
-					jinja2.Write(w, w.Capture(func() {
-						renderTypescriptType(variant, requiredParams, jinja2.Missing())
-					}))
-					// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
-					variantDescription := jinja2.ItemAttr(variant, "description")
-					if variantDescription.Truthy() {
-						// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
-						w.WriteString("// ")
-						jinja2.WriteStr(w, variantDescription)
-					}
-					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
-					variantDefault := jinja2.ItemAttr(variant, "default")
-					if jinja2.IsDefined(variantDefault) {
-						w.WriteString("                    ")
-						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
-						w.WriteString("// default: ")
-						jinja2.WriteJSON(w, variantDefault, nil, nil)
-					}
-					// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
-					if !(i == len(items)-1) {
-						w.WriteString(" | \n")
-					}
-				}
-			}
-		} else if jinja2.EqStr(paramSpecType, "string") {
-			// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
-			// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
-			paramSpecEnum := jinja2.ItemAttr(paramSpec, "enum")
-			if paramSpecEnum.Truthy() {
-				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				w.WriteString("\"")
-				jinja2.WriteStr(w, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
-				w.WriteString("\"")
-			} else {
-				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
-				w.WriteString("string")
-				// Apertus-8B-Instruct.jinja:65:13 {%- if param_spec.nullable %}
-				if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
-					w.WriteString(" | null")
-				}
-			}
-		} else if jinja2.EqStr(paramSpecType, "number") {
-			// Apertus-8B-Instruct.jinja:69:9 {%- elif param_spec.type == "number" -%}
-			w.WriteString("number")
-		} else if jinja2.EqStr(paramSpecType, "integer") {
-			// Apertus-8B-Instruct.jinja:71:9 {%- elif param_spec.type == "integer" -%}
-			w.WriteString("number")
-		} else if jinja2.EqStr(paramSpecType, "boolean") {
-			// Apertus-8B-Instruct.jinja:73:9 {%- elif param_spec.type == "boolean" -%}
-			w.WriteString("boolean")
-		} else if jinja2.EqStr(paramSpecType, "object") {
-			// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
-			// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
-			paramSpecProperties := jinja2.ItemAttr(paramSpec, "properties")
-			if paramSpecProperties.Truthy() {
-				w.WriteString("{\n")
-				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				keys, values := jinja2.DictItems(paramSpecProperties)
-				for i := range w.Count(len(keys)) {
-					propName := keys[i]
-					propSpec := values[i]
-					// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
-					jinja2.Write(w, propName)
-					// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
-					paramSpecRequired := jinja2.ItemAttr(paramSpec, "required")
-					if jinja2.NotIn(propName, jinja2.Or(paramSpecRequired, func() jinja2.Value {
-						return jinja2.NewList()
-					})) {
-						w.WriteString("?")
-					}
-					w.WriteString(": \n                ")
-					// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					jinja2.Write(w, w.Capture(func() {
-						renderTypescriptType(propSpec, jinja2.Or(paramSpecRequired, func() jinja2.Value {
-							return jinja2.NewList()
-						}), jinja2.Missing())
-					}))
-					// Apertus-8B-Instruct.jinja:85:17 {%- if not loop.last -%}
-					if !(i == len(keys)-1) {
-						w.WriteString(", ")
-					}
-				}
-				w.WriteString("}")
-			} else {
-				// Apertus-8B-Instruct.jinja:90:13 {%- else -%}
-				w.WriteString("object")
-			}
-		} else {
-			// Apertus-8B-Instruct.jinja:93:9 {%- else -%}
-			w.WriteString("any")
-		}
-	}
+	// (the function renderApertus8B_Instruct_renderTypescriptType)
 	// Apertus-8B-Instruct.jinja:98:1 {%- macro render_tools(tools) -%}
-	renderTools := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
-		// Apertus-8B-Instruct.jinja:99:5 {%- for tool in tools %}
-		items := jinja2.Iterate(w, tools)
-		for i := range items {
-			tool := items[i]
-			// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
-			toolFunction := jinja2.ItemAttr(tool, "function")
-			w.WriteString("// ")
-			jinja2.WriteStr(w, jinja2.ItemAttr(toolFunction, "description"))
-			w.WriteString("\n")
-			// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
-			w.WriteString("type ")
-			jinja2.WriteStr(w, jinja2.ItemAttr(toolFunction, "name"))
-			w.WriteString(" = ")
-			// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
-			toolFunctionParameters := jinja2.ItemAttr(toolFunction, "parameters")
-			if toolFunctionParameters.Truthy() && jinja2.ItemAttr(toolFunctionParameters, "properties").Truthy() {
-				w.WriteString("(_: {\n")
-				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				keys, values := jinja2.DictItems(jinja2.ItemAttr(toolFunctionParameters, "properties"))
-				for i := range w.Count(len(keys)) {
-					paramName := keys[i]
-					paramSpec := values[i]
-					// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
-					paramSpecDescription := jinja2.ItemAttr(paramSpec, "description")
-					if paramSpecDescription.Truthy() {
-						// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
-						w.WriteString("// ")
-						jinja2.WriteStr(w, paramSpecDescription)
-						w.WriteString("\n")
-					}
-					// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
-					jinja2.Write(w, paramName)
-					// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
-					toolFunctionParametersRequired := jinja2.ItemAttr(toolFunctionParameters, "required")
-					if jinja2.NotIn(paramName, jinja2.Or(toolFunctionParametersRequired, func() jinja2.Value {
-						return jinja2.NewList()
-					})) {
-						w.WriteString("?")
-					}
-					w.WriteString(": ")
-					// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
-					jinja2.Write(w, w.Capture(func() {
-						renderTypescriptType(paramSpec, jinja2.Or(toolFunctionParametersRequired, func() jinja2.Value {
-							return jinja2.NewList()
-						}), jinja2.Missing())
-					}))
-					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := jinja2.ItemAttr(paramSpec, "default")
-					if jinja2.IsDefined(paramSpecDefault) {
-						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
-						if jinja2.ItemAttr(paramSpec, "enum").Truthy() {
-							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
-							w.WriteString(", // default: ")
-							jinja2.WriteStr(w, paramSpecDefault)
-						} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
-							// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
-							// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
-							w.WriteString("// default: ")
-							jinja2.WriteStr(w, paramSpecDefault)
-						} else {
-							// Apertus-8B-Instruct.jinja:119:25 {%- else %}
-							// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
-							w.WriteString(", // default: ")
-							jinja2.WriteJSON(w, paramSpecDefault, nil, nil)
-						}
-					}
-					// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
-					if !(i == len(keys)-1) {
-						w.WriteString(",\n")
-					} else {
-						// Apertus-8B-Instruct.jinja:125:21 {%- else %}
-						w.WriteString("\n")
-					}
-				}
-				w.WriteString("}) => any;")
-			} else {
-				// Apertus-8B-Instruct.jinja:130:13 {%- else -%}
-				w.WriteString("() => any;")
-			}
-			// Apertus-8B-Instruct.jinja:133:9 {%- if not loop.last -%}
-			if !(i == len(items)-1) {
-				w.WriteString("\n")
-			}
-		}
-	}
+	// (the function renderApertus8B_Instruct_renderTools)
 	// Apertus-8B-Instruct.jinja:139:1 {{ bos_token }}
 	jinja2.Write(w, bosToken)
 	// Apertus-8B-Instruct.jinja:141:1 {%- set system_token = '<|system_start|>' -%}
@@ -394,7 +132,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
 		w.WriteString("Tool Capabilities:\n")
 		jinja2.WriteStr(w, w.Capture(func() {
-			renderTools(tools)
+			renderApertus8B_Instruct_renderTools(w, tools)
 		}))
 	} else {
 		// Apertus-8B-Instruct.jinja:182:5 {%- else -%}
@@ -666,6 +404,275 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	}
 }
 
+// renderApertus8B_Instruct_renderTypescriptType is the macro render_typescript_type of renderApertus8B_Instruct.
+func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, requiredParams, isNullable jinja2.Value) {
+	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
+	paramSpec = jinja2.Param(paramSpec, "param_spec")
+	requiredParams = jinja2.Param(requiredParams, "required_params")
+	var innerType, hasObjectVariants jinja2.Value
+	// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
+	paramSpecType := jinja2.ItemAttr(paramSpec, "type")
+	if jinja2.EqStr(paramSpecType, "array") {
+		// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
+		paramSpecItems := jinja2.ItemStr(paramSpec, "items")
+		if paramSpecItems.Truthy() {
+			// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
+			paramSpecItemsType := jinja2.ItemStr(paramSpecItems, "type")
+			if jinja2.EqStr(paramSpecItemsType, "string") {
+				w.WriteString("string[]")
+			} else if jinja2.EqStr(paramSpecItemsType, "number") {
+				// Apertus-8B-Instruct.jinja:6:17 {%- elif param_spec['items']['type'] == "number" -%}
+				w.WriteString("number[]")
+			} else if jinja2.EqStr(paramSpecItemsType, "integer") {
+				// Apertus-8B-Instruct.jinja:8:17 {%- elif param_spec['items']['type'] == "integer" -%}
+				w.WriteString("number[]")
+			} else if jinja2.EqStr(paramSpecItemsType, "boolean") {
+				// Apertus-8B-Instruct.jinja:10:17 {%- elif param_spec['items']['type'] == "boolean" -%}
+				w.WriteString("boolean[]")
+			} else {
+				// Apertus-8B-Instruct.jinja:12:17 {%- else -%}
+				// Apertus-8B-Instruct.jinja:13:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
+				innerType = w.Capture(func() {
+					renderApertus8B_Instruct_renderTypescriptType(w, paramSpecItems, requiredParams, jinja2.Missing())
+				})
+				// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
+				if jinja2.EqStr(innerType, "object | object") || jinja2.Gt(jinja2.FilterLength(innerType), jinja2.SmallInt(50)) {
+					w.WriteString("any[]")
+				} else {
+					// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
+					// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
+					jinja2.WriteAdd(w, innerType, jinja2.Lit("[]"))
+				}
+			}
+			// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
+			if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
+				w.WriteString(" | null")
+			}
+		} else {
+			// Apertus-8B-Instruct.jinja:23:13 {%- else -%}
+			w.WriteString("any[]")
+			// Apertus-8B-Instruct.jinja:25:13 {%- if param_spec.nullable -%}
+			if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
+				w.WriteString(" | null")
+			}
+		}
+	} else if (((jinja2.IsDefined(paramSpecType) && jinja2.IsIterable(paramSpecType)) && !jinja2.IsString(paramSpecType)) && !jinja2.IsMapping(paramSpecType)) && jinja2.IsDefined(jinja2.ItemInt(paramSpecType, 0)) {
+		// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
+		// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
+		if jinja2.Gt(jinja2.FilterLength(paramSpecType), jinja2.SmallInt(1)) {
+			// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
+			jinja2.Write(w, jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else {
+			// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
+			// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
+			jinja2.Write(w, jinja2.ItemInt(paramSpecType, 0))
+		}
+	} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
+		// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
+		// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
+		hasObjectVariants = jinja2.Bool(false)
+		// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
+		paramSpecOneOf := jinja2.ItemAttr(paramSpec, "oneOf")
+		for _, variant := range jinja2.Iterate(w, paramSpecOneOf) {
+			// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
+			if jinja2.EqStr(jinja2.ItemAttr(variant, "type"), "object") {
+				// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
+				_ = jinja2.Bool(true)
+			}
+		}
+		// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
+		if hasObjectVariants.Truthy() && jinja2.Gt(jinja2.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
+			w.WriteString("any")
+		} else {
+			// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
+			// Apertus-8B-Instruct.jinja:47:13 {%- for variant in param_spec.oneOf -%}
+			items := jinja2.Iterate(w, paramSpecOneOf)
+			for i := range items {
+				variant := items[i]
+				// Apertus-8B-Instruct.jinja:48:17 {{- render_typescript_type(variant, required_params) -}}
+				jinja2.Write(w, w.Capture(func() {
+					renderApertus8B_Instruct_renderTypescriptType(w, variant, requiredParams, jinja2.Missing())
+				}))
+				// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
+				variantDescription := jinja2.ItemAttr(variant, "description")
+				if variantDescription.Truthy() {
+					// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
+					w.WriteString("// ")
+					jinja2.WriteStr(w, variantDescription)
+				}
+				// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
+				variantDefault := jinja2.ItemAttr(variant, "default")
+				if jinja2.IsDefined(variantDefault) {
+					w.WriteString("                    ")
+					// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
+					w.WriteString("// default: ")
+					jinja2.WriteJSON(w, variantDefault, nil, nil)
+				}
+				// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(" | \n")
+				}
+			}
+		}
+	} else if jinja2.EqStr(paramSpecType, "string") {
+		// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
+		// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
+		paramSpecEnum := jinja2.ItemAttr(paramSpec, "enum")
+		if paramSpecEnum.Truthy() {
+			// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
+			w.WriteString("\"")
+			jinja2.WriteStr(w, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
+			w.WriteString("\"")
+		} else {
+			// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
+			w.WriteString("string")
+			// Apertus-8B-Instruct.jinja:65:13 {%- if param_spec.nullable %}
+			if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
+				w.WriteString(" | null")
+			}
+		}
+	} else if jinja2.EqStr(paramSpecType, "number") {
+		// Apertus-8B-Instruct.jinja:69:9 {%- elif param_spec.type == "number" -%}
+		w.WriteString("number")
+	} else if jinja2.EqStr(paramSpecType, "integer") {
+		// Apertus-8B-Instruct.jinja:71:9 {%- elif param_spec.type == "integer" -%}
+		w.WriteString("number")
+	} else if jinja2.EqStr(paramSpecType, "boolean") {
+		// Apertus-8B-Instruct.jinja:73:9 {%- elif param_spec.type == "boolean" -%}
+		w.WriteString("boolean")
+	} else if jinja2.EqStr(paramSpecType, "object") {
+		// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
+		// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
+		paramSpecProperties := jinja2.ItemAttr(paramSpec, "properties")
+		if paramSpecProperties.Truthy() {
+			w.WriteString("{\n")
+			// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
+			keys, values := jinja2.DictItems(paramSpecProperties)
+			for i := range w.Count(len(keys)) {
+				propName := keys[i]
+				propSpec := values[i]
+				// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
+				jinja2.Write(w, propName)
+				// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
+				paramSpecRequired := jinja2.ItemAttr(paramSpec, "required")
+				if jinja2.NotIn(propName, jinja2.Or(paramSpecRequired, func() jinja2.Value {
+					return jinja2.NewList()
+				})) {
+					w.WriteString("?")
+				}
+				w.WriteString(": \n                ")
+				// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
+				jinja2.Write(w, w.Capture(func() {
+					renderApertus8B_Instruct_renderTypescriptType(w, propSpec, jinja2.Or(paramSpecRequired, func() jinja2.Value {
+						return jinja2.NewList()
+					}), jinja2.Missing())
+				}))
+				// Apertus-8B-Instruct.jinja:85:17 {%- if not loop.last -%}
+				if !(i == len(keys)-1) {
+					w.WriteString(", ")
+				}
+			}
+			w.WriteString("}")
+		} else {
+			// Apertus-8B-Instruct.jinja:90:13 {%- else -%}
+			w.WriteString("object")
+		}
+	} else {
+		// Apertus-8B-Instruct.jinja:93:9 {%- else -%}
+		w.WriteString("any")
+	}
+}
+
+// renderApertus8B_Instruct_renderTools is the macro render_tools of renderApertus8B_Instruct.
+func renderApertus8B_Instruct_renderTools(w *jinja2.Writer, tools jinja2.Value) {
+	// Apertus-8B-Instruct.jinja:98:1 {%- macro render_tools(tools) -%}
+	tools = jinja2.Param(tools, "tools")
+	// Apertus-8B-Instruct.jinja:99:5 {%- for tool in tools %}
+	items := jinja2.Iterate(w, tools)
+	for i := range items {
+		tool := items[i]
+		// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
+		toolFunction := jinja2.ItemAttr(tool, "function")
+		w.WriteString("// ")
+		jinja2.WriteStr(w, jinja2.ItemAttr(toolFunction, "description"))
+		w.WriteString("\n")
+		// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
+		w.WriteString("type ")
+		jinja2.WriteStr(w, jinja2.ItemAttr(toolFunction, "name"))
+		w.WriteString(" = ")
+		// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
+		toolFunctionParameters := jinja2.ItemAttr(toolFunction, "parameters")
+		if toolFunctionParameters.Truthy() && jinja2.ItemAttr(toolFunctionParameters, "properties").Truthy() {
+			w.WriteString("(_: {\n")
+			// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
+			keys, values := jinja2.DictItems(jinja2.ItemAttr(toolFunctionParameters, "properties"))
+			for i := range w.Count(len(keys)) {
+				paramName := keys[i]
+				paramSpec := values[i]
+				// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
+				paramSpecDescription := jinja2.ItemAttr(paramSpec, "description")
+				if paramSpecDescription.Truthy() {
+					// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
+					w.WriteString("// ")
+					jinja2.WriteStr(w, paramSpecDescription)
+					w.WriteString("\n")
+				}
+				// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
+				jinja2.Write(w, paramName)
+				// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
+				toolFunctionParametersRequired := jinja2.ItemAttr(toolFunctionParameters, "required")
+				if jinja2.NotIn(paramName, jinja2.Or(toolFunctionParametersRequired, func() jinja2.Value {
+					return jinja2.NewList()
+				})) {
+					w.WriteString("?")
+				}
+				w.WriteString(": ")
+				// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
+				jinja2.Write(w, w.Capture(func() {
+					renderApertus8B_Instruct_renderTypescriptType(w, paramSpec, jinja2.Or(toolFunctionParametersRequired, func() jinja2.Value {
+						return jinja2.NewList()
+					}), jinja2.Missing())
+				}))
+				// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
+				paramSpecDefault := jinja2.ItemAttr(paramSpec, "default")
+				if jinja2.IsDefined(paramSpecDefault) {
+					// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
+					if jinja2.ItemAttr(paramSpec, "enum").Truthy() {
+						// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
+						w.WriteString(", // default: ")
+						jinja2.WriteStr(w, paramSpecDefault)
+					} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
+						// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
+						// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
+						w.WriteString("// default: ")
+						jinja2.WriteStr(w, paramSpecDefault)
+					} else {
+						// Apertus-8B-Instruct.jinja:119:25 {%- else %}
+						// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
+						w.WriteString(", // default: ")
+						jinja2.WriteJSON(w, paramSpecDefault, nil, nil)
+					}
+				}
+				// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
+				if !(i == len(keys)-1) {
+					w.WriteString(",\n")
+				} else {
+					// Apertus-8B-Instruct.jinja:125:21 {%- else %}
+					w.WriteString("\n")
+				}
+			}
+			w.WriteString("}) => any;")
+		} else {
+			// Apertus-8B-Instruct.jinja:130:13 {%- else -%}
+			w.WriteString("() => any;")
+		}
+		// Apertus-8B-Instruct.jinja:133:9 {%- if not loop.last -%}
+		if !(i == len(items)-1) {
+			w.WriteString("\n")
+		}
+	}
+}
+
 // renderApertus8B_InstructLlama renders Apertus-8B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderApertus8B_Instruct with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
@@ -679,275 +686,9 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
-	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
-	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
-		paramSpec = llamacpp.Param(paramSpec, "param_spec")
-		requiredParams = llamacpp.Param(requiredParams, "required_params")
-		var innerType, hasObjectVariants jinja2.Value
-		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := llamacpp.ItemAttr(paramSpec, "type")
-		if jinja2.EqStr(paramSpecType, "array") {
-			// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
-			paramSpecItems := llamacpp.ItemStr(paramSpec, "items")
-			if paramSpecItems.Truthy() {
-				// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
-				paramSpecItemsType := llamacpp.ItemStr(paramSpecItems, "type")
-				if jinja2.EqStr(paramSpecItemsType, "string") {
-					w.WriteString("string[]")
-				} else if jinja2.EqStr(paramSpecItemsType, "number") {
-					// Apertus-8B-Instruct.jinja:6:17 {%- elif param_spec['items']['type'] == "number" -%}
-					w.WriteString("number[]")
-				} else if jinja2.EqStr(paramSpecItemsType, "integer") {
-					// Apertus-8B-Instruct.jinja:8:17 {%- elif param_spec['items']['type'] == "integer" -%}
-					w.WriteString("number[]")
-				} else if jinja2.EqStr(paramSpecItemsType, "boolean") {
-					// Apertus-8B-Instruct.jinja:10:17 {%- elif param_spec['items']['type'] == "boolean" -%}
-					w.WriteString("boolean[]")
-				} else {
-					// Apertus-8B-Instruct.jinja:12:17 {%- else -%}
-					// Apertus-8B-Instruct.jinja:13:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
-					innerType = w.Capture(func() {
-						renderTypescriptType(paramSpecItems, requiredParams, jinja2.Missing())
-					})
-					// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if jinja2.EqStr(innerType, "object | object") || llamacpp.Gt(llamacpp.FilterLength(innerType), jinja2.SmallInt(50)) {
-						w.WriteString("any[]")
-					} else {
-						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
-						// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
-						llamacpp.WriteAdd(w, innerType, jinja2.Lit("[]"))
-					}
-				}
-				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
-				if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
-					w.WriteString(" | null")
-				}
-			} else {
-				// Apertus-8B-Instruct.jinja:23:13 {%- else -%}
-				w.WriteString("any[]")
-				// Apertus-8B-Instruct.jinja:25:13 {%- if param_spec.nullable -%}
-				if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
-					w.WriteString(" | null")
-				}
-			}
-		} else if (((llamacpp.IsDefined(paramSpecType) && llamacpp.IsIterable(paramSpecType)) && !llamacpp.IsString(paramSpecType)) && !llamacpp.IsMapping(paramSpecType)) && llamacpp.IsDefined(llamacpp.ItemInt(paramSpecType, 0)) {
-			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
-			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
-			if llamacpp.Gt(llamacpp.FilterLength(paramSpecType), jinja2.SmallInt(1)) {
-				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
-				llamacpp.Write(w, llamacpp.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
-			} else {
-				// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
-				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
-				llamacpp.Write(w, llamacpp.ItemInt(paramSpecType, 0))
-			}
-		} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
-			// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
-			// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
-			hasObjectVariants = jinja2.Bool(false)
-			// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := llamacpp.ItemAttr(paramSpec, "oneOf")
-			for _, variant := range llamacpp.Iterate(w, paramSpecOneOf) {
-				// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
-				if jinja2.EqStr(llamacpp.ItemAttr(variant, "type"), "object") {
-					// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
-					_ = jinja2.Bool(true)
-				}
-			}
-			// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && llamacpp.Gt(llamacpp.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
-				w.WriteString("any")
-			} else {
-				// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
-				// Apertus-8B-Instruct.jinja:47:13 {%- for variant in param_spec.oneOf -%}
-				items := llamacpp.Iterate(w, paramSpecOneOf)
-				for i := range items {
-					variant := items[i]
-					// Apertus-8B-Instruct.jinja:48:17 {{- render_typescript_type(variant, required_params) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						renderTypescriptType(variant, requiredParams, jinja2.Missing())
-					}))
-					// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
-					variantDescription := llamacpp.ItemAttr(variant, "description")
-					if variantDescription.Truthy() {
-						// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
-						w.WriteString("// ")
-						llamacpp.WriteStr(w, variantDescription)
-					}
-					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
-					variantDefault := llamacpp.ItemAttr(variant, "default")
-					if llamacpp.IsDefined(variantDefault) {
-						w.WriteString("                    ")
-						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
-						w.WriteString("// default: ")
-						llamacpp.WriteJSON(w, variantDefault, nil, nil)
-					}
-					// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
-					if !(i == len(items)-1) {
-						w.WriteString(" | \n")
-					}
-				}
-			}
-		} else if jinja2.EqStr(paramSpecType, "string") {
-			// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
-			// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
-			paramSpecEnum := llamacpp.ItemAttr(paramSpec, "enum")
-			if paramSpecEnum.Truthy() {
-				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				w.WriteString("\"")
-				llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
-				w.WriteString("\"")
-			} else {
-				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
-				w.WriteString("string")
-				// Apertus-8B-Instruct.jinja:65:13 {%- if param_spec.nullable %}
-				if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
-					w.WriteString(" | null")
-				}
-			}
-		} else if jinja2.EqStr(paramSpecType, "number") {
-			// Apertus-8B-Instruct.jinja:69:9 {%- elif param_spec.type == "number" -%}
-			w.WriteString("number")
-		} else if jinja2.EqStr(paramSpecType, "integer") {
-			// Apertus-8B-Instruct.jinja:71:9 {%- elif param_spec.type == "integer" -%}
-			w.WriteString("number")
-		} else if jinja2.EqStr(paramSpecType, "boolean") {
-			// Apertus-8B-Instruct.jinja:73:9 {%- elif param_spec.type == "boolean" -%}
-			w.WriteString("boolean")
-		} else if jinja2.EqStr(paramSpecType, "object") {
-			// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
-			// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
-			paramSpecProperties := llamacpp.ItemAttr(paramSpec, "properties")
-			if paramSpecProperties.Truthy() {
-				w.WriteString("{\n")
-				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(paramSpecProperties, "items", nil, nil)))
-				for i := range items {
-					vals := llamacpp.Unpack(items[i], 2)
-					propName := vals[0]
-					propSpec := vals[1]
-					// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
-					llamacpp.Write(w, propName)
-					// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
-					if llamacpp.NotIn(propName, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
-						return jinja2.NewList()
-					})) {
-						w.WriteString("?")
-					}
-					w.WriteString(": \n                ")
-					// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					llamacpp.Write(w, w.Capture(func() {
-						renderTypescriptType(propSpec, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
-							return jinja2.NewList()
-						}), jinja2.Missing())
-					}))
-					// Apertus-8B-Instruct.jinja:85:17 {%- if not loop.last -%}
-					if !(i == len(items)-1) {
-						w.WriteString(", ")
-					}
-				}
-				w.WriteString("}")
-			} else {
-				// Apertus-8B-Instruct.jinja:90:13 {%- else -%}
-				w.WriteString("object")
-			}
-		} else {
-			// Apertus-8B-Instruct.jinja:93:9 {%- else -%}
-			w.WriteString("any")
-		}
-	}
+	// (the function renderApertus8B_Instruct_renderTypescriptTypeLlama)
 	// Apertus-8B-Instruct.jinja:98:1 {%- macro render_tools(tools) -%}
-	renderTools := func(tools jinja2.Value) {
-		tools = llamacpp.Param(tools, "tools")
-		// Apertus-8B-Instruct.jinja:99:5 {%- for tool in tools %}
-		items := llamacpp.Iterate(w, tools)
-		for i := range items {
-			tool := items[i]
-			// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
-			w.WriteString("// ")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "function"), "description"))
-			w.WriteString("\n")
-			// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
-			w.WriteString("type ")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "function"), "name"))
-			w.WriteString(" = ")
-			// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
-			toolFunction := llamacpp.ItemAttr(tool, "function")
-			toolFunctionParameters := llamacpp.ItemAttr(toolFunction, "parameters")
-			if toolFunctionParameters.Truthy() && llamacpp.ItemAttr(toolFunctionParameters, "properties").Truthy() {
-				w.WriteString("(_: {\n")
-				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(toolFunctionParameters, "properties"), "items", nil, nil)))
-				for i := range items {
-					vals := llamacpp.Unpack(items[i], 2)
-					paramName := vals[0]
-					paramSpec := vals[1]
-					// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
-					paramSpecDescription := llamacpp.ItemAttr(paramSpec, "description")
-					if paramSpecDescription.Truthy() {
-						// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
-						w.WriteString("// ")
-						llamacpp.WriteStr(w, paramSpecDescription)
-						w.WriteString("\n")
-					}
-					// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
-					llamacpp.Write(w, paramName)
-					// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
-					if llamacpp.NotIn(paramName, jinja2.Or(llamacpp.ItemAttr(toolFunctionParameters, "required"), func() jinja2.Value {
-						return jinja2.NewList()
-					})) {
-						w.WriteString("?")
-					}
-					w.WriteString(": ")
-					// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
-					llamacpp.Write(w, w.Capture(func() {
-						renderTypescriptType(paramSpec, jinja2.Or(llamacpp.ItemAttr(toolFunctionParameters, "required"), func() jinja2.Value {
-							return jinja2.NewList()
-						}), jinja2.Missing())
-					}))
-					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := llamacpp.ItemAttr(paramSpec, "default")
-					if llamacpp.IsDefined(paramSpecDefault) {
-						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
-						if llamacpp.ItemAttr(paramSpec, "enum").Truthy() {
-							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
-							w.WriteString(", // default: ")
-							llamacpp.WriteStr(w, paramSpecDefault)
-						} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
-							// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
-							// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
-							w.WriteString("// default: ")
-							llamacpp.WriteStr(w, paramSpecDefault)
-						} else {
-							// Apertus-8B-Instruct.jinja:119:25 {%- else %}
-							// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
-							w.WriteString(", // default: ")
-							llamacpp.WriteJSON(w, paramSpecDefault, nil, nil)
-						}
-					}
-					// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
-					if !(i == len(items)-1) {
-						w.WriteString(",\n")
-					} else {
-						// Apertus-8B-Instruct.jinja:125:21 {%- else %}
-						w.WriteString("\n")
-					}
-				}
-				w.WriteString("}) => any;")
-			} else {
-				// Apertus-8B-Instruct.jinja:130:13 {%- else -%}
-				w.WriteString("() => any;")
-			}
-			// Apertus-8B-Instruct.jinja:133:9 {%- if not loop.last -%}
-			if !(i == len(items)-1) {
-				w.WriteString("\n")
-			}
-		}
-	}
+	// (the function renderApertus8B_Instruct_renderToolsLlama)
 	// Apertus-8B-Instruct.jinja:139:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// Apertus-8B-Instruct.jinja:141:1 {%- set system_token = '<|system_start|>' -%}
@@ -1026,7 +767,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
 		w.WriteString("Tool Capabilities:\n")
 		llamacpp.WriteStr(w, w.Capture(func() {
-			renderTools(tools)
+			renderApertus8B_Instruct_renderToolsLlama(w, tools)
 		}))
 	} else {
 		// Apertus-8B-Instruct.jinja:182:5 {%- else -%}
@@ -1300,6 +1041,279 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderApertus8B_Instruct_renderTypescriptTypeLlama is the macro render_typescript_type of renderApertus8B_InstructLlama.
+func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpec, requiredParams, isNullable jinja2.Value) {
+	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
+	paramSpec = llamacpp.Param(paramSpec, "param_spec")
+	requiredParams = llamacpp.Param(requiredParams, "required_params")
+	var innerType, hasObjectVariants jinja2.Value
+	// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
+	paramSpecType := llamacpp.ItemAttr(paramSpec, "type")
+	if jinja2.EqStr(paramSpecType, "array") {
+		// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
+		paramSpecItems := llamacpp.ItemStr(paramSpec, "items")
+		if paramSpecItems.Truthy() {
+			// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
+			paramSpecItemsType := llamacpp.ItemStr(paramSpecItems, "type")
+			if jinja2.EqStr(paramSpecItemsType, "string") {
+				w.WriteString("string[]")
+			} else if jinja2.EqStr(paramSpecItemsType, "number") {
+				// Apertus-8B-Instruct.jinja:6:17 {%- elif param_spec['items']['type'] == "number" -%}
+				w.WriteString("number[]")
+			} else if jinja2.EqStr(paramSpecItemsType, "integer") {
+				// Apertus-8B-Instruct.jinja:8:17 {%- elif param_spec['items']['type'] == "integer" -%}
+				w.WriteString("number[]")
+			} else if jinja2.EqStr(paramSpecItemsType, "boolean") {
+				// Apertus-8B-Instruct.jinja:10:17 {%- elif param_spec['items']['type'] == "boolean" -%}
+				w.WriteString("boolean[]")
+			} else {
+				// Apertus-8B-Instruct.jinja:12:17 {%- else -%}
+				// Apertus-8B-Instruct.jinja:13:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
+				innerType = w.Capture(func() {
+					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, paramSpecItems, requiredParams, jinja2.Missing())
+				})
+				// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
+				if jinja2.EqStr(innerType, "object | object") || llamacpp.Gt(llamacpp.FilterLength(innerType), jinja2.SmallInt(50)) {
+					w.WriteString("any[]")
+				} else {
+					// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
+					// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
+					llamacpp.WriteAdd(w, innerType, jinja2.Lit("[]"))
+				}
+			}
+			// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
+			if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
+				w.WriteString(" | null")
+			}
+		} else {
+			// Apertus-8B-Instruct.jinja:23:13 {%- else -%}
+			w.WriteString("any[]")
+			// Apertus-8B-Instruct.jinja:25:13 {%- if param_spec.nullable -%}
+			if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
+				w.WriteString(" | null")
+			}
+		}
+	} else if (((llamacpp.IsDefined(paramSpecType) && llamacpp.IsIterable(paramSpecType)) && !llamacpp.IsString(paramSpecType)) && !llamacpp.IsMapping(paramSpecType)) && llamacpp.IsDefined(llamacpp.ItemInt(paramSpecType, 0)) {
+		// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
+		// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
+		if llamacpp.Gt(llamacpp.FilterLength(paramSpecType), jinja2.SmallInt(1)) {
+			// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
+			llamacpp.Write(w, llamacpp.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else {
+			// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
+			// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
+			llamacpp.Write(w, llamacpp.ItemInt(paramSpecType, 0))
+		}
+	} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
+		// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
+		// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
+		hasObjectVariants = jinja2.Bool(false)
+		// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
+		paramSpecOneOf := llamacpp.ItemAttr(paramSpec, "oneOf")
+		for _, variant := range llamacpp.Iterate(w, paramSpecOneOf) {
+			// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
+			if jinja2.EqStr(llamacpp.ItemAttr(variant, "type"), "object") {
+				// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
+				_ = jinja2.Bool(true)
+			}
+		}
+		// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
+		if hasObjectVariants.Truthy() && llamacpp.Gt(llamacpp.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
+			w.WriteString("any")
+		} else {
+			// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
+			// Apertus-8B-Instruct.jinja:47:13 {%- for variant in param_spec.oneOf -%}
+			items := llamacpp.Iterate(w, paramSpecOneOf)
+			for i := range items {
+				variant := items[i]
+				// Apertus-8B-Instruct.jinja:48:17 {{- render_typescript_type(variant, required_params) -}}
+				llamacpp.Write(w, w.Capture(func() {
+					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, variant, requiredParams, jinja2.Missing())
+				}))
+				// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
+				variantDescription := llamacpp.ItemAttr(variant, "description")
+				if variantDescription.Truthy() {
+					// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
+					w.WriteString("// ")
+					llamacpp.WriteStr(w, variantDescription)
+				}
+				// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
+				variantDefault := llamacpp.ItemAttr(variant, "default")
+				if llamacpp.IsDefined(variantDefault) {
+					w.WriteString("                    ")
+					// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
+					w.WriteString("// default: ")
+					llamacpp.WriteJSON(w, variantDefault, nil, nil)
+				}
+				// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(" | \n")
+				}
+			}
+		}
+	} else if jinja2.EqStr(paramSpecType, "string") {
+		// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
+		// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
+		paramSpecEnum := llamacpp.ItemAttr(paramSpec, "enum")
+		if paramSpecEnum.Truthy() {
+			// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
+			w.WriteString("\"")
+			llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
+			w.WriteString("\"")
+		} else {
+			// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
+			w.WriteString("string")
+			// Apertus-8B-Instruct.jinja:65:13 {%- if param_spec.nullable %}
+			if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
+				w.WriteString(" | null")
+			}
+		}
+	} else if jinja2.EqStr(paramSpecType, "number") {
+		// Apertus-8B-Instruct.jinja:69:9 {%- elif param_spec.type == "number" -%}
+		w.WriteString("number")
+	} else if jinja2.EqStr(paramSpecType, "integer") {
+		// Apertus-8B-Instruct.jinja:71:9 {%- elif param_spec.type == "integer" -%}
+		w.WriteString("number")
+	} else if jinja2.EqStr(paramSpecType, "boolean") {
+		// Apertus-8B-Instruct.jinja:73:9 {%- elif param_spec.type == "boolean" -%}
+		w.WriteString("boolean")
+	} else if jinja2.EqStr(paramSpecType, "object") {
+		// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
+		// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
+		paramSpecProperties := llamacpp.ItemAttr(paramSpec, "properties")
+		if paramSpecProperties.Truthy() {
+			w.WriteString("{\n")
+			// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(paramSpecProperties, "items", nil, nil)))
+			for i := range items {
+				vals := llamacpp.Unpack(items[i], 2)
+				propName := vals[0]
+				propSpec := vals[1]
+				// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
+				llamacpp.Write(w, propName)
+				// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
+				if llamacpp.NotIn(propName, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
+					return jinja2.NewList()
+				})) {
+					w.WriteString("?")
+				}
+				w.WriteString(": \n                ")
+				// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
+				llamacpp.Write(w, w.Capture(func() {
+					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, propSpec, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
+						return jinja2.NewList()
+					}), jinja2.Missing())
+				}))
+				// Apertus-8B-Instruct.jinja:85:17 {%- if not loop.last -%}
+				if !(i == len(items)-1) {
+					w.WriteString(", ")
+				}
+			}
+			w.WriteString("}")
+		} else {
+			// Apertus-8B-Instruct.jinja:90:13 {%- else -%}
+			w.WriteString("object")
+		}
+	} else {
+		// Apertus-8B-Instruct.jinja:93:9 {%- else -%}
+		w.WriteString("any")
+	}
+}
+
+// renderApertus8B_Instruct_renderToolsLlama is the macro render_tools of renderApertus8B_InstructLlama.
+func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Value) {
+	// Apertus-8B-Instruct.jinja:98:1 {%- macro render_tools(tools) -%}
+	tools = llamacpp.Param(tools, "tools")
+	// Apertus-8B-Instruct.jinja:99:5 {%- for tool in tools %}
+	items := llamacpp.Iterate(w, tools)
+	for i := range items {
+		tool := items[i]
+		// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
+		w.WriteString("// ")
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "function"), "description"))
+		w.WriteString("\n")
+		// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
+		w.WriteString("type ")
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "function"), "name"))
+		w.WriteString(" = ")
+		// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
+		toolFunction := llamacpp.ItemAttr(tool, "function")
+		toolFunctionParameters := llamacpp.ItemAttr(toolFunction, "parameters")
+		if toolFunctionParameters.Truthy() && llamacpp.ItemAttr(toolFunctionParameters, "properties").Truthy() {
+			w.WriteString("(_: {\n")
+			// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(toolFunctionParameters, "properties"), "items", nil, nil)))
+			for i := range items {
+				vals := llamacpp.Unpack(items[i], 2)
+				paramName := vals[0]
+				paramSpec := vals[1]
+				// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
+				paramSpecDescription := llamacpp.ItemAttr(paramSpec, "description")
+				if paramSpecDescription.Truthy() {
+					// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
+					w.WriteString("// ")
+					llamacpp.WriteStr(w, paramSpecDescription)
+					w.WriteString("\n")
+				}
+				// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
+				llamacpp.Write(w, paramName)
+				// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
+				if llamacpp.NotIn(paramName, jinja2.Or(llamacpp.ItemAttr(toolFunctionParameters, "required"), func() jinja2.Value {
+					return jinja2.NewList()
+				})) {
+					w.WriteString("?")
+				}
+				w.WriteString(": ")
+				// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
+				llamacpp.Write(w, w.Capture(func() {
+					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, paramSpec, jinja2.Or(llamacpp.ItemAttr(toolFunctionParameters, "required"), func() jinja2.Value {
+						return jinja2.NewList()
+					}), jinja2.Missing())
+				}))
+				// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
+				paramSpecDefault := llamacpp.ItemAttr(paramSpec, "default")
+				if llamacpp.IsDefined(paramSpecDefault) {
+					// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
+					if llamacpp.ItemAttr(paramSpec, "enum").Truthy() {
+						// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
+						w.WriteString(", // default: ")
+						llamacpp.WriteStr(w, paramSpecDefault)
+					} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
+						// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
+						// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
+						w.WriteString("// default: ")
+						llamacpp.WriteStr(w, paramSpecDefault)
+					} else {
+						// Apertus-8B-Instruct.jinja:119:25 {%- else %}
+						// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
+						w.WriteString(", // default: ")
+						llamacpp.WriteJSON(w, paramSpecDefault, nil, nil)
+					}
+				}
+				// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(",\n")
+				} else {
+					// Apertus-8B-Instruct.jinja:125:21 {%- else %}
+					w.WriteString("\n")
+				}
+			}
+			w.WriteString("}) => any;")
+		} else {
+			// Apertus-8B-Instruct.jinja:130:13 {%- else -%}
+			w.WriteString("() => any;")
+		}
+		// Apertus-8B-Instruct.jinja:133:9 {%- if not loop.last -%}
+		if !(i == len(items)-1) {
+			w.WriteString("\n")
+		}
+	}
+}
+
 // spansApertus8B_Instruct is the position table of Apertus-8B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansApertus8B_Instruct = "macro,if,set,{{ }},for|sDgLCCAMyKCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI4HIJCGOEACEACIGIAEAGEiHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKkEKRCGaCACGECIGOEGACIiDIJCG8CEACG2CEACGwCEACGiCCACIyBEIIKACIGEMCACQIIAGMECACesFahBAGkFCIIIGCIGKECAGIgECACIwDEIIKMCICGECIGKAEJGEMCACQIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCaEURCMAMRGEAEAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEGEAEK+BEACEoBCICGYCICGACIGCQCACGACAGIAEAGKAGJGGAEJEIAEAGEACAEGAGJGEKCACOSKACEGCIGSAIJGE2PEAIGuPCICGACIEEICACGAEIEGKEJCEACIGEACAEGgCEJCEACIGEyBCACGACIGCqBCACGACAEEWCAIEQCICGACIGIAEAGMAIRGGAEJGEoMEJCGKCACEACIGEACAEGiIEJCE0HCICGICICGAEIEGAEJEEACAGC8GCACGACAEEACAEEkGCAII6FCICGICICGAEIEGKEJCEACIEEACAGGAEJGC4ECACGICACGAEIEGKEJCEACIEEACAGGAEJGEaCAIIICIGMECACKCIJGEyCCACGICACEACIGIUGJIIACIGEECACKqBKJCGICACGAEIEGKEJCEACIEEACAGGAEJGIAEAGMAIRGEIEJCGACAGGgCEJCEACIGEwBCAIKkBCICGACIEEICAGMECACMAIAGICGRGGsBEJCGGCACEACIGGOEJCGAEIEMAIJGIAEAGIEGRCIGGACEACIGiBkLrUJAM2KCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI8HIJCGOEACEACIGIAEAGEmHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKoEKRCGaCACGECIGOEGACImDIJCGgDEACG6CEACG0CEACGmCCACMyBEIIMACIGEKCACOIIAGMECACewFahBAGoFCIIIECIGIECAGImECACOwDEIIMMCICGECIGKAEJGEKCACOIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCaEURCMAMRGEAEAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEGEAEK+BEACEoBCICGYCICGACIGCQCACGACAGIAEAGKAGJGGAEJEIAEAGEACAEGAGJGEKCACOSKACEGCIGSAIJGG4PEAIGwPCICGACIEEICACGAEIEGKEJCEACIGEACAEGgCEJCEACIGEyBCACGACIGCqBCACGACAEEWCAIEQCICGACIGIAEAGMAIRGGAEJGEqMEJCGKCACEACIGEACAEGiIEJCE0HCICGICICGAEIEGAEJEEACAGC8GCACGACAEEACAEEkGCAII6FCICGICICGAEIEGKEJCEACIEEACAGGAEJGC4ECACGICACGAEIEGKEJCEACIEEACAGGAEJGEaCAIIICIGMECACKCIJGEyCCACGICACEACIGIUGJIIACIGEECACKqBKJCGICACGAEIEGKEJCEACIEEACAGGAEJGIAEAGMAIRGEIEJCGACAGGiCEJCEACIGGwBCAIKkBCICGACIEEICAGMECACMAIAGICGRGGsBEJCGGCACEACIGGOEJCGAEIEMAIJGIAEAGIEGRCIGGACEACIG"
+const spansApertus8B_Instruct = "{{ }},set,if,for,macro|0DA2ICAEAEACEACACEACACEACACEACACEACACEACACEACACEACACEACACEACACEACACEGEACK+BEAEEoBCIEGYCIEGACIACQCAEGACAAIAEAAKAGJAGAEJCIAEAAEACACGAGJAEKCAEOSKAEEGCIASAIJAE2PEAGGuPCIEGACICEICAEGAEICGKEJEEACIAEACACGgCEJEEACIAEyBCAEGACIACqBCAEGACACEWCAGEQCIEGACIAIAEAAMAIRAGAEJAEoMEJEGKCAEEACIAEACACGiIEJEE0HCIEGICIEGAEICGAEJCEACAAC8GCAEGACACEACACEkGCAGI6FCIEGICIEGAEICGKEJEEACICEACAAGAEJAC4ECAEGICAEGAEICGKEJEEACICEACAAGAEJAEaCAGIICIAMECAEKCIJAEyCCAEGICAEEACIAIUGJGIACIAEECAEKqBKJEGICAEGAEICGKEJEEACICEACAAGAEJAIAEAAMAIRAEIEJEGACAAGgCEJEEACIAEwBCAGKkBCIEGACICEICAAMECAEMAIAAICGRAGsBEJEGGCAEEACIAGOEJEGAEICMAIJAIAEAAIEGREIGGAEEACIAOErUJIIyKCIEGyCCIEG0BCIEGuBEIEGoBEAEGiBEAEMEGACIMCAEKAGIAIEGREOEKAEI4HIJEGOEAEEACIAIAEAAEiHEJEGAEACEOCAGGGCIEEACICIgCGREK0BGIGIECIAIKCAEGCCIAIMEJEICCIAIEEJEKkEKREGaCAEGECIAOEGAEIiDIJEG8CEAEG2CEAEGwCEAEGiCCAEIyBEIGKACIAEMCAEQIIAAMECAEkBAahBIEkFCIGIGCIAKECAAIgECAEIwDEIGKMCIEGECIAKAEJAEMCAEQIIAAMkBCAEGcCIEECCIAEUCAEGCCAAKCEAAKKGREaEUREuBAMRAEAEACEACACEACACEACACEACACEACACEACACEACACEACACEACACEACACEACACEGEACK+BEAEEoBCIEGYCIEGACIACQCAEGACAAIAEAAKAGJAGAEJCIAEAAEACACGAGJAEKCAEOSKAEEGCIASAIJAG4PEAGGwPCIEGACICEICAEGAEICGKEJEEACIAEACACGgCEJEEACIAEyBCAEGACIACqBCAEGACACEWCAGEQCIEGACIAIAEAAMAIRAGAEJAEqMEJEGKCAEEACIAEACACGiIEJEE0HCIEGICIEGAEICGAEJCEACAAC8GCAEGACACEACACEkGCAGI6FCIEGICIEGAEICGKEJEEACICEACAAGAEJAC4ECAEGICAEGAEICGKEJEEACICEACAAGAEJAEaCAGIICIAMECAEKCIJAEyCCAEGICAEEACIAIUGJGIACIAEECAEKqBKJEGICAEGAEICGKEJEEACICEACAAGAEJAIAEAAMAIRAEIEJEGACAAGiCEJEEACIAGwBCAGKkBCIEGACICEICAAMECAEMAIAAICGRAGsBEJEGGCAEEACIAGOEJEGAEICMAIJAIAEAAIEGREIGGAEEACIAOErUJII2KCIEGyCCIEG0BCIEGuBEIEGoBEAEGiBEAEMEGACIMCAEKAGIAIEGREOEKAEI8HIJEGOEAEEACIAIAEAAEmHEJEGAEACEOCAGGGCIEEACICIgCGREK0BGIGIECIAIKCAEGCCIAIMEJEICCIAIEEJEKoEKREGaCAEGECIAOEGAEImDIJEGgDEAEG6CEAEG0CEAEGmCCAEMyBEIGMACIAEKCAEOIIAAMECAEkBAahBIEoFCIGIECIAIECAAImECAEOwDEIGMMCIEGECIAKAEJAEKCAEOIIAAMkBCAEGcCIEECCIAEUCAEGCCAAKCEAAKKGREaEURE"

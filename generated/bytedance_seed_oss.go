@@ -115,25 +115,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		tools = jinja2.NewList()
 	}
 	// ByteDance-Seed-OSS.jinja:47:1 {%- macro py_type(t) -%}
-	pyType := func(t jinja2.Value) {
-		t = jinja2.Param(t, "t")
-		// ByteDance-Seed-OSS.jinja:48:5 {%- if t == "string" -%}
-		if jinja2.EqStr(t, "string") {
-			w.WriteString("str")
-		} else if jinja2.InStrs(t, "number", "integer") {
-			// ByteDance-Seed-OSS.jinja:49:9 {%- elif t in ("number", "integer") -%}
-			w.WriteString("int")
-		} else if jinja2.EqStr(t, "boolean") {
-			// ByteDance-Seed-OSS.jinja:50:9 {%- elif t == "boolean" -%}
-			w.WriteString("bool")
-		} else if jinja2.EqStr(t, "array") {
-			// ByteDance-Seed-OSS.jinja:51:9 {%- elif t == "array" -%}
-			w.WriteString("list")
-		} else {
-			// ByteDance-Seed-OSS.jinja:52:9 {%- else -%}
-			w.WriteString("Any")
-		}
-	}
+	// (the function renderByteDanceSeedOSS_pyType)
 	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
 	if jinja2.IsDefined(systemMessage) {
 		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
@@ -176,7 +158,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				jinja2.Write(w, name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
-				pyType(jinja2.ItemAttr(spec, "type"))
+				renderByteDanceSeedOSS_pyType(w, jinja2.ItemAttr(spec, "type"))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
 				if !(i == len(keys)-1) {
 					w.WriteString(",")
@@ -199,7 +181,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					jinja2.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
-					pyType(jinja2.ItemAttr(spec, "type"))
+					renderByteDanceSeedOSS_pyType(w, jinja2.ItemAttr(spec, "type"))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
 					if jinja2.In(name, jinja2.ItemAttr(itemFunctionParameters, "required")) {
@@ -231,7 +213,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					jinja2.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
-					pyType(jinja2.ItemAttr(spec, "type"))
+					renderByteDanceSeedOSS_pyType(w, jinja2.ItemAttr(spec, "type"))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
@@ -386,6 +368,28 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 	}
 }
 
+// renderByteDanceSeedOSS_pyType is the macro py_type of renderByteDanceSeedOSS.
+func renderByteDanceSeedOSS_pyType(w *jinja2.Writer, t jinja2.Value) {
+	// ByteDance-Seed-OSS.jinja:47:1 {%- macro py_type(t) -%}
+	t = jinja2.Param(t, "t")
+	// ByteDance-Seed-OSS.jinja:48:5 {%- if t == "string" -%}
+	if jinja2.EqStr(t, "string") {
+		w.WriteString("str")
+	} else if jinja2.InStrs(t, "number", "integer") {
+		// ByteDance-Seed-OSS.jinja:49:9 {%- elif t in ("number", "integer") -%}
+		w.WriteString("int")
+	} else if jinja2.EqStr(t, "boolean") {
+		// ByteDance-Seed-OSS.jinja:50:9 {%- elif t == "boolean" -%}
+		w.WriteString("bool")
+	} else if jinja2.EqStr(t, "array") {
+		// ByteDance-Seed-OSS.jinja:51:9 {%- elif t == "array" -%}
+		w.WriteString("list")
+	} else {
+		// ByteDance-Seed-OSS.jinja:52:9 {%- else -%}
+		w.WriteString("Any")
+	}
+}
+
 // renderByteDanceSeedOSSLlama renders ByteDance-Seed-OSS.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderByteDanceSeedOSS with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
@@ -461,25 +465,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		tools = jinja2.NewList()
 	}
 	// ByteDance-Seed-OSS.jinja:47:1 {%- macro py_type(t) -%}
-	pyType := func(t jinja2.Value) {
-		t = llamacpp.Param(t, "t")
-		// ByteDance-Seed-OSS.jinja:48:5 {%- if t == "string" -%}
-		if jinja2.EqStr(t, "string") {
-			w.WriteString("str")
-		} else if llamacpp.InStrs(t, "number", "integer") {
-			// ByteDance-Seed-OSS.jinja:49:9 {%- elif t in ("number", "integer") -%}
-			w.WriteString("int")
-		} else if jinja2.EqStr(t, "boolean") {
-			// ByteDance-Seed-OSS.jinja:50:9 {%- elif t == "boolean" -%}
-			w.WriteString("bool")
-		} else if jinja2.EqStr(t, "array") {
-			// ByteDance-Seed-OSS.jinja:51:9 {%- elif t == "array" -%}
-			w.WriteString("list")
-		} else {
-			// ByteDance-Seed-OSS.jinja:52:9 {%- else -%}
-			w.WriteString("Any")
-		}
-	}
+	// (the function renderByteDanceSeedOSS_pyTypeLlama)
 	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
 	if llamacpp.IsDefined(systemMessage) {
 		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
@@ -522,7 +508,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				llamacpp.Write(w, name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
-				pyType(llamacpp.ItemAttr(spec, "type"))
+				renderByteDanceSeedOSS_pyTypeLlama(w, llamacpp.ItemAttr(spec, "type"))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -550,7 +536,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					llamacpp.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
-					pyType(llamacpp.ItemAttr(spec, "type"))
+					renderByteDanceSeedOSS_pyTypeLlama(w, llamacpp.ItemAttr(spec, "type"))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
 					if llamacpp.In(name, llamacpp.ItemAttr(itemFunctionParameters, "required")) {
@@ -585,7 +571,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					llamacpp.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
-					pyType(llamacpp.ItemAttr(spec, "type"))
+					renderByteDanceSeedOSS_pyTypeLlama(w, llamacpp.ItemAttr(spec, "type"))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
@@ -742,6 +728,28 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderByteDanceSeedOSS_pyTypeLlama is the macro py_type of renderByteDanceSeedOSSLlama.
+func renderByteDanceSeedOSS_pyTypeLlama(w *jinja2.Writer, t jinja2.Value) {
+	// ByteDance-Seed-OSS.jinja:47:1 {%- macro py_type(t) -%}
+	t = llamacpp.Param(t, "t")
+	// ByteDance-Seed-OSS.jinja:48:5 {%- if t == "string" -%}
+	if jinja2.EqStr(t, "string") {
+		w.WriteString("str")
+	} else if llamacpp.InStrs(t, "number", "integer") {
+		// ByteDance-Seed-OSS.jinja:49:9 {%- elif t in ("number", "integer") -%}
+		w.WriteString("int")
+	} else if jinja2.EqStr(t, "boolean") {
+		// ByteDance-Seed-OSS.jinja:50:9 {%- elif t == "boolean" -%}
+		w.WriteString("bool")
+	} else if jinja2.EqStr(t, "array") {
+		// ByteDance-Seed-OSS.jinja:51:9 {%- elif t == "array" -%}
+		w.WriteString("list")
+	} else {
+		// ByteDance-Seed-OSS.jinja:52:9 {%- else -%}
+		w.WriteString("Any")
+	}
+}
+
 // spansByteDanceSeedOSS is the position table of ByteDance-Seed-OSS.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansByteDanceSeedOSS = "set,if,for,macro,{{ }}|0DAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAESCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAII+FGACGAGAIIuFEAEQEIIIIgBCJEOCCQIGAAaIEEAwBCMCGzCIG6BGACGwBEAEMCEEIGCAYIGMCZCQGCAIQsBKFCIgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII6FIAEE0FCACGAIAIEOCACGGCAIMMEACGECAIKoCEAEEICACGAAuCAGICvCIMkBCACGcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAIkBAvKAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAISCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAGkBGAGGcCICEYCICGSCACGMCACSUIRCEACAIIGEACEACAIIuGGACGAGAII+FEAEQCIIIKeCJEMCCQIGAAaIEEAwBCMCGzCIGkCGACQwBEAEMCEEIGCAYIGMCZCQGCAIQyBKFCOgBIAEMCEEIGCAYIGGCZIUEONCIGKACEACAIGyBGACEsBCACECCAIGAEAICgBCICGCCJIGCCqKIGCA8EIGCA2HIGAC9WII+FIAEE4FCACGAIAIEOCACGGCAIMMEACGECAIKsCEAEEICACGAAuCAGICvCIMoBCACKcCAEKECAIIECAAIACAIICGAIIAEAIC6BCICGACJICyBCICGACJIEOCACGGCAIMMEACGECAIOAIAIIQIACEACAIEGCACEACAI"
+const spansByteDanceSeedOSS = "set,if,for,{{ }},macro|0DAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAESCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAKUWACEACAGIGEACEACAGI+FGACGAGAGIuFEAEQEIIGIgBCJEOCCQGGAAaGEEAwBCMCGzCGG6BGACGwBEAEMCEEGGCAYGGMCZCQGCAGQsBKFCIgBIAEMCEEGGCAYGGGCZGUEONCIGKACEACAGGyBGACEsBCACECCAGGAEAGCgBCICGCCJGGCCqKGGCA8EGGCA2HGGAC9WGI6FIAEE0FCACGAIAGEOCACGGCAGMMEACGECAGKoCEAEEICACGAAuCAGICvCGMkBCACGcCAEKECAGIECAAIACAGICGAGIAEAGC6BCICGACJGCyBCICGACJGEOCACGGCAGMMEACGECAGOAIAGIQIACEACAGEGCACEACAGQA1HAIEcCICEYCICGSCACGMCACsBAjDRAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAISCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAKUWACEACAGIGEACEACAGIuGGACGAGAGI+FEAEQCIIGKeCJEMCCQGGAAaGEEAwBCMCGzCGGkCGACQwBEAEMCEEGGCAYGGMCZCQGCAGQyBKFCOgBIAEMCEEGGCAYGGGCZGUEONCIGKACEACAGGyBGACEsBCACECCAGGAEAGCgBCICGCCJGGCCqKGGCA8EGGCA2HGGAC9WGI+FIAEE4FCACGAIAGEOCACGGCAGMMEACGECAGKsCEAEEICACGAAuCAGICvCGMoBCACKcCAEKECAGIECAAIACAGICGAGIAEAGC6BCICGACJGCyBCICGACJGEOCACGGCAGMMEACGECAGOAIAGIQIACEACAGEGCACEACAGQA1HAIEcCICEYCICGSCACGMCAC"

@@ -116,124 +116,11 @@ func renderCohere2MoE(w *jinja2.Writer) {
 	// Cohere2MoE.jinja:22:1 {{ bos_token }}
 	jinja2.Write(w, bosToken)
 	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
-	documentTurn := func(documents jinja2.Value) {
-		documents = jinja2.Param(documents, "documents")
-		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
-		// Cohere2MoE.jinja:25:41 {%- if not skip_thinking -%}
-		if !skipThinking.Truthy() {
-			w.WriteString("<|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|>")
-		}
-		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
-		// Cohere2MoE.jinja:31:1 {%- for doc in documents %}
-		items := jinja2.Iterate(w, documents)
-		for i := range items {
-			doc := items[i]
-			var docVal jinja2.Value
-			// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
-			docData := jinja2.ItemAttr(doc, "data")
-			if docData.Truthy() {
-				docVal = docData
-			} else {
-				docVal = doc
-			}
-			w.WriteString("\n            \"")
-			// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
-			jinja2.Write(w, jinja2.SmallInt(int64(i)))
-			w.WriteString("\": ")
-			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
-			jinja2.WriteJSON(w, docVal, nil, nil)
-			// Cohere2MoE.jinja:34:54 {% if not loop.last %}
-			if !(i == len(items)-1) {
-				w.WriteString(",")
-			}
-		}
-		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
-	}
+	// (the function renderCohere2MoE_documentTurn)
 	// Cohere2MoE.jinja:42:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
-	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
-		messages = jinja2.Param(messages, "messages")
-		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
-		var counter, toolCallIdSeen jinja2.Value
-		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
-		if regenToolCallIds.Truthy() {
-			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
-			counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
-			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
-			toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
-			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
-			for _, msg := range jinja2.Iterate(w, messages) {
-				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
-				msgToolCalls := jinja2.ItemAttr(msg, "tool_calls")
-				if msgToolCalls.Truthy() {
-					// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
-					for _, toolCall := range jinja2.Iterate(w, msgToolCalls) {
-						// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-						if jinja2.Eq(jinja2.ItemAttr(toolCall, "id"), toolCallId) && !jinja2.ItemAttr(toolCallIdSeen, "value").Truthy() {
-							// Cohere2MoE.jinja:50:21 {{ counter.value }}
-							jinja2.Write(w, jinja2.ItemAttr(counter, "value"))
-							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
-							jinja2.CheckNamespace(toolCallIdSeen)
-							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
-							jinja2.SetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
-						}
-						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
-						jinja2.CheckNamespace(counter)
-						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
-						jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.ItemAttr(counter, "value"), jinja2.SmallInt(1)))
-					}
-				}
-			}
-		} else {
-			// Cohere2MoE.jinja:57:5 {%- else -%}
-			// Cohere2MoE.jinja:58:5 {{ tool_call_id }}
-			jinja2.Write(w, toolCallId)
-		}
-	}
+	// (the function renderCohere2MoE_toolCallIdToInt)
 	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
-	formatToolMessage := func(messages, toolMsg jinja2.Value) {
-		messages = jinja2.Param(messages, "messages")
-		toolMsg = jinja2.Param(toolMsg, "tool_msg")
-		var textWrapper jinja2.Value
-		w.WriteString("{\n        \"tool_call_id\": \"")
-		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		toolCallIdToInt(messages, jinja2.ItemAttr(toolMsg, "tool_call_id"))
-		w.WriteString("\",\n        \"results\": {")
-		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
-		toolMsgContent := jinja2.ItemAttr(toolMsg, "content")
-		if jinja2.IsMapping(toolMsgContent) || jinja2.IsString(toolMsgContent) {
-			w.WriteString("\n")
-			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
-			if jinja2.IsString(toolMsgContent) {
-				// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
-				textWrapper = jinja2.DictOf(jinja2.Lit("content"), toolMsgContent)
-			} else {
-				// Cohere2MoE.jinja:69:17 {%- else -%}
-				// Cohere2MoE.jinja:70:17 {%- set text_wrapper = tool_msg.content -%}
-				textWrapper = toolMsgContent
-			}
-			w.WriteString("            \"0\": ")
-			// Cohere2MoE.jinja:72:18 {{ text_wrapper|tojson }}
-			jinja2.WriteJSON(w, textWrapper, nil, nil)
-		} else {
-			// Cohere2MoE.jinja:73:13 {%- else %}
-			// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
-			items := jinja2.Iterate(w, toolMsgContent)
-			for i := range items {
-				content := items[i]
-				w.WriteString("\n            \"")
-				// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
-				jinja2.Write(w, jinja2.SmallInt(int64(i)))
-				w.WriteString("\": ")
-				// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
-				jinja2.Write(w, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
-				// Cohere2MoE.jinja:76:67 {% if not loop.last %}
-				if !(i == len(items)-1) {
-					w.WriteString(",")
-				}
-			}
-		}
-		w.WriteString("\n        },\n        \"is_error\": null\n    }")
-	}
+	// (the function renderCohere2MoE_formatToolMessage)
 	// Cohere2MoE.jinja:84:1 {%- macro print_tool_content(item) %}
 	printToolContent = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Name:   "print_tool_content",
@@ -259,94 +146,9 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		}
 	})
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
-	printMsg := func(msg jinja2.Value) {
-		msg = jinja2.Param(msg, "msg")
-		var lastWasText jinja2.Value
-		// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
-		if jinja2.IsString(msg) {
-			w.WriteString("<|START_TEXT|>")
-			// Cohere2MoE.jinja:96:15 {{ msg }}
-			jinja2.Write(w, msg)
-			w.WriteString("<|END_TEXT|>")
-		} else if jinja2.IsString(jinja2.ItemAttr(msg, "content")) {
-			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
-			w.WriteString("<|START_TEXT|>")
-			// Cohere2MoE.jinja:98:15 {{ msg.content }}
-			jinja2.Write(w, jinja2.ItemAttr(msg, "content"))
-			w.WriteString("<|END_TEXT|>")
-		} else {
-			// Cohere2MoE.jinja:99:9 {%- else %}
-			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
-			lastWasText = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
-			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
-			items := jinja2.Iterate(w, jinja2.ItemAttr(msg, "content"))
-			for i := range items {
-				content := items[i]
-				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-				contentType := jinja2.ItemAttr(content, "type")
-				if jinja2.EqStr(jinja2.FilterLower(contentType), "text") {
-					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
-					if !jinja2.ItemAttr(lastWasText, "value").Truthy() {
-						w.WriteString("<|START_TEXT|>")
-					}
-					// Cohere2MoE.jinja:106:5 {{ content.text }}
-					jinja2.Write(w, jinja2.ItemAttr(content, "text"))
-					// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
-					if i == len(items)-1 {
-						w.WriteString("<|END_TEXT|>")
-					}
-					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%} (the namespace check)
-					jinja2.CheckNamespace(lastWasText)
-					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%}
-					jinja2.SetAttr(lastWasText, "value", jinja2.Bool(true))
-				} else {
-					// Cohere2MoE.jinja:111:17 {%- else -%}
-					// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
-					if jinja2.ItemAttr(lastWasText, "value").Truthy() {
-						w.WriteString("<|END_TEXT|>")
-					}
-					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
-					jinja2.CheckNamespace(lastWasText)
-					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%}
-					jinja2.SetAttr(lastWasText, "value", jinja2.Bool(false))
-				}
-				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-				if jinja2.EqStr(jinja2.FilterLower(contentType), "image") {
-					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
-					contentData := jinja2.ItemAttr(content, "data")
-					if contentData.Truthy() {
-						// Cohere2MoE.jinja:119:1 {{ content.data }}
-						jinja2.Write(w, contentData)
-					} else {
-						// Cohere2MoE.jinja:120:21 {%- else -%}
-						w.WriteString("<|IMG_PATCH|>")
-					}
-				}
-			}
-		}
-	}
+	// (the function renderCohere2MoE_printMsg)
 	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
-	printThinking := func(msg jinja2.Value) {
-		msg = jinja2.Param(msg, "msg")
-		// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
-		msgReasoning := jinja2.ItemAttr(msg, "reasoning")
-		if msgReasoning.Truthy() {
-			// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
-			jinja2.Write(w, msgReasoning)
-		} else if jinja2.ItemAttr(msg, "reasoning_content").Truthy() {
-			// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
-			// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
-			jinja2.Write(w, jinja2.ItemAttr(msg, "reasoning_content"))
-		} else if jinja2.ItemAttr(msg, "thinking").Truthy() {
-			// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
-			// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
-			jinja2.Write(w, jinja2.ItemAttr(msg, "thinking"))
-		} else if jinja2.ItemAttr(msg, "content").Truthy() && jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(msg, "content"), 0), "thinking").Truthy() {
-			// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
-			// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
-			jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(msg, "content"), 0), "thinking"))
-		}
-	}
+	// (the function renderCohere2MoE_printThinking)
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
 	if ((messages.Truthy() && jinja2.EqStr(jinja2.FilterLower(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role")), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
@@ -485,7 +287,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 	if renderDeveloperInstruction.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 		// Cohere2MoE.jinja:216:40 {{ print_msg(developer_instruction) }}
-		printMsg(developerInstruction)
+		renderCohere2MoE_printMsg(w, developerInstruction)
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:218:1 {%- for message in messages %}
@@ -499,13 +301,13 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// Cohere2MoE.jinja:221:40 {{ print_msg(message) }}
-			printMsg(message)
+			renderCohere2MoE_printMsg(w, message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if jinja2.EqStr(msgRoleDowncased, "user") {
 			// Cohere2MoE.jinja:222:9 {%- elif msg_role_downcased == 'user' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// Cohere2MoE.jinja:223:38 {{ print_msg(message) }}
-			printMsg(message)
+			renderCohere2MoE_printMsg(w, message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// Cohere2MoE.jinja:224:9 {%- if documents and not sent_documents.value %}
 			if documents.Truthy() && !sentDocumentsValue {
@@ -514,7 +316,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 				// Cohere2MoE.jinja:224:95 {% set tool_idx.value = tool_idx.value + 1 %}
 				toolIdxValue = jinja2.Add(toolIdxValue, jinja2.SmallInt(1))
 				// Cohere2MoE.jinja:224:140 {{ document_turn(documents) }}
-				documentTurn(documents)
+				renderCohere2MoE_documentTurn(w, documents, skipThinking)
 			}
 		} else if jinja2.EqStr(msgRoleDowncased, "assistant") || jinja2.EqStr(msgRoleDowncased, "chatbot") {
 			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
@@ -535,7 +337,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
-						printThinking(message)
+						renderCohere2MoE_printThinking(w, message)
 						w.WriteString("<|END_THINKING|>")
 					}
 				}
@@ -576,25 +378,25 @@ func renderCohere2MoE(w *jinja2.Writer) {
 				if (((jinja2.ItemAttr(message, "reasoning").Truthy() || jinja2.ItemAttr(message, "reasoning_content").Truthy()) || jinja2.ItemAttr(message, "thinking").Truthy()) || (jinja2.ItemAttr(message, "content").Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
-					printThinking(message)
+					renderCohere2MoE_printThinking(w, message)
 					w.WriteString("<|END_THINKING|>")
 				}
 				// Cohere2MoE.jinja:246:13 {{ print_msg(message) }}
-				printMsg(message)
+				renderCohere2MoE_printMsg(w, message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
 		} else if jinja2.EqStr(msgRoleDowncased, "tool") && jinja2.NotIn(jinja2.ItemAttr(message, "tool_call_id"), toolIdsSeenValue) {
 			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
-			formatToolMessage(messages, message)
+			renderCohere2MoE_formatToolMessage(w, messages, message, printToolContent, regenToolCallIds)
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())) {
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
 				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttr(msg, "role")), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
-					formatToolMessage(messages, msg)
+					renderCohere2MoE_formatToolMessage(w, messages, msg, printToolContent, regenToolCallIds)
 					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
 					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(jinja2.ItemAttr(msg, "tool_call_id")))
 				} else {
@@ -615,6 +417,227 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:263:125 {% else %}
 			w.WriteString("<|START_THINKING|><|END_THINKING|>")
 		}
+	}
+}
+
+// renderCohere2MoE_documentTurn is the macro document_turn of renderCohere2MoE.
+// Its parameters after the macro's are the variables of renderCohere2MoE it reads.
+func renderCohere2MoE_documentTurn(w *jinja2.Writer, documents jinja2.Value, skipThinking jinja2.Value) {
+	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
+	documents = jinja2.Param(documents, "documents")
+	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+	// Cohere2MoE.jinja:25:41 {%- if not skip_thinking -%}
+	if !skipThinking.Truthy() {
+		w.WriteString("<|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|>")
+	}
+	w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
+	// Cohere2MoE.jinja:31:1 {%- for doc in documents %}
+	items := jinja2.Iterate(w, documents)
+	for i := range items {
+		doc := items[i]
+		var docVal jinja2.Value
+		// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
+		docData := jinja2.ItemAttr(doc, "data")
+		if docData.Truthy() {
+			docVal = docData
+		} else {
+			docVal = doc
+		}
+		w.WriteString("\n            \"")
+		// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
+		jinja2.Write(w, jinja2.SmallInt(int64(i)))
+		w.WriteString("\": ")
+		// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
+		jinja2.WriteJSON(w, docVal, nil, nil)
+		// Cohere2MoE.jinja:34:54 {% if not loop.last %}
+		if !(i == len(items)-1) {
+			w.WriteString(",")
+		}
+	}
+	w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
+}
+
+// renderCohere2MoE_toolCallIdToInt is the macro tool_call_id_to_int of renderCohere2MoE.
+// Its parameters after the macro's are the variables of renderCohere2MoE it reads.
+func renderCohere2MoE_toolCallIdToInt(w *jinja2.Writer, messages, toolCallId jinja2.Value, regenToolCallIds jinja2.Value) {
+	// Cohere2MoE.jinja:42:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
+	messages = jinja2.Param(messages, "messages")
+	toolCallId = jinja2.Param(toolCallId, "tool_call_id")
+	var counter, toolCallIdSeen jinja2.Value
+	// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
+	if regenToolCallIds.Truthy() {
+		// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
+		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
+		// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
+		toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+		// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
+		for _, msg := range jinja2.Iterate(w, messages) {
+			// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
+			msgToolCalls := jinja2.ItemAttr(msg, "tool_calls")
+			if msgToolCalls.Truthy() {
+				// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
+				for _, toolCall := range jinja2.Iterate(w, msgToolCalls) {
+					// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
+					if jinja2.Eq(jinja2.ItemAttr(toolCall, "id"), toolCallId) && !jinja2.ItemAttr(toolCallIdSeen, "value").Truthy() {
+						// Cohere2MoE.jinja:50:21 {{ counter.value }}
+						jinja2.Write(w, jinja2.ItemAttr(counter, "value"))
+						// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
+						jinja2.CheckNamespace(toolCallIdSeen)
+						// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
+						jinja2.SetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
+					}
+					// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
+					jinja2.CheckNamespace(counter)
+					// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
+					jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.ItemAttr(counter, "value"), jinja2.SmallInt(1)))
+				}
+			}
+		}
+	} else {
+		// Cohere2MoE.jinja:57:5 {%- else -%}
+		// Cohere2MoE.jinja:58:5 {{ tool_call_id }}
+		jinja2.Write(w, toolCallId)
+	}
+}
+
+// renderCohere2MoE_formatToolMessage is the macro format_tool_message of renderCohere2MoE.
+// Its parameters after the macro's are the variables of renderCohere2MoE it reads.
+func renderCohere2MoE_formatToolMessage(w *jinja2.Writer, messages, toolMsg jinja2.Value, printToolContent, regenToolCallIds jinja2.Value) {
+	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
+	messages = jinja2.Param(messages, "messages")
+	toolMsg = jinja2.Param(toolMsg, "tool_msg")
+	var textWrapper jinja2.Value
+	w.WriteString("{\n        \"tool_call_id\": \"")
+	// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
+	renderCohere2MoE_toolCallIdToInt(w, messages, jinja2.ItemAttr(toolMsg, "tool_call_id"), regenToolCallIds)
+	w.WriteString("\",\n        \"results\": {")
+	// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
+	toolMsgContent := jinja2.ItemAttr(toolMsg, "content")
+	if jinja2.IsMapping(toolMsgContent) || jinja2.IsString(toolMsgContent) {
+		w.WriteString("\n")
+		// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
+		if jinja2.IsString(toolMsgContent) {
+			// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
+			textWrapper = jinja2.DictOf(jinja2.Lit("content"), toolMsgContent)
+		} else {
+			// Cohere2MoE.jinja:69:17 {%- else -%}
+			// Cohere2MoE.jinja:70:17 {%- set text_wrapper = tool_msg.content -%}
+			textWrapper = toolMsgContent
+		}
+		w.WriteString("            \"0\": ")
+		// Cohere2MoE.jinja:72:18 {{ text_wrapper|tojson }}
+		jinja2.WriteJSON(w, textWrapper, nil, nil)
+	} else {
+		// Cohere2MoE.jinja:73:13 {%- else %}
+		// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
+		items := jinja2.Iterate(w, toolMsgContent)
+		for i := range items {
+			content := items[i]
+			w.WriteString("\n            \"")
+			// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
+			jinja2.Write(w, jinja2.SmallInt(int64(i)))
+			w.WriteString("\": ")
+			// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
+			jinja2.Write(w, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
+			// Cohere2MoE.jinja:76:67 {% if not loop.last %}
+			if !(i == len(items)-1) {
+				w.WriteString(",")
+			}
+		}
+	}
+	w.WriteString("\n        },\n        \"is_error\": null\n    }")
+}
+
+// renderCohere2MoE_printMsg is the macro print_msg of renderCohere2MoE.
+func renderCohere2MoE_printMsg(w *jinja2.Writer, msg jinja2.Value) {
+	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
+	msg = jinja2.Param(msg, "msg")
+	var lastWasText jinja2.Value
+	// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
+	if jinja2.IsString(msg) {
+		w.WriteString("<|START_TEXT|>")
+		// Cohere2MoE.jinja:96:15 {{ msg }}
+		jinja2.Write(w, msg)
+		w.WriteString("<|END_TEXT|>")
+	} else if jinja2.IsString(jinja2.ItemAttr(msg, "content")) {
+		// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
+		w.WriteString("<|START_TEXT|>")
+		// Cohere2MoE.jinja:98:15 {{ msg.content }}
+		jinja2.Write(w, jinja2.ItemAttr(msg, "content"))
+		w.WriteString("<|END_TEXT|>")
+	} else {
+		// Cohere2MoE.jinja:99:9 {%- else %}
+		// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
+		lastWasText = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+		// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
+		items := jinja2.Iterate(w, jinja2.ItemAttr(msg, "content"))
+		for i := range items {
+			content := items[i]
+			// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
+			contentType := jinja2.ItemAttr(content, "type")
+			if jinja2.EqStr(jinja2.FilterLower(contentType), "text") {
+				// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
+				if !jinja2.ItemAttr(lastWasText, "value").Truthy() {
+					w.WriteString("<|START_TEXT|>")
+				}
+				// Cohere2MoE.jinja:106:5 {{ content.text }}
+				jinja2.Write(w, jinja2.ItemAttr(content, "text"))
+				// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
+				if i == len(items)-1 {
+					w.WriteString("<|END_TEXT|>")
+				}
+				// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%} (the namespace check)
+				jinja2.CheckNamespace(lastWasText)
+				// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%}
+				jinja2.SetAttr(lastWasText, "value", jinja2.Bool(true))
+			} else {
+				// Cohere2MoE.jinja:111:17 {%- else -%}
+				// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
+				if jinja2.ItemAttr(lastWasText, "value").Truthy() {
+					w.WriteString("<|END_TEXT|>")
+				}
+				// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
+				jinja2.CheckNamespace(lastWasText)
+				// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%}
+				jinja2.SetAttr(lastWasText, "value", jinja2.Bool(false))
+			}
+			// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
+			if jinja2.EqStr(jinja2.FilterLower(contentType), "image") {
+				// Cohere2MoE.jinja:118:17 {%- if content.data -%}
+				contentData := jinja2.ItemAttr(content, "data")
+				if contentData.Truthy() {
+					// Cohere2MoE.jinja:119:1 {{ content.data }}
+					jinja2.Write(w, contentData)
+				} else {
+					// Cohere2MoE.jinja:120:21 {%- else -%}
+					w.WriteString("<|IMG_PATCH|>")
+				}
+			}
+		}
+	}
+}
+
+// renderCohere2MoE_printThinking is the macro print_thinking of renderCohere2MoE.
+func renderCohere2MoE_printThinking(w *jinja2.Writer, msg jinja2.Value) {
+	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
+	msg = jinja2.Param(msg, "msg")
+	// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
+	msgReasoning := jinja2.ItemAttr(msg, "reasoning")
+	if msgReasoning.Truthy() {
+		// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
+		jinja2.Write(w, msgReasoning)
+	} else if jinja2.ItemAttr(msg, "reasoning_content").Truthy() {
+		// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
+		// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
+		jinja2.Write(w, jinja2.ItemAttr(msg, "reasoning_content"))
+	} else if jinja2.ItemAttr(msg, "thinking").Truthy() {
+		// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
+		// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
+		jinja2.Write(w, jinja2.ItemAttr(msg, "thinking"))
+	} else if jinja2.ItemAttr(msg, "content").Truthy() && jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(msg, "content"), 0), "thinking").Truthy() {
+		// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
+		// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
+		jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(msg, "content"), 0), "thinking"))
 	}
 }
 
@@ -695,125 +718,11 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	// Cohere2MoE.jinja:22:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
-	documentTurn := func(documents jinja2.Value) {
-		documents = llamacpp.Param(documents, "documents")
-		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
-		// Cohere2MoE.jinja:25:41 {%- if not skip_thinking -%}
-		if !skipThinking.Truthy() {
-			w.WriteString("<|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|>")
-		}
-		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
-		// Cohere2MoE.jinja:31:1 {%- for doc in documents %}
-		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var docVal jinja2.Value
-		items := llamacpp.Iterate(w, documents)
-		for i := range items {
-			doc := items[i]
-			// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
-			docData := llamacpp.ItemAttr(doc, "data")
-			if docData.Truthy() {
-				docVal = docData
-			} else {
-				docVal = doc
-			}
-			w.WriteString("\n            \"")
-			// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
-			llamacpp.Write(w, jinja2.SmallInt(int64(i)))
-			w.WriteString("\": ")
-			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
-			llamacpp.WriteJSON(w, docVal, nil, nil)
-			// Cohere2MoE.jinja:34:54 {% if not loop.last %}
-			if !(i == len(items)-1) {
-				w.WriteString(",")
-			}
-		}
-		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
-	}
+	// (the function renderCohere2MoE_documentTurnLlama)
 	// Cohere2MoE.jinja:42:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
-	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
-		messages = llamacpp.Param(messages, "messages")
-		toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
-		var counter, toolCallIdSeen jinja2.Value
-		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
-		if regenToolCallIds.Truthy() {
-			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
-			counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
-			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
-			toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
-			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
-			for _, msg := range llamacpp.Iterate(w, messages) {
-				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
-				msgToolCalls := llamacpp.ItemAttr(msg, "tool_calls")
-				if msgToolCalls.Truthy() {
-					// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
-					for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
-						// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-						if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.ItemAttr(toolCallIdSeen, "value").Truthy() {
-							// Cohere2MoE.jinja:50:21 {{ counter.value }}
-							llamacpp.Write(w, llamacpp.ItemAttr(counter, "value"))
-							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
-							llamacpp.CheckNamespace(toolCallIdSeen)
-							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
-							llamacpp.SetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
-						}
-						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
-						llamacpp.CheckNamespace(counter)
-						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
-						llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.ItemAttr(counter, "value"), jinja2.SmallInt(1)))
-					}
-				}
-			}
-		} else {
-			// Cohere2MoE.jinja:57:5 {%- else -%}
-			// Cohere2MoE.jinja:58:5 {{ tool_call_id }}
-			llamacpp.Write(w, toolCallId)
-		}
-	}
+	// (the function renderCohere2MoE_toolCallIdToIntLlama)
 	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
-	formatToolMessage := func(messages, toolMsg jinja2.Value) {
-		messages = llamacpp.Param(messages, "messages")
-		toolMsg = llamacpp.Param(toolMsg, "tool_msg")
-		var textWrapper jinja2.Value
-		w.WriteString("{\n        \"tool_call_id\": \"")
-		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		toolCallIdToInt(messages, llamacpp.ItemAttr(toolMsg, "tool_call_id"))
-		w.WriteString("\",\n        \"results\": {")
-		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
-		toolMsgContent := llamacpp.ItemAttr(toolMsg, "content")
-		if llamacpp.IsMapping(toolMsgContent) || llamacpp.IsString(toolMsgContent) {
-			w.WriteString("\n")
-			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
-			if llamacpp.IsString(toolMsgContent) {
-				// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
-				textWrapper = jinja2.DictOf(jinja2.Lit("content"), toolMsgContent)
-			} else {
-				// Cohere2MoE.jinja:69:17 {%- else -%}
-				// Cohere2MoE.jinja:70:17 {%- set text_wrapper = tool_msg.content -%}
-				textWrapper = toolMsgContent
-			}
-			w.WriteString("            \"0\": ")
-			// Cohere2MoE.jinja:72:18 {{ text_wrapper|tojson }}
-			llamacpp.WriteJSON(w, textWrapper, nil, nil)
-		} else {
-			// Cohere2MoE.jinja:73:13 {%- else %}
-			// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
-			items := llamacpp.Iterate(w, toolMsgContent)
-			for i := range items {
-				content := items[i]
-				w.WriteString("\n            \"")
-				// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
-				llamacpp.Write(w, jinja2.SmallInt(int64(i)))
-				w.WriteString("\": ")
-				// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
-				llamacpp.Write(w, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
-				// Cohere2MoE.jinja:76:67 {% if not loop.last %}
-				if !(i == len(items)-1) {
-					w.WriteString(",")
-				}
-			}
-		}
-		w.WriteString("\n        },\n        \"is_error\": null\n    }")
-	}
+	// (the function renderCohere2MoE_formatToolMessageLlama)
 	// Cohere2MoE.jinja:84:1 {%- macro print_tool_content(item) %}
 	printToolContent = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Bind:   llamacpp.BindMacro,
@@ -840,93 +749,9 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		}
 	})
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
-	printMsg := func(msg jinja2.Value) {
-		msg = llamacpp.Param(msg, "msg")
-		var lastWasText jinja2.Value
-		// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
-		if llamacpp.IsString(msg) {
-			w.WriteString("<|START_TEXT|>")
-			// Cohere2MoE.jinja:96:15 {{ msg }}
-			llamacpp.Write(w, msg)
-			w.WriteString("<|END_TEXT|>")
-		} else if llamacpp.IsString(llamacpp.ItemAttr(msg, "content")) {
-			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
-			w.WriteString("<|START_TEXT|>")
-			// Cohere2MoE.jinja:98:15 {{ msg.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(msg, "content"))
-			w.WriteString("<|END_TEXT|>")
-		} else {
-			// Cohere2MoE.jinja:99:9 {%- else %}
-			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
-			lastWasText = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
-			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
-			items := llamacpp.Iterate(w, llamacpp.ItemAttr(msg, "content"))
-			for i := range items {
-				content := items[i]
-				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(content, "type")), "text") {
-					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
-					if !llamacpp.ItemAttr(lastWasText, "value").Truthy() {
-						w.WriteString("<|START_TEXT|>")
-					}
-					// Cohere2MoE.jinja:106:5 {{ content.text }}
-					llamacpp.Write(w, llamacpp.ItemAttr(content, "text"))
-					// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
-					if i == len(items)-1 {
-						w.WriteString("<|END_TEXT|>")
-					}
-					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%} (the namespace check)
-					llamacpp.CheckNamespace(lastWasText)
-					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%}
-					llamacpp.SetAttr(lastWasText, "value", jinja2.Bool(true))
-				} else {
-					// Cohere2MoE.jinja:111:17 {%- else -%}
-					// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
-					if llamacpp.ItemAttr(lastWasText, "value").Truthy() {
-						w.WriteString("<|END_TEXT|>")
-					}
-					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
-					llamacpp.CheckNamespace(lastWasText)
-					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%}
-					llamacpp.SetAttr(lastWasText, "value", jinja2.Bool(false))
-				}
-				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(content, "type")), "image") {
-					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
-					contentData := llamacpp.ItemAttr(content, "data")
-					if contentData.Truthy() {
-						// Cohere2MoE.jinja:119:1 {{ content.data }}
-						llamacpp.Write(w, contentData)
-					} else {
-						// Cohere2MoE.jinja:120:21 {%- else -%}
-						w.WriteString("<|IMG_PATCH|>")
-					}
-				}
-			}
-		}
-	}
+	// (the function renderCohere2MoE_printMsgLlama)
 	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
-	printThinking := func(msg jinja2.Value) {
-		msg = llamacpp.Param(msg, "msg")
-		// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
-		msgReasoning := llamacpp.ItemAttr(msg, "reasoning")
-		if msgReasoning.Truthy() {
-			// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
-			llamacpp.Write(w, msgReasoning)
-		} else if llamacpp.ItemAttr(msg, "reasoning_content").Truthy() {
-			// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
-			// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(msg, "reasoning_content"))
-		} else if llamacpp.ItemAttr(msg, "thinking").Truthy() {
-			// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
-			// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
-			llamacpp.Write(w, llamacpp.ItemAttr(msg, "thinking"))
-		} else if llamacpp.ItemAttr(msg, "content").Truthy() && llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(msg, "content"), 0), "thinking").Truthy() {
-			// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
-			// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
-			llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(msg, "content"), 0), "thinking"))
-		}
-	}
+	// (the function renderCohere2MoE_printThinkingLlama)
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
 	if ((messages.Truthy() && jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role")), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
@@ -1064,7 +889,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	if renderDeveloperInstruction.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 		// Cohere2MoE.jinja:216:40 {{ print_msg(developer_instruction) }}
-		printMsg(developerInstruction)
+		renderCohere2MoE_printMsgLlama(w, developerInstruction)
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:218:1 {%- for message in messages %}
@@ -1079,13 +904,13 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// Cohere2MoE.jinja:221:40 {{ print_msg(message) }}
-			printMsg(message)
+			renderCohere2MoE_printMsgLlama(w, message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if jinja2.EqStr(msgRoleDowncased, "user") {
 			// Cohere2MoE.jinja:222:9 {%- elif msg_role_downcased == 'user' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// Cohere2MoE.jinja:223:38 {{ print_msg(message) }}
-			printMsg(message)
+			renderCohere2MoE_printMsgLlama(w, message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// Cohere2MoE.jinja:224:9 {%- if documents and not sent_documents.value %}
 			if documents.Truthy() && !sentDocumentsValue {
@@ -1094,7 +919,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 				// Cohere2MoE.jinja:224:95 {% set tool_idx.value = tool_idx.value + 1 %}
 				toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.SmallInt(1))
 				// Cohere2MoE.jinja:224:140 {{ document_turn(documents) }}
-				documentTurn(documents)
+				renderCohere2MoE_documentTurnLlama(w, documents, skipThinking)
 			}
 		} else if jinja2.EqStr(msgRoleDowncased, "assistant") || jinja2.EqStr(msgRoleDowncased, "chatbot") {
 			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
@@ -1115,7 +940,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
-						printThinking(message)
+						renderCohere2MoE_printThinkingLlama(w, message)
 						w.WriteString("<|END_THINKING|>")
 					}
 				}
@@ -1155,18 +980,18 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 				if (((llamacpp.ItemAttr(message, "reasoning").Truthy() || llamacpp.ItemAttr(message, "reasoning_content").Truthy()) || llamacpp.ItemAttr(message, "thinking").Truthy()) || (llamacpp.ItemAttr(message, "content").Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
-					printThinking(message)
+					renderCohere2MoE_printThinkingLlama(w, message)
 					w.WriteString("<|END_THINKING|>")
 				}
 				// Cohere2MoE.jinja:246:13 {{ print_msg(message) }}
-				printMsg(message)
+				renderCohere2MoE_printMsgLlama(w, message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
 		} else if jinja2.EqStr(msgRoleDowncased, "tool") && llamacpp.NotIn(llamacpp.ItemAttr(message, "tool_call_id"), toolIdsSeenValue) {
 			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
-			formatToolMessage(messages, message)
+			renderCohere2MoE_formatToolMessageLlama(w, messages, message, printToolContent, regenToolCallIds)
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())) {
 				mark := w.Mark()
@@ -1174,7 +999,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(msg, "role")), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
-					formatToolMessage(messages, msg)
+					renderCohere2MoE_formatToolMessageLlama(w, messages, msg, printToolContent, regenToolCallIds)
 					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
 					toolIdsSeenValue = llamacpp.Add(toolIdsSeenValue, jinja2.NewList(llamacpp.ItemAttr(msg, "tool_call_id")))
 				} else {
@@ -1199,6 +1024,227 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	}
 }
 
+// renderCohere2MoE_documentTurnLlama is the macro document_turn of renderCohere2MoELlama.
+// Its parameters after the macro's are the variables of renderCohere2MoELlama it reads.
+func renderCohere2MoE_documentTurnLlama(w *jinja2.Writer, documents jinja2.Value, skipThinking jinja2.Value) {
+	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
+	documents = llamacpp.Param(documents, "documents")
+	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+	// Cohere2MoE.jinja:25:41 {%- if not skip_thinking -%}
+	if !skipThinking.Truthy() {
+		w.WriteString("<|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|>")
+	}
+	w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
+	// Cohere2MoE.jinja:31:1 {%- for doc in documents %}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+	var docVal jinja2.Value
+	items := llamacpp.Iterate(w, documents)
+	for i := range items {
+		doc := items[i]
+		// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
+		docData := llamacpp.ItemAttr(doc, "data")
+		if docData.Truthy() {
+			docVal = docData
+		} else {
+			docVal = doc
+		}
+		w.WriteString("\n            \"")
+		// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
+		llamacpp.Write(w, jinja2.SmallInt(int64(i)))
+		w.WriteString("\": ")
+		// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
+		llamacpp.WriteJSON(w, docVal, nil, nil)
+		// Cohere2MoE.jinja:34:54 {% if not loop.last %}
+		if !(i == len(items)-1) {
+			w.WriteString(",")
+		}
+	}
+	w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
+}
+
+// renderCohere2MoE_toolCallIdToIntLlama is the macro tool_call_id_to_int of renderCohere2MoELlama.
+// Its parameters after the macro's are the variables of renderCohere2MoELlama it reads.
+func renderCohere2MoE_toolCallIdToIntLlama(w *jinja2.Writer, messages, toolCallId jinja2.Value, regenToolCallIds jinja2.Value) {
+	// Cohere2MoE.jinja:42:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
+	messages = llamacpp.Param(messages, "messages")
+	toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
+	var counter, toolCallIdSeen jinja2.Value
+	// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
+	if regenToolCallIds.Truthy() {
+		// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
+		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
+		// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
+		toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+		// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
+		for _, msg := range llamacpp.Iterate(w, messages) {
+			// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
+			msgToolCalls := llamacpp.ItemAttr(msg, "tool_calls")
+			if msgToolCalls.Truthy() {
+				// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
+				for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
+					// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
+					if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.ItemAttr(toolCallIdSeen, "value").Truthy() {
+						// Cohere2MoE.jinja:50:21 {{ counter.value }}
+						llamacpp.Write(w, llamacpp.ItemAttr(counter, "value"))
+						// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
+						llamacpp.CheckNamespace(toolCallIdSeen)
+						// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
+						llamacpp.SetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
+					}
+					// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
+					llamacpp.CheckNamespace(counter)
+					// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
+					llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.ItemAttr(counter, "value"), jinja2.SmallInt(1)))
+				}
+			}
+		}
+	} else {
+		// Cohere2MoE.jinja:57:5 {%- else -%}
+		// Cohere2MoE.jinja:58:5 {{ tool_call_id }}
+		llamacpp.Write(w, toolCallId)
+	}
+}
+
+// renderCohere2MoE_formatToolMessageLlama is the macro format_tool_message of renderCohere2MoELlama.
+// Its parameters after the macro's are the variables of renderCohere2MoELlama it reads.
+func renderCohere2MoE_formatToolMessageLlama(w *jinja2.Writer, messages, toolMsg jinja2.Value, printToolContent, regenToolCallIds jinja2.Value) {
+	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
+	messages = llamacpp.Param(messages, "messages")
+	toolMsg = llamacpp.Param(toolMsg, "tool_msg")
+	var textWrapper jinja2.Value
+	w.WriteString("{\n        \"tool_call_id\": \"")
+	// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
+	renderCohere2MoE_toolCallIdToIntLlama(w, messages, llamacpp.ItemAttr(toolMsg, "tool_call_id"), regenToolCallIds)
+	w.WriteString("\",\n        \"results\": {")
+	// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
+	toolMsgContent := llamacpp.ItemAttr(toolMsg, "content")
+	if llamacpp.IsMapping(toolMsgContent) || llamacpp.IsString(toolMsgContent) {
+		w.WriteString("\n")
+		// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
+		if llamacpp.IsString(toolMsgContent) {
+			// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
+			textWrapper = jinja2.DictOf(jinja2.Lit("content"), toolMsgContent)
+		} else {
+			// Cohere2MoE.jinja:69:17 {%- else -%}
+			// Cohere2MoE.jinja:70:17 {%- set text_wrapper = tool_msg.content -%}
+			textWrapper = toolMsgContent
+		}
+		w.WriteString("            \"0\": ")
+		// Cohere2MoE.jinja:72:18 {{ text_wrapper|tojson }}
+		llamacpp.WriteJSON(w, textWrapper, nil, nil)
+	} else {
+		// Cohere2MoE.jinja:73:13 {%- else %}
+		// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
+		items := llamacpp.Iterate(w, toolMsgContent)
+		for i := range items {
+			content := items[i]
+			w.WriteString("\n            \"")
+			// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
+			llamacpp.Write(w, jinja2.SmallInt(int64(i)))
+			w.WriteString("\": ")
+			// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
+			llamacpp.Write(w, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
+			// Cohere2MoE.jinja:76:67 {% if not loop.last %}
+			if !(i == len(items)-1) {
+				w.WriteString(",")
+			}
+		}
+	}
+	w.WriteString("\n        },\n        \"is_error\": null\n    }")
+}
+
+// renderCohere2MoE_printMsgLlama is the macro print_msg of renderCohere2MoELlama.
+func renderCohere2MoE_printMsgLlama(w *jinja2.Writer, msg jinja2.Value) {
+	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
+	msg = llamacpp.Param(msg, "msg")
+	var lastWasText jinja2.Value
+	// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
+	if llamacpp.IsString(msg) {
+		w.WriteString("<|START_TEXT|>")
+		// Cohere2MoE.jinja:96:15 {{ msg }}
+		llamacpp.Write(w, msg)
+		w.WriteString("<|END_TEXT|>")
+	} else if llamacpp.IsString(llamacpp.ItemAttr(msg, "content")) {
+		// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
+		w.WriteString("<|START_TEXT|>")
+		// Cohere2MoE.jinja:98:15 {{ msg.content }}
+		llamacpp.Write(w, llamacpp.ItemAttr(msg, "content"))
+		w.WriteString("<|END_TEXT|>")
+	} else {
+		// Cohere2MoE.jinja:99:9 {%- else %}
+		// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
+		lastWasText = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+		// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
+		items := llamacpp.Iterate(w, llamacpp.ItemAttr(msg, "content"))
+		for i := range items {
+			content := items[i]
+			// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
+			if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(content, "type")), "text") {
+				// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
+				if !llamacpp.ItemAttr(lastWasText, "value").Truthy() {
+					w.WriteString("<|START_TEXT|>")
+				}
+				// Cohere2MoE.jinja:106:5 {{ content.text }}
+				llamacpp.Write(w, llamacpp.ItemAttr(content, "text"))
+				// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
+				if i == len(items)-1 {
+					w.WriteString("<|END_TEXT|>")
+				}
+				// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%} (the namespace check)
+				llamacpp.CheckNamespace(lastWasText)
+				// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%}
+				llamacpp.SetAttr(lastWasText, "value", jinja2.Bool(true))
+			} else {
+				// Cohere2MoE.jinja:111:17 {%- else -%}
+				// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
+				if llamacpp.ItemAttr(lastWasText, "value").Truthy() {
+					w.WriteString("<|END_TEXT|>")
+				}
+				// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
+				llamacpp.CheckNamespace(lastWasText)
+				// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%}
+				llamacpp.SetAttr(lastWasText, "value", jinja2.Bool(false))
+			}
+			// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
+			if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(content, "type")), "image") {
+				// Cohere2MoE.jinja:118:17 {%- if content.data -%}
+				contentData := llamacpp.ItemAttr(content, "data")
+				if contentData.Truthy() {
+					// Cohere2MoE.jinja:119:1 {{ content.data }}
+					llamacpp.Write(w, contentData)
+				} else {
+					// Cohere2MoE.jinja:120:21 {%- else -%}
+					w.WriteString("<|IMG_PATCH|>")
+				}
+			}
+		}
+	}
+}
+
+// renderCohere2MoE_printThinkingLlama is the macro print_thinking of renderCohere2MoELlama.
+func renderCohere2MoE_printThinkingLlama(w *jinja2.Writer, msg jinja2.Value) {
+	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
+	msg = llamacpp.Param(msg, "msg")
+	// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
+	msgReasoning := llamacpp.ItemAttr(msg, "reasoning")
+	if msgReasoning.Truthy() {
+		// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
+		llamacpp.Write(w, msgReasoning)
+	} else if llamacpp.ItemAttr(msg, "reasoning_content").Truthy() {
+		// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
+		// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
+		llamacpp.Write(w, llamacpp.ItemAttr(msg, "reasoning_content"))
+	} else if llamacpp.ItemAttr(msg, "thinking").Truthy() {
+		// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
+		// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
+		llamacpp.Write(w, llamacpp.ItemAttr(msg, "thinking"))
+	} else if llamacpp.ItemAttr(msg, "content").Truthy() && llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(msg, "content"), 0), "thinking").Truthy() {
+		// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
+		// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
+		llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(msg, "content"), 0), "thinking"))
+	}
+}
+
 // spansCohere2MoE is the position table of Cohere2MoE.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohere2MoE = "if,set,{{ }},macro,for|oEKCCAEECACKMSACQACACEACACEECACIACACEECACIICACMECACIICACMACACEACACEACAEEgCCAGIGEwCAKsBMxCIKMCACQCEaEGAAoBEEEAoBAOsCQrDGKgCCAAEACICEACACEqBCAIEkBCIAGcCIIEOCIAEACIEEAAACEACACGAAACEAEJCOAKZEI2CGJGMCEyBEGiCEjBAIQEIAEACICIAEACIAECEIaELIKCECEGAAoBEEEAiCAQsBQlEGOcCAAGACACEACAECQCIAGACJEIAEAEIiEGAGI4DCIAGCCUEEuDCNAICCMEKAENCE2CCAII0BCIAGECIAIAGZEEECYAIAAACEAGACIEEAAIAAACEAGACGUEJAEOCIAGAChBEUoBQAGGgBCIAGACJECYCQAGACRECQCQAGACRECICQAGACREIOGAAEAA2HCEAA8CCEAA8CCGICvNCMMCACQECACIACACEACACEACACEACACEKEAAEGEIAKAIJCEMEAAECCAEGACACGQIAAEGCAAKAIACG+CGAAEGCAAKqCMAAESCAAGKEIAQmBKJIKECcEICAiDEGCAsDEGGCjHAWAQJCGcGAAEGCAAKIKIAGAGJEGAEACGKEAAEGEIAKKGJAGCCuCEImHEvCIKACICE2GCAAGCCmCEEsGC/BAICC6BEGOC7BAEAAgDCEAAsCCEAA6CEEuFCnIAI8DEAAGgBCIAEYCIAICCsBEEMClBAICCkBEM4BG1BIKQEUAEAA8BEIAAgCEIEAyCEICA6CEGEAyCAIACnMCMKKJAGCCsBEICEtBEGoBEJAIAEJEEaCIIESEIAGACREEACYCUSQHAGKAwEAmCKtQrFAEECACKMSACQACACEACACEECACIACACEECACIICACMECACIICACMACACEACACEACAEEiCCAGIGEwCAMsBMxCIKMCACQCEaEGAAoBEEEAoBAOsCQrDGKgCCAAEACICEACACEqBCAIEkBCIAGcCIIEOCIAEACIEEAAACEACACGAAACEAEJCOAKZEI2CGJGMCEyBEGiCEjBAIQEIAEACICIAEACIAECEIaELIKCECEGAAoBEEEAiCAQuBQlEGQcCAAGACACEACAECQCIAGACJEIAEAEIgEGAGI2DCIAGCCUEEsDCNAICCMEKAENCE0CCAIIyBCIAEECIAIAGZEEECYAIAAACEAGACIEEAAIAAACEAGACGUEJAEOCIAGAChBEUoBQAGGgBCIAGACJECYCQAGACRECQCQAGACRECICQAGACREIOGAAEAA2HCEAA8CCEAA8CCGICvNCMMCACQECACIACACEACACEACACEACACEKEAAEGEIAKAIJCEMEAAECCAEGACACGQIAAEGCAAKAIACG8CGAAEGCAAKoCMAAESCAAGKEIAQkBKJIKCCcEGCAiDEGCAsDEGGCjHAWAQJCGcGAAEGCAAKIKIAGAGJEGAEACGKEAAEGEIAKKGJAGCCuCEKoHEvCIKACICE4GCAAGCCmCEEuGC/BAICC6BEGOC7BAEAAgDCEAAsCCEAA6CEEwFCnIAI6DEAAGgBCIAEYCIAICCsBEEMClBAICCkBEM2BG1BIKQEUAEAA8BEIAAgCEICAyCEGCA6CEGEAyCAIACnMCMKKJAGCCsBEICEtBEGsBEJAIAEJEEeCIIGUEIAGACREEACYCWSQHAGKAwEA"
+const spansCohere2MoE = "if,set,{{ }},macro,for|oEKCCAEECACKMSACQACACEACACEECACIACACEECACIICACMECACIICACMACACEACACEACAEQsB8DAGOcCAAGACACEACAECQCIAGACJEIAEAEQO+CAAEAA2HCEAA8CCEAA8CCGICvNCMMCACQECACIACACEACACEACACEACACEKEAAEGEIAKAIJCEMEAAECCAEGACACGQIAAEGCAAKAIACG+CGAAEGCAAKqCMAAESCAAGKEIAQmBKJIKECcEICAiDEGCAsDEGGCjHAWAQJCGcGAAEGCAAKIKIAGAGJEGAEACGKEAAEGEIAKKGJAGCCuCEImHEvCIKACICE2GCAAGCCmCEEsGC/BAICC6BEGOC7BAEAAgDCEAAsCCEAA6CEEuFCnIAI8DEAAGgBCIAEYCIAICCsBEEMClBAICCkBEM4BG1BIKQEUAEAA8BEIAAgCEIEAyCEICA6CEGEAyCAIACnMCMKKJAGCCsBEICEtBEGoBEJAIAEJEEaCIIESEIAGACREEACYCUSQHAGKAwEAaChPrFGGGEwCAKsBMxCIKMCACQCEaEGAAoBEEEAoBAWEQrDGIgCCAAEACICEACACEqBCAIEkBCIAGcCIIEOCIAEACIEEAAACEACACGAAACEAEJCOAKZEQGGJGKCEyBEGiCEjBAIQEIAEACICIAEACIAECEIaELIKCECEGAAoBEEEAiCAWCkBlEGG4DCIAGCCUEEuDCNAICCMEKAENCE2CCAII0BCIAGECIAIAGZEEECYAIAAACEAGACIEEAAIAAACEAGACGUEJAEOCIAGAChBEaAQAGEgBCIAGACJECYCQAGACRECQCQAGACRECICQAGACRE8BKtIAAEECACKMSACQACACEACACEECACIACACEECACIICACMECACIICACMACACEACACEACAEQuB8DAGQcCAAGACACEACAECQCIAGACJEIAEAEQO+CAAEAA2HCEAA8CCEAA8CCGICvNCMMCACQECACIACACEACACEACACEACACEKEAAEGEIAKAIJCEMEAAECCAEGACACGQIAAEGCAAKAIACG8CGAAEGCAAKoCMAAESCAAGKEIAQkBKJIKCCcEGCAiDEGCAsDEGGCjHAWAQJCGcGAAEGCAAKIKIAGAGJEGAEACGKEAAEGEIAKKGJAGCCuCEKoHEvCIKACICE4GCAAGCCmCEEuGC/BAICC6BEGOC7BAEAAgDCEAAsCCEAA6CEEwFCnIAI6DEAAGgBCIAEYCIAICCsBEEMClBAICCkBEM2BG1BIKQEUAEAA8BEIAAgCEICAyCEGCA6CEGEAyCAIACnMCMKKJAGCCsBEICEtBEGsBEJAIAEJEEeCIIGUEIAGACREEACYCWSQHAGKAwEAaChPrFGGGEwCAMsBMxCIKMCACQCEaEGAAoBEEEAoBAWEQrDGIgCCAAEACICEACACEqBCAIEkBCIAGcCIIEOCIAEACIEEAAACEACACGAAACEAEJCOAKZEQGGJGKCEyBEGiCEjBAIQEIAEACICIAEACIAECEIaELIKCECEGAAoBEEEAiCAWCkBlEGG2DCIAGCCUEEsDCNAICCMEKAENCE0CCAIIyBCIAEECIAIAGZEEECYAIAAACEAGACIEEAAIAAACEAGACGUEJAEOCIAGAChBEaAQAGEgBCIAGACJECYCQAGACRECQCQAGACRECICQAGACRE"

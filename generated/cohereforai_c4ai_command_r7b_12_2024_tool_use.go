@@ -56,71 +56,11 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:1 {{ bos_token }}
 	jinja2.Write(w, bosToken)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:16 {%- macro document_turn(documents) -%}
-	documentTurn := func(documents jinja2.Value) {
-		documents = jinja2.Param(documents, "documents")
-		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {\n")
-		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:9:1 {% for doc in documents %}
-		items := jinja2.Iterate(w, documents)
-		for i := range items {
-			doc := items[i]
-			w.WriteString("            \"")
-			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:14 {{ loop.index0 }}
-			jinja2.Write(w, jinja2.SmallInt(int64(i)))
-			w.WriteString("\": ")
-			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:34 {{doc|tojson}}
-			jinja2.WriteJSON(w, doc, nil, nil)
-			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:48 {% if not loop.last %}
-			if !(i == len(items)-1) {
-				w.WriteString(",\n")
-			}
-		}
-		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
-	}
+	// (the function renderCohereForAI_C4aiCommandR7b12_2024ToolUse_documentTurn)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:18:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
-	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
-		messages = jinja2.Param(messages, "messages")
-		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
-		var counter, toolCallIdSeen jinja2.Value
-		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
-		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
-		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
-		toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
-		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
-		for _, msg := range jinja2.Iterate(w, messages) {
-			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
-			msgToolCalls := jinja2.ItemAttr(msg, "tool_calls")
-			if msgToolCalls.Truthy() {
-				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23:9 {%- for tool_call in msg.tool_calls %}
-				for _, toolCall := range jinja2.Iterate(w, msgToolCalls) {
-					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24:13 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-					if jinja2.Eq(jinja2.ItemAttr(toolCall, "id"), toolCallId) && !jinja2.ItemAttr(toolCallIdSeen, "value").Truthy() {
-						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
-						jinja2.Write(w, jinja2.ItemAttr(counter, "value"))
-						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)
-						jinja2.CheckNamespace(toolCallIdSeen)
-						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %}
-						jinja2.SetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
-					}
-					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %} (the namespace check)
-					jinja2.CheckNamespace(counter)
-					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %}
-					jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.ItemAttr(counter, "value"), jinja2.SmallInt(1)))
-				}
-			}
-		}
-	}
+	// (the function renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToInt)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:33:1 {%- macro format_tool_message(messages, tool_msg) -%}
-	formatToolMessage := func(messages, toolMsg jinja2.Value) {
-		messages = jinja2.Param(messages, "messages")
-		toolMsg = jinja2.Param(toolMsg, "tool_msg")
-		w.WriteString("    {\n        \"tool_call_id\": \"")
-		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		toolCallIdToInt(messages, jinja2.ItemAttr(toolMsg, "tool_call_id"))
-		w.WriteString("\",\n        \"results\": {\n            \"0\": ")
-		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
-		jinja2.WriteJSON(w, jinja2.ItemAttr(toolMsg, "content"), nil, nil)
-		w.WriteString("\n        },\n        \"is_error\": null\n    }")
-	}
+	// (the function renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessage)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
 	if messages.Truthy() && jinja2.EqStr(jinja2.FilterLower(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role")), "system") {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:61 {%- set developer_preamble = messages[0]['content'] %}
@@ -205,7 +145,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:166 {% set tool_idx.value = tool_idx.value + 1 %}
 				toolIdxValue = jinja2.Add(toolIdxValue, jinja2.SmallInt(1))
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:211 {{ document_turn(documents) }}
-				documentTurn(documents)
+				renderCohereForAI_C4aiCommandR7b12_2024ToolUse_documentTurn(w, documents)
 			}
 		} else if jinja2.EqStr(jinja2.FilterLower(messageRole), "assistant") || jinja2.EqStr(jinja2.FilterLower(messageRole), "chatbot") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:134:9 {%- elif message.role|lower == 'assistant' or message.role|lower == 'chatbot' %}
@@ -252,14 +192,14 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:142:8 {% elif message.role|lower == 'tool' and message.tool_call_id not in tool_ids_seen.value %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
-			formatToolMessage(messages, message)
+			renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessage(w, messages, message)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
 				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttr(msg, "role")), "tool") {
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147:1 {{ format_tool_message(messages, msg) }}
-					formatToolMessage(messages, msg)
+					renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessage(w, messages, msg)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:148:13 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
 					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(jinja2.ItemAttr(msg, "tool_call_id")))
 				} else {
@@ -275,6 +215,78 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 	if !enableThinking.Truthy() {
 		w.WriteString("<|START_THINKING|><|END_THINKING|>")
 	}
+}
+
+// renderCohereForAI_C4aiCommandR7b12_2024ToolUse_documentTurn is the macro document_turn of renderCohereForAI_C4aiCommandR7b12_2024ToolUse.
+func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_documentTurn(w *jinja2.Writer, documents jinja2.Value) {
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:16 {%- macro document_turn(documents) -%}
+	documents = jinja2.Param(documents, "documents")
+	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {\n")
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:9:1 {% for doc in documents %}
+	items := jinja2.Iterate(w, documents)
+	for i := range items {
+		doc := items[i]
+		w.WriteString("            \"")
+		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:14 {{ loop.index0 }}
+		jinja2.Write(w, jinja2.SmallInt(int64(i)))
+		w.WriteString("\": ")
+		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:34 {{doc|tojson}}
+		jinja2.WriteJSON(w, doc, nil, nil)
+		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:48 {% if not loop.last %}
+		if !(i == len(items)-1) {
+			w.WriteString(",\n")
+		}
+	}
+	w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
+}
+
+// renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToInt is the macro tool_call_id_to_int of renderCohereForAI_C4aiCommandR7b12_2024ToolUse.
+func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToInt(w *jinja2.Writer, messages, toolCallId jinja2.Value) {
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:18:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
+	messages = jinja2.Param(messages, "messages")
+	toolCallId = jinja2.Param(toolCallId, "tool_call_id")
+	var counter, toolCallIdSeen jinja2.Value
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
+	counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
+	toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
+	for _, msg := range jinja2.Iterate(w, messages) {
+		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
+		msgToolCalls := jinja2.ItemAttr(msg, "tool_calls")
+		if msgToolCalls.Truthy() {
+			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23:9 {%- for tool_call in msg.tool_calls %}
+			for _, toolCall := range jinja2.Iterate(w, msgToolCalls) {
+				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24:13 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
+				if jinja2.Eq(jinja2.ItemAttr(toolCall, "id"), toolCallId) && !jinja2.ItemAttr(toolCallIdSeen, "value").Truthy() {
+					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
+					jinja2.Write(w, jinja2.ItemAttr(counter, "value"))
+					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)
+					jinja2.CheckNamespace(toolCallIdSeen)
+					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %}
+					jinja2.SetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
+				}
+				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %} (the namespace check)
+				jinja2.CheckNamespace(counter)
+				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %}
+				jinja2.SetAttr(counter, "value", jinja2.Add(jinja2.ItemAttr(counter, "value"), jinja2.SmallInt(1)))
+			}
+		}
+	}
+}
+
+// renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessage is the macro format_tool_message of renderCohereForAI_C4aiCommandR7b12_2024ToolUse.
+func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessage(w *jinja2.Writer, messages, toolMsg jinja2.Value) {
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:33:1 {%- macro format_tool_message(messages, tool_msg) -%}
+	messages = jinja2.Param(messages, "messages")
+	toolMsg = jinja2.Param(toolMsg, "tool_msg")
+	w.WriteString("    {\n        \"tool_call_id\": \"")
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
+	renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToInt(w, messages, jinja2.ItemAttr(toolMsg, "tool_call_id"))
+	w.WriteString("\",\n        \"results\": {\n            \"0\": ")
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
+	jinja2.WriteJSON(w, jinja2.ItemAttr(toolMsg, "content"), nil, nil)
+	w.WriteString("\n        },\n        \"is_error\": null\n    }")
 }
 
 // renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -293,71 +305,11 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:16 {%- macro document_turn(documents) -%}
-	documentTurn := func(documents jinja2.Value) {
-		documents = llamacpp.Param(documents, "documents")
-		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {\n")
-		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:9:1 {% for doc in documents %}
-		items := llamacpp.Iterate(w, documents)
-		for i := range items {
-			doc := items[i]
-			w.WriteString("            \"")
-			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:14 {{ loop.index0 }}
-			llamacpp.Write(w, jinja2.SmallInt(int64(i)))
-			w.WriteString("\": ")
-			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:34 {{doc|tojson}}
-			llamacpp.WriteJSON(w, doc, nil, nil)
-			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:48 {% if not loop.last %}
-			if !(i == len(items)-1) {
-				w.WriteString(",\n")
-			}
-		}
-		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
-	}
+	// (the function renderCohereForAI_C4aiCommandR7b12_2024ToolUse_documentTurnLlama)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:18:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
-	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
-		messages = llamacpp.Param(messages, "messages")
-		toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
-		var counter, toolCallIdSeen jinja2.Value
-		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
-		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
-		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
-		toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
-		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
-		for _, msg := range llamacpp.Iterate(w, messages) {
-			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
-			msgToolCalls := llamacpp.ItemAttr(msg, "tool_calls")
-			if msgToolCalls.Truthy() {
-				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23:9 {%- for tool_call in msg.tool_calls %}
-				for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
-					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24:13 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-					if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.ItemAttr(toolCallIdSeen, "value").Truthy() {
-						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
-						llamacpp.Write(w, llamacpp.ItemAttr(counter, "value"))
-						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)
-						llamacpp.CheckNamespace(toolCallIdSeen)
-						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %}
-						llamacpp.SetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
-					}
-					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %} (the namespace check)
-					llamacpp.CheckNamespace(counter)
-					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %}
-					llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.ItemAttr(counter, "value"), jinja2.SmallInt(1)))
-				}
-			}
-		}
-	}
+	// (the function renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToIntLlama)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:33:1 {%- macro format_tool_message(messages, tool_msg) -%}
-	formatToolMessage := func(messages, toolMsg jinja2.Value) {
-		messages = llamacpp.Param(messages, "messages")
-		toolMsg = llamacpp.Param(toolMsg, "tool_msg")
-		w.WriteString("    {\n        \"tool_call_id\": \"")
-		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		toolCallIdToInt(messages, llamacpp.ItemAttr(toolMsg, "tool_call_id"))
-		w.WriteString("\",\n        \"results\": {\n            \"0\": ")
-		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
-		llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolMsg, "content"), nil, nil)
-		w.WriteString("\n        },\n        \"is_error\": null\n    }")
-	}
+	// (the function renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessageLlama)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
 	if messages.Truthy() && jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role")), "system") {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:61 {%- set developer_preamble = messages[0]['content'] %}
@@ -441,7 +393,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:166 {% set tool_idx.value = tool_idx.value + 1 %}
 				toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.SmallInt(1))
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:211 {{ document_turn(documents) }}
-				documentTurn(documents)
+				renderCohereForAI_C4aiCommandR7b12_2024ToolUse_documentTurnLlama(w, documents)
 			}
 		} else if jinja2.EqStr(llamacpp.FilterLower(messageRole), "assistant") || jinja2.EqStr(llamacpp.FilterLower(messageRole), "chatbot") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:134:9 {%- elif message.role|lower == 'assistant' or message.role|lower == 'chatbot' %}
@@ -487,7 +439,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:142:8 {% elif message.role|lower == 'tool' and message.tool_call_id not in tool_ids_seen.value %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
-			formatToolMessage(messages, message)
+			renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessageLlama(w, messages, message)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())) {
 				mark := w.Mark()
@@ -495,7 +447,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(msg, "role")), "tool") {
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147:1 {{ format_tool_message(messages, msg) }}
-					formatToolMessage(messages, msg)
+					renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessageLlama(w, messages, msg)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:148:13 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
 					toolIdsSeenValue = llamacpp.Add(toolIdsSeenValue, jinja2.NewList(llamacpp.ItemAttr(msg, "tool_call_id")))
 				} else {
@@ -514,6 +466,78 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderCohereForAI_C4aiCommandR7b12_2024ToolUse_documentTurnLlama is the macro document_turn of renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama.
+func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_documentTurnLlama(w *jinja2.Writer, documents jinja2.Value) {
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:16 {%- macro document_turn(documents) -%}
+	documents = llamacpp.Param(documents, "documents")
+	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {\n")
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:9:1 {% for doc in documents %}
+	items := llamacpp.Iterate(w, documents)
+	for i := range items {
+		doc := items[i]
+		w.WriteString("            \"")
+		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:14 {{ loop.index0 }}
+		llamacpp.Write(w, jinja2.SmallInt(int64(i)))
+		w.WriteString("\": ")
+		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:34 {{doc|tojson}}
+		llamacpp.WriteJSON(w, doc, nil, nil)
+		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:48 {% if not loop.last %}
+		if !(i == len(items)-1) {
+			w.WriteString(",\n")
+		}
+	}
+	w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
+}
+
+// renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToIntLlama is the macro tool_call_id_to_int of renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama.
+func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToIntLlama(w *jinja2.Writer, messages, toolCallId jinja2.Value) {
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:18:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
+	messages = llamacpp.Param(messages, "messages")
+	toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
+	var counter, toolCallIdSeen jinja2.Value
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
+	counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
+	toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
+	for _, msg := range llamacpp.Iterate(w, messages) {
+		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
+		msgToolCalls := llamacpp.ItemAttr(msg, "tool_calls")
+		if msgToolCalls.Truthy() {
+			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23:9 {%- for tool_call in msg.tool_calls %}
+			for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
+				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24:13 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
+				if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.ItemAttr(toolCallIdSeen, "value").Truthy() {
+					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
+					llamacpp.Write(w, llamacpp.ItemAttr(counter, "value"))
+					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)
+					llamacpp.CheckNamespace(toolCallIdSeen)
+					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %}
+					llamacpp.SetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
+				}
+				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %} (the namespace check)
+				llamacpp.CheckNamespace(counter)
+				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %}
+				llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.ItemAttr(counter, "value"), jinja2.SmallInt(1)))
+			}
+		}
+	}
+}
+
+// renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessageLlama is the macro format_tool_message of renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama.
+func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessageLlama(w *jinja2.Writer, messages, toolMsg jinja2.Value) {
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:33:1 {%- macro format_tool_message(messages, tool_msg) -%}
+	messages = llamacpp.Param(messages, "messages")
+	toolMsg = llamacpp.Param(toolMsg, "tool_msg")
+	w.WriteString("    {\n        \"tool_call_id\": \"")
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
+	renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToIntLlama(w, messages, llamacpp.ItemAttr(toolMsg, "tool_call_id"))
+	w.WriteString("\",\n        \"results\": {\n            \"0\": ")
+	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
+	llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolMsg, "content"), nil, nil)
+	w.WriteString("\n        },\n        \"is_error\": null\n    }")
+}
+
 // spansCohereForAI_C4aiCommandR7b12_2024ToolUse is the position table of CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohereForAI_C4aiCommandR7b12_2024ToolUse = "{{ }},macro,for,if,set|yDACCAEmBAeCIcQfEKCCaAGAAoBAEEAcGO+BQ/CCKACAIEACAIEqBCAEEkBCIGGcCIEEOCIGEACIAEAAAIEACAIGAAAIEAEJIMUKZCKCGyBAGCERAIGKjBGEAA4DIGAC5DIEACAIECCAIGuCOAGGGuBAGKOcAGGGC4sBGMoBG5sBEKECcAICAiDAGCAoDAGGA+DGSK0BlLGGAKAAIwFGAEIkFCIGICCmCAE4EC/BGICC6BAGOA0CGEAAgDIEAAsCIEAA6CAE6DC1MGIoCCgCGICA6CAGsBCjFEKCCkBAGEAqCAICA6CAGGAyCGKAE7IIOCE4DAGoBCzDGIAEPAEaCIEESCIGGACRAEACYIWEQyCGmBA3JrDAEmBAeCIcQfEKCCaAGAAoBAEEAcGO+BQ/CCKACAIEACAIEqBCAEEkBCIGGcCIEEOCIGEACIAEAAAIEACAIGAAAIEAEJIMUKZCKCGyBAGCERAIGKjBGEAA4DIGAC5DIEACAIECCAIGsCOAGGGuBAGKOcAGGGC4sBGMmBG5sBEKCCcAGCAiDAGCAoDAGGA+DGSK0BlLGGAKAAIyFGAEImFCIGICCmCAE6EC/BGICC6BAGOA0CGEAAgDIEAAsCIEAA6CAE8DC1MGImCCgCGICA6CAGqBCjFEKCCkBAGCAqCAGCA6CAGGAyCGKAE7IIOCE4DAGsBCzDGIAEPAEeCIEGUCIGGACRAEACYIYEQyCG"
+const spansCohereForAI_C4aiCommandR7b12_2024ToolUse = "{{ }},if,set,for,macro|yDACCAQG0CACEAA4DEGAC5DEEACAEECCAEGuCOACGGuBACKOcACGGC4sBCMoBG5sBGKECcAICAiDAGCAoDAGGA+DCSK0BlLCGAKAAIwFGAGIkFCICICCmCAE4EC/BCICC6BAGOA0CCEAAgDEEAAsCEEAA6CAE6DC1MCIoCCgCCICA6CAGsBCjFGKCCkBAGEAqCAICA6CAGGAyCCKAE7IEOCE4DAGoBCzDCIAEPAEaCIGESCICGACRAEACYEWEQyCCQC3JtCIGcQfGKCCaAGAAoBAEEAcCUEQ/CIIACAEEACAEEqBCAGEkBCICGcCIGEOCICEACIAEAAAEEACAEGAAAEEAEJESEKZIICGyBAGCERAkBArCjBAQG0CACEAA4DEGAC5DEEACAEECCAEGsCOACGGuBACKOcACGGC4sBCMmBG5sBGKCCcAGCAiDAGCAoDAGGA+DCSK0BlLCGAKAAIyFGAGImFCICICCmCAE6EC/BCICC6BAGOA0CCEAAgDEEAAsCEEAA6CAE8DC1MCImCCgCCICA6CAGqBCjFGKCCkBAGCAqCAGCA6CAGGAyCCKAE7IEOCE4DAGsBCzDCIAEPAEeCIGGUCICGACRAEACYEYEQyCCQC3JtCIGcQfGKCCaAGAAoBAEEAcCUEQ/CIIACAEEACAEEqBCAGEkBCICGcCIGEOCICEACIAEAAAEEACAEGAAAEEAEJESEKZIICGyBAGCERA"

@@ -48,219 +48,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
-	var jsonToPythonType func(jinja2.Value)
-	jsonToPythonType = func(jsonSpec jinja2.Value) {
-		jsonSpec = jinja2.Param(jsonSpec, "json_spec")
-		var basicTypeMap jinja2.Value
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
-		basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type"))) {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
-			jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type")))
-		} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "array") {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
-			w.WriteString("List[")
-			jinja2.WriteStr(w, w.Capture(func() {
-				jsonToPythonType(jinja2.Attr(jsonSpec, "items"))
-			}))
-			w.WriteString("]")
-		} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "object") {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-			w.WriteString("Dict[str, ")
-			jinja2.WriteStr(w, w.Capture(func() {
-				jsonToPythonType(jinja2.ItemAttr(jsonSpec, "additionalProperties"))
-			}))
-			w.WriteString("]")
-		} else if jinja2.IsIterable(jinja2.ItemAttr(jsonSpec, "type")) {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
-			w.WriteString("Union[")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
-			items := jinja2.Iterate(w, jinja2.ItemAttr(jsonSpec, "type"))
-			for i := range items {
-				t := items[i]
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
-				jinja2.Write(w, w.Capture(func() {
-					jsonToPythonType(jinja2.DictOf(jinja2.Lit("type"), t))
-				}))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
-				if !(i == len(items)-1) {
-					w.WriteString(",")
-				}
-			}
-			w.WriteString("]")
-		} else {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:25:5 {%- else %}
-			w.WriteString("Any")
-		}
-	}
+	// (the function renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:30:1 {%- macro old_tool_parser(tools) %}
-	oldToolParser := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31:1 {%- for tool in tools %}
-		items := jinja2.Iterate(w, tools)
-		for i := range items {
-			tool := items[i]
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
-			if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
-				w.WriteString("\n\n")
-			}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
-			w.WriteString("```python\ndef ")
-			jinja2.WriteStr(w, jinja2.ItemAttr(tool, "name"))
-			w.WriteString("(")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-			toolParameterDefinitions := jinja2.ItemAttr(tool, "parameter_definitions")
-			keys, values := jinja2.ItemsFilterPairs(toolParameterDefinitions)
-			for i := range w.Count(len(keys)) {
-				paramName := keys[i]
-				paramFields := values[i]
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
-				if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
-					w.WriteString(", ")
-				}
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
-				jinja2.WriteAdd(w, paramName, jinja2.Lit(": "))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
-				if !jinja2.ItemAttr(paramFields, "required").Truthy() {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
-					w.WriteString("Optional[")
-					jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "type"))
-					w.WriteString("] = None")
-				} else {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
-					jinja2.Write(w, jinja2.ItemAttr(paramFields, "type"))
-				}
-			}
-			w.WriteString(") -> List[Dict]:\n    \"\"\"")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
-			jinja2.Write(w, jinja2.ItemAttr(tool, "description"))
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
-			if jinja2.Ne(jinja2.FilterLength(toolParameterDefinitions), jinja2.SmallInt(0)) {
-				w.WriteString("\n\n    Args:\n        ")
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-				keys, values := jinja2.ItemsFilterPairs(toolParameterDefinitions)
-				for i := range w.Count(len(keys)) {
-					paramName := keys[i]
-					paramFields := values[i]
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
-					if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
-						w.WriteString("\n        ")
-					}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
-					jinja2.WriteAdd(w, paramName, jinja2.Lit(" ("))
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
-					if !jinja2.ItemAttr(paramFields, "required").Truthy() {
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
-						w.WriteString("Optional[")
-						jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "type"))
-						w.WriteString("]")
-					} else {
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
-						jinja2.Write(w, jinja2.ItemAttr(paramFields, "type"))
-					}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
-					w.WriteString("): ")
-					jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "description"))
-				}
-			}
-			w.WriteString("\n    \"\"\"\n    pass\n```")
-		}
-	}
+	// (the function renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:68:1 {%- macro new_tool_parser(tools) %}
-	newToolParser := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69:1 {%- for tool in tools %}
-		items := jinja2.Iterate(w, tools)
-		for i := range items {
-			tool := items[i]
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
-			if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
-				w.WriteString("\n\n")
-			}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
-			toolFunction := jinja2.ItemAttr(tool, "function")
-			if jinja2.IsDefined(toolFunction) {
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
-				tool = toolFunction
-			}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
-			w.WriteString("```python\ndef ")
-			jinja2.WriteStr(w, jinja2.ItemAttr(tool, "name"))
-			w.WriteString("(")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
-			toolParameters := jinja2.ItemAttr(tool, "parameters")
-			toolParametersProperties := jinja2.ItemAttr(toolParameters, "properties")
-			keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
-			for i := range w.Count(len(keys)) {
-				paramName := keys[i]
-				paramFields := values[i]
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
-				if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
-					w.WriteString(", ")
-				}
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
-				jinja2.WriteAdd(w, paramName, jinja2.Lit(": "))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
-				if !jinja2.In(paramName, jinja2.ItemAttr(toolParameters, "required")) {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
-					w.WriteString("Optional[")
-					jinja2.WriteStr(w, w.Capture(func() {
-						jsonToPythonType(paramFields)
-					}))
-					w.WriteString("] = None")
-				} else {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
-					jinja2.Write(w, w.Capture(func() {
-						jsonToPythonType(paramFields)
-					}))
-				}
-			}
-			w.WriteString(") -> List[Dict]:\n    \"\"\"")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
-			jinja2.Write(w, jinja2.ItemAttr(tool, "description"))
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
-			if jinja2.Ne(jinja2.FilterLength(toolParametersProperties), jinja2.SmallInt(0)) {
-				w.WriteString("\n\n    Args:\n        ")
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
-				for i := range w.Count(len(keys)) {
-					paramName := keys[i]
-					paramFields := values[i]
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
-					if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
-						w.WriteString("\n        ")
-					}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
-					jinja2.WriteAdd(w, paramName, jinja2.Lit(" ("))
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
-					if !jinja2.In(paramName, jinja2.ItemAttr(toolParameters, "required")) {
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
-						w.WriteString("Optional[")
-						jinja2.WriteStr(w, w.Capture(func() {
-							jsonToPythonType(paramFields)
-						}))
-						w.WriteString("]")
-					} else {
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
-						jinja2.Write(w, w.Capture(func() {
-							jsonToPythonType(paramFields)
-						}))
-					}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
-					w.WriteString("): ")
-					jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "description"))
-				}
-			}
-			w.WriteString("\n    \"\"\"\n    pass\n```")
-		}
-	}
+	// (the function renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:111:1 {{- bos_token }}
 	jinja2.Write(w, bosToken)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112:1 {%- if messages[0]['role'] == 'system' %}
@@ -295,11 +87,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:147:1 {%- if ns.new_tools %}
 	if nsNewTools {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:148:5 {{- new_tool_parser(tools) }}
-		newToolParser(tools)
+		renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w, tools)
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:149:5 {%- else %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:150:5 {{- old_tool_parser(tools) }}
-		oldToolParser(tools)
+		renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser(w, tools)
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153:1 {%- for message in loop_messages %}
@@ -385,6 +177,225 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 	}
 }
 
+// renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType is the macro json_to_python_type of renderCohereForAI_C4aiCommandR_PlusToolUse.
+func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w *jinja2.Writer, jsonSpec jinja2.Value) {
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
+	jsonSpec = jinja2.Param(jsonSpec, "json_spec")
+	var basicTypeMap jinja2.Value
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
+	basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
+	if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type"))) {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
+		jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type")))
+	} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "array") {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
+		w.WriteString("List[")
+		jinja2.WriteStr(w, w.Capture(func() {
+			renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, jinja2.Attr(jsonSpec, "items"))
+		}))
+		w.WriteString("]")
+	} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "object") {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
+		w.WriteString("Dict[str, ")
+		jinja2.WriteStr(w, w.Capture(func() {
+			renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, jinja2.ItemAttr(jsonSpec, "additionalProperties"))
+		}))
+		w.WriteString("]")
+	} else if jinja2.IsIterable(jinja2.ItemAttr(jsonSpec, "type")) {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
+		w.WriteString("Union[")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
+		items := jinja2.Iterate(w, jinja2.ItemAttr(jsonSpec, "type"))
+		for i := range items {
+			t := items[i]
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
+			jinja2.Write(w, w.Capture(func() {
+				renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, jinja2.DictOf(jinja2.Lit("type"), t))
+			}))
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
+			if !(i == len(items)-1) {
+				w.WriteString(",")
+			}
+		}
+		w.WriteString("]")
+	} else {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:25:5 {%- else %}
+		w.WriteString("Any")
+	}
+}
+
+// renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser is the macro old_tool_parser of renderCohereForAI_C4aiCommandR_PlusToolUse.
+func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser(w *jinja2.Writer, tools jinja2.Value) {
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:30:1 {%- macro old_tool_parser(tools) %}
+	tools = jinja2.Param(tools, "tools")
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31:1 {%- for tool in tools %}
+	items := jinja2.Iterate(w, tools)
+	for i := range items {
+		tool := items[i]
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
+		if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			w.WriteString("\n\n")
+		}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
+		w.WriteString("```python\ndef ")
+		jinja2.WriteStr(w, jinja2.ItemAttr(tool, "name"))
+		w.WriteString("(")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
+		toolParameterDefinitions := jinja2.ItemAttr(tool, "parameter_definitions")
+		keys, values := jinja2.ItemsFilterPairs(toolParameterDefinitions)
+		for i := range w.Count(len(keys)) {
+			paramName := keys[i]
+			paramFields := values[i]
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
+			if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+				w.WriteString(", ")
+			}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
+			jinja2.WriteAdd(w, paramName, jinja2.Lit(": "))
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
+			if !jinja2.ItemAttr(paramFields, "required").Truthy() {
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
+				w.WriteString("Optional[")
+				jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "type"))
+				w.WriteString("] = None")
+			} else {
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
+				jinja2.Write(w, jinja2.ItemAttr(paramFields, "type"))
+			}
+		}
+		w.WriteString(") -> List[Dict]:\n    \"\"\"")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
+		jinja2.Write(w, jinja2.ItemAttr(tool, "description"))
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
+		if jinja2.Ne(jinja2.FilterLength(toolParameterDefinitions), jinja2.SmallInt(0)) {
+			w.WriteString("\n\n    Args:\n        ")
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
+			keys, values := jinja2.ItemsFilterPairs(toolParameterDefinitions)
+			for i := range w.Count(len(keys)) {
+				paramName := keys[i]
+				paramFields := values[i]
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
+				if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+					w.WriteString("\n        ")
+				}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
+				jinja2.WriteAdd(w, paramName, jinja2.Lit(" ("))
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
+				if !jinja2.ItemAttr(paramFields, "required").Truthy() {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
+					w.WriteString("Optional[")
+					jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "type"))
+					w.WriteString("]")
+				} else {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
+					jinja2.Write(w, jinja2.ItemAttr(paramFields, "type"))
+				}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
+				w.WriteString("): ")
+				jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "description"))
+			}
+		}
+		w.WriteString("\n    \"\"\"\n    pass\n```")
+	}
+}
+
+// renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser is the macro new_tool_parser of renderCohereForAI_C4aiCommandR_PlusToolUse.
+func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, tools jinja2.Value) {
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:68:1 {%- macro new_tool_parser(tools) %}
+	tools = jinja2.Param(tools, "tools")
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69:1 {%- for tool in tools %}
+	items := jinja2.Iterate(w, tools)
+	for i := range items {
+		tool := items[i]
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
+		if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			w.WriteString("\n\n")
+		}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
+		toolFunction := jinja2.ItemAttr(tool, "function")
+		if jinja2.IsDefined(toolFunction) {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
+			tool = toolFunction
+		}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
+		w.WriteString("```python\ndef ")
+		jinja2.WriteStr(w, jinja2.ItemAttr(tool, "name"))
+		w.WriteString("(")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
+		toolParameters := jinja2.ItemAttr(tool, "parameters")
+		toolParametersProperties := jinja2.ItemAttr(toolParameters, "properties")
+		keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
+		for i := range w.Count(len(keys)) {
+			paramName := keys[i]
+			paramFields := values[i]
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
+			if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+				w.WriteString(", ")
+			}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
+			jinja2.WriteAdd(w, paramName, jinja2.Lit(": "))
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
+			if !jinja2.In(paramName, jinja2.ItemAttr(toolParameters, "required")) {
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
+				w.WriteString("Optional[")
+				jinja2.WriteStr(w, w.Capture(func() {
+					renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, paramFields)
+				}))
+				w.WriteString("] = None")
+			} else {
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
+				jinja2.Write(w, w.Capture(func() {
+					renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, paramFields)
+				}))
+			}
+		}
+		w.WriteString(") -> List[Dict]:\n    \"\"\"")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
+		jinja2.Write(w, jinja2.ItemAttr(tool, "description"))
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
+		if jinja2.Ne(jinja2.FilterLength(toolParametersProperties), jinja2.SmallInt(0)) {
+			w.WriteString("\n\n    Args:\n        ")
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
+			keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
+			for i := range w.Count(len(keys)) {
+				paramName := keys[i]
+				paramFields := values[i]
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
+				if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+					w.WriteString("\n        ")
+				}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
+				jinja2.WriteAdd(w, paramName, jinja2.Lit(" ("))
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
+				if !jinja2.In(paramName, jinja2.ItemAttr(toolParameters, "required")) {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
+					w.WriteString("Optional[")
+					jinja2.WriteStr(w, w.Capture(func() {
+						renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, paramFields)
+					}))
+					w.WriteString("]")
+				} else {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
+					jinja2.Write(w, w.Capture(func() {
+						renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, paramFields)
+					}))
+				}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
+				w.WriteString("): ")
+				jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "description"))
+			}
+		}
+		w.WriteString("\n    \"\"\"\n    pass\n```")
+	}
+}
+
 // renderCohereForAI_C4aiCommandR_PlusToolUseLlama renders CohereForAI-c4ai-command-r-plus-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderCohereForAI_C4aiCommandR_PlusToolUse with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
@@ -395,232 +406,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
-	var jsonToPythonType func(jinja2.Value)
-	jsonToPythonType = func(jsonSpec jinja2.Value) {
-		jsonSpec = llamacpp.Param(jsonSpec, "json_spec")
-		var basicTypeMap jinja2.Value
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
-		basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type"))) {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
-			llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type")))
-		} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "array") {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
-			w.WriteString("List[")
-			llamacpp.WriteStr(w, w.Capture(func() {
-				jsonToPythonType(llamacpp.Attr(jsonSpec, "items"))
-			}))
-			w.WriteString("]")
-		} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "object") {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-			w.WriteString("Dict[str, ")
-			llamacpp.WriteStr(w, w.Capture(func() {
-				jsonToPythonType(llamacpp.ItemAttr(jsonSpec, "additionalProperties"))
-			}))
-			w.WriteString("]")
-		} else if llamacpp.IsIterable(llamacpp.ItemAttr(jsonSpec, "type")) {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
-			w.WriteString("Union[")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
-			items := llamacpp.Iterate(w, llamacpp.ItemAttr(jsonSpec, "type"))
-			for i := range items {
-				t := items[i]
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
-				llamacpp.Write(w, w.Capture(func() {
-					jsonToPythonType(jinja2.DictOf(jinja2.Lit("type"), t))
-				}))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
-				if !(i == len(items)-1) {
-					w.WriteString(",")
-				}
-			}
-			w.WriteString("]")
-		} else {
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:25:5 {%- else %}
-			w.WriteString("Any")
-		}
-	}
+	// (the function renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:30:1 {%- macro old_tool_parser(tools) %}
-	oldToolParser := func(tools jinja2.Value) {
-		tools = llamacpp.Param(tools, "tools")
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31:1 {%- for tool in tools %}
-		items := llamacpp.Iterate(w, tools)
-		for i := range items {
-			tool := items[i]
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
-			if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
-				w.WriteString("\n\n")
-			}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
-			w.WriteString("```python\ndef ")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
-			w.WriteString("(")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(tool, "parameter_definitions"))))
-			for i := range items {
-				vals := llamacpp.Unpack(items[i], 2)
-				paramName := vals[0]
-				paramFields := vals[1]
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
-				if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
-					w.WriteString(", ")
-				}
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
-				llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
-				if !llamacpp.ItemAttr(paramFields, "required").Truthy() {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
-					w.WriteString("Optional[")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "type"))
-					w.WriteString("] = None")
-				} else {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
-					llamacpp.Write(w, llamacpp.ItemAttr(paramFields, "type"))
-				}
-			}
-			w.WriteString(") -> List[Dict]:\n    \"\"\"")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
-			llamacpp.Write(w, llamacpp.ItemAttr(tool, "description"))
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
-			toolParameterDefinitions := llamacpp.ItemAttr(tool, "parameter_definitions")
-			if llamacpp.Ne(llamacpp.FilterLength(toolParameterDefinitions), jinja2.SmallInt(0)) {
-				w.WriteString("\n\n    Args:\n        ")
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolParameterDefinitions)))
-				for i := range items {
-					vals := llamacpp.Unpack(items[i], 2)
-					paramName := vals[0]
-					paramFields := vals[1]
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
-					if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
-						w.WriteString("\n        ")
-					}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
-					llamacpp.WriteAdd(w, paramName, jinja2.Lit(" ("))
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
-					if !llamacpp.ItemAttr(paramFields, "required").Truthy() {
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
-						w.WriteString("Optional[")
-						llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "type"))
-						w.WriteString("]")
-					} else {
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
-						llamacpp.Write(w, llamacpp.ItemAttr(paramFields, "type"))
-					}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
-					w.WriteString("): ")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "description"))
-				}
-			}
-			w.WriteString("\n    \"\"\"\n    pass\n```")
-		}
-	}
+	// (the function renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:68:1 {%- macro new_tool_parser(tools) %}
-	newToolParser := func(tools jinja2.Value) {
-		tools = llamacpp.Param(tools, "tools")
-		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69:1 {%- for tool in tools %}
-		items := llamacpp.Iterate(w, tools)
-		for i := range items {
-			tool := items[i]
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
-			if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
-				w.WriteString("\n\n")
-			}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
-			toolFunction := llamacpp.ItemAttr(tool, "function")
-			if llamacpp.IsDefined(toolFunction) {
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
-				tool = toolFunction
-			}
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
-			w.WriteString("```python\ndef ")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
-			w.WriteString("(")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
-			toolParameters := llamacpp.ItemAttr(tool, "parameters")
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(toolParameters, "properties"))))
-			for i := range items {
-				vals := llamacpp.Unpack(items[i], 2)
-				paramName := vals[0]
-				paramFields := vals[1]
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
-				if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
-					w.WriteString(", ")
-				}
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
-				llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "))
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
-				if !llamacpp.In(paramName, llamacpp.ItemAttr(toolParameters, "required")) {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
-					w.WriteString("Optional[")
-					llamacpp.WriteStr(w, w.Capture(func() {
-						jsonToPythonType(paramFields)
-					}))
-					w.WriteString("] = None")
-				} else {
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
-					llamacpp.Write(w, w.Capture(func() {
-						jsonToPythonType(paramFields)
-					}))
-				}
-			}
-			w.WriteString(") -> List[Dict]:\n    \"\"\"")
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
-			llamacpp.Write(w, llamacpp.ItemAttr(tool, "description"))
-			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
-			tool2Parameters := llamacpp.ItemAttr(tool, "parameters")
-			toolParametersProperties := llamacpp.ItemAttr(tool2Parameters, "properties")
-			if llamacpp.Ne(llamacpp.FilterLength(toolParametersProperties), jinja2.SmallInt(0)) {
-				w.WriteString("\n\n    Args:\n        ")
-				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolParametersProperties)))
-				for i := range items {
-					vals := llamacpp.Unpack(items[i], 2)
-					paramName := vals[0]
-					paramFields := vals[1]
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
-					if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
-						w.WriteString("\n        ")
-					}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
-					llamacpp.WriteAdd(w, paramName, jinja2.Lit(" ("))
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
-					if !llamacpp.In(paramName, llamacpp.ItemAttr(tool2Parameters, "required")) {
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
-						w.WriteString("Optional[")
-						llamacpp.WriteStr(w, w.Capture(func() {
-							jsonToPythonType(paramFields)
-						}))
-						w.WriteString("]")
-					} else {
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
-						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
-						llamacpp.Write(w, w.Capture(func() {
-							jsonToPythonType(paramFields)
-						}))
-					}
-					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
-					w.WriteString("): ")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "description"))
-				}
-			}
-			w.WriteString("\n    \"\"\"\n    pass\n```")
-		}
-	}
+	// (the function renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:111:1 {{- bos_token }}
 	llamacpp.Write(w, bosToken)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112:1 {%- if messages[0]['role'] == 'system' %}
@@ -655,11 +445,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:147:1 {%- if ns.new_tools %}
 	if nsNewTools {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:148:5 {{- new_tool_parser(tools) }}
-		newToolParser(tools)
+		renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w, tools)
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:149:5 {%- else %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:150:5 {{- old_tool_parser(tools) }}
-		oldToolParser(tools)
+		renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w, tools)
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153:1 {%- for message in loop_messages %}
@@ -746,6 +536,238 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama is the macro json_to_python_type of renderCohereForAI_C4aiCommandR_PlusToolUseLlama.
+func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w *jinja2.Writer, jsonSpec jinja2.Value) {
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
+	jsonSpec = llamacpp.Param(jsonSpec, "json_spec")
+	var basicTypeMap jinja2.Value
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
+	basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
+	if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type"))) {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
+		llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type")))
+	} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "array") {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
+		w.WriteString("List[")
+		llamacpp.WriteStr(w, w.Capture(func() {
+			renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, llamacpp.Attr(jsonSpec, "items"))
+		}))
+		w.WriteString("]")
+	} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "object") {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
+		w.WriteString("Dict[str, ")
+		llamacpp.WriteStr(w, w.Capture(func() {
+			renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, llamacpp.ItemAttr(jsonSpec, "additionalProperties"))
+		}))
+		w.WriteString("]")
+	} else if llamacpp.IsIterable(llamacpp.ItemAttr(jsonSpec, "type")) {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
+		w.WriteString("Union[")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
+		items := llamacpp.Iterate(w, llamacpp.ItemAttr(jsonSpec, "type"))
+		for i := range items {
+			t := items[i]
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
+			llamacpp.Write(w, w.Capture(func() {
+				renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, jinja2.DictOf(jinja2.Lit("type"), t))
+			}))
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
+			if !(i == len(items)-1) {
+				w.WriteString(",")
+			}
+		}
+		w.WriteString("]")
+	} else {
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:25:5 {%- else %}
+		w.WriteString("Any")
+	}
+}
+
+// renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama is the macro old_tool_parser of renderCohereForAI_C4aiCommandR_PlusToolUseLlama.
+func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Writer, tools jinja2.Value) {
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:30:1 {%- macro old_tool_parser(tools) %}
+	tools = llamacpp.Param(tools, "tools")
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31:1 {%- for tool in tools %}
+	items := llamacpp.Iterate(w, tools)
+	for i := range items {
+		tool := items[i]
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
+		if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			w.WriteString("\n\n")
+		}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
+		w.WriteString("```python\ndef ")
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
+		w.WriteString("(")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+		items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(tool, "parameter_definitions"))))
+		for i := range items {
+			vals := llamacpp.Unpack(items[i], 2)
+			paramName := vals[0]
+			paramFields := vals[1]
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
+			if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+				w.WriteString(", ")
+			}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
+			llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "))
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
+			if !llamacpp.ItemAttr(paramFields, "required").Truthy() {
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
+				w.WriteString("Optional[")
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "type"))
+				w.WriteString("] = None")
+			} else {
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
+				llamacpp.Write(w, llamacpp.ItemAttr(paramFields, "type"))
+			}
+		}
+		w.WriteString(") -> List[Dict]:\n    \"\"\"")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
+		llamacpp.Write(w, llamacpp.ItemAttr(tool, "description"))
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
+		toolParameterDefinitions := llamacpp.ItemAttr(tool, "parameter_definitions")
+		if llamacpp.Ne(llamacpp.FilterLength(toolParameterDefinitions), jinja2.SmallInt(0)) {
+			w.WriteString("\n\n    Args:\n        ")
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolParameterDefinitions)))
+			for i := range items {
+				vals := llamacpp.Unpack(items[i], 2)
+				paramName := vals[0]
+				paramFields := vals[1]
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
+				if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+					w.WriteString("\n        ")
+				}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
+				llamacpp.WriteAdd(w, paramName, jinja2.Lit(" ("))
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
+				if !llamacpp.ItemAttr(paramFields, "required").Truthy() {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
+					w.WriteString("Optional[")
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "type"))
+					w.WriteString("]")
+				} else {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
+					llamacpp.Write(w, llamacpp.ItemAttr(paramFields, "type"))
+				}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
+				w.WriteString("): ")
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "description"))
+			}
+		}
+		w.WriteString("\n    \"\"\"\n    pass\n```")
+	}
+}
+
+// renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama is the macro new_tool_parser of renderCohereForAI_C4aiCommandR_PlusToolUseLlama.
+func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Writer, tools jinja2.Value) {
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:68:1 {%- macro new_tool_parser(tools) %}
+	tools = llamacpp.Param(tools, "tools")
+	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69:1 {%- for tool in tools %}
+	items := llamacpp.Iterate(w, tools)
+	for i := range items {
+		tool := items[i]
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
+		if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			w.WriteString("\n\n")
+		}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
+		toolFunction := llamacpp.ItemAttr(tool, "function")
+		if llamacpp.IsDefined(toolFunction) {
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
+			tool = toolFunction
+		}
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
+		w.WriteString("```python\ndef ")
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
+		w.WriteString("(")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
+		toolParameters := llamacpp.ItemAttr(tool, "parameters")
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+		items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(toolParameters, "properties"))))
+		for i := range items {
+			vals := llamacpp.Unpack(items[i], 2)
+			paramName := vals[0]
+			paramFields := vals[1]
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
+			if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+				w.WriteString(", ")
+			}
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
+			llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "))
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
+			if !llamacpp.In(paramName, llamacpp.ItemAttr(toolParameters, "required")) {
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
+				w.WriteString("Optional[")
+				llamacpp.WriteStr(w, w.Capture(func() {
+					renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, paramFields)
+				}))
+				w.WriteString("] = None")
+			} else {
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
+				llamacpp.Write(w, w.Capture(func() {
+					renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, paramFields)
+				}))
+			}
+		}
+		w.WriteString(") -> List[Dict]:\n    \"\"\"")
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
+		llamacpp.Write(w, llamacpp.ItemAttr(tool, "description"))
+		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
+		tool2Parameters := llamacpp.ItemAttr(tool, "parameters")
+		toolParametersProperties := llamacpp.ItemAttr(tool2Parameters, "properties")
+		if llamacpp.Ne(llamacpp.FilterLength(toolParametersProperties), jinja2.SmallInt(0)) {
+			w.WriteString("\n\n    Args:\n        ")
+			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(toolParametersProperties)))
+			for i := range items {
+				vals := llamacpp.Unpack(items[i], 2)
+				paramName := vals[0]
+				paramFields := vals[1]
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
+				if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+					w.WriteString("\n        ")
+				}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
+				llamacpp.WriteAdd(w, paramName, jinja2.Lit(" ("))
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
+				if !llamacpp.In(paramName, llamacpp.ItemAttr(tool2Parameters, "required")) {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
+					w.WriteString("Optional[")
+					llamacpp.WriteStr(w, w.Capture(func() {
+						renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, paramFields)
+					}))
+					w.WriteString("]")
+				} else {
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
+					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
+					llamacpp.Write(w, w.Capture(func() {
+						renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, paramFields)
+					}))
+				}
+				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
+				w.WriteString("): ")
+				llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "description"))
+			}
+		}
+		w.WriteString("\n    \"\"\"\n    pass\n```")
+	}
+}
+
 // spansCohereForAI_C4aiCommandR_PlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohereForAI_C4aiCommandR_PlusToolUse = "macro,set,if,{{ }},for|mD+CECAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEWyEUNAGqECAIIECIEIEGAGIuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGE6BCAEGwBEIIKECIEIAGAGESCAEEECIGMAEAGGCEJGQwFOZAGoFCAIIECEEIIGAEGACECGEGcGI4BChBIOECEEIAGAGEaCAEEICEGQEEAGOAKJGEiCCAEG4BEEIKECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGI2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJEe+CtMAAKACACEuCOAEEACIGCoCCAEGICAGK4BCAEGICAGKoBCAEIYEAIIECEGIECAEW+EUNAG2ECAIIECIEIEGAGMuBCAIMECIEIAGAGESCAEEECIGMAEAGKAIRGEiCCAEMyBEIIMECIEIAGAGESCAEEECIGMAEAGGCEJGQ+FOZAG2FCAIIECEEIIGAEGACECGEGcGI8BChBISECEEIAGAGEaCAEEICEGQEEAGOAKJGEsCCAEO6BEEIMECEEIAGAGEaCAEEICEGQEEAGKCEFGQAONGEaCAEGACECEACACIAEACEACACIEgBFGIAQACEMCAIEGCIEEACICIQGREEACIGIAEAGK2EGJIGACECEoECAEGECEGG8DCEEGECFGGwDCEEIKEFEGACIGIgCGJIIICIEGACICGAEJGEACAGEACAGEQCAEGCCIGOAKJGEECAEKYKFEGECFGGMCEEICEFGMEYJE"
+const spansCohereForAI_C4aiCommandR_PlusToolUse = "{{ }},if,set,for,macro|yDA+GCAEaCACGACEEEACAEIAEAEEACAEIEgBFAIAQAEEMCAGEGCICEACIEIQGRCEACIAIAEAAI2EGJGGACEEEoECACGECEAG8DCECGECFAGwDCECIKEFCGACIAIgCGJGIICICGACIEGAEJAEACAAEACAAEQCACGCCIAOAKJAEECACKYKFCGECFAGMCECICEFAMEYJCQCtMAIGACAEEuCOACEACIACoCCACGICAAK4BCACGICAAKoBCACIYEAGIECEAIECACcAUNIEqECAGIECICIEGAAIuBCAGMECICIAGAAESCACEECIAMAEAAKAIRAE6BCACGwBEIGKECICIAGAAESCACEECIAMAEAAGCEJAWAOZIEoFCAGIECECIIGACGACEEGEGcAI4BChBGOECECIAGAAEaCACEICEAQEEAAOAKJAEiCCACG4BEEGKECECIAGAAEaCACEICEAQEEAAKCEFAwBAONAEaCACGACEEEACAEIAEAEEACAEIEgBFAIAQAEEMCAGEGCICEACIEIQGRCEACIAIAEAAK2EGJGGACEEEoECACGECEAG8DCECGECFAGwDCECIKEFCGACIAIgCGJGIICICGACIEGAEJAEACAAEACAAEQCACGCCIAOAKJAEECACKYKFCGECFAGMCECICEFAMEYJCQCtMAIGACAEEuCOACEACIACoCCACGICAAK4BCACGICAAKoBCACIYEAGIECEAIECACcAUNIE2ECAGIECICIEGAAMuBCAGMECICIAGAAESCACEECIAMAEAAKAIRAEiCCACMyBEIGMECICIAGAAESCACEECIAMAEAAGCEJAWAOZIE2FCAGIECECIIGACGACEEGEGcAI8BChBGSECECIAGAAEaCACEICEAQEEAAOAKJAEsCCACO6BEEGMECECIAGAAEaCACEICEAQEEAAKCEFA"

@@ -95,107 +95,11 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 		}
 	}
 	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
-	renderTools := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
-		w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
-		// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
-		jinja2.Write(w, dsmlToken)
-		w.WriteString("function_calls>\" block like the following as part of your reply to the user:\n<")
-		// DeepSeek-V3.2.jinja:56:2 {{ dsml_token }}
-		jinja2.Write(w, dsmlToken)
-		w.WriteString("function_calls>\n<")
-		// DeepSeek-V3.2.jinja:57:2 {{ dsml_token }}
-		jinja2.Write(w, dsmlToken)
-		w.WriteString("invoke name=\"$FUNCTION_NAME\">\n<")
-		// DeepSeek-V3.2.jinja:58:2 {{ dsml_token }}
-		jinja2.Write(w, dsmlToken)
-		w.WriteString("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
-		// DeepSeek-V3.2.jinja:58:89 {{ dsml_token }}
-		jinja2.Write(w, dsmlToken)
-		w.WriteString("parameter>\n...\n</")
-		// DeepSeek-V3.2.jinja:60:3 {{ dsml_token }}
-		jinja2.Write(w, dsmlToken)
-		w.WriteString("invoke>\n<")
-		// DeepSeek-V3.2.jinja:61:2 {{ dsml_token }}
-		jinja2.Write(w, dsmlToken)
-		w.WriteString("invoke name=\"$FUNCTION_NAME2\">\n...\n</")
-		// DeepSeek-V3.2.jinja:63:3 {{ dsml_token }}
-		jinja2.Write(w, dsmlToken)
-		w.WriteString("invoke>\n</")
-		// DeepSeek-V3.2.jinja:64:3 {{ dsml_token }}
-		jinja2.Write(w, dsmlToken)
-		w.WriteString("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
-		// DeepSeek-V3.2.jinja:70:2 {{ dsml_token }}
-		jinja2.Write(w, dsmlToken)
-		w.WriteString("function_calls>\n...\n</")
-		// DeepSeek-V3.2.jinja:72:3 {{ dsml_token }}
-		jinja2.Write(w, dsmlToken)
-		w.WriteString("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
-		// DeepSeek-V3.2.jinja:78:1 {{ thinking_start_token }}
-		jinja2.Write(w, thinkingStartToken)
-		w.WriteString("...thinking about results")
-		// DeepSeek-V3.2.jinja:78:52 {{ thinking_end_token }}
-		jinja2.Write(w, thinkingEndToken)
-		w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
-		// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, tools) {
-			w.WriteString("\n")
-			// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
-			jinja2.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		}
-		w.WriteString("\n</functions>")
-	}
+	// (the function renderDeepSeekV3_2_renderTools)
 	// DeepSeek-V3.2.jinja:86:1 {%- macro encode_arguments_to_dsml(tool_call) -%}
-	encodeArgumentsToDsml := func(toolCall jinja2.Value) {
-		toolCall = jinja2.Param(toolCall, "tool_call")
-		var arguments jinja2.Value
-		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
-		arguments = jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "arguments")
-		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
-		if jinja2.IsMapping(arguments) {
-			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
-			keys, values := jinja2.DictItems(arguments)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				value := values[i]
-				// DeepSeek-V3.2.jinja:91:5 {%- if not loop.first -%}
-				if !(i == 0) {
-					w.WriteString("\n")
-				}
-				w.WriteString("<")
-				// DeepSeek-V3.2.jinja:92:6 {{ dsml_token }}
-				jinja2.Write(w, dsmlToken)
-				w.WriteString("parameter name=\"")
-				// DeepSeek-V3.2.jinja:92:38 {{ key }}
-				jinja2.Write(w, key)
-				w.WriteString("\" string=\"")
-				// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
-				if jinja2.IsString(value) {
-					w.WriteString("true")
-				} else {
-					w.WriteString("false")
-				}
-				w.WriteString("\">")
-				// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
-				if jinja2.IsString(value) {
-					jinja2.Write(w, value)
-				} else {
-					jinja2.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-				}
-				w.WriteString("</")
-				// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
-				jinja2.Write(w, dsmlToken)
-				w.WriteString("parameter>")
-			}
-		}
-	}
+	// (the function renderDeepSeekV3_2_encodeArgumentsToDsml)
 	// DeepSeek-V3.2.jinja:98:1 {%- macro render_response_format(response_format) -%}
-	renderResponseFormat := func(responseFormat jinja2.Value) {
-		responseFormat = jinja2.Param(responseFormat, "response_format")
-		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
-		// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
-		jinja2.WriteJSON(w, responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-	}
+	// (the function renderDeepSeekV3_2_renderResponseFormat)
 	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
 	lastUserIndexValue := jinja2.SmallInt(-1)
 	// DeepSeek-V3.2.jinja:110:1 {%- for msg in messages -%}
@@ -226,14 +130,14 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:129:17 {{ render_tools(tools) }}
-			renderTools(tools)
+			renderDeepSeekV3_2_renderTools(w, tools, thinkingStartToken, thinkingEndToken, dsmlToken)
 			w.WriteString("\n")
 		}
 		// DeepSeek-V3.2.jinja:131:3 {%- if response_format.value -%}
 		if responseFormatValue.Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:132:17 {{ render_response_format(response_format.value) }}
-			renderResponseFormat(responseFormatValue)
+			renderDeepSeekV3_2_renderResponseFormat(w, responseFormatValue)
 		}
 	} else if !firstIsDeveloper.Truthy() {
 		// DeepSeek-V3.2.jinja:134:5 {%- elif not first_is_developer -%}
@@ -242,14 +146,14 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:138:5 {%- if tools -%}
 			if tools.Truthy() {
 				// DeepSeek-V3.2.jinja:139:7 {{ render_tools(tools) }}
-				renderTools(tools)
+				renderDeepSeekV3_2_renderTools(w, tools, thinkingStartToken, thinkingEndToken, dsmlToken)
 				w.WriteString("\n")
 			}
 			// DeepSeek-V3.2.jinja:141:5 {%- if response_format.value -%}
 			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:142:19 {{ render_response_format(response_format.value) }}
-				renderResponseFormat(responseFormatValue)
+				renderDeepSeekV3_2_renderResponseFormat(w, responseFormatValue)
 			}
 		}
 	}
@@ -274,14 +178,14 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:158:19 {{ render_tools(tools) }}
-				renderTools(tools)
+				renderDeepSeekV3_2_renderTools(w, tools, thinkingStartToken, thinkingEndToken, dsmlToken)
 				w.WriteString("\n\n")
 			}
 			// DeepSeek-V3.2.jinja:160:5 {%- if response_format.value -%}
 			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:161:19 {{ render_response_format(response_format.value) }}
-				renderResponseFormat(responseFormatValue)
+				renderDeepSeekV3_2_renderResponseFormat(w, responseFormatValue)
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
@@ -377,7 +281,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 					jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
-					encodeArgumentsToDsml(toolCall)
+					renderDeepSeekV3_2_encodeArgumentsToDsml(w, toolCall, dsmlToken)
 					w.WriteString("\n</")
 					// DeepSeek-V3.2.jinja:229:137 {{ dsml_token }}
 					jinja2.Write(w, dsmlToken)
@@ -405,6 +309,116 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			jinja2.Write(w, thinkingEndToken)
 		}
 	}
+}
+
+// renderDeepSeekV3_2_renderTools is the macro render_tools of renderDeepSeekV3_2.
+// Its parameters after the macro's are the variables of renderDeepSeekV3_2 it reads.
+func renderDeepSeekV3_2_renderTools(w *jinja2.Writer, tools jinja2.Value, thinkingStartToken, thinkingEndToken, dsmlToken jinja2.Value) {
+	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
+	tools = jinja2.Param(tools, "tools")
+	w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
+	// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
+	jinja2.Write(w, dsmlToken)
+	w.WriteString("function_calls>\" block like the following as part of your reply to the user:\n<")
+	// DeepSeek-V3.2.jinja:56:2 {{ dsml_token }}
+	jinja2.Write(w, dsmlToken)
+	w.WriteString("function_calls>\n<")
+	// DeepSeek-V3.2.jinja:57:2 {{ dsml_token }}
+	jinja2.Write(w, dsmlToken)
+	w.WriteString("invoke name=\"$FUNCTION_NAME\">\n<")
+	// DeepSeek-V3.2.jinja:58:2 {{ dsml_token }}
+	jinja2.Write(w, dsmlToken)
+	w.WriteString("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
+	// DeepSeek-V3.2.jinja:58:89 {{ dsml_token }}
+	jinja2.Write(w, dsmlToken)
+	w.WriteString("parameter>\n...\n</")
+	// DeepSeek-V3.2.jinja:60:3 {{ dsml_token }}
+	jinja2.Write(w, dsmlToken)
+	w.WriteString("invoke>\n<")
+	// DeepSeek-V3.2.jinja:61:2 {{ dsml_token }}
+	jinja2.Write(w, dsmlToken)
+	w.WriteString("invoke name=\"$FUNCTION_NAME2\">\n...\n</")
+	// DeepSeek-V3.2.jinja:63:3 {{ dsml_token }}
+	jinja2.Write(w, dsmlToken)
+	w.WriteString("invoke>\n</")
+	// DeepSeek-V3.2.jinja:64:3 {{ dsml_token }}
+	jinja2.Write(w, dsmlToken)
+	w.WriteString("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
+	// DeepSeek-V3.2.jinja:70:2 {{ dsml_token }}
+	jinja2.Write(w, dsmlToken)
+	w.WriteString("function_calls>\n...\n</")
+	// DeepSeek-V3.2.jinja:72:3 {{ dsml_token }}
+	jinja2.Write(w, dsmlToken)
+	w.WriteString("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
+	// DeepSeek-V3.2.jinja:78:1 {{ thinking_start_token }}
+	jinja2.Write(w, thinkingStartToken)
+	w.WriteString("...thinking about results")
+	// DeepSeek-V3.2.jinja:78:52 {{ thinking_end_token }}
+	jinja2.Write(w, thinkingEndToken)
+	w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
+	// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
+	for _, tool := range jinja2.Iterate(w, tools) {
+		w.WriteString("\n")
+		// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
+		jinja2.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	}
+	w.WriteString("\n</functions>")
+}
+
+// renderDeepSeekV3_2_encodeArgumentsToDsml is the macro encode_arguments_to_dsml of renderDeepSeekV3_2.
+// Its parameters after the macro's are the variables of renderDeepSeekV3_2 it reads.
+func renderDeepSeekV3_2_encodeArgumentsToDsml(w *jinja2.Writer, toolCall jinja2.Value, dsmlToken jinja2.Value) {
+	// DeepSeek-V3.2.jinja:86:1 {%- macro encode_arguments_to_dsml(tool_call) -%}
+	toolCall = jinja2.Param(toolCall, "tool_call")
+	var arguments jinja2.Value
+	// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
+	arguments = jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "arguments")
+	// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
+	if jinja2.IsMapping(arguments) {
+		// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
+		keys, values := jinja2.DictItems(arguments)
+		for i := range w.Count(len(keys)) {
+			key := keys[i]
+			value := values[i]
+			// DeepSeek-V3.2.jinja:91:5 {%- if not loop.first -%}
+			if !(i == 0) {
+				w.WriteString("\n")
+			}
+			w.WriteString("<")
+			// DeepSeek-V3.2.jinja:92:6 {{ dsml_token }}
+			jinja2.Write(w, dsmlToken)
+			w.WriteString("parameter name=\"")
+			// DeepSeek-V3.2.jinja:92:38 {{ key }}
+			jinja2.Write(w, key)
+			w.WriteString("\" string=\"")
+			// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
+			if jinja2.IsString(value) {
+				w.WriteString("true")
+			} else {
+				w.WriteString("false")
+			}
+			w.WriteString("\">")
+			// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
+			if jinja2.IsString(value) {
+				jinja2.Write(w, value)
+			} else {
+				jinja2.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			}
+			w.WriteString("</")
+			// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
+			jinja2.Write(w, dsmlToken)
+			w.WriteString("parameter>")
+		}
+	}
+}
+
+// renderDeepSeekV3_2_renderResponseFormat is the macro render_response_format of renderDeepSeekV3_2.
+func renderDeepSeekV3_2_renderResponseFormat(w *jinja2.Writer, responseFormat jinja2.Value) {
+	// DeepSeek-V3.2.jinja:98:1 {%- macro render_response_format(response_format) -%}
+	responseFormat = jinja2.Param(responseFormat, "response_format")
+	w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
+	// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
+	jinja2.WriteJSON(w, responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 }
 
 // renderDeepSeekV3_2Llama renders DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -466,110 +480,11 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		}
 	}
 	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
-	renderTools := func(tools jinja2.Value) {
-		tools = llamacpp.Param(tools, "tools")
-		w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
-		// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
-		llamacpp.Write(w, dsmlToken)
-		w.WriteString("function_calls>\" block like the following as part of your reply to the user:\n<")
-		// DeepSeek-V3.2.jinja:56:2 {{ dsml_token }}
-		llamacpp.Write(w, dsmlToken)
-		w.WriteString("function_calls>\n<")
-		// DeepSeek-V3.2.jinja:57:2 {{ dsml_token }}
-		llamacpp.Write(w, dsmlToken)
-		w.WriteString("invoke name=\"$FUNCTION_NAME\">\n<")
-		// DeepSeek-V3.2.jinja:58:2 {{ dsml_token }}
-		llamacpp.Write(w, dsmlToken)
-		w.WriteString("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
-		// DeepSeek-V3.2.jinja:58:89 {{ dsml_token }}
-		llamacpp.Write(w, dsmlToken)
-		w.WriteString("parameter>\n...\n</")
-		// DeepSeek-V3.2.jinja:60:3 {{ dsml_token }}
-		llamacpp.Write(w, dsmlToken)
-		w.WriteString("invoke>\n<")
-		// DeepSeek-V3.2.jinja:61:2 {{ dsml_token }}
-		llamacpp.Write(w, dsmlToken)
-		w.WriteString("invoke name=\"$FUNCTION_NAME2\">\n...\n</")
-		// DeepSeek-V3.2.jinja:63:3 {{ dsml_token }}
-		llamacpp.Write(w, dsmlToken)
-		w.WriteString("invoke>\n</")
-		// DeepSeek-V3.2.jinja:64:3 {{ dsml_token }}
-		llamacpp.Write(w, dsmlToken)
-		w.WriteString("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
-		// DeepSeek-V3.2.jinja:70:2 {{ dsml_token }}
-		llamacpp.Write(w, dsmlToken)
-		w.WriteString("function_calls>\n...\n</")
-		// DeepSeek-V3.2.jinja:72:3 {{ dsml_token }}
-		llamacpp.Write(w, dsmlToken)
-		w.WriteString("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
-		// DeepSeek-V3.2.jinja:78:1 {{ thinking_start_token }}
-		llamacpp.Write(w, thinkingStartToken)
-		w.WriteString("...thinking about results")
-		// DeepSeek-V3.2.jinja:78:52 {{ thinking_end_token }}
-		llamacpp.Write(w, thinkingEndToken)
-		w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
-		// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
-		for _, tool := range llamacpp.Iterate(w, tools) {
-			w.WriteString("\n")
-			// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
-			llamacpp.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		}
-		w.WriteString("\n</functions>")
-	}
+	// (the function renderDeepSeekV3_2_renderToolsLlama)
 	// DeepSeek-V3.2.jinja:86:1 {%- macro encode_arguments_to_dsml(tool_call) -%}
-	encodeArgumentsToDsml := func(toolCall jinja2.Value) {
-		toolCall = llamacpp.Param(toolCall, "tool_call")
-		var arguments jinja2.Value
-		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
-		arguments = llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "arguments")
-		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
-		if llamacpp.IsMapping(arguments) {
-			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(arguments, "items", nil, nil)))
-			for i := range items {
-				vals := llamacpp.Unpack(items[i], 2)
-				key := vals[0]
-				value := vals[1]
-				// DeepSeek-V3.2.jinja:91:5 {%- if not loop.first -%}
-				if !(i == 0) {
-					w.WriteString("\n")
-				}
-				w.WriteString("<")
-				// DeepSeek-V3.2.jinja:92:6 {{ dsml_token }}
-				llamacpp.Write(w, dsmlToken)
-				w.WriteString("parameter name=\"")
-				// DeepSeek-V3.2.jinja:92:38 {{ key }}
-				llamacpp.Write(w, key)
-				w.WriteString("\" string=\"")
-				// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
-				if llamacpp.IsString(value) {
-					w.WriteString("true")
-				} else {
-					w.WriteString("false")
-				}
-				w.WriteString("\">")
-				// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
-				if llamacpp.IsString(value) {
-					llamacpp.Write(w, value)
-				} else {
-					llamacpp.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-				}
-				w.WriteString("</")
-				// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
-				llamacpp.Write(w, dsmlToken)
-				w.WriteString("parameter>")
-			}
-		}
-	}
+	// (the function renderDeepSeekV3_2_encodeArgumentsToDsmlLlama)
 	// DeepSeek-V3.2.jinja:98:1 {%- macro render_response_format(response_format) -%}
-	renderResponseFormat := func(responseFormat jinja2.Value) {
-		responseFormat = llamacpp.Param(responseFormat, "response_format")
-		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
-		// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
-		llamacpp.WriteJSON(w, responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-	}
+	// (the function renderDeepSeekV3_2_renderResponseFormatLlama)
 	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
 	lastUserIndexValue := jinja2.SmallInt(-1)
 	// DeepSeek-V3.2.jinja:110:1 {%- for msg in messages -%}
@@ -600,14 +515,14 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:129:17 {{ render_tools(tools) }}
-			renderTools(tools)
+			renderDeepSeekV3_2_renderToolsLlama(w, tools, thinkingStartToken, thinkingEndToken, dsmlToken)
 			w.WriteString("\n")
 		}
 		// DeepSeek-V3.2.jinja:131:3 {%- if response_format.value -%}
 		if responseFormatValue.Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:132:17 {{ render_response_format(response_format.value) }}
-			renderResponseFormat(responseFormatValue)
+			renderDeepSeekV3_2_renderResponseFormatLlama(w, responseFormatValue)
 		}
 	} else if !firstIsDeveloper.Truthy() {
 		// DeepSeek-V3.2.jinja:134:5 {%- elif not first_is_developer -%}
@@ -616,14 +531,14 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:138:5 {%- if tools -%}
 			if tools.Truthy() {
 				// DeepSeek-V3.2.jinja:139:7 {{ render_tools(tools) }}
-				renderTools(tools)
+				renderDeepSeekV3_2_renderToolsLlama(w, tools, thinkingStartToken, thinkingEndToken, dsmlToken)
 				w.WriteString("\n")
 			}
 			// DeepSeek-V3.2.jinja:141:5 {%- if response_format.value -%}
 			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:142:19 {{ render_response_format(response_format.value) }}
-				renderResponseFormat(responseFormatValue)
+				renderDeepSeekV3_2_renderResponseFormatLlama(w, responseFormatValue)
 			}
 		}
 	}
@@ -649,14 +564,14 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:158:19 {{ render_tools(tools) }}
-				renderTools(tools)
+				renderDeepSeekV3_2_renderToolsLlama(w, tools, thinkingStartToken, thinkingEndToken, dsmlToken)
 				w.WriteString("\n\n")
 			}
 			// DeepSeek-V3.2.jinja:160:5 {%- if response_format.value -%}
 			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:161:19 {{ render_response_format(response_format.value) }}
-				renderResponseFormat(responseFormatValue)
+				renderDeepSeekV3_2_renderResponseFormatLlama(w, responseFormatValue)
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
@@ -752,7 +667,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 					llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
-					encodeArgumentsToDsml(toolCall)
+					renderDeepSeekV3_2_encodeArgumentsToDsmlLlama(w, toolCall, dsmlToken)
 					w.WriteString("\n</")
 					// DeepSeek-V3.2.jinja:229:137 {{ dsml_token }}
 					llamacpp.Write(w, dsmlToken)
@@ -782,6 +697,119 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	}
 }
 
+// renderDeepSeekV3_2_renderToolsLlama is the macro render_tools of renderDeepSeekV3_2Llama.
+// Its parameters after the macro's are the variables of renderDeepSeekV3_2Llama it reads.
+func renderDeepSeekV3_2_renderToolsLlama(w *jinja2.Writer, tools jinja2.Value, thinkingStartToken, thinkingEndToken, dsmlToken jinja2.Value) {
+	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
+	tools = llamacpp.Param(tools, "tools")
+	w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
+	// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
+	llamacpp.Write(w, dsmlToken)
+	w.WriteString("function_calls>\" block like the following as part of your reply to the user:\n<")
+	// DeepSeek-V3.2.jinja:56:2 {{ dsml_token }}
+	llamacpp.Write(w, dsmlToken)
+	w.WriteString("function_calls>\n<")
+	// DeepSeek-V3.2.jinja:57:2 {{ dsml_token }}
+	llamacpp.Write(w, dsmlToken)
+	w.WriteString("invoke name=\"$FUNCTION_NAME\">\n<")
+	// DeepSeek-V3.2.jinja:58:2 {{ dsml_token }}
+	llamacpp.Write(w, dsmlToken)
+	w.WriteString("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
+	// DeepSeek-V3.2.jinja:58:89 {{ dsml_token }}
+	llamacpp.Write(w, dsmlToken)
+	w.WriteString("parameter>\n...\n</")
+	// DeepSeek-V3.2.jinja:60:3 {{ dsml_token }}
+	llamacpp.Write(w, dsmlToken)
+	w.WriteString("invoke>\n<")
+	// DeepSeek-V3.2.jinja:61:2 {{ dsml_token }}
+	llamacpp.Write(w, dsmlToken)
+	w.WriteString("invoke name=\"$FUNCTION_NAME2\">\n...\n</")
+	// DeepSeek-V3.2.jinja:63:3 {{ dsml_token }}
+	llamacpp.Write(w, dsmlToken)
+	w.WriteString("invoke>\n</")
+	// DeepSeek-V3.2.jinja:64:3 {{ dsml_token }}
+	llamacpp.Write(w, dsmlToken)
+	w.WriteString("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
+	// DeepSeek-V3.2.jinja:70:2 {{ dsml_token }}
+	llamacpp.Write(w, dsmlToken)
+	w.WriteString("function_calls>\n...\n</")
+	// DeepSeek-V3.2.jinja:72:3 {{ dsml_token }}
+	llamacpp.Write(w, dsmlToken)
+	w.WriteString("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
+	// DeepSeek-V3.2.jinja:78:1 {{ thinking_start_token }}
+	llamacpp.Write(w, thinkingStartToken)
+	w.WriteString("...thinking about results")
+	// DeepSeek-V3.2.jinja:78:52 {{ thinking_end_token }}
+	llamacpp.Write(w, thinkingEndToken)
+	w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
+	// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
+	for _, tool := range llamacpp.Iterate(w, tools) {
+		w.WriteString("\n")
+		// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
+		llamacpp.WriteJSON(w, tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	}
+	w.WriteString("\n</functions>")
+}
+
+// renderDeepSeekV3_2_encodeArgumentsToDsmlLlama is the macro encode_arguments_to_dsml of renderDeepSeekV3_2Llama.
+// Its parameters after the macro's are the variables of renderDeepSeekV3_2Llama it reads.
+func renderDeepSeekV3_2_encodeArgumentsToDsmlLlama(w *jinja2.Writer, toolCall jinja2.Value, dsmlToken jinja2.Value) {
+	// DeepSeek-V3.2.jinja:86:1 {%- macro encode_arguments_to_dsml(tool_call) -%}
+	toolCall = llamacpp.Param(toolCall, "tool_call")
+	var arguments jinja2.Value
+	// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
+	arguments = llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "arguments")
+	// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
+	if llamacpp.IsMapping(arguments) {
+		// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+		items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(arguments, "items", nil, nil)))
+		for i := range items {
+			vals := llamacpp.Unpack(items[i], 2)
+			key := vals[0]
+			value := vals[1]
+			// DeepSeek-V3.2.jinja:91:5 {%- if not loop.first -%}
+			if !(i == 0) {
+				w.WriteString("\n")
+			}
+			w.WriteString("<")
+			// DeepSeek-V3.2.jinja:92:6 {{ dsml_token }}
+			llamacpp.Write(w, dsmlToken)
+			w.WriteString("parameter name=\"")
+			// DeepSeek-V3.2.jinja:92:38 {{ key }}
+			llamacpp.Write(w, key)
+			w.WriteString("\" string=\"")
+			// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
+			if llamacpp.IsString(value) {
+				w.WriteString("true")
+			} else {
+				w.WriteString("false")
+			}
+			w.WriteString("\">")
+			// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
+			if llamacpp.IsString(value) {
+				llamacpp.Write(w, value)
+			} else {
+				llamacpp.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			}
+			w.WriteString("</")
+			// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
+			llamacpp.Write(w, dsmlToken)
+			w.WriteString("parameter>")
+		}
+	}
+}
+
+// renderDeepSeekV3_2_renderResponseFormatLlama is the macro render_response_format of renderDeepSeekV3_2Llama.
+func renderDeepSeekV3_2_renderResponseFormatLlama(w *jinja2.Writer, responseFormat jinja2.Value) {
+	// DeepSeek-V3.2.jinja:98:1 {%- macro render_response_format(response_format) -%}
+	responseFormat = llamacpp.Param(responseFormat, "response_format")
+	w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
+	// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
+	llamacpp.WriteJSON(w, responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+}
+
 // spansDeepSeekV3_2 is the position table of DeepSeek-V3.2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepSeekV3_2 = "set,if,for,macro,{{ }}|oDAkBCAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAIiDQJGICEwCIGCCvCIGCCAIGCCAIGCAuFIGCEtFIGCCDIGCECIGCCAIGCMDIGCECIGCMFIGCAmDIGKEjDEGACYIK0CKdGIACAAEmCCACEgCEEEKGCECKCCCIGCAgCIGKAmBIOKA8CIOCA0EIMKMhLGIAIAIGAOAAEQCAEIGCECEACEAIASJIEEGAAIECAAIiCCACEACEIEKCACGCCcIIIEdCGACcIEiBEZCGaGFCEICECECCEIIIEFCGACcIKIMlBAMmICAEKACEAE2HKACIKEECGCCcIIKEdCGACcIICEqBIGOCnCCEACEIIAEAIE8FMACICCMIGOCRCEACEIIAEAIE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBIGaGlBCGSEECGACcIKAEAIGwCOdCGKEFCEACEIEAA0CIGAI5CIEyBGACGCCSIGeCbEGCCWIGCA6BIGCAyCIGCAuDIKCE5HIIAIRIIWKJCGOEECEACEIIAEAIkBAnOJAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAIiDQJGICEwCIGCCvCIGCCAIGCCAIGCAuFIGCEtFIGCCDIGCECIGCCAIGCMDIGCECIGCMFIGCAmDIGKEjDEGACYIK6CKdGIACAAEsCCACIiCEEEMGCECKCCCIGCAgCIGKAmBIOKA8CIOCA0EIMKMhLGIAIAIGAOAAEQCAEIGCECEACEAIASJIEEGAAIECAAIiCCACEACEIEKCACGCCcIIIEdCGACcIEiBEZCGaGFCEICECECCEIIIEFCGACcIKIMlBAOmICAEKACEAE2HKACIKEECGCCcIIKEdCGACcIICEqBIGOCnCCEACEIIAEAIE8FMACICCMIGOCRCEACEIIAEAIE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBIGaGlBCGSEECGACcIKAEAIGwCOdCGKEFCEACEIEAA0CIGAI5CIEyBGACGCCSIGeCbEGCCWIGCA6BIGCAyCIGCAuDIKCE5HIIAIRIIWKJCGOEECEACEIIAEAI"
+const spansDeepSeekV3_2 = "set,if,for,{{ }},macro|oDAkBCAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAUAgEJAEQCAEIGCECEACEAIASJGEEGAAIECAAIiCCACEACEGEKCACGCCcGIIEdCGACcGEiBEZCGaGFCEICECECCEGIIEFCGACcGKIMlBAMmICAEKACEAE2HKACIKEECGCCcGIKEdCGACcGICEqBGGOCnCCEACEGIAEAGE8FMACICCMGGOCRCEACEGIAEAGE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBGGaGlBCGSEECGACcGKAEAGGwCOdCGKEFCEACEGEAA0CGGAI5CGEyBGACGCCSGGeCbEGCCWGGCA6BGGCAyCGGCAuDGKCE5HGIAIRGIWKJCGOEECEACEGIAEAGSChMJIGCEwCGGCCvCGGCCAGGCCAGGCAuFGGCEtFGGCCDGGCECGGCCAGGCMDGGCECGGCMFGGCAmDGGKEjDEGACYGSCKdIGACAAEmCCACEgCEEEKGCECKCCCGGCAgCGGKAmBGOKA8CGOCA0EGSCMhLIGAIAGgBApFAAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAUAgEJAEQCAEIGCECEACEAIASJGEEGAAIECAAIiCCACEACEGEKCACGCCcGIIEdCGACcGEiBEZCGaGFCEICECECCEGIIEFCGACcGKIMlBAOmICAEKACEAE2HKACIKEECGCCcGIKEdCGACcGICEqBGGOCnCCEACEGIAEAGE8FMACICCMGGOCRCEACEGIAEAGE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBGGaGlBCGSEECGACcGKAEAGGwCOdCGKEFCEACEGEAA0CGGAI5CGEyBGACGCCSGGeCbEGCCWGGCA6BGGCAyCGGCAuDGKCE5HGIAIRGIWKJCGOEECEACEGIAEAGSChMJIGCEwCGGCCvCGGCCAGGCCAGGCAuFGGCEtFGGCCDGGCECGGCCAGGCMDGGCECGGCMFGGCAmDGGKEjDEGACYGSCKdIGACAAEsCCACIiCEEEMGCECKCCCGGCAgCGGKAmBGOKA8CGOCA0EGSCMhLIGAIAG"

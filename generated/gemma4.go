@@ -47,7 +47,7 @@ const (
 // renderGemma4 renders gemma4.jinja.
 func renderGemma4(w *jinja2.Writer) {
 	var loopMessages jinja2.Value
-	formatArgument2 := jinja2.Undefined("format_argument")
+	formatArgument := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := w.Lookup("messages")
 	bosToken := w.Lookup("bos_token")
@@ -55,395 +55,19 @@ func renderGemma4(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// gemma4.jinja:1:1 {%- macro format_parameters(properties, required) -%}
-	var formatParameters func(jinja2.Value, jinja2.Value)
-	formatParameters = func(properties, required jinja2.Value) {
-		properties = jinja2.Param(properties, "properties")
-		var standardKeys, ns jinja2.Value
-		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
-		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
-		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
-		keys, values := jinja2.DictsortPairs(properties, nil, nil)
-		for i := range w.Count(len(keys)) {
-			key := keys[i]
-			value := values[i]
-			var addComma, nsItems jinja2.Value
-			// gemma4.jinja:5:9 {%- set add_comma = false -%}
-			addComma = jinja2.Bool(false)
-			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
-			if jinja2.NotIn(key, standardKeys) {
-				// gemma4.jinja:7:13 {%- if ns.found_first %}
-				if jinja2.ItemAttr(ns, "found_first").Truthy() {
-					w.WriteString(",")
-				}
-				// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				jinja2.CheckNamespace(ns)
-				// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
-				jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
-				// gemma4.jinja:9:13 {{ key }}
-				jinja2.Write(w, key)
-				w.WriteString(":{")
-				// gemma4.jinja:10:13 {%- if value['description'] -%}
-				valueDescription := jinja2.ItemStr(value, "description")
-				if valueDescription.Truthy() {
-					w.WriteString("description:<|\"|>")
-					// gemma4.jinja:11:34 {{ value['description'] }}
-					jinja2.Write(w, valueDescription)
-					w.WriteString("<|\"|>")
-					// gemma4.jinja:12:17 {%- set add_comma = true -%}
-					addComma = jinja2.Bool(true)
-				}
-				// gemma4.jinja:14:13 {%- if value['nullable'] %}
-				if jinja2.ItemStr(value, "nullable").Truthy() {
-					// gemma4.jinja:15:17 {%- if add_comma %}
-					if addComma.Truthy() {
-						w.WriteString(",")
-					} else {
-						// gemma4.jinja:15:41 {%- else -%}
-						// gemma4.jinja:15:50 {%- set add_comma = true -%}
-						addComma = jinja2.Bool(true)
-					}
-					w.WriteString("nullable:true")
-				}
-				// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
-				valueType := jinja2.ItemStr(value, "type")
-				if jinja2.EqStr(jinja2.FilterUpper(valueType), "STRING") {
-					// gemma4.jinja:19:17 {%- if value['enum'] -%}
-					valueEnum := jinja2.ItemStr(value, "enum")
-					if valueEnum.Truthy() {
-						// gemma4.jinja:20:21 {%- if add_comma %}
-						if addComma.Truthy() {
-							w.WriteString(",")
-						} else {
-							// gemma4.jinja:20:45 {%- else -%}
-							// gemma4.jinja:20:54 {%- set add_comma = true -%}
-							addComma = jinja2.Bool(true)
-						}
-						w.WriteString("enum:")
-						// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
-						jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
-					}
-				} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "OBJECT") {
-					// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
-					w.WriteString(",properties:{")
-					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					valueProperties := jinja2.ItemStr(value, "properties")
-					if jinja2.IsDefined(valueProperties) && jinja2.IsMapping(valueProperties) {
-						// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						jinja2.Write(w, w.Capture(func() {
-							formatParameters(valueProperties, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
-						}))
-					} else if jinja2.IsMapping(value) {
-						// gemma4.jinja:27:21 {%- elif value is mapping -%}
-						// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
-						jinja2.Write(w, w.Capture(func() {
-							formatParameters(value, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
-						}))
-					}
-					w.WriteString("}")
-					// gemma4.jinja:31:17 {%- if value['required'] -%}
-					valueRequired := jinja2.ItemStr(value, "required")
-					if valueRequired.Truthy() {
-						w.WriteString(",required:[")
-						// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
-						items := jinja2.Iterate(w, jinja2.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
-						for i := range items {
-							item := items[i]
-							w.WriteString("<|\"|>")
-							// gemma4.jinja:34:30 {{- item -}}
-							jinja2.Write(w, item)
-							w.WriteString("<|\"|>")
-							// gemma4.jinja:35:25 {%- if not loop.last %}
-							if !(i == len(items)-1) {
-								w.WriteString(",")
-							}
-						}
-						w.WriteString("]")
-					}
-				} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "ARRAY") {
-					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
-					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
-					valueItems := jinja2.ItemStr(value, "items")
-					if jinja2.IsMapping(valueItems) && valueItems.Truthy() {
-						w.WriteString(",items:{")
-						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
-						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						keys, values := jinja2.DictsortPairs(valueItems, nil, nil)
-						for i := range w.Count(len(keys)) {
-							itemKey := keys[i]
-							itemValue := values[i]
-							// gemma4.jinja:44:25 {%- if item_value is not none -%}
-							if !jinja2.IsNone(itemValue) {
-								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
-								if jinja2.ItemAttr(nsItems, "found_first").Truthy() {
-									w.WriteString(",")
-								}
-								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								jinja2.CheckNamespace(nsItems)
-								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%}
-								jinja2.SetAttr(nsItems, "found_first", jinja2.Bool(true))
-								// gemma4.jinja:47:29 {%- if item_key == 'properties' -%}
-								if jinja2.EqStr(itemKey, "properties") {
-									w.WriteString("properties:{")
-									// gemma4.jinja:49:33 {%- if item_value is mapping -%}
-									if jinja2.IsMapping(itemValue) {
-										// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										jinja2.Write(w, w.Capture(func() {
-											formatParameters(itemValue, jinja2.FilterDefault(jinja2.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
-										}))
-									}
-									w.WriteString("}")
-								} else if jinja2.EqStr(itemKey, "required") {
-									// gemma4.jinja:53:33 {%- elif item_key == 'required' -%}
-									w.WriteString("required:[")
-									// gemma4.jinja:55:33 {%- for req_item in item_value -%}
-									items := jinja2.Iterate(w, itemValue)
-									for i := range items {
-										reqItem := items[i]
-										w.WriteString("<|\"|>")
-										// gemma4.jinja:56:42 {{- req_item -}}
-										jinja2.Write(w, reqItem)
-										w.WriteString("<|\"|>")
-										// gemma4.jinja:57:37 {%- if not loop.last %}
-										if !(i == len(items)-1) {
-											w.WriteString(",")
-										}
-									}
-									w.WriteString("]")
-								} else if jinja2.EqStr(itemKey, "type") {
-									// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
-									// gemma4.jinja:61:33 {%- if item_value is string -%}
-									if jinja2.IsString(itemValue) {
-										w.WriteString("type:")
-										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
-									} else {
-										// gemma4.jinja:63:37 {%- else -%}
-										w.WriteString("type:")
-										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
-									}
-								} else {
-									// gemma4.jinja:66:33 {%- else -%}
-									// gemma4.jinja:67:33 {{ item_key }}
-									jinja2.Write(w, itemKey)
-									w.WriteString(":")
-									// gemma4.jinja:67:48 {{ format_argument(item_value) }}
-									jinja2.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
-								}
-							}
-						}
-						w.WriteString("}")
-					}
-				}
-				// gemma4.jinja:74:13 {%- if add_comma %}
-				if addComma.Truthy() {
-					w.WriteString(",")
-				} else {
-					// gemma4.jinja:74:37 {%- else -%}
-					// gemma4.jinja:74:46 {%- set add_comma = true -%}
-					addComma = jinja2.Bool(true)
-				}
-				w.WriteString("type:<|\"|>")
-				// gemma4.jinja:75:23 {{ value['type'] | upper }}
-				jinja2.Write(w, jinja2.FilterUpper(valueType))
-				w.WriteString("<|\"|>}")
-			}
-		}
-	}
+	// (the function renderGemma4_formatParameters)
 	// gemma4.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
-	formatFunctionDeclaration := func(toolData jinja2.Value) {
-		toolData = jinja2.Param(toolData, "tool_data")
-		var params, responseDeclaration jinja2.Value
-		w.WriteString("declaration:")
-		// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
-		toolDataFunction := jinja2.ItemStr(toolData, "function")
-		jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "name"))
-		w.WriteString("{description:<|\"|>")
-		// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
-		jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "description"))
-		w.WriteString("<|\"|>")
-		// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
-		params = jinja2.ItemStr(toolDataFunction, "parameters")
-		// gemma4.jinja:82:5 {%- if params -%}
-		if params.Truthy() {
-			w.WriteString(",parameters:{")
-			// gemma4.jinja:84:9 {%- if params['properties'] -%}
-			paramsProperties := jinja2.ItemStr(params, "properties")
-			if paramsProperties.Truthy() {
-				w.WriteString("properties:{")
-				// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
-				jinja2.Write(w, w.Capture(func() {
-					formatParameters(paramsProperties, jinja2.ItemStr(params, "required"))
-				}))
-				w.WriteString("},")
-			}
-			// gemma4.jinja:87:9 {%- if params['required'] -%}
-			paramsRequired := jinja2.ItemStr(params, "required")
-			if paramsRequired.Truthy() {
-				w.WriteString("required:[")
-				// gemma4.jinja:89:13 {%- for item in params['required'] -%}
-				items := jinja2.Iterate(w, paramsRequired)
-				for i := range items {
-					item := items[i]
-					w.WriteString("<|\"|>")
-					// gemma4.jinja:90:22 {{- item -}}
-					jinja2.Write(w, item)
-					w.WriteString("<|\"|>")
-					// gemma4.jinja:91:17 {{- ',' if not loop.last -}}
-					if !(i == len(items)-1) {
-						w.WriteString(",")
-					}
-				}
-				w.WriteString("],")
-			}
-			// gemma4.jinja:95:9 {%- if params['type'] -%}
-			paramsType := jinja2.ItemStr(params, "type")
-			if paramsType.Truthy() {
-				w.WriteString("type:<|\"|>")
-				// gemma4.jinja:96:23 {{- params['type'] | upper -}}
-				jinja2.Write(w, jinja2.FilterUpper(paramsType))
-				w.WriteString("<|\"|>}")
-			}
-		}
-		// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
-		if jinja2.In(jinja2.Lit("response"), toolDataFunction) {
-			// gemma4.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
-			responseDeclaration = jinja2.ItemStr(toolDataFunction, "response")
-			w.WriteString(",response:{")
-			// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
-			responseDeclarationDescription := jinja2.ItemStr(responseDeclaration, "description")
-			if responseDeclarationDescription.Truthy() {
-				w.WriteString("description:<|\"|>")
-				// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
-				jinja2.Write(w, responseDeclarationDescription)
-				w.WriteString("<|\"|>,")
-			}
-			// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			responseDeclarationType := jinja2.ItemStr(responseDeclaration, "type")
-			if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
-				w.WriteString("type:<|\"|>")
-				// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				jinja2.Write(w, jinja2.FilterUpper(responseDeclarationType))
-				w.WriteString("<|\"|>}")
-			}
-		}
-		w.WriteString("}")
-	}
+	// (the function renderGemma4_formatFunctionDeclaration)
 	// gemma4.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
-	var formatArgument func(jinja2.Value, jinja2.Value)
-	formatArgument = func(argument, escapeKeys jinja2.Value) {
-		argument = jinja2.Param(argument, "argument")
-		if escapeKeys.IsMissing() {
-			escapeKeys = jinja2.Bool(true)
-		}
-		var ns jinja2.Value
-		// gemma4.jinja:112:5 {%- if argument is string -%}
-		if jinja2.IsString(argument) {
-			// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
-			w.WriteString("<|\"|>")
-			jinja2.WriteStr(w, argument)
-			w.WriteString("<|\"|>")
-		} else if jinja2.IsBoolean(argument) {
-			// gemma4.jinja:114:9 {%- elif argument is boolean -%}
-			// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
-			if argument.Truthy() {
-				w.WriteString("true")
-			} else {
-				w.WriteString("false")
-			}
-		} else if jinja2.IsMapping(argument) {
-			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
-			w.WriteString("{")
-			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
-			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			keys, values := jinja2.DictsortPairs(argument, nil, nil)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				value := values[i]
-				// gemma4.jinja:120:13 {%- if ns.found_first %}
-				if jinja2.ItemAttr(ns, "found_first").Truthy() {
-					w.WriteString(",")
-				}
-				// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
-				jinja2.CheckNamespace(ns)
-				// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
-				jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
-				// gemma4.jinja:122:13 {%- if escape_keys -%}
-				if escapeKeys.Truthy() {
-					// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
-					w.WriteString("<|\"|>")
-					jinja2.WriteStr(w, key)
-					w.WriteString("<|\"|>")
-				} else {
-					// gemma4.jinja:124:17 {%- else -%}
-					// gemma4.jinja:125:17 {{- key -}}
-					jinja2.Write(w, key)
-				}
-				w.WriteString(":")
-				// gemma4.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-				jinja2.Write(w, w.Capture(func() {
-					formatArgument(value, escapeKeys)
-				}))
-			}
-			w.WriteString("}")
-		} else if jinja2.IsSequence(argument) {
-			// gemma4.jinja:130:9 {%- elif argument is sequence -%}
-			w.WriteString("[")
-			// gemma4.jinja:132:9 {%- for item in argument -%}
-			items := jinja2.Iterate(w, argument)
-			for i := range items {
-				item := items[i]
-				// gemma4.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
-				jinja2.Write(w, w.Capture(func() {
-					formatArgument(item, escapeKeys)
-				}))
-				// gemma4.jinja:134:13 {%- if not loop.last %}
-				if !(i == len(items)-1) {
-					w.WriteString(",")
-				}
-			}
-			w.WriteString("]")
-		} else {
-			// gemma4.jinja:137:9 {%- else -%}
-			// gemma4.jinja:138:9 {{- argument -}}
-			jinja2.Write(w, argument)
-		}
-	}
-	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
+	// (the function renderGemma4_formatArgument)
+	formatArgument = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Name:   "format_argument",
 		Params: []string{"argument", "escape_keys"},
 	}, func(args []jinja2.Value) {
-		formatArgument(args[0], args[1])
+		renderGemma4_formatArgument(w, args[0], args[1])
 	})
 	// gemma4.jinja:141:1 {%- macro strip_thinking(text) -%}
-	stripThinking := func(text jinja2.Value) {
-		text = jinja2.Param(text, "text")
-		var ns jinja2.Value
-		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
-		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
-			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
-			if jinja2.In(jinja2.Lit("<|channel>"), part) {
-				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				jinja2.CheckNamespace(ns)
-				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
-			} else {
-				// gemma4.jinja:146:13 {%- else -%}
-				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				jinja2.CheckNamespace(ns)
-				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), part))
-			}
-		}
-		// gemma4.jinja:150:5 {{- ns.result | trim -}}
-		jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(ns, "result"), nil, nil))
-	}
+	// (the function renderGemma4_stripThinking)
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// gemma4.jinja:154:1 {%- set loop_messages = messages -%}
@@ -476,7 +100,7 @@ func renderGemma4(w *jinja2.Writer) {
 				w.WriteString("<|tool>")
 				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
 				jinja2.Write(w, jinja2.FilterTrim(w.Capture(func() {
-					formatFunctionDeclaration(tool)
+					renderGemma4_formatFunctionDeclaration(w, tool, formatArgument)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
@@ -538,7 +162,7 @@ func renderGemma4(w *jinja2.Writer) {
 						w.WriteString(":")
 						// gemma4.jinja:198:41 {{- format_argument(value, escape_keys=False) -}}
 						jinja2.Write(w, w.Capture(func() {
-							formatArgument(value, jinja2.Bool(false))
+							renderGemma4_formatArgument(w, value, jinja2.Bool(false))
 						}))
 					}
 				} else if jinja2.IsString(functionArguments) {
@@ -576,7 +200,7 @@ func renderGemma4(w *jinja2.Writer) {
 						w.WriteString(":")
 						// gemma4.jinja:215:41 {{- format_argument(value, escape_keys=False) -}}
 						jinja2.Write(w, w.Capture(func() {
-							formatArgument(value, jinja2.Bool(false))
+							renderGemma4_formatArgument(w, value, jinja2.Bool(false))
 						}))
 						// gemma4.jinja:216:29 {%- if not loop.last %}
 						if !(i == len(keys)-1) {
@@ -591,7 +215,7 @@ func renderGemma4(w *jinja2.Writer) {
 					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{value:")
 					jinja2.WriteStr(w, w.Capture(func() {
-						formatArgument(toolResponseResponse, jinja2.Bool(false))
+						renderGemma4_formatArgument(w, toolResponseResponse, jinja2.Bool(false))
 					}))
 					w.WriteString("}")
 				}
@@ -608,7 +232,7 @@ func renderGemma4(w *jinja2.Writer) {
 			// gemma4.jinja:228:17 {%- if role == 'model' -%}
 			if jinja2.EqStr(role, "model") {
 				// gemma4.jinja:229:21 {{- strip_thinking(message['content']) -}}
-				stripThinking(messageContent)
+				renderGemma4_stripThinking(w, messageContent)
 			} else {
 				// gemma4.jinja:230:21 {%- else -%}
 				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
@@ -624,7 +248,7 @@ func renderGemma4(w *jinja2.Writer) {
 					// gemma4.jinja:236:25 {%- if role == 'model' -%}
 					if jinja2.EqStr(role, "model") {
 						// gemma4.jinja:237:29 {{- strip_thinking(item['text']) -}}
-						stripThinking(jinja2.ItemStr(item, "text"))
+						renderGemma4_stripThinking(w, jinja2.ItemStr(item, "text"))
 					} else {
 						// gemma4.jinja:238:29 {%- else -%}
 						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
@@ -672,6 +296,398 @@ func renderGemma4(w *jinja2.Writer) {
 	}
 }
 
+// renderGemma4_formatParameters is the macro format_parameters of renderGemma4.
+// Its parameters after the macro's are the variables of renderGemma4 it reads.
+func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2.Value, formatArgument jinja2.Value) {
+	// gemma4.jinja:1:1 {%- macro format_parameters(properties, required) -%}
+	properties = jinja2.Param(properties, "properties")
+	var standardKeys, ns jinja2.Value
+	// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
+	standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
+	// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+	// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
+	keys, values := jinja2.DictsortPairs(properties, nil, nil)
+	for i := range w.Count(len(keys)) {
+		key := keys[i]
+		value := values[i]
+		var addComma, nsItems jinja2.Value
+		// gemma4.jinja:5:9 {%- set add_comma = false -%}
+		addComma = jinja2.Bool(false)
+		// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
+		if jinja2.NotIn(key, standardKeys) {
+			// gemma4.jinja:7:13 {%- if ns.found_first %}
+			if jinja2.ItemAttr(ns, "found_first").Truthy() {
+				w.WriteString(",")
+			}
+			// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
+			jinja2.CheckNamespace(ns)
+			// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
+			jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
+			// gemma4.jinja:9:13 {{ key }}
+			jinja2.Write(w, key)
+			w.WriteString(":{")
+			// gemma4.jinja:10:13 {%- if value['description'] -%}
+			valueDescription := jinja2.ItemStr(value, "description")
+			if valueDescription.Truthy() {
+				w.WriteString("description:<|\"|>")
+				// gemma4.jinja:11:34 {{ value['description'] }}
+				jinja2.Write(w, valueDescription)
+				w.WriteString("<|\"|>")
+				// gemma4.jinja:12:17 {%- set add_comma = true -%}
+				addComma = jinja2.Bool(true)
+			}
+			// gemma4.jinja:14:13 {%- if value['nullable'] %}
+			if jinja2.ItemStr(value, "nullable").Truthy() {
+				// gemma4.jinja:15:17 {%- if add_comma %}
+				if addComma.Truthy() {
+					w.WriteString(",")
+				} else {
+					// gemma4.jinja:15:41 {%- else -%}
+					// gemma4.jinja:15:50 {%- set add_comma = true -%}
+					addComma = jinja2.Bool(true)
+				}
+				w.WriteString("nullable:true")
+			}
+			// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
+			valueType := jinja2.ItemStr(value, "type")
+			if jinja2.EqStr(jinja2.FilterUpper(valueType), "STRING") {
+				// gemma4.jinja:19:17 {%- if value['enum'] -%}
+				valueEnum := jinja2.ItemStr(value, "enum")
+				if valueEnum.Truthy() {
+					// gemma4.jinja:20:21 {%- if add_comma %}
+					if addComma.Truthy() {
+						w.WriteString(",")
+					} else {
+						// gemma4.jinja:20:45 {%- else -%}
+						// gemma4.jinja:20:54 {%- set add_comma = true -%}
+						addComma = jinja2.Bool(true)
+					}
+					w.WriteString("enum:")
+					// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
+					jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+				}
+			} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "OBJECT") {
+				// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
+				w.WriteString(",properties:{")
+				// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
+				valueProperties := jinja2.ItemStr(value, "properties")
+				if jinja2.IsDefined(valueProperties) && jinja2.IsMapping(valueProperties) {
+					// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
+					jinja2.Write(w, w.Capture(func() {
+						renderGemma4_formatParameters(w, valueProperties, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+					}))
+				} else if jinja2.IsMapping(value) {
+					// gemma4.jinja:27:21 {%- elif value is mapping -%}
+					// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
+					jinja2.Write(w, w.Capture(func() {
+						renderGemma4_formatParameters(w, value, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+					}))
+				}
+				w.WriteString("}")
+				// gemma4.jinja:31:17 {%- if value['required'] -%}
+				valueRequired := jinja2.ItemStr(value, "required")
+				if valueRequired.Truthy() {
+					w.WriteString(",required:[")
+					// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
+					items := jinja2.Iterate(w, jinja2.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
+					for i := range items {
+						item := items[i]
+						w.WriteString("<|\"|>")
+						// gemma4.jinja:34:30 {{- item -}}
+						jinja2.Write(w, item)
+						w.WriteString("<|\"|>")
+						// gemma4.jinja:35:25 {%- if not loop.last %}
+						if !(i == len(items)-1) {
+							w.WriteString(",")
+						}
+					}
+					w.WriteString("]")
+				}
+			} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "ARRAY") {
+				// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
+				// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
+				valueItems := jinja2.ItemStr(value, "items")
+				if jinja2.IsMapping(valueItems) && valueItems.Truthy() {
+					w.WriteString(",items:{")
+					// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
+					nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+					// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
+					keys, values := jinja2.DictsortPairs(valueItems, nil, nil)
+					for i := range w.Count(len(keys)) {
+						itemKey := keys[i]
+						itemValue := values[i]
+						// gemma4.jinja:44:25 {%- if item_value is not none -%}
+						if !jinja2.IsNone(itemValue) {
+							// gemma4.jinja:45:29 {%- if ns_items.found_first %}
+							if jinja2.ItemAttr(nsItems, "found_first").Truthy() {
+								w.WriteString(",")
+							}
+							// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
+							jinja2.CheckNamespace(nsItems)
+							// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%}
+							jinja2.SetAttr(nsItems, "found_first", jinja2.Bool(true))
+							// gemma4.jinja:47:29 {%- if item_key == 'properties' -%}
+							if jinja2.EqStr(itemKey, "properties") {
+								w.WriteString("properties:{")
+								// gemma4.jinja:49:33 {%- if item_value is mapping -%}
+								if jinja2.IsMapping(itemValue) {
+									// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
+									jinja2.Write(w, w.Capture(func() {
+										renderGemma4_formatParameters(w, itemValue, jinja2.FilterDefault(jinja2.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+									}))
+								}
+								w.WriteString("}")
+							} else if jinja2.EqStr(itemKey, "required") {
+								// gemma4.jinja:53:33 {%- elif item_key == 'required' -%}
+								w.WriteString("required:[")
+								// gemma4.jinja:55:33 {%- for req_item in item_value -%}
+								items := jinja2.Iterate(w, itemValue)
+								for i := range items {
+									reqItem := items[i]
+									w.WriteString("<|\"|>")
+									// gemma4.jinja:56:42 {{- req_item -}}
+									jinja2.Write(w, reqItem)
+									w.WriteString("<|\"|>")
+									// gemma4.jinja:57:37 {%- if not loop.last %}
+									if !(i == len(items)-1) {
+										w.WriteString(",")
+									}
+								}
+								w.WriteString("]")
+							} else if jinja2.EqStr(itemKey, "type") {
+								// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
+								// gemma4.jinja:61:33 {%- if item_value is string -%}
+								if jinja2.IsString(itemValue) {
+									w.WriteString("type:")
+									// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
+									jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
+								} else {
+									// gemma4.jinja:63:37 {%- else -%}
+									w.WriteString("type:")
+									// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
+									jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+								}
+							} else {
+								// gemma4.jinja:66:33 {%- else -%}
+								// gemma4.jinja:67:33 {{ item_key }}
+								jinja2.Write(w, itemKey)
+								w.WriteString(":")
+								// gemma4.jinja:67:48 {{ format_argument(item_value) }}
+								jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+							}
+						}
+					}
+					w.WriteString("}")
+				}
+			}
+			// gemma4.jinja:74:13 {%- if add_comma %}
+			if addComma.Truthy() {
+				w.WriteString(",")
+			} else {
+				// gemma4.jinja:74:37 {%- else -%}
+				// gemma4.jinja:74:46 {%- set add_comma = true -%}
+				addComma = jinja2.Bool(true)
+			}
+			w.WriteString("type:<|\"|>")
+			// gemma4.jinja:75:23 {{ value['type'] | upper }}
+			jinja2.Write(w, jinja2.FilterUpper(valueType))
+			w.WriteString("<|\"|>}")
+		}
+	}
+}
+
+// renderGemma4_formatFunctionDeclaration is the macro format_function_declaration of renderGemma4.
+// Its parameters after the macro's are the variables of renderGemma4 it reads.
+func renderGemma4_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Value, formatArgument jinja2.Value) {
+	// gemma4.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
+	toolData = jinja2.Param(toolData, "tool_data")
+	var params, responseDeclaration jinja2.Value
+	w.WriteString("declaration:")
+	// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
+	toolDataFunction := jinja2.ItemStr(toolData, "function")
+	jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "name"))
+	w.WriteString("{description:<|\"|>")
+	// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
+	jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "description"))
+	w.WriteString("<|\"|>")
+	// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
+	params = jinja2.ItemStr(toolDataFunction, "parameters")
+	// gemma4.jinja:82:5 {%- if params -%}
+	if params.Truthy() {
+		w.WriteString(",parameters:{")
+		// gemma4.jinja:84:9 {%- if params['properties'] -%}
+		paramsProperties := jinja2.ItemStr(params, "properties")
+		if paramsProperties.Truthy() {
+			w.WriteString("properties:{")
+			// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
+			jinja2.Write(w, w.Capture(func() {
+				renderGemma4_formatParameters(w, paramsProperties, jinja2.ItemStr(params, "required"), formatArgument)
+			}))
+			w.WriteString("},")
+		}
+		// gemma4.jinja:87:9 {%- if params['required'] -%}
+		paramsRequired := jinja2.ItemStr(params, "required")
+		if paramsRequired.Truthy() {
+			w.WriteString("required:[")
+			// gemma4.jinja:89:13 {%- for item in params['required'] -%}
+			items := jinja2.Iterate(w, paramsRequired)
+			for i := range items {
+				item := items[i]
+				w.WriteString("<|\"|>")
+				// gemma4.jinja:90:22 {{- item -}}
+				jinja2.Write(w, item)
+				w.WriteString("<|\"|>")
+				// gemma4.jinja:91:17 {{- ',' if not loop.last -}}
+				if !(i == len(items)-1) {
+					w.WriteString(",")
+				}
+			}
+			w.WriteString("],")
+		}
+		// gemma4.jinja:95:9 {%- if params['type'] -%}
+		paramsType := jinja2.ItemStr(params, "type")
+		if paramsType.Truthy() {
+			w.WriteString("type:<|\"|>")
+			// gemma4.jinja:96:23 {{- params['type'] | upper -}}
+			jinja2.Write(w, jinja2.FilterUpper(paramsType))
+			w.WriteString("<|\"|>}")
+		}
+	}
+	// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
+	if jinja2.In(jinja2.Lit("response"), toolDataFunction) {
+		// gemma4.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
+		responseDeclaration = jinja2.ItemStr(toolDataFunction, "response")
+		w.WriteString(",response:{")
+		// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
+		responseDeclarationDescription := jinja2.ItemStr(responseDeclaration, "description")
+		if responseDeclarationDescription.Truthy() {
+			w.WriteString("description:<|\"|>")
+			// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
+			jinja2.Write(w, responseDeclarationDescription)
+			w.WriteString("<|\"|>,")
+		}
+		// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
+		responseDeclarationType := jinja2.ItemStr(responseDeclaration, "type")
+		if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
+			w.WriteString("type:<|\"|>")
+			// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
+			jinja2.Write(w, jinja2.FilterUpper(responseDeclarationType))
+			w.WriteString("<|\"|>}")
+		}
+	}
+	w.WriteString("}")
+}
+
+// renderGemma4_formatArgument is the macro format_argument of renderGemma4.
+func renderGemma4_formatArgument(w *jinja2.Writer, argument, escapeKeys jinja2.Value) {
+	// gemma4.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
+	argument = jinja2.Param(argument, "argument")
+	if escapeKeys.IsMissing() {
+		escapeKeys = jinja2.Bool(true)
+	}
+	var ns jinja2.Value
+	// gemma4.jinja:112:5 {%- if argument is string -%}
+	if jinja2.IsString(argument) {
+		// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
+		w.WriteString("<|\"|>")
+		jinja2.WriteStr(w, argument)
+		w.WriteString("<|\"|>")
+	} else if jinja2.IsBoolean(argument) {
+		// gemma4.jinja:114:9 {%- elif argument is boolean -%}
+		// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
+		if argument.Truthy() {
+			w.WriteString("true")
+		} else {
+			w.WriteString("false")
+		}
+	} else if jinja2.IsMapping(argument) {
+		// gemma4.jinja:116:9 {%- elif argument is mapping -%}
+		w.WriteString("{")
+		// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+		// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
+		keys, values := jinja2.DictsortPairs(argument, nil, nil)
+		for i := range w.Count(len(keys)) {
+			key := keys[i]
+			value := values[i]
+			// gemma4.jinja:120:13 {%- if ns.found_first %}
+			if jinja2.ItemAttr(ns, "found_first").Truthy() {
+				w.WriteString(",")
+			}
+			// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
+			jinja2.CheckNamespace(ns)
+			// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
+			jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
+			// gemma4.jinja:122:13 {%- if escape_keys -%}
+			if escapeKeys.Truthy() {
+				// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
+				w.WriteString("<|\"|>")
+				jinja2.WriteStr(w, key)
+				w.WriteString("<|\"|>")
+			} else {
+				// gemma4.jinja:124:17 {%- else -%}
+				// gemma4.jinja:125:17 {{- key -}}
+				jinja2.Write(w, key)
+			}
+			w.WriteString(":")
+			// gemma4.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
+			jinja2.Write(w, w.Capture(func() {
+				renderGemma4_formatArgument(w, value, escapeKeys)
+			}))
+		}
+		w.WriteString("}")
+	} else if jinja2.IsSequence(argument) {
+		// gemma4.jinja:130:9 {%- elif argument is sequence -%}
+		w.WriteString("[")
+		// gemma4.jinja:132:9 {%- for item in argument -%}
+		items := jinja2.Iterate(w, argument)
+		for i := range items {
+			item := items[i]
+			// gemma4.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
+			jinja2.Write(w, w.Capture(func() {
+				renderGemma4_formatArgument(w, item, escapeKeys)
+			}))
+			// gemma4.jinja:134:13 {%- if not loop.last %}
+			if !(i == len(items)-1) {
+				w.WriteString(",")
+			}
+		}
+		w.WriteString("]")
+	} else {
+		// gemma4.jinja:137:9 {%- else -%}
+		// gemma4.jinja:138:9 {{- argument -}}
+		jinja2.Write(w, argument)
+	}
+}
+
+// renderGemma4_stripThinking is the macro strip_thinking of renderGemma4.
+func renderGemma4_stripThinking(w *jinja2.Writer, text jinja2.Value) {
+	// gemma4.jinja:141:1 {%- macro strip_thinking(text) -%}
+	text = jinja2.Param(text, "text")
+	var ns jinja2.Value
+	// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
+	// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
+	for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
+		// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
+		if jinja2.In(jinja2.Lit("<|channel>"), part) {
+			// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
+			jinja2.CheckNamespace(ns)
+			// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
+			jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
+		} else {
+			// gemma4.jinja:146:13 {%- else -%}
+			// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
+			jinja2.CheckNamespace(ns)
+			// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
+			jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), part))
+		}
+	}
+	// gemma4.jinja:150:5 {{- ns.result | trim -}}
+	jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(ns, "result"), nil, nil))
+}
+
 // renderGemma4Llama renders gemma4.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGemma4 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
@@ -679,7 +695,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
 	var loopMessages jinja2.Value
-	formatArgument2 := jinja2.Undefined("format_argument")
+	formatArgument := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := w.Lookup("messages")
 	bosToken := w.Lookup("bos_token")
@@ -687,404 +703,20 @@ func renderGemma4Llama(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// gemma4.jinja:1:1 {%- macro format_parameters(properties, required) -%}
-	var formatParameters func(jinja2.Value, jinja2.Value)
-	formatParameters = func(properties, required jinja2.Value) {
-		properties = llamacpp.Param(properties, "properties")
-		llamacpp.Param(required, "required")
-		var standardKeys, ns jinja2.Value
-		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
-		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
-		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
-		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var addComma, nsItems jinja2.Value
-		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(properties, nil, nil))) {
-			vals := llamacpp.Unpack(item, 2)
-			key := vals[0]
-			value := vals[1]
-			// gemma4.jinja:5:9 {%- set add_comma = false -%}
-			addComma = jinja2.Bool(false)
-			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
-			if llamacpp.NotIn(key, standardKeys) {
-				// gemma4.jinja:7:13 {%- if ns.found_first %}
-				if llamacpp.ItemAttr(ns, "found_first").Truthy() {
-					w.WriteString(",")
-				}
-				// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				llamacpp.CheckNamespace(ns)
-				// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
-				llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
-				// gemma4.jinja:9:13 {{ key }}
-				llamacpp.Write(w, key)
-				w.WriteString(":{")
-				// gemma4.jinja:10:13 {%- if value['description'] -%}
-				valueDescription := llamacpp.ItemStr(value, "description")
-				if valueDescription.Truthy() {
-					w.WriteString("description:<|\"|>")
-					// gemma4.jinja:11:34 {{ value['description'] }}
-					llamacpp.Write(w, valueDescription)
-					w.WriteString("<|\"|>")
-					// gemma4.jinja:12:17 {%- set add_comma = true -%}
-					addComma = jinja2.Bool(true)
-				}
-				// gemma4.jinja:14:13 {%- if value['nullable'] %}
-				if llamacpp.ItemStr(value, "nullable").Truthy() {
-					// gemma4.jinja:15:17 {%- if add_comma %}
-					if addComma.Truthy() {
-						w.WriteString(",")
-					} else {
-						// gemma4.jinja:15:41 {%- else -%}
-						// gemma4.jinja:15:50 {%- set add_comma = true -%}
-						addComma = jinja2.Bool(true)
-					}
-					w.WriteString("nullable:true")
-				}
-				// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
-				valueType := llamacpp.ItemStr(value, "type")
-				if jinja2.EqStr(llamacpp.FilterUpper(valueType), "STRING") {
-					// gemma4.jinja:19:17 {%- if value['enum'] -%}
-					valueEnum := llamacpp.ItemStr(value, "enum")
-					if valueEnum.Truthy() {
-						// gemma4.jinja:20:21 {%- if add_comma %}
-						if addComma.Truthy() {
-							w.WriteString(",")
-						} else {
-							// gemma4.jinja:20:45 {%- else -%}
-							// gemma4.jinja:20:54 {%- set add_comma = true -%}
-							addComma = jinja2.Bool(true)
-						}
-						w.WriteString("enum:")
-						// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
-						llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
-					}
-				} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "OBJECT") {
-					// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
-					w.WriteString(",properties:{")
-					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					valueProperties := llamacpp.ItemStr(value, "properties")
-					if llamacpp.IsDefined(valueProperties) && llamacpp.IsMapping(valueProperties) {
-						// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						llamacpp.Write(w, w.Capture(func() {
-							formatParameters(valueProperties, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
-						}))
-					} else if llamacpp.IsMapping(value) {
-						// gemma4.jinja:27:21 {%- elif value is mapping -%}
-						// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
-						llamacpp.Write(w, w.Capture(func() {
-							formatParameters(value, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
-						}))
-					}
-					w.WriteString("}")
-					// gemma4.jinja:31:17 {%- if value['required'] -%}
-					valueRequired := llamacpp.ItemStr(value, "required")
-					if valueRequired.Truthy() {
-						w.WriteString(",required:[")
-						// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
-						items := llamacpp.Iterate(w, llamacpp.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
-						for i := range items {
-							item := items[i]
-							w.WriteString("<|\"|>")
-							// gemma4.jinja:34:30 {{- item -}}
-							llamacpp.Write(w, item)
-							w.WriteString("<|\"|>")
-							// gemma4.jinja:35:25 {%- if not loop.last %}
-							if !(i == len(items)-1) {
-								w.WriteString(",")
-							}
-						}
-						w.WriteString("]")
-					}
-				} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "ARRAY") {
-					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
-					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
-					valueItems := llamacpp.ItemStr(value, "items")
-					if llamacpp.IsMapping(valueItems) && valueItems.Truthy() {
-						w.WriteString(",items:{")
-						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
-						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-						for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(valueItems, nil, nil))) {
-							vals := llamacpp.Unpack(item, 2)
-							itemKey := vals[0]
-							itemValue := vals[1]
-							// gemma4.jinja:44:25 {%- if item_value is not none -%}
-							if !llamacpp.IsNone(itemValue) {
-								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
-								if llamacpp.ItemAttr(nsItems, "found_first").Truthy() {
-									w.WriteString(",")
-								}
-								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								llamacpp.CheckNamespace(nsItems)
-								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%}
-								llamacpp.SetAttr(nsItems, "found_first", jinja2.Bool(true))
-								// gemma4.jinja:47:29 {%- if item_key == 'properties' -%}
-								if jinja2.EqStr(itemKey, "properties") {
-									w.WriteString("properties:{")
-									// gemma4.jinja:49:33 {%- if item_value is mapping -%}
-									if llamacpp.IsMapping(itemValue) {
-										// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										llamacpp.Write(w, w.Capture(func() {
-											formatParameters(itemValue, llamacpp.FilterDefault(llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
-										}))
-									}
-									w.WriteString("}")
-								} else if jinja2.EqStr(itemKey, "required") {
-									// gemma4.jinja:53:33 {%- elif item_key == 'required' -%}
-									w.WriteString("required:[")
-									// gemma4.jinja:55:33 {%- for req_item in item_value -%}
-									items := llamacpp.Iterate(w, itemValue)
-									for i := range items {
-										reqItem := items[i]
-										w.WriteString("<|\"|>")
-										// gemma4.jinja:56:42 {{- req_item -}}
-										llamacpp.Write(w, reqItem)
-										w.WriteString("<|\"|>")
-										// gemma4.jinja:57:37 {%- if not loop.last %}
-										if !(i == len(items)-1) {
-											w.WriteString(",")
-										}
-									}
-									w.WriteString("]")
-								} else if jinja2.EqStr(itemKey, "type") {
-									// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
-									// gemma4.jinja:61:33 {%- if item_value is string -%}
-									if llamacpp.IsString(itemValue) {
-										w.WriteString("type:")
-										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
-									} else {
-										// gemma4.jinja:63:37 {%- else -%}
-										w.WriteString("type:")
-										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
-									}
-								} else {
-									// gemma4.jinja:66:33 {%- else -%}
-									// gemma4.jinja:67:33 {{ item_key }}
-									llamacpp.Write(w, itemKey)
-									w.WriteString(":")
-									// gemma4.jinja:67:48 {{ format_argument(item_value) }}
-									llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
-								}
-							}
-						}
-						w.WriteString("}")
-					}
-				}
-				// gemma4.jinja:74:13 {%- if add_comma %}
-				if addComma.Truthy() {
-					w.WriteString(",")
-				} else {
-					// gemma4.jinja:74:37 {%- else -%}
-					// gemma4.jinja:74:46 {%- set add_comma = true -%}
-					addComma = jinja2.Bool(true)
-				}
-				w.WriteString("type:<|\"|>")
-				// gemma4.jinja:75:23 {{ value['type'] | upper }}
-				llamacpp.Write(w, llamacpp.FilterUpper(valueType))
-				w.WriteString("<|\"|>}")
-			}
-		}
-	}
+	// (the function renderGemma4_formatParametersLlama)
 	// gemma4.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
-	formatFunctionDeclaration := func(toolData jinja2.Value) {
-		toolData = llamacpp.Param(toolData, "tool_data")
-		var params, responseDeclaration jinja2.Value
-		w.WriteString("declaration:")
-		// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
-		toolDataFunction := llamacpp.ItemStr(toolData, "function")
-		llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "name"))
-		w.WriteString("{description:<|\"|>")
-		// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
-		llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "description"))
-		w.WriteString("<|\"|>")
-		// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
-		params = llamacpp.ItemStr(toolDataFunction, "parameters")
-		// gemma4.jinja:82:5 {%- if params -%}
-		if params.Truthy() {
-			w.WriteString(",parameters:{")
-			// gemma4.jinja:84:9 {%- if params['properties'] -%}
-			paramsProperties := llamacpp.ItemStr(params, "properties")
-			if paramsProperties.Truthy() {
-				w.WriteString("properties:{")
-				// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					formatParameters(paramsProperties, llamacpp.ItemStr(params, "required"))
-				}))
-				w.WriteString("},")
-			}
-			// gemma4.jinja:87:9 {%- if params['required'] -%}
-			paramsRequired := llamacpp.ItemStr(params, "required")
-			if paramsRequired.Truthy() {
-				w.WriteString("required:[")
-				// gemma4.jinja:89:13 {%- for item in params['required'] -%}
-				items := llamacpp.Iterate(w, paramsRequired)
-				for i := range items {
-					item := items[i]
-					w.WriteString("<|\"|>")
-					// gemma4.jinja:90:22 {{- item -}}
-					llamacpp.Write(w, item)
-					w.WriteString("<|\"|>")
-					// gemma4.jinja:91:17 {{- ',' if not loop.last -}}
-					if !(i == len(items)-1) {
-						w.WriteString(",")
-					}
-				}
-				w.WriteString("],")
-			}
-			// gemma4.jinja:95:9 {%- if params['type'] -%}
-			paramsType := llamacpp.ItemStr(params, "type")
-			if paramsType.Truthy() {
-				w.WriteString("type:<|\"|>")
-				// gemma4.jinja:96:23 {{- params['type'] | upper -}}
-				llamacpp.Write(w, llamacpp.FilterUpper(paramsType))
-				w.WriteString("<|\"|>}")
-			}
-		}
-		// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
-		if llamacpp.In(jinja2.Lit("response"), toolDataFunction) {
-			// gemma4.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
-			responseDeclaration = llamacpp.ItemStr(toolDataFunction, "response")
-			w.WriteString(",response:{")
-			// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
-			responseDeclarationDescription := llamacpp.ItemStr(responseDeclaration, "description")
-			if responseDeclarationDescription.Truthy() {
-				w.WriteString("description:<|\"|>")
-				// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
-				llamacpp.Write(w, responseDeclarationDescription)
-				w.WriteString("<|\"|>,")
-			}
-			// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			responseDeclarationType := llamacpp.ItemStr(responseDeclaration, "type")
-			if jinja2.EqStr(llamacpp.FilterUpper(responseDeclarationType), "OBJECT") {
-				w.WriteString("type:<|\"|>")
-				// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				llamacpp.Write(w, llamacpp.FilterUpper(responseDeclarationType))
-				w.WriteString("<|\"|>}")
-			}
-		}
-		w.WriteString("}")
-	}
+	// (the function renderGemma4_formatFunctionDeclarationLlama)
 	// gemma4.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
-	var formatArgument func(jinja2.Value, jinja2.Value)
-	formatArgument = func(argument, escapeKeys jinja2.Value) {
-		argument = llamacpp.Param(argument, "argument")
-		if escapeKeys.IsMissing() {
-			escapeKeys = jinja2.Bool(true)
-		}
-		var ns jinja2.Value
-		// gemma4.jinja:112:5 {%- if argument is string -%}
-		if llamacpp.IsString(argument) {
-			// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
-			w.WriteString("<|\"|>")
-			llamacpp.WriteStr(w, argument)
-			w.WriteString("<|\"|>")
-		} else if llamacpp.IsBoolean(argument) {
-			// gemma4.jinja:114:9 {%- elif argument is boolean -%}
-			// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
-			if argument.Truthy() {
-				w.WriteString("true")
-			} else {
-				w.WriteString("false")
-			}
-		} else if llamacpp.IsMapping(argument) {
-			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
-			w.WriteString("{")
-			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
-			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(argument, nil, nil))) {
-				vals := llamacpp.Unpack(item, 2)
-				key := vals[0]
-				value := vals[1]
-				// gemma4.jinja:120:13 {%- if ns.found_first %}
-				if llamacpp.ItemAttr(ns, "found_first").Truthy() {
-					w.WriteString(",")
-				}
-				// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
-				llamacpp.CheckNamespace(ns)
-				// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
-				llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
-				// gemma4.jinja:122:13 {%- if escape_keys -%}
-				if escapeKeys.Truthy() {
-					// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
-					w.WriteString("<|\"|>")
-					llamacpp.WriteStr(w, key)
-					w.WriteString("<|\"|>")
-				} else {
-					// gemma4.jinja:124:17 {%- else -%}
-					// gemma4.jinja:125:17 {{- key -}}
-					llamacpp.Write(w, key)
-				}
-				w.WriteString(":")
-				// gemma4.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					formatArgument(value, escapeKeys)
-				}))
-			}
-			w.WriteString("}")
-		} else if llamacpp.IsSequence(argument) {
-			// gemma4.jinja:130:9 {%- elif argument is sequence -%}
-			w.WriteString("[")
-			// gemma4.jinja:132:9 {%- for item in argument -%}
-			items := llamacpp.Iterate(w, argument)
-			for i := range items {
-				item := items[i]
-				// gemma4.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					formatArgument(item, escapeKeys)
-				}))
-				// gemma4.jinja:134:13 {%- if not loop.last %}
-				if !(i == len(items)-1) {
-					w.WriteString(",")
-				}
-			}
-			w.WriteString("]")
-		} else {
-			// gemma4.jinja:137:9 {%- else -%}
-			// gemma4.jinja:138:9 {{- argument -}}
-			llamacpp.Write(w, argument)
-		}
-	}
-	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
+	// (the function renderGemma4_formatArgumentLlama)
+	formatArgument = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Bind:   llamacpp.BindMacro,
 		Name:   "format_argument",
 		Params: []string{"argument", "escape_keys"},
 	}, func(args []jinja2.Value) {
-		formatArgument(args[0], args[1])
+		renderGemma4_formatArgumentLlama(w, args[0], args[1])
 	})
 	// gemma4.jinja:141:1 {%- macro strip_thinking(text) -%}
-	stripThinking := func(text jinja2.Value) {
-		text = llamacpp.Param(text, "text")
-		var ns jinja2.Value
-		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
-		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
-			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
-			if llamacpp.In(jinja2.Lit("<|channel>"), part) {
-				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				llamacpp.CheckNamespace(ns)
-				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
-			} else {
-				// gemma4.jinja:146:13 {%- else -%}
-				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				llamacpp.CheckNamespace(ns)
-				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), part))
-			}
-		}
-		// gemma4.jinja:150:5 {{- ns.result | trim -}}
-		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(ns, "result"), nil, nil))
-	}
+	// (the function renderGemma4_stripThinkingLlama)
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// gemma4.jinja:154:1 {%- set loop_messages = messages -%}
@@ -1117,7 +749,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 				w.WriteString("<|tool>")
 				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
 				llamacpp.Write(w, llamacpp.FilterTrim(w.Capture(func() {
-					formatFunctionDeclaration(tool)
+					renderGemma4_formatFunctionDeclarationLlama(w, tool, formatArgument)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
@@ -1183,7 +815,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 						w.WriteString(":")
 						// gemma4.jinja:198:41 {{- format_argument(value, escape_keys=False) -}}
 						llamacpp.Write(w, w.Capture(func() {
-							formatArgument(value, jinja2.Bool(false))
+							renderGemma4_formatArgumentLlama(w, value, jinja2.Bool(false))
 						}))
 					}
 				} else if llamacpp.IsString(functionArguments) {
@@ -1224,7 +856,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 						w.WriteString(":")
 						// gemma4.jinja:215:41 {{- format_argument(value, escape_keys=False) -}}
 						llamacpp.Write(w, w.Capture(func() {
-							formatArgument(value, jinja2.Bool(false))
+							renderGemma4_formatArgumentLlama(w, value, jinja2.Bool(false))
 						}))
 						// gemma4.jinja:216:29 {%- if not loop.last %}
 						if !(i == len(items)-1) {
@@ -1239,7 +871,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{value:")
 					llamacpp.WriteStr(w, w.Capture(func() {
-						formatArgument(toolResponseResponse, jinja2.Bool(false))
+						renderGemma4_formatArgumentLlama(w, toolResponseResponse, jinja2.Bool(false))
 					}))
 					w.WriteString("}")
 				}
@@ -1256,7 +888,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			// gemma4.jinja:228:17 {%- if role == 'model' -%}
 			if jinja2.EqStr(role, "model") {
 				// gemma4.jinja:229:21 {{- strip_thinking(message['content']) -}}
-				stripThinking(messageContent)
+				renderGemma4_stripThinkingLlama(w, messageContent)
 			} else {
 				// gemma4.jinja:230:21 {%- else -%}
 				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
@@ -1272,7 +904,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 					// gemma4.jinja:236:25 {%- if role == 'model' -%}
 					if jinja2.EqStr(role, "model") {
 						// gemma4.jinja:237:29 {{- strip_thinking(item['text']) -}}
-						stripThinking(llamacpp.ItemStr(item, "text"))
+						renderGemma4_stripThinkingLlama(w, llamacpp.ItemStr(item, "text"))
 					} else {
 						// gemma4.jinja:238:29 {%- else -%}
 						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
@@ -1320,6 +952,406 @@ func renderGemma4Llama(w *jinja2.Writer) {
 	}
 }
 
+// renderGemma4_formatParametersLlama is the macro format_parameters of renderGemma4Llama.
+// Its parameters after the macro's are the variables of renderGemma4Llama it reads.
+func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required jinja2.Value, formatArgument jinja2.Value) {
+	// gemma4.jinja:1:1 {%- macro format_parameters(properties, required) -%}
+	properties = llamacpp.Param(properties, "properties")
+	llamacpp.Param(required, "required")
+	var standardKeys, ns jinja2.Value
+	// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
+	standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
+	// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+	// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
+	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+	var addComma, nsItems jinja2.Value
+	for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(properties, nil, nil))) {
+		vals := llamacpp.Unpack(item, 2)
+		key := vals[0]
+		value := vals[1]
+		// gemma4.jinja:5:9 {%- set add_comma = false -%}
+		addComma = jinja2.Bool(false)
+		// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
+		if llamacpp.NotIn(key, standardKeys) {
+			// gemma4.jinja:7:13 {%- if ns.found_first %}
+			if llamacpp.ItemAttr(ns, "found_first").Truthy() {
+				w.WriteString(",")
+			}
+			// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
+			llamacpp.CheckNamespace(ns)
+			// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
+			llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
+			// gemma4.jinja:9:13 {{ key }}
+			llamacpp.Write(w, key)
+			w.WriteString(":{")
+			// gemma4.jinja:10:13 {%- if value['description'] -%}
+			valueDescription := llamacpp.ItemStr(value, "description")
+			if valueDescription.Truthy() {
+				w.WriteString("description:<|\"|>")
+				// gemma4.jinja:11:34 {{ value['description'] }}
+				llamacpp.Write(w, valueDescription)
+				w.WriteString("<|\"|>")
+				// gemma4.jinja:12:17 {%- set add_comma = true -%}
+				addComma = jinja2.Bool(true)
+			}
+			// gemma4.jinja:14:13 {%- if value['nullable'] %}
+			if llamacpp.ItemStr(value, "nullable").Truthy() {
+				// gemma4.jinja:15:17 {%- if add_comma %}
+				if addComma.Truthy() {
+					w.WriteString(",")
+				} else {
+					// gemma4.jinja:15:41 {%- else -%}
+					// gemma4.jinja:15:50 {%- set add_comma = true -%}
+					addComma = jinja2.Bool(true)
+				}
+				w.WriteString("nullable:true")
+			}
+			// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
+			valueType := llamacpp.ItemStr(value, "type")
+			if jinja2.EqStr(llamacpp.FilterUpper(valueType), "STRING") {
+				// gemma4.jinja:19:17 {%- if value['enum'] -%}
+				valueEnum := llamacpp.ItemStr(value, "enum")
+				if valueEnum.Truthy() {
+					// gemma4.jinja:20:21 {%- if add_comma %}
+					if addComma.Truthy() {
+						w.WriteString(",")
+					} else {
+						// gemma4.jinja:20:45 {%- else -%}
+						// gemma4.jinja:20:54 {%- set add_comma = true -%}
+						addComma = jinja2.Bool(true)
+					}
+					w.WriteString("enum:")
+					// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
+					llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+				}
+			} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "OBJECT") {
+				// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
+				w.WriteString(",properties:{")
+				// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
+				valueProperties := llamacpp.ItemStr(value, "properties")
+				if llamacpp.IsDefined(valueProperties) && llamacpp.IsMapping(valueProperties) {
+					// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
+					llamacpp.Write(w, w.Capture(func() {
+						renderGemma4_formatParametersLlama(w, valueProperties, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+					}))
+				} else if llamacpp.IsMapping(value) {
+					// gemma4.jinja:27:21 {%- elif value is mapping -%}
+					// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
+					llamacpp.Write(w, w.Capture(func() {
+						renderGemma4_formatParametersLlama(w, value, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+					}))
+				}
+				w.WriteString("}")
+				// gemma4.jinja:31:17 {%- if value['required'] -%}
+				valueRequired := llamacpp.ItemStr(value, "required")
+				if valueRequired.Truthy() {
+					w.WriteString(",required:[")
+					// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
+					items := llamacpp.Iterate(w, llamacpp.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
+					for i := range items {
+						item := items[i]
+						w.WriteString("<|\"|>")
+						// gemma4.jinja:34:30 {{- item -}}
+						llamacpp.Write(w, item)
+						w.WriteString("<|\"|>")
+						// gemma4.jinja:35:25 {%- if not loop.last %}
+						if !(i == len(items)-1) {
+							w.WriteString(",")
+						}
+					}
+					w.WriteString("]")
+				}
+			} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "ARRAY") {
+				// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
+				// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
+				valueItems := llamacpp.ItemStr(value, "items")
+				if llamacpp.IsMapping(valueItems) && valueItems.Truthy() {
+					w.WriteString(",items:{")
+					// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
+					nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+					// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
+					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+					for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(valueItems, nil, nil))) {
+						vals := llamacpp.Unpack(item, 2)
+						itemKey := vals[0]
+						itemValue := vals[1]
+						// gemma4.jinja:44:25 {%- if item_value is not none -%}
+						if !llamacpp.IsNone(itemValue) {
+							// gemma4.jinja:45:29 {%- if ns_items.found_first %}
+							if llamacpp.ItemAttr(nsItems, "found_first").Truthy() {
+								w.WriteString(",")
+							}
+							// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
+							llamacpp.CheckNamespace(nsItems)
+							// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%}
+							llamacpp.SetAttr(nsItems, "found_first", jinja2.Bool(true))
+							// gemma4.jinja:47:29 {%- if item_key == 'properties' -%}
+							if jinja2.EqStr(itemKey, "properties") {
+								w.WriteString("properties:{")
+								// gemma4.jinja:49:33 {%- if item_value is mapping -%}
+								if llamacpp.IsMapping(itemValue) {
+									// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
+									llamacpp.Write(w, w.Capture(func() {
+										renderGemma4_formatParametersLlama(w, itemValue, llamacpp.FilterDefault(llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+									}))
+								}
+								w.WriteString("}")
+							} else if jinja2.EqStr(itemKey, "required") {
+								// gemma4.jinja:53:33 {%- elif item_key == 'required' -%}
+								w.WriteString("required:[")
+								// gemma4.jinja:55:33 {%- for req_item in item_value -%}
+								items := llamacpp.Iterate(w, itemValue)
+								for i := range items {
+									reqItem := items[i]
+									w.WriteString("<|\"|>")
+									// gemma4.jinja:56:42 {{- req_item -}}
+									llamacpp.Write(w, reqItem)
+									w.WriteString("<|\"|>")
+									// gemma4.jinja:57:37 {%- if not loop.last %}
+									if !(i == len(items)-1) {
+										w.WriteString(",")
+									}
+								}
+								w.WriteString("]")
+							} else if jinja2.EqStr(itemKey, "type") {
+								// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
+								// gemma4.jinja:61:33 {%- if item_value is string -%}
+								if llamacpp.IsString(itemValue) {
+									w.WriteString("type:")
+									// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
+									llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
+								} else {
+									// gemma4.jinja:63:37 {%- else -%}
+									w.WriteString("type:")
+									// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
+									llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+								}
+							} else {
+								// gemma4.jinja:66:33 {%- else -%}
+								// gemma4.jinja:67:33 {{ item_key }}
+								llamacpp.Write(w, itemKey)
+								w.WriteString(":")
+								// gemma4.jinja:67:48 {{ format_argument(item_value) }}
+								llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+							}
+						}
+					}
+					w.WriteString("}")
+				}
+			}
+			// gemma4.jinja:74:13 {%- if add_comma %}
+			if addComma.Truthy() {
+				w.WriteString(",")
+			} else {
+				// gemma4.jinja:74:37 {%- else -%}
+				// gemma4.jinja:74:46 {%- set add_comma = true -%}
+				addComma = jinja2.Bool(true)
+			}
+			w.WriteString("type:<|\"|>")
+			// gemma4.jinja:75:23 {{ value['type'] | upper }}
+			llamacpp.Write(w, llamacpp.FilterUpper(valueType))
+			w.WriteString("<|\"|>}")
+		}
+	}
+}
+
+// renderGemma4_formatFunctionDeclarationLlama is the macro format_function_declaration of renderGemma4Llama.
+// Its parameters after the macro's are the variables of renderGemma4Llama it reads.
+func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinja2.Value, formatArgument jinja2.Value) {
+	// gemma4.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
+	toolData = llamacpp.Param(toolData, "tool_data")
+	var params, responseDeclaration jinja2.Value
+	w.WriteString("declaration:")
+	// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
+	toolDataFunction := llamacpp.ItemStr(toolData, "function")
+	llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "name"))
+	w.WriteString("{description:<|\"|>")
+	// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
+	llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "description"))
+	w.WriteString("<|\"|>")
+	// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
+	params = llamacpp.ItemStr(toolDataFunction, "parameters")
+	// gemma4.jinja:82:5 {%- if params -%}
+	if params.Truthy() {
+		w.WriteString(",parameters:{")
+		// gemma4.jinja:84:9 {%- if params['properties'] -%}
+		paramsProperties := llamacpp.ItemStr(params, "properties")
+		if paramsProperties.Truthy() {
+			w.WriteString("properties:{")
+			// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
+			llamacpp.Write(w, w.Capture(func() {
+				renderGemma4_formatParametersLlama(w, paramsProperties, llamacpp.ItemStr(params, "required"), formatArgument)
+			}))
+			w.WriteString("},")
+		}
+		// gemma4.jinja:87:9 {%- if params['required'] -%}
+		paramsRequired := llamacpp.ItemStr(params, "required")
+		if paramsRequired.Truthy() {
+			w.WriteString("required:[")
+			// gemma4.jinja:89:13 {%- for item in params['required'] -%}
+			items := llamacpp.Iterate(w, paramsRequired)
+			for i := range items {
+				item := items[i]
+				w.WriteString("<|\"|>")
+				// gemma4.jinja:90:22 {{- item -}}
+				llamacpp.Write(w, item)
+				w.WriteString("<|\"|>")
+				// gemma4.jinja:91:17 {{- ',' if not loop.last -}}
+				if !(i == len(items)-1) {
+					w.WriteString(",")
+				}
+			}
+			w.WriteString("],")
+		}
+		// gemma4.jinja:95:9 {%- if params['type'] -%}
+		paramsType := llamacpp.ItemStr(params, "type")
+		if paramsType.Truthy() {
+			w.WriteString("type:<|\"|>")
+			// gemma4.jinja:96:23 {{- params['type'] | upper -}}
+			llamacpp.Write(w, llamacpp.FilterUpper(paramsType))
+			w.WriteString("<|\"|>}")
+		}
+	}
+	// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
+	if llamacpp.In(jinja2.Lit("response"), toolDataFunction) {
+		// gemma4.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
+		responseDeclaration = llamacpp.ItemStr(toolDataFunction, "response")
+		w.WriteString(",response:{")
+		// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
+		responseDeclarationDescription := llamacpp.ItemStr(responseDeclaration, "description")
+		if responseDeclarationDescription.Truthy() {
+			w.WriteString("description:<|\"|>")
+			// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
+			llamacpp.Write(w, responseDeclarationDescription)
+			w.WriteString("<|\"|>,")
+		}
+		// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
+		responseDeclarationType := llamacpp.ItemStr(responseDeclaration, "type")
+		if jinja2.EqStr(llamacpp.FilterUpper(responseDeclarationType), "OBJECT") {
+			w.WriteString("type:<|\"|>")
+			// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
+			llamacpp.Write(w, llamacpp.FilterUpper(responseDeclarationType))
+			w.WriteString("<|\"|>}")
+		}
+	}
+	w.WriteString("}")
+}
+
+// renderGemma4_formatArgumentLlama is the macro format_argument of renderGemma4Llama.
+func renderGemma4_formatArgumentLlama(w *jinja2.Writer, argument, escapeKeys jinja2.Value) {
+	// gemma4.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
+	argument = llamacpp.Param(argument, "argument")
+	if escapeKeys.IsMissing() {
+		escapeKeys = jinja2.Bool(true)
+	}
+	var ns jinja2.Value
+	// gemma4.jinja:112:5 {%- if argument is string -%}
+	if llamacpp.IsString(argument) {
+		// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
+		w.WriteString("<|\"|>")
+		llamacpp.WriteStr(w, argument)
+		w.WriteString("<|\"|>")
+	} else if llamacpp.IsBoolean(argument) {
+		// gemma4.jinja:114:9 {%- elif argument is boolean -%}
+		// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
+		if argument.Truthy() {
+			w.WriteString("true")
+		} else {
+			w.WriteString("false")
+		}
+	} else if llamacpp.IsMapping(argument) {
+		// gemma4.jinja:116:9 {%- elif argument is mapping -%}
+		w.WriteString("{")
+		// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+		// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(argument, nil, nil))) {
+			vals := llamacpp.Unpack(item, 2)
+			key := vals[0]
+			value := vals[1]
+			// gemma4.jinja:120:13 {%- if ns.found_first %}
+			if llamacpp.ItemAttr(ns, "found_first").Truthy() {
+				w.WriteString(",")
+			}
+			// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
+			llamacpp.CheckNamespace(ns)
+			// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
+			llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
+			// gemma4.jinja:122:13 {%- if escape_keys -%}
+			if escapeKeys.Truthy() {
+				// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
+				w.WriteString("<|\"|>")
+				llamacpp.WriteStr(w, key)
+				w.WriteString("<|\"|>")
+			} else {
+				// gemma4.jinja:124:17 {%- else -%}
+				// gemma4.jinja:125:17 {{- key -}}
+				llamacpp.Write(w, key)
+			}
+			w.WriteString(":")
+			// gemma4.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
+			llamacpp.Write(w, w.Capture(func() {
+				renderGemma4_formatArgumentLlama(w, value, escapeKeys)
+			}))
+		}
+		w.WriteString("}")
+	} else if llamacpp.IsSequence(argument) {
+		// gemma4.jinja:130:9 {%- elif argument is sequence -%}
+		w.WriteString("[")
+		// gemma4.jinja:132:9 {%- for item in argument -%}
+		items := llamacpp.Iterate(w, argument)
+		for i := range items {
+			item := items[i]
+			// gemma4.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
+			llamacpp.Write(w, w.Capture(func() {
+				renderGemma4_formatArgumentLlama(w, item, escapeKeys)
+			}))
+			// gemma4.jinja:134:13 {%- if not loop.last %}
+			if !(i == len(items)-1) {
+				w.WriteString(",")
+			}
+		}
+		w.WriteString("]")
+	} else {
+		// gemma4.jinja:137:9 {%- else -%}
+		// gemma4.jinja:138:9 {{- argument -}}
+		llamacpp.Write(w, argument)
+	}
+}
+
+// renderGemma4_stripThinkingLlama is the macro strip_thinking of renderGemma4Llama.
+func renderGemma4_stripThinkingLlama(w *jinja2.Writer, text jinja2.Value) {
+	// gemma4.jinja:141:1 {%- macro strip_thinking(text) -%}
+	text = llamacpp.Param(text, "text")
+	var ns jinja2.Value
+	// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
+	// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
+	for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
+		// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
+		if llamacpp.In(jinja2.Lit("<|channel>"), part) {
+			// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
+			llamacpp.CheckNamespace(ns)
+			// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
+			llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
+		} else {
+			// gemma4.jinja:146:13 {%- else -%}
+			// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
+			llamacpp.CheckNamespace(ns)
+			// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
+			llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), part))
+		}
+	}
+	// gemma4.jinja:150:5 {{- ns.result | trim -}}
+	llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(ns, "result"), nil, nil))
+}
+
 // spansGemma4 is the position table of gemma4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGemma4 = "macro,set,for,if,{{ }}|0DqMCCAKACICEACACE2LCAEMACICEkLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKkIGrCGGaCIGGOCIGKAAiCCIAC5BIEiHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM4EIRGGwECAGIAEICEiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOqFKtBAQsECIGEECIIGiECAGGICAIKyDCAGIAEACE6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIUuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCK0KOREGAAACEACICEKCACOECIII8CEIGGsCCIEGACICEECAII4BCAGGACICEiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCG+CGJGGuCEIEGmCEIGGECIIIgBCAEKCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAGqB2MtQJAMACICEACACK6LCAEMACICEoLCAGEECIGIAAACEACACECCAIGQCAGICCqBIGACjBCGUEJGEOCIGKAAiCCKoIGrCGGaCIGGOCIGKAAiCCIAC5BIEmHETGIaEAGGECIIGMCAGGECAIMiBGJGIYEIEKCCSIGECLGM8EIRGG0ECAGIAEICIiECAEK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIIKqCGJGIYEAEKCCSIGECLGKoBGJGGSCAGGACSIKAEAIKCGTIGAAeIQOOnCGKAAiCCICCvBIM6EItBAKECgBIICAuDIGACnECEuCCAGGQEIGIGCiBIMiBEjBGIYEIEKCCSIGECLIOMIRGICCcIKqBGlBGECCICGMEAGICCqBIIMErBGICCcIOwFKtBAQwECIGEECIIGmECAGGICAIK2DCAGIAEACI6BCAEKECIGIAAACEACACEUCAGEECIIMAEAIIEEHIKqBGLGIYEAEIECIIIECAGQAIJIWuBGRAIACICEcCAEEWCIGEAAACEACICIAAACEAEACIAGRIGAGJCEACACEACAIEmCEAGGMIIGGAAACEAEICGMGJGGACIIEACACGeGJGEOCIEGGEIIMAAACEAGJCMgLOREGAAACEACICEKCACOECIIIiDEIGIwCCIEGACICEECAII8BCAGGACICIiBCAEKECIGIACACECCAIGEAYIIIEhBGGACAIKAAACEAIRCGkDGJGG0CEIEGsCEIGGECIIMiBCAEMCCIIGEAYIIECZGQMIJIWAAACEAIRCGkDGJGGOCIGEACIIIAEAIEuCEJGGmCCAEEgCCIGGOCIGEACIIIAEAIEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAG"
+const spansGemma4 = "macro,set,{{ }},if,for|+DK+GCASA0CACEACACEACAEEmCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGeGJGEOCIIGGEIEMAAACEAGJCK0KORIGAAACEACICEKCACOECIEI8CEIGGsCCIIGACICEECAEI4BCAGGACICEiBCAIKECIGIACACECCAEGEAYEIIEhBGGACAEKAAACEAIRCG+CGJGGuCEIIGmCEIGGECIEIgBCAIKCCIEGEAYEIECZGQMIJEWAAACEAIRCGkDGJGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAGUCtQJAGACICEACACE2LCAIMACICEkLCAGEECIGIAAACEACACECCAEGQCAGICCqBEGACjBCGUEJGEOCIGKAAiCCKkIGrCGGaCIGGOCIGKAAiCCIAC5BEEiHETGIaEAGGECIEGMCAGGECAEMiBGJGIYEIIKCCSEGECLGM4EIRGGwECAGIAEICEiECAIK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIEKqCGJGIYEAIKCCSEGECLGKoBGJGGSCAGGACSEKAEAEKCGTEGAAeEQOOnCGKAAiCCICCvBEUEItBAIECgBEICAuDEGACnECEuCCAGGQEIGIGCiBEMiBEjBGIYEIIKCCSEGECLEOMIRGICCcEKqBGlBGECCICGMEAGICCqBEIMErBGICCcEUIKtBAMsECIGEECIEGiECAGGICAEKyDCAGIAEACE6BCAIKECIGIAAACEACACEUCAGEECIEMAEAEIEEHEKqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGREuBMvCJAUA0CACEACACEACAEEmCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGeGJGEOCIIGGEIEMAAACEAGJCMgLORIGAAACEACICEKCACOECIEIiDEIGIwCCIIGACICEECAEI8BCAGGACICIiBCAIKECIGIACACECCAEGEAYEIIEhBGGACAEKAAACEAIRCGkDGJGG0CEIIGsCEIGGECIEMiBCAIMCCIEGEAYEIECZGQMIJEWAAACEAIRCGkDGJGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGKSKRGEECIGIEGAGUEtQJAIACICEACACK6LCAIMACICEoLCAGEECIGIAAACEACACECCAEGQCAGICCqBEGACjBCGUEJGEOCIGKAAiCCKoIGrCGGaCIGGOCIGKAAiCCIAC5BEEmHETGIaEAGGECIEGMCAGGECAEMiBGJGIYEIIKCCSEGECLGM8EIRGG0ECAGIAEICIiECAIK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIEKqCGJGIYEAIKCCSEGECLGKoBGJGGSCAGGACSEKAEAEKCGTEGAAeEQOOnCGKAAiCCICCvBEUEItBAIECgBEICAuDEGACnECEuCCAGGQEIGIGCiBEMiBEjBGIYEIIKCCSEGECLEOMIRGICCcEKqBGlBGECCICGMEAGICCqBEIMErBGICCcEUIKtBAMwECIGEECIEGmECAGGICAEK2DCAGIAEACI6BCAIKECIGIAAACEACACEUCAGEECIEMAEAEIEEHEKqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGRE"

@@ -48,296 +48,13 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	// GigaChat3-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
-	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value)
-	jsonSchemaToTypescript = func(schema, indent jinja2.Value) {
-		schema = jinja2.Param(schema, "schema")
-		if indent.IsMissing() {
-			indent = jinja2.Lit("")
-		}
-		var ADDITIONAL_JSON_KEYS, ty, props, required, hasAdditionalProps, additionalPropsType jinja2.Value
-		var additionalTypeStr, ns jinja2.Value
-		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"))
-		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
-		ty = jinja2.MethodGet(schema, jinja2.Lit("type"))
-		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
-		if jinja2.EqStr(ty, "object") {
-			w.WriteString("{\n")
-			// GigaChat3-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
-			props = jinja2.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf())
-			// GigaChat3-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
-			required = jinja2.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList())
-			// GigaChat3-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			hasAdditionalProps = jinja2.Bool(jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Lit("additionalProperties"))))
-			// GigaChat3-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
-			additionalPropsType = jinja2.None()
-			// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
-			if hasAdditionalProps.Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
-				schemaAdditionalProperties := jinja2.ItemAttr(schema, "additionalProperties")
-				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
-					// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
-					additionalPropsType = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))
-				} else if jinja2.IsMapping(schemaAdditionalProperties) {
-					// GigaChat3-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
-					// GigaChat3-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
-					additionalPropsType = schemaAdditionalProperties
-				}
-			}
-			// GigaChat3-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
-			keys, values := jinja2.DictItems(props)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				val := values[i]
-				var typeStr, default2 jinja2.Value
-				// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
-				if jinja2.In(jinja2.Lit("description"), val) {
-					// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-					for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Lit("\n"))) {
-						// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
-						if jinja2.MethodStrip(line).Truthy() {
-							// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
-							jinja2.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
-						}
-					}
-				}
-				// GigaChat3-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
-				keys, values := jinja2.DictItems(val)
-				for i := range w.Count(len(keys)) {
-					addKey := keys[i]
-					addVal := values[i]
-					// GigaChat3-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					if jinja2.In(addKey, ADDITIONAL_JSON_KEYS) {
-						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
-						if jinja2.IsString(addVal) {
-							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							jinja2.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Lit(": \""), addVal, jinja2.Lit("\""), jinja2.Lit("\n"))
-						} else {
-							// GigaChat3-10B-A1.8B.jinja:42:10 {%- else -%}
-							// GigaChat3-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							jinja2.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Concat(jinja2.Lit(": "), addVal, jinja2.Lit("\n")))
-						}
-					}
-				}
-				// GigaChat3-10B-A1.8B.jinja:49:13 {%- set type_str = json_schema_to_typescript(
-				typeStr = w.Capture(func() {
-					jsonSchemaToTypescript(val, jinja2.Add(indent, jinja2.Lit("  ")))
-				})
-				// GigaChat3-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-				jinja2.WriteAdd(w, indent, key, jinja2.IfElse(jinja2.In(key, required), func() jinja2.Value {
-					return jinja2.Lit("")
-				}, func() jinja2.Value {
-					return jinja2.Lit("?")
-				}), jinja2.Lit(": "), typeStr, jinja2.Lit(","))
-				// GigaChat3-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
-				if jinja2.In(jinja2.Lit("default"), val) || jinja2.In(jinja2.Lit("defalut_value"), val) {
-					// GigaChat3-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
-					default2 = jinja2.MethodGetDefault(val, jinja2.Lit("default"), jinja2.MethodGet(val, jinja2.Lit("defalut_value")))
-					// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
-					if jinja2.IsString(default2) {
-						// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
-						w.WriteString(" // default: \"")
-						jinja2.WriteStr(w, default2)
-						w.WriteString("\"")
-					} else {
-						// GigaChat3-10B-A1.8B.jinja:60:9 {%- else -%}
-						// GigaChat3-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
-						w.WriteString(" // default: ")
-						jinja2.Write(w, default2)
-					}
-				}
-				w.WriteString("\n")
-			}
-			// GigaChat3-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
-			if hasAdditionalProps.Truthy() && !jinja2.IsNone(additionalPropsType) {
-				// GigaChat3-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
-				additionalTypeStr = w.Capture(func() {
-					jsonSchemaToTypescript(additionalPropsType, jinja2.Add(indent, jinja2.Lit("  ")))
-				})
-				// GigaChat3-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
-				jinja2.WriteAdd(w, indent, jinja2.Lit("[key: string]: "), additionalTypeStr, jinja2.Lit("\n"))
-			}
-			// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.Sub(jinja2.FilterLength(indent), jinja2.FilterLength(jinja2.Lit("  "))), jinja2.Missing()), jinja2.Lit("}"))
-		} else if jinja2.EqStr(ty, "string") {
-			// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
-			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
-			if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
-				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
-				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
-				for _, en := range jinja2.Iterate(w, jinja2.ItemStr(schema, "enum")) {
-					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
-				}
-				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-			} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
-				// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
-				w.WriteString("Date")
-			} else {
-				// GigaChat3-10B-A1.8B.jinja:89:7 {%- else -%}
-				w.WriteString("string")
-			}
-		} else if jinja2.InStrs(ty, "number", "integer") {
-			// GigaChat3-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
-			// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
-			if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-			} else {
-				// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
-				w.WriteString("number")
-			}
-		} else if jinja2.EqStr(ty, "boolean") {
-			// GigaChat3-10B-A1.8B.jinja:102:6 {%- elif ty == "boolean" -%}
-			w.WriteString("boolean")
-		} else if jinja2.EqStr(ty, "array") {
-			// GigaChat3-10B-A1.8B.jinja:106:6 {%- elif ty == "array" -%}
-			// GigaChat3-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
-			if jinja2.In(jinja2.Lit("items"), schema) {
-				// GigaChat3-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
-				jinja2.WriteAdd(w, w.Capture(func() {
-					jsonSchemaToTypescript(jinja2.ItemStr(schema, "items"), indent)
-				}), jinja2.Lit("[]"))
-			} else {
-				// GigaChat3-10B-A1.8B.jinja:109:7 {%- else -%}
-				w.WriteString("Array<any>")
-			}
-		} else {
-			// GigaChat3-10B-A1.8B.jinja:114:6 {%- else -%}
-			w.WriteString("any")
-		}
-	}
+	// (the function renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript)
 	// GigaChat3-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
-		namespaceName = jinja2.Param(namespaceName, "namespace_name")
-		tools = jinja2.Param(tools, "tools")
-		var ns jinja2.Value
-		// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
-		// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, tools) {
-			var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
-			// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-			toolFunction := jinja2.ItemAttr(tool, "function")
-			if toolFunction.Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
-				tool = toolFunction
-			}
-			// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
-			// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
-			if jinja2.MethodGet(tool, jinja2.Lit("description")).Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
-					// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
-					if jinja2.MethodStrip(line).Truthy() {
-						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						jinja2.CheckNamespace(nsTool)
-						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Lit("// "), line))))
-					}
-				}
-			}
-			// GigaChat3-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
-			mainBody = jinja2.Lit("")
-			// GigaChat3-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
-			params = jinja2.MethodGet(tool, jinja2.Lit("parameters"))
-			// GigaChat3-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && jinja2.MethodGet(params, jinja2.Lit("properties")).Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
-				paramType = w.Capture(func() {
-					jsonSchemaToTypescript(params, jinja2.Lit("  "))
-				})
-				// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
-			} else {
-				// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
-				// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
-			}
-			// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = jinja2.MethodGet(tool, jinja2.Lit("return_parameters"))
-			// GigaChat3-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && jinja2.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
-				returnType = w.Capture(func() {
-					jsonSchemaToTypescript(returnParams, jinja2.Lit("  "))
-				})
-				// GigaChat3-10B-A1.8B.jinja:156:4 {%- set main_body = main_body ~ return_type -%}
-				mainBody = jinja2.Concat(mainBody, returnType)
-			} else {
-				// GigaChat3-10B-A1.8B.jinja:157:7 {%- else -%}
-				// GigaChat3-10B-A1.8B.jinja:158:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = jinja2.Concat(mainBody, jinja2.Lit("any"))
-			}
-			// GigaChat3-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = jinja2.Concat(mainBody, jinja2.Lit(";\n"))
-			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			jinja2.CheckNamespace(nsTool)
-			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
-			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			jinja2.CheckNamespace(ns)
-			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
-		}
-		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		jinja2.CheckNamespace(ns)
-		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Lit("} // namespace "), namespaceName))))
-		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-	}
+	// (the function renderGigaChat3_10B_A1_8B_renderToolNamespace)
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
-	renderRoleMessage := func(message, role jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		if role.IsMissing() {
-			role = jinja2.None()
-		}
-		var messageContent jinja2.Value
-		// GigaChat3-10B-A1.8B.jinja:178:5 {%- if not role -%}
-		if !role.Truthy() {
-			// GigaChat3-10B-A1.8B.jinja:179:9 {%- set role = message["role"] -%}
-			role = jinja2.ItemStr(message, "role")
-		}
-		// GigaChat3-10B-A1.8B.jinja:182:5 {%- set message_content = message['content'] or '' -%}
-		messageContent = jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
-			return jinja2.Lit("")
-		})
-		// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
-		if !jinja2.IsString(messageContent) {
-			// GigaChat3-10B-A1.8B.jinja:184:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = jinja2.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		}
-		// GigaChat3-10B-A1.8B.jinja:187:5 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
-		jinja2.WriteAdd(w, role, jinja2.ItemAttr(addTokens, "role_sep"), messageContent, jinja2.ItemAttr(addTokens, "message_sep"))
-	}
+	// (the function renderGigaChat3_10B_A1_8B_renderRoleMessage)
 	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
-	renderFunctionCall := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		var call, arguments jinja2.Value
-		// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
-		call = jinja2.ItemStr(message, "content")
-		// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
-		callFunction := jinja2.ItemAttr(call, "function")
-		if callFunction.Truthy() {
-			// GigaChat3-10B-A1.8B.jinja:195:9 {%- set call = call.function -%}
-			call = callFunction
-		}
-		// GigaChat3-10B-A1.8B.jinja:198:5 {%- set arguments = call['arguments'] -%}
-		arguments = jinja2.ItemStr(call, "arguments")
-		// GigaChat3-10B-A1.8B.jinja:199:2 {%- if arguments is not string -%}
-		if !jinja2.IsString(arguments) {
-			// GigaChat3-10B-A1.8B.jinja:200:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
-			arguments = jinja2.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		}
-		// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
-		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), jinja2.Concat(jinja2.Lit("{\"name\": \""), jinja2.ItemStr(call, "name"), jinja2.Lit("\", \"arguments\": "), arguments, jinja2.Lit("}"))), jinja2.Missing())
-	}
+	// (the function renderGigaChat3_10B_A1_8B_renderFunctionCall)
 	// GigaChat3-10B-A1.8B.jinja:213:1 {%- set add_tokens = namespace(
 	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Lit("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Lit("<|message_sep|>\n\n"))})
 	// GigaChat3-10B-A1.8B.jinja:220:1 {%- set DEVSYSTEM -%}
@@ -347,11 +64,11 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 	// GigaChat3-10B-A1.8B.jinja:297:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// GigaChat3-10B-A1.8B.jinja:301:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
-	renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), DEVSYSTEM), jinja2.Missing())
+	renderGigaChat3_10B_A1_8B_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), DEVSYSTEM), jinja2.Missing(), addTokens)
 	// GigaChat3-10B-A1.8B.jinja:304:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
-		renderRoleMessage(jinja2.ItemInt(messages, 0), jinja2.Missing())
+		renderGigaChat3_10B_A1_8B_renderRoleMessage(w, jinja2.ItemInt(messages, 0), jinja2.Missing(), addTokens)
 		// GigaChat3-10B-A1.8B.jinja:306:5 {%- set messages = messages[1:] -%}
 		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -359,10 +76,10 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 	if tools.Truthy() {
 		// GigaChat3-10B-A1.8B.jinja:311:5 {%- set tools_content = (
 		toolsContent = jinja2.Add(w.Capture(func() {
-			renderToolNamespace(jinja2.Lit("functions"), tools)
+			renderGigaChat3_10B_A1_8B_renderToolNamespace(w, jinja2.Lit("functions"), tools)
 		}), jinja2.Lit("\n\n"))
 		// GigaChat3-10B-A1.8B.jinja:315:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), toolsContent), jinja2.Missing())
+		renderGigaChat3_10B_A1_8B_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), toolsContent), jinja2.Missing(), addTokens)
 	}
 	// GigaChat3-10B-A1.8B.jinja:319:1 {%- for message in messages -%}
 	items := jinja2.Iterate(w, messages)
@@ -374,7 +91,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323:9 {{- render_role_message(message, 'function result') -}}
-			renderRoleMessage(message, jinja2.Lit("function result"))
+			renderGigaChat3_10B_A1_8B_renderRoleMessage(w, message, jinja2.Lit("function result"), addTokens)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
@@ -388,16 +105,16 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 				functionCall = jinja2.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), jinja2.ItemAttr(message, "content")), jinja2.Missing())
+			renderGigaChat3_10B_A1_8B_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), jinja2.ItemAttr(message, "content")), jinja2.Missing(), addTokens)
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
-				renderFunctionCall(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), functionCall))
+				renderGigaChat3_10B_A1_8B_renderFunctionCall(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), functionCall), addTokens)
 			}
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:345:9 {%- else -%}
 			// GigaChat3-10B-A1.8B.jinja:346:9 {{- render_role_message(message) -}}
-			renderRoleMessage(message, jinja2.Missing())
+			renderGigaChat3_10B_A1_8B_renderRoleMessage(w, message, jinja2.Missing(), addTokens)
 		}
 		// GigaChat3-10B-A1.8B.jinja:351:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(messageRole, "assistant") {
@@ -406,6 +123,306 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 			jinja2.WriteStr(w, jinja2.ItemAttr(addTokens, "role_sep"))
 		}
 	}
+}
+
+// renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript is the macro json_schema_to_typescript of renderGigaChat3_10B_A1_8B.
+func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent jinja2.Value) {
+	// GigaChat3-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
+	schema = jinja2.Param(schema, "schema")
+	if indent.IsMissing() {
+		indent = jinja2.Lit("")
+	}
+	var ADDITIONAL_JSON_KEYS, ty, props, required, hasAdditionalProps, additionalPropsType jinja2.Value
+	var additionalTypeStr, ns jinja2.Value
+	// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
+	ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"))
+	// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
+	ty = jinja2.MethodGet(schema, jinja2.Lit("type"))
+	// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
+	if jinja2.EqStr(ty, "object") {
+		w.WriteString("{\n")
+		// GigaChat3-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
+		props = jinja2.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf())
+		// GigaChat3-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
+		required = jinja2.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList())
+		// GigaChat3-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
+		hasAdditionalProps = jinja2.Bool(jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Lit("additionalProperties"))))
+		// GigaChat3-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
+		additionalPropsType = jinja2.None()
+		// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
+		if hasAdditionalProps.Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
+			schemaAdditionalProperties := jinja2.ItemAttr(schema, "additionalProperties")
+			if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
+				// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
+				additionalPropsType = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))
+			} else if jinja2.IsMapping(schemaAdditionalProperties) {
+				// GigaChat3-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
+				// GigaChat3-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
+				additionalPropsType = schemaAdditionalProperties
+			}
+		}
+		// GigaChat3-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
+		keys, values := jinja2.DictItems(props)
+		for i := range w.Count(len(keys)) {
+			key := keys[i]
+			val := values[i]
+			var typeStr, default2 jinja2.Value
+			// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
+			if jinja2.In(jinja2.Lit("description"), val) {
+				// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
+				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Lit("\n"))) {
+					// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
+					if jinja2.MethodStrip(line).Truthy() {
+						// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
+						jinja2.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
+					}
+				}
+			}
+			// GigaChat3-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
+			keys, values := jinja2.DictItems(val)
+			for i := range w.Count(len(keys)) {
+				addKey := keys[i]
+				addVal := values[i]
+				// GigaChat3-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
+				if jinja2.In(addKey, ADDITIONAL_JSON_KEYS) {
+					// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
+					if jinja2.IsString(addVal) {
+						// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
+						jinja2.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Lit(": \""), addVal, jinja2.Lit("\""), jinja2.Lit("\n"))
+					} else {
+						// GigaChat3-10B-A1.8B.jinja:42:10 {%- else -%}
+						// GigaChat3-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
+						jinja2.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Concat(jinja2.Lit(": "), addVal, jinja2.Lit("\n")))
+					}
+				}
+			}
+			// GigaChat3-10B-A1.8B.jinja:49:13 {%- set type_str = json_schema_to_typescript(
+			typeStr = w.Capture(func() {
+				renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w, val, jinja2.Add(indent, jinja2.Lit("  ")))
+			})
+			// GigaChat3-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
+			jinja2.WriteAdd(w, indent, key, jinja2.IfElse(jinja2.In(key, required), func() jinja2.Value {
+				return jinja2.Lit("")
+			}, func() jinja2.Value {
+				return jinja2.Lit("?")
+			}), jinja2.Lit(": "), typeStr, jinja2.Lit(","))
+			// GigaChat3-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
+			if jinja2.In(jinja2.Lit("default"), val) || jinja2.In(jinja2.Lit("defalut_value"), val) {
+				// GigaChat3-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
+				default2 = jinja2.MethodGetDefault(val, jinja2.Lit("default"), jinja2.MethodGet(val, jinja2.Lit("defalut_value")))
+				// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
+				if jinja2.IsString(default2) {
+					// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
+					w.WriteString(" // default: \"")
+					jinja2.WriteStr(w, default2)
+					w.WriteString("\"")
+				} else {
+					// GigaChat3-10B-A1.8B.jinja:60:9 {%- else -%}
+					// GigaChat3-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
+					w.WriteString(" // default: ")
+					jinja2.Write(w, default2)
+				}
+			}
+			w.WriteString("\n")
+		}
+		// GigaChat3-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
+		if hasAdditionalProps.Truthy() && !jinja2.IsNone(additionalPropsType) {
+			// GigaChat3-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
+			additionalTypeStr = w.Capture(func() {
+				renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w, additionalPropsType, jinja2.Add(indent, jinja2.Lit("  ")))
+			})
+			// GigaChat3-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
+			jinja2.WriteAdd(w, indent, jinja2.Lit("[key: string]: "), additionalTypeStr, jinja2.Lit("\n"))
+		}
+		// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
+		jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.Sub(jinja2.FilterLength(indent), jinja2.FilterLength(jinja2.Lit("  "))), jinja2.Missing()), jinja2.Lit("}"))
+	} else if jinja2.EqStr(ty, "string") {
+		// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
+		// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
+		if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+			// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
+			for _, en := range jinja2.Iterate(w, jinja2.ItemStr(schema, "enum")) {
+				// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
+				jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+			}
+			// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
+			// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
+			w.WriteString("Date")
+		} else {
+			// GigaChat3-10B-A1.8B.jinja:89:7 {%- else -%}
+			w.WriteString("string")
+		}
+	} else if jinja2.InStrs(ty, "number", "integer") {
+		// GigaChat3-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
+		// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
+		if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else {
+			// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
+			w.WriteString("number")
+		}
+	} else if jinja2.EqStr(ty, "boolean") {
+		// GigaChat3-10B-A1.8B.jinja:102:6 {%- elif ty == "boolean" -%}
+		w.WriteString("boolean")
+	} else if jinja2.EqStr(ty, "array") {
+		// GigaChat3-10B-A1.8B.jinja:106:6 {%- elif ty == "array" -%}
+		// GigaChat3-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
+		if jinja2.In(jinja2.Lit("items"), schema) {
+			// GigaChat3-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
+			jinja2.WriteAdd(w, w.Capture(func() {
+				renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w, jinja2.ItemStr(schema, "items"), indent)
+			}), jinja2.Lit("[]"))
+		} else {
+			// GigaChat3-10B-A1.8B.jinja:109:7 {%- else -%}
+			w.WriteString("Array<any>")
+		}
+	} else {
+		// GigaChat3-10B-A1.8B.jinja:114:6 {%- else -%}
+		w.WriteString("any")
+	}
+}
+
+// renderGigaChat3_10B_A1_8B_renderToolNamespace is the macro render_tool_namespace of renderGigaChat3_10B_A1_8B.
+func renderGigaChat3_10B_A1_8B_renderToolNamespace(w *jinja2.Writer, namespaceName, tools jinja2.Value) {
+	// GigaChat3-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	namespaceName = jinja2.Param(namespaceName, "namespace_name")
+	tools = jinja2.Param(tools, "tools")
+	var ns jinja2.Value
+	// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
+	// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
+	for _, tool := range jinja2.Iterate(w, tools) {
+		var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
+		// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
+		toolFunction := jinja2.ItemAttr(tool, "function")
+		if toolFunction.Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
+			tool = toolFunction
+		}
+		// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
+		nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
+		// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
+		if jinja2.MethodGet(tool, jinja2.Lit("description")).Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
+			for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
+				// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
+				if jinja2.MethodStrip(line).Truthy() {
+					// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
+					jinja2.CheckNamespace(nsTool)
+					// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
+					jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Lit("// "), line))))
+				}
+			}
+		}
+		// GigaChat3-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
+		mainBody = jinja2.Lit("")
+		// GigaChat3-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
+		params = jinja2.MethodGet(tool, jinja2.Lit("parameters"))
+		// GigaChat3-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
+		if params.Truthy() && jinja2.MethodGet(params, jinja2.Lit("properties")).Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
+			paramType = w.Capture(func() {
+				renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w, params, jinja2.Lit("  "))
+			})
+			// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
+			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+		} else {
+			// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
+			// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
+			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
+		}
+		// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
+		returnParams = jinja2.MethodGet(tool, jinja2.Lit("return_parameters"))
+		// GigaChat3-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
+		if returnParams.Truthy() && jinja2.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
+			returnType = w.Capture(func() {
+				renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w, returnParams, jinja2.Lit("  "))
+			})
+			// GigaChat3-10B-A1.8B.jinja:156:4 {%- set main_body = main_body ~ return_type -%}
+			mainBody = jinja2.Concat(mainBody, returnType)
+		} else {
+			// GigaChat3-10B-A1.8B.jinja:157:7 {%- else -%}
+			// GigaChat3-10B-A1.8B.jinja:158:4 {%- set main_body = main_body ~ 'any' -%}
+			mainBody = jinja2.Concat(mainBody, jinja2.Lit("any"))
+		}
+		// GigaChat3-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
+		mainBody = jinja2.Concat(mainBody, jinja2.Lit(";\n"))
+		// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
+		jinja2.CheckNamespace(nsTool)
+		// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
+		jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+		// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
+		jinja2.CheckNamespace(ns)
+		// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
+		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
+	}
+	// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
+	jinja2.CheckNamespace(ns)
+	// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
+	jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Lit("} // namespace "), namespaceName))))
+	// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
+	jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+}
+
+// renderGigaChat3_10B_A1_8B_renderRoleMessage is the macro render_role_message of renderGigaChat3_10B_A1_8B.
+// Its parameters after the macro's are the variables of renderGigaChat3_10B_A1_8B it reads.
+func renderGigaChat3_10B_A1_8B_renderRoleMessage(w *jinja2.Writer, message, role jinja2.Value, addTokens jinja2.Value) {
+	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
+	message = jinja2.Param(message, "message")
+	if role.IsMissing() {
+		role = jinja2.None()
+	}
+	var messageContent jinja2.Value
+	// GigaChat3-10B-A1.8B.jinja:178:5 {%- if not role -%}
+	if !role.Truthy() {
+		// GigaChat3-10B-A1.8B.jinja:179:9 {%- set role = message["role"] -%}
+		role = jinja2.ItemStr(message, "role")
+	}
+	// GigaChat3-10B-A1.8B.jinja:182:5 {%- set message_content = message['content'] or '' -%}
+	messageContent = jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+		return jinja2.Lit("")
+	})
+	// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
+	if !jinja2.IsString(messageContent) {
+		// GigaChat3-10B-A1.8B.jinja:184:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
+		messageContent = jinja2.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	}
+	// GigaChat3-10B-A1.8B.jinja:187:5 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
+	jinja2.WriteAdd(w, role, jinja2.ItemAttr(addTokens, "role_sep"), messageContent, jinja2.ItemAttr(addTokens, "message_sep"))
+}
+
+// renderGigaChat3_10B_A1_8B_renderFunctionCall is the macro render_function_call of renderGigaChat3_10B_A1_8B.
+// Its parameters after the macro's are the variables of renderGigaChat3_10B_A1_8B it reads.
+func renderGigaChat3_10B_A1_8B_renderFunctionCall(w *jinja2.Writer, message jinja2.Value, addTokens jinja2.Value) {
+	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
+	message = jinja2.Param(message, "message")
+	var call, arguments jinja2.Value
+	// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
+	call = jinja2.ItemStr(message, "content")
+	// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
+	callFunction := jinja2.ItemAttr(call, "function")
+	if callFunction.Truthy() {
+		// GigaChat3-10B-A1.8B.jinja:195:9 {%- set call = call.function -%}
+		call = callFunction
+	}
+	// GigaChat3-10B-A1.8B.jinja:198:5 {%- set arguments = call['arguments'] -%}
+	arguments = jinja2.ItemStr(call, "arguments")
+	// GigaChat3-10B-A1.8B.jinja:199:2 {%- if arguments is not string -%}
+	if !jinja2.IsString(arguments) {
+		// GigaChat3-10B-A1.8B.jinja:200:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
+		arguments = jinja2.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	}
+	// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
+	renderGigaChat3_10B_A1_8B_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), jinja2.Concat(jinja2.Lit("{\"name\": \""), jinja2.ItemStr(call, "name"), jinja2.Lit("\", \"arguments\": "), arguments, jinja2.Lit("}"))), jinja2.Missing(), addTokens)
 }
 
 // renderGigaChat3_10B_A1_8BLlama renders GigaChat3-10B-A1.8B.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -422,304 +439,13 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	// GigaChat3-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
-	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value)
-	jsonSchemaToTypescript = func(schema, indent jinja2.Value) {
-		schema = llamacpp.Param(schema, "schema")
-		if indent.IsMissing() {
-			indent = jinja2.Lit("")
-		}
-		var ADDITIONAL_JSON_KEYS, ty, props, required, hasAdditionalProps, additionalPropsType jinja2.Value
-		var additionalTypeStr, ns jinja2.Value
-		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"))
-		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
-		ty = llamacpp.MethodGet(schema, jinja2.Lit("type"))
-		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
-		if jinja2.EqStr(ty, "object") {
-			w.WriteString("{\n")
-			// GigaChat3-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
-			props = llamacpp.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf())
-			// GigaChat3-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
-			required = llamacpp.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList())
-			// GigaChat3-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			hasAdditionalProps = jinja2.Bool(llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))))
-			// GigaChat3-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
-			additionalPropsType = jinja2.None()
-			// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
-			if hasAdditionalProps.Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
-				schemaAdditionalProperties := llamacpp.ItemAttr(schema, "additionalProperties")
-				if llamacpp.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
-					// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
-					additionalPropsType = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))
-				} else if llamacpp.IsMapping(schemaAdditionalProperties) {
-					// GigaChat3-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
-					// GigaChat3-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
-					additionalPropsType = schemaAdditionalProperties
-				}
-			}
-			// GigaChat3-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var typeStr, default2 jinja2.Value
-			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(props, "items", nil, nil))) {
-				vals := llamacpp.Unpack(item, 2)
-				key := vals[0]
-				val := vals[1]
-				// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
-				if llamacpp.In(jinja2.Lit("description"), val) {
-					// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-					for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Lit("\n"))) {
-						// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
-						if llamacpp.MethodStrip(line).Truthy() {
-							// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
-							llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
-						}
-					}
-				}
-				// GigaChat3-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
-				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(val, "items", nil, nil))) {
-					vals := llamacpp.Unpack(item, 2)
-					addKey := vals[0]
-					addVal := vals[1]
-					// GigaChat3-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					if llamacpp.In(addKey, ADDITIONAL_JSON_KEYS) {
-						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
-						if llamacpp.IsString(addVal) {
-							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Lit(": \""), addVal, jinja2.Lit("\""), jinja2.Lit("\n"))
-						} else {
-							// GigaChat3-10B-A1.8B.jinja:42:10 {%- else -%}
-							// GigaChat3-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
-							// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-							llamacpp.Write(w, llamacpp.Concat(llamacpp.Sum(indent, jinja2.Lit("// "), addKey, jinja2.Lit(": ")), addVal, jinja2.Lit("\n")))
-						}
-					}
-				}
-				// GigaChat3-10B-A1.8B.jinja:49:13 {%- set type_str = json_schema_to_typescript(
-				typeStr = w.Capture(func() {
-					jsonSchemaToTypescript(val, llamacpp.Add(indent, jinja2.Lit("  ")))
-				})
-				// GigaChat3-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-				llamacpp.WriteAdd(w, indent, key, jinja2.IfElse(llamacpp.In(key, required), func() jinja2.Value {
-					return jinja2.Lit("")
-				}, func() jinja2.Value {
-					return jinja2.Lit("?")
-				}), jinja2.Lit(": "), typeStr, jinja2.Lit(","))
-				// GigaChat3-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
-				if llamacpp.In(jinja2.Lit("default"), val) || llamacpp.In(jinja2.Lit("defalut_value"), val) {
-					// GigaChat3-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
-					default2 = llamacpp.MethodGetDefault(val, jinja2.Lit("default"), llamacpp.MethodGet(val, jinja2.Lit("defalut_value")))
-					// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
-					if llamacpp.IsString(default2) {
-						// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
-						w.WriteString(" // default: \"")
-						llamacpp.WriteStr(w, default2)
-						w.WriteString("\"")
-					} else {
-						// GigaChat3-10B-A1.8B.jinja:60:9 {%- else -%}
-						// GigaChat3-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
-						w.WriteString(" // default: ")
-						llamacpp.WriteStr(w, default2)
-					}
-				}
-				w.WriteString("\n")
-			}
-			// GigaChat3-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
-			if hasAdditionalProps.Truthy() && !llamacpp.IsNone(additionalPropsType) {
-				// GigaChat3-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
-				additionalTypeStr = w.Capture(func() {
-					jsonSchemaToTypescript(additionalPropsType, llamacpp.Add(indent, jinja2.Lit("  ")))
-				})
-				// GigaChat3-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
-				llamacpp.WriteAdd(w, indent, jinja2.Lit("[key: string]: "), additionalTypeStr, jinja2.Lit("\n"))
-			}
-			// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), llamacpp.Sub(llamacpp.FilterLength(indent), llamacpp.FilterLength(jinja2.Lit("  "))), jinja2.Missing()), jinja2.Lit("}"))
-		} else if jinja2.EqStr(ty, "string") {
-			// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
-			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
-			if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
-				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
-				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
-				for _, en := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "enum")) {
-					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
-				}
-				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-			} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
-				// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
-				w.WriteString("Date")
-			} else {
-				// GigaChat3-10B-A1.8B.jinja:89:7 {%- else -%}
-				w.WriteString("string")
-			}
-		} else if llamacpp.InStrs(ty, "number", "integer") {
-			// GigaChat3-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
-			// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
-			if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-			} else {
-				// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
-				w.WriteString("number")
-			}
-		} else if jinja2.EqStr(ty, "boolean") {
-			// GigaChat3-10B-A1.8B.jinja:102:6 {%- elif ty == "boolean" -%}
-			w.WriteString("boolean")
-		} else if jinja2.EqStr(ty, "array") {
-			// GigaChat3-10B-A1.8B.jinja:106:6 {%- elif ty == "array" -%}
-			// GigaChat3-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
-			if llamacpp.In(jinja2.Lit("items"), schema) {
-				// GigaChat3-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
-				llamacpp.WriteAdd(w, w.Capture(func() {
-					jsonSchemaToTypescript(llamacpp.ItemStr(schema, "items"), indent)
-				}), jinja2.Lit("[]"))
-			} else {
-				// GigaChat3-10B-A1.8B.jinja:109:7 {%- else -%}
-				w.WriteString("Array<any>")
-			}
-		} else {
-			// GigaChat3-10B-A1.8B.jinja:114:6 {%- else -%}
-			w.WriteString("any")
-		}
-	}
+	// (the function renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama)
 	// GigaChat3-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
-		namespaceName = llamacpp.Param(namespaceName, "namespace_name")
-		tools = llamacpp.Param(tools, "tools")
-		var ns jinja2.Value
-		// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
-		// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
-		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
-		for _, tool := range llamacpp.Iterate(w, tools) {
-			// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-			toolFunction := llamacpp.ItemAttr(tool, "function")
-			if toolFunction.Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
-				tool = toolFunction
-			}
-			// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
-			// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
-			if llamacpp.MethodGet(tool, jinja2.Lit("description")).Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
-					// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
-					if llamacpp.MethodStrip(line).Truthy() {
-						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						llamacpp.CheckNamespace(nsTool)
-						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("// "), line))))
-					}
-				}
-			}
-			// GigaChat3-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
-			mainBody = jinja2.Lit("")
-			// GigaChat3-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
-			params = llamacpp.MethodGet(tool, jinja2.Lit("parameters"))
-			// GigaChat3-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && llamacpp.MethodGet(params, jinja2.Lit("properties")).Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
-				paramType = w.Capture(func() {
-					jsonSchemaToTypescript(params, jinja2.Lit("  "))
-				})
-				// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
-			} else {
-				// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
-				// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
-			}
-			// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
-			// GigaChat3-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && llamacpp.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
-				// GigaChat3-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
-				returnType = w.Capture(func() {
-					jsonSchemaToTypescript(returnParams, jinja2.Lit("  "))
-				})
-				// GigaChat3-10B-A1.8B.jinja:156:4 {%- set main_body = main_body ~ return_type -%}
-				mainBody = llamacpp.Concat(mainBody, returnType)
-			} else {
-				// GigaChat3-10B-A1.8B.jinja:157:7 {%- else -%}
-				// GigaChat3-10B-A1.8B.jinja:158:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = llamacpp.Concat(mainBody, jinja2.Lit("any"))
-			}
-			// GigaChat3-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = llamacpp.Concat(mainBody, jinja2.Lit(";\n"))
-			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			llamacpp.CheckNamespace(nsTool)
-			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
-			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			llamacpp.CheckNamespace(ns)
-			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
-		}
-		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		llamacpp.CheckNamespace(ns)
-		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("} // namespace "), namespaceName))))
-		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-	}
+	// (the function renderGigaChat3_10B_A1_8B_renderToolNamespaceLlama)
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
-	renderRoleMessage := func(message, role jinja2.Value) {
-		message = llamacpp.Param(message, "message")
-		if role.IsMissing() {
-			role = jinja2.None()
-		}
-		var messageContent jinja2.Value
-		// GigaChat3-10B-A1.8B.jinja:178:5 {%- if not role -%}
-		if !role.Truthy() {
-			// GigaChat3-10B-A1.8B.jinja:179:9 {%- set role = message["role"] -%}
-			role = llamacpp.ItemStr(message, "role")
-		}
-		// GigaChat3-10B-A1.8B.jinja:182:5 {%- set message_content = message['content'] or '' -%}
-		messageContent = jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
-			return jinja2.Lit("")
-		})
-		// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
-		if !llamacpp.IsString(messageContent) {
-			// GigaChat3-10B-A1.8B.jinja:184:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = llamacpp.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		}
-		// GigaChat3-10B-A1.8B.jinja:187:5 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
-		llamacpp.WriteAdd(w, role, llamacpp.ItemAttr(addTokens, "role_sep"), messageContent, llamacpp.ItemAttr(addTokens, "message_sep"))
-	}
+	// (the function renderGigaChat3_10B_A1_8B_renderRoleMessageLlama)
 	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
-	renderFunctionCall := func(message jinja2.Value) {
-		message = llamacpp.Param(message, "message")
-		var call, arguments jinja2.Value
-		// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
-		call = llamacpp.ItemStr(message, "content")
-		// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
-		callFunction := llamacpp.ItemAttr(call, "function")
-		if callFunction.Truthy() {
-			// GigaChat3-10B-A1.8B.jinja:195:9 {%- set call = call.function -%}
-			call = callFunction
-		}
-		// GigaChat3-10B-A1.8B.jinja:198:5 {%- set arguments = call['arguments'] -%}
-		arguments = llamacpp.ItemStr(call, "arguments")
-		// GigaChat3-10B-A1.8B.jinja:199:2 {%- if arguments is not string -%}
-		if !llamacpp.IsString(arguments) {
-			// GigaChat3-10B-A1.8B.jinja:200:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
-			arguments = llamacpp.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		}
-		// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
-		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), llamacpp.Concat(jinja2.Lit("{\"name\": \""), llamacpp.ItemStr(call, "name"), jinja2.Lit("\", \"arguments\": "), arguments, jinja2.Lit("}"))), jinja2.Missing())
-	}
+	// (the function renderGigaChat3_10B_A1_8B_renderFunctionCallLlama)
 	// GigaChat3-10B-A1.8B.jinja:213:1 {%- set add_tokens = namespace(
 	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Lit("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Lit("<|message_sep|>\n\n"))})
 	// GigaChat3-10B-A1.8B.jinja:220:1 {%- set DEVSYSTEM -%}
@@ -729,11 +455,11 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	// GigaChat3-10B-A1.8B.jinja:297:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// GigaChat3-10B-A1.8B.jinja:301:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
-	renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), DEVSYSTEM), jinja2.Missing())
+	renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), DEVSYSTEM), jinja2.Missing(), addTokens)
 	// GigaChat3-10B-A1.8B.jinja:304:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
-		renderRoleMessage(llamacpp.ItemInt(messages, 0), jinja2.Missing())
+		renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, llamacpp.ItemInt(messages, 0), jinja2.Missing(), addTokens)
 		// GigaChat3-10B-A1.8B.jinja:306:5 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -741,10 +467,10 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	if tools.Truthy() {
 		// GigaChat3-10B-A1.8B.jinja:311:5 {%- set tools_content = (
 		toolsContent = llamacpp.Add(w.Capture(func() {
-			renderToolNamespace(jinja2.Lit("functions"), tools)
+			renderGigaChat3_10B_A1_8B_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		}), jinja2.Lit("\n\n"))
 		// GigaChat3-10B-A1.8B.jinja:315:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), toolsContent), jinja2.Missing())
+		renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), toolsContent), jinja2.Missing(), addTokens)
 	}
 	// GigaChat3-10B-A1.8B.jinja:319:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -757,7 +483,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323:9 {{- render_role_message(message, 'function result') -}}
-			renderRoleMessage(message, jinja2.Lit("function result"))
+			renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, message, jinja2.Lit("function result"), addTokens)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
@@ -771,16 +497,16 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 				functionCall = jinja2.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), llamacpp.ItemAttr(message, "content")), jinja2.Missing())
+			renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), llamacpp.ItemAttr(message, "content")), jinja2.Missing(), addTokens)
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
-				renderFunctionCall(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), functionCall))
+				renderGigaChat3_10B_A1_8B_renderFunctionCallLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), functionCall), addTokens)
 			}
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:345:9 {%- else -%}
 			// GigaChat3-10B-A1.8B.jinja:346:9 {{- render_role_message(message) -}}
-			renderRoleMessage(message, jinja2.Missing())
+			renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, message, jinja2.Missing(), addTokens)
 		}
 		// GigaChat3-10B-A1.8B.jinja:351:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
@@ -791,6 +517,314 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama is the macro json_schema_to_typescript of renderGigaChat3_10B_A1_8BLlama.
+func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, indent jinja2.Value) {
+	// GigaChat3-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
+	schema = llamacpp.Param(schema, "schema")
+	if indent.IsMissing() {
+		indent = jinja2.Lit("")
+	}
+	var ADDITIONAL_JSON_KEYS, ty, props, required, hasAdditionalProps, additionalPropsType jinja2.Value
+	var additionalTypeStr, ns jinja2.Value
+	// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
+	ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"))
+	// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
+	ty = llamacpp.MethodGet(schema, jinja2.Lit("type"))
+	// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
+	if jinja2.EqStr(ty, "object") {
+		w.WriteString("{\n")
+		// GigaChat3-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
+		props = llamacpp.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf())
+		// GigaChat3-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
+		required = llamacpp.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList())
+		// GigaChat3-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
+		hasAdditionalProps = jinja2.Bool(llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))))
+		// GigaChat3-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
+		additionalPropsType = jinja2.None()
+		// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
+		if hasAdditionalProps.Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
+			schemaAdditionalProperties := llamacpp.ItemAttr(schema, "additionalProperties")
+			if llamacpp.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
+				// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
+				additionalPropsType = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))
+			} else if llamacpp.IsMapping(schemaAdditionalProperties) {
+				// GigaChat3-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
+				// GigaChat3-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
+				additionalPropsType = schemaAdditionalProperties
+			}
+		}
+		// GigaChat3-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+		var typeStr, default2 jinja2.Value
+		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(props, "items", nil, nil))) {
+			vals := llamacpp.Unpack(item, 2)
+			key := vals[0]
+			val := vals[1]
+			// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
+			if llamacpp.In(jinja2.Lit("description"), val) {
+				// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
+				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Lit("\n"))) {
+					// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
+					if llamacpp.MethodStrip(line).Truthy() {
+						// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
+						llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
+					}
+				}
+			}
+			// GigaChat3-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(val, "items", nil, nil))) {
+				vals := llamacpp.Unpack(item, 2)
+				addKey := vals[0]
+				addVal := vals[1]
+				// GigaChat3-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
+				if llamacpp.In(addKey, ADDITIONAL_JSON_KEYS) {
+					// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
+					if llamacpp.IsString(addVal) {
+						// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
+						llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Lit(": \""), addVal, jinja2.Lit("\""), jinja2.Lit("\n"))
+					} else {
+						// GigaChat3-10B-A1.8B.jinja:42:10 {%- else -%}
+						// GigaChat3-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
+						// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
+						// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
+						llamacpp.Write(w, llamacpp.Concat(llamacpp.Sum(indent, jinja2.Lit("// "), addKey, jinja2.Lit(": ")), addVal, jinja2.Lit("\n")))
+					}
+				}
+			}
+			// GigaChat3-10B-A1.8B.jinja:49:13 {%- set type_str = json_schema_to_typescript(
+			typeStr = w.Capture(func() {
+				renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w, val, llamacpp.Add(indent, jinja2.Lit("  ")))
+			})
+			// GigaChat3-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
+			llamacpp.WriteAdd(w, indent, key, jinja2.IfElse(llamacpp.In(key, required), func() jinja2.Value {
+				return jinja2.Lit("")
+			}, func() jinja2.Value {
+				return jinja2.Lit("?")
+			}), jinja2.Lit(": "), typeStr, jinja2.Lit(","))
+			// GigaChat3-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
+			if llamacpp.In(jinja2.Lit("default"), val) || llamacpp.In(jinja2.Lit("defalut_value"), val) {
+				// GigaChat3-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
+				default2 = llamacpp.MethodGetDefault(val, jinja2.Lit("default"), llamacpp.MethodGet(val, jinja2.Lit("defalut_value")))
+				// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
+				if llamacpp.IsString(default2) {
+					// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
+					w.WriteString(" // default: \"")
+					llamacpp.WriteStr(w, default2)
+					w.WriteString("\"")
+				} else {
+					// GigaChat3-10B-A1.8B.jinja:60:9 {%- else -%}
+					// GigaChat3-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
+					w.WriteString(" // default: ")
+					llamacpp.WriteStr(w, default2)
+				}
+			}
+			w.WriteString("\n")
+		}
+		// GigaChat3-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
+		if hasAdditionalProps.Truthy() && !llamacpp.IsNone(additionalPropsType) {
+			// GigaChat3-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
+			additionalTypeStr = w.Capture(func() {
+				renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w, additionalPropsType, llamacpp.Add(indent, jinja2.Lit("  ")))
+			})
+			// GigaChat3-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
+			llamacpp.WriteAdd(w, indent, jinja2.Lit("[key: string]: "), additionalTypeStr, jinja2.Lit("\n"))
+		}
+		// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
+		llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), llamacpp.Sub(llamacpp.FilterLength(indent), llamacpp.FilterLength(jinja2.Lit("  "))), jinja2.Missing()), jinja2.Lit("}"))
+	} else if jinja2.EqStr(ty, "string") {
+		// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
+		// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
+		if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+			// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
+			for _, en := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "enum")) {
+				// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
+				llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+			}
+			// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
+			// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
+			w.WriteString("Date")
+		} else {
+			// GigaChat3-10B-A1.8B.jinja:89:7 {%- else -%}
+			w.WriteString("string")
+		}
+	} else if llamacpp.InStrs(ty, "number", "integer") {
+		// GigaChat3-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
+		// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
+		if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else {
+			// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
+			w.WriteString("number")
+		}
+	} else if jinja2.EqStr(ty, "boolean") {
+		// GigaChat3-10B-A1.8B.jinja:102:6 {%- elif ty == "boolean" -%}
+		w.WriteString("boolean")
+	} else if jinja2.EqStr(ty, "array") {
+		// GigaChat3-10B-A1.8B.jinja:106:6 {%- elif ty == "array" -%}
+		// GigaChat3-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
+		if llamacpp.In(jinja2.Lit("items"), schema) {
+			// GigaChat3-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
+			llamacpp.WriteAdd(w, w.Capture(func() {
+				renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w, llamacpp.ItemStr(schema, "items"), indent)
+			}), jinja2.Lit("[]"))
+		} else {
+			// GigaChat3-10B-A1.8B.jinja:109:7 {%- else -%}
+			w.WriteString("Array<any>")
+		}
+	} else {
+		// GigaChat3-10B-A1.8B.jinja:114:6 {%- else -%}
+		w.WriteString("any")
+	}
+}
+
+// renderGigaChat3_10B_A1_8B_renderToolNamespaceLlama is the macro render_tool_namespace of renderGigaChat3_10B_A1_8BLlama.
+func renderGigaChat3_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName, tools jinja2.Value) {
+	// GigaChat3-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	namespaceName = llamacpp.Param(namespaceName, "namespace_name")
+	tools = llamacpp.Param(tools, "tools")
+	var ns jinja2.Value
+	// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
+	// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+	var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
+	for _, tool := range llamacpp.Iterate(w, tools) {
+		// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
+		toolFunction := llamacpp.ItemAttr(tool, "function")
+		if toolFunction.Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
+			tool = toolFunction
+		}
+		// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
+		nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
+		// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
+		if llamacpp.MethodGet(tool, jinja2.Lit("description")).Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
+			for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
+				// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
+				if llamacpp.MethodStrip(line).Truthy() {
+					// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
+					llamacpp.CheckNamespace(nsTool)
+					// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
+					llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("// "), line))))
+				}
+			}
+		}
+		// GigaChat3-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
+		mainBody = jinja2.Lit("")
+		// GigaChat3-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
+		params = llamacpp.MethodGet(tool, jinja2.Lit("parameters"))
+		// GigaChat3-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
+		if params.Truthy() && llamacpp.MethodGet(params, jinja2.Lit("properties")).Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
+			paramType = w.Capture(func() {
+				renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w, params, jinja2.Lit("  "))
+			})
+			// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
+			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+		} else {
+			// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
+			// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
+			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
+		}
+		// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
+		returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
+		// GigaChat3-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
+		if returnParams.Truthy() && llamacpp.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
+			// GigaChat3-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
+			returnType = w.Capture(func() {
+				renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w, returnParams, jinja2.Lit("  "))
+			})
+			// GigaChat3-10B-A1.8B.jinja:156:4 {%- set main_body = main_body ~ return_type -%}
+			mainBody = llamacpp.Concat(mainBody, returnType)
+		} else {
+			// GigaChat3-10B-A1.8B.jinja:157:7 {%- else -%}
+			// GigaChat3-10B-A1.8B.jinja:158:4 {%- set main_body = main_body ~ 'any' -%}
+			mainBody = llamacpp.Concat(mainBody, jinja2.Lit("any"))
+		}
+		// GigaChat3-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
+		mainBody = llamacpp.Concat(mainBody, jinja2.Lit(";\n"))
+		// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
+		llamacpp.CheckNamespace(nsTool)
+		// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
+		llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+		// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
+		llamacpp.CheckNamespace(ns)
+		// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
+		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
+	}
+	// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
+	llamacpp.CheckNamespace(ns)
+	// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
+	llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("} // namespace "), namespaceName))))
+	// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
+	llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+}
+
+// renderGigaChat3_10B_A1_8B_renderRoleMessageLlama is the macro render_role_message of renderGigaChat3_10B_A1_8BLlama.
+// Its parameters after the macro's are the variables of renderGigaChat3_10B_A1_8BLlama it reads.
+func renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w *jinja2.Writer, message, role jinja2.Value, addTokens jinja2.Value) {
+	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
+	message = llamacpp.Param(message, "message")
+	if role.IsMissing() {
+		role = jinja2.None()
+	}
+	var messageContent jinja2.Value
+	// GigaChat3-10B-A1.8B.jinja:178:5 {%- if not role -%}
+	if !role.Truthy() {
+		// GigaChat3-10B-A1.8B.jinja:179:9 {%- set role = message["role"] -%}
+		role = llamacpp.ItemStr(message, "role")
+	}
+	// GigaChat3-10B-A1.8B.jinja:182:5 {%- set message_content = message['content'] or '' -%}
+	messageContent = jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+		return jinja2.Lit("")
+	})
+	// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
+	if !llamacpp.IsString(messageContent) {
+		// GigaChat3-10B-A1.8B.jinja:184:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
+		messageContent = llamacpp.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	}
+	// GigaChat3-10B-A1.8B.jinja:187:5 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
+	llamacpp.WriteAdd(w, role, llamacpp.ItemAttr(addTokens, "role_sep"), messageContent, llamacpp.ItemAttr(addTokens, "message_sep"))
+}
+
+// renderGigaChat3_10B_A1_8B_renderFunctionCallLlama is the macro render_function_call of renderGigaChat3_10B_A1_8BLlama.
+// Its parameters after the macro's are the variables of renderGigaChat3_10B_A1_8BLlama it reads.
+func renderGigaChat3_10B_A1_8B_renderFunctionCallLlama(w *jinja2.Writer, message jinja2.Value, addTokens jinja2.Value) {
+	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
+	message = llamacpp.Param(message, "message")
+	var call, arguments jinja2.Value
+	// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
+	call = llamacpp.ItemStr(message, "content")
+	// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
+	callFunction := llamacpp.ItemAttr(call, "function")
+	if callFunction.Truthy() {
+		// GigaChat3-10B-A1.8B.jinja:195:9 {%- set call = call.function -%}
+		call = callFunction
+	}
+	// GigaChat3-10B-A1.8B.jinja:198:5 {%- set arguments = call['arguments'] -%}
+	arguments = llamacpp.ItemStr(call, "arguments")
+	// GigaChat3-10B-A1.8B.jinja:199:2 {%- if arguments is not string -%}
+	if !llamacpp.IsString(arguments) {
+		// GigaChat3-10B-A1.8B.jinja:200:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
+		arguments = llamacpp.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	}
+	// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
+	renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), llamacpp.Concat(jinja2.Lit("{\"name\": \""), llamacpp.ItemStr(call, "name"), jinja2.Lit("\", \"arguments\": "), arguments, jinja2.Lit("}"))), jinja2.Missing(), addTokens)
+}
+
 // spansGigaChat3_10B_A1_8B is the position table of GigaChat3-10B-A1.8B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigaChat3_10B_A1_8B = "macro,set,if,for,{{ }}|mDkKMCASACCCEACACEoJGAEGAICCEACACEACACEACACEWCAEEQCCEGACCCCICGEGACHCI8DIFGMSECEEMCCGEGCCEEACCIKgBMHGKUCCEEOCCEEACCIIAEAIKEMMCIIKTIMgBEAEEACCCEUCAEEECCIMCEAIOOQHEEECCCIAIAIGAGDICkDGGEGkBCHEEACUCEKCAGEAAACEACICGAEbICMCGEO4BODEGMCHEEACCIKkBMEEGeIAEGQCHEEECCIa+EeHAKACCCEiEEAGGICCEGACCCGAGDCEWGAEEQCCGEKCCEEAAACEACCCKAMHCEACACEWCAEEECCCIACACIAEACGAIDCEWCAEEECCCIACACIAEACGAGDCEAAACEAEACEAAACEAGACGAAACEAGDCEAEAIGsBMDAOGCIEEACICGEGJCIGCAEEACICGAGJIGoBKJAIACICEICAEGACICGAGJCEGCHEEACCCGAGEIGAUJCEEOACIA6EAIEAIAIEKGAEEACIIEACACGOIJEEECICIAIAIGwCIJGM2BGIEGACIICuBIAEGQGAEGACICIAEACGAKJIEGCAEEACIIKAMJIGIKJEECCIIoByK1VRASACCCEACACE2JGAEGAICCEACACEACACEACACEWCAEEQCCEGACCCCICGEGACHCOkEIFGMSECEEMCCGEGCCEEACCIOkBMHGKYCCEESCCEEACCIMAEAIKEMMCIIKTIMgBEAEEACCCEUCAEEECCIMCEAIOOQHEEECCCIAIAIGAGDICkDGGEGkBCHEEACUCEKCAGEAAACEACICGAEbICMCGEO4BODEGMCHEEACCIKkBMEEGeIAEGQCHEEECCIagFeHAKACCCGiEEAGGICCEGACCCGAGDCEWGAEEQCCGEKCCEEAAACEACCCKAMHCEACACEWCAEEECCCIACACIAEACGAIDCEWCAEEECCCIACACIAEACGAGDCEAAACEAEACEAAACEAGACGAAACEAGDCEAEAIGsBMDAOGCIEEACICGEGJCIGCAEEACICGAGJIGoBKJAIACICEICAEGACICGAGJCEGCHEEACCCGAGEIGAUJCEEOACIA6EAIEAIAIEKGAEEACIIEACACGOIJEEECICIAIAIIwCIJGM2BGIEGACIICuBIAEGQGAEGACICIAEACGAKJIEGCAEEACIIKAMJIGIKJEECCII"
+const spansGigaChat3_10B_A1_8B = "set,{{ }},if,for,macro|2DAqNCAEEOAAIA6EACEAIACEKGAEEACICEACAAGOIJEEECIAIAIACGwCIJGM2BGIEGACICCuBIAEGQGAEGACIAIAEAAGAKJCEGCAEEACICKAMJCGIKJEECCICSK1VRIOACCAEACAAEoJGAEGAICAEACAAEACAAEACAAEWCAEEQCCEGACCACICGEGACHAI8DIFGMSECEEMCCGEGCCEEACCCKgBMHGKUCCEEOCCEEACCCIAEACKEMMAIIKTCMgBEAEEACCAEUCAEEECCCMCEACOOQHEEECCAIAIACGAGDCCkDGGEGkBCHEEACUAEKCAGEAAAAEACIAGAEbCCMCGEO4BODEGMCHEEACCCKkBMEEGeIAEGQCHEEECCCgBEeHIIACCAEiEEAGGICCEGACCAGAGDAEWGAEEQCCGEKCCEEAAAAEACCAKAMHAEACAAEWCAEEECCAIACAAIAEAAGAIDAEWCAEEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEACOIMDIMGCIEEACIAGEGJAIGCAEEACIAGAGJCOCKJIGACIAEICAEGACIAGAGJAEGCHEEACCAGAGECyBAUJAEEOAAIA6EACEAIACEKGAEEACICEACAAGOIJEEECIAIAIACIwCIJGM2BGIEGACICCuBIAEGQGAEGACIAIAEAAGAKJCEGCAEEACICKAMJCGIKJEECCICSK1VRIOACCAEACAAE2JGAEGAICAEACAAEACAAEACAAEWCAEEQCCEGACCACICGEGACHAOkEIFGMSECEEMCCGEGCCEEACCCOkBMHGKYCCEESCCEEACCCMAEACKEMMAIIKTCMgBEAEEACCAEUCAEEECCCMCEACOOQHEEECCAIAIACGAGDCCkDGGEGkBCHEEACUAEKCAGEAAAAEACIAGAEbCCMCGEO4BODEGMCHEEACCCKkBMEEGeIAEGQCHEEECCCgBEeHIIACCAGiEEAGGICCEGACCAGAGDAEWGAEEQCCGEKCCEEAAAAEACCAKAMHAEACAAEWCAEEECCAIACAAIAEAAGAIDAEWCAEEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEACOIMDIMGCIEEACIAGEGJAIGCAEEACIAGAGJCOCKJIGACIAEICAEGACIAGAGJAEGCHEEACCAGAGEC"

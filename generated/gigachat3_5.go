@@ -58,1171 +58,29 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	bosToken := w.Lookup("bos_token")
 	defaultDevsystem := w.Lookup("default_devsystem")
 	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
-	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value)
-	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
-		schema = jinja2.Param(schema, "schema")
-		if indent.IsMissing() {
-			indent = jinja2.Lit("")
-		}
-		if indentFactor.IsMissing() {
-			indentFactor = jinja2.SmallInt(2)
-		}
-		if schemaRoot.IsMissing() {
-			schemaRoot = jinja2.None()
-		}
-		if refNs.IsMissing() {
-			refNs = jinja2.None()
-		}
-		var root, rns, ADDITIONAL_JSON_KEYS, refstr, segs, nsP, rns2, nsb, nsu, tyRaw, ty, c, ns, required, nst jinja2.Value
-		var el jinja2.Value
-		// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
-		if jinja2.IsNone(schemaRoot) {
-			// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
-			root = schema
-		} else {
-			// GigaChat3.5.jinja:6:6 {%- else -%}
-			// GigaChat3.5.jinja:7:3 {%- set _root = schema_root -%}
-			root = schemaRoot
-		}
-		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
-		if jinja2.IsNone(refNs) {
-			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
-			rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
-		} else {
-			// GigaChat3.5.jinja:11:6 {%- else -%}
-			// GigaChat3.5.jinja:12:3 {%- set _rns = ref_ns -%}
-			rns = refNs
-		}
-		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
-		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"), jinja2.Lit("minLength"), jinja2.Lit("maxLength"), jinja2.Lit("exclusiveMinimum"), jinja2.Lit("exclusiveMaximum"), jinja2.Lit("multipleOf"), jinja2.Lit("uniqueItems"), jinja2.Lit("minProperties"), jinja2.Lit("maxProperties"))
-		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
-		if !jinja2.IsMapping(schema) {
-			w.WriteString("any")
-		} else if jinja2.IsString(jinja2.MethodGet(schema, jinja2.Lit("$ref"))) {
-			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
-			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
-			refstr = jinja2.ItemStr(schema, "$ref")
-			// GigaChat3.5.jinja:24:3 {%- if refstr in _rns.chain -%}
-			rnsChain := jinja2.ItemAttr(rns, "chain")
-			if jinja2.In(refstr, rnsChain) {
-				w.WriteString("any")
-			} else if !jinja2.MethodStartswith(refstr, jinja2.Lit("#/")).Truthy() {
-				// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
-				w.WriteString("any")
-			} else {
-				// GigaChat3.5.jinja:28:7 {%- else -%}
-				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = jinja2.MethodSplitSep(jinja2.Slice(refstr, jinja2.SmallInt(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
-				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
-				nsP = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
-				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
-				for _, rawSeg := range jinja2.Iterate(w, segs) {
-					var seg jinja2.Value
-					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
-					seg = jinja2.FilterReplace(jinja2.FilterReplace(rawSeg, []jinja2.Value{jinja2.Lit("~1"), jinja2.Lit("/")}, nil), []jinja2.Value{jinja2.Lit("~0"), jinja2.Lit("~")}, nil)
-					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					if jinja2.IsMapping(jinja2.ItemAttr(nsP, "n")) && jinja2.In(seg, jinja2.ItemAttr(nsP, "n")) {
-						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
-						jinja2.CheckNamespace(nsP)
-						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
-						jinja2.SetAttr(nsP, "n", jinja2.Item(jinja2.ItemAttr(nsP, "n"), seg))
-					} else if (jinja2.IsSequence(jinja2.ItemAttr(nsP, "n")) && !jinja2.IsString(jinja2.ItemAttr(nsP, "n"))) && jinja2.Eq(seg, jinja2.FilterString(jinja2.FilterInt(seg, nil, nil))) {
-						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
-						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
-						jinja2.CheckNamespace(nsP)
-						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						jinja2.SetAttr(nsP, "n", jinja2.Item(jinja2.ItemAttr(nsP, "n"), jinja2.FilterInt(seg, nil, nil)))
-					} else {
-						// GigaChat3.5.jinja:37:9 {%- else -%}
-						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
-						jinja2.CheckNamespace(nsP)
-						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%}
-						jinja2.SetAttr(nsP, "n", jinja2.None())
-					}
-				}
-				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
-				if jinja2.IsMapping(jinja2.ItemAttr(nsP, "n")) {
-					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
-					rns2 = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.Add(rnsChain, jinja2.NewList(refstr)))})
-					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
-					jinja2.Write(w, w.Capture(func() {
-						jsonSchemaToTypescript(jinja2.ItemAttr(nsP, "n"), indent, indentFactor, root, rns2)
-					}))
-				} else {
-					// GigaChat3.5.jinja:44:8 {%- else -%}
-					w.WriteString("any")
-				}
-			}
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "anyOf")) {
-			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
-			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
-			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
-			for _, br := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "anyOf")) {
-				var t jinja2.Value
-				// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				t = w.Capture(func() {
-					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
-				})
-				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				jinja2.CheckNamespace(nsb)
-				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.ItemAttr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
-			}
-			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "oneOf")) {
-			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
-			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
-			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
-			for _, br := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "oneOf")) {
-				var t jinja2.Value
-				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				t = w.Capture(func() {
-					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
-				})
-				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				jinja2.CheckNamespace(nsb)
-				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.ItemAttr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
-			}
-			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("allOf"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "allOf")) {
-			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
-			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
-			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
-			for _, br := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "allOf")) {
-				var t jinja2.Value
-				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				t = w.Capture(func() {
-					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
-				})
-				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				jinja2.CheckNamespace(nsb)
-				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.ItemAttr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
-			}
-			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" & ")}, nil))
-		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("type"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "type")) {
-			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
-			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
-			nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
-			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
-			for _, tname := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "type")) {
-				var frag, subO, subA jinja2.Value
-				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
-				if jinja2.EqStr(tname, "null") {
-					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
-					frag = jinja2.Lit("null")
-				} else if jinja2.EqStr(tname, "string") {
-					// GigaChat3.5.jinja:80:8 {%- elif tname == 'string' -%}
-					// GigaChat3.5.jinja:81:5 {%- if 'const' in schema -%}
-					if jinja2.In(jinja2.Lit("const"), schema) {
-						// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
-						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("const"), jinja2.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
-						})
-					} else if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
-						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
-						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
-						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), jinja2.ItemAttr(schema, "enum"), jinja2.Lit("format"), jinja2.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
-						})
-					} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
-						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
-						// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
-						frag = jinja2.Lit("Date")
-					} else {
-						// GigaChat3.5.jinja:87:9 {%- else -%}
-						// GigaChat3.5.jinja:88:6 {%- set frag = 'string' -%}
-						frag = jinja2.Lit("string")
-					}
-				} else if jinja2.InStrs(tname, "number", "integer", "int", "float") {
-					// GigaChat3.5.jinja:90:8 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
-					// GigaChat3.5.jinja:91:5 {%- if 'const' in schema -%}
-					if jinja2.In(jinja2.Lit("const"), schema) {
-						// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
-						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("const"), jinja2.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
-						})
-					} else {
-						// GigaChat3.5.jinja:93:9 {%- else -%}
-						// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
-						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("enum"), jinja2.MethodGet(schema, jinja2.Lit("enum"))), indent, indentFactor, root, rns)
-						})
-					}
-				} else if jinja2.EqStr(tname, "boolean") {
-					// GigaChat3.5.jinja:96:8 {%- elif tname == 'boolean' -%}
-					// GigaChat3.5.jinja:97:5 {%- if 'const' in schema -%}
-					if jinja2.In(jinja2.Lit("const"), schema) {
-						// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
-						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("boolean"), jinja2.Lit("const"), jinja2.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
-						})
-					} else {
-						// GigaChat3.5.jinja:99:9 {%- else -%}
-						// GigaChat3.5.jinja:100:6 {%- set frag = 'boolean' -%}
-						frag = jinja2.Lit("boolean")
-					}
-				} else if jinja2.InStrs(tname, "object", "dict") {
-					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
-					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
-					if jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
-						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
-							return jinja2.DictOf()
-						}), jinja2.Lit("required"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
-							return jinja2.NewList()
-						}), jinja2.Lit("additionalProperties"), jinja2.ItemAttr(schema, "additionalProperties"))
-					} else {
-						// GigaChat3.5.jinja:105:9 {%- else -%}
-						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
-							return jinja2.DictOf()
-						}), jinja2.Lit("required"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
-							return jinja2.NewList()
-						}))
-					}
-					// GigaChat3.5.jinja:108:5 {%- set frag = json_schema_to_typescript(sub_o, indent, indent_factor, _root, _rns) -%}
-					frag = w.Capture(func() {
-						jsonSchemaToTypescript(subO, indent, indentFactor, root, rns)
-					})
-				} else if jinja2.EqStr(tname, "array") {
-					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
-					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("prefixItems"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "prefixItems")) {
-						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
-						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("prefixItems"), jinja2.ItemAttr(schema, "prefixItems"))
-					} else if jinja2.In(jinja2.Lit("items"), schema) {
-						// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
-						// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
-						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("items"), jinja2.ItemStr(schema, "items"))
-					} else {
-						// GigaChat3.5.jinja:114:9 {%- else -%}
-						// GigaChat3.5.jinja:115:6 {%- set sub_a = {'type': 'array'} -%}
-						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"))
-					}
-					// GigaChat3.5.jinja:117:5 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
-					frag = w.Capture(func() {
-						jsonSchemaToTypescript(subA, indent, indentFactor, root, rns)
-					})
-				} else {
-					// GigaChat3.5.jinja:118:8 {%- else -%}
-					// GigaChat3.5.jinja:119:5 {%- set frag = 'any' -%}
-					frag = jinja2.Lit("any")
-				}
-				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
-				jinja2.CheckNamespace(nsu)
-				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				jinja2.SetAttr(nsu, "bits", jinja2.Add(jinja2.ItemAttr(nsu, "bits"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), frag, jinja2.Lit(")")))))
-			}
-			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsu, "bits"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-		} else {
-			// GigaChat3.5.jinja:125:6 {%- else -%}
-			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
-			tyRaw = jinja2.MethodGet(schema, jinja2.Lit("type"))
-			// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
-			if jinja2.EqStr(tyRaw, "dict") {
-				ty = jinja2.Lit("object")
-			} else {
-				ty = tyRaw
-			}
-			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			if (jinja2.In(jinja2.Lit("const"), schema) && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("properties"))) {
-				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
-				c = jinja2.ItemAttr(schema, "const")
-				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
-				if jinja2.IsString(c) {
-					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
-					w.WriteString("\"")
-					jinja2.Write(w, c)
-					w.WriteString("\"")
-				} else if jinja2.IsBoolean(c) {
-					// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
-					// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
-					if c.Truthy() {
-						w.WriteString("true")
-					} else {
-						w.WriteString("false")
-					}
-				} else if jinja2.IsInteger(c) || jinja2.IsFloat(c) {
-					// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
-					// GigaChat3.5.jinja:137:5 {{- c | string -}}
-					jinja2.Write(w, jinja2.FilterString(c))
-				} else {
-					// GigaChat3.5.jinja:138:8 {%- else -%}
-					w.WriteString("any")
-				}
-			} else if (jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("properties"))) {
-				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
-				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
-				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
-				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
-				for _, en := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "enum")) {
-					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
-					if jinja2.IsString(en) {
-						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						jinja2.CheckNamespace(ns)
-						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
-					} else {
-						// GigaChat3.5.jinja:147:9 {%- else -%}
-						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
-						jinja2.CheckNamespace(ns)
-						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.FilterString(en))))
-					}
-				}
-				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-			} else if jinja2.EqStr(ty, "object") || (jinja2.IsNone(ty) && jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("properties")))) {
-				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
-				w.WriteString("{\n")
-				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
-				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
-				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
-				keys, values := jinja2.DictItems(jinja2.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf()))
-				for i := range w.Count(len(keys)) {
-					k := keys[i]
-					v := values[i]
-					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-					jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
-				}
-				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
-				if jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
-					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
-					schemaAdditionalProperties := jinja2.ItemAttr(schema, "additionalProperties")
-					if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
-						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
-						jinja2.CheckNamespace(ns)
-						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))))))
-					} else if jinja2.IsMapping(schemaAdditionalProperties) {
-						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
-						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
-						jinja2.CheckNamespace(ns)
-						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), schemaAdditionalProperties))))
-					}
-				}
-				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
-				required = jinja2.Add(jinja2.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList()), jinja2.NewList(jinja2.Lit("[key: string]")))
-				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
-				for _, item := range jinja2.Iterate(w, jinja2.ItemAttr(ns, "pairs")) {
-					vals := jinja2.Unpack(item, 2)
-					key := vals[0]
-					val := vals[1]
-					var typeStr, default2 jinja2.Value
-					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
-					if jinja2.In(jinja2.Lit("description"), val) {
-						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-						for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Lit("\n"))) {
-							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
-							if jinja2.MethodStrip(line).Truthy() {
-								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
-								jinja2.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
-							}
-						}
-					}
-					// GigaChat3.5.jinja:181:5 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
-					var loop jinja2.Loop
-					for loop.Start(w, jinja2.CallMethod(val, "items", nil, nil), func(item jinja2.Value) bool {
-						vals := jinja2.Unpack(item, 2)
-						addKey := vals[0]
-						_ = vals[1]
-						return jinja2.In(addKey, ADDITIONAL_JSON_KEYS)
-					}); loop.Next(); {
-						vals := jinja2.Unpack(loop.Item(), 2)
-						addKey := vals[0]
-						addVal := vals[1]
-						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
-						if jinja2.IsString(addVal) {
-							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							jinja2.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Lit(": \""), addVal, jinja2.Lit("\""), jinja2.Lit("\n"))
-						} else {
-							// GigaChat3.5.jinja:184:10 {%- else -%}
-							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							jinja2.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Concat(jinja2.Lit(": "), addVal, jinja2.Lit("\n")))
-						}
-					}
-					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
-					typeStr = w.Capture(func() {
-						jsonSchemaToTypescript(val, jinja2.Add(indent, jinja2.Mul(jinja2.Lit(" "), indentFactor)), indentFactor, root, rns)
-					})
-					// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-					jinja2.WriteAdd(w, indent, key, jinja2.IfElse(jinja2.In(key, required), func() jinja2.Value {
-						return jinja2.Lit("")
-					}, func() jinja2.Value {
-						return jinja2.Lit("?")
-					}), jinja2.Lit(": "), typeStr, jinja2.Lit(","))
-					// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
-					if jinja2.In(jinja2.Lit("default"), val) || jinja2.In(jinja2.Lit("defalut_value"), val) {
-						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
-						default2 = jinja2.MethodGetDefault(val, jinja2.Lit("default"), jinja2.MethodGet(val, jinja2.Lit("defalut_value")))
-						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
-						if jinja2.IsString(default2) {
-							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
-							w.WriteString(" // default: \"")
-							jinja2.WriteStr(w, default2)
-							w.WriteString("\"")
-						} else {
-							// GigaChat3.5.jinja:197:10 {%- else -%}
-							// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
-							w.WriteString(" // default: ")
-							jinja2.Write(w, jinja2.FilterString(default2))
-						}
-					}
-					w.WriteString("\n")
-				}
-				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.SmallInt(-2), jinja2.Missing()), jinja2.Lit("}"))
-			} else if jinja2.EqStr(ty, "string") {
-				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
-				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
-				if jinja2.In(jinja2.Lit("const"), schema) {
-					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
-					schemaConst := jinja2.ItemAttr(schema, "const")
-					if jinja2.IsString(schemaConst) {
-						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
-						w.WriteString("\"")
-						jinja2.Write(w, schemaConst)
-						w.WriteString("\"")
-					} else if jinja2.IsBoolean(schemaConst) {
-						// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
-						// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
-						if schemaConst.Truthy() {
-							w.WriteString("true")
-						} else {
-							w.WriteString("false")
-						}
-					} else if jinja2.IsInteger(schemaConst) || jinja2.IsFloat(schemaConst) {
-						// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
-						// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
-						jinja2.Write(w, jinja2.FilterString(schemaConst))
-					} else {
-						// GigaChat3.5.jinja:216:9 {%- else -%}
-						w.WriteString("string")
-					}
-				} else if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
-					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
-					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
-					ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
-					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
-					for _, en := range jinja2.Iterate(w, jinja2.ItemStr(schema, "enum")) {
-						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						jinja2.CheckNamespace(ns)
-						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
-					}
-					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-				} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
-					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
-					w.WriteString("Date")
-				} else {
-					// GigaChat3.5.jinja:227:8 {%- else -%}
-					w.WriteString("string")
-				}
-			} else if jinja2.InStrs(ty, "number", "integer", "int", "float") {
-				// GigaChat3.5.jinja:232:7 {%- elif ty in ["number", "integer", "int", "float"] -%}
-				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
-				if jinja2.In(jinja2.Lit("const"), schema) {
-					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
-					schemaConst := jinja2.ItemAttr(schema, "const")
-					if jinja2.IsString(schemaConst) {
-						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
-						w.WriteString("\"")
-						jinja2.Write(w, schemaConst)
-						w.WriteString("\"")
-					} else if jinja2.IsBoolean(schemaConst) {
-						// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
-						// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
-						if schemaConst.Truthy() {
-							w.WriteString("true")
-						} else {
-							w.WriteString("false")
-						}
-					} else if jinja2.IsInteger(schemaConst) || jinja2.IsFloat(schemaConst) {
-						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
-						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
-						jinja2.Write(w, jinja2.FilterString(schemaConst))
-					} else {
-						// GigaChat3.5.jinja:240:9 {%- else -%}
-						// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
-						if jinja2.InStrs(ty, "integer", "int") {
-							w.WriteString("integer")
-						} else if jinja2.EqStr(ty, "float") {
-							// GigaChat3.5.jinja:243:10 {%- elif ty == "float" -%}
-							w.WriteString("float")
-						} else {
-							// GigaChat3.5.jinja:245:10 {%- else -%}
-							w.WriteString("number")
-						}
-					}
-				} else if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
-					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
-					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-					jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-				} else if jinja2.InStrs(ty, "integer", "int") {
-					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
-					w.WriteString("integer")
-				} else if jinja2.EqStr(ty, "float") {
-					// GigaChat3.5.jinja:253:8 {%- elif ty == "float" -%}
-					w.WriteString("float")
-				} else {
-					// GigaChat3.5.jinja:255:8 {%- else -%}
-					w.WriteString("number")
-				}
-			} else if jinja2.EqStr(ty, "boolean") {
-				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
-				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if jinja2.In(jinja2.Lit("const"), schema) && jinja2.IsBoolean(jinja2.ItemAttr(schema, "const")) {
-					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
-					if jinja2.ItemAttr(schema, "const").Truthy() {
-						w.WriteString("true")
-					} else {
-						w.WriteString("false")
-					}
-				} else {
-					// GigaChat3.5.jinja:263:8 {%- else -%}
-					w.WriteString("boolean")
-				}
-			} else if jinja2.EqStr(ty, "null") {
-				// GigaChat3.5.jinja:268:7 {%- elif ty == "null" -%}
-				w.WriteString("null")
-			} else if jinja2.EqStr(ty, "array") {
-				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
-				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("prefixItems"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "prefixItems")) {
-					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
-					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
-					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
-					for _, ps := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "prefixItems")) {
-						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
-						jinja2.CheckNamespace(nst)
-						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						jinja2.SetAttr(nst, "bits", jinja2.Add(jinja2.ItemAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
-							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
-						}))))
-					}
-					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					w.WriteString("[")
-					jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-					w.WriteString("]")
-				} else if (jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("items"))) && !jinja2.IsString(jinja2.MethodGet(schema, jinja2.Lit("items")))) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("items"))) {
-					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
-					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
-					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
-					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
-					for _, ps := range jinja2.Iterate(w, jinja2.ItemStr(schema, "items")) {
-						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
-						jinja2.CheckNamespace(nst)
-						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						jinja2.SetAttr(nst, "bits", jinja2.Add(jinja2.ItemAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
-							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
-						}))))
-					}
-					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					w.WriteString("[")
-					jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-					w.WriteString("]")
-				} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("items"))) {
-					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
-					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
-					el = w.Capture(func() {
-						jsonSchemaToTypescript(jinja2.ItemStr(schema, "items"), indent, indentFactor, root, rns)
-					})
-					// GigaChat3.5.jinja:288:5 {{- '(' ~ el ~ ')[]' -}}
-					w.WriteString("(")
-					jinja2.Write(w, el)
-					w.WriteString(")[]")
-				} else {
-					// GigaChat3.5.jinja:289:8 {%- else -%}
-					w.WriteString("Array<any>")
-				}
-			} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("not"))) {
-				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
-				w.WriteString("unknown")
-			} else {
-				// GigaChat3.5.jinja:297:7 {%- else -%}
-				w.WriteString("any")
-			}
-		}
-	}
+	// (the function renderGigaChat3_5_jsonSchemaToTypescript)
 	// GigaChat3.5.jinja:310:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
-		namespaceName = jinja2.Param(namespaceName, "namespace_name")
-		tools = jinja2.Param(tools, "tools")
-		var ns jinja2.Value
-		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
-		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, tools) {
-			var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
-			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
-			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
-			if jinja2.MethodGet(tool, jinja2.Lit("description")).Truthy() {
-				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
-					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
-					if jinja2.MethodStrip(line).Truthy() {
-						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						jinja2.CheckNamespace(nsTool)
-						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Lit("// "), line))))
-					}
-				}
-			}
-			// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
-			mainBody = jinja2.Lit("")
-			// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
-			params = jinja2.MethodGet(tool, jinja2.Lit("parameters"))
-			// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && jinja2.MethodGet(params, jinja2.Lit("properties")).Truthy() {
-				// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
-				paramType = w.Capture(func() {
-					jsonSchemaToTypescript(params, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
-				})
-				// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
-			} else {
-				// GigaChat3.5.jinja:331:7 {%- else -%}
-				// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
-			}
-			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = jinja2.MethodGet(tool, jinja2.Lit("return_parameters"))
-			// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && jinja2.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
-				// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
-				returnType = w.Capture(func() {
-					jsonSchemaToTypescript(returnParams, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
-				})
-				// GigaChat3.5.jinja:339:4 {%- set main_body = main_body ~ return_type -%}
-				mainBody = jinja2.Concat(mainBody, returnType)
-			} else {
-				// GigaChat3.5.jinja:340:7 {%- else -%}
-				// GigaChat3.5.jinja:341:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = jinja2.Concat(mainBody, jinja2.Lit("any"))
-			}
-			// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = jinja2.Concat(mainBody, jinja2.Lit(";\n"))
-			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			jinja2.CheckNamespace(nsTool)
-			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
-			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			jinja2.CheckNamespace(ns)
-			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
-		}
-		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		jinja2.CheckNamespace(ns)
-		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Lit("} // namespace "), namespaceName))))
-		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-	}
+	// (the function renderGigaChat3_5_renderToolNamespace)
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
-	var alignJsonOrderToSchema func(jinja2.Value, jinja2.Value)
-	alignJsonOrderToSchema = func(jsonObj, jsonSchema jinja2.Value) {
-		jsonObj = jinja2.Param(jsonObj, "json_obj")
-		jsonSchema = jinja2.Param(jsonSchema, "json_schema")
-		var ns, keySet, properties, nsNewObj, itemSchema jinja2.Value
-		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
-		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "anyOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(jsonSchema, "anyOf")), jinja2.SmallInt(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
-			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
-			jinja2.Write(w, w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, jinja2.ItemInt(jinja2.ItemAttr(jsonSchema, "anyOf"), 0))
-			}))
-		} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "oneOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(jsonSchema, "oneOf")), jinja2.SmallInt(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
-			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
-			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
-			jinja2.Write(w, w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, jinja2.ItemInt(jinja2.ItemAttr(jsonSchema, "oneOf"), 0))
-			}))
-		} else if jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
-			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
-			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
-			if jinja2.IsString(jsonObj) || jinja2.IsBoolean(jsonObj) {
-				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
-				jinja2.CheckNamespace(ns)
-				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
-				jinja2.SetAttr(ns, "result", jinja2.FilterTojson(jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
-			} else {
-				// GigaChat3.5.jinja:372:13 {%- else -%}
-				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
-				jinja2.CheckNamespace(ns)
-				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
-				jinja2.SetAttr(ns, "result", jsonObj)
-			}
-		} else if jinja2.InStrs(jinja2.MethodGet(jsonSchema, jinja2.Lit("type")), "object", "dict") {
-			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
-			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
-			if jinja2.IsMapping(jsonObj) {
-				keySet = jinja2.CallMethod(jsonObj, "keys", nil, nil)
-			} else {
-				keySet = jinja2.NewList()
-			}
-			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
-			properties = jinja2.MethodGetDefault(jsonSchema, jinja2.Lit("properties"), jinja2.DictOf())
-			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
-			keys, values := jinja2.DictItems(properties)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				propSchema := values[i]
-				var item, alignedItem jinja2.Value
-				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
-				if jinja2.In(key, keySet) {
-					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
-					item = jinja2.Item(jsonObj, key)
-					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if jinja2.IsMapping(item) || jinja2.EqStr(jinja2.MethodGet(propSchema, jinja2.Lit("type")), "array") {
-						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
-						alignedItem = w.Capture(func() {
-							alignJsonOrderToSchema(item, propSchema)
-						})
-					} else if jinja2.IsString(item) || jinja2.IsBoolean(item) {
-						// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
-						// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
-						alignedItem = jinja2.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-					} else {
-						// GigaChat3.5.jinja:387:21 {%- else -%}
-						// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
-						alignedItem = item
-					}
-					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-					jinja2.SetAttr(ns, "kv_list", jinja2.Add(jinja2.ItemAttr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
-				}
-			}
-			w.WriteString("{")
-			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
-			nsNewObj = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
-			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
-			for _, item := range jinja2.Iterate(w, jinja2.ItemAttr(ns, "kv_list")) {
-				vals := jinja2.Unpack(item, 2)
-				key := vals[0]
-				val := vals[1]
-				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
-				jinja2.CheckNamespace(nsNewObj)
-				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				jinja2.SetAttr(nsNewObj, "result", jinja2.Add(jinja2.ItemAttr(nsNewObj, "result"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), key, jinja2.Lit("\": "), val))))
-			}
-			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-			w.WriteString("}")
-		} else if jinja2.EqStr(jinja2.MethodGet(jsonSchema, jinja2.Lit("type")), "array") {
-			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
-			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
-			if jinja2.IsIterable(jsonObj) && !jinja2.IsString(jsonObj) {
-				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
-				itemSchema = jinja2.MethodGetDefault(jsonSchema, jinja2.Lit("items"), jinja2.DictOf())
-				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
-				jinja2.CheckNamespace(ns)
-				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
-				jinja2.SetAttr(ns, "result", jinja2.NewList())
-				// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
-				for _, item := range jinja2.Iterate(w, jsonObj) {
-					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.NewList(w.Capture(func() {
-						alignJsonOrderToSchema(item, itemSchema)
-					}))))
-				}
-				w.WriteString("[")
-				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-				w.WriteString("]")
-			} else {
-				// GigaChat3.5.jinja:412:13 {%- else -%}
-				// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
-				if jinja2.IsString(jsonObj) || jinja2.IsBoolean(jsonObj) {
-					// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
-					jinja2.WriteJSON(w, jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-				} else {
-					// GigaChat3.5.jinja:415:17 {%- else -%}
-					// GigaChat3.5.jinja:416:17 {{- json_obj -}}
-					jinja2.Write(w, jsonObj)
-				}
-			}
-		} else {
-			// GigaChat3.5.jinja:420:9 {%- else -%}
-			// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
-			if jinja2.IsString(jsonObj) || jinja2.IsBoolean(jsonObj) {
-				// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
-				jinja2.WriteJSON(w, jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-			} else {
-				// GigaChat3.5.jinja:423:13 {%- else -%}
-				// GigaChat3.5.jinja:424:13 {{- json_obj -}}
-				jinja2.Write(w, jsonObj)
-			}
-		}
-	}
+	// (the function renderGigaChat3_5_alignJsonOrderToSchema)
 	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
-	renderExamples := func(functions jinja2.Value) {
-		functions = jinja2.Param(functions, "functions")
-		var nsPrompt, indent jinja2.Value
-		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
-		nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Lit("\n\n"))})
-		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
-		indent = jinja2.Lit("  ")
-		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if jinja2.Gt(jinja2.FilterLength(functions), jinja2.SmallInt(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))), jinja2.SmallInt(0)) {
-			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
-			jinja2.CheckNamespace(nsPrompt)
-			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.ItemAttr(nsPrompt, "prompt"), jinja2.Lit("//Examples:")))
-			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
-			for _, function := range jinja2.Iterate(w, functions) {
-				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
-				functionFewShotExamples := jinja2.ItemAttr(function, "few_shot_examples")
-				if jinja2.IsDefined(functionFewShotExamples) {
-					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
-					for _, example := range jinja2.Iterate(w, functionFewShotExamples) {
-						var params, call jinja2.Value
-						// GigaChat3.5.jinja:439:21 {%- if (
-						functionParameters := jinja2.ItemAttr(function, "parameters")
-						if jinja2.IsDefined(functionParameters) && jinja2.IsDefined(jinja2.ItemAttr(functionParameters, "properties")) {
-							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
-							params = w.Capture(func() {
-								alignJsonOrderToSchema(jinja2.ItemStr(example, "params"), jinja2.ItemStr(function, "parameters"))
-							})
-						} else {
-							// GigaChat3.5.jinja:443:25 {%- else -%}
-							// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
-							params = jinja2.FilterTojson(jinja2.ItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-						}
-						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-						call = jinja2.Concat(jinja2.Lit("{\"name\": \""), jinja2.ItemStr(function, "name"), jinja2.Lit("\", \"arguments\": "), params, jinja2.Lit("}"))
-						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
-						jinja2.CheckNamespace(nsPrompt)
-						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Add(jinja2.Sum(jinja2.ItemAttr(nsPrompt, "prompt"), jinja2.Lit("\n//"), indent), jinja2.FilterTojson(jinja2.ItemAttr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Concat(jinja2.Lit(" -> "), call)))
-					}
-				}
-			}
-		}
-		// GigaChat3.5.jinja:453:5 {{- ns_prompt.prompt -}}
-		jinja2.Write(w, jinja2.ItemAttr(nsPrompt, "prompt"))
-	}
+	// (the function renderGigaChat3_5_renderExamples)
 	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
-	prepareDevsystem := func(devsystem, addTokens jinja2.Value) {
-		devsystem = jinja2.Param(devsystem, "devsystem")
-		addTokens = jinja2.Param(addTokens, "add_tokens")
-		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
-		if jinja2.NotIn(jinja2.ItemAttr(addTokens, "role_sep"), devsystem) || jinja2.NotIn(jinja2.ItemAttr(addTokens, "message_sep"), devsystem) {
-			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
-			devsystem = jinja2.FilterReplace(jinja2.FilterReplace(devsystem, []jinja2.Value{jinja2.Lit("<|role_sep|>"), jinja2.Lit("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Lit("<|message_sep|>"), jinja2.Lit("<|message_sep|>\n\n")}, nil)
-		}
-		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
-		jinja2.Write(w, devsystem)
-	}
+	// (the function renderGigaChat3_5_prepareDevsystem)
 	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
-	renderRoleMessage := func(message, role, addMessageSepToken jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		if role.IsMissing() {
-			role = jinja2.None()
-		}
-		if addMessageSepToken.IsMissing() {
-			addMessageSepToken = jinja2.Bool(true)
-		}
-		var messageContent, nsEmbedResult, messageFinalContent jinja2.Value
-		// GigaChat3.5.jinja:473:5 {%- if not role -%}
-		if !role.Truthy() {
-			// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
-			role = jinja2.ItemStr(message, "role")
-		}
-		// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
-		messageContent2 := jinja2.ItemStr(message, "content")
-		if !jinja2.IsNone(messageContent2) {
-			messageContent = messageContent2
-		} else {
-			messageContent = jinja2.Lit("")
-		}
-		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
-		if !jinja2.IsString(messageContent) {
-			// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = jinja2.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		}
-		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
-		if jinja2.MethodGetDefault(message, jinja2.Lit("embed_files"), jinja2.NewList()).Truthy() {
-			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
-			nsEmbedResult = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
-			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
-			items := jinja2.IterateReversed(w, jinja2.ItemAttr(message, "embed_files"))
-			for i := range items {
-				f := items[len(items)-1-i]
-				var tokenized, placeholder jinja2.Value
-				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = jinja2.Concat(jinja2.ItemAttr(addTokens, "file_start"), jinja2.FilterTojson(jinja2.NewDictCall(w, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(jinja2.ItemAttr(f, "id"))), jinja2.KW("name", jinja2.FilterString(jinja2.ItemAttr(f, "name"))), jinja2.KW("type", jinja2.FilterString(jinja2.ItemAttr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.ItemAttr(f, "type"), "doc"), func() jinja2.Value {
-					return jinja2.Item(addTokens, jinja2.ItemAttr(f, "type"))
-				}, func() jinja2.Value {
-					return jinja2.FilterDefault(jinja2.ItemAttr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
-				}), jinja2.ItemAttr(addTokens, "file_end"))
-				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
-				if jinja2.MethodGetDefault(message, jinja2.Lit("file_placeholders"), jinja2.Bool(false)).Truthy() {
-					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-					placeholder = jinja2.Concat(jinja2.Lit("<file_placeholder_"), jinja2.ItemAttr(f, "id"), jinja2.Lit(">"))
-					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
-					jinja2.CheckNamespace(nsEmbedResult)
-					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.FilterReplace(jinja2.ItemAttr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
-				} else {
-					// GigaChat3.5.jinja:494:21 {%- else -%}
-					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
-					jinja2.CheckNamespace(nsEmbedResult)
-					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
-					jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.Add(tokenized, jinja2.ItemAttr(nsEmbedResult, "result_text")))
-				}
-			}
-			// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
-			messageFinalContent = jinja2.ItemAttr(nsEmbedResult, "result_text")
-		} else {
-			// GigaChat3.5.jinja:500:9 {%- else -%}
-			// GigaChat3.5.jinja:501:9 {%- set message_final_content = message_content -%}
-			messageFinalContent = messageContent
-		}
-		// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
-		jinja2.WriteAdd(w, role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
-			return jinja2.ItemAttr(addTokens, "role_sep")
-		}, func() jinja2.Value {
-			return jinja2.Lit("")
-		}), messageFinalContent, jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
-			return jinja2.ItemAttr(addTokens, "message_sep")
-		}, func() jinja2.Value {
-			return jinja2.Lit("")
-		}))
-	}
+	// (the function renderGigaChat3_5_renderRoleMessage)
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
-	renderFunctionDescriptions := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		var functionIds, nsCurrentTools, content jinja2.Value
-		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
-		if jinja2.NotIn(jinja2.Lit("function_descriptions"), message) {
-			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("no 'function_descriptions' field provided for function description role!!!")))
-		}
-		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
-		functionIds = jinja2.ItemStr(message, "function_descriptions")
-		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
-		nsCurrentTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
-		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
-		for _, tool := range jinja2.Iterate(w, FUNCTION_DESCRIPTIONS) {
-			var toolId jinja2.Value
-			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
-			tool2Id := jinja2.ItemAttr(tool, "id")
-			if jinja2.IsDefined(tool2Id) {
-				toolId = tool2Id
-			} else {
-				toolId = jinja2.ItemAttr(tool, "name")
-			}
-			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
-			if jinja2.In(toolId, functionIds) || jinja2.In(jinja2.ItemAttr(tool, "name"), functionIds) {
-				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
-				jinja2.CheckNamespace(nsCurrentTools)
-				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-				jinja2.SetAttr(nsCurrentTools, "tools", jinja2.Add(jinja2.ItemAttr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
-			}
-		}
-		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
-		content = jinja2.Add(w.Capture(func() {
-			renderToolNamespace(jinja2.Lit("functions"), jinja2.ItemAttr(nsCurrentTools, "tools"))
-		}), w.Capture(func() {
-			renderExamples(jinja2.ItemAttr(nsCurrentTools, "tools"))
-		}))
-		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), content), jinja2.Missing(), jinja2.Missing())
-	}
+	// (the function renderGigaChat3_5_renderFunctionDescriptions)
 	// GigaChat3.5.jinja:532:1 {%- macro render_gcml_parameter(name, value) -%}
-	renderGcmlParameter := func(name, value jinja2.Value) {
-		name = jinja2.Param(name, "name")
-		value = jinja2.Param(value, "value")
-		// GigaChat3.5.jinja:533:5 {%- if value is string -%}
-		if jinja2.IsString(value) {
-			// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
-			w.WriteString("<｜GCML｜parameter name=\"")
-			jinja2.Write(w, name)
-			w.WriteString("\" string=\"true\">")
-			jinja2.Write(w, value)
-			w.WriteString("</｜GCML｜parameter>")
-		} else {
-			// GigaChat3.5.jinja:535:9 {%- else -%}
-			// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
-			w.WriteString("<｜GCML｜parameter name=\"")
-			jinja2.Write(w, name)
-			w.WriteString("\" string=\"false\">")
-			jinja2.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-			w.WriteString("</｜GCML｜parameter>")
-		}
-	}
+	// (the function renderGigaChat3_5_renderGcmlParameter)
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
-	renderGcmlInvoke := func(call jinja2.Value) {
-		call = jinja2.Param(call, "call")
-		var inner, args, nsParams jinja2.Value
-		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
-		inner = call
-		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
-		innerFunction := jinja2.ItemAttr(inner, "function")
-		if innerFunction.Truthy() {
-			// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
-			inner = innerFunction
-		}
-		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
-		args = jinja2.MethodGetDefault(inner, jinja2.Lit("arguments"), jinja2.DictOf())
-		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
-		if jinja2.IsString(args) {
-			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
-		}
-		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
-		w.WriteString("<｜GCML｜invoke name=\"")
-		jinja2.Write(w, jinja2.ItemStr(inner, "name"))
-		w.WriteString("\">\n")
-		// GigaChat3.5.jinja:553:5 {%- if args -%}
-		if args.Truthy() {
-			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
-			nsParams = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
-			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
-			keys, values := jinja2.DictItems(args)
-			for i := range w.Count(len(keys)) {
-				k := keys[i]
-				v := values[i]
-				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
-				jinja2.CheckNamespace(nsParams)
-				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
-				jinja2.SetAttr(nsParams, "lines", jinja2.Add(jinja2.ItemAttr(nsParams, "lines"), jinja2.NewList(w.Capture(func() {
-					renderGcmlParameter(k, v)
-				}))))
-			}
-			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-			w.WriteString("\n")
-		}
-		w.WriteString("</｜GCML｜invoke>")
-	}
+	// (the function renderGigaChat3_5_renderGcmlInvoke)
 	// GigaChat3.5.jinja:566:1 {%- macro render_gcml_tool_calls(calls) -%}
-	renderGcmlToolCalls := func(calls jinja2.Value) {
-		calls = jinja2.Param(calls, "calls")
-		var nsInv jinja2.Value
-		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
-		nsInv = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
-		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
-		for _, call := range jinja2.Iterate(w, calls) {
-			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
-			jinja2.CheckNamespace(nsInv)
-			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
-			jinja2.SetAttr(nsInv, "blocks", jinja2.Add(jinja2.ItemAttr(nsInv, "blocks"), jinja2.NewList(w.Capture(func() {
-				renderGcmlInvoke(call)
-			}))))
-		}
-		w.WriteString("<｜GCML｜tool_calls>\n")
-		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-		w.WriteString("\n</｜GCML｜tool_calls>")
-	}
+	// (the function renderGigaChat3_5_renderGcmlToolCalls)
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
-	renderFunctionResponse := func(name, item jinja2.Value) {
-		name = jinja2.Param(name, "name")
-		item = jinja2.Param(item, "item")
-		var nsStrip, nsBody, body jinja2.Value
-		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
-		if jinja2.IsMapping(item) {
-			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
-			nsStrip = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
-			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
-			keys, values := jinja2.DictItems(item)
-			for i := range w.Count(len(keys)) {
-				k := keys[i]
-				v := values[i]
-				// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
-				if !jinja2.EqStr(k, "id") {
-					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
-					jinja2.CheckNamespace(nsStrip)
-					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-					jinja2.SetAttr(nsStrip, "pairs", jinja2.Add(jinja2.ItemAttr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
-				}
-			}
-			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
-			nsBody = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
-			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
-			for _, item := range jinja2.Iterate(w, jinja2.ItemAttr(nsStrip, "pairs")) {
-				vals := jinja2.Unpack(item, 2)
-				k := vals[0]
-				v := vals[1]
-				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
-				jinja2.CheckNamespace(nsBody)
-				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				jinja2.SetAttr(nsBody, "parts", jinja2.Add(jinja2.ItemAttr(nsBody, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), k, jinja2.Lit("\": "), jinja2.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
-			}
-			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			body = jinja2.Concat(jinja2.Lit("{"), jinja2.FilterJoin(jinja2.ItemAttr(nsBody, "parts"), []jinja2.Value{jinja2.Lit(", ")}, nil), jinja2.Lit("}"))
-		} else if jinja2.IsString(item) {
-			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
-			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
-			body = item
-		} else {
-			// GigaChat3.5.jinja:597:9 {%- else -%}
-			// GigaChat3.5.jinja:598:9 {%- set body = item | tojson(ensure_ascii=False) -%}
-			body = jinja2.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		}
-		// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
-		w.WriteString("<function_response name=\"")
-		jinja2.Write(w, name)
-		w.WriteString("\">")
-		jinja2.Write(w, body)
-		w.WriteString("</function_response>")
-	}
+	// (the function renderGigaChat3_5_renderFunctionResponse)
 	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
-	renderFunctionResponses := func(content, names jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		names = jinja2.Param(names, "names")
-		var items, nsResp jinja2.Value
-		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
-		if (jinja2.IsIterable(content) && !jinja2.IsString(content)) && !jinja2.IsMapping(content) {
-			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
-			items = content
-		} else if jinja2.IsNone(content) {
-			// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
-			// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
-			items = jinja2.NewList()
-		} else {
-			// GigaChat3.5.jinja:609:9 {%- else -%}
-			// GigaChat3.5.jinja:610:9 {%- set items = [content] -%}
-			items = jinja2.NewList(content)
-		}
-		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
-		if jinja2.Ne(jinja2.FilterLength(items), jinja2.FilterLength(names)) {
-			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Concat(jinja2.Lit("FR items count "), jinja2.FilterLength(items), jinja2.Lit(" != preceding tool calls count "), jinja2.FilterLength(names))))
-		}
-		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
-		nsResp = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
-		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
-		for _, idx := range jinja2.Iterate(w, jinja2.Range(w, jinja2.FilterLength(items))) {
-			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
-			jinja2.CheckNamespace(nsResp)
-			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
-			jinja2.SetAttr(nsResp, "blocks", jinja2.Add(jinja2.ItemAttr(nsResp, "blocks"), jinja2.NewList(w.Capture(func() {
-				renderFunctionResponse(jinja2.Item(names, idx), jinja2.Item(items, idx))
-			}))))
-		}
-		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsResp, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-	}
+	// (the function renderGigaChat3_5_renderFunctionResponses)
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = jinja2.Lit("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
@@ -1325,15 +183,15 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:805:5 {%- set devsystem_content = (
 		if jinja2.IsDefined(defaultDevsystem) {
 			devsystemContent = w.Capture(func() {
-				prepareDevsystem(defaultDevsystem, addTokens)
+				renderGigaChat3_5_prepareDevsystem(w, defaultDevsystem, addTokens)
 			})
 		} else {
 			devsystemContent = w.Capture(func() {
-				prepareDevsystem(DEVSYSTEM, addTokens)
+				renderGigaChat3_5_prepareDevsystem(w, DEVSYSTEM, addTokens)
 			})
 		}
 		// GigaChat3.5.jinja:811:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
+		renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing(), addTokens)
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
@@ -1342,28 +200,28 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
 		devsystemContent = w.Capture(func() {
-			prepareDevsystem(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content"), addTokens)
+			renderGigaChat3_5_prepareDevsystem(w, jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content"), addTokens)
 		})
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
+		renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing(), addTokens)
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
 		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
-		renderRoleMessage(jinja2.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing())
+		renderGigaChat3_5_renderRoleMessage(w, jinja2.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing(), addTokens)
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
 		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("system"), jinja2.Lit("content"), jinja2.Lit("")), jinja2.Missing(), jinja2.Missing())
+		renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("system"), jinja2.Lit("content"), jinja2.Lit("")), jinja2.Missing(), jinja2.Missing(), addTokens)
 	}
 	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
 		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
-		renderFunctionDescriptions(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("function_descriptions"), FUNCTION_NAMES))
+		renderGigaChat3_5_renderFunctionDescriptions(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("function_descriptions"), FUNCTION_NAMES), addTokens, FUNCTION_DESCRIPTIONS)
 	}
 	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
 	nsStateSkipRemaining := jinja2.SmallInt(0)
@@ -1388,12 +246,12 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
 			if useSuggester.Truthy() {
 				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
-				renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
+				renderGigaChat3_5_renderRoleMessage(w, message, jinja2.Missing(), jinja2.Missing(), addTokens)
 			}
 		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "function descriptions") {
 			// GigaChat3.5.jinja:876:9 {%- elif message['role'] == 'function descriptions' -%}
 			// GigaChat3.5.jinja:877:9 {{- render_function_descriptions(message) -}}
-			renderFunctionDescriptions(message)
+			renderGigaChat3_5_renderFunctionDescriptions(w, message, addTokens, FUNCTION_DESCRIPTIONS)
 		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
@@ -1407,10 +265,10 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
-				renderFunctionResponses(jinja2.ItemStr(message, "content"), nsStatePreviousToolNames)
+				renderGigaChat3_5_renderFunctionResponses(w, jinja2.ItemStr(message, "content"), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing())
+			renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing(), addTokens)
 			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
@@ -1422,33 +280,33 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
 					if jinja2.IsDefined(jinja2.ItemAttr(message, "functions")) && jinja2.ItemAttr(message, "functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+						renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing(), addTokens)
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
+						renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
 							return jinja2.NewList()
-						})), jinja2.Missing(), jinja2.Missing())
+						})), jinja2.Missing(), jinja2.Missing(), addTokens)
 					}
 				}
 			}
 		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
 			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
-			renderRoleMessage(message, jinja2.Lit("user"), jinja2.Missing())
+			renderGigaChat3_5_renderRoleMessage(w, message, jinja2.Lit("user"), jinja2.Missing(), addTokens)
 			// GigaChat3.5.jinja:923:9 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
 				if jinja2.IsDefined(jinja2.ItemAttr(message, "functions")) && jinja2.ItemAttr(message, "functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+					renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing(), addTokens)
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
+					renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
 						return jinja2.NewList()
-					})), jinja2.Missing(), jinja2.Missing())
+					})), jinja2.Missing(), jinja2.Missing(), addTokens)
 				}
 			}
 		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "tool", "function") {
@@ -1521,10 +379,10 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			}
 			// GigaChat3.5.jinja:972:9 {%- set fr_body = render_function_responses(ns_parsed.items, ns_la_tr.names) -%}
 			frBody = w.Capture(func() {
-				renderFunctionResponses(nsParsedItems, nsLaTrNames)
+				renderGigaChat3_5_renderFunctionResponses(w, nsParsedItems, nsLaTrNames)
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing())
+			renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing(), addTokens)
 		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
@@ -1637,7 +495,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			if nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1064:13 {%- set gcml_block = render_gcml_tool_calls(ns_combined.calls) -%}
 				gcmlBlock = w.Capture(func() {
-					renderGcmlToolCalls(nsCombinedCalls)
+					renderGigaChat3_5_renderGcmlToolCalls(w, nsCombinedCalls)
 				})
 				// GigaChat3.5.jinja:1065:13 {%- set ns_parts.blocks = ns_parts.blocks + [gcml_block] -%}
 				nsPartsBlocks = jinja2.Add(nsPartsBlocks, jinja2.NewList(gcmlBlock))
@@ -1674,7 +532,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				return jinja2.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
-			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), compositeContent), jinja2.Missing(), jinja2.Bool(false))
+			renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), compositeContent), jinja2.Missing(), jinja2.Bool(false), addTokens)
 			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
 			if isFinalAssistant.Truthy() {
 				// GigaChat3.5.jinja:1110:13 {{- eos_token -}}
@@ -1687,7 +545,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		} else {
 			// GigaChat3.5.jinja:1117:9 {%- else -%}
 			// GigaChat3.5.jinja:1118:9 {{- render_role_message(message) -}}
-			renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
+			renderGigaChat3_5_renderRoleMessage(w, message, jinja2.Missing(), jinja2.Missing(), addTokens)
 		}
 		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
 		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !jinja2.InStrs(jinja2.ItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
@@ -1705,6 +563,1196 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			}
 		}
 	}
+}
+
+// renderGigaChat3_5_jsonSchemaToTypescript is the macro json_schema_to_typescript of renderGigaChat3_5.
+func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
+	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
+	schema = jinja2.Param(schema, "schema")
+	if indent.IsMissing() {
+		indent = jinja2.Lit("")
+	}
+	if indentFactor.IsMissing() {
+		indentFactor = jinja2.SmallInt(2)
+	}
+	if schemaRoot.IsMissing() {
+		schemaRoot = jinja2.None()
+	}
+	if refNs.IsMissing() {
+		refNs = jinja2.None()
+	}
+	var root, rns, ADDITIONAL_JSON_KEYS, refstr, segs, nsP, rns2, nsb, nsu, tyRaw, ty, c, ns, required, nst jinja2.Value
+	var el jinja2.Value
+	// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
+	if jinja2.IsNone(schemaRoot) {
+		// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
+		root = schema
+	} else {
+		// GigaChat3.5.jinja:6:6 {%- else -%}
+		// GigaChat3.5.jinja:7:3 {%- set _root = schema_root -%}
+		root = schemaRoot
+	}
+	// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
+	if jinja2.IsNone(refNs) {
+		// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
+		rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
+	} else {
+		// GigaChat3.5.jinja:11:6 {%- else -%}
+		// GigaChat3.5.jinja:12:3 {%- set _rns = ref_ns -%}
+		rns = refNs
+	}
+	// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
+	ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"), jinja2.Lit("minLength"), jinja2.Lit("maxLength"), jinja2.Lit("exclusiveMinimum"), jinja2.Lit("exclusiveMaximum"), jinja2.Lit("multipleOf"), jinja2.Lit("uniqueItems"), jinja2.Lit("minProperties"), jinja2.Lit("maxProperties"))
+	// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
+	if !jinja2.IsMapping(schema) {
+		w.WriteString("any")
+	} else if jinja2.IsString(jinja2.MethodGet(schema, jinja2.Lit("$ref"))) {
+		// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
+		// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
+		refstr = jinja2.ItemStr(schema, "$ref")
+		// GigaChat3.5.jinja:24:3 {%- if refstr in _rns.chain -%}
+		rnsChain := jinja2.ItemAttr(rns, "chain")
+		if jinja2.In(refstr, rnsChain) {
+			w.WriteString("any")
+		} else if !jinja2.MethodStartswith(refstr, jinja2.Lit("#/")).Truthy() {
+			// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
+			w.WriteString("any")
+		} else {
+			// GigaChat3.5.jinja:28:7 {%- else -%}
+			// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
+			segs = jinja2.MethodSplitSep(jinja2.Slice(refstr, jinja2.SmallInt(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
+			// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
+			nsP = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
+			// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
+			for _, rawSeg := range jinja2.Iterate(w, segs) {
+				var seg jinja2.Value
+				// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
+				seg = jinja2.FilterReplace(jinja2.FilterReplace(rawSeg, []jinja2.Value{jinja2.Lit("~1"), jinja2.Lit("/")}, nil), []jinja2.Value{jinja2.Lit("~0"), jinja2.Lit("~")}, nil)
+				// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
+				if jinja2.IsMapping(jinja2.ItemAttr(nsP, "n")) && jinja2.In(seg, jinja2.ItemAttr(nsP, "n")) {
+					// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
+					jinja2.CheckNamespace(nsP)
+					// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
+					jinja2.SetAttr(nsP, "n", jinja2.Item(jinja2.ItemAttr(nsP, "n"), seg))
+				} else if (jinja2.IsSequence(jinja2.ItemAttr(nsP, "n")) && !jinja2.IsString(jinja2.ItemAttr(nsP, "n"))) && jinja2.Eq(seg, jinja2.FilterString(jinja2.FilterInt(seg, nil, nil))) {
+					// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
+					// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
+					jinja2.CheckNamespace(nsP)
+					// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
+					jinja2.SetAttr(nsP, "n", jinja2.Item(jinja2.ItemAttr(nsP, "n"), jinja2.FilterInt(seg, nil, nil)))
+				} else {
+					// GigaChat3.5.jinja:37:9 {%- else -%}
+					// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
+					jinja2.CheckNamespace(nsP)
+					// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%}
+					jinja2.SetAttr(nsP, "n", jinja2.None())
+				}
+			}
+			// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
+			if jinja2.IsMapping(jinja2.ItemAttr(nsP, "n")) {
+				// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
+				rns2 = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.Add(rnsChain, jinja2.NewList(refstr)))})
+				// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
+				jinja2.Write(w, w.Capture(func() {
+					renderGigaChat3_5_jsonSchemaToTypescript(w, jinja2.ItemAttr(nsP, "n"), indent, indentFactor, root, rns2)
+				}))
+			} else {
+				// GigaChat3.5.jinja:44:8 {%- else -%}
+				w.WriteString("any")
+			}
+		}
+	} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "anyOf")) {
+		// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
+		// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
+		nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+		// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
+		for _, br := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "anyOf")) {
+			var t jinja2.Value
+			// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
+			t = w.Capture(func() {
+				renderGigaChat3_5_jsonSchemaToTypescript(w, br, indent, indentFactor, root, rns)
+			})
+			// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
+			jinja2.CheckNamespace(nsb)
+			// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
+			jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.ItemAttr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
+		}
+		// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+	} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "oneOf")) {
+		// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
+		// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
+		nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+		// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
+		for _, br := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "oneOf")) {
+			var t jinja2.Value
+			// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
+			t = w.Capture(func() {
+				renderGigaChat3_5_jsonSchemaToTypescript(w, br, indent, indentFactor, root, rns)
+			})
+			// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
+			jinja2.CheckNamespace(nsb)
+			// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
+			jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.ItemAttr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
+		}
+		// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+	} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("allOf"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "allOf")) {
+		// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
+		// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
+		nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+		// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
+		for _, br := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "allOf")) {
+			var t jinja2.Value
+			// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
+			t = w.Capture(func() {
+				renderGigaChat3_5_jsonSchemaToTypescript(w, br, indent, indentFactor, root, rns)
+			})
+			// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
+			jinja2.CheckNamespace(nsb)
+			// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
+			jinja2.SetAttr(nsb, "parts", jinja2.Add(jinja2.ItemAttr(nsb, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
+		}
+		// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" & ")}, nil))
+	} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("type"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "type")) {
+		// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
+		// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
+		nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+		// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
+		for _, tname := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "type")) {
+			var frag, subO, subA jinja2.Value
+			// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
+			if jinja2.EqStr(tname, "null") {
+				// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
+				frag = jinja2.Lit("null")
+			} else if jinja2.EqStr(tname, "string") {
+				// GigaChat3.5.jinja:80:8 {%- elif tname == 'string' -%}
+				// GigaChat3.5.jinja:81:5 {%- if 'const' in schema -%}
+				if jinja2.In(jinja2.Lit("const"), schema) {
+					// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
+					frag = w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescript(w, jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("const"), jinja2.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
+					})
+				} else if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+					// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
+					// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
+					frag = w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescript(w, jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), jinja2.ItemAttr(schema, "enum"), jinja2.Lit("format"), jinja2.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
+					})
+				} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
+					// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
+					// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
+					frag = jinja2.Lit("Date")
+				} else {
+					// GigaChat3.5.jinja:87:9 {%- else -%}
+					// GigaChat3.5.jinja:88:6 {%- set frag = 'string' -%}
+					frag = jinja2.Lit("string")
+				}
+			} else if jinja2.InStrs(tname, "number", "integer", "int", "float") {
+				// GigaChat3.5.jinja:90:8 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
+				// GigaChat3.5.jinja:91:5 {%- if 'const' in schema -%}
+				if jinja2.In(jinja2.Lit("const"), schema) {
+					// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
+					frag = w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescript(w, jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("const"), jinja2.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
+					})
+				} else {
+					// GigaChat3.5.jinja:93:9 {%- else -%}
+					// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
+					frag = w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescript(w, jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("enum"), jinja2.MethodGet(schema, jinja2.Lit("enum"))), indent, indentFactor, root, rns)
+					})
+				}
+			} else if jinja2.EqStr(tname, "boolean") {
+				// GigaChat3.5.jinja:96:8 {%- elif tname == 'boolean' -%}
+				// GigaChat3.5.jinja:97:5 {%- if 'const' in schema -%}
+				if jinja2.In(jinja2.Lit("const"), schema) {
+					// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
+					frag = w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescript(w, jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("boolean"), jinja2.Lit("const"), jinja2.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
+					})
+				} else {
+					// GigaChat3.5.jinja:99:9 {%- else -%}
+					// GigaChat3.5.jinja:100:6 {%- set frag = 'boolean' -%}
+					frag = jinja2.Lit("boolean")
+				}
+			} else if jinja2.InStrs(tname, "object", "dict") {
+				// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
+				// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
+				if jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
+					// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
+					subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
+						return jinja2.DictOf()
+					}), jinja2.Lit("required"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
+						return jinja2.NewList()
+					}), jinja2.Lit("additionalProperties"), jinja2.ItemAttr(schema, "additionalProperties"))
+				} else {
+					// GigaChat3.5.jinja:105:9 {%- else -%}
+					// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
+					subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
+						return jinja2.DictOf()
+					}), jinja2.Lit("required"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
+						return jinja2.NewList()
+					}))
+				}
+				// GigaChat3.5.jinja:108:5 {%- set frag = json_schema_to_typescript(sub_o, indent, indent_factor, _root, _rns) -%}
+				frag = w.Capture(func() {
+					renderGigaChat3_5_jsonSchemaToTypescript(w, subO, indent, indentFactor, root, rns)
+				})
+			} else if jinja2.EqStr(tname, "array") {
+				// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
+				// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
+				if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("prefixItems"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "prefixItems")) {
+					// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
+					subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("prefixItems"), jinja2.ItemAttr(schema, "prefixItems"))
+				} else if jinja2.In(jinja2.Lit("items"), schema) {
+					// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
+					// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
+					subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("items"), jinja2.ItemStr(schema, "items"))
+				} else {
+					// GigaChat3.5.jinja:114:9 {%- else -%}
+					// GigaChat3.5.jinja:115:6 {%- set sub_a = {'type': 'array'} -%}
+					subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"))
+				}
+				// GigaChat3.5.jinja:117:5 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
+				frag = w.Capture(func() {
+					renderGigaChat3_5_jsonSchemaToTypescript(w, subA, indent, indentFactor, root, rns)
+				})
+			} else {
+				// GigaChat3.5.jinja:118:8 {%- else -%}
+				// GigaChat3.5.jinja:119:5 {%- set frag = 'any' -%}
+				frag = jinja2.Lit("any")
+			}
+			// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
+			jinja2.CheckNamespace(nsu)
+			// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
+			jinja2.SetAttr(nsu, "bits", jinja2.Add(jinja2.ItemAttr(nsu, "bits"), jinja2.NewList(jinja2.Concat(jinja2.Lit("("), frag, jinja2.Lit(")")))))
+		}
+		// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsu, "bits"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+	} else {
+		// GigaChat3.5.jinja:125:6 {%- else -%}
+		// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
+		tyRaw = jinja2.MethodGet(schema, jinja2.Lit("type"))
+		// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
+		if jinja2.EqStr(tyRaw, "dict") {
+			ty = jinja2.Lit("object")
+		} else {
+			ty = tyRaw
+		}
+		// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
+		if (jinja2.In(jinja2.Lit("const"), schema) && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("properties"))) {
+			// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
+			c = jinja2.ItemAttr(schema, "const")
+			// GigaChat3.5.jinja:132:4 {%- if c is string -%}
+			if jinja2.IsString(c) {
+				// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
+				w.WriteString("\"")
+				jinja2.Write(w, c)
+				w.WriteString("\"")
+			} else if jinja2.IsBoolean(c) {
+				// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
+				// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
+				if c.Truthy() {
+					w.WriteString("true")
+				} else {
+					w.WriteString("false")
+				}
+			} else if jinja2.IsInteger(c) || jinja2.IsFloat(c) {
+				// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
+				// GigaChat3.5.jinja:137:5 {{- c | string -}}
+				jinja2.Write(w, jinja2.FilterString(c))
+			} else {
+				// GigaChat3.5.jinja:138:8 {%- else -%}
+				w.WriteString("any")
+			}
+		} else if (jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("properties"))) {
+			// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
+			// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+			// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
+			for _, en := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "enum")) {
+				// GigaChat3.5.jinja:145:5 {%- if en is string -%}
+				if jinja2.IsString(en) {
+					// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+					jinja2.CheckNamespace(ns)
+					// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
+					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+				} else {
+					// GigaChat3.5.jinja:147:9 {%- else -%}
+					// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
+					jinja2.CheckNamespace(ns)
+					// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
+					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.FilterString(en))))
+				}
+			}
+			// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else if jinja2.EqStr(ty, "object") || (jinja2.IsNone(ty) && jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("properties")))) {
+			// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
+			w.WriteString("{\n")
+			// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
+			// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
+			keys, values := jinja2.DictItems(jinja2.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf()))
+			for i := range w.Count(len(keys)) {
+				k := keys[i]
+				v := values[i]
+				// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
+				jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+			}
+			// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
+			if jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
+				// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
+				schemaAdditionalProperties := jinja2.ItemAttr(schema, "additionalProperties")
+				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
+					// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
+					jinja2.CheckNamespace(ns)
+					// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
+					jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))))))
+				} else if jinja2.IsMapping(schemaAdditionalProperties) {
+					// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
+					// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
+					jinja2.CheckNamespace(ns)
+					// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
+					jinja2.SetAttr(ns, "pairs", jinja2.Add(jinja2.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), schemaAdditionalProperties))))
+				}
+			}
+			// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
+			required = jinja2.Add(jinja2.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList()), jinja2.NewList(jinja2.Lit("[key: string]")))
+			// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
+			for _, item := range jinja2.Iterate(w, jinja2.ItemAttr(ns, "pairs")) {
+				vals := jinja2.Unpack(item, 2)
+				key := vals[0]
+				val := vals[1]
+				var typeStr, default2 jinja2.Value
+				// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
+				if jinja2.In(jinja2.Lit("description"), val) {
+					// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
+					for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Lit("\n"))) {
+						// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
+						if jinja2.MethodStrip(line).Truthy() {
+							// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
+							jinja2.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
+						}
+					}
+				}
+				// GigaChat3.5.jinja:181:5 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
+				var loop jinja2.Loop
+				for loop.Start(w, jinja2.CallMethod(val, "items", nil, nil), func(item jinja2.Value) bool {
+					vals := jinja2.Unpack(item, 2)
+					addKey := vals[0]
+					_ = vals[1]
+					return jinja2.In(addKey, ADDITIONAL_JSON_KEYS)
+				}); loop.Next(); {
+					vals := jinja2.Unpack(loop.Item(), 2)
+					addKey := vals[0]
+					addVal := vals[1]
+					// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
+					if jinja2.IsString(addVal) {
+						// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
+						jinja2.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Lit(": \""), addVal, jinja2.Lit("\""), jinja2.Lit("\n"))
+					} else {
+						// GigaChat3.5.jinja:184:10 {%- else -%}
+						// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
+						jinja2.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Concat(jinja2.Lit(": "), addVal, jinja2.Lit("\n")))
+					}
+				}
+				// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
+				typeStr = w.Capture(func() {
+					renderGigaChat3_5_jsonSchemaToTypescript(w, val, jinja2.Add(indent, jinja2.Mul(jinja2.Lit(" "), indentFactor)), indentFactor, root, rns)
+				})
+				// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
+				jinja2.WriteAdd(w, indent, key, jinja2.IfElse(jinja2.In(key, required), func() jinja2.Value {
+					return jinja2.Lit("")
+				}, func() jinja2.Value {
+					return jinja2.Lit("?")
+				}), jinja2.Lit(": "), typeStr, jinja2.Lit(","))
+				// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
+				if jinja2.In(jinja2.Lit("default"), val) || jinja2.In(jinja2.Lit("defalut_value"), val) {
+					// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
+					default2 = jinja2.MethodGetDefault(val, jinja2.Lit("default"), jinja2.MethodGet(val, jinja2.Lit("defalut_value")))
+					// GigaChat3.5.jinja:195:6 {%- if default is string -%}
+					if jinja2.IsString(default2) {
+						// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
+						w.WriteString(" // default: \"")
+						jinja2.WriteStr(w, default2)
+						w.WriteString("\"")
+					} else {
+						// GigaChat3.5.jinja:197:10 {%- else -%}
+						// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
+						w.WriteString(" // default: ")
+						jinja2.Write(w, jinja2.FilterString(default2))
+					}
+				}
+				w.WriteString("\n")
+			}
+			// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
+			jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.SmallInt(-2), jinja2.Missing()), jinja2.Lit("}"))
+		} else if jinja2.EqStr(ty, "string") {
+			// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
+			// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
+			if jinja2.In(jinja2.Lit("const"), schema) {
+				// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
+				schemaConst := jinja2.ItemAttr(schema, "const")
+				if jinja2.IsString(schemaConst) {
+					// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
+					w.WriteString("\"")
+					jinja2.Write(w, schemaConst)
+					w.WriteString("\"")
+				} else if jinja2.IsBoolean(schemaConst) {
+					// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
+					// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
+					if schemaConst.Truthy() {
+						w.WriteString("true")
+					} else {
+						w.WriteString("false")
+					}
+				} else if jinja2.IsInteger(schemaConst) || jinja2.IsFloat(schemaConst) {
+					// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
+					// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
+					jinja2.Write(w, jinja2.FilterString(schemaConst))
+				} else {
+					// GigaChat3.5.jinja:216:9 {%- else -%}
+					w.WriteString("string")
+				}
+			} else if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+				// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
+				// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
+				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+				// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
+				for _, en := range jinja2.Iterate(w, jinja2.ItemStr(schema, "enum")) {
+					// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+					jinja2.CheckNamespace(ns)
+					// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
+					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+				}
+				// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
+				// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
+				w.WriteString("Date")
+			} else {
+				// GigaChat3.5.jinja:227:8 {%- else -%}
+				w.WriteString("string")
+			}
+		} else if jinja2.InStrs(ty, "number", "integer", "int", "float") {
+			// GigaChat3.5.jinja:232:7 {%- elif ty in ["number", "integer", "int", "float"] -%}
+			// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
+			if jinja2.In(jinja2.Lit("const"), schema) {
+				// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
+				schemaConst := jinja2.ItemAttr(schema, "const")
+				if jinja2.IsString(schemaConst) {
+					// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
+					w.WriteString("\"")
+					jinja2.Write(w, schemaConst)
+					w.WriteString("\"")
+				} else if jinja2.IsBoolean(schemaConst) {
+					// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
+					// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
+					if schemaConst.Truthy() {
+						w.WriteString("true")
+					} else {
+						w.WriteString("false")
+					}
+				} else if jinja2.IsInteger(schemaConst) || jinja2.IsFloat(schemaConst) {
+					// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
+					// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
+					jinja2.Write(w, jinja2.FilterString(schemaConst))
+				} else {
+					// GigaChat3.5.jinja:240:9 {%- else -%}
+					// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
+					if jinja2.InStrs(ty, "integer", "int") {
+						w.WriteString("integer")
+					} else if jinja2.EqStr(ty, "float") {
+						// GigaChat3.5.jinja:243:10 {%- elif ty == "float" -%}
+						w.WriteString("float")
+					} else {
+						// GigaChat3.5.jinja:245:10 {%- else -%}
+						w.WriteString("number")
+					}
+				}
+			} else if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+				// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
+				// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			} else if jinja2.InStrs(ty, "integer", "int") {
+				// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
+				w.WriteString("integer")
+			} else if jinja2.EqStr(ty, "float") {
+				// GigaChat3.5.jinja:253:8 {%- elif ty == "float" -%}
+				w.WriteString("float")
+			} else {
+				// GigaChat3.5.jinja:255:8 {%- else -%}
+				w.WriteString("number")
+			}
+		} else if jinja2.EqStr(ty, "boolean") {
+			// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
+			// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
+			if jinja2.In(jinja2.Lit("const"), schema) && jinja2.IsBoolean(jinja2.ItemAttr(schema, "const")) {
+				// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
+				if jinja2.ItemAttr(schema, "const").Truthy() {
+					w.WriteString("true")
+				} else {
+					w.WriteString("false")
+				}
+			} else {
+				// GigaChat3.5.jinja:263:8 {%- else -%}
+				w.WriteString("boolean")
+			}
+		} else if jinja2.EqStr(ty, "null") {
+			// GigaChat3.5.jinja:268:7 {%- elif ty == "null" -%}
+			w.WriteString("null")
+		} else if jinja2.EqStr(ty, "array") {
+			// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
+			// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
+			if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("prefixItems"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "prefixItems")) {
+				// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
+				nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+				// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
+				for _, ps := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "prefixItems")) {
+					// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
+					jinja2.CheckNamespace(nst)
+					// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
+					jinja2.SetAttr(nst, "bits", jinja2.Add(jinja2.ItemAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescript(w, ps, indent, indentFactor, root, rns)
+					}))))
+				}
+				// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
+				w.WriteString("[")
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+				w.WriteString("]")
+			} else if (jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("items"))) && !jinja2.IsString(jinja2.MethodGet(schema, jinja2.Lit("items")))) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("items"))) {
+				// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
+				// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
+				nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+				// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
+				for _, ps := range jinja2.Iterate(w, jinja2.ItemStr(schema, "items")) {
+					// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
+					jinja2.CheckNamespace(nst)
+					// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
+					jinja2.SetAttr(nst, "bits", jinja2.Add(jinja2.ItemAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescript(w, ps, indent, indentFactor, root, rns)
+					}))))
+				}
+				// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
+				w.WriteString("[")
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+				w.WriteString("]")
+			} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("items"))) {
+				// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
+				// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
+				el = w.Capture(func() {
+					renderGigaChat3_5_jsonSchemaToTypescript(w, jinja2.ItemStr(schema, "items"), indent, indentFactor, root, rns)
+				})
+				// GigaChat3.5.jinja:288:5 {{- '(' ~ el ~ ')[]' -}}
+				w.WriteString("(")
+				jinja2.Write(w, el)
+				w.WriteString(")[]")
+			} else {
+				// GigaChat3.5.jinja:289:8 {%- else -%}
+				w.WriteString("Array<any>")
+			}
+		} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("not"))) {
+			// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
+			w.WriteString("unknown")
+		} else {
+			// GigaChat3.5.jinja:297:7 {%- else -%}
+			w.WriteString("any")
+		}
+	}
+}
+
+// renderGigaChat3_5_renderToolNamespace is the macro render_tool_namespace of renderGigaChat3_5.
+func renderGigaChat3_5_renderToolNamespace(w *jinja2.Writer, namespaceName, tools jinja2.Value) {
+	// GigaChat3.5.jinja:310:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	namespaceName = jinja2.Param(namespaceName, "namespace_name")
+	tools = jinja2.Param(tools, "tools")
+	var ns jinja2.Value
+	// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
+	// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
+	for _, tool := range jinja2.Iterate(w, tools) {
+		var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
+		// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
+		nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
+		// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
+		if jinja2.MethodGet(tool, jinja2.Lit("description")).Truthy() {
+			// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
+			for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
+				// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
+				if jinja2.MethodStrip(line).Truthy() {
+					// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
+					jinja2.CheckNamespace(nsTool)
+					// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
+					jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Lit("// "), line))))
+				}
+			}
+		}
+		// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
+		mainBody = jinja2.Lit("")
+		// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
+		params = jinja2.MethodGet(tool, jinja2.Lit("parameters"))
+		// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
+		if params.Truthy() && jinja2.MethodGet(params, jinja2.Lit("properties")).Truthy() {
+			// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
+			paramType = w.Capture(func() {
+				renderGigaChat3_5_jsonSchemaToTypescript(w, params, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
+			})
+			// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
+			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+		} else {
+			// GigaChat3.5.jinja:331:7 {%- else -%}
+			// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
+			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
+		}
+		// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
+		returnParams = jinja2.MethodGet(tool, jinja2.Lit("return_parameters"))
+		// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
+		if returnParams.Truthy() && jinja2.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
+			// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
+			returnType = w.Capture(func() {
+				renderGigaChat3_5_jsonSchemaToTypescript(w, returnParams, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
+			})
+			// GigaChat3.5.jinja:339:4 {%- set main_body = main_body ~ return_type -%}
+			mainBody = jinja2.Concat(mainBody, returnType)
+		} else {
+			// GigaChat3.5.jinja:340:7 {%- else -%}
+			// GigaChat3.5.jinja:341:4 {%- set main_body = main_body ~ 'any' -%}
+			mainBody = jinja2.Concat(mainBody, jinja2.Lit("any"))
+		}
+		// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
+		mainBody = jinja2.Concat(mainBody, jinja2.Lit(";\n"))
+		// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
+		jinja2.CheckNamespace(nsTool)
+		// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
+		jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(jinja2.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+		// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
+		jinja2.CheckNamespace(ns)
+		// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
+		jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.FilterJoin(jinja2.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
+	}
+	// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
+	jinja2.CheckNamespace(ns)
+	// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
+	jinja2.SetAttr(ns, "sections", jinja2.Add(jinja2.ItemAttr(ns, "sections"), jinja2.NewList(jinja2.Concat(jinja2.Lit("} // namespace "), namespaceName))))
+	// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
+	jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+}
+
+// renderGigaChat3_5_alignJsonOrderToSchema is the macro align_json_order_to_schema of renderGigaChat3_5.
+func renderGigaChat3_5_alignJsonOrderToSchema(w *jinja2.Writer, jsonObj, jsonSchema jinja2.Value) {
+	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
+	jsonObj = jinja2.Param(jsonObj, "json_obj")
+	jsonSchema = jinja2.Param(jsonSchema, "json_schema")
+	var ns, keySet, properties, nsNewObj, itemSchema jinja2.Value
+	// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
+	// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
+	if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "anyOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(jsonSchema, "anyOf")), jinja2.SmallInt(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
+		// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
+		jinja2.Write(w, w.Capture(func() {
+			renderGigaChat3_5_alignJsonOrderToSchema(w, jsonObj, jinja2.ItemInt(jinja2.ItemAttr(jsonSchema, "anyOf"), 0))
+		}))
+	} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "oneOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(jsonSchema, "oneOf")), jinja2.SmallInt(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
+		// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
+		// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
+		jinja2.Write(w, w.Capture(func() {
+			renderGigaChat3_5_alignJsonOrderToSchema(w, jsonObj, jinja2.ItemInt(jinja2.ItemAttr(jsonSchema, "oneOf"), 0))
+		}))
+	} else if jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
+		// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
+		// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
+		if jinja2.IsString(jsonObj) || jinja2.IsBoolean(jsonObj) {
+			// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
+			jinja2.CheckNamespace(ns)
+			// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
+			jinja2.SetAttr(ns, "result", jinja2.FilterTojson(jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+		} else {
+			// GigaChat3.5.jinja:372:13 {%- else -%}
+			// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
+			jinja2.CheckNamespace(ns)
+			// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
+			jinja2.SetAttr(ns, "result", jsonObj)
+		}
+	} else if jinja2.InStrs(jinja2.MethodGet(jsonSchema, jinja2.Lit("type")), "object", "dict") {
+		// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
+		// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
+		if jinja2.IsMapping(jsonObj) {
+			keySet = jinja2.CallMethod(jsonObj, "keys", nil, nil)
+		} else {
+			keySet = jinja2.NewList()
+		}
+		// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
+		properties = jinja2.MethodGetDefault(jsonSchema, jinja2.Lit("properties"), jinja2.DictOf())
+		// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
+		keys, values := jinja2.DictItems(properties)
+		for i := range w.Count(len(keys)) {
+			key := keys[i]
+			propSchema := values[i]
+			var item, alignedItem jinja2.Value
+			// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
+			if jinja2.In(key, keySet) {
+				// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
+				item = jinja2.Item(jsonObj, key)
+				// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
+				if jinja2.IsMapping(item) || jinja2.EqStr(jinja2.MethodGet(propSchema, jinja2.Lit("type")), "array") {
+					// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
+					alignedItem = w.Capture(func() {
+						renderGigaChat3_5_alignJsonOrderToSchema(w, item, propSchema)
+					})
+				} else if jinja2.IsString(item) || jinja2.IsBoolean(item) {
+					// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
+					// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
+					alignedItem = jinja2.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+				} else {
+					// GigaChat3.5.jinja:387:21 {%- else -%}
+					// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
+					alignedItem = item
+				}
+				// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
+				jinja2.SetAttr(ns, "kv_list", jinja2.Add(jinja2.ItemAttr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
+			}
+		}
+		w.WriteString("{")
+		// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
+		nsNewObj = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
+		// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
+		for _, item := range jinja2.Iterate(w, jinja2.ItemAttr(ns, "kv_list")) {
+			vals := jinja2.Unpack(item, 2)
+			key := vals[0]
+			val := vals[1]
+			// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
+			jinja2.CheckNamespace(nsNewObj)
+			// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
+			jinja2.SetAttr(nsNewObj, "result", jinja2.Add(jinja2.ItemAttr(nsNewObj, "result"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), key, jinja2.Lit("\": "), val))))
+		}
+		// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+		w.WriteString("}")
+	} else if jinja2.EqStr(jinja2.MethodGet(jsonSchema, jinja2.Lit("type")), "array") {
+		// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
+		// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
+		if jinja2.IsIterable(jsonObj) && !jinja2.IsString(jsonObj) {
+			// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
+			itemSchema = jinja2.MethodGetDefault(jsonSchema, jinja2.Lit("items"), jinja2.DictOf())
+			// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
+			jinja2.CheckNamespace(ns)
+			// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
+			jinja2.SetAttr(ns, "result", jinja2.NewList())
+			// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
+			for _, item := range jinja2.Iterate(w, jsonObj) {
+				// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.NewList(w.Capture(func() {
+					renderGigaChat3_5_alignJsonOrderToSchema(w, item, itemSchema)
+				}))))
+			}
+			w.WriteString("[")
+			// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+			w.WriteString("]")
+		} else {
+			// GigaChat3.5.jinja:412:13 {%- else -%}
+			// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
+			if jinja2.IsString(jsonObj) || jinja2.IsBoolean(jsonObj) {
+				// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
+				jinja2.WriteJSON(w, jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			} else {
+				// GigaChat3.5.jinja:415:17 {%- else -%}
+				// GigaChat3.5.jinja:416:17 {{- json_obj -}}
+				jinja2.Write(w, jsonObj)
+			}
+		}
+	} else {
+		// GigaChat3.5.jinja:420:9 {%- else -%}
+		// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
+		if jinja2.IsString(jsonObj) || jinja2.IsBoolean(jsonObj) {
+			// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
+			jinja2.WriteJSON(w, jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		} else {
+			// GigaChat3.5.jinja:423:13 {%- else -%}
+			// GigaChat3.5.jinja:424:13 {{- json_obj -}}
+			jinja2.Write(w, jsonObj)
+		}
+	}
+}
+
+// renderGigaChat3_5_renderExamples is the macro render_examples of renderGigaChat3_5.
+func renderGigaChat3_5_renderExamples(w *jinja2.Writer, functions jinja2.Value) {
+	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
+	functions = jinja2.Param(functions, "functions")
+	var nsPrompt, indent jinja2.Value
+	// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
+	nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Lit("\n\n"))})
+	// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
+	indent = jinja2.Lit("  ")
+	// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
+	if jinja2.Gt(jinja2.FilterLength(functions), jinja2.SmallInt(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))), jinja2.SmallInt(0)) {
+		// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
+		jinja2.CheckNamespace(nsPrompt)
+		// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
+		jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.ItemAttr(nsPrompt, "prompt"), jinja2.Lit("//Examples:")))
+		// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
+		for _, function := range jinja2.Iterate(w, functions) {
+			// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
+			functionFewShotExamples := jinja2.ItemAttr(function, "few_shot_examples")
+			if jinja2.IsDefined(functionFewShotExamples) {
+				// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
+				for _, example := range jinja2.Iterate(w, functionFewShotExamples) {
+					var params, call jinja2.Value
+					// GigaChat3.5.jinja:439:21 {%- if (
+					functionParameters := jinja2.ItemAttr(function, "parameters")
+					if jinja2.IsDefined(functionParameters) && jinja2.IsDefined(jinja2.ItemAttr(functionParameters, "properties")) {
+						// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
+						params = w.Capture(func() {
+							renderGigaChat3_5_alignJsonOrderToSchema(w, jinja2.ItemStr(example, "params"), jinja2.ItemStr(function, "parameters"))
+						})
+					} else {
+						// GigaChat3.5.jinja:443:25 {%- else -%}
+						// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
+						params = jinja2.FilterTojson(jinja2.ItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+					}
+					// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
+					call = jinja2.Concat(jinja2.Lit("{\"name\": \""), jinja2.ItemStr(function, "name"), jinja2.Lit("\", \"arguments\": "), params, jinja2.Lit("}"))
+					// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
+					jinja2.CheckNamespace(nsPrompt)
+					// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
+					jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Add(jinja2.Sum(jinja2.ItemAttr(nsPrompt, "prompt"), jinja2.Lit("\n//"), indent), jinja2.FilterTojson(jinja2.ItemAttr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Concat(jinja2.Lit(" -> "), call)))
+				}
+			}
+		}
+	}
+	// GigaChat3.5.jinja:453:5 {{- ns_prompt.prompt -}}
+	jinja2.Write(w, jinja2.ItemAttr(nsPrompt, "prompt"))
+}
+
+// renderGigaChat3_5_prepareDevsystem is the macro prepare_devsystem of renderGigaChat3_5.
+func renderGigaChat3_5_prepareDevsystem(w *jinja2.Writer, devsystem, addTokens jinja2.Value) {
+	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
+	devsystem = jinja2.Param(devsystem, "devsystem")
+	addTokens = jinja2.Param(addTokens, "add_tokens")
+	// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
+	if jinja2.NotIn(jinja2.ItemAttr(addTokens, "role_sep"), devsystem) || jinja2.NotIn(jinja2.ItemAttr(addTokens, "message_sep"), devsystem) {
+		// GigaChat3.5.jinja:462:9 {%- set devsystem = (
+		devsystem = jinja2.FilterReplace(jinja2.FilterReplace(devsystem, []jinja2.Value{jinja2.Lit("<|role_sep|>"), jinja2.Lit("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Lit("<|message_sep|>"), jinja2.Lit("<|message_sep|>\n\n")}, nil)
+	}
+	// GigaChat3.5.jinja:469:5 {{- devsystem -}}
+	jinja2.Write(w, devsystem)
+}
+
+// renderGigaChat3_5_renderRoleMessage is the macro render_role_message of renderGigaChat3_5.
+// Its parameters after the macro's are the variables of renderGigaChat3_5 it reads.
+func renderGigaChat3_5_renderRoleMessage(w *jinja2.Writer, message, role, addMessageSepToken jinja2.Value, addTokens jinja2.Value) {
+	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
+	message = jinja2.Param(message, "message")
+	if role.IsMissing() {
+		role = jinja2.None()
+	}
+	if addMessageSepToken.IsMissing() {
+		addMessageSepToken = jinja2.Bool(true)
+	}
+	var messageContent, nsEmbedResult, messageFinalContent jinja2.Value
+	// GigaChat3.5.jinja:473:5 {%- if not role -%}
+	if !role.Truthy() {
+		// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
+		role = jinja2.ItemStr(message, "role")
+	}
+	// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
+	messageContent2 := jinja2.ItemStr(message, "content")
+	if !jinja2.IsNone(messageContent2) {
+		messageContent = messageContent2
+	} else {
+		messageContent = jinja2.Lit("")
+	}
+	// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
+	if !jinja2.IsString(messageContent) {
+		// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
+		messageContent = jinja2.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	}
+	// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
+	if jinja2.MethodGetDefault(message, jinja2.Lit("embed_files"), jinja2.NewList()).Truthy() {
+		// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
+		nsEmbedResult = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
+		// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
+		items := jinja2.IterateReversed(w, jinja2.ItemAttr(message, "embed_files"))
+		for i := range items {
+			f := items[len(items)-1-i]
+			var tokenized, placeholder jinja2.Value
+			// GigaChat3.5.jinja:485:17 {%- set tokenized = (
+			tokenized = jinja2.Concat(jinja2.ItemAttr(addTokens, "file_start"), jinja2.FilterTojson(jinja2.NewDictCall(w, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(jinja2.ItemAttr(f, "id"))), jinja2.KW("name", jinja2.FilterString(jinja2.ItemAttr(f, "name"))), jinja2.KW("type", jinja2.FilterString(jinja2.ItemAttr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.ItemAttr(f, "type"), "doc"), func() jinja2.Value {
+				return jinja2.Item(addTokens, jinja2.ItemAttr(f, "type"))
+			}, func() jinja2.Value {
+				return jinja2.FilterDefault(jinja2.ItemAttr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
+			}), jinja2.ItemAttr(addTokens, "file_end"))
+			// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
+			if jinja2.MethodGetDefault(message, jinja2.Lit("file_placeholders"), jinja2.Bool(false)).Truthy() {
+				// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
+				placeholder = jinja2.Concat(jinja2.Lit("<file_placeholder_"), jinja2.ItemAttr(f, "id"), jinja2.Lit(">"))
+				// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
+				jinja2.CheckNamespace(nsEmbedResult)
+				// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
+				jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.FilterReplace(jinja2.ItemAttr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
+			} else {
+				// GigaChat3.5.jinja:494:21 {%- else -%}
+				// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
+				jinja2.CheckNamespace(nsEmbedResult)
+				// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
+				jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.Add(tokenized, jinja2.ItemAttr(nsEmbedResult, "result_text")))
+			}
+		}
+		// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
+		messageFinalContent = jinja2.ItemAttr(nsEmbedResult, "result_text")
+	} else {
+		// GigaChat3.5.jinja:500:9 {%- else -%}
+		// GigaChat3.5.jinja:501:9 {%- set message_final_content = message_content -%}
+		messageFinalContent = messageContent
+	}
+	// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
+	jinja2.WriteAdd(w, role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
+		return jinja2.ItemAttr(addTokens, "role_sep")
+	}, func() jinja2.Value {
+		return jinja2.Lit("")
+	}), messageFinalContent, jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
+		return jinja2.ItemAttr(addTokens, "message_sep")
+	}, func() jinja2.Value {
+		return jinja2.Lit("")
+	}))
+}
+
+// renderGigaChat3_5_renderFunctionDescriptions is the macro render_function_descriptions of renderGigaChat3_5.
+// Its parameters after the macro's are the variables of renderGigaChat3_5 it reads.
+func renderGigaChat3_5_renderFunctionDescriptions(w *jinja2.Writer, message jinja2.Value, addTokens, FUNCTION_DESCRIPTIONS jinja2.Value) {
+	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
+	message = jinja2.Param(message, "message")
+	var functionIds, nsCurrentTools, content jinja2.Value
+	// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
+	if jinja2.NotIn(jinja2.Lit("function_descriptions"), message) {
+		// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("no 'function_descriptions' field provided for function description role!!!")))
+	}
+	// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
+	functionIds = jinja2.ItemStr(message, "function_descriptions")
+	// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
+	nsCurrentTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
+	// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
+	for _, tool := range jinja2.Iterate(w, FUNCTION_DESCRIPTIONS) {
+		var toolId jinja2.Value
+		// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
+		tool2Id := jinja2.ItemAttr(tool, "id")
+		if jinja2.IsDefined(tool2Id) {
+			toolId = tool2Id
+		} else {
+			toolId = jinja2.ItemAttr(tool, "name")
+		}
+		// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
+		if jinja2.In(toolId, functionIds) || jinja2.In(jinja2.ItemAttr(tool, "name"), functionIds) {
+			// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
+			jinja2.CheckNamespace(nsCurrentTools)
+			// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
+			jinja2.SetAttr(nsCurrentTools, "tools", jinja2.Add(jinja2.ItemAttr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
+		}
+	}
+	// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
+	content = jinja2.Add(w.Capture(func() {
+		renderGigaChat3_5_renderToolNamespace(w, jinja2.Lit("functions"), jinja2.ItemAttr(nsCurrentTools, "tools"))
+	}), w.Capture(func() {
+		renderGigaChat3_5_renderExamples(w, jinja2.ItemAttr(nsCurrentTools, "tools"))
+	}))
+	// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
+	renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), content), jinja2.Missing(), jinja2.Missing(), addTokens)
+}
+
+// renderGigaChat3_5_renderGcmlParameter is the macro render_gcml_parameter of renderGigaChat3_5.
+func renderGigaChat3_5_renderGcmlParameter(w *jinja2.Writer, name, value jinja2.Value) {
+	// GigaChat3.5.jinja:532:1 {%- macro render_gcml_parameter(name, value) -%}
+	name = jinja2.Param(name, "name")
+	value = jinja2.Param(value, "value")
+	// GigaChat3.5.jinja:533:5 {%- if value is string -%}
+	if jinja2.IsString(value) {
+		// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
+		w.WriteString("<｜GCML｜parameter name=\"")
+		jinja2.Write(w, name)
+		w.WriteString("\" string=\"true\">")
+		jinja2.Write(w, value)
+		w.WriteString("</｜GCML｜parameter>")
+	} else {
+		// GigaChat3.5.jinja:535:9 {%- else -%}
+		// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
+		w.WriteString("<｜GCML｜parameter name=\"")
+		jinja2.Write(w, name)
+		w.WriteString("\" string=\"false\">")
+		jinja2.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		w.WriteString("</｜GCML｜parameter>")
+	}
+}
+
+// renderGigaChat3_5_renderGcmlInvoke is the macro render_gcml_invoke of renderGigaChat3_5.
+func renderGigaChat3_5_renderGcmlInvoke(w *jinja2.Writer, call jinja2.Value) {
+	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
+	call = jinja2.Param(call, "call")
+	var inner, args, nsParams jinja2.Value
+	// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
+	inner = call
+	// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
+	innerFunction := jinja2.ItemAttr(inner, "function")
+	if innerFunction.Truthy() {
+		// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
+		inner = innerFunction
+	}
+	// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
+	args = jinja2.MethodGetDefault(inner, jinja2.Lit("arguments"), jinja2.DictOf())
+	// GigaChat3.5.jinja:548:5 {%- if args is string -%}
+	if jinja2.IsString(args) {
+		// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
+	}
+	// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
+	w.WriteString("<｜GCML｜invoke name=\"")
+	jinja2.Write(w, jinja2.ItemStr(inner, "name"))
+	w.WriteString("\">\n")
+	// GigaChat3.5.jinja:553:5 {%- if args -%}
+	if args.Truthy() {
+		// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
+		nsParams = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
+		// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
+		keys, values := jinja2.DictItems(args)
+		for i := range w.Count(len(keys)) {
+			k := keys[i]
+			v := values[i]
+			// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
+			jinja2.CheckNamespace(nsParams)
+			// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
+			jinja2.SetAttr(nsParams, "lines", jinja2.Add(jinja2.ItemAttr(nsParams, "lines"), jinja2.NewList(w.Capture(func() {
+				renderGigaChat3_5_renderGcmlParameter(w, k, v)
+			}))))
+		}
+		// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
+		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		w.WriteString("\n")
+	}
+	w.WriteString("</｜GCML｜invoke>")
+}
+
+// renderGigaChat3_5_renderGcmlToolCalls is the macro render_gcml_tool_calls of renderGigaChat3_5.
+func renderGigaChat3_5_renderGcmlToolCalls(w *jinja2.Writer, calls jinja2.Value) {
+	// GigaChat3.5.jinja:566:1 {%- macro render_gcml_tool_calls(calls) -%}
+	calls = jinja2.Param(calls, "calls")
+	var nsInv jinja2.Value
+	// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
+	nsInv = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
+	// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
+	for _, call := range jinja2.Iterate(w, calls) {
+		// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
+		jinja2.CheckNamespace(nsInv)
+		// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
+		jinja2.SetAttr(nsInv, "blocks", jinja2.Add(jinja2.ItemAttr(nsInv, "blocks"), jinja2.NewList(w.Capture(func() {
+			renderGigaChat3_5_renderGcmlInvoke(w, call)
+		}))))
+	}
+	w.WriteString("<｜GCML｜tool_calls>\n")
+	// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
+	jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+	w.WriteString("\n</｜GCML｜tool_calls>")
+}
+
+// renderGigaChat3_5_renderFunctionResponse is the macro render_function_response of renderGigaChat3_5.
+func renderGigaChat3_5_renderFunctionResponse(w *jinja2.Writer, name, item jinja2.Value) {
+	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
+	name = jinja2.Param(name, "name")
+	item = jinja2.Param(item, "item")
+	var nsStrip, nsBody, body jinja2.Value
+	// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
+	if jinja2.IsMapping(item) {
+		// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
+		nsStrip = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
+		// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
+		keys, values := jinja2.DictItems(item)
+		for i := range w.Count(len(keys)) {
+			k := keys[i]
+			v := values[i]
+			// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
+			if !jinja2.EqStr(k, "id") {
+				// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
+				jinja2.CheckNamespace(nsStrip)
+				// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
+				jinja2.SetAttr(nsStrip, "pairs", jinja2.Add(jinja2.ItemAttr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+			}
+		}
+		// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
+		nsBody = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+		// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
+		for _, item := range jinja2.Iterate(w, jinja2.ItemAttr(nsStrip, "pairs")) {
+			vals := jinja2.Unpack(item, 2)
+			k := vals[0]
+			v := vals[1]
+			// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
+			jinja2.CheckNamespace(nsBody)
+			// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
+			jinja2.SetAttr(nsBody, "parts", jinja2.Add(jinja2.ItemAttr(nsBody, "parts"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), k, jinja2.Lit("\": "), jinja2.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
+		}
+		// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
+		body = jinja2.Concat(jinja2.Lit("{"), jinja2.FilterJoin(jinja2.ItemAttr(nsBody, "parts"), []jinja2.Value{jinja2.Lit(", ")}, nil), jinja2.Lit("}"))
+	} else if jinja2.IsString(item) {
+		// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
+		// GigaChat3.5.jinja:596:9 {%- set body = item -%}
+		body = item
+	} else {
+		// GigaChat3.5.jinja:597:9 {%- else -%}
+		// GigaChat3.5.jinja:598:9 {%- set body = item | tojson(ensure_ascii=False) -%}
+		body = jinja2.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	}
+	// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
+	w.WriteString("<function_response name=\"")
+	jinja2.Write(w, name)
+	w.WriteString("\">")
+	jinja2.Write(w, body)
+	w.WriteString("</function_response>")
+}
+
+// renderGigaChat3_5_renderFunctionResponses is the macro render_function_responses of renderGigaChat3_5.
+func renderGigaChat3_5_renderFunctionResponses(w *jinja2.Writer, content, names jinja2.Value) {
+	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
+	content = jinja2.Param(content, "content")
+	names = jinja2.Param(names, "names")
+	var items, nsResp jinja2.Value
+	// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
+	if (jinja2.IsIterable(content) && !jinja2.IsString(content)) && !jinja2.IsMapping(content) {
+		// GigaChat3.5.jinja:606:9 {%- set items = content -%}
+		items = content
+	} else if jinja2.IsNone(content) {
+		// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
+		// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
+		items = jinja2.NewList()
+	} else {
+		// GigaChat3.5.jinja:609:9 {%- else -%}
+		// GigaChat3.5.jinja:610:9 {%- set items = [content] -%}
+		items = jinja2.NewList(content)
+	}
+	// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
+	if jinja2.Ne(jinja2.FilterLength(items), jinja2.FilterLength(names)) {
+		// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Concat(jinja2.Lit("FR items count "), jinja2.FilterLength(items), jinja2.Lit(" != preceding tool calls count "), jinja2.FilterLength(names))))
+	}
+	// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
+	nsResp = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
+	// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
+	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, jinja2.FilterLength(items))) {
+		// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
+		jinja2.CheckNamespace(nsResp)
+		// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
+		jinja2.SetAttr(nsResp, "blocks", jinja2.Add(jinja2.ItemAttr(nsResp, "blocks"), jinja2.NewList(w.Capture(func() {
+			renderGigaChat3_5_renderFunctionResponse(w, jinja2.Item(names, idx), jinja2.Item(items, idx))
+		}))))
+	}
+	// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
+	jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsResp, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
 }
 
 // renderGigaChat3_5Llama renders GigaChat3.5.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -1729,1197 +1777,29 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	bosToken := w.Lookup("bos_token")
 	defaultDevsystem := w.Lookup("default_devsystem")
 	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
-	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value)
-	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
-		schema = llamacpp.Param(schema, "schema")
-		if indent.IsMissing() {
-			indent = jinja2.Lit("")
-		}
-		if indentFactor.IsMissing() {
-			indentFactor = jinja2.SmallInt(2)
-		}
-		if schemaRoot.IsMissing() {
-			schemaRoot = jinja2.None()
-		}
-		if refNs.IsMissing() {
-			refNs = jinja2.None()
-		}
-		var root, rns, ADDITIONAL_JSON_KEYS, refstr, segs, nsP, rns2, nsb, nsu, tyRaw, ty, c, ns, required, nst jinja2.Value
-		var el jinja2.Value
-		// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
-		if llamacpp.IsNone(schemaRoot) {
-			// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
-			root = schema
-		} else {
-			// GigaChat3.5.jinja:6:6 {%- else -%}
-			// GigaChat3.5.jinja:7:3 {%- set _root = schema_root -%}
-			root = schemaRoot
-		}
-		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
-		if llamacpp.IsNone(refNs) {
-			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
-			rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
-		} else {
-			// GigaChat3.5.jinja:11:6 {%- else -%}
-			// GigaChat3.5.jinja:12:3 {%- set _rns = ref_ns -%}
-			rns = refNs
-		}
-		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
-		ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"), jinja2.Lit("minLength"), jinja2.Lit("maxLength"), jinja2.Lit("exclusiveMinimum"), jinja2.Lit("exclusiveMaximum"), jinja2.Lit("multipleOf"), jinja2.Lit("uniqueItems"), jinja2.Lit("minProperties"), jinja2.Lit("maxProperties"))
-		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
-		if !llamacpp.IsMapping(schema) {
-			w.WriteString("any")
-		} else if llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Lit("$ref"))) {
-			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
-			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
-			refstr = llamacpp.ItemStr(schema, "$ref")
-			// GigaChat3.5.jinja:24:3 {%- if refstr in _rns.chain -%}
-			rnsChain := llamacpp.ItemAttr(rns, "chain")
-			if llamacpp.In(refstr, rnsChain) {
-				w.WriteString("any")
-			} else if !llamacpp.MethodStartswith(refstr, jinja2.Lit("#/")).Truthy() {
-				// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
-				w.WriteString("any")
-			} else {
-				// GigaChat3.5.jinja:28:7 {%- else -%}
-				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = llamacpp.MethodSplitSep(llamacpp.Slice(refstr, jinja2.SmallInt(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
-				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
-				nsP = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
-				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
-				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-				var seg jinja2.Value
-				for _, rawSeg := range llamacpp.Iterate(w, segs) {
-					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
-					seg = llamacpp.FilterReplace(llamacpp.FilterReplace(rawSeg, []jinja2.Value{jinja2.Lit("~1"), jinja2.Lit("/")}, nil), []jinja2.Value{jinja2.Lit("~0"), jinja2.Lit("~")}, nil)
-					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					if llamacpp.IsMapping(llamacpp.ItemAttr(nsP, "n")) && llamacpp.In(seg, llamacpp.ItemAttr(nsP, "n")) {
-						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
-						llamacpp.CheckNamespace(nsP)
-						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
-						llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.ItemAttr(nsP, "n"), seg))
-					} else if (llamacpp.IsSequence(llamacpp.ItemAttr(nsP, "n")) && !llamacpp.IsString(llamacpp.ItemAttr(nsP, "n"))) && llamacpp.Eq(seg, llamacpp.FilterString(llamacpp.FilterInt(seg, nil, nil))) {
-						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
-						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
-						llamacpp.CheckNamespace(nsP)
-						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.ItemAttr(nsP, "n"), llamacpp.FilterInt(seg, nil, nil)))
-					} else {
-						// GigaChat3.5.jinja:37:9 {%- else -%}
-						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
-						llamacpp.CheckNamespace(nsP)
-						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%}
-						llamacpp.SetAttr(nsP, "n", jinja2.None())
-					}
-				}
-				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
-				if llamacpp.IsMapping(llamacpp.ItemAttr(nsP, "n")) {
-					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
-					rns2 = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", llamacpp.Add(rnsChain, jinja2.NewList(refstr)))})
-					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						jsonSchemaToTypescript(llamacpp.ItemAttr(nsP, "n"), indent, indentFactor, root, rns2)
-					}))
-				} else {
-					// GigaChat3.5.jinja:44:8 {%- else -%}
-					w.WriteString("any")
-				}
-			}
-		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "anyOf")) {
-			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
-			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
-			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
-			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var t jinja2.Value
-			for _, br := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "anyOf")) {
-				// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				t = w.Capture(func() {
-					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
-				})
-				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				llamacpp.CheckNamespace(nsb)
-				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.ItemAttr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
-			}
-			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "oneOf")) {
-			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
-			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
-			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
-			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var t jinja2.Value
-			for _, br := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "oneOf")) {
-				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				t = w.Capture(func() {
-					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
-				})
-				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				llamacpp.CheckNamespace(nsb)
-				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.ItemAttr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
-			}
-			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("allOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "allOf")) {
-			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
-			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
-			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
-			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var t jinja2.Value
-			for _, br := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "allOf")) {
-				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
-				t = w.Capture(func() {
-					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
-				})
-				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				llamacpp.CheckNamespace(nsb)
-				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.ItemAttr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
-			}
-			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" & ")}, nil))
-		} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("type"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "type")) {
-			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
-			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
-			nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
-			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
-			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var frag, subO, subA jinja2.Value
-			for _, tname := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "type")) {
-				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
-				if jinja2.EqStr(tname, "null") {
-					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
-					frag = jinja2.Lit("null")
-				} else if jinja2.EqStr(tname, "string") {
-					// GigaChat3.5.jinja:80:8 {%- elif tname == 'string' -%}
-					// GigaChat3.5.jinja:81:5 {%- if 'const' in schema -%}
-					if llamacpp.In(jinja2.Lit("const"), schema) {
-						// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
-						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("const"), llamacpp.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
-						})
-					} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
-						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
-						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
-						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), llamacpp.ItemAttr(schema, "enum"), jinja2.Lit("format"), llamacpp.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
-						})
-					} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
-						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
-						// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
-						frag = jinja2.Lit("Date")
-					} else {
-						// GigaChat3.5.jinja:87:9 {%- else -%}
-						// GigaChat3.5.jinja:88:6 {%- set frag = 'string' -%}
-						frag = jinja2.Lit("string")
-					}
-				} else if llamacpp.InStrs(tname, "number", "integer", "int", "float") {
-					// GigaChat3.5.jinja:90:8 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
-					// GigaChat3.5.jinja:91:5 {%- if 'const' in schema -%}
-					if llamacpp.In(jinja2.Lit("const"), schema) {
-						// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
-						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("const"), llamacpp.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
-						})
-					} else {
-						// GigaChat3.5.jinja:93:9 {%- else -%}
-						// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
-						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("enum"), llamacpp.MethodGet(schema, jinja2.Lit("enum"))), indent, indentFactor, root, rns)
-						})
-					}
-				} else if jinja2.EqStr(tname, "boolean") {
-					// GigaChat3.5.jinja:96:8 {%- elif tname == 'boolean' -%}
-					// GigaChat3.5.jinja:97:5 {%- if 'const' in schema -%}
-					if llamacpp.In(jinja2.Lit("const"), schema) {
-						// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
-						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("boolean"), jinja2.Lit("const"), llamacpp.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
-						})
-					} else {
-						// GigaChat3.5.jinja:99:9 {%- else -%}
-						// GigaChat3.5.jinja:100:6 {%- set frag = 'boolean' -%}
-						frag = jinja2.Lit("boolean")
-					}
-				} else if llamacpp.InStrs(tname, "object", "dict") {
-					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
-					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
-					if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
-						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
-							return jinja2.DictOf()
-						}), jinja2.Lit("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
-							return jinja2.NewList()
-						}), jinja2.Lit("additionalProperties"), llamacpp.ItemAttr(schema, "additionalProperties"))
-					} else {
-						// GigaChat3.5.jinja:105:9 {%- else -%}
-						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
-							return jinja2.DictOf()
-						}), jinja2.Lit("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
-							return jinja2.NewList()
-						}))
-					}
-					// GigaChat3.5.jinja:108:5 {%- set frag = json_schema_to_typescript(sub_o, indent, indent_factor, _root, _rns) -%}
-					frag = w.Capture(func() {
-						jsonSchemaToTypescript(subO, indent, indentFactor, root, rns)
-					})
-				} else if jinja2.EqStr(tname, "array") {
-					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
-					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("prefixItems"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "prefixItems")) {
-						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
-						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("prefixItems"), llamacpp.ItemAttr(schema, "prefixItems"))
-					} else if llamacpp.In(jinja2.Lit("items"), schema) {
-						// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
-						// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
-						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("items"), llamacpp.ItemStr(schema, "items"))
-					} else {
-						// GigaChat3.5.jinja:114:9 {%- else -%}
-						// GigaChat3.5.jinja:115:6 {%- set sub_a = {'type': 'array'} -%}
-						subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"))
-					}
-					// GigaChat3.5.jinja:117:5 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
-					frag = w.Capture(func() {
-						jsonSchemaToTypescript(subA, indent, indentFactor, root, rns)
-					})
-				} else {
-					// GigaChat3.5.jinja:118:8 {%- else -%}
-					// GigaChat3.5.jinja:119:5 {%- set frag = 'any' -%}
-					frag = jinja2.Lit("any")
-				}
-				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
-				llamacpp.CheckNamespace(nsu)
-				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				llamacpp.SetAttr(nsu, "bits", llamacpp.Add(llamacpp.ItemAttr(nsu, "bits"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), frag, jinja2.Lit(")")))))
-			}
-			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsu, "bits"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-		} else {
-			// GigaChat3.5.jinja:125:6 {%- else -%}
-			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
-			tyRaw = llamacpp.MethodGet(schema, jinja2.Lit("type"))
-			// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
-			if jinja2.EqStr(tyRaw, "dict") {
-				ty = jinja2.Lit("object")
-			} else {
-				ty = tyRaw
-			}
-			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			if (llamacpp.In(jinja2.Lit("const"), schema) && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties"))) {
-				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
-				c = llamacpp.ItemAttr(schema, "const")
-				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
-				if llamacpp.IsString(c) {
-					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
-					w.WriteString("\"")
-					llamacpp.WriteStr(w, c)
-					w.WriteString("\"")
-				} else if llamacpp.IsBoolean(c) {
-					// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
-					// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
-					if c.Truthy() {
-						w.WriteString("true")
-					} else {
-						w.WriteString("false")
-					}
-				} else if llamacpp.IsInteger(c) || llamacpp.IsFloat(c) {
-					// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
-					// GigaChat3.5.jinja:137:5 {{- c | string -}}
-					llamacpp.Write(w, llamacpp.FilterString(c))
-				} else {
-					// GigaChat3.5.jinja:138:8 {%- else -%}
-					w.WriteString("any")
-				}
-			} else if (llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties"))) {
-				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
-				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
-				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
-				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
-				for _, en := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "enum")) {
-					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
-					if llamacpp.IsString(en) {
-						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						llamacpp.CheckNamespace(ns)
-						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
-					} else {
-						// GigaChat3.5.jinja:147:9 {%- else -%}
-						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
-						llamacpp.CheckNamespace(ns)
-						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.FilterString(en))))
-					}
-				}
-				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-			} else if jinja2.EqStr(ty, "object") || (llamacpp.IsNone(ty) && llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties")))) {
-				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
-				w.WriteString("{\n")
-				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
-				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
-				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
-				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf()), "items", nil, nil))) {
-					vals := llamacpp.Unpack(item, 2)
-					k := vals[0]
-					v := vals[1]
-					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-					llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
-				}
-				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
-				if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
-					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
-					schemaAdditionalProperties := llamacpp.ItemAttr(schema, "additionalProperties")
-					if llamacpp.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
-						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
-						llamacpp.CheckNamespace(ns)
-						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))))))
-					} else if llamacpp.IsMapping(schemaAdditionalProperties) {
-						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
-						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
-						llamacpp.CheckNamespace(ns)
-						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), schemaAdditionalProperties))))
-					}
-				}
-				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
-				required = llamacpp.Add(llamacpp.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList()), jinja2.NewList(jinja2.Lit("[key: string]")))
-				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
-				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-				var typeStr, default2 jinja2.Value
-				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(ns, "pairs"))) {
-					vals := llamacpp.Unpack(item, 2)
-					key := vals[0]
-					val := vals[1]
-					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
-					if llamacpp.In(jinja2.Lit("description"), val) {
-						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-						for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Lit("\n"))) {
-							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
-							if llamacpp.MethodStrip(line).Truthy() {
-								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
-								llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
-							}
-						}
-					}
-					// GigaChat3.5.jinja:181:5 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
-					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-					var loop jinja2.Loop
-					for loop.Start(w, llamacpp.Iterable(llamacpp.Pairs(llamacpp.CallMethod(val, "items", nil, nil))), func(item jinja2.Value) bool {
-						vals := llamacpp.Unpack(item, 2)
-						addKey := vals[0]
-						_ = vals[1]
-						return llamacpp.In(addKey, ADDITIONAL_JSON_KEYS)
-					}); loop.Next(); {
-						vals := llamacpp.Unpack(loop.Item(), 2)
-						addKey := vals[0]
-						addVal := vals[1]
-						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
-						if llamacpp.IsString(addVal) {
-							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Lit(": \""), addVal, jinja2.Lit("\""), jinja2.Lit("\n"))
-						} else {
-							// GigaChat3.5.jinja:184:10 {%- else -%}
-							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
-							// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-							llamacpp.Write(w, llamacpp.Concat(llamacpp.Sum(indent, jinja2.Lit("// "), addKey, jinja2.Lit(": ")), addVal, jinja2.Lit("\n")))
-						}
-					}
-					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
-					typeStr = w.Capture(func() {
-						jsonSchemaToTypescript(val, llamacpp.Add(indent, llamacpp.Mul(jinja2.Lit(" "), indentFactor)), indentFactor, root, rns)
-					})
-					// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-					llamacpp.WriteAdd(w, indent, key, jinja2.IfElse(llamacpp.In(key, required), func() jinja2.Value {
-						return jinja2.Lit("")
-					}, func() jinja2.Value {
-						return jinja2.Lit("?")
-					}), jinja2.Lit(": "), typeStr, jinja2.Lit(","))
-					// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
-					if llamacpp.In(jinja2.Lit("default"), val) || llamacpp.In(jinja2.Lit("defalut_value"), val) {
-						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
-						default2 = llamacpp.MethodGetDefault(val, jinja2.Lit("default"), llamacpp.MethodGet(val, jinja2.Lit("defalut_value")))
-						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
-						if llamacpp.IsString(default2) {
-							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
-							w.WriteString(" // default: \"")
-							llamacpp.WriteStr(w, default2)
-							w.WriteString("\"")
-						} else {
-							// GigaChat3.5.jinja:197:10 {%- else -%}
-							// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
-							w.WriteString(" // default: ")
-							llamacpp.WriteStr(w, llamacpp.FilterString(default2))
-						}
-					}
-					w.WriteString("\n")
-				}
-				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), jinja2.SmallInt(-2), jinja2.Missing()), jinja2.Lit("}"))
-			} else if jinja2.EqStr(ty, "string") {
-				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
-				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
-				if llamacpp.In(jinja2.Lit("const"), schema) {
-					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
-					schemaConst := llamacpp.ItemAttr(schema, "const")
-					if llamacpp.IsString(schemaConst) {
-						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
-						w.WriteString("\"")
-						llamacpp.WriteStr(w, schemaConst)
-						w.WriteString("\"")
-					} else if llamacpp.IsBoolean(schemaConst) {
-						// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
-						// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
-						if schemaConst.Truthy() {
-							w.WriteString("true")
-						} else {
-							w.WriteString("false")
-						}
-					} else if llamacpp.IsInteger(schemaConst) || llamacpp.IsFloat(schemaConst) {
-						// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
-						// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
-						llamacpp.Write(w, llamacpp.FilterString(schemaConst))
-					} else {
-						// GigaChat3.5.jinja:216:9 {%- else -%}
-						w.WriteString("string")
-					}
-				} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
-					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
-					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
-					ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
-					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
-					for _, en := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "enum")) {
-						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						llamacpp.CheckNamespace(ns)
-						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
-					}
-					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-				} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
-					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
-					w.WriteString("Date")
-				} else {
-					// GigaChat3.5.jinja:227:8 {%- else -%}
-					w.WriteString("string")
-				}
-			} else if llamacpp.InStrs(ty, "number", "integer", "int", "float") {
-				// GigaChat3.5.jinja:232:7 {%- elif ty in ["number", "integer", "int", "float"] -%}
-				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
-				if llamacpp.In(jinja2.Lit("const"), schema) {
-					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
-					schemaConst := llamacpp.ItemAttr(schema, "const")
-					if llamacpp.IsString(schemaConst) {
-						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
-						w.WriteString("\"")
-						llamacpp.WriteStr(w, schemaConst)
-						w.WriteString("\"")
-					} else if llamacpp.IsBoolean(schemaConst) {
-						// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
-						// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
-						if schemaConst.Truthy() {
-							w.WriteString("true")
-						} else {
-							w.WriteString("false")
-						}
-					} else if llamacpp.IsInteger(schemaConst) || llamacpp.IsFloat(schemaConst) {
-						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
-						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
-						llamacpp.Write(w, llamacpp.FilterString(schemaConst))
-					} else {
-						// GigaChat3.5.jinja:240:9 {%- else -%}
-						// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
-						if llamacpp.InStrs(ty, "integer", "int") {
-							w.WriteString("integer")
-						} else if jinja2.EqStr(ty, "float") {
-							// GigaChat3.5.jinja:243:10 {%- elif ty == "float" -%}
-							w.WriteString("float")
-						} else {
-							// GigaChat3.5.jinja:245:10 {%- else -%}
-							w.WriteString("number")
-						}
-					}
-				} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
-					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
-					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-					llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
-				} else if llamacpp.InStrs(ty, "integer", "int") {
-					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
-					w.WriteString("integer")
-				} else if jinja2.EqStr(ty, "float") {
-					// GigaChat3.5.jinja:253:8 {%- elif ty == "float" -%}
-					w.WriteString("float")
-				} else {
-					// GigaChat3.5.jinja:255:8 {%- else -%}
-					w.WriteString("number")
-				}
-			} else if jinja2.EqStr(ty, "boolean") {
-				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
-				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if llamacpp.In(jinja2.Lit("const"), schema) && llamacpp.IsBoolean(llamacpp.ItemAttr(schema, "const")) {
-					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
-					if llamacpp.ItemAttr(schema, "const").Truthy() {
-						w.WriteString("true")
-					} else {
-						w.WriteString("false")
-					}
-				} else {
-					// GigaChat3.5.jinja:263:8 {%- else -%}
-					w.WriteString("boolean")
-				}
-			} else if jinja2.EqStr(ty, "null") {
-				// GigaChat3.5.jinja:268:7 {%- elif ty == "null" -%}
-				w.WriteString("null")
-			} else if jinja2.EqStr(ty, "array") {
-				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
-				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("prefixItems"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "prefixItems")) {
-					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
-					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
-					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
-					for _, ps := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "prefixItems")) {
-						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
-						llamacpp.CheckNamespace(nst)
-						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						llamacpp.SetAttr(nst, "bits", llamacpp.Add(llamacpp.ItemAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
-							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
-						}))))
-					}
-					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					w.WriteString("[")
-					llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-					w.WriteString("]")
-				} else if (llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("items"))) && !llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Lit("items")))) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("items"))) {
-					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
-					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
-					nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
-					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
-					for _, ps := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "items")) {
-						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
-						llamacpp.CheckNamespace(nst)
-						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						llamacpp.SetAttr(nst, "bits", llamacpp.Add(llamacpp.ItemAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
-							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
-						}))))
-					}
-					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					w.WriteString("[")
-					llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-					w.WriteString("]")
-				} else if llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("items"))) {
-					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
-					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
-					el = w.Capture(func() {
-						jsonSchemaToTypescript(llamacpp.ItemStr(schema, "items"), indent, indentFactor, root, rns)
-					})
-					// GigaChat3.5.jinja:288:5 {{- '(' ~ el ~ ')[]' -}}
-					w.WriteString("(")
-					llamacpp.WriteStr(w, el)
-					w.WriteString(")[]")
-				} else {
-					// GigaChat3.5.jinja:289:8 {%- else -%}
-					w.WriteString("Array<any>")
-				}
-			} else if llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("not"))) {
-				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
-				w.WriteString("unknown")
-			} else {
-				// GigaChat3.5.jinja:297:7 {%- else -%}
-				w.WriteString("any")
-			}
-		}
-	}
+	// (the function renderGigaChat3_5_jsonSchemaToTypescriptLlama)
 	// GigaChat3.5.jinja:310:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
-		namespaceName = llamacpp.Param(namespaceName, "namespace_name")
-		tools = llamacpp.Param(tools, "tools")
-		var ns jinja2.Value
-		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
-		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
-		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
-		for _, tool := range llamacpp.Iterate(w, tools) {
-			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
-			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
-			if llamacpp.MethodGet(tool, jinja2.Lit("description")).Truthy() {
-				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
-					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
-					if llamacpp.MethodStrip(line).Truthy() {
-						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						llamacpp.CheckNamespace(nsTool)
-						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("// "), line))))
-					}
-				}
-			}
-			// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
-			mainBody = jinja2.Lit("")
-			// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
-			params = llamacpp.MethodGet(tool, jinja2.Lit("parameters"))
-			// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && llamacpp.MethodGet(params, jinja2.Lit("properties")).Truthy() {
-				// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
-				paramType = w.Capture(func() {
-					jsonSchemaToTypescript(params, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
-				})
-				// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
-			} else {
-				// GigaChat3.5.jinja:331:7 {%- else -%}
-				// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
-			}
-			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
-			// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && llamacpp.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
-				// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
-				returnType = w.Capture(func() {
-					jsonSchemaToTypescript(returnParams, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
-				})
-				// GigaChat3.5.jinja:339:4 {%- set main_body = main_body ~ return_type -%}
-				mainBody = llamacpp.Concat(mainBody, returnType)
-			} else {
-				// GigaChat3.5.jinja:340:7 {%- else -%}
-				// GigaChat3.5.jinja:341:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = llamacpp.Concat(mainBody, jinja2.Lit("any"))
-			}
-			// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = llamacpp.Concat(mainBody, jinja2.Lit(";\n"))
-			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			llamacpp.CheckNamespace(nsTool)
-			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
-			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			llamacpp.CheckNamespace(ns)
-			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
-		}
-		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		llamacpp.CheckNamespace(ns)
-		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("} // namespace "), namespaceName))))
-		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-	}
+	// (the function renderGigaChat3_5_renderToolNamespaceLlama)
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
-	var alignJsonOrderToSchema func(jinja2.Value, jinja2.Value)
-	alignJsonOrderToSchema = func(jsonObj, jsonSchema jinja2.Value) {
-		jsonObj = llamacpp.Param(jsonObj, "json_obj")
-		jsonSchema = llamacpp.Param(jsonSchema, "json_schema")
-		var ns, keySet, properties, nsNewObj, itemSchema jinja2.Value
-		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
-		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "anyOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "anyOf")), jinja2.SmallInt(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
-			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, llamacpp.ItemInt(llamacpp.ItemAttr(jsonSchema, "anyOf"), 0))
-			}))
-		} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "oneOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "oneOf")), jinja2.SmallInt(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
-			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
-			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
-			llamacpp.Write(w, w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, llamacpp.ItemInt(llamacpp.ItemAttr(jsonSchema, "oneOf"), 0))
-			}))
-		} else if llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
-			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
-			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
-			if llamacpp.IsString(jsonObj) || llamacpp.IsBoolean(jsonObj) {
-				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
-				llamacpp.CheckNamespace(ns)
-				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.FilterTojson(jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
-			} else {
-				// GigaChat3.5.jinja:372:13 {%- else -%}
-				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
-				llamacpp.CheckNamespace(ns)
-				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
-				llamacpp.SetAttr(ns, "result", jsonObj)
-			}
-		} else if llamacpp.InStrs(llamacpp.MethodGet(jsonSchema, jinja2.Lit("type")), "object", "dict") {
-			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
-			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
-			if llamacpp.IsMapping(jsonObj) {
-				keySet = llamacpp.CallMethod(jsonObj, "keys", nil, nil)
-			} else {
-				keySet = jinja2.NewList()
-			}
-			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
-			properties = llamacpp.MethodGetDefault(jsonSchema, jinja2.Lit("properties"), jinja2.DictOf())
-			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var item, alignedItem jinja2.Value
-			for _, item2 := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(properties, "items", nil, nil))) {
-				vals := llamacpp.Unpack(item2, 2)
-				key := vals[0]
-				propSchema := vals[1]
-				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
-				if llamacpp.In(key, keySet) {
-					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
-					item = llamacpp.Item(jsonObj, key)
-					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if llamacpp.IsMapping(item) || jinja2.EqStr(llamacpp.MethodGet(propSchema, jinja2.Lit("type")), "array") {
-						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
-						alignedItem = w.Capture(func() {
-							alignJsonOrderToSchema(item, propSchema)
-						})
-					} else if llamacpp.IsString(item) || llamacpp.IsBoolean(item) {
-						// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
-						// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
-						alignedItem = llamacpp.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-					} else {
-						// GigaChat3.5.jinja:387:21 {%- else -%}
-						// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
-						alignedItem = item
-					}
-					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-					llamacpp.SetAttr(ns, "kv_list", llamacpp.Add(llamacpp.ItemAttr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
-				}
-			}
-			w.WriteString("{")
-			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
-			nsNewObj = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
-			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(ns, "kv_list"))) {
-				vals := llamacpp.Unpack(item, 2)
-				key := vals[0]
-				val := vals[1]
-				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
-				llamacpp.CheckNamespace(nsNewObj)
-				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				llamacpp.SetAttr(nsNewObj, "result", llamacpp.Add(llamacpp.ItemAttr(nsNewObj, "result"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), key, jinja2.Lit("\": "), val))))
-			}
-			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-			w.WriteString("}")
-		} else if jinja2.EqStr(llamacpp.MethodGet(jsonSchema, jinja2.Lit("type")), "array") {
-			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
-			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
-			if llamacpp.IsIterable(jsonObj) && !llamacpp.IsString(jsonObj) {
-				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
-				itemSchema = llamacpp.MethodGetDefault(jsonSchema, jinja2.Lit("items"), jinja2.DictOf())
-				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
-				llamacpp.CheckNamespace(ns)
-				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
-				llamacpp.SetAttr(ns, "result", jinja2.NewList())
-				// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
-				for _, item := range llamacpp.Iterate(w, jsonObj) {
-					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
-					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), jinja2.NewList(w.Capture(func() {
-						alignJsonOrderToSchema(item, itemSchema)
-					}))))
-				}
-				w.WriteString("[")
-				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-				w.WriteString("]")
-			} else {
-				// GigaChat3.5.jinja:412:13 {%- else -%}
-				// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
-				if llamacpp.IsString(jsonObj) || llamacpp.IsBoolean(jsonObj) {
-					// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
-					llamacpp.WriteJSON(w, jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-				} else {
-					// GigaChat3.5.jinja:415:17 {%- else -%}
-					// GigaChat3.5.jinja:416:17 {{- json_obj -}}
-					llamacpp.Write(w, jsonObj)
-				}
-			}
-		} else {
-			// GigaChat3.5.jinja:420:9 {%- else -%}
-			// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
-			if llamacpp.IsString(jsonObj) || llamacpp.IsBoolean(jsonObj) {
-				// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
-				llamacpp.WriteJSON(w, jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-			} else {
-				// GigaChat3.5.jinja:423:13 {%- else -%}
-				// GigaChat3.5.jinja:424:13 {{- json_obj -}}
-				llamacpp.Write(w, jsonObj)
-			}
-		}
-	}
+	// (the function renderGigaChat3_5_alignJsonOrderToSchemaLlama)
 	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
-	renderExamples := func(functions jinja2.Value) {
-		functions = llamacpp.Param(functions, "functions")
-		var nsPrompt, indent jinja2.Value
-		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
-		nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Lit("\n\n"))})
-		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
-		indent = jinja2.Lit("  ")
-		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if llamacpp.Gt(llamacpp.FilterLength(functions), jinja2.SmallInt(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))), jinja2.SmallInt(0)) {
-			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
-			llamacpp.CheckNamespace(nsPrompt)
-			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Add(llamacpp.ItemAttr(nsPrompt, "prompt"), jinja2.Lit("//Examples:")))
-			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
-			for _, function := range llamacpp.Iterate(w, functions) {
-				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
-				functionFewShotExamples := llamacpp.ItemAttr(function, "few_shot_examples")
-				if llamacpp.IsDefined(functionFewShotExamples) {
-					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
-					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-					var params, call jinja2.Value
-					for _, example := range llamacpp.Iterate(w, functionFewShotExamples) {
-						// GigaChat3.5.jinja:439:21 {%- if (
-						functionParameters := llamacpp.ItemAttr(function, "parameters")
-						if llamacpp.IsDefined(functionParameters) && llamacpp.IsDefined(llamacpp.ItemAttr(functionParameters, "properties")) {
-							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
-							params = w.Capture(func() {
-								alignJsonOrderToSchema(llamacpp.ItemStr(example, "params"), llamacpp.ItemStr(function, "parameters"))
-							})
-						} else {
-							// GigaChat3.5.jinja:443:25 {%- else -%}
-							// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
-							params = llamacpp.FilterTojson(llamacpp.ItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-						}
-						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-						call = llamacpp.Concat(jinja2.Lit("{\"name\": \""), llamacpp.ItemStr(function, "name"), jinja2.Lit("\", \"arguments\": "), params, jinja2.Lit("}"))
-						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
-						llamacpp.CheckNamespace(nsPrompt)
-						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Concat(llamacpp.Add(llamacpp.Add(llamacpp.Sum(llamacpp.ItemAttr(nsPrompt, "prompt"), jinja2.Lit("\n//"), indent), llamacpp.FilterTojson(llamacpp.ItemAttr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Lit(" -> ")), call))
-					}
-				}
-			}
-		}
-		// GigaChat3.5.jinja:453:5 {{- ns_prompt.prompt -}}
-		llamacpp.Write(w, llamacpp.ItemAttr(nsPrompt, "prompt"))
-	}
+	// (the function renderGigaChat3_5_renderExamplesLlama)
 	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
-	prepareDevsystem := func(devsystem, addTokens jinja2.Value) {
-		devsystem = llamacpp.Param(devsystem, "devsystem")
-		addTokens = llamacpp.Param(addTokens, "add_tokens")
-		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
-		if llamacpp.NotIn(llamacpp.ItemAttr(addTokens, "role_sep"), devsystem) || llamacpp.NotIn(llamacpp.ItemAttr(addTokens, "message_sep"), devsystem) {
-			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
-			devsystem = llamacpp.FilterReplace(llamacpp.FilterReplace(devsystem, []jinja2.Value{jinja2.Lit("<|role_sep|>"), jinja2.Lit("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Lit("<|message_sep|>"), jinja2.Lit("<|message_sep|>\n\n")}, nil)
-		}
-		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
-		llamacpp.Write(w, devsystem)
-	}
+	// (the function renderGigaChat3_5_prepareDevsystemLlama)
 	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
-	renderRoleMessage := func(message, role, addMessageSepToken jinja2.Value) {
-		message = llamacpp.Param(message, "message")
-		if role.IsMissing() {
-			role = jinja2.None()
-		}
-		if addMessageSepToken.IsMissing() {
-			addMessageSepToken = jinja2.Bool(true)
-		}
-		var messageContent, nsEmbedResult, messageFinalContent jinja2.Value
-		// GigaChat3.5.jinja:473:5 {%- if not role -%}
-		if !role.Truthy() {
-			// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
-			role = llamacpp.ItemStr(message, "role")
-		}
-		// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
-		messageContent2 := llamacpp.ItemStr(message, "content")
-		if !llamacpp.IsNone(messageContent2) {
-			messageContent = messageContent2
-		} else {
-			messageContent = jinja2.Lit("")
-		}
-		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
-		if !llamacpp.IsString(messageContent) {
-			// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = llamacpp.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		}
-		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
-		if llamacpp.MethodGetDefault(message, jinja2.Lit("embed_files"), jinja2.NewList()).Truthy() {
-			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
-			nsEmbedResult = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
-			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
-			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var tokenized, placeholder jinja2.Value
-			items := llamacpp.IterateReversed(w, llamacpp.ItemAttr(message, "embed_files"))
-			for i := range items {
-				f := items[len(items)-1-i]
-				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = llamacpp.Concat(llamacpp.ItemAttr(addTokens, "file_start"), llamacpp.FilterTojson(llamacpp.CallMissingGlobal(w, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", llamacpp.FilterString(llamacpp.ItemAttr(f, "id"))), jinja2.KW("name", llamacpp.FilterString(llamacpp.ItemAttr(f, "name"))), jinja2.KW("type", llamacpp.FilterString(llamacpp.ItemAttr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(llamacpp.ItemAttr(f, "type"), "doc"), func() jinja2.Value {
-					return llamacpp.Item(addTokens, llamacpp.ItemAttr(f, "type"))
-				}, func() jinja2.Value {
-					return llamacpp.FilterDefault(llamacpp.ItemAttr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
-				}), llamacpp.ItemAttr(addTokens, "file_end"))
-				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
-				if llamacpp.MethodGetDefault(message, jinja2.Lit("file_placeholders"), jinja2.Bool(false)).Truthy() {
-					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-					placeholder = llamacpp.Concat(jinja2.Lit("<file_placeholder_"), llamacpp.ItemAttr(f, "id"), jinja2.Lit(">"))
-					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
-					llamacpp.CheckNamespace(nsEmbedResult)
-					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					llamacpp.SetAttr(nsEmbedResult, "result_text", llamacpp.FilterReplace(llamacpp.ItemAttr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
-				} else {
-					// GigaChat3.5.jinja:494:21 {%- else -%}
-					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
-					llamacpp.CheckNamespace(nsEmbedResult)
-					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
-					llamacpp.SetAttr(nsEmbedResult, "result_text", llamacpp.Add(tokenized, llamacpp.ItemAttr(nsEmbedResult, "result_text")))
-				}
-			}
-			// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
-			messageFinalContent = llamacpp.ItemAttr(nsEmbedResult, "result_text")
-		} else {
-			// GigaChat3.5.jinja:500:9 {%- else -%}
-			// GigaChat3.5.jinja:501:9 {%- set message_final_content = message_content -%}
-			messageFinalContent = messageContent
-		}
-		// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
-		llamacpp.WriteAdd(w, role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
-			return llamacpp.ItemAttr(addTokens, "role_sep")
-		}, func() jinja2.Value {
-			return jinja2.Lit("")
-		}), messageFinalContent, jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
-			return llamacpp.ItemAttr(addTokens, "message_sep")
-		}, func() jinja2.Value {
-			return jinja2.Lit("")
-		}))
-	}
+	// (the function renderGigaChat3_5_renderRoleMessageLlama)
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
-	renderFunctionDescriptions := func(message jinja2.Value) {
-		message = llamacpp.Param(message, "message")
-		var functionIds, nsCurrentTools, content jinja2.Value
-		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
-		if llamacpp.NotIn(jinja2.Lit("function_descriptions"), message) {
-			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("no 'function_descriptions' field provided for function description role!!!")))
-		}
-		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
-		functionIds = llamacpp.ItemStr(message, "function_descriptions")
-		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
-		nsCurrentTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
-		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
-		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var toolId jinja2.Value
-		for _, tool := range llamacpp.Iterate(w, FUNCTION_DESCRIPTIONS) {
-			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
-			tool2Id := llamacpp.ItemAttr(tool, "id")
-			if llamacpp.IsDefined(tool2Id) {
-				toolId = tool2Id
-			} else {
-				toolId = llamacpp.ItemAttr(tool, "name")
-			}
-			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
-			if llamacpp.In(toolId, functionIds) || llamacpp.In(llamacpp.ItemAttr(tool, "name"), functionIds) {
-				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
-				llamacpp.CheckNamespace(nsCurrentTools)
-				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-				llamacpp.SetAttr(nsCurrentTools, "tools", llamacpp.Add(llamacpp.ItemAttr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
-			}
-		}
-		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
-		content = llamacpp.Add(w.Capture(func() {
-			renderToolNamespace(jinja2.Lit("functions"), llamacpp.ItemAttr(nsCurrentTools, "tools"))
-		}), w.Capture(func() {
-			renderExamples(llamacpp.ItemAttr(nsCurrentTools, "tools"))
-		}))
-		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), content), jinja2.Missing(), jinja2.Missing())
-	}
+	// (the function renderGigaChat3_5_renderFunctionDescriptionsLlama)
 	// GigaChat3.5.jinja:532:1 {%- macro render_gcml_parameter(name, value) -%}
-	renderGcmlParameter := func(name, value jinja2.Value) {
-		name = llamacpp.Param(name, "name")
-		value = llamacpp.Param(value, "value")
-		// GigaChat3.5.jinja:533:5 {%- if value is string -%}
-		if llamacpp.IsString(value) {
-			// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
-			w.WriteString("<｜GCML｜parameter name=\"")
-			llamacpp.WriteStr(w, name)
-			w.WriteString("\" string=\"true\">")
-			llamacpp.WriteStr(w, value)
-			w.WriteString("</｜GCML｜parameter>")
-		} else {
-			// GigaChat3.5.jinja:535:9 {%- else -%}
-			// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
-			w.WriteString("<｜GCML｜parameter name=\"")
-			llamacpp.WriteStr(w, name)
-			w.WriteString("\" string=\"false\">")
-			llamacpp.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-			w.WriteString("</｜GCML｜parameter>")
-		}
-	}
+	// (the function renderGigaChat3_5_renderGcmlParameterLlama)
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
-	renderGcmlInvoke := func(call jinja2.Value) {
-		call = llamacpp.Param(call, "call")
-		var inner, args, nsParams jinja2.Value
-		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
-		inner = call
-		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
-		innerFunction := llamacpp.ItemAttr(inner, "function")
-		if innerFunction.Truthy() {
-			// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
-			inner = innerFunction
-		}
-		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
-		args = llamacpp.MethodGetDefault(inner, jinja2.Lit("arguments"), jinja2.DictOf())
-		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
-		if llamacpp.IsString(args) {
-			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
-		}
-		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
-		w.WriteString("<｜GCML｜invoke name=\"")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(inner, "name"))
-		w.WriteString("\">\n")
-		// GigaChat3.5.jinja:553:5 {%- if args -%}
-		if args.Truthy() {
-			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
-			nsParams = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
-			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(args, "items", nil, nil))) {
-				vals := llamacpp.Unpack(item, 2)
-				k := vals[0]
-				v := vals[1]
-				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
-				llamacpp.CheckNamespace(nsParams)
-				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
-				llamacpp.SetAttr(nsParams, "lines", llamacpp.Add(llamacpp.ItemAttr(nsParams, "lines"), jinja2.NewList(w.Capture(func() {
-					renderGcmlParameter(k, v)
-				}))))
-			}
-			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-			w.WriteString("\n")
-		}
-		w.WriteString("</｜GCML｜invoke>")
-	}
+	// (the function renderGigaChat3_5_renderGcmlInvokeLlama)
 	// GigaChat3.5.jinja:566:1 {%- macro render_gcml_tool_calls(calls) -%}
-	renderGcmlToolCalls := func(calls jinja2.Value) {
-		calls = llamacpp.Param(calls, "calls")
-		var nsInv jinja2.Value
-		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
-		nsInv = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
-		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
-		for _, call := range llamacpp.Iterate(w, calls) {
-			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
-			llamacpp.CheckNamespace(nsInv)
-			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
-			llamacpp.SetAttr(nsInv, "blocks", llamacpp.Add(llamacpp.ItemAttr(nsInv, "blocks"), jinja2.NewList(w.Capture(func() {
-				renderGcmlInvoke(call)
-			}))))
-		}
-		w.WriteString("<｜GCML｜tool_calls>\n")
-		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-		w.WriteString("\n</｜GCML｜tool_calls>")
-	}
+	// (the function renderGigaChat3_5_renderGcmlToolCallsLlama)
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
-	renderFunctionResponse := func(name, item jinja2.Value) {
-		name = llamacpp.Param(name, "name")
-		item = llamacpp.Param(item, "item")
-		var nsStrip, nsBody, body jinja2.Value
-		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
-		if llamacpp.IsMapping(item) {
-			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
-			nsStrip = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
-			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			for _, item2 := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(item, "items", nil, nil))) {
-				vals := llamacpp.Unpack(item2, 2)
-				k := vals[0]
-				v := vals[1]
-				// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
-				if !jinja2.EqStr(k, "id") {
-					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
-					llamacpp.CheckNamespace(nsStrip)
-					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-					llamacpp.SetAttr(nsStrip, "pairs", llamacpp.Add(llamacpp.ItemAttr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
-				}
-			}
-			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
-			nsBody = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
-			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(nsStrip, "pairs"))) {
-				vals := llamacpp.Unpack(item, 2)
-				k := vals[0]
-				v := vals[1]
-				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
-				llamacpp.CheckNamespace(nsBody)
-				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				llamacpp.SetAttr(nsBody, "parts", llamacpp.Add(llamacpp.ItemAttr(nsBody, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), k, jinja2.Lit("\": "), llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
-			}
-			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			body = llamacpp.Concat(jinja2.Lit("{"), llamacpp.FilterJoin(llamacpp.ItemAttr(nsBody, "parts"), []jinja2.Value{jinja2.Lit(", ")}, nil), jinja2.Lit("}"))
-		} else if llamacpp.IsString(item) {
-			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
-			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
-			body = item
-		} else {
-			// GigaChat3.5.jinja:597:9 {%- else -%}
-			// GigaChat3.5.jinja:598:9 {%- set body = item | tojson(ensure_ascii=False) -%}
-			body = llamacpp.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		}
-		// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
-		w.WriteString("<function_response name=\"")
-		llamacpp.WriteStr(w, name)
-		w.WriteString("\">")
-		llamacpp.WriteStr(w, body)
-		w.WriteString("</function_response>")
-	}
+	// (the function renderGigaChat3_5_renderFunctionResponseLlama)
 	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
-	renderFunctionResponses := func(content, names jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		names = llamacpp.Param(names, "names")
-		var items, nsResp jinja2.Value
-		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
-		if (llamacpp.IsIterable(content) && !llamacpp.IsString(content)) && !llamacpp.IsMapping(content) {
-			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
-			items = content
-		} else if llamacpp.IsNone(content) {
-			// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
-			// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
-			items = jinja2.NewList()
-		} else {
-			// GigaChat3.5.jinja:609:9 {%- else -%}
-			// GigaChat3.5.jinja:610:9 {%- set items = [content] -%}
-			items = jinja2.NewList(content)
-		}
-		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
-		if llamacpp.Ne(llamacpp.FilterLength(items), llamacpp.FilterLength(names)) {
-			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Lit("FR items count "), llamacpp.FilterLength(items), jinja2.Lit(" != preceding tool calls count "), llamacpp.FilterLength(names))))
-		}
-		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
-		nsResp = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
-		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
-		for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.FilterLength(items))) {
-			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
-			llamacpp.CheckNamespace(nsResp)
-			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
-			llamacpp.SetAttr(nsResp, "blocks", llamacpp.Add(llamacpp.ItemAttr(nsResp, "blocks"), jinja2.NewList(w.Capture(func() {
-				renderFunctionResponse(llamacpp.Item(names, idx), llamacpp.Item(items, idx))
-			}))))
-		}
-		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsResp, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-	}
+	// (the function renderGigaChat3_5_renderFunctionResponsesLlama)
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = jinja2.Lit("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
@@ -3021,15 +1901,15 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:805:5 {%- set devsystem_content = (
 		if llamacpp.IsDefined(defaultDevsystem) {
 			devsystemContent = w.Capture(func() {
-				prepareDevsystem(defaultDevsystem, addTokens)
+				renderGigaChat3_5_prepareDevsystemLlama(w, defaultDevsystem, addTokens)
 			})
 		} else {
 			devsystemContent = w.Capture(func() {
-				prepareDevsystem(DEVSYSTEM, addTokens)
+				renderGigaChat3_5_prepareDevsystemLlama(w, DEVSYSTEM, addTokens)
 			})
 		}
 		// GigaChat3.5.jinja:811:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
+		renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing(), addTokens)
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
@@ -3038,28 +1918,28 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
 		devsystemContent = w.Capture(func() {
-			prepareDevsystem(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), addTokens)
+			renderGigaChat3_5_prepareDevsystemLlama(w, llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), addTokens)
 		})
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
+		renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing(), addTokens)
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
-		renderRoleMessage(llamacpp.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing())
+		renderGigaChat3_5_renderRoleMessageLlama(w, llamacpp.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing(), addTokens)
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
-		renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("system"), jinja2.Lit("content"), jinja2.Lit("")), jinja2.Missing(), jinja2.Missing())
+		renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("system"), jinja2.Lit("content"), jinja2.Lit("")), jinja2.Missing(), jinja2.Missing(), addTokens)
 	}
 	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
 		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
-		renderFunctionDescriptions(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("function_descriptions"), FUNCTION_NAMES))
+		renderGigaChat3_5_renderFunctionDescriptionsLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("function_descriptions"), FUNCTION_NAMES), addTokens, FUNCTION_DESCRIPTIONS)
 	}
 	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
 	nsStateSkipRemaining := jinja2.SmallInt(0)
@@ -3085,12 +1965,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
 			if useSuggester.Truthy() {
 				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
-				renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
+				renderGigaChat3_5_renderRoleMessageLlama(w, message, jinja2.Missing(), jinja2.Missing(), addTokens)
 			}
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "function descriptions") {
 			// GigaChat3.5.jinja:876:9 {%- elif message['role'] == 'function descriptions' -%}
 			// GigaChat3.5.jinja:877:9 {{- render_function_descriptions(message) -}}
-			renderFunctionDescriptions(message)
+			renderGigaChat3_5_renderFunctionDescriptionsLlama(w, message, addTokens, FUNCTION_DESCRIPTIONS)
 		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
@@ -3104,10 +1984,10 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
-				renderFunctionResponses(llamacpp.ItemStr(message, "content"), nsStatePreviousToolNames)
+				renderGigaChat3_5_renderFunctionResponsesLlama(w, llamacpp.ItemStr(message, "content"), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing())
+			renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing(), addTokens)
 			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
@@ -3119,33 +1999,33 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
 					if llamacpp.IsDefined(llamacpp.ItemAttr(message, "functions")) && llamacpp.ItemAttr(message, "functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+						renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing(), addTokens)
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
+						renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
 							return jinja2.NewList()
-						})), jinja2.Missing(), jinja2.Missing())
+						})), jinja2.Missing(), jinja2.Missing(), addTokens)
 					}
 				}
 			}
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
-			renderRoleMessage(message, jinja2.Lit("user"), jinja2.Missing())
+			renderGigaChat3_5_renderRoleMessageLlama(w, message, jinja2.Lit("user"), jinja2.Missing(), addTokens)
 			// GigaChat3.5.jinja:923:9 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
 				if llamacpp.IsDefined(llamacpp.ItemAttr(message, "functions")) && llamacpp.ItemAttr(message, "functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+					renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing(), addTokens)
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
+					renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
 						return jinja2.NewList()
-					})), jinja2.Missing(), jinja2.Missing())
+					})), jinja2.Missing(), jinja2.Missing(), addTokens)
 				}
 			}
 		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "function") {
@@ -3219,10 +2099,10 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			}
 			// GigaChat3.5.jinja:972:9 {%- set fr_body = render_function_responses(ns_parsed.items, ns_la_tr.names) -%}
 			frBody = w.Capture(func() {
-				renderFunctionResponses(nsParsedItems, nsLaTrNames)
+				renderGigaChat3_5_renderFunctionResponsesLlama(w, nsParsedItems, nsLaTrNames)
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing())
+			renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing(), addTokens)
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
@@ -3336,7 +2216,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			if nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1064:13 {%- set gcml_block = render_gcml_tool_calls(ns_combined.calls) -%}
 				gcmlBlock = w.Capture(func() {
-					renderGcmlToolCalls(nsCombinedCalls)
+					renderGigaChat3_5_renderGcmlToolCallsLlama(w, nsCombinedCalls)
 				})
 				// GigaChat3.5.jinja:1065:13 {%- set ns_parts.blocks = ns_parts.blocks + [gcml_block] -%}
 				nsPartsBlocks = llamacpp.Add(nsPartsBlocks, jinja2.NewList(gcmlBlock))
@@ -3376,7 +2256,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
 			func() {
 				_ = jinja2.Bool(false)
-				renderRoleMessage(jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), compositeContent), jinja2.Undefined("role"), jinja2.Missing())
+				renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), compositeContent), jinja2.Undefined("role"), jinja2.Missing(), addTokens)
 			}()
 			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
 			if isFinalAssistant.Truthy() {
@@ -3390,7 +2270,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		} else {
 			// GigaChat3.5.jinja:1117:9 {%- else -%}
 			// GigaChat3.5.jinja:1118:9 {{- render_role_message(message) -}}
-			renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
+			renderGigaChat3_5_renderRoleMessageLlama(w, message, jinja2.Missing(), jinja2.Missing(), addTokens)
 		}
 		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
 		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
@@ -3410,6 +2290,1222 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	}
 }
 
+// renderGigaChat3_5_jsonSchemaToTypescriptLlama is the macro json_schema_to_typescript of renderGigaChat3_5Llama.
+func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
+	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
+	schema = llamacpp.Param(schema, "schema")
+	if indent.IsMissing() {
+		indent = jinja2.Lit("")
+	}
+	if indentFactor.IsMissing() {
+		indentFactor = jinja2.SmallInt(2)
+	}
+	if schemaRoot.IsMissing() {
+		schemaRoot = jinja2.None()
+	}
+	if refNs.IsMissing() {
+		refNs = jinja2.None()
+	}
+	var root, rns, ADDITIONAL_JSON_KEYS, refstr, segs, nsP, rns2, nsb, nsu, tyRaw, ty, c, ns, required, nst jinja2.Value
+	var el jinja2.Value
+	// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
+	if llamacpp.IsNone(schemaRoot) {
+		// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
+		root = schema
+	} else {
+		// GigaChat3.5.jinja:6:6 {%- else -%}
+		// GigaChat3.5.jinja:7:3 {%- set _root = schema_root -%}
+		root = schemaRoot
+	}
+	// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
+	if llamacpp.IsNone(refNs) {
+		// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
+		rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
+	} else {
+		// GigaChat3.5.jinja:11:6 {%- else -%}
+		// GigaChat3.5.jinja:12:3 {%- set _rns = ref_ns -%}
+		rns = refNs
+	}
+	// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
+	ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"), jinja2.Lit("minLength"), jinja2.Lit("maxLength"), jinja2.Lit("exclusiveMinimum"), jinja2.Lit("exclusiveMaximum"), jinja2.Lit("multipleOf"), jinja2.Lit("uniqueItems"), jinja2.Lit("minProperties"), jinja2.Lit("maxProperties"))
+	// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
+	if !llamacpp.IsMapping(schema) {
+		w.WriteString("any")
+	} else if llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Lit("$ref"))) {
+		// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
+		// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
+		refstr = llamacpp.ItemStr(schema, "$ref")
+		// GigaChat3.5.jinja:24:3 {%- if refstr in _rns.chain -%}
+		rnsChain := llamacpp.ItemAttr(rns, "chain")
+		if llamacpp.In(refstr, rnsChain) {
+			w.WriteString("any")
+		} else if !llamacpp.MethodStartswith(refstr, jinja2.Lit("#/")).Truthy() {
+			// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
+			w.WriteString("any")
+		} else {
+			// GigaChat3.5.jinja:28:7 {%- else -%}
+			// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
+			segs = llamacpp.MethodSplitSep(llamacpp.Slice(refstr, jinja2.SmallInt(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
+			// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
+			nsP = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
+			// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+			var seg jinja2.Value
+			for _, rawSeg := range llamacpp.Iterate(w, segs) {
+				// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
+				seg = llamacpp.FilterReplace(llamacpp.FilterReplace(rawSeg, []jinja2.Value{jinja2.Lit("~1"), jinja2.Lit("/")}, nil), []jinja2.Value{jinja2.Lit("~0"), jinja2.Lit("~")}, nil)
+				// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
+				if llamacpp.IsMapping(llamacpp.ItemAttr(nsP, "n")) && llamacpp.In(seg, llamacpp.ItemAttr(nsP, "n")) {
+					// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
+					llamacpp.CheckNamespace(nsP)
+					// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
+					llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.ItemAttr(nsP, "n"), seg))
+				} else if (llamacpp.IsSequence(llamacpp.ItemAttr(nsP, "n")) && !llamacpp.IsString(llamacpp.ItemAttr(nsP, "n"))) && llamacpp.Eq(seg, llamacpp.FilterString(llamacpp.FilterInt(seg, nil, nil))) {
+					// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
+					// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
+					llamacpp.CheckNamespace(nsP)
+					// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
+					llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.ItemAttr(nsP, "n"), llamacpp.FilterInt(seg, nil, nil)))
+				} else {
+					// GigaChat3.5.jinja:37:9 {%- else -%}
+					// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
+					llamacpp.CheckNamespace(nsP)
+					// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%}
+					llamacpp.SetAttr(nsP, "n", jinja2.None())
+				}
+			}
+			// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
+			if llamacpp.IsMapping(llamacpp.ItemAttr(nsP, "n")) {
+				// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
+				rns2 = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", llamacpp.Add(rnsChain, jinja2.NewList(refstr)))})
+				// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
+				llamacpp.Write(w, w.Capture(func() {
+					renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, llamacpp.ItemAttr(nsP, "n"), indent, indentFactor, root, rns2)
+				}))
+			} else {
+				// GigaChat3.5.jinja:44:8 {%- else -%}
+				w.WriteString("any")
+			}
+		}
+	} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "anyOf")) {
+		// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
+		// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
+		nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+		// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+		var t jinja2.Value
+		for _, br := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "anyOf")) {
+			// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
+			t = w.Capture(func() {
+				renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, br, indent, indentFactor, root, rns)
+			})
+			// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
+			llamacpp.CheckNamespace(nsb)
+			// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
+			llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.ItemAttr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
+		}
+		// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+	} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "oneOf")) {
+		// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
+		// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
+		nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+		// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+		var t jinja2.Value
+		for _, br := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "oneOf")) {
+			// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
+			t = w.Capture(func() {
+				renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, br, indent, indentFactor, root, rns)
+			})
+			// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
+			llamacpp.CheckNamespace(nsb)
+			// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
+			llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.ItemAttr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
+		}
+		// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+	} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("allOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "allOf")) {
+		// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
+		// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
+		nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+		// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+		var t jinja2.Value
+		for _, br := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "allOf")) {
+			// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
+			t = w.Capture(func() {
+				renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, br, indent, indentFactor, root, rns)
+			})
+			// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
+			llamacpp.CheckNamespace(nsb)
+			// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
+			llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.ItemAttr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), t, jinja2.Lit(")")))))
+		}
+		// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" & ")}, nil))
+	} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("type"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "type")) {
+		// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
+		// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
+		nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+		// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+		var frag, subO, subA jinja2.Value
+		for _, tname := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "type")) {
+			// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
+			if jinja2.EqStr(tname, "null") {
+				// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
+				frag = jinja2.Lit("null")
+			} else if jinja2.EqStr(tname, "string") {
+				// GigaChat3.5.jinja:80:8 {%- elif tname == 'string' -%}
+				// GigaChat3.5.jinja:81:5 {%- if 'const' in schema -%}
+				if llamacpp.In(jinja2.Lit("const"), schema) {
+					// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
+					frag = w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("const"), llamacpp.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
+					})
+				} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+					// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
+					// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
+					frag = w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), llamacpp.ItemAttr(schema, "enum"), jinja2.Lit("format"), llamacpp.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
+					})
+				} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
+					// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
+					// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
+					frag = jinja2.Lit("Date")
+				} else {
+					// GigaChat3.5.jinja:87:9 {%- else -%}
+					// GigaChat3.5.jinja:88:6 {%- set frag = 'string' -%}
+					frag = jinja2.Lit("string")
+				}
+			} else if llamacpp.InStrs(tname, "number", "integer", "int", "float") {
+				// GigaChat3.5.jinja:90:8 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
+				// GigaChat3.5.jinja:91:5 {%- if 'const' in schema -%}
+				if llamacpp.In(jinja2.Lit("const"), schema) {
+					// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
+					frag = w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("const"), llamacpp.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
+					})
+				} else {
+					// GigaChat3.5.jinja:93:9 {%- else -%}
+					// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
+					frag = w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("enum"), llamacpp.MethodGet(schema, jinja2.Lit("enum"))), indent, indentFactor, root, rns)
+					})
+				}
+			} else if jinja2.EqStr(tname, "boolean") {
+				// GigaChat3.5.jinja:96:8 {%- elif tname == 'boolean' -%}
+				// GigaChat3.5.jinja:97:5 {%- if 'const' in schema -%}
+				if llamacpp.In(jinja2.Lit("const"), schema) {
+					// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
+					frag = w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("boolean"), jinja2.Lit("const"), llamacpp.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
+					})
+				} else {
+					// GigaChat3.5.jinja:99:9 {%- else -%}
+					// GigaChat3.5.jinja:100:6 {%- set frag = 'boolean' -%}
+					frag = jinja2.Lit("boolean")
+				}
+			} else if llamacpp.InStrs(tname, "object", "dict") {
+				// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
+				// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
+				if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
+					// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
+					subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
+						return jinja2.DictOf()
+					}), jinja2.Lit("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
+						return jinja2.NewList()
+					}), jinja2.Lit("additionalProperties"), llamacpp.ItemAttr(schema, "additionalProperties"))
+				} else {
+					// GigaChat3.5.jinja:105:9 {%- else -%}
+					// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
+					subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
+						return jinja2.DictOf()
+					}), jinja2.Lit("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
+						return jinja2.NewList()
+					}))
+				}
+				// GigaChat3.5.jinja:108:5 {%- set frag = json_schema_to_typescript(sub_o, indent, indent_factor, _root, _rns) -%}
+				frag = w.Capture(func() {
+					renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, subO, indent, indentFactor, root, rns)
+				})
+			} else if jinja2.EqStr(tname, "array") {
+				// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
+				// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
+				if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("prefixItems"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "prefixItems")) {
+					// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
+					subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("prefixItems"), llamacpp.ItemAttr(schema, "prefixItems"))
+				} else if llamacpp.In(jinja2.Lit("items"), schema) {
+					// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
+					// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
+					subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"), jinja2.Lit("items"), llamacpp.ItemStr(schema, "items"))
+				} else {
+					// GigaChat3.5.jinja:114:9 {%- else -%}
+					// GigaChat3.5.jinja:115:6 {%- set sub_a = {'type': 'array'} -%}
+					subA = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("array"))
+				}
+				// GigaChat3.5.jinja:117:5 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
+				frag = w.Capture(func() {
+					renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, subA, indent, indentFactor, root, rns)
+				})
+			} else {
+				// GigaChat3.5.jinja:118:8 {%- else -%}
+				// GigaChat3.5.jinja:119:5 {%- set frag = 'any' -%}
+				frag = jinja2.Lit("any")
+			}
+			// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
+			llamacpp.CheckNamespace(nsu)
+			// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
+			llamacpp.SetAttr(nsu, "bits", llamacpp.Add(llamacpp.ItemAttr(nsu, "bits"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("("), frag, jinja2.Lit(")")))))
+		}
+		// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsu, "bits"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+	} else {
+		// GigaChat3.5.jinja:125:6 {%- else -%}
+		// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
+		tyRaw = llamacpp.MethodGet(schema, jinja2.Lit("type"))
+		// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
+		if jinja2.EqStr(tyRaw, "dict") {
+			ty = jinja2.Lit("object")
+		} else {
+			ty = tyRaw
+		}
+		// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
+		if (llamacpp.In(jinja2.Lit("const"), schema) && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties"))) {
+			// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
+			c = llamacpp.ItemAttr(schema, "const")
+			// GigaChat3.5.jinja:132:4 {%- if c is string -%}
+			if llamacpp.IsString(c) {
+				// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
+				w.WriteString("\"")
+				llamacpp.WriteStr(w, c)
+				w.WriteString("\"")
+			} else if llamacpp.IsBoolean(c) {
+				// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
+				// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
+				if c.Truthy() {
+					w.WriteString("true")
+				} else {
+					w.WriteString("false")
+				}
+			} else if llamacpp.IsInteger(c) || llamacpp.IsFloat(c) {
+				// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
+				// GigaChat3.5.jinja:137:5 {{- c | string -}}
+				llamacpp.Write(w, llamacpp.FilterString(c))
+			} else {
+				// GigaChat3.5.jinja:138:8 {%- else -%}
+				w.WriteString("any")
+			}
+		} else if (llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties"))) {
+			// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
+			// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+			// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
+			for _, en := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "enum")) {
+				// GigaChat3.5.jinja:145:5 {%- if en is string -%}
+				if llamacpp.IsString(en) {
+					// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+					llamacpp.CheckNamespace(ns)
+					// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
+					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+				} else {
+					// GigaChat3.5.jinja:147:9 {%- else -%}
+					// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
+					llamacpp.CheckNamespace(ns)
+					// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
+					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.FilterString(en))))
+				}
+			}
+			// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else if jinja2.EqStr(ty, "object") || (llamacpp.IsNone(ty) && llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties")))) {
+			// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
+			w.WriteString("{\n")
+			// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
+			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
+			// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.MethodGetDefault(schema, jinja2.Lit("properties"), jinja2.DictOf()), "items", nil, nil))) {
+				vals := llamacpp.Unpack(item, 2)
+				k := vals[0]
+				v := vals[1]
+				// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
+				llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+			}
+			// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
+			if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
+				// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
+				schemaAdditionalProperties := llamacpp.ItemAttr(schema, "additionalProperties")
+				if llamacpp.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
+					// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
+					llamacpp.CheckNamespace(ns)
+					// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
+					llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("any"))))))
+				} else if llamacpp.IsMapping(schemaAdditionalProperties) {
+					// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
+					// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
+					llamacpp.CheckNamespace(ns)
+					// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
+					llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Lit("[key: string]"), schemaAdditionalProperties))))
+				}
+			}
+			// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
+			required = llamacpp.Add(llamacpp.MethodGetDefault(schema, jinja2.Lit("required"), jinja2.NewList()), jinja2.NewList(jinja2.Lit("[key: string]")))
+			// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+			var typeStr, default2 jinja2.Value
+			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(ns, "pairs"))) {
+				vals := llamacpp.Unpack(item, 2)
+				key := vals[0]
+				val := vals[1]
+				// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
+				if llamacpp.In(jinja2.Lit("description"), val) {
+					// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
+					for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Lit("\n"))) {
+						// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
+						if llamacpp.MethodStrip(line).Truthy() {
+							// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
+							llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
+						}
+					}
+				}
+				// GigaChat3.5.jinja:181:5 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
+				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+				var loop jinja2.Loop
+				for loop.Start(w, llamacpp.Iterable(llamacpp.Pairs(llamacpp.CallMethod(val, "items", nil, nil))), func(item jinja2.Value) bool {
+					vals := llamacpp.Unpack(item, 2)
+					addKey := vals[0]
+					_ = vals[1]
+					return llamacpp.In(addKey, ADDITIONAL_JSON_KEYS)
+				}); loop.Next(); {
+					vals := llamacpp.Unpack(loop.Item(), 2)
+					addKey := vals[0]
+					addVal := vals[1]
+					// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
+					if llamacpp.IsString(addVal) {
+						// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
+						llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), addKey, jinja2.Lit(": \""), addVal, jinja2.Lit("\""), jinja2.Lit("\n"))
+					} else {
+						// GigaChat3.5.jinja:184:10 {%- else -%}
+						// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
+						// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
+						// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
+						llamacpp.Write(w, llamacpp.Concat(llamacpp.Sum(indent, jinja2.Lit("// "), addKey, jinja2.Lit(": ")), addVal, jinja2.Lit("\n")))
+					}
+				}
+				// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
+				typeStr = w.Capture(func() {
+					renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, val, llamacpp.Add(indent, llamacpp.Mul(jinja2.Lit(" "), indentFactor)), indentFactor, root, rns)
+				})
+				// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
+				llamacpp.WriteAdd(w, indent, key, jinja2.IfElse(llamacpp.In(key, required), func() jinja2.Value {
+					return jinja2.Lit("")
+				}, func() jinja2.Value {
+					return jinja2.Lit("?")
+				}), jinja2.Lit(": "), typeStr, jinja2.Lit(","))
+				// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
+				if llamacpp.In(jinja2.Lit("default"), val) || llamacpp.In(jinja2.Lit("defalut_value"), val) {
+					// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
+					default2 = llamacpp.MethodGetDefault(val, jinja2.Lit("default"), llamacpp.MethodGet(val, jinja2.Lit("defalut_value")))
+					// GigaChat3.5.jinja:195:6 {%- if default is string -%}
+					if llamacpp.IsString(default2) {
+						// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
+						w.WriteString(" // default: \"")
+						llamacpp.WriteStr(w, default2)
+						w.WriteString("\"")
+					} else {
+						// GigaChat3.5.jinja:197:10 {%- else -%}
+						// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
+						w.WriteString(" // default: ")
+						llamacpp.WriteStr(w, llamacpp.FilterString(default2))
+					}
+				}
+				w.WriteString("\n")
+			}
+			// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
+			llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), jinja2.SmallInt(-2), jinja2.Missing()), jinja2.Lit("}"))
+		} else if jinja2.EqStr(ty, "string") {
+			// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
+			// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
+			if llamacpp.In(jinja2.Lit("const"), schema) {
+				// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
+				schemaConst := llamacpp.ItemAttr(schema, "const")
+				if llamacpp.IsString(schemaConst) {
+					// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
+					w.WriteString("\"")
+					llamacpp.WriteStr(w, schemaConst)
+					w.WriteString("\"")
+				} else if llamacpp.IsBoolean(schemaConst) {
+					// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
+					// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
+					if schemaConst.Truthy() {
+						w.WriteString("true")
+					} else {
+						w.WriteString("false")
+					}
+				} else if llamacpp.IsInteger(schemaConst) || llamacpp.IsFloat(schemaConst) {
+					// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
+					// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
+					llamacpp.Write(w, llamacpp.FilterString(schemaConst))
+				} else {
+					// GigaChat3.5.jinja:216:9 {%- else -%}
+					w.WriteString("string")
+				}
+			} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+				// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
+				// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
+				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+				// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
+				for _, en := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "enum")) {
+					// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
+					llamacpp.CheckNamespace(ns)
+					// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
+					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+				}
+				// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
+				// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
+				w.WriteString("Date")
+			} else {
+				// GigaChat3.5.jinja:227:8 {%- else -%}
+				w.WriteString("string")
+			}
+		} else if llamacpp.InStrs(ty, "number", "integer", "int", "float") {
+			// GigaChat3.5.jinja:232:7 {%- elif ty in ["number", "integer", "int", "float"] -%}
+			// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
+			if llamacpp.In(jinja2.Lit("const"), schema) {
+				// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
+				schemaConst := llamacpp.ItemAttr(schema, "const")
+				if llamacpp.IsString(schemaConst) {
+					// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
+					w.WriteString("\"")
+					llamacpp.WriteStr(w, schemaConst)
+					w.WriteString("\"")
+				} else if llamacpp.IsBoolean(schemaConst) {
+					// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
+					// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
+					if schemaConst.Truthy() {
+						w.WriteString("true")
+					} else {
+						w.WriteString("false")
+					}
+				} else if llamacpp.IsInteger(schemaConst) || llamacpp.IsFloat(schemaConst) {
+					// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
+					// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
+					llamacpp.Write(w, llamacpp.FilterString(schemaConst))
+				} else {
+					// GigaChat3.5.jinja:240:9 {%- else -%}
+					// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
+					if llamacpp.InStrs(ty, "integer", "int") {
+						w.WriteString("integer")
+					} else if jinja2.EqStr(ty, "float") {
+						// GigaChat3.5.jinja:243:10 {%- elif ty == "float" -%}
+						w.WriteString("float")
+					} else {
+						// GigaChat3.5.jinja:245:10 {%- else -%}
+						w.WriteString("number")
+					}
+				}
+			} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+				// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
+				// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			} else if llamacpp.InStrs(ty, "integer", "int") {
+				// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
+				w.WriteString("integer")
+			} else if jinja2.EqStr(ty, "float") {
+				// GigaChat3.5.jinja:253:8 {%- elif ty == "float" -%}
+				w.WriteString("float")
+			} else {
+				// GigaChat3.5.jinja:255:8 {%- else -%}
+				w.WriteString("number")
+			}
+		} else if jinja2.EqStr(ty, "boolean") {
+			// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
+			// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
+			if llamacpp.In(jinja2.Lit("const"), schema) && llamacpp.IsBoolean(llamacpp.ItemAttr(schema, "const")) {
+				// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
+				if llamacpp.ItemAttr(schema, "const").Truthy() {
+					w.WriteString("true")
+				} else {
+					w.WriteString("false")
+				}
+			} else {
+				// GigaChat3.5.jinja:263:8 {%- else -%}
+				w.WriteString("boolean")
+			}
+		} else if jinja2.EqStr(ty, "null") {
+			// GigaChat3.5.jinja:268:7 {%- elif ty == "null" -%}
+			w.WriteString("null")
+		} else if jinja2.EqStr(ty, "array") {
+			// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
+			// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
+			if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("prefixItems"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "prefixItems")) {
+				// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
+				nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+				// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
+				for _, ps := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "prefixItems")) {
+					// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
+					llamacpp.CheckNamespace(nst)
+					// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
+					llamacpp.SetAttr(nst, "bits", llamacpp.Add(llamacpp.ItemAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, ps, indent, indentFactor, root, rns)
+					}))))
+				}
+				// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
+				w.WriteString("[")
+				llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+				w.WriteString("]")
+			} else if (llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("items"))) && !llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Lit("items")))) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("items"))) {
+				// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
+				// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
+				nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+				// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
+				for _, ps := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "items")) {
+					// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
+					llamacpp.CheckNamespace(nst)
+					// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
+					llamacpp.SetAttr(nst, "bits", llamacpp.Add(llamacpp.ItemAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
+						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, ps, indent, indentFactor, root, rns)
+					}))))
+				}
+				// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
+				w.WriteString("[")
+				llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+				w.WriteString("]")
+			} else if llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("items"))) {
+				// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
+				// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
+				el = w.Capture(func() {
+					renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, llamacpp.ItemStr(schema, "items"), indent, indentFactor, root, rns)
+				})
+				// GigaChat3.5.jinja:288:5 {{- '(' ~ el ~ ')[]' -}}
+				w.WriteString("(")
+				llamacpp.WriteStr(w, el)
+				w.WriteString(")[]")
+			} else {
+				// GigaChat3.5.jinja:289:8 {%- else -%}
+				w.WriteString("Array<any>")
+			}
+		} else if llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("not"))) {
+			// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
+			w.WriteString("unknown")
+		} else {
+			// GigaChat3.5.jinja:297:7 {%- else -%}
+			w.WriteString("any")
+		}
+	}
+}
+
+// renderGigaChat3_5_renderToolNamespaceLlama is the macro render_tool_namespace of renderGigaChat3_5Llama.
+func renderGigaChat3_5_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName, tools jinja2.Value) {
+	// GigaChat3.5.jinja:310:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	namespaceName = llamacpp.Param(namespaceName, "namespace_name")
+	tools = llamacpp.Param(tools, "tools")
+	var ns jinja2.Value
+	// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
+	// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+	var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
+	for _, tool := range llamacpp.Iterate(w, tools) {
+		// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
+		nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
+		// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
+		if llamacpp.MethodGet(tool, jinja2.Lit("description")).Truthy() {
+			// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
+			for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
+				// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
+				if llamacpp.MethodStrip(line).Truthy() {
+					// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
+					llamacpp.CheckNamespace(nsTool)
+					// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
+					llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("// "), line))))
+				}
+			}
+		}
+		// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
+		mainBody = jinja2.Lit("")
+		// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
+		params = llamacpp.MethodGet(tool, jinja2.Lit("parameters"))
+		// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
+		if params.Truthy() && llamacpp.MethodGet(params, jinja2.Lit("properties")).Truthy() {
+			// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
+			paramType = w.Capture(func() {
+				renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, params, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
+			})
+			// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
+			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+		} else {
+			// GigaChat3.5.jinja:331:7 {%- else -%}
+			// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
+			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
+		}
+		// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
+		returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
+		// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
+		if returnParams.Truthy() && llamacpp.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
+			// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
+			returnType = w.Capture(func() {
+				renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, returnParams, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
+			})
+			// GigaChat3.5.jinja:339:4 {%- set main_body = main_body ~ return_type -%}
+			mainBody = llamacpp.Concat(mainBody, returnType)
+		} else {
+			// GigaChat3.5.jinja:340:7 {%- else -%}
+			// GigaChat3.5.jinja:341:4 {%- set main_body = main_body ~ 'any' -%}
+			mainBody = llamacpp.Concat(mainBody, jinja2.Lit("any"))
+		}
+		// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
+		mainBody = llamacpp.Concat(mainBody, jinja2.Lit(";\n"))
+		// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
+		llamacpp.CheckNamespace(nsTool)
+		// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
+		llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+		// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
+		llamacpp.CheckNamespace(ns)
+		// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
+		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.FilterJoin(llamacpp.ItemAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))))
+	}
+	// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
+	llamacpp.CheckNamespace(ns)
+	// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
+	llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.ItemAttr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("} // namespace "), namespaceName))))
+	// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
+	llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "sections"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+}
+
+// renderGigaChat3_5_alignJsonOrderToSchemaLlama is the macro align_json_order_to_schema of renderGigaChat3_5Llama.
+func renderGigaChat3_5_alignJsonOrderToSchemaLlama(w *jinja2.Writer, jsonObj, jsonSchema jinja2.Value) {
+	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
+	jsonObj = llamacpp.Param(jsonObj, "json_obj")
+	jsonSchema = llamacpp.Param(jsonSchema, "json_schema")
+	var ns, keySet, properties, nsNewObj, itemSchema jinja2.Value
+	// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
+	// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
+	if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "anyOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "anyOf")), jinja2.SmallInt(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
+		// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
+		llamacpp.Write(w, w.Capture(func() {
+			renderGigaChat3_5_alignJsonOrderToSchemaLlama(w, jsonObj, llamacpp.ItemInt(llamacpp.ItemAttr(jsonSchema, "anyOf"), 0))
+		}))
+	} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "oneOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "oneOf")), jinja2.SmallInt(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
+		// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
+		// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
+		llamacpp.Write(w, w.Capture(func() {
+			renderGigaChat3_5_alignJsonOrderToSchemaLlama(w, jsonObj, llamacpp.ItemInt(llamacpp.ItemAttr(jsonSchema, "oneOf"), 0))
+		}))
+	} else if llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
+		// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
+		// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
+		if llamacpp.IsString(jsonObj) || llamacpp.IsBoolean(jsonObj) {
+			// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
+			llamacpp.CheckNamespace(ns)
+			// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
+			llamacpp.SetAttr(ns, "result", llamacpp.FilterTojson(jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+		} else {
+			// GigaChat3.5.jinja:372:13 {%- else -%}
+			// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
+			llamacpp.CheckNamespace(ns)
+			// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
+			llamacpp.SetAttr(ns, "result", jsonObj)
+		}
+	} else if llamacpp.InStrs(llamacpp.MethodGet(jsonSchema, jinja2.Lit("type")), "object", "dict") {
+		// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
+		// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
+		if llamacpp.IsMapping(jsonObj) {
+			keySet = llamacpp.CallMethod(jsonObj, "keys", nil, nil)
+		} else {
+			keySet = jinja2.NewList()
+		}
+		// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
+		properties = llamacpp.MethodGetDefault(jsonSchema, jinja2.Lit("properties"), jinja2.DictOf())
+		// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+		var item, alignedItem jinja2.Value
+		for _, item2 := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(properties, "items", nil, nil))) {
+			vals := llamacpp.Unpack(item2, 2)
+			key := vals[0]
+			propSchema := vals[1]
+			// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
+			if llamacpp.In(key, keySet) {
+				// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
+				item = llamacpp.Item(jsonObj, key)
+				// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
+				if llamacpp.IsMapping(item) || jinja2.EqStr(llamacpp.MethodGet(propSchema, jinja2.Lit("type")), "array") {
+					// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
+					alignedItem = w.Capture(func() {
+						renderGigaChat3_5_alignJsonOrderToSchemaLlama(w, item, propSchema)
+					})
+				} else if llamacpp.IsString(item) || llamacpp.IsBoolean(item) {
+					// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
+					// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
+					alignedItem = llamacpp.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+				} else {
+					// GigaChat3.5.jinja:387:21 {%- else -%}
+					// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
+					alignedItem = item
+				}
+				// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
+				llamacpp.SetAttr(ns, "kv_list", llamacpp.Add(llamacpp.ItemAttr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
+			}
+		}
+		w.WriteString("{")
+		// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
+		nsNewObj = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
+		// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(ns, "kv_list"))) {
+			vals := llamacpp.Unpack(item, 2)
+			key := vals[0]
+			val := vals[1]
+			// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
+			llamacpp.CheckNamespace(nsNewObj)
+			// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
+			llamacpp.SetAttr(nsNewObj, "result", llamacpp.Add(llamacpp.ItemAttr(nsNewObj, "result"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), key, jinja2.Lit("\": "), val))))
+		}
+		// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+		w.WriteString("}")
+	} else if jinja2.EqStr(llamacpp.MethodGet(jsonSchema, jinja2.Lit("type")), "array") {
+		// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
+		// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
+		if llamacpp.IsIterable(jsonObj) && !llamacpp.IsString(jsonObj) {
+			// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
+			itemSchema = llamacpp.MethodGetDefault(jsonSchema, jinja2.Lit("items"), jinja2.DictOf())
+			// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
+			llamacpp.CheckNamespace(ns)
+			// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
+			llamacpp.SetAttr(ns, "result", jinja2.NewList())
+			// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
+			for _, item := range llamacpp.Iterate(w, jsonObj) {
+				// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), jinja2.NewList(w.Capture(func() {
+					renderGigaChat3_5_alignJsonOrderToSchemaLlama(w, item, itemSchema)
+				}))))
+			}
+			w.WriteString("[")
+			// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+			w.WriteString("]")
+		} else {
+			// GigaChat3.5.jinja:412:13 {%- else -%}
+			// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
+			if llamacpp.IsString(jsonObj) || llamacpp.IsBoolean(jsonObj) {
+				// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
+				llamacpp.WriteJSON(w, jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			} else {
+				// GigaChat3.5.jinja:415:17 {%- else -%}
+				// GigaChat3.5.jinja:416:17 {{- json_obj -}}
+				llamacpp.Write(w, jsonObj)
+			}
+		}
+	} else {
+		// GigaChat3.5.jinja:420:9 {%- else -%}
+		// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
+		if llamacpp.IsString(jsonObj) || llamacpp.IsBoolean(jsonObj) {
+			// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
+			llamacpp.WriteJSON(w, jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		} else {
+			// GigaChat3.5.jinja:423:13 {%- else -%}
+			// GigaChat3.5.jinja:424:13 {{- json_obj -}}
+			llamacpp.Write(w, jsonObj)
+		}
+	}
+}
+
+// renderGigaChat3_5_renderExamplesLlama is the macro render_examples of renderGigaChat3_5Llama.
+func renderGigaChat3_5_renderExamplesLlama(w *jinja2.Writer, functions jinja2.Value) {
+	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
+	functions = llamacpp.Param(functions, "functions")
+	var nsPrompt, indent jinja2.Value
+	// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
+	nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Lit("\n\n"))})
+	// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
+	indent = jinja2.Lit("  ")
+	// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
+	if llamacpp.Gt(llamacpp.FilterLength(functions), jinja2.SmallInt(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))), jinja2.SmallInt(0)) {
+		// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
+		llamacpp.CheckNamespace(nsPrompt)
+		// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
+		llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Add(llamacpp.ItemAttr(nsPrompt, "prompt"), jinja2.Lit("//Examples:")))
+		// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
+		for _, function := range llamacpp.Iterate(w, functions) {
+			// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
+			functionFewShotExamples := llamacpp.ItemAttr(function, "few_shot_examples")
+			if llamacpp.IsDefined(functionFewShotExamples) {
+				// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
+				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+				var params, call jinja2.Value
+				for _, example := range llamacpp.Iterate(w, functionFewShotExamples) {
+					// GigaChat3.5.jinja:439:21 {%- if (
+					functionParameters := llamacpp.ItemAttr(function, "parameters")
+					if llamacpp.IsDefined(functionParameters) && llamacpp.IsDefined(llamacpp.ItemAttr(functionParameters, "properties")) {
+						// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
+						params = w.Capture(func() {
+							renderGigaChat3_5_alignJsonOrderToSchemaLlama(w, llamacpp.ItemStr(example, "params"), llamacpp.ItemStr(function, "parameters"))
+						})
+					} else {
+						// GigaChat3.5.jinja:443:25 {%- else -%}
+						// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
+						params = llamacpp.FilterTojson(llamacpp.ItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+					}
+					// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
+					call = llamacpp.Concat(jinja2.Lit("{\"name\": \""), llamacpp.ItemStr(function, "name"), jinja2.Lit("\", \"arguments\": "), params, jinja2.Lit("}"))
+					// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
+					llamacpp.CheckNamespace(nsPrompt)
+					// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
+					llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Concat(llamacpp.Add(llamacpp.Add(llamacpp.Sum(llamacpp.ItemAttr(nsPrompt, "prompt"), jinja2.Lit("\n//"), indent), llamacpp.FilterTojson(llamacpp.ItemAttr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Lit(" -> ")), call))
+				}
+			}
+		}
+	}
+	// GigaChat3.5.jinja:453:5 {{- ns_prompt.prompt -}}
+	llamacpp.Write(w, llamacpp.ItemAttr(nsPrompt, "prompt"))
+}
+
+// renderGigaChat3_5_prepareDevsystemLlama is the macro prepare_devsystem of renderGigaChat3_5Llama.
+func renderGigaChat3_5_prepareDevsystemLlama(w *jinja2.Writer, devsystem, addTokens jinja2.Value) {
+	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
+	devsystem = llamacpp.Param(devsystem, "devsystem")
+	addTokens = llamacpp.Param(addTokens, "add_tokens")
+	// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
+	if llamacpp.NotIn(llamacpp.ItemAttr(addTokens, "role_sep"), devsystem) || llamacpp.NotIn(llamacpp.ItemAttr(addTokens, "message_sep"), devsystem) {
+		// GigaChat3.5.jinja:462:9 {%- set devsystem = (
+		devsystem = llamacpp.FilterReplace(llamacpp.FilterReplace(devsystem, []jinja2.Value{jinja2.Lit("<|role_sep|>"), jinja2.Lit("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Lit("<|message_sep|>"), jinja2.Lit("<|message_sep|>\n\n")}, nil)
+	}
+	// GigaChat3.5.jinja:469:5 {{- devsystem -}}
+	llamacpp.Write(w, devsystem)
+}
+
+// renderGigaChat3_5_renderRoleMessageLlama is the macro render_role_message of renderGigaChat3_5Llama.
+// Its parameters after the macro's are the variables of renderGigaChat3_5Llama it reads.
+func renderGigaChat3_5_renderRoleMessageLlama(w *jinja2.Writer, message, role, addMessageSepToken jinja2.Value, addTokens jinja2.Value) {
+	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
+	message = llamacpp.Param(message, "message")
+	if role.IsMissing() {
+		role = jinja2.None()
+	}
+	if addMessageSepToken.IsMissing() {
+		addMessageSepToken = jinja2.Bool(true)
+	}
+	var messageContent, nsEmbedResult, messageFinalContent jinja2.Value
+	// GigaChat3.5.jinja:473:5 {%- if not role -%}
+	if !role.Truthy() {
+		// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
+		role = llamacpp.ItemStr(message, "role")
+	}
+	// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
+	messageContent2 := llamacpp.ItemStr(message, "content")
+	if !llamacpp.IsNone(messageContent2) {
+		messageContent = messageContent2
+	} else {
+		messageContent = jinja2.Lit("")
+	}
+	// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
+	if !llamacpp.IsString(messageContent) {
+		// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
+		messageContent = llamacpp.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	}
+	// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
+	if llamacpp.MethodGetDefault(message, jinja2.Lit("embed_files"), jinja2.NewList()).Truthy() {
+		// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
+		nsEmbedResult = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
+		// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+		var tokenized, placeholder jinja2.Value
+		items := llamacpp.IterateReversed(w, llamacpp.ItemAttr(message, "embed_files"))
+		for i := range items {
+			f := items[len(items)-1-i]
+			// GigaChat3.5.jinja:485:17 {%- set tokenized = (
+			tokenized = llamacpp.Concat(llamacpp.ItemAttr(addTokens, "file_start"), llamacpp.FilterTojson(llamacpp.CallMissingGlobal(w, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", llamacpp.FilterString(llamacpp.ItemAttr(f, "id"))), jinja2.KW("name", llamacpp.FilterString(llamacpp.ItemAttr(f, "name"))), jinja2.KW("type", llamacpp.FilterString(llamacpp.ItemAttr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(llamacpp.ItemAttr(f, "type"), "doc"), func() jinja2.Value {
+				return llamacpp.Item(addTokens, llamacpp.ItemAttr(f, "type"))
+			}, func() jinja2.Value {
+				return llamacpp.FilterDefault(llamacpp.ItemAttr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
+			}), llamacpp.ItemAttr(addTokens, "file_end"))
+			// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
+			if llamacpp.MethodGetDefault(message, jinja2.Lit("file_placeholders"), jinja2.Bool(false)).Truthy() {
+				// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
+				placeholder = llamacpp.Concat(jinja2.Lit("<file_placeholder_"), llamacpp.ItemAttr(f, "id"), jinja2.Lit(">"))
+				// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
+				llamacpp.CheckNamespace(nsEmbedResult)
+				// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
+				llamacpp.SetAttr(nsEmbedResult, "result_text", llamacpp.FilterReplace(llamacpp.ItemAttr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
+			} else {
+				// GigaChat3.5.jinja:494:21 {%- else -%}
+				// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
+				llamacpp.CheckNamespace(nsEmbedResult)
+				// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
+				llamacpp.SetAttr(nsEmbedResult, "result_text", llamacpp.Add(tokenized, llamacpp.ItemAttr(nsEmbedResult, "result_text")))
+			}
+		}
+		// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
+		messageFinalContent = llamacpp.ItemAttr(nsEmbedResult, "result_text")
+	} else {
+		// GigaChat3.5.jinja:500:9 {%- else -%}
+		// GigaChat3.5.jinja:501:9 {%- set message_final_content = message_content -%}
+		messageFinalContent = messageContent
+	}
+	// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
+	llamacpp.WriteAdd(w, role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
+		return llamacpp.ItemAttr(addTokens, "role_sep")
+	}, func() jinja2.Value {
+		return jinja2.Lit("")
+	}), messageFinalContent, jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
+		return llamacpp.ItemAttr(addTokens, "message_sep")
+	}, func() jinja2.Value {
+		return jinja2.Lit("")
+	}))
+}
+
+// renderGigaChat3_5_renderFunctionDescriptionsLlama is the macro render_function_descriptions of renderGigaChat3_5Llama.
+// Its parameters after the macro's are the variables of renderGigaChat3_5Llama it reads.
+func renderGigaChat3_5_renderFunctionDescriptionsLlama(w *jinja2.Writer, message jinja2.Value, addTokens, FUNCTION_DESCRIPTIONS jinja2.Value) {
+	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
+	message = llamacpp.Param(message, "message")
+	var functionIds, nsCurrentTools, content jinja2.Value
+	// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
+	if llamacpp.NotIn(jinja2.Lit("function_descriptions"), message) {
+		// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("no 'function_descriptions' field provided for function description role!!!")))
+	}
+	// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
+	functionIds = llamacpp.ItemStr(message, "function_descriptions")
+	// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
+	nsCurrentTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
+	// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+	var toolId jinja2.Value
+	for _, tool := range llamacpp.Iterate(w, FUNCTION_DESCRIPTIONS) {
+		// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
+		tool2Id := llamacpp.ItemAttr(tool, "id")
+		if llamacpp.IsDefined(tool2Id) {
+			toolId = tool2Id
+		} else {
+			toolId = llamacpp.ItemAttr(tool, "name")
+		}
+		// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
+		if llamacpp.In(toolId, functionIds) || llamacpp.In(llamacpp.ItemAttr(tool, "name"), functionIds) {
+			// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
+			llamacpp.CheckNamespace(nsCurrentTools)
+			// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
+			llamacpp.SetAttr(nsCurrentTools, "tools", llamacpp.Add(llamacpp.ItemAttr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
+		}
+	}
+	// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
+	content = llamacpp.Add(w.Capture(func() {
+		renderGigaChat3_5_renderToolNamespaceLlama(w, jinja2.Lit("functions"), llamacpp.ItemAttr(nsCurrentTools, "tools"))
+	}), w.Capture(func() {
+		renderGigaChat3_5_renderExamplesLlama(w, llamacpp.ItemAttr(nsCurrentTools, "tools"))
+	}))
+	// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
+	renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), content), jinja2.Missing(), jinja2.Missing(), addTokens)
+}
+
+// renderGigaChat3_5_renderGcmlParameterLlama is the macro render_gcml_parameter of renderGigaChat3_5Llama.
+func renderGigaChat3_5_renderGcmlParameterLlama(w *jinja2.Writer, name, value jinja2.Value) {
+	// GigaChat3.5.jinja:532:1 {%- macro render_gcml_parameter(name, value) -%}
+	name = llamacpp.Param(name, "name")
+	value = llamacpp.Param(value, "value")
+	// GigaChat3.5.jinja:533:5 {%- if value is string -%}
+	if llamacpp.IsString(value) {
+		// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
+		w.WriteString("<｜GCML｜parameter name=\"")
+		llamacpp.WriteStr(w, name)
+		w.WriteString("\" string=\"true\">")
+		llamacpp.WriteStr(w, value)
+		w.WriteString("</｜GCML｜parameter>")
+	} else {
+		// GigaChat3.5.jinja:535:9 {%- else -%}
+		// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
+		w.WriteString("<｜GCML｜parameter name=\"")
+		llamacpp.WriteStr(w, name)
+		w.WriteString("\" string=\"false\">")
+		llamacpp.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		w.WriteString("</｜GCML｜parameter>")
+	}
+}
+
+// renderGigaChat3_5_renderGcmlInvokeLlama is the macro render_gcml_invoke of renderGigaChat3_5Llama.
+func renderGigaChat3_5_renderGcmlInvokeLlama(w *jinja2.Writer, call jinja2.Value) {
+	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
+	call = llamacpp.Param(call, "call")
+	var inner, args, nsParams jinja2.Value
+	// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
+	inner = call
+	// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
+	innerFunction := llamacpp.ItemAttr(inner, "function")
+	if innerFunction.Truthy() {
+		// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
+		inner = innerFunction
+	}
+	// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
+	args = llamacpp.MethodGetDefault(inner, jinja2.Lit("arguments"), jinja2.DictOf())
+	// GigaChat3.5.jinja:548:5 {%- if args is string -%}
+	if llamacpp.IsString(args) {
+		// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
+	}
+	// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
+	w.WriteString("<｜GCML｜invoke name=\"")
+	llamacpp.WriteStr(w, llamacpp.ItemStr(inner, "name"))
+	w.WriteString("\">\n")
+	// GigaChat3.5.jinja:553:5 {%- if args -%}
+	if args.Truthy() {
+		// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
+		nsParams = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
+		// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(args, "items", nil, nil))) {
+			vals := llamacpp.Unpack(item, 2)
+			k := vals[0]
+			v := vals[1]
+			// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
+			llamacpp.CheckNamespace(nsParams)
+			// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
+			llamacpp.SetAttr(nsParams, "lines", llamacpp.Add(llamacpp.ItemAttr(nsParams, "lines"), jinja2.NewList(w.Capture(func() {
+				renderGigaChat3_5_renderGcmlParameterLlama(w, k, v)
+			}))))
+		}
+		// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
+		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		w.WriteString("\n")
+	}
+	w.WriteString("</｜GCML｜invoke>")
+}
+
+// renderGigaChat3_5_renderGcmlToolCallsLlama is the macro render_gcml_tool_calls of renderGigaChat3_5Llama.
+func renderGigaChat3_5_renderGcmlToolCallsLlama(w *jinja2.Writer, calls jinja2.Value) {
+	// GigaChat3.5.jinja:566:1 {%- macro render_gcml_tool_calls(calls) -%}
+	calls = llamacpp.Param(calls, "calls")
+	var nsInv jinja2.Value
+	// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
+	nsInv = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
+	// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
+	for _, call := range llamacpp.Iterate(w, calls) {
+		// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
+		llamacpp.CheckNamespace(nsInv)
+		// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
+		llamacpp.SetAttr(nsInv, "blocks", llamacpp.Add(llamacpp.ItemAttr(nsInv, "blocks"), jinja2.NewList(w.Capture(func() {
+			renderGigaChat3_5_renderGcmlInvokeLlama(w, call)
+		}))))
+	}
+	w.WriteString("<｜GCML｜tool_calls>\n")
+	// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
+	llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+	w.WriteString("\n</｜GCML｜tool_calls>")
+}
+
+// renderGigaChat3_5_renderFunctionResponseLlama is the macro render_function_response of renderGigaChat3_5Llama.
+func renderGigaChat3_5_renderFunctionResponseLlama(w *jinja2.Writer, name, item jinja2.Value) {
+	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
+	name = llamacpp.Param(name, "name")
+	item = llamacpp.Param(item, "item")
+	var nsStrip, nsBody, body jinja2.Value
+	// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
+	if llamacpp.IsMapping(item) {
+		// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
+		nsStrip = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
+		// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+		for _, item2 := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(item, "items", nil, nil))) {
+			vals := llamacpp.Unpack(item2, 2)
+			k := vals[0]
+			v := vals[1]
+			// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
+			if !jinja2.EqStr(k, "id") {
+				// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
+				llamacpp.CheckNamespace(nsStrip)
+				// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
+				llamacpp.SetAttr(nsStrip, "pairs", llamacpp.Add(llamacpp.ItemAttr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+			}
+		}
+		// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
+		nsBody = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+		// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(nsStrip, "pairs"))) {
+			vals := llamacpp.Unpack(item, 2)
+			k := vals[0]
+			v := vals[1]
+			// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
+			llamacpp.CheckNamespace(nsBody)
+			// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
+			llamacpp.SetAttr(nsBody, "parts", llamacpp.Add(llamacpp.ItemAttr(nsBody, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), k, jinja2.Lit("\": "), llamacpp.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
+		}
+		// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
+		body = llamacpp.Concat(jinja2.Lit("{"), llamacpp.FilterJoin(llamacpp.ItemAttr(nsBody, "parts"), []jinja2.Value{jinja2.Lit(", ")}, nil), jinja2.Lit("}"))
+	} else if llamacpp.IsString(item) {
+		// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
+		// GigaChat3.5.jinja:596:9 {%- set body = item -%}
+		body = item
+	} else {
+		// GigaChat3.5.jinja:597:9 {%- else -%}
+		// GigaChat3.5.jinja:598:9 {%- set body = item | tojson(ensure_ascii=False) -%}
+		body = llamacpp.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	}
+	// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
+	w.WriteString("<function_response name=\"")
+	llamacpp.WriteStr(w, name)
+	w.WriteString("\">")
+	llamacpp.WriteStr(w, body)
+	w.WriteString("</function_response>")
+}
+
+// renderGigaChat3_5_renderFunctionResponsesLlama is the macro render_function_responses of renderGigaChat3_5Llama.
+func renderGigaChat3_5_renderFunctionResponsesLlama(w *jinja2.Writer, content, names jinja2.Value) {
+	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
+	content = llamacpp.Param(content, "content")
+	names = llamacpp.Param(names, "names")
+	var items, nsResp jinja2.Value
+	// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
+	if (llamacpp.IsIterable(content) && !llamacpp.IsString(content)) && !llamacpp.IsMapping(content) {
+		// GigaChat3.5.jinja:606:9 {%- set items = content -%}
+		items = content
+	} else if llamacpp.IsNone(content) {
+		// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
+		// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
+		items = jinja2.NewList()
+	} else {
+		// GigaChat3.5.jinja:609:9 {%- else -%}
+		// GigaChat3.5.jinja:610:9 {%- set items = [content] -%}
+		items = jinja2.NewList(content)
+	}
+	// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
+	if llamacpp.Ne(llamacpp.FilterLength(items), llamacpp.FilterLength(names)) {
+		// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
+		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Lit("FR items count "), llamacpp.FilterLength(items), jinja2.Lit(" != preceding tool calls count "), llamacpp.FilterLength(names))))
+	}
+	// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
+	nsResp = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
+	// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
+	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.FilterLength(items))) {
+		// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
+		llamacpp.CheckNamespace(nsResp)
+		// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
+		llamacpp.SetAttr(nsResp, "blocks", llamacpp.Add(llamacpp.ItemAttr(nsResp, "blocks"), jinja2.NewList(w.Capture(func() {
+			renderGigaChat3_5_renderFunctionResponseLlama(w, llamacpp.Item(names, idx), llamacpp.Item(items, idx))
+		}))))
+	}
+	// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
+	llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsResp, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+}
+
 // spansGigaChat3_5 is the position table of GigaChat3.5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigaChat3_5 = "macro,if,set,for,{{ }}|6DslBGCAkBOCCCEACCEIAEAEGOEDCEACCEIAEAEGAGDEE+iBGACE6iBIICGACHEEiDCACG8CEICMAGHEEACAEEuBCAGGACCEEiBCACEAAAEEACCECYCGCGAAAEEACHEIAAAEEAEAEIUGFCEACCEEECAIQsfOCCGACHEEUCAGGECCEIAAAEEACAEGAEDICoeEGCGACHEEUCAGGECCEIAAAEEACAEGAEDICkdEGCGACHEEUCAGGECCEIAAAEEACAEGAEDICgcGGCGACHEE4GCAGGoGCCCEACCECiGCGCGmBCHCEECCEGcCGCGECHEGQCGCGACHEIAEAEE0EEECGWCHCEECCEMEEAEI2DEECGSCHCEECCEMAEAEE8CEECGeCHCEICCEQIEAEOEEDEGuBCGCGWCHCEACCECQCGCGACHEIAEAEGEEDEMAEAEGAAAEEAEDEGAEDIIAGAEEICAEMgUGACEACCEEoBCACEECCIGeCGCGICHIKOCGCGACHIKuSKECGACHEEcCAGEWCCCEAAAEEACCEIAAAEEAEAEIAGFICiRGGCIAGHEEQCAGKAAAEEACCEGeGDCEYCCCGAAAEEACCECMCGCGAAAEEACHEIAIFEEiEEAGMSCCCEMCCGEGCCCEACCIKmBKHGWOCCCEACCIIAEAIIEIFEIIEAIMgBEACEACCEEUCACEECCIMCEAIOAOHIC0KGGCG2CCHCEqBCCCGECCIGeCGCGICHIKOCGCGACHIKmBIECGACHEEKCAGEAAAEEACCEGAEDICMCGCO2HODCG8CCHCE8BCCCGECCIGwBCGCGICHIKgBCGCGACHIIQEACEMEICQaMFCGACHICSCGCGMEACOyEODCGUCHCEICCIS2DMECGwDIACG8CCHCEACCEEOCAGEAAAEEECCEKEEDIG8BCGCGACHEEOCAGEAAAEEECCEKEEDIGaCGCGEEHEIECAIOMKECUyEiBNAKACCEE2DEAGGACCEEWGACEQCCGEKCCCEAAAEEACCEKAMHEEACAEEWCACEECCEIACAEIAEAEGAIDEEWCACEECCEIACAEIAEAEGAGDEEAAAEEAEAEEAAAEEAGAEGAAAEEAGDEEAEAIG0IMDAMACIEEiIEACEECIIG4HEACGECAIGsHEACGWCACEAAAEEACIEIAAAEEAEAEEuGGJCGICAEMACAEE8BEAGMsBCICEACIEEaCACEECIEGQCACGACAEIAEAEGAAAEEAEJEKAKREEQCAGKAAAEEACIEGCEJIE8CGACG+BCACEACIEEAAAEEACAEEQCAGEAAAEEECIEMCGJIKOGACEACIIIAEAIMOKRCEACIIIAEAIK6CMZAIACIEEACAEEkCCACEAAAEEACIEE2BCAGEwBEICGoBCIGGUCICGEGIEMAEAEGAEJEEAAAEEACAEMAMhBIGUOJAIGCICEACIEGAOJIG0EGJAUGCICEACIEGKGJEOGCACEACIEGoCGJCEACIEEyBCIGKICIEMaMACEACIEEAAAEEACAEIAAAEEAEAEIAIZEIAEAEGQGJIWsCKJAIGCICEACIIGAGJEEAEAEEgBCAGGKCIEOKCACEAAAEEACIEIIIREMAEAIGoBMJAIeCICEICIIQIEAIQ2CMRAIACIEEICACGACIEGAEJEEGCACEACIIGEGJIImBCACEACIEEUCAGKAAAEEECIEKCEJIMkBQRAIACIEEQCAGEAAAEEECIEMCGJIIkDMJAKsCCICEACIEEWCAGKKCICEAAAEEACIEIAGREEQCAGKAAAEEACIEGAEJECQCACGAKAEIAEAEGIEJIOmCIJAKWCICEACIECQCACGACAEIAEAEGGGJCEACIIGAGJEEOCAGEAAAEEECIEKAEJIGAMJEEAgFAEE4BWACEACIEEaCAGEEEIEIAAAEEAEAEEAAAEEACAEGAGJEEACAEIAEAEEACAEGGOJCEACIEGGGJCEACIEGGGJCEACIEGGGJCEACIEGGSJCEACIEGAIJEEQCAGIGCICEACIEKEQREIiBKAGEICICGACIEGGGJCEACIEGGGJCEACIEIAORIE2BKACEQCIEUAMAICcEACGAEAECUEACGEGAEIACAIEACAEGSKJCEACIIEACAECICACGACAIGGIJCEACIIGCcJEG+UIAGOwTEICEAEIECqTGACGACAICiTOACGGCACEACIIE0SKJCGACAICsSIACGACAICkSYACGGCACEACIIGEEJEIACAIEmBQACEECIEIYCACESCICEACIIIEEAIMgQOZCGACAIGYIACESCICEACIIIEEAIK6OWRCGGCAEKAEAEESCAEWACAEE4BCAGGwBCICEqBCICEACIEEQCAEUACAEEACAEIAEAEKAIZEEAIAEEUCAGEOCICEAGIEIAEAEIEGREIACAICmKIACGCgBAEGWCACGOIICIAGIEEACAEIGGRCEACIEGAIJEEUCACEGCIGEACIEEIEJCGACAEGEIJEI4BCAGGwBCICEqBCICEACIEEUCACEACIECOCACGGCAGEACIEIAGREIAEAEKAKZEEGCAGEACIEGGEJGEACIEGAGJEEIGAEMGCACEACIEGAIJEEGCACEACIEGGEJCEACIEGwBEJCEECIEIACAEEAGAEEWCAGGKCIEOACAEGAEJEGGiBJCEACIIGAGJEGASAEEECAEIAIAIEOCACEACIIIAEAIKAMJIGaWJCEUGICEECIIMCEAI6BmmB5mCZAkBOCCCEACCEIAEAEGOEDCEACCEIAEAEGAGDEE4jBGACE0jBIICGACHEEkDCACG+CEICMAGHEEACAEGuBCAGGACCEEiBCACEAAAEEACCECYCGCGAAAEEACHEIAAAEEAEAEIUGFCEACCEEECAIQkgBOCCGACHEGUCAGGECCEIAAAEEACAEGAEDIC+eEGCGACHEGUCAGGECCEIAAAEEACAEGAEDIC4dEGCGACHEGUCAGGECCEIAAAEEACAEGAEDICycGGCGACHEG4GCAGGoGCCCEACCECiGCGCGmBCHCEECCEGcCGCGECHEGQCGCGACHEIAEAEE0EEECGWCHCEECCEMEEAEI2DEECGSCHCEECCEMAEAEE8CEECGeCHCEICCEQIEAEOEEDEGuBCGCGWCHCEACCECQCGCGACHEIAEAEGEEDEMAEAEGAAAEEAEDEGAEDIIAGAEEICAEMwUGACEACCEEoBCACEECCIGeCGCGICHIKOCGCGACHIK+SKECGACHEEcCAGEWCCCEAAAEEACCEIAAAEEAEAEIAGFICyRGGCIAGHEIQCAGKAAAEEACCEGeGDCEYCCCGAAAEEACCECMCGCGAAAEEACHEIAIFEIqEEAGMSCCCEMCCGEGCCCEACCIOqBKHGWSCCCEACCIMAEAIIEIFEIIEAIMgBEACEACCEEUCACEECCIMCEAIOAOHIC0KGGCG2CCHCEqBCCCGECCIGeCGCGICHIKOCGCGACHIKmBIECGACHEEKCAGEAAAEEACCEGAEDICMCGCO2HODCG8CCHCE8BCCCGECCIGwBCGCGICHIKgBCGCGACHIIQEACEMEICQaMFCGACHICSCGCGMEACOyEODCGUCHCEICCIS2DMECGwDIACG8CCHCEACCEEOCAGEAAAEEECCEKEEDIG8BCGCGACHEEOCAGEAAAEEECCEKEEDIGaCGCGEEHEIECAIOMKECU0EiBNAKACCEG2DEAGGACCEEWGACEQCCGEKCCCEAAAEEACCEKAMHEEACAEEWCACEECCEIACAEIAEAEGAIDEEWCACEECCEIACAEIAEAEGAGDEEAAAEEAEAEEAAAEEAGAEGAAAEEAGDEEAEAIG8IMDAMACIEEqIEACEECIIGgIEACGECAIG0HEACGWCACEAAAEEACIEIAAAEEAEAEE2GGJCGICAEMACAEK8BEAGMsBCICEACIEEaCACEECIEGQCACGACAEIAEAEGAAAEEAEJEKAKREGQCAGKAAAEEACIEGCEJIE8CGACG+BCACEACIEEAAAEEACAEEQCAGEAAAEEECIEMCGJIKOGACEACIIIAEAIMOKRCEACIIIAEAIK8CMZAIACIEEACAEEmCCACEAAAEEACIEE4BCAGEyBEICIoBCIGGUCICGEGIEMAEAEGAEJEEAAAEEACAEMAMhBIGUOJAIGCICEACIEGAOJIG2EGJAUGCICEACIEGKGJEOGCACEACIEGqCGJCEACIEGyBCIGKICIEMaMACEACIEEAAAEEACAEIAAAEEAEAEIAIZEIAEAEGQGJIWuCKJAIGCICEACIIGAGJEEAEAEGgBCAGGKCIEOKCACEAAAEEACIEIIIREMAEAIGoBMJAIeCICEICIIQIEAIQ6CMRAIACIEEICACGACIEGAEJEEGCACEACIIGEGJIIqBCACEACIEIUCAGKAAAEEECIEKCEJIMkBQRAIACIEEQCAGEAAAEEECIEMCGJIIqDMJAKyCCICEACIEIWCAGKKCICEAAAEEACIEIAGREGQCAGKAAAEEACIEGAEJECQCACGAKAEIAEAEGIEJIOmCIJAKWCICEACIECQCACGACAEIAEAEGGGJCEACIIGAGJEEOCAGEAAAEEECIEKAEJIGAMJEEAgFAEE4BWACEACIEEaCAGEEEIEIAAAEEAEAEEAAAEEACAEGAGJEEACAEIAEAEEACAEGGOJCEACIEGGGJCEACIEGGGJCEACIEGGGJCEACIEGGSJCEACIEGAIJEEQCAGIGCICEACIEKEQREIgBKAGEGCICEACIEGGGJCEACIEGGGJCEACIEIAORIE2BKACEQCIEUAMAICcEACGAEAECUEACGEGAEIACAIEACAEGSKJCEACIIEACAECICACGACAIGGIJCEACIIGCcJEIqVIAGO8TEICEAEIEC2TGACGACAICuTOACGGCACEACIIEgTKJCGACAIC4SIACGACAICwSYACGGCACEACIIGEEJEIACAIEmBQACEECIEIYCACESCICEACIIIEEAIMsQOZCGACAIGYIACESCICEACIIIEEAIKmPWRCGGCAEKAEAEESCAEWACAEG4BCAGGwBCICEqBCICEACIEEQCAEUACAEEACAEIAEAEKAIZEEAIAEEUCAGEOCICEAGIEIAEAEIEGREIACAICwKIACGCgBAEGWCACGOIICIAGIEEACAEIGGRCEACIEGAIJEEUCACEGCIGEACIEEIEJCGACAEGEIJEK4BCAGGwBCICEqBCICEACIEEUCACEACIECOCACGGCAGEACIEIAGREIAEAEKAKZEEGCAGEACIEGGEJGEACIEGAGJEEIGAEMGCACEACIEGAIJEEGCACEACIEGGEJCEACIEGyBEJCEECIEIACAEEAGAEGWCAGGKCIEOACAEGAEJEGGiBJCEACIIGAGJEGASAEEECAEIGIAIKOCACEACIIIAEAIKAMJIGaWJCEUGICEECIIMCEAI"
+const spansGigaChat3_5 = "set,if,for,{{ }},macro|qFAmnBCAEAgFAAE4BWACEACIAEaCAEEEEIAIAAAAEAEAAEAAAAEACAAGAGJAEACAAIAEAAEACAAGGOJCEACIAGGGJCEACIAGGGJCEACIAGGGJCEACIAGGSJCEACIAGAIJAEQCAEIGCICEACIAKEQRAIiBKAEEICICGACIAGGGJCEACIAGGGJCEACIAIAORGE2BKACEQCIAUAMAGCcEACGAEAACUEACGEGAAIACAGEACAAGSKJCEACIGEACAACICACGACAGGGIJCEACIGGCcJAG+UIAEOwTEICEAEIACqTGACGACAGCiTOACGGCACEACIGE0SKJCGACAGCsSIACGACAGCkSYACGGCACEACIGGEEJAIACAGEmBQACEECIAIYCACESCICEACIGIEEAGMgQOZCGACAGGYIACESCICEACIGIEEAGK6OWRCGGCAAKAEAAESCAAWACAAE4BCAEGwBCICEqBCICEACIAEQCAAUACAAEACAAIAEAAKAIZAEAIAAEUCAEEOCICEAGIAIAEAAIEGRAIACAGCmKIACGCgBAAGWCACGOIICIAGIAEACAAIGGRCEACIAGAIJAEUCACEGCIEEACIAEIEJCGACAAGEIJAI4BCAEGwBCICEqBCICEACIAEUCACEACIACOCACGGCAEEACIAIAGRAIAEAAKAKZAEGCAEEACIAGGEJEEACIAGAGJAEIGAAMGCACEACIAGAIJAEGCACEACIAGGEJCEACIAGwBEJCEECIAIACAAEAGAAEWCAEGKCIAOACAAGAEJAGGiBJCEACIGGAGJAGASAAEECAAIAIAGEOCACEACIGIAEAGKAMJGGaWJCEUGICEECIGMCEAGUc5mCZIgBOCCCEACCAIAEAAGOEDCEACCAIAEAAGAGDAE+iBGACE6iBIICGACHAEiDCACG8CEICMAGHAEACAAEuBCAEGACCAEiBCACEAAAAEACCACYCGCGAAAAEACHAIAAAAEAEAAIUGFCEACCAEECAGQsfOCCGACHAEUCAEGECCAIAAAAEACAAGAEDGCoeEGCGACHAEUCAEGECCAIAAAAEACAAGAEDGCkdEGCGACHAEUCAEGECCAIAAAAEACAAGAEDGCgcGGCGACHAE4GCAEGoGCCCEACCACiGCGCGmBCHCEECCAGcCGCGECHAGQCGCGACHAIAEAAE0EEECGWCHCEECCAMEEAAI2DEECGSCHCEECCAMAEAAE8CEECGeCHCEICCAQIEAAOEEDAGuBCGCGWCHCEACCACQCGCGACHAIAEAAGEEDAMAEAAGAAAAEAEDAGAEDGIAGAAEICAAMgUGACEACCAEoBCACEECCGGeCGCGICHGKOCGCGACHGKuSKECGACHAEcCAEEWCCCEAAAAEACCAIAAAAEAEAAIAGFGCiRGGCIAGHAEQCAEKAAAAEACCAGeGDCEYCCCGAAAAEACCACMCGCGAAAAEACHAIAIFAEiEEAEMSCCCEMCCEEGCCCEACCGKmBKHEWOCCCEACCGIAEAGIEIFAIIEAGMgBEACEACCAEUCACEECCGMCEAGOAOHGC0KGGCG2CCHCEqBCCCGECCGGeCGCGICHGKOCGCGACHGKmBIECGACHAEKCAEEAAAAEACCAGAEDGCMCGCO2HODCG8CCHCE8BCCCGECCGGwBCGCGICHGKgBCGCGACHGIQEACEMEICQaMFCGACHGCSCGCGMEACOyEODCGUCHCEICCGS2DMECGwDIACG8CCHCEACCAEOCAEEAAAAEECCAKEEDGG8BCGCGACHAEOCAEEAAAAEECCAKEEDGGaCGCGEEHAIECAGOMKECaEiBNIIACCAE2DEAEGACCAEWGACEQCCEEKCCCEAAAAEACCAKAMHAEACAAEWCACEECCAIACAAIAEAAGAIDAEWCACEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEAGMEMDIIACIAEiIEACEECIGG4HEACGECAGGsHEACGWCACEAAAAEACIAIAAAAEAEAAEuGGJCGICAAMACAAE8BEAEMsBCICEACIAEaCACEECIAGQCACGACAAIAEAAGAAAAEAEJAKAKRAEQCAEKAAAAEACIAGCEJGE8CGACG+BCACEACIAEAAAAEACAAEQCAEEAAAAEECIAMCGJGKOGACEACIGIAEAGMOKRCEACIGIAEAGQCMZIGACIAEACAAEkCCACEAAAAEACIAE2BCAEEwBEICGoBCIEGUCICGEGIAMAEAAGAEJAEAAAAEACAAMAMhBGMCOJIGGCICEACIAGAOJGOOGJISGCICEACIAGKGJAOGCACEACIAGoCGJCEACIAEyBCIEKICIAMaMACEACIAEAAAAEACAAIAAAAEAEAAIAIZAIAEAAGQGJGeCKJIGGCICEACIGGAGJAEAEAAEgBCAEGKCIAOKCACEAAAAEACIAIIIRAMAEAGMCMJIGeCICEICIGQIEAGWCMRIGACIAEICACGACIAGAEJAEGCACEACIGGEGJGImBCACEACIAEUCAEKAAAAEECIAKCEJGSCQRIGACIAEQCAEEAAAAEECIAMCGJGOEMJIIsCCICEACIAEWCAEKKCICEAAAAEACIAIAGRAEQCAEKAAAAEACIAGAEJACQCACGAKAAIAEAAGIEJGUEIJIIWCICEACIACQCACGACAAIAEAAGGGJCEACIGGAGJAEOCAEEAAAAEECIAKAEJGiDAMJAEAgFAAE4BWACEACIAEaCAEEEEIAIAAAAEAEAAEAAAAEACAAGAGJAEACAAIAEAAEACAAGGOJCEACIAGGGJCEACIAGGGJCEACIAGGGJCEACIAGGSJCEACIAGAIJAEQCAEIGCICEACIAKEQRAIgBKAEEGCICEACIAGGGJCEACIAGGGJCEACIAIAORGE2BKACEQCIAUAMAGCcEACGAEAACUEACGEGAAIACAGEACAAGSKJCEACIGEACAACICACGACAGGGIJCEACIGGCcJAIqVIAEO8TEICEAEIAC2TGACGACAGCuTOACGGCACEACIGEgTKJCGACAGC4SIACGACAGCwSYACGGCACEACIGGEEJAIACAGEmBQACEECIAIYCACESCICEACIGIEEAGMsQOZCGACAGGYIACESCICEACIGIEEAGKmPWRCGGCAAKAEAAESCAAWACAAG4BCAEGwBCICEqBCICEACIAEQCAAUACAAEACAAIAEAAKAIZAEAIAAEUCAEEOCICEAGIAIAEAAIEGRAIACAGCwKIACGCgBAAGWCACGOIICIAGIAEACAAIGGRCEACIAGAIJAEUCACEGCIEEACIAEIEJCGACAAGEIJAK4BCAEGwBCICEqBCICEACIAEUCACEACIACOCACGGCAEEACIAIAGRAIAEAAKAKZAEGCAEEACIAGGEJEEACIAGAGJAEIGAAMGCACEACIAGAIJAEGCACEACIAGGEJCEACIAGyBEJCEECIAIACAAEAGAAGWCAEGKCIAOACAAGAEJAGGiBJCEACIGGAGJAGASAAEECAAIGIAGKOCACEACIGIAEAGKAMJGGaWJCEUGICEECIGMCEAGUc5mCZIgBOCCCEACCAIAEAAGOEDCEACCAIAEAAGAGDAE4jBGACE0jBIICGACHAEkDCACG+CEICMAGHAEACAAGuBCAEGACCAEiBCACEAAAAEACCACYCGCGAAAAEACHAIAAAAEAEAAIUGFCEACCAEECAGQkgBOCCGACHAGUCAEGECCAIAAAAEACAAGAEDGC+eEGCGACHAGUCAEGECCAIAAAAEACAAGAEDGC4dEGCGACHAGUCAEGECCAIAAAAEACAAGAEDGCycGGCGACHAG4GCAEGoGCCCEACCACiGCGCGmBCHCEECCAGcCGCGECHAGQCGCGACHAIAEAAE0EEECGWCHCEECCAMEEAAI2DEECGSCHCEECCAMAEAAE8CEECGeCHCEICCAQIEAAOEEDAGuBCGCGWCHCEACCACQCGCGACHAIAEAAGEEDAMAEAAGAAAAEAEDAGAEDGIAGAAEICAAMwUGACEACCAEoBCACEECCGGeCGCGICHGKOCGCGACHGK+SKECGACHAEcCAEEWCCCEAAAAEACCAIAAAAEAEAAIAGFGCyRGGCIAGHAIQCAEKAAAAEACCAGeGDCEYCCCGAAAAEACCACMCGCGAAAAEACHAIAIFAIqEEAEMSCCCEMCCEEGCCCEACCGOqBKHEWSCCCEACCGMAEAGIEIFAIIEAGMgBEACEACCAEUCACEECCGMCEAGOAOHGC0KGGCG2CCHCEqBCCCGECCGGeCGCGICHGKOCGCGACHGKmBIECGACHAEKCAEEAAAAEACCAGAEDGCMCGCO2HODCG8CCHCE8BCCCGECCGGwBCGCGICHGKgBCGCGACHGIQEACEMEICQaMFCGACHGCSCGCGMEACOyEODCGUCHCEICCGS2DMECGwDIACG8CCHCEACCAEOCAEEAAAAEECCAKEEDGG8BCGCGACHAEOCAEEAAAAEECCAKEEDGGaCGCGEEHAIECAGOMKECaEiBNIIACCAG2DEAEGACCAEWGACEQCCEEKCCCEAAAAEACCAKAMHAEACAAEWCACEECCAIACAAIAEAAGAIDAEWCACEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEAGMEMDIIACIAEqIEACEECIGGgIEACGECAGG0HEACGWCACEAAAAEACIAIAAAAEAEAAE2GGJCGICAAMACAAK8BEAEMsBCICEACIAEaCACEECIAGQCACGACAAIAEAAGAAAAEAEJAKAKRAGQCAEKAAAAEACIAGCEJGE8CGACG+BCACEACIAEAAAAEACAAEQCAEEAAAAEECIAMCGJGKOGACEACIGIAEAGMOKRCEACIGIAEAGQCMZIGACIAEACAAEmCCACEAAAAEACIAE4BCAEEyBEICIoBCIEGUCICGEGIAMAEAAGAEJAEAAAAEACAAMAMhBGMCOJIGGCICEACIAGAOJGOOGJISGCICEACIAGKGJAOGCACEACIAGqCGJCEACIAGyBCIEKICIAMaMACEACIAEAAAAEACAAIAAAAEAEAAIAIZAIAEAAGQGJGeCKJIGGCICEACIGGAGJAEAEAAGgBCAEGKCIAOKCACEAAAAEACIAIIIRAMAEAGMCMJIGeCICEICIGQIEAGWCMRIGACIAEICACGACIAGAEJAEGCACEACIGGEGJGIqBCACEACIAIUCAEKAAAAEECIAKCEJGSCQRIGACIAEQCAEEAAAAEECIAMCGJGOEMJIIyCCICEACIAIWCAEKKCICEAAAAEACIAIAGRAGQCAEKAAAAEACIAGAEJACQCACGAKAAIAEAAGIEJGUEIJIIWCICEACIACQCACGACAAIAEAAGGGJCEACIGGAGJAEOCAEEAAAAEECIAKAEJG"

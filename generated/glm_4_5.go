@@ -63,32 +63,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
 	}
 	// glm_4_5.jinja:23:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		// glm_4_5.jinja:24:5 {%- if content is string -%}
-		if jinja2.IsString(content) {
-			// glm_4_5.jinja:25:9 {{- content }}
-			jinja2.Write(w, content)
-		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
-			// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
-			// glm_4_5.jinja:27:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, content) {
-				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
-					// glm_4_5.jinja:29:17 {{- item.text }}
-					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
-				} else if jinja2.IsString(item) {
-					// glm_4_5.jinja:30:17 {%- elif item is string -%}
-					// glm_4_5.jinja:31:17 {{- item }}
-					jinja2.Write(w, item)
-				}
-			}
-		} else {
-			// glm_4_5.jinja:34:9 {%- else -%}
-			// glm_4_5.jinja:35:9 {{- content }}
-			jinja2.Write(w, content)
-		}
-	}
+	// (the function renderGlm4_5_visibleText)
 	// glm_4_5.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.SmallInt(-1)
 	// glm_4_5.jinja:39:1 {%- for m in messages %}
@@ -113,7 +88,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
 			userContent = w.Capture(func() {
-				visibleText(jinja2.ItemAttr(m, "content"))
+				renderGlm4_5_visibleText(w, jinja2.ItemAttr(m, "content"))
 			})
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			jinja2.Write(w, userContent)
@@ -130,7 +105,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.ItemAttr(m, "content"))
+				renderGlm4_5_visibleText(w, jinja2.ItemAttr(m, "content"))
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := jinja2.ItemAttr(m, "reasoning_content")
@@ -255,7 +230,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
-			visibleText(jinja2.ItemAttr(m, "content"))
+			renderGlm4_5_visibleText(w, jinja2.ItemAttr(m, "content"))
 		}
 	}
 	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}
@@ -267,6 +242,35 @@ func renderGlm4_5(w *jinja2.Writer) {
 		} else {
 			w.WriteString("")
 		}
+	}
+}
+
+// renderGlm4_5_visibleText is the macro visible_text of renderGlm4_5.
+func renderGlm4_5_visibleText(w *jinja2.Writer, content jinja2.Value) {
+	// glm_4_5.jinja:23:1 {%- macro visible_text(content) -%}
+	content = jinja2.Param(content, "content")
+	// glm_4_5.jinja:24:5 {%- if content is string -%}
+	if jinja2.IsString(content) {
+		// glm_4_5.jinja:25:9 {{- content }}
+		jinja2.Write(w, content)
+	} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
+		// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
+		// glm_4_5.jinja:27:9 {%- for item in content -%}
+		for _, item := range jinja2.Iterate(w, content) {
+			// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+				// glm_4_5.jinja:29:17 {{- item.text }}
+				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+			} else if jinja2.IsString(item) {
+				// glm_4_5.jinja:30:17 {%- elif item is string -%}
+				// glm_4_5.jinja:31:17 {{- item }}
+				jinja2.Write(w, item)
+			}
+		}
+	} else {
+		// glm_4_5.jinja:34:9 {%- else -%}
+		// glm_4_5.jinja:35:9 {{- content }}
+		jinja2.Write(w, content)
 	}
 }
 
@@ -291,32 +295,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
 	}
 	// glm_4_5.jinja:23:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		// glm_4_5.jinja:24:5 {%- if content is string -%}
-		if llamacpp.IsString(content) {
-			// glm_4_5.jinja:25:9 {{- content }}
-			llamacpp.Write(w, content)
-		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
-			// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
-			// glm_4_5.jinja:27:9 {%- for item in content -%}
-			for _, item := range llamacpp.Iterate(w, content) {
-				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
-					// glm_4_5.jinja:29:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
-				} else if llamacpp.IsString(item) {
-					// glm_4_5.jinja:30:17 {%- elif item is string -%}
-					// glm_4_5.jinja:31:17 {{- item }}
-					llamacpp.Write(w, item)
-				}
-			}
-		} else {
-			// glm_4_5.jinja:34:9 {%- else -%}
-			// glm_4_5.jinja:35:9 {{- content }}
-			llamacpp.Write(w, content)
-		}
-	}
+	// (the function renderGlm4_5_visibleTextLlama)
 	// glm_4_5.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.SmallInt(-1)
 	// glm_4_5.jinja:39:1 {%- for m in messages %}
@@ -342,7 +321,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
 			userContent = w.Capture(func() {
-				visibleText(llamacpp.ItemAttr(m, "content"))
+				renderGlm4_5_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 			})
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			llamacpp.Write(w, userContent)
@@ -359,7 +338,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(llamacpp.ItemAttr(m, "content"))
+				renderGlm4_5_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := llamacpp.ItemAttr(m, "reasoning_content")
@@ -487,7 +466,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
-			visibleText(llamacpp.ItemAttr(m, "content"))
+			renderGlm4_5_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 		}
 	}
 	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}
@@ -502,6 +481,35 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 	}
 }
 
+// renderGlm4_5_visibleTextLlama is the macro visible_text of renderGlm4_5Llama.
+func renderGlm4_5_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
+	// glm_4_5.jinja:23:1 {%- macro visible_text(content) -%}
+	content = llamacpp.Param(content, "content")
+	// glm_4_5.jinja:24:5 {%- if content is string -%}
+	if llamacpp.IsString(content) {
+		// glm_4_5.jinja:25:9 {{- content }}
+		llamacpp.Write(w, content)
+	} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
+		// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
+		// glm_4_5.jinja:27:9 {%- for item in content -%}
+		for _, item := range llamacpp.Iterate(w, content) {
+			// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+				// glm_4_5.jinja:29:17 {{- item.text }}
+				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+			} else if llamacpp.IsString(item) {
+				// glm_4_5.jinja:30:17 {%- elif item is string -%}
+				// glm_4_5.jinja:31:17 {{- item }}
+				llamacpp.Write(w, item)
+			}
+		}
+	} else {
+		// glm_4_5.jinja:34:9 {%- else -%}
+		// glm_4_5.jinja:35:9 {{- content }}
+		llamacpp.Write(w, content)
+	}
+}
+
 // spansGlm4_5 is the position table of glm_4_5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGlm4_5 = "if,for,{{ }},macro,set|uDSECAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII2JGRCMoJCAAIECAIIACAEEICAEKqICIAIAEJIEECAIIuBCAAGACIIIeEAAEACIIEACAIEACAIEACAIEACAIEACAIEACAIIQGRAEECAEQIIAAECCAEI+CEAAG2CCACGQCAAGACIIIAEAIGCEJEG0BCAAGeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEkBSpHjBAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK8JGRCMuJCAAIECAIIACAEEICAEKwICIAIAEJIEECAIIuBCAAGACIIIeEAAEACIIEACAIEACAIEACAIEACAIEACAIEACAIIQGRAEECAEQIIAAECCAEIkDEAAI6CCACGQCAAGACIIIAEAIGCEJEG4BCAAKeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBE"
+const spansGlm4_5 = "if,for,{{ }},set,macro|uDSECAGKQACECCAEQA2BAGEQCACIGCIAEACIGI2JGRCMoJCAAIECAGIACAEEICAEKqICIAIAEJGEECAGIuBCAAGACIGIeEAAEACIGEACAGEACAGEACAGEACAGEACAGEACAGIQGRAEECAEQIIAAECCAEI+CEAAG2CCACGQCAAGACIGIAEAGGCEJEG0BCAAGeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEWA/FjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREcSjCRAGKQACECCAEQA2BAGEQCACIGCIAEACIGK8JGRCMuJCAAIECAGIACAEEICAEKwICIAIAEJGEECAGIuBCAAGACIGIeEAAEACIGEACAGEACAGEACAGEACAGEACAGEACAGIQGRAEECAEQIIAAECCAEIkDEAAI6CCACGQCAAGACIGIAEAGGCEJEG4BCAAKeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEWA/FjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"

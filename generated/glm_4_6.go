@@ -63,32 +63,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
 	}
 	// GLM-4.6.jinja:23:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		// GLM-4.6.jinja:24:5 {%- if content is string -%}
-		if jinja2.IsString(content) {
-			// GLM-4.6.jinja:25:9 {{- content }}
-			jinja2.Write(w, content)
-		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
-			// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
-			// GLM-4.6.jinja:27:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, content) {
-				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
-					// GLM-4.6.jinja:29:17 {{- item.text }}
-					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
-				} else if jinja2.IsString(item) {
-					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
-					// GLM-4.6.jinja:31:17 {{- item }}
-					jinja2.Write(w, item)
-				}
-			}
-		} else {
-			// GLM-4.6.jinja:34:9 {%- else -%}
-			// GLM-4.6.jinja:35:9 {{- content }}
-			jinja2.Write(w, content)
-		}
-	}
+	// (the function renderGLM4_6_visibleText)
 	// GLM-4.6.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.SmallInt(-1)
 	// GLM-4.6.jinja:39:1 {%- for m in messages %}
@@ -111,10 +86,10 @@ func renderGLM4_6(w *jinja2.Writer) {
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
-			visibleText(jinja2.ItemAttr(m, "content"))
+			renderGLM4_6_visibleText(w, jinja2.ItemAttr(m, "content"))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			if (jinja2.IsDefined(enableThinking) && !enableThinking.Truthy()) && !jinja2.MethodEndswith(w.Capture(func() {
-				visibleText(jinja2.ItemAttr(m, "content"))
+				renderGLM4_6_visibleText(w, jinja2.ItemAttr(m, "content"))
 			}), jinja2.Lit("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
@@ -127,7 +102,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.ItemAttr(m, "content"))
+				renderGLM4_6_visibleText(w, jinja2.ItemAttr(m, "content"))
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := jinja2.ItemAttr(m, "reasoning_content")
@@ -240,7 +215,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
-			visibleText(jinja2.ItemAttr(m, "content"))
+			renderGLM4_6_visibleText(w, jinja2.ItemAttr(m, "content"))
 		}
 	}
 	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}
@@ -252,6 +227,35 @@ func renderGLM4_6(w *jinja2.Writer) {
 		} else {
 			w.WriteString("")
 		}
+	}
+}
+
+// renderGLM4_6_visibleText is the macro visible_text of renderGLM4_6.
+func renderGLM4_6_visibleText(w *jinja2.Writer, content jinja2.Value) {
+	// GLM-4.6.jinja:23:1 {%- macro visible_text(content) -%}
+	content = jinja2.Param(content, "content")
+	// GLM-4.6.jinja:24:5 {%- if content is string -%}
+	if jinja2.IsString(content) {
+		// GLM-4.6.jinja:25:9 {{- content }}
+		jinja2.Write(w, content)
+	} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
+		// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
+		// GLM-4.6.jinja:27:9 {%- for item in content -%}
+		for _, item := range jinja2.Iterate(w, content) {
+			// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+				// GLM-4.6.jinja:29:17 {{- item.text }}
+				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+			} else if jinja2.IsString(item) {
+				// GLM-4.6.jinja:30:17 {%- elif item is string -%}
+				// GLM-4.6.jinja:31:17 {{- item }}
+				jinja2.Write(w, item)
+			}
+		}
+	} else {
+		// GLM-4.6.jinja:34:9 {%- else -%}
+		// GLM-4.6.jinja:35:9 {{- content }}
+		jinja2.Write(w, content)
 	}
 }
 
@@ -276,32 +280,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
 	}
 	// GLM-4.6.jinja:23:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		// GLM-4.6.jinja:24:5 {%- if content is string -%}
-		if llamacpp.IsString(content) {
-			// GLM-4.6.jinja:25:9 {{- content }}
-			llamacpp.Write(w, content)
-		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
-			// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
-			// GLM-4.6.jinja:27:9 {%- for item in content -%}
-			for _, item := range llamacpp.Iterate(w, content) {
-				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
-					// GLM-4.6.jinja:29:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
-				} else if llamacpp.IsString(item) {
-					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
-					// GLM-4.6.jinja:31:17 {{- item }}
-					llamacpp.Write(w, item)
-				}
-			}
-		} else {
-			// GLM-4.6.jinja:34:9 {%- else -%}
-			// GLM-4.6.jinja:35:9 {{- content }}
-			llamacpp.Write(w, content)
-		}
-	}
+	// (the function renderGLM4_6_visibleTextLlama)
 	// GLM-4.6.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.SmallInt(-1)
 	// GLM-4.6.jinja:39:1 {%- for m in messages %}
@@ -325,10 +304,10 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
-			visibleText(llamacpp.ItemAttr(m, "content"))
+			renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			if (llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy()) && !llamacpp.MethodEndswith(w.Capture(func() {
-				visibleText(llamacpp.ItemAttr(m, "content"))
+				renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 			}), jinja2.Lit("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
@@ -341,7 +320,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(llamacpp.ItemAttr(m, "content"))
+				renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := llamacpp.ItemAttr(m, "reasoning_content")
@@ -457,7 +436,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
-			visibleText(llamacpp.ItemAttr(m, "content"))
+			renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 		}
 	}
 	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}
@@ -472,6 +451,35 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 	}
 }
 
+// renderGLM4_6_visibleTextLlama is the macro visible_text of renderGLM4_6Llama.
+func renderGLM4_6_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
+	// GLM-4.6.jinja:23:1 {%- macro visible_text(content) -%}
+	content = llamacpp.Param(content, "content")
+	// GLM-4.6.jinja:24:5 {%- if content is string -%}
+	if llamacpp.IsString(content) {
+		// GLM-4.6.jinja:25:9 {{- content }}
+		llamacpp.Write(w, content)
+	} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
+		// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
+		// GLM-4.6.jinja:27:9 {%- for item in content -%}
+		for _, item := range llamacpp.Iterate(w, content) {
+			// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+				// GLM-4.6.jinja:29:17 {{- item.text }}
+				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+			} else if llamacpp.IsString(item) {
+				// GLM-4.6.jinja:30:17 {%- elif item is string -%}
+				// GLM-4.6.jinja:31:17 {{- item }}
+				llamacpp.Write(w, item)
+			}
+		}
+	} else {
+		// GLM-4.6.jinja:34:9 {%- else -%}
+		// GLM-4.6.jinja:35:9 {{- content }}
+		llamacpp.Write(w, content)
+	}
+}
+
 // spansGLM4_6 is the position table of GLM-4.6.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGLM4_6 = "if,for,{{ }},macro,set|uDSECAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII4IGRCKsICAAIACAEEMCAEOyHCIAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQIIAAECCAEI6CEAAGyCCACGICAAGACIIGEEJEIECAIIKCAAGCCIEIgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEkBSvGjBAGKQACECCAEMyBYAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK+IGRCKyICAAIACAEEMCAEO4HCIAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQIIAAECCAEIgDEAAI2CCACGICAAGACIIGEEJEIECAIIKCAAGCCIEMgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBE"
+const spansGLM4_6 = "if,for,{{ }},set,macro|uDSECAGKQACECCAEQA2BAGEQCACIGCIAEACIGI4IGRCKsICAAIACAEEMCAEOyHCIAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQIIAAECCAEI6CEAAGyCCACGICAAGACIGGEEJEIECAGIKCAAGCCIEIgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEWAlFjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREcSjCRAGKQACECCAEQA2BAGEQCACIGCIAEACIGK+IGRCKyICAAIACAEEMCAEO4HCIAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQIIAAECCAEIgDEAAI2CCACGICAAGACIGGEEJEIECAGIKCAAGCCIEMgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEWAlFjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"

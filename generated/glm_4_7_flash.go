@@ -65,32 +65,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key><arg_value>{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key><arg_value>{arg-value-2}</arg_value>...</tool_call>")
 	}
 	// GLM-4.7-Flash.jinja:17:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		// GLM-4.7-Flash.jinja:18:5 {%- if content is string -%}
-		if jinja2.IsString(content) {
-			// GLM-4.7-Flash.jinja:19:9 {{- content }}
-			jinja2.Write(w, content)
-		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
-			// GLM-4.7-Flash.jinja:20:9 {%- elif content is iterable and content is not mapping -%}
-			// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, content) {
-				// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
-					// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
-					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
-				} else if jinja2.IsString(item) {
-					// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
-					// GLM-4.7-Flash.jinja:25:17 {{- item }}
-					jinja2.Write(w, item)
-				}
-			}
-		} else {
-			// GLM-4.7-Flash.jinja:28:9 {%- else -%}
-			// GLM-4.7-Flash.jinja:29:9 {{- content }}
-			jinja2.Write(w, content)
-		}
-	}
+	// (the function renderGLM4_7Flash_visibleText)
 	// GLM-4.7-Flash.jinja:32:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.SmallInt(-1)
 	// GLM-4.7-Flash.jinja:33:1 {%- for m in messages %}
@@ -114,7 +89,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39:36 {{ visible_text(m.content) }}
-			visibleText(jinja2.ItemAttr(m, "content"))
+			renderGLM4_7Flash_visibleText(w, jinja2.ItemAttr(m, "content"))
 		} else if jinja2.EqStr(mRole, "assistant") {
 			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
@@ -122,7 +97,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.ItemAttr(m, "content"))
+				renderGLM4_7Flash_visibleText(w, jinja2.ItemAttr(m, "content"))
 			})
 			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := jinja2.ItemAttr(m, "reasoning_content")
@@ -224,7 +199,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			// GLM-4.7-Flash.jinja:80:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81:11 {{ visible_text(m.content) }}
-			visibleText(jinja2.ItemAttr(m, "content"))
+			renderGLM4_7Flash_visibleText(w, jinja2.ItemAttr(m, "content"))
 		}
 	}
 	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}
@@ -236,6 +211,35 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 		} else {
 			w.WriteString("<think>")
 		}
+	}
+}
+
+// renderGLM4_7Flash_visibleText is the macro visible_text of renderGLM4_7Flash.
+func renderGLM4_7Flash_visibleText(w *jinja2.Writer, content jinja2.Value) {
+	// GLM-4.7-Flash.jinja:17:1 {%- macro visible_text(content) -%}
+	content = jinja2.Param(content, "content")
+	// GLM-4.7-Flash.jinja:18:5 {%- if content is string -%}
+	if jinja2.IsString(content) {
+		// GLM-4.7-Flash.jinja:19:9 {{- content }}
+		jinja2.Write(w, content)
+	} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
+		// GLM-4.7-Flash.jinja:20:9 {%- elif content is iterable and content is not mapping -%}
+		// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
+		for _, item := range jinja2.Iterate(w, content) {
+			// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+				// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
+				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+			} else if jinja2.IsString(item) {
+				// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
+				// GLM-4.7-Flash.jinja:25:17 {{- item }}
+				jinja2.Write(w, item)
+			}
+		}
+	} else {
+		// GLM-4.7-Flash.jinja:28:9 {%- else -%}
+		// GLM-4.7-Flash.jinja:29:9 {{- content }}
+		jinja2.Write(w, content)
 	}
 }
 
@@ -261,32 +265,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key><arg_value>{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key><arg_value>{arg-value-2}</arg_value>...</tool_call>")
 	}
 	// GLM-4.7-Flash.jinja:17:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		// GLM-4.7-Flash.jinja:18:5 {%- if content is string -%}
-		if llamacpp.IsString(content) {
-			// GLM-4.7-Flash.jinja:19:9 {{- content }}
-			llamacpp.Write(w, content)
-		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
-			// GLM-4.7-Flash.jinja:20:9 {%- elif content is iterable and content is not mapping -%}
-			// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
-			for _, item := range llamacpp.Iterate(w, content) {
-				// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
-					// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
-				} else if llamacpp.IsString(item) {
-					// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
-					// GLM-4.7-Flash.jinja:25:17 {{- item }}
-					llamacpp.Write(w, item)
-				}
-			}
-		} else {
-			// GLM-4.7-Flash.jinja:28:9 {%- else -%}
-			// GLM-4.7-Flash.jinja:29:9 {{- content }}
-			llamacpp.Write(w, content)
-		}
-	}
+	// (the function renderGLM4_7Flash_visibleTextLlama)
 	// GLM-4.7-Flash.jinja:32:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.SmallInt(-1)
 	// GLM-4.7-Flash.jinja:33:1 {%- for m in messages %}
@@ -311,7 +290,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39:36 {{ visible_text(m.content) }}
-			visibleText(llamacpp.ItemAttr(m, "content"))
+			renderGLM4_7Flash_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 		} else if jinja2.EqStr(mRole, "assistant") {
 			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
@@ -319,7 +298,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(llamacpp.ItemAttr(m, "content"))
+				renderGLM4_7Flash_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 			})
 			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := llamacpp.ItemAttr(m, "reasoning_content")
@@ -424,7 +403,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			// GLM-4.7-Flash.jinja:80:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81:11 {{ visible_text(m.content) }}
-			visibleText(llamacpp.ItemAttr(m, "content"))
+			renderGLM4_7Flash_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 		}
 	}
 	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}
@@ -439,6 +418,35 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderGLM4_7Flash_visibleTextLlama is the macro visible_text of renderGLM4_7FlashLlama.
+func renderGLM4_7Flash_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
+	// GLM-4.7-Flash.jinja:17:1 {%- macro visible_text(content) -%}
+	content = llamacpp.Param(content, "content")
+	// GLM-4.7-Flash.jinja:18:5 {%- if content is string -%}
+	if llamacpp.IsString(content) {
+		// GLM-4.7-Flash.jinja:19:9 {{- content }}
+		llamacpp.Write(w, content)
+	} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
+		// GLM-4.7-Flash.jinja:20:9 {%- elif content is iterable and content is not mapping -%}
+		// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
+		for _, item := range llamacpp.Iterate(w, content) {
+			// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+				// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
+				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+			} else if llamacpp.IsString(item) {
+				// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
+				// GLM-4.7-Flash.jinja:25:17 {{- item }}
+				llamacpp.Write(w, item)
+			}
+		}
+	} else {
+		// GLM-4.7-Flash.jinja:28:9 {%- else -%}
+		// GLM-4.7-Flash.jinja:29:9 {{- content }}
+		llamacpp.Write(w, content)
+	}
+}
+
 // spansGLM4_7Flash is the position table of GLM-4.7-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGLM4_7Flash = "if,for,{{ }},macro,set|yDSECAGKQACECCAEMyBMAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIII0HGRCMmHCAAIAAmCEC8GC/BAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQGIAAEACAEGmCEAAG+BCACGICAAGACIIGCEJEGACAIEgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBEmBSnFjBAGKQACECCAEMyBMAGGqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREIAGRIEQCACIGCIAEACIIK6HGRCMsHCAAIAAmCECiHC/BAIAEJIEECAIIaCAAGACIIIKEAAEACIIEACAIIQGRAEECAEQGIAAEACAEGsCEAAIiCCACGICAAGACIIGCEJEGACAIIgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBE"
+const spansGLM4_7Flash = "if,for,{{ }},set,macro|yDSECAGKQACECCAEQAqBAGEQCACIGCIAEACIGI0HGRCMmHCAAIAAmCEC8GC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQGIAAEACAEGmCEAAG+BCACGICAAGACIGGCEJEGACAGEgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREeS3BRAGKQACECCAEQAqBAGEQCACIGCIAEACIGK6HGRCMsHCAAIAAmCECiHC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQGIAAEACAEGsCEAAIiCCACGICAAGACIGGCEJEGACAGIgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"

@@ -46,30 +46,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
-	renderContent := func(msg jinja2.Value) {
-		msg = jinja2.Param(msg, "msg")
-		var c jinja2.Value
-		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = jinja2.MethodGet(msg, jinja2.Lit("content"))
-		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
-		if jinja2.IsString(c) {
-			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
-			jinja2.Write(w, c)
-		} else if !jinja2.IsNone(c) {
-			// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
-			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
-			for _, content := range jinja2.Iterate(w, c) {
-				// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
-					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
-				} else {
-					// Kimi-K2-Instruct.jinja:9:12 {% else -%}
-					// Kimi-K2-Instruct.jinja:10:11 {{ content['text'] }}
-					jinja2.Write(w, jinja2.ItemStr(content, "text"))
-				}
-			}
-		}
-	}
+	// (the function renderKimiK2Instruct_renderContent)
 	// Kimi-K2-Instruct.jinja:16:1 {%- set tool_response_queue = namespace(ids=[]) -%}
 	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Instruct.jinja:17:1 {%- set tool_call_counter = namespace(value=0) -%}
@@ -117,7 +94,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		if jinja2.EqStr(messageRole, "assistant") && jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Instruct_renderContent(w, message)
 			w.WriteString("<|tool_calls_section_begin|>")
 			// Kimi-K2-Instruct.jinja:38:5 {%- for tool_call in message['tool_calls'] -%}
 			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
@@ -162,17 +139,44 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 			jinja2.Write(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Instruct_renderContent(w, message)
 		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Instruct_renderContent(w, message)
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:58:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
+	}
+}
+
+// renderKimiK2Instruct_renderContent is the macro render_content of renderKimiK2Instruct.
+func renderKimiK2Instruct_renderContent(w *jinja2.Writer, msg jinja2.Value) {
+	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
+	msg = jinja2.Param(msg, "msg")
+	var c jinja2.Value
+	// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
+	c = jinja2.MethodGet(msg, jinja2.Lit("content"))
+	// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
+	if jinja2.IsString(c) {
+		// Kimi-K2-Instruct.jinja:4:7 {{ c }}
+		jinja2.Write(w, c)
+	} else if !jinja2.IsNone(c) {
+		// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
+		// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
+		for _, content := range jinja2.Iterate(w, c) {
+			// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
+			if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
+				w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
+			} else {
+				// Kimi-K2-Instruct.jinja:9:12 {% else -%}
+				// Kimi-K2-Instruct.jinja:10:11 {{ content['text'] }}
+				jinja2.Write(w, jinja2.ItemStr(content, "text"))
+			}
+		}
 	}
 }
 
@@ -186,30 +190,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
-	renderContent := func(msg jinja2.Value) {
-		msg = llamacpp.Param(msg, "msg")
-		var c jinja2.Value
-		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = llamacpp.MethodGet(msg, jinja2.Lit("content"))
-		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
-		if llamacpp.IsString(c) {
-			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
-			llamacpp.Write(w, c)
-		} else if !llamacpp.IsNone(c) {
-			// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
-			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
-			for _, content := range llamacpp.Iterate(w, c) {
-				// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
-					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
-				} else {
-					// Kimi-K2-Instruct.jinja:9:12 {% else -%}
-					// Kimi-K2-Instruct.jinja:10:11 {{ content['text'] }}
-					llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
-				}
-			}
-		}
-	}
+	// (the function renderKimiK2Instruct_renderContentLlama)
 	// Kimi-K2-Instruct.jinja:16:1 {%- set tool_response_queue = namespace(ids=[]) -%}
 	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Instruct.jinja:17:1 {%- set tool_call_counter = namespace(value=0) -%}
@@ -259,7 +240,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 		messageRole2 := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Instruct_renderContentLlama(w, message)
 			w.WriteString("<|tool_calls_section_begin|>")
 			// Kimi-K2-Instruct.jinja:38:5 {%- for tool_call in message['tool_calls'] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -305,11 +286,11 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Instruct_renderContentLlama(w, message)
 		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Instruct_renderContentLlama(w, message)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -319,6 +300,33 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderKimiK2Instruct_renderContentLlama is the macro render_content of renderKimiK2InstructLlama.
+func renderKimiK2Instruct_renderContentLlama(w *jinja2.Writer, msg jinja2.Value) {
+	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
+	msg = llamacpp.Param(msg, "msg")
+	var c jinja2.Value
+	// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
+	c = llamacpp.MethodGet(msg, jinja2.Lit("content"))
+	// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
+	if llamacpp.IsString(c) {
+		// Kimi-K2-Instruct.jinja:4:7 {{ c }}
+		llamacpp.Write(w, c)
+	} else if !llamacpp.IsNone(c) {
+		// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
+		// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
+		for _, content := range llamacpp.Iterate(w, c) {
+			// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
+			if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
+				w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
+			} else {
+				// Kimi-K2-Instruct.jinja:9:12 {% else -%}
+				// Kimi-K2-Instruct.jinja:10:11 {{ content['text'] }}
+				llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
+			}
+		}
+	}
+}
+
 // spansKimiK2Instruct is the position table of Kimi-K2-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2Instruct = "macro,set,if,{{ }},for|iDuBCCAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGMAMVCEACACEKEAEGCCwCGIuFExCIKECEEIEIACIkBCAEICCaGEYCTEICCcGMCEHGIqDGfEECCEGGyBCAIGCCECGACACECCACGCCmBGGSA8CEGAAqDGIAAkDGKqBGxKEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEIJEeuBzDAAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGMAMVCEACACEKEAEGCCwCGKyFExCIKECEEIEIACIkBCAEICCaGEYCTEICCcGMCEHGIuDGfEGCCEGIyBCAIGACECEACACECCACGCCmBGGUA8CEIAAqDGIAAkDGKqBGxKEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEIJE"
+const spansKimiK2Instruct = "set,if,{{ }},for,macro|mDAgBCAEACAAEKEACGCCwCEIuFExCGKECECIEIAAIkBCACICCaEEYCTCICCcEMCEHEIqDGfCECCEEGyBCAGGCCEAGACAAECCAAGCCmBEGSA8CCGAAqDEIAAkDEKqBGxKCGQCFCEACEAIAEAAICEWEGACjBECICMCGACFEKEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEEkBAMVAEACAAEKEACGCCwCEKyFExCGKECECIEIAAIkBCACICCaEEYCTCICCcEMCEHEIuDGfCGCCEEIyBCAGGACEAEACAAECCAAGCCmBEGUA8CCIAAqDEIAAkDEKqBGxKCGQCFCEACEAIAEAAICEWEGACjBECICMCGACFEKEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEE"

@@ -42,100 +42,20 @@ const (
 
 // renderKimiK2Thinking renders Kimi-K2-Thinking.jinja.
 func renderKimiK2Thinking(w *jinja2.Writer) {
-	var histMsgs, suffixMsgs jinja2.Value
+	var toolCallCounter, histMsgs, suffixMsgs jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
-	renderContent := func(msg jinja2.Value) {
-		msg = jinja2.Param(msg, "msg")
-		var c jinja2.Value
-		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = jinja2.MethodGet(msg, jinja2.Lit("content"))
-		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if jinja2.IsString(c) {
-			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
-			jinja2.Write(w, c)
-		} else if !jinja2.IsNone(c) {
-			// Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
-			// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
-			for _, content := range jinja2.Iterate(w, c) {
-				// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
-					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
-				} else {
-					// Kimi-K2-Thinking.jinja:9:12 {% else -%}
-					// Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-					jinja2.Write(w, jinja2.ItemStr(content, "text"))
-				}
-			}
-		}
-	}
+	// (the function renderKimiK2Thinking_renderContent)
 	// Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
-	setRoles := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		var roleName jinja2.Value
-		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
-			return jinja2.ItemStr(message, "role")
-		})
-		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole, "user") {
-			w.WriteString("<|im_user|>")
-			// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-			jinja2.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
-		} else if jinja2.EqStr(messageRole, "assistant") {
-			// Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
-			w.WriteString("<|im_assistant|>")
-			// Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-			jinja2.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
-		} else {
-			// Kimi-K2-Thinking.jinja:22:7 {%- else -%}
-			w.WriteString("<|im_system|>")
-			// Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-			jinja2.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
-		}
-	}
+	// (the function renderKimiK2Thinking_setRoles)
 	// Kimi-K2-Thinking.jinja:27:1 {%- set tool_response_queue = namespace(ids=[]) -%}
 	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Thinking.jinja:28:1 {%- set tool_call_counter = namespace(value=0) -%}
-	toolCallCounterValue := jinja2.SmallInt(0)
+	toolCallCounter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
-	renderToolcalls := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		w.WriteString("<|tool_calls_section_begin|>")
-		// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
-		for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
-			var formattedId jinja2.Value
-			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-			toolCallFunction := jinja2.ItemStr(toolCall, "function")
-			formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.ItemStr(toolCallFunction, "name")), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
-			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-			toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.SmallInt(1))
-			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-			_ = jinja2.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
-			w.WriteString("<|tool_call_begin|>")
-			// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
-			jinja2.Write(w, formattedId)
-			w.WriteString("<|tool_call_argument_begin|>")
-			// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
-			toolCallFunctionArguments := jinja2.ItemStr(toolCallFunction, "arguments")
-			if jinja2.IsString(toolCallFunctionArguments) {
-				// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
-				jinja2.Write(w, toolCallFunctionArguments)
-			} else {
-				// Kimi-K2-Thinking.jinja:36:166 {% else %}
-				// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
-				jinja2.WriteJSON(w, toolCallFunctionArguments, nil, nil)
-			}
-			w.WriteString("<|tool_call_end|>")
-		}
-		w.WriteString("<|tool_calls_section_end|>")
-	}
+	// (the function renderKimiK2Thinking_renderToolcalls)
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.SmallInt(-1)
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
@@ -165,17 +85,17 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, histMsgs) {
 		var toolCallId jinja2.Value
 		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
-		setRoles(message)
+		renderKimiK2Thinking_setRoles(w, message)
 		// Kimi-K2-Thinking.jinja:64:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Thinking_renderContent(w, message)
 			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
 			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
-				renderToolcalls(message)
+				renderKimiK2Thinking_renderToolcalls(w, message, toolCallCounter, toolResponseQueueIds)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:69:7 {%- elif message['role'] == 'tool' -%}
@@ -186,18 +106,18 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
+				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), jinja2.FilterString(jinja2.ItemAttr(toolCallCounter, "value")))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
 			jinja2.Write(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Thinking_renderContent(w, message)
 		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Thinking_renderContent(w, message)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -205,7 +125,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, suffixMsgs) {
 		var rc, toolCallId jinja2.Value
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
-		setRoles(message)
+		renderKimiK2Thinking_setRoles(w, message)
 		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
@@ -216,11 +136,11 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			jinja2.Write(w, rc)
 			w.WriteString("</think>")
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Thinking_renderContent(w, message)
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
 			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
-				renderToolcalls(message)
+				renderKimiK2Thinking_renderToolcalls(w, message, toolCallCounter, toolResponseQueueIds)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:91:7 {%- elif message['role'] == 'tool' -%}
@@ -231,18 +151,18 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
+				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), jinja2.FilterString(jinja2.ItemAttr(toolCallCounter, "value")))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
 			jinja2.Write(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Thinking_renderContent(w, message)
 		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Thinking_renderContent(w, message)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -252,107 +172,121 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 	}
 }
 
+// renderKimiK2Thinking_renderContent is the macro render_content of renderKimiK2Thinking.
+func renderKimiK2Thinking_renderContent(w *jinja2.Writer, msg jinja2.Value) {
+	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
+	msg = jinja2.Param(msg, "msg")
+	var c jinja2.Value
+	// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
+	c = jinja2.MethodGet(msg, jinja2.Lit("content"))
+	// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
+	if jinja2.IsString(c) {
+		// Kimi-K2-Thinking.jinja:4:7 {{ c }}
+		jinja2.Write(w, c)
+	} else if !jinja2.IsNone(c) {
+		// Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
+		// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
+		for _, content := range jinja2.Iterate(w, c) {
+			// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
+			if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
+				w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
+			} else {
+				// Kimi-K2-Thinking.jinja:9:12 {% else -%}
+				// Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
+				jinja2.Write(w, jinja2.ItemStr(content, "text"))
+			}
+		}
+	}
+}
+
+// renderKimiK2Thinking_setRoles is the macro set_roles of renderKimiK2Thinking.
+func renderKimiK2Thinking_setRoles(w *jinja2.Writer, message jinja2.Value) {
+	// Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
+	message = jinja2.Param(message, "message")
+	var roleName jinja2.Value
+	// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
+	roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
+		return jinja2.ItemStr(message, "role")
+	})
+	// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
+	messageRole := jinja2.ItemStr(message, "role")
+	if jinja2.EqStr(messageRole, "user") {
+		w.WriteString("<|im_user|>")
+		// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
+		jinja2.Write(w, roleName)
+		w.WriteString("<|im_middle|>")
+	} else if jinja2.EqStr(messageRole, "assistant") {
+		// Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
+		w.WriteString("<|im_assistant|>")
+		// Kimi-K2-Thinking.jinja:21:21 {{role_name}}
+		jinja2.Write(w, roleName)
+		w.WriteString("<|im_middle|>")
+	} else {
+		// Kimi-K2-Thinking.jinja:22:7 {%- else -%}
+		w.WriteString("<|im_system|>")
+		// Kimi-K2-Thinking.jinja:23:18 {{role_name}}
+		jinja2.Write(w, roleName)
+		w.WriteString("<|im_middle|>")
+	}
+}
+
+// renderKimiK2Thinking_renderToolcalls is the macro render_toolcalls of renderKimiK2Thinking.
+// Its parameters after the macro's are the variables of renderKimiK2Thinking it reads.
+func renderKimiK2Thinking_renderToolcalls(w *jinja2.Writer, message jinja2.Value, toolCallCounter, toolResponseQueueIds jinja2.Value) {
+	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
+	message = jinja2.Param(message, "message")
+	w.WriteString("<|tool_calls_section_begin|>")
+	// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
+	for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
+		var formattedId jinja2.Value
+		// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
+		toolCallFunction := jinja2.ItemStr(toolCall, "function")
+		formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.ItemStr(toolCallFunction, "name")), jinja2.Lit(":")), jinja2.FilterString(jinja2.ItemAttr(toolCallCounter, "value")))
+		// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%} (the namespace check)
+		jinja2.CheckNamespace(toolCallCounter)
+		// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
+		jinja2.SetAttr(toolCallCounter, "value", jinja2.Add(jinja2.ItemAttr(toolCallCounter, "value"), jinja2.SmallInt(1)))
+		// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
+		_ = jinja2.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
+		w.WriteString("<|tool_call_begin|>")
+		// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
+		jinja2.Write(w, formattedId)
+		w.WriteString("<|tool_call_argument_begin|>")
+		// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
+		toolCallFunctionArguments := jinja2.ItemStr(toolCallFunction, "arguments")
+		if jinja2.IsString(toolCallFunctionArguments) {
+			// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
+			jinja2.Write(w, toolCallFunctionArguments)
+		} else {
+			// Kimi-K2-Thinking.jinja:36:166 {% else %}
+			// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
+			jinja2.WriteJSON(w, toolCallFunctionArguments, nil, nil)
+		}
+		w.WriteString("<|tool_call_end|>")
+	}
+	w.WriteString("<|tool_calls_section_end|>")
+}
+
 // renderKimiK2ThinkingLlama renders Kimi-K2-Thinking.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderKimiK2Thinking with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
-	var histMsgs, suffixMsgs jinja2.Value
+	var toolCallCounter, histMsgs, suffixMsgs jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
-	renderContent := func(msg jinja2.Value) {
-		msg = llamacpp.Param(msg, "msg")
-		var c jinja2.Value
-		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = llamacpp.MethodGet(msg, jinja2.Lit("content"))
-		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if llamacpp.IsString(c) {
-			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
-			llamacpp.Write(w, c)
-		} else if !llamacpp.IsNone(c) {
-			// Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
-			// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
-			for _, content := range llamacpp.Iterate(w, c) {
-				// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
-					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
-				} else {
-					// Kimi-K2-Thinking.jinja:9:12 {% else -%}
-					// Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-					llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
-				}
-			}
-		}
-	}
+	// (the function renderKimiK2Thinking_renderContentLlama)
 	// Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
-	setRoles := func(message jinja2.Value) {
-		message = llamacpp.Param(message, "message")
-		var roleName jinja2.Value
-		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
-			return llamacpp.ItemStr(message, "role")
-		})
-		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole, "user") {
-			w.WriteString("<|im_user|>")
-			// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-			llamacpp.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
-		} else if jinja2.EqStr(messageRole, "assistant") {
-			// Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
-			w.WriteString("<|im_assistant|>")
-			// Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-			llamacpp.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
-		} else {
-			// Kimi-K2-Thinking.jinja:22:7 {%- else -%}
-			w.WriteString("<|im_system|>")
-			// Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-			llamacpp.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
-		}
-	}
+	// (the function renderKimiK2Thinking_setRolesLlama)
 	// Kimi-K2-Thinking.jinja:27:1 {%- set tool_response_queue = namespace(ids=[]) -%}
 	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Thinking.jinja:28:1 {%- set tool_call_counter = namespace(value=0) -%}
-	toolCallCounterValue := jinja2.SmallInt(0)
+	toolCallCounter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
-	renderToolcalls := func(message jinja2.Value) {
-		message = llamacpp.Param(message, "message")
-		w.WriteString("<|tool_calls_section_begin|>")
-		// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
-		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var formattedId jinja2.Value
-		for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
-			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-			formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
-			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-			toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.SmallInt(1))
-			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-			_ = llamacpp.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
-			w.WriteString("<|tool_call_begin|>")
-			// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
-			llamacpp.Write(w, formattedId)
-			w.WriteString("<|tool_call_argument_begin|>")
-			// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
-			toolCallFunction := llamacpp.ItemStr(toolCall, "function")
-			toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
-			if llamacpp.IsString(toolCallFunctionArguments) {
-				// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
-				llamacpp.Write(w, toolCallFunctionArguments)
-			} else {
-				// Kimi-K2-Thinking.jinja:36:166 {% else %}
-				// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
-				llamacpp.WriteJSON(w, toolCallFunctionArguments, nil, nil)
-			}
-			w.WriteString("<|tool_call_end|>")
-		}
-		w.WriteString("<|tool_calls_section_end|>")
-	}
+	// (the function renderKimiK2Thinking_renderToolcallsLlama)
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.SmallInt(-1)
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
@@ -383,17 +317,17 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	var toolCallId jinja2.Value
 	for _, message := range llamacpp.Iterate(w, histMsgs) {
 		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
-		setRoles(message)
+		renderKimiK2Thinking_setRolesLlama(w, message)
 		// Kimi-K2-Thinking.jinja:64:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Thinking_renderContentLlama(w, message)
 			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
 			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
-				renderToolcalls(message)
+				renderKimiK2Thinking_renderToolcallsLlama(w, message, toolCallCounter, toolResponseQueueIds)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:69:7 {%- elif message['role'] == 'tool' -%}
@@ -404,18 +338,18 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
+				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), llamacpp.FilterString(llamacpp.ItemAttr(toolCallCounter, "value")))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
 			llamacpp.Write(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Thinking_renderContentLlama(w, message)
 		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Thinking_renderContentLlama(w, message)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -424,7 +358,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	var rc, toolCallId2 jinja2.Value
 	for _, message := range llamacpp.Iterate(w, suffixMsgs) {
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
-		setRoles(message)
+		renderKimiK2Thinking_setRolesLlama(w, message)
 		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
@@ -435,11 +369,11 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, rc)
 			w.WriteString("</think>")
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Thinking_renderContentLlama(w, message)
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
 			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
-				renderToolcalls(message)
+				renderKimiK2Thinking_renderToolcallsLlama(w, message, toolCallCounter, toolResponseQueueIds)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:91:7 {%- elif message['role'] == 'tool' -%}
@@ -450,18 +384,18 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId2 = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
+				toolCallId2 = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), llamacpp.FilterString(llamacpp.ItemAttr(toolCallCounter, "value")))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
 			llamacpp.Write(w, toolCallId2)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Thinking_renderContentLlama(w, message)
 		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
-			renderContent(message)
+			renderKimiK2Thinking_renderContentLlama(w, message)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -471,6 +405,102 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderKimiK2Thinking_renderContentLlama is the macro render_content of renderKimiK2ThinkingLlama.
+func renderKimiK2Thinking_renderContentLlama(w *jinja2.Writer, msg jinja2.Value) {
+	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
+	msg = llamacpp.Param(msg, "msg")
+	var c jinja2.Value
+	// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
+	c = llamacpp.MethodGet(msg, jinja2.Lit("content"))
+	// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
+	if llamacpp.IsString(c) {
+		// Kimi-K2-Thinking.jinja:4:7 {{ c }}
+		llamacpp.Write(w, c)
+	} else if !llamacpp.IsNone(c) {
+		// Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
+		// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
+		for _, content := range llamacpp.Iterate(w, c) {
+			// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
+			if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
+				w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
+			} else {
+				// Kimi-K2-Thinking.jinja:9:12 {% else -%}
+				// Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
+				llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
+			}
+		}
+	}
+}
+
+// renderKimiK2Thinking_setRolesLlama is the macro set_roles of renderKimiK2ThinkingLlama.
+func renderKimiK2Thinking_setRolesLlama(w *jinja2.Writer, message jinja2.Value) {
+	// Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
+	message = llamacpp.Param(message, "message")
+	var roleName jinja2.Value
+	// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
+	roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
+		return llamacpp.ItemStr(message, "role")
+	})
+	// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
+	messageRole := llamacpp.ItemStr(message, "role")
+	if jinja2.EqStr(messageRole, "user") {
+		w.WriteString("<|im_user|>")
+		// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
+		llamacpp.Write(w, roleName)
+		w.WriteString("<|im_middle|>")
+	} else if jinja2.EqStr(messageRole, "assistant") {
+		// Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
+		w.WriteString("<|im_assistant|>")
+		// Kimi-K2-Thinking.jinja:21:21 {{role_name}}
+		llamacpp.Write(w, roleName)
+		w.WriteString("<|im_middle|>")
+	} else {
+		// Kimi-K2-Thinking.jinja:22:7 {%- else -%}
+		w.WriteString("<|im_system|>")
+		// Kimi-K2-Thinking.jinja:23:18 {{role_name}}
+		llamacpp.Write(w, roleName)
+		w.WriteString("<|im_middle|>")
+	}
+}
+
+// renderKimiK2Thinking_renderToolcallsLlama is the macro render_toolcalls of renderKimiK2ThinkingLlama.
+// Its parameters after the macro's are the variables of renderKimiK2ThinkingLlama it reads.
+func renderKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, message jinja2.Value, toolCallCounter, toolResponseQueueIds jinja2.Value) {
+	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
+	message = llamacpp.Param(message, "message")
+	w.WriteString("<|tool_calls_section_begin|>")
+	// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+	var formattedId jinja2.Value
+	for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
+		// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
+		formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Lit(":")), llamacpp.FilterString(llamacpp.ItemAttr(toolCallCounter, "value")))
+		// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%} (the namespace check)
+		llamacpp.CheckNamespace(toolCallCounter)
+		// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
+		llamacpp.SetAttr(toolCallCounter, "value", llamacpp.Add(llamacpp.ItemAttr(toolCallCounter, "value"), jinja2.SmallInt(1)))
+		// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
+		_ = llamacpp.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
+		w.WriteString("<|tool_call_begin|>")
+		// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
+		llamacpp.Write(w, formattedId)
+		w.WriteString("<|tool_call_argument_begin|>")
+		// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
+		toolCallFunction := llamacpp.ItemStr(toolCall, "function")
+		toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
+		if llamacpp.IsString(toolCallFunctionArguments) {
+			// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
+			llamacpp.Write(w, toolCallFunctionArguments)
+		} else {
+			// Kimi-K2-Thinking.jinja:36:166 {% else %}
+			// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
+			llamacpp.WriteJSON(w, toolCallFunctionArguments, nil, nil)
+		}
+		w.WriteString("<|tool_call_end|>")
+	}
+	w.WriteString("<|tool_calls_section_end|>")
+}
+
 // spansKimiK2Thinking is the position table of Kimi-K2-Thinking.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2Thinking = "macro,set,if,{{ }},for|kDuBCCAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGM2BMVAIECECIkBCAEICCaGEYCTEICCcGMCEHGKAIjBCEACACE8BEAAIyBEEIGCCECGACACECCACGCCmBGGSA8CEGAAqDGIAAkDGOAO5KCEMCAIEGCIEEACICIAKRCEACACEKEAEGCCwCGIEGxCEIsCIAIGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGK2CKJIGACEGEqCCAEGCCECGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEMJEgBuBzGAAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGM2BMVAIECECIkBCAEICCaGEYCTEICCcGMCEHGKAIjBCEACACE+BEAAKyBEEIGACECEACACECCACGCCmBGGUA8CEIAAqDGIAAkDGOAO5KCEMCAIEGCIEEACICIAKRCEACACEKEAEGCCwCGIEGxCEKsCIAIGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGM2CKJIGACEGEqCCAEGCCECGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACECIAEACICEWGGACjBGCICMEGACFGKEMJE"
+const spansKimiK2Thinking = "set,for,if,{{ }},macro|sDA2BCAEACAAIAeAAEMCACEGCIEEACIAIAKRAEACAAEKEAEGCCwCGIEGxCEIsCIACGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGK2CKJCGACEGEqCCAEGCCEAGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGKEMJEQCzGAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGSCOjBIG2BEECGCCEAGAAAAEACAAECCAAGCCmBGGSA8CEGAAqDGIAAkDGsBAT5KAEACAAIAeAAEMCACEGCIEEACIAIAKRAEACAAEKEAEGCCwCGIEGxCEKsCIACGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGM2CKJCGACEGEqCCAEGCCEAGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGKEMJEQCzGAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGSCOjBII2BEECGACEAEAAAAEACAAECCAAGCCmBGGUA8CEIAAqDGIAAkDG"

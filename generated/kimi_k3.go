@@ -55,393 +55,31 @@ func renderKimiK3(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	imagePrompts := w.Lookup("image_prompts")
 	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
-	escapeAttr := func(value jinja2.Value) {
-		value = jinja2.Param(value, "value")
-		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		jinja2.Write(w, jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterString(value), []jinja2.Value{jinja2.Lit("&"), jinja2.Lit("&amp;")}, nil), []jinja2.Value{jinja2.Lit("\""), jinja2.Lit("&quot;")}, nil))
-	}
+	// (the function renderKimiK3_escapeAttr)
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
-	openTag := func(tag, attrs jinja2.Value) {
-		tag = jinja2.Param(tag, "tag")
-		if attrs.IsMissing() {
-			attrs = jinja2.NewList()
-		}
-		// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
-		w.WriteString("<|open|>")
-		jinja2.WriteStr(w, tag)
-		// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
-		for _, attr := range jinja2.Iterate(w, attrs) {
-			// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
-			w.WriteString(" ")
-			jinja2.WriteStr(w, jinja2.ItemInt(attr, 0))
-			w.WriteString("=\"")
-			// Kimi-K3.jinja:8:29 {{- escape_attr(attr[1]) -}}
-			escapeAttr(jinja2.ItemInt(attr, 1))
-			w.WriteString("\"")
-		}
-		w.WriteString("<|sep|>")
-	}
+	// (the function renderKimiK3_openTag)
 	// Kimi-K3.jinja:13:1 {%- macro close_tag(tag) -%}
-	closeTag := func(tag jinja2.Value) {
-		tag = jinja2.Param(tag, "tag")
-		// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
-		w.WriteString("<|close|>")
-		jinja2.WriteStr(w, tag)
-		w.WriteString("<|sep|>")
-	}
+	// (the function renderKimiK3_closeTag)
 	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
-	nextImage := func(state jinja2.Value) {
-		state = jinja2.Param(state, "state")
-		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
-		if jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts) {
-			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if jinja2.Ge(jinja2.ItemAttr(state, "image_index"), jinja2.FilterLength(imagePrompts)) {
-				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
-				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("More image placeholders than image prompts.")))
-			}
-			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
-			jinja2.Write(w, jinja2.Item(imagePrompts, jinja2.ItemAttr(state, "image_index")))
-			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
-			jinja2.CheckNamespace(state)
-			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
-			jinja2.SetAttr(state, "image_index", jinja2.Add(jinja2.ItemAttr(state, "image_index"), jinja2.SmallInt(1)))
-		} else {
-			// Kimi-K3.jinja:24:5 {%- else -%}
-			w.WriteString("<|kimi_image_placeholder|>")
-		}
-	}
+	// (the function renderKimiK3_nextImage)
 	// Kimi-K3.jinja:29:1 {%- macro render_text(text, state) -%}
-	renderText := func(text, state jinja2.Value) {
-		text = jinja2.Param(text, "text")
-		state = jinja2.Param(state, "state")
-		var parts jinja2.Value
-		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
-		text = jinja2.FilterString(text)
-		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
-		if (jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts)) && jinja2.In(jinja2.Lit("<|kimi_image_placeholder|>"), text) {
-			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
-			parts = jinja2.MethodSplitSep(text, jinja2.Lit("<|kimi_image_placeholder|>"))
-			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
-			items := jinja2.Iterate(w, parts)
-			for i := range items {
-				part := items[i]
-				// Kimi-K3.jinja:34:9 {{- part -}}
-				jinja2.Write(w, part)
-				// Kimi-K3.jinja:35:9 {%- if not loop.last -%}
-				if !(i == len(items)-1) {
-					// Kimi-K3.jinja:35:33 {{- next_image(state) -}}
-					nextImage(state)
-				}
-			}
-		} else {
-			// Kimi-K3.jinja:37:5 {%- else -%}
-			// Kimi-K3.jinja:38:5 {{- text -}}
-			jinja2.Write(w, text)
-		}
-	}
+	// (the function renderKimiK3_renderText)
 	// Kimi-K3.jinja:42:1 {%- macro render_content(content, state) -%}
-	renderContent := func(content, state jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		state = jinja2.Param(state, "state")
-		// Kimi-K3.jinja:43:1 {%- if content is string -%}
-		if jinja2.IsString(content) {
-			// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
-			renderText(content, state)
-		} else if !jinja2.IsNone(content) && jinja2.IsDefined(content) {
-			// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
-			// Kimi-K3.jinja:46:5 {%- for part in content -%}
-			for _, part := range jinja2.Iterate(w, content) {
-				// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
-				if jinja2.InStrs(jinja2.ItemAttr(part, "type"), "image", "image_url") {
-					// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
-					nextImage(state)
-				} else {
-					// Kimi-K3.jinja:49:13 {%- else -%}
-					// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
-					renderText(jinja2.ItemAttr(part, "text"), state)
-				}
-			}
-		}
-	}
+	// (the function renderKimiK3_renderContent)
 	// Kimi-K3.jinja:56:1 {%- macro internal_system_message(message_type, body) -%}
-	internalSystemMessage := func(messageType, body jinja2.Value) {
-		messageType = jinja2.Param(messageType, "message_type")
-		body = jinja2.Param(body, "body")
-		// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
-		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), messageType)))
-		// Kimi-K3.jinja:58:1 {{- body|trim -}}
-		jinja2.Write(w, jinja2.FilterTrim(body, nil, nil))
-		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
-		closeTag(jinja2.Lit("message"))
-		w.WriteString("<|end_of_msg|>")
-	}
+	// (the function renderKimiK3_internalSystemMessage)
 	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
-	var jsonSorted func(jinja2.Value)
-	jsonSorted = func(value jinja2.Value) {
-		value = jinja2.Param(value, "value")
-		// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
-		if jinja2.IsMapping(value) {
-			w.WriteString("{")
-			// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
-			keys, values := jinja2.DictsortPairs(value, nil, nil)
-			for i := range w.Count(len(keys)) {
-				key := keys[i]
-				item := values[i]
-				// Kimi-K3.jinja:69:1 {%- if not loop.first -%}
-				if !(i == 0) {
-					w.WriteString(",")
-				}
-				// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
-				jinja2.WriteJSON(w, key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-				w.WriteString(":")
-				// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
-				jinja2.Write(w, w.Capture(func() {
-					jsonSorted(item)
-				}))
-			}
-			w.WriteString("}")
-		} else if ((jinja2.IsString(value) || jinja2.IsNumber(value)) || jinja2.IsBoolean(value)) || jinja2.IsNone(value) {
-			// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
-			// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
-			jinja2.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		} else {
-			// Kimi-K3.jinja:75:5 {%- else -%}
-			w.WriteString("[")
-			// Kimi-K3.jinja:77:1 {%- for item in value -%}
-			items := jinja2.Iterate(w, value)
-			for i := range items {
-				item := items[i]
-				// Kimi-K3.jinja:78:1 {%- if not loop.first -%}
-				if !(i == 0) {
-					w.WriteString(",")
-				}
-				// Kimi-K3.jinja:79:1 {{- json_sorted(item) -}}
-				jinja2.Write(w, w.Capture(func() {
-					jsonSorted(item)
-				}))
-			}
-			w.WriteString("]")
-		}
-	}
+	// (the function renderKimiK3_jsonSorted)
 	// Kimi-K3.jinja:85:1 {%- macro render_tool_declare(tool_list, dynamic=false) -%}
-	renderToolDeclare := func(toolList, dynamic jinja2.Value) {
-		toolList = jinja2.Param(toolList, "tool_list")
-		if dynamic.IsMissing() {
-			dynamic = jinja2.Bool(false)
-		}
-		// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
-		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("tool-declare"))))
-		// Kimi-K3.jinja:87:1 {%- if dynamic -%}
-		if dynamic.Truthy() {
-			w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
-		} else {
-			// Kimi-K3.jinja:89:5 {%- else -%}
-			w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
-		}
-		// Kimi-K3.jinja:92:1 {{- json_sorted(tool_list) -}}
-		jinja2.Write(w, w.Capture(func() {
-			jsonSorted(toolList)
-		}))
-		w.WriteString("\n```")
-		// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
-		closeTag(jinja2.Lit("message"))
-		w.WriteString("<|end_of_msg|>")
-	}
+	// (the function renderKimiK3_renderToolDeclare)
 	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
-	xtmlType := func(value jinja2.Value) {
-		value = jinja2.Param(value, "value")
-		// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
-		if jinja2.IsBoolean(value) {
-			w.WriteString("boolean")
-		} else if jinja2.IsNone(value) {
-			// Kimi-K3.jinja:100:5 {%- elif value is none -%}
-			w.WriteString("null")
-		} else if jinja2.IsNumber(value) {
-			// Kimi-K3.jinja:101:5 {%- elif value is number -%}
-			w.WriteString("number")
-		} else if jinja2.IsString(value) {
-			// Kimi-K3.jinja:102:5 {%- elif value is string -%}
-			w.WriteString("string")
-		} else if jinja2.IsMapping(value) {
-			// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
-			w.WriteString("object")
-		} else {
-			// Kimi-K3.jinja:104:5 {%- else -%}
-			w.WriteString("array")
-		}
-	}
+	// (the function renderKimiK3_xtmlType)
 	// Kimi-K3.jinja:108:1 {%- macro xtml_value(value) -%}
-	xtmlValue := func(value jinja2.Value) {
-		value = jinja2.Param(value, "value")
-		// Kimi-K3.jinja:109:1 {%- if value is string -%}
-		if jinja2.IsString(value) {
-			// Kimi-K3.jinja:110:1 {{- value -}}
-			jinja2.Write(w, value)
-		} else {
-			// Kimi-K3.jinja:111:5 {%- else -%}
-			// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
-			jinja2.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		}
-	}
+	// (the function renderKimiK3_xtmlValue)
 	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
-	renderAssistant := func(message, state jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		state = jinja2.Param(state, "state")
-		var reasoningContent, toolCalls jinja2.Value
-		// Kimi-K3.jinja:117:1 {%- if thinking -%}
-		if thinking.Truthy() {
-			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-			reasoningContent = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("reasoning_content")), func() jinja2.Value {
-				return jinja2.MethodGet(message, jinja2.Lit("reasoning"))
-			})
-			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
-			openTag(jinja2.Lit("think"), jinja2.Missing())
-			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-			if !jinja2.IsNone(reasoningContent) && jinja2.FilterTrim(jinja2.FilterString(reasoningContent), nil, nil).Truthy() {
-				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
-				renderText(reasoningContent, state)
-			}
-			// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
-			closeTag(jinja2.Lit("think"))
-		}
-		// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
-		openTag(jinja2.Lit("response"), jinja2.Missing())
-		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(jinja2.MethodGet(message, jinja2.Lit("content")), state)
-		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
-		closeTag(jinja2.Lit("response"))
-		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
-		toolCalls = jinja2.MethodGet(message, jinja2.Lit("tool_calls"))
-		// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
-		if toolCalls.Truthy() {
-			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
-			openTag(jinja2.Lit("tools"), jinja2.Missing())
-			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
-			items := jinja2.Iterate(w, toolCalls)
-			for i := range items {
-				toolCall := items[i]
-				var fn, arguments, jsonBlock jinja2.Value
-				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
-				if !jinja2.IsMapping(toolCall) {
-					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls must be mappings.")))
-				}
-				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
-				if jinja2.IsDefined(toolCallFunction) && jinja2.IsMapping(toolCallFunction) {
-					fn = toolCallFunction
-				} else {
-					fn = toolCall
-				}
-				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
-				if jinja2.IsNone(jinja2.MethodGet(fn, jinja2.Lit("name"))) {
-					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls require a function name.")))
-				}
-				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				openTag(jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), jinja2.ItemAttr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.SmallInt(int64(i+1)))))
-				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
-				arguments = jinja2.MethodGetDefault(fn, jinja2.Lit("arguments"), jinja2.DictOf())
-				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
-				jsonBlock = jinja2.MethodGet(fn, jinja2.Lit("_xtml_json_block"))
-				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
-				if !jinja2.IsNone(jsonBlock) {
-					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
-					openTag(jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))
-					// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
-					renderText(jsonBlock, state)
-					// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
-					closeTag(jinja2.Lit("json"))
-				} else if jinja2.IsMapping(arguments) {
-					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
-					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
-					keys, values := jinja2.DictItems(arguments)
-					for i := range w.Count(len(keys)) {
-						key := keys[i]
-						value := values[i]
-						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
-						openTag(jinja2.Lit("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("key"), key), jinja2.NewTuple(jinja2.Lit("type"), w.Capture(func() {
-							xtmlType(value)
-						}))))
-						// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
-						renderText(w.Capture(func() {
-							xtmlValue(value)
-						}), state)
-						// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
-						closeTag(jinja2.Lit("argument"))
-					}
-				} else if jinja2.IsString(arguments) && jinja2.FilterTrim(arguments, nil, nil).Truthy() {
-					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
-					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
-					openTag(jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))
-					// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
-					renderText(arguments, state)
-					// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
-					closeTag(jinja2.Lit("json"))
-				} else if !jinja2.IsNone(arguments) && !jinja2.IsString(arguments) {
-					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
-					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
-				}
-				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
-				closeTag(jinja2.Lit("call"))
-			}
-			// Kimi-K3.jinja:161:5 {{- close_tag('tools') -}}
-			closeTag(jinja2.Lit("tools"))
-		}
-	}
+	// (the function renderKimiK3_renderAssistant)
 	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
-	renderToolMessage := func(message, state, resolvedName jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		state = jinja2.Param(state, "state")
-		if resolvedName.IsMissing() {
-			resolvedName = jinja2.None()
-		}
-		var toolName, fallbackCall, fallbackFn jinja2.Value
-		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
-		jinja2.CheckNamespace(state)
-		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
-		jinja2.SetAttr(state, "tool_index", jinja2.Add(jinja2.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
-		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
-		if !jinja2.IsNone(resolvedName) {
-			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
-			toolName = resolvedName
-		} else if jinja2.In(jinja2.Lit("tool"), message) {
-			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
-			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
-			toolName = jinja2.MethodGet(message, jinja2.Lit("tool"))
-		} else {
-			// Kimi-K3.jinja:171:5 {%- else -%}
-			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
-			toolName = jinja2.MethodGet(message, jinja2.Lit("name"))
-		}
-		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (jinja2.IsNone(toolName) && !jinja2.IsNone(jinja2.ItemAttr(state, "tool_calls"))) && jinja2.Le(jinja2.ItemAttr(state, "tool_index"), jinja2.FilterLength(jinja2.ItemAttr(state, "tool_calls"))) {
-			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			fallbackCall = jinja2.Item(jinja2.ItemAttr(state, "tool_calls"), jinja2.Sub(jinja2.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
-			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
-			fallbackCallFunction := jinja2.ItemAttr(fallbackCall, "function")
-			if jinja2.IsDefined(fallbackCallFunction) && jinja2.IsMapping(fallbackCallFunction) {
-				fallbackFn = fallbackCallFunction
-			} else {
-				fallbackFn = fallbackCall
-			}
-			// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
-			toolName = jinja2.ItemAttr(fallbackFn, "name")
-		}
-		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
-		if jinja2.IsNone(toolName) {
-			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
-		}
-		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("tool")), jinja2.NewTuple(jinja2.Lit("tool"), toolName), jinja2.NewTuple(jinja2.Lit("index"), jinja2.ItemAttr(state, "tool_index"))))
-		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(jinja2.MethodGet(message, jinja2.Lit("content")), state)
-		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
-		closeTag(jinja2.Lit("message"))
-		w.WriteString("<|end_of_msg|>")
-	}
+	// (the function renderKimiK3_renderToolMessage)
 	// Kimi-K3.jinja:188:1 {%- if thinking is undefined -%}
 	if jinja2.IsUndefined(thinking) {
 		// Kimi-K3.jinja:189:5 {%- set thinking = true -%}
@@ -462,12 +100,12 @@ func renderKimiK3(w *jinja2.Writer) {
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
 	if jinja2.IsDefined(tools) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
-		renderToolDeclare(tools, jinja2.Missing())
+		renderKimiK3_renderToolDeclare(w, tools, jinja2.Missing())
 	}
 	// Kimi-K3.jinja:204:1 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
 	if thinking.Truthy() && jinja2.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205:5 {{- internal_system_message(
-		internalSystemMessage(jinja2.Lit("thinking-effort"), jinja2.Add(jinja2.Add(jinja2.Lit("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Lit("`.")))
+		renderKimiK3_internalSystemMessage(w, jinja2.Lit("thinking-effort"), jinja2.Add(jinja2.Add(jinja2.Lit("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Lit("`.")))
 	}
 	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
 	items := jinja2.Iterate(w, messages)
@@ -490,16 +128,16 @@ func renderKimiK3(w *jinja2.Writer) {
 					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.ItemAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
-				openTag(jinja2.Lit("message"), attrs)
+				renderKimiK3_openTag(w, jinja2.Lit("message"), attrs)
 				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(jinja2.MethodGet(message, jinja2.Lit("content")), state)
+				renderKimiK3_renderContent(w, jinja2.MethodGet(message, jinja2.Lit("content")), state, imagePrompts)
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
-				closeTag(jinja2.Lit("message"))
+				renderKimiK3_closeTag(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "system") && jinja2.MethodGet(message, jinja2.Lit("tools")).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
-				renderToolDeclare(jinja2.ItemAttr(message, "tools"), jinja2.Bool(true))
+				renderKimiK3_renderToolDeclare(w, jinja2.ItemAttr(message, "tools"), jinja2.Bool(true))
 			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
@@ -510,11 +148,11 @@ func renderKimiK3(w *jinja2.Writer) {
 					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.ItemAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
-				openTag(jinja2.Lit("message"), attrs)
+				renderKimiK3_openTag(w, jinja2.Lit("message"), attrs)
 				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(jinja2.MethodGet(message, jinja2.Lit("content")), state)
+				renderKimiK3_renderContent(w, jinja2.MethodGet(message, jinja2.Lit("content")), state, imagePrompts)
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
-				closeTag(jinja2.Lit("message"))
+				renderKimiK3_closeTag(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
@@ -534,11 +172,11 @@ func renderKimiK3(w *jinja2.Writer) {
 					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.ItemAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
-				openTag(jinja2.Lit("message"), attrs)
+				renderKimiK3_openTag(w, jinja2.Lit("message"), attrs)
 				// Kimi-K3.jinja:237:13 {{- render_assistant(message, state) -}}
-				renderAssistant(message, state)
+				renderKimiK3_renderAssistant(w, message, state, thinking, imagePrompts)
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
-				closeTag(jinja2.Lit("message"))
+				renderKimiK3_closeTag(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
@@ -601,7 +239,7 @@ func renderKimiK3(w *jinja2.Writer) {
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
 								if !jinja2.IsNone(resultId) && jinja2.Eq(jinja2.FilterString(resultId), jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Lit("id")))) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
-									renderToolMessage(toolMessage, state, jinja2.MethodGet(fn, jinja2.Lit("name")))
+									renderKimiK3_renderToolMessage(w, toolMessage, state, jinja2.MethodGet(fn, jinja2.Lit("name")), imagePrompts)
 								}
 							}
 						}
@@ -611,7 +249,7 @@ func renderKimiK3(w *jinja2.Writer) {
 					// Kimi-K3.jinja:271:17 {%- for tool_message in run.tool_messages -%}
 					for _, toolMessage := range jinja2.Iterate(w, runToolMessages) {
 						// Kimi-K3.jinja:272:21 {{- render_tool_message(tool_message, state) -}}
-						renderToolMessage(toolMessage, state, jinja2.Missing())
+						renderKimiK3_renderToolMessage(w, toolMessage, state, jinja2.Missing(), imagePrompts)
 					}
 				}
 			}
@@ -620,11 +258,11 @@ func renderKimiK3(w *jinja2.Writer) {
 	// Kimi-K3.jinja:279:1 {%- if tool_choice is defined and tool_choice == 'required' -%}
 	if jinja2.IsDefined(toolChoice) && jinja2.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
-		internalSystemMessage(jinja2.Lit("tool-choice"), jinja2.Lit("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
+		renderKimiK3_internalSystemMessage(w, jinja2.Lit("tool-choice"), jinja2.Lit("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
 	} else if jinja2.IsDefined(toolChoice) && jinja2.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:281:5 {%- elif tool_choice is defined and tool_choice == 'none' -%}
 		// Kimi-K3.jinja:282:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
-		internalSystemMessage(jinja2.Lit("tool-choice"), jinja2.Lit("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
+		renderKimiK3_internalSystemMessage(w, jinja2.Lit("tool-choice"), jinja2.Lit("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
 	}
 	// Kimi-K3.jinja:285:1 {%- if response_schema is defined -%}
 	if jinja2.IsDefined(responseSchema) {
@@ -670,20 +308,20 @@ func renderKimiK3(w *jinja2.Writer) {
 	// Kimi-K3.jinja:304:1 {%- if response_format_type == 'json_object' -%}
 	if jinja2.EqStr(responseFormatType, "json_object") {
 		// Kimi-K3.jinja:305:5 {{- internal_system_message(
-		internalSystemMessage(jinja2.Lit("response-format"), jinja2.Lit("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
+		renderKimiK3_internalSystemMessage(w, jinja2.Lit("response-format"), jinja2.Lit("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
 	} else if jinja2.EqStr(responseFormatType, "json_schema") {
 		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
 		// Kimi-K3.jinja:310:5 {{- internal_system_message(
-		internalSystemMessage(jinja2.Lit("response-format"), jinja2.Add(jinja2.Add(jinja2.Lit("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
-			jsonSorted(jinja2.ItemAttr(state, "response_schema"))
+		renderKimiK3_internalSystemMessage(w, jinja2.Lit("response-format"), jinja2.Add(jinja2.Add(jinja2.Lit("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
+			renderKimiK3_jsonSorted(w, jinja2.ItemAttr(state, "response_schema"))
 		})), jinja2.Lit("\n```")))
 	}
 	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// Kimi-K3.jinja:317:5 {{- open_tag('message', [('role', 'assistant')]) -}}
-		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("assistant"))))
+		renderKimiK3_openTag(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("assistant"))))
 		// Kimi-K3.jinja:318:5 {{- open_tag('think' if thinking else 'response') -}}
-		openTag(jinja2.IfElse(thinking.Truthy(), func() jinja2.Value {
+		renderKimiK3_openTag(w, jinja2.IfElse(thinking.Truthy(), func() jinja2.Value {
 			return jinja2.Lit("think")
 		}, func() jinja2.Value {
 			return jinja2.Lit("response")
@@ -694,6 +332,424 @@ func renderKimiK3(w *jinja2.Writer) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
 		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("image prompt count "), jinja2.FilterString(jinja2.FilterLength(imagePrompts))), jinja2.Lit(" != consumed placeholder count ")), jinja2.FilterString(jinja2.ItemAttr(state, "image_index")))))
 	}
+}
+
+// renderKimiK3_escapeAttr is the macro escape_attr of renderKimiK3.
+func renderKimiK3_escapeAttr(w *jinja2.Writer, value jinja2.Value) {
+	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
+	value = jinja2.Param(value, "value")
+	// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
+	jinja2.Write(w, jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterString(value), []jinja2.Value{jinja2.Lit("&"), jinja2.Lit("&amp;")}, nil), []jinja2.Value{jinja2.Lit("\""), jinja2.Lit("&quot;")}, nil))
+}
+
+// renderKimiK3_openTag is the macro open_tag of renderKimiK3.
+func renderKimiK3_openTag(w *jinja2.Writer, tag, attrs jinja2.Value) {
+	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
+	tag = jinja2.Param(tag, "tag")
+	if attrs.IsMissing() {
+		attrs = jinja2.NewList()
+	}
+	// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
+	w.WriteString("<|open|>")
+	jinja2.WriteStr(w, tag)
+	// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
+	for _, attr := range jinja2.Iterate(w, attrs) {
+		// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
+		w.WriteString(" ")
+		jinja2.WriteStr(w, jinja2.ItemInt(attr, 0))
+		w.WriteString("=\"")
+		// Kimi-K3.jinja:8:29 {{- escape_attr(attr[1]) -}}
+		renderKimiK3_escapeAttr(w, jinja2.ItemInt(attr, 1))
+		w.WriteString("\"")
+	}
+	w.WriteString("<|sep|>")
+}
+
+// renderKimiK3_closeTag is the macro close_tag of renderKimiK3.
+func renderKimiK3_closeTag(w *jinja2.Writer, tag jinja2.Value) {
+	// Kimi-K3.jinja:13:1 {%- macro close_tag(tag) -%}
+	tag = jinja2.Param(tag, "tag")
+	// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
+	w.WriteString("<|close|>")
+	jinja2.WriteStr(w, tag)
+	w.WriteString("<|sep|>")
+}
+
+// renderKimiK3_nextImage is the macro next_image of renderKimiK3.
+// Its parameters after the macro's are the variables of renderKimiK3 it reads.
+func renderKimiK3_nextImage(w *jinja2.Writer, state jinja2.Value, imagePrompts jinja2.Value) {
+	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
+	state = jinja2.Param(state, "state")
+	// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
+	if jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts) {
+		// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
+		if jinja2.Ge(jinja2.ItemAttr(state, "image_index"), jinja2.FilterLength(imagePrompts)) {
+			// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("More image placeholders than image prompts.")))
+		}
+		// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
+		jinja2.Write(w, jinja2.Item(imagePrompts, jinja2.ItemAttr(state, "image_index")))
+		// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
+		jinja2.CheckNamespace(state)
+		// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
+		jinja2.SetAttr(state, "image_index", jinja2.Add(jinja2.ItemAttr(state, "image_index"), jinja2.SmallInt(1)))
+	} else {
+		// Kimi-K3.jinja:24:5 {%- else -%}
+		w.WriteString("<|kimi_image_placeholder|>")
+	}
+}
+
+// renderKimiK3_renderText is the macro render_text of renderKimiK3.
+// Its parameters after the macro's are the variables of renderKimiK3 it reads.
+func renderKimiK3_renderText(w *jinja2.Writer, text, state jinja2.Value, imagePrompts jinja2.Value) {
+	// Kimi-K3.jinja:29:1 {%- macro render_text(text, state) -%}
+	text = jinja2.Param(text, "text")
+	state = jinja2.Param(state, "state")
+	var parts jinja2.Value
+	// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
+	text = jinja2.FilterString(text)
+	// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
+	if (jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts)) && jinja2.In(jinja2.Lit("<|kimi_image_placeholder|>"), text) {
+		// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
+		parts = jinja2.MethodSplitSep(text, jinja2.Lit("<|kimi_image_placeholder|>"))
+		// Kimi-K3.jinja:33:5 {%- for part in parts -%}
+		items := jinja2.Iterate(w, parts)
+		for i := range items {
+			part := items[i]
+			// Kimi-K3.jinja:34:9 {{- part -}}
+			jinja2.Write(w, part)
+			// Kimi-K3.jinja:35:9 {%- if not loop.last -%}
+			if !(i == len(items)-1) {
+				// Kimi-K3.jinja:35:33 {{- next_image(state) -}}
+				renderKimiK3_nextImage(w, state, imagePrompts)
+			}
+		}
+	} else {
+		// Kimi-K3.jinja:37:5 {%- else -%}
+		// Kimi-K3.jinja:38:5 {{- text -}}
+		jinja2.Write(w, text)
+	}
+}
+
+// renderKimiK3_renderContent is the macro render_content of renderKimiK3.
+// Its parameters after the macro's are the variables of renderKimiK3 it reads.
+func renderKimiK3_renderContent(w *jinja2.Writer, content, state jinja2.Value, imagePrompts jinja2.Value) {
+	// Kimi-K3.jinja:42:1 {%- macro render_content(content, state) -%}
+	content = jinja2.Param(content, "content")
+	state = jinja2.Param(state, "state")
+	// Kimi-K3.jinja:43:1 {%- if content is string -%}
+	if jinja2.IsString(content) {
+		// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
+		renderKimiK3_renderText(w, content, state, imagePrompts)
+	} else if !jinja2.IsNone(content) && jinja2.IsDefined(content) {
+		// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
+		// Kimi-K3.jinja:46:5 {%- for part in content -%}
+		for _, part := range jinja2.Iterate(w, content) {
+			// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
+			if jinja2.InStrs(jinja2.ItemAttr(part, "type"), "image", "image_url") {
+				// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
+				renderKimiK3_nextImage(w, state, imagePrompts)
+			} else {
+				// Kimi-K3.jinja:49:13 {%- else -%}
+				// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
+				renderKimiK3_renderText(w, jinja2.ItemAttr(part, "text"), state, imagePrompts)
+			}
+		}
+	}
+}
+
+// renderKimiK3_internalSystemMessage is the macro internal_system_message of renderKimiK3.
+func renderKimiK3_internalSystemMessage(w *jinja2.Writer, messageType, body jinja2.Value) {
+	// Kimi-K3.jinja:56:1 {%- macro internal_system_message(message_type, body) -%}
+	messageType = jinja2.Param(messageType, "message_type")
+	body = jinja2.Param(body, "body")
+	// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
+	renderKimiK3_openTag(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), messageType)))
+	// Kimi-K3.jinja:58:1 {{- body|trim -}}
+	jinja2.Write(w, jinja2.FilterTrim(body, nil, nil))
+	// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
+	renderKimiK3_closeTag(w, jinja2.Lit("message"))
+	w.WriteString("<|end_of_msg|>")
+}
+
+// renderKimiK3_jsonSorted is the macro json_sorted of renderKimiK3.
+func renderKimiK3_jsonSorted(w *jinja2.Writer, value jinja2.Value) {
+	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
+	value = jinja2.Param(value, "value")
+	// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
+	if jinja2.IsMapping(value) {
+		w.WriteString("{")
+		// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
+		keys, values := jinja2.DictsortPairs(value, nil, nil)
+		for i := range w.Count(len(keys)) {
+			key := keys[i]
+			item := values[i]
+			// Kimi-K3.jinja:69:1 {%- if not loop.first -%}
+			if !(i == 0) {
+				w.WriteString(",")
+			}
+			// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
+			jinja2.WriteJSON(w, key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			w.WriteString(":")
+			// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
+			jinja2.Write(w, w.Capture(func() {
+				renderKimiK3_jsonSorted(w, item)
+			}))
+		}
+		w.WriteString("}")
+	} else if ((jinja2.IsString(value) || jinja2.IsNumber(value)) || jinja2.IsBoolean(value)) || jinja2.IsNone(value) {
+		// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
+		// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
+		jinja2.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	} else {
+		// Kimi-K3.jinja:75:5 {%- else -%}
+		w.WriteString("[")
+		// Kimi-K3.jinja:77:1 {%- for item in value -%}
+		items := jinja2.Iterate(w, value)
+		for i := range items {
+			item := items[i]
+			// Kimi-K3.jinja:78:1 {%- if not loop.first -%}
+			if !(i == 0) {
+				w.WriteString(",")
+			}
+			// Kimi-K3.jinja:79:1 {{- json_sorted(item) -}}
+			jinja2.Write(w, w.Capture(func() {
+				renderKimiK3_jsonSorted(w, item)
+			}))
+		}
+		w.WriteString("]")
+	}
+}
+
+// renderKimiK3_renderToolDeclare is the macro render_tool_declare of renderKimiK3.
+func renderKimiK3_renderToolDeclare(w *jinja2.Writer, toolList, dynamic jinja2.Value) {
+	// Kimi-K3.jinja:85:1 {%- macro render_tool_declare(tool_list, dynamic=false) -%}
+	toolList = jinja2.Param(toolList, "tool_list")
+	if dynamic.IsMissing() {
+		dynamic = jinja2.Bool(false)
+	}
+	// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
+	renderKimiK3_openTag(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("tool-declare"))))
+	// Kimi-K3.jinja:87:1 {%- if dynamic -%}
+	if dynamic.Truthy() {
+		w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
+	} else {
+		// Kimi-K3.jinja:89:5 {%- else -%}
+		w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
+	}
+	// Kimi-K3.jinja:92:1 {{- json_sorted(tool_list) -}}
+	jinja2.Write(w, w.Capture(func() {
+		renderKimiK3_jsonSorted(w, toolList)
+	}))
+	w.WriteString("\n```")
+	// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
+	renderKimiK3_closeTag(w, jinja2.Lit("message"))
+	w.WriteString("<|end_of_msg|>")
+}
+
+// renderKimiK3_xtmlType is the macro xtml_type of renderKimiK3.
+func renderKimiK3_xtmlType(w *jinja2.Writer, value jinja2.Value) {
+	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
+	value = jinja2.Param(value, "value")
+	// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
+	if jinja2.IsBoolean(value) {
+		w.WriteString("boolean")
+	} else if jinja2.IsNone(value) {
+		// Kimi-K3.jinja:100:5 {%- elif value is none -%}
+		w.WriteString("null")
+	} else if jinja2.IsNumber(value) {
+		// Kimi-K3.jinja:101:5 {%- elif value is number -%}
+		w.WriteString("number")
+	} else if jinja2.IsString(value) {
+		// Kimi-K3.jinja:102:5 {%- elif value is string -%}
+		w.WriteString("string")
+	} else if jinja2.IsMapping(value) {
+		// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
+		w.WriteString("object")
+	} else {
+		// Kimi-K3.jinja:104:5 {%- else -%}
+		w.WriteString("array")
+	}
+}
+
+// renderKimiK3_xtmlValue is the macro xtml_value of renderKimiK3.
+func renderKimiK3_xtmlValue(w *jinja2.Writer, value jinja2.Value) {
+	// Kimi-K3.jinja:108:1 {%- macro xtml_value(value) -%}
+	value = jinja2.Param(value, "value")
+	// Kimi-K3.jinja:109:1 {%- if value is string -%}
+	if jinja2.IsString(value) {
+		// Kimi-K3.jinja:110:1 {{- value -}}
+		jinja2.Write(w, value)
+	} else {
+		// Kimi-K3.jinja:111:5 {%- else -%}
+		// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
+		jinja2.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	}
+}
+
+// renderKimiK3_renderAssistant is the macro render_assistant of renderKimiK3.
+// Its parameters after the macro's are the variables of renderKimiK3 it reads.
+func renderKimiK3_renderAssistant(w *jinja2.Writer, message, state jinja2.Value, thinking, imagePrompts jinja2.Value) {
+	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
+	message = jinja2.Param(message, "message")
+	state = jinja2.Param(state, "state")
+	var reasoningContent, toolCalls jinja2.Value
+	// Kimi-K3.jinja:117:1 {%- if thinking -%}
+	if thinking.Truthy() {
+		// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
+		reasoningContent = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("reasoning_content")), func() jinja2.Value {
+			return jinja2.MethodGet(message, jinja2.Lit("reasoning"))
+		})
+		// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
+		renderKimiK3_openTag(w, jinja2.Lit("think"), jinja2.Missing())
+		// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
+		if !jinja2.IsNone(reasoningContent) && jinja2.FilterTrim(jinja2.FilterString(reasoningContent), nil, nil).Truthy() {
+			// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
+			renderKimiK3_renderText(w, reasoningContent, state, imagePrompts)
+		}
+		// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
+		renderKimiK3_closeTag(w, jinja2.Lit("think"))
+	}
+	// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
+	renderKimiK3_openTag(w, jinja2.Lit("response"), jinja2.Missing())
+	// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
+	renderKimiK3_renderContent(w, jinja2.MethodGet(message, jinja2.Lit("content")), state, imagePrompts)
+	// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
+	renderKimiK3_closeTag(w, jinja2.Lit("response"))
+	// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
+	toolCalls = jinja2.MethodGet(message, jinja2.Lit("tool_calls"))
+	// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
+	if toolCalls.Truthy() {
+		// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
+		renderKimiK3_openTag(w, jinja2.Lit("tools"), jinja2.Missing())
+		// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
+		items := jinja2.Iterate(w, toolCalls)
+		for i := range items {
+			toolCall := items[i]
+			var fn, arguments, jsonBlock jinja2.Value
+			// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
+			if !jinja2.IsMapping(toolCall) {
+				// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls must be mappings.")))
+			}
+			// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
+			toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+			if jinja2.IsDefined(toolCallFunction) && jinja2.IsMapping(toolCallFunction) {
+				fn = toolCallFunction
+			} else {
+				fn = toolCall
+			}
+			// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
+			if jinja2.IsNone(jinja2.MethodGet(fn, jinja2.Lit("name"))) {
+				// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls require a function name.")))
+			}
+			// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
+			renderKimiK3_openTag(w, jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), jinja2.ItemAttr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.SmallInt(int64(i+1)))))
+			// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
+			arguments = jinja2.MethodGetDefault(fn, jinja2.Lit("arguments"), jinja2.DictOf())
+			// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
+			jsonBlock = jinja2.MethodGet(fn, jinja2.Lit("_xtml_json_block"))
+			// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
+			if !jinja2.IsNone(jsonBlock) {
+				// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
+				renderKimiK3_openTag(w, jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))
+				// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
+				renderKimiK3_renderText(w, jsonBlock, state, imagePrompts)
+				// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
+				renderKimiK3_closeTag(w, jinja2.Lit("json"))
+			} else if jinja2.IsMapping(arguments) {
+				// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
+				// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
+				keys, values := jinja2.DictItems(arguments)
+				for i := range w.Count(len(keys)) {
+					key := keys[i]
+					value := values[i]
+					// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
+					renderKimiK3_openTag(w, jinja2.Lit("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("key"), key), jinja2.NewTuple(jinja2.Lit("type"), w.Capture(func() {
+						renderKimiK3_xtmlType(w, value)
+					}))))
+					// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
+					renderKimiK3_renderText(w, w.Capture(func() {
+						renderKimiK3_xtmlValue(w, value)
+					}), state, imagePrompts)
+					// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
+					renderKimiK3_closeTag(w, jinja2.Lit("argument"))
+				}
+			} else if jinja2.IsString(arguments) && jinja2.FilterTrim(arguments, nil, nil).Truthy() {
+				// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
+				// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
+				renderKimiK3_openTag(w, jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))
+				// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
+				renderKimiK3_renderText(w, arguments, state, imagePrompts)
+				// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
+				renderKimiK3_closeTag(w, jinja2.Lit("json"))
+			} else if !jinja2.IsNone(arguments) && !jinja2.IsString(arguments) {
+				// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
+				// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
+			}
+			// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
+			renderKimiK3_closeTag(w, jinja2.Lit("call"))
+		}
+		// Kimi-K3.jinja:161:5 {{- close_tag('tools') -}}
+		renderKimiK3_closeTag(w, jinja2.Lit("tools"))
+	}
+}
+
+// renderKimiK3_renderToolMessage is the macro render_tool_message of renderKimiK3.
+// Its parameters after the macro's are the variables of renderKimiK3 it reads.
+func renderKimiK3_renderToolMessage(w *jinja2.Writer, message, state, resolvedName jinja2.Value, imagePrompts jinja2.Value) {
+	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
+	message = jinja2.Param(message, "message")
+	state = jinja2.Param(state, "state")
+	if resolvedName.IsMissing() {
+		resolvedName = jinja2.None()
+	}
+	var toolName, fallbackCall, fallbackFn jinja2.Value
+	// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
+	jinja2.CheckNamespace(state)
+	// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
+	jinja2.SetAttr(state, "tool_index", jinja2.Add(jinja2.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
+	// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
+	if !jinja2.IsNone(resolvedName) {
+		// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
+		toolName = resolvedName
+	} else if jinja2.In(jinja2.Lit("tool"), message) {
+		// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
+		// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
+		toolName = jinja2.MethodGet(message, jinja2.Lit("tool"))
+	} else {
+		// Kimi-K3.jinja:171:5 {%- else -%}
+		// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
+		toolName = jinja2.MethodGet(message, jinja2.Lit("name"))
+	}
+	// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
+	if (jinja2.IsNone(toolName) && !jinja2.IsNone(jinja2.ItemAttr(state, "tool_calls"))) && jinja2.Le(jinja2.ItemAttr(state, "tool_index"), jinja2.FilterLength(jinja2.ItemAttr(state, "tool_calls"))) {
+		// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
+		fallbackCall = jinja2.Item(jinja2.ItemAttr(state, "tool_calls"), jinja2.Sub(jinja2.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
+		// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
+		fallbackCallFunction := jinja2.ItemAttr(fallbackCall, "function")
+		if jinja2.IsDefined(fallbackCallFunction) && jinja2.IsMapping(fallbackCallFunction) {
+			fallbackFn = fallbackCallFunction
+		} else {
+			fallbackFn = fallbackCall
+		}
+		// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
+		toolName = jinja2.ItemAttr(fallbackFn, "name")
+	}
+	// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
+	if jinja2.IsNone(toolName) {
+		// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
+	}
+	// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
+	renderKimiK3_openTag(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("tool")), jinja2.NewTuple(jinja2.Lit("tool"), toolName), jinja2.NewTuple(jinja2.Lit("index"), jinja2.ItemAttr(state, "tool_index"))))
+	// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
+	renderKimiK3_renderContent(w, jinja2.MethodGet(message, jinja2.Lit("content")), state, imagePrompts)
+	// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
+	renderKimiK3_closeTag(w, jinja2.Lit("message"))
+	w.WriteString("<|end_of_msg|>")
 }
 
 // renderKimiK3Llama renders Kimi-K3.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -713,399 +769,31 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	imagePrompts := w.Lookup("image_prompts")
 	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
-	escapeAttr := func(value jinja2.Value) {
-		value = llamacpp.Param(value, "value")
-		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		llamacpp.Write(w, llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterString(value), []jinja2.Value{jinja2.Lit("&"), jinja2.Lit("&amp;")}, nil), []jinja2.Value{jinja2.Lit("\""), jinja2.Lit("&quot;")}, nil))
-	}
+	// (the function renderKimiK3_escapeAttrLlama)
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
-	openTag := func(tag, attrs jinja2.Value) {
-		tag = llamacpp.Param(tag, "tag")
-		if attrs.IsMissing() {
-			attrs = jinja2.NewList()
-		}
-		// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
-		w.WriteString("<|open|>")
-		llamacpp.WriteStr(w, tag)
-		// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
-		for _, attr := range llamacpp.Iterate(w, attrs) {
-			// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
-			w.WriteString(" ")
-			llamacpp.WriteStr(w, llamacpp.ItemInt(attr, 0))
-			w.WriteString("=\"")
-			// Kimi-K3.jinja:8:29 {{- escape_attr(attr[1]) -}}
-			escapeAttr(llamacpp.ItemInt(attr, 1))
-			w.WriteString("\"")
-		}
-		w.WriteString("<|sep|>")
-	}
+	// (the function renderKimiK3_openTagLlama)
 	// Kimi-K3.jinja:13:1 {%- macro close_tag(tag) -%}
-	closeTag := func(tag jinja2.Value) {
-		tag = llamacpp.Param(tag, "tag")
-		// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
-		w.WriteString("<|close|>")
-		llamacpp.WriteStr(w, tag)
-		w.WriteString("<|sep|>")
-	}
+	// (the function renderKimiK3_closeTagLlama)
 	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
-	nextImage := func(state jinja2.Value) {
-		state = llamacpp.Param(state, "state")
-		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
-		if llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts) {
-			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if llamacpp.Ge(llamacpp.ItemAttr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
-				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
-				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("More image placeholders than image prompts.")))
-			}
-			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
-			llamacpp.Write(w, llamacpp.Item(imagePrompts, llamacpp.ItemAttr(state, "image_index")))
-			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
-			llamacpp.CheckNamespace(state)
-			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
-			llamacpp.SetAttr(state, "image_index", llamacpp.Add(llamacpp.ItemAttr(state, "image_index"), jinja2.SmallInt(1)))
-		} else {
-			// Kimi-K3.jinja:24:5 {%- else -%}
-			w.WriteString("<|kimi_image_placeholder|>")
-		}
-	}
+	// (the function renderKimiK3_nextImageLlama)
 	// Kimi-K3.jinja:29:1 {%- macro render_text(text, state) -%}
-	renderText := func(text, state jinja2.Value) {
-		text = llamacpp.Param(text, "text")
-		state = llamacpp.Param(state, "state")
-		var parts jinja2.Value
-		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
-		text = llamacpp.FilterString(text)
-		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
-		if (llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts)) && llamacpp.In(jinja2.Lit("<|kimi_image_placeholder|>"), text) {
-			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
-			parts = llamacpp.MethodSplitSep(text, jinja2.Lit("<|kimi_image_placeholder|>"))
-			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
-			items := llamacpp.Iterate(w, parts)
-			for i := range items {
-				part := items[i]
-				// Kimi-K3.jinja:34:9 {{- part -}}
-				llamacpp.Write(w, part)
-				// Kimi-K3.jinja:35:9 {%- if not loop.last -%}
-				if !(i == len(items)-1) {
-					// Kimi-K3.jinja:35:33 {{- next_image(state) -}}
-					nextImage(state)
-				}
-			}
-		} else {
-			// Kimi-K3.jinja:37:5 {%- else -%}
-			// Kimi-K3.jinja:38:5 {{- text -}}
-			llamacpp.Write(w, text)
-		}
-	}
+	// (the function renderKimiK3_renderTextLlama)
 	// Kimi-K3.jinja:42:1 {%- macro render_content(content, state) -%}
-	renderContent := func(content, state jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		state = llamacpp.Param(state, "state")
-		// Kimi-K3.jinja:43:1 {%- if content is string -%}
-		if llamacpp.IsString(content) {
-			// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
-			renderText(content, state)
-		} else if !llamacpp.IsNone(content) && llamacpp.IsDefined(content) {
-			// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
-			// Kimi-K3.jinja:46:5 {%- for part in content -%}
-			for _, part := range llamacpp.Iterate(w, content) {
-				// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
-				if llamacpp.InStrs(llamacpp.ItemAttr(part, "type"), "image", "image_url") {
-					// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
-					nextImage(state)
-				} else {
-					// Kimi-K3.jinja:49:13 {%- else -%}
-					// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
-					renderText(llamacpp.ItemAttr(part, "text"), state)
-				}
-			}
-		}
-	}
+	// (the function renderKimiK3_renderContentLlama)
 	// Kimi-K3.jinja:56:1 {%- macro internal_system_message(message_type, body) -%}
-	internalSystemMessage := func(messageType, body jinja2.Value) {
-		messageType = llamacpp.Param(messageType, "message_type")
-		body = llamacpp.Param(body, "body")
-		// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
-		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), messageType)))
-		// Kimi-K3.jinja:58:1 {{- body|trim -}}
-		llamacpp.Write(w, llamacpp.FilterTrim(body, nil, nil))
-		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
-		closeTag(jinja2.Lit("message"))
-		w.WriteString("<|end_of_msg|>")
-	}
+	// (the function renderKimiK3_internalSystemMessageLlama)
 	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
-	var jsonSorted func(jinja2.Value)
-	jsonSorted = func(value jinja2.Value) {
-		value = llamacpp.Param(value, "value")
-		// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
-		if llamacpp.IsMapping(value) {
-			w.WriteString("{")
-			// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(value, nil, nil)))
-			for i := range items {
-				vals := llamacpp.Unpack(items[i], 2)
-				key := vals[0]
-				item := vals[1]
-				// Kimi-K3.jinja:69:1 {%- if not loop.first -%}
-				if !(i == 0) {
-					w.WriteString(",")
-				}
-				// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
-				llamacpp.WriteJSON(w, key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-				w.WriteString(":")
-				// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					jsonSorted(item)
-				}))
-			}
-			w.WriteString("}")
-		} else if ((llamacpp.IsString(value) || llamacpp.IsNumber(value)) || llamacpp.IsBoolean(value)) || llamacpp.IsNone(value) {
-			// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
-			// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
-			llamacpp.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		} else {
-			// Kimi-K3.jinja:75:5 {%- else -%}
-			w.WriteString("[")
-			// Kimi-K3.jinja:77:1 {%- for item in value -%}
-			items := llamacpp.Iterate(w, value)
-			for i := range items {
-				item := items[i]
-				// Kimi-K3.jinja:78:1 {%- if not loop.first -%}
-				if !(i == 0) {
-					w.WriteString(",")
-				}
-				// Kimi-K3.jinja:79:1 {{- json_sorted(item) -}}
-				llamacpp.Write(w, w.Capture(func() {
-					jsonSorted(item)
-				}))
-			}
-			w.WriteString("]")
-		}
-	}
+	// (the function renderKimiK3_jsonSortedLlama)
 	// Kimi-K3.jinja:85:1 {%- macro render_tool_declare(tool_list, dynamic=false) -%}
-	renderToolDeclare := func(toolList, dynamic jinja2.Value) {
-		toolList = llamacpp.Param(toolList, "tool_list")
-		if dynamic.IsMissing() {
-			dynamic = jinja2.Bool(false)
-		}
-		// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
-		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("tool-declare"))))
-		// Kimi-K3.jinja:87:1 {%- if dynamic -%}
-		if dynamic.Truthy() {
-			w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
-		} else {
-			// Kimi-K3.jinja:89:5 {%- else -%}
-			w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
-		}
-		// Kimi-K3.jinja:92:1 {{- json_sorted(tool_list) -}}
-		llamacpp.Write(w, w.Capture(func() {
-			jsonSorted(toolList)
-		}))
-		w.WriteString("\n```")
-		// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
-		closeTag(jinja2.Lit("message"))
-		w.WriteString("<|end_of_msg|>")
-	}
+	// (the function renderKimiK3_renderToolDeclareLlama)
 	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
-	xtmlType := func(value jinja2.Value) {
-		value = llamacpp.Param(value, "value")
-		// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
-		if llamacpp.IsBoolean(value) {
-			w.WriteString("boolean")
-		} else if llamacpp.IsNone(value) {
-			// Kimi-K3.jinja:100:5 {%- elif value is none -%}
-			w.WriteString("null")
-		} else if llamacpp.IsNumber(value) {
-			// Kimi-K3.jinja:101:5 {%- elif value is number -%}
-			w.WriteString("number")
-		} else if llamacpp.IsString(value) {
-			// Kimi-K3.jinja:102:5 {%- elif value is string -%}
-			w.WriteString("string")
-		} else if llamacpp.IsMapping(value) {
-			// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
-			w.WriteString("object")
-		} else {
-			// Kimi-K3.jinja:104:5 {%- else -%}
-			w.WriteString("array")
-		}
-	}
+	// (the function renderKimiK3_xtmlTypeLlama)
 	// Kimi-K3.jinja:108:1 {%- macro xtml_value(value) -%}
-	xtmlValue := func(value jinja2.Value) {
-		value = llamacpp.Param(value, "value")
-		// Kimi-K3.jinja:109:1 {%- if value is string -%}
-		if llamacpp.IsString(value) {
-			// Kimi-K3.jinja:110:1 {{- value -}}
-			llamacpp.Write(w, value)
-		} else {
-			// Kimi-K3.jinja:111:5 {%- else -%}
-			// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
-			llamacpp.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-		}
-	}
+	// (the function renderKimiK3_xtmlValueLlama)
 	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
-	renderAssistant := func(message, state jinja2.Value) {
-		message = llamacpp.Param(message, "message")
-		state = llamacpp.Param(state, "state")
-		var reasoningContent, toolCalls jinja2.Value
-		// Kimi-K3.jinja:117:1 {%- if thinking -%}
-		if thinking.Truthy() {
-			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-			reasoningContent = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("reasoning_content")), func() jinja2.Value {
-				return llamacpp.MethodGet(message, jinja2.Lit("reasoning"))
-			})
-			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
-			openTag(jinja2.Lit("think"), jinja2.Missing())
-			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-			if !llamacpp.IsNone(reasoningContent) && llamacpp.FilterTrim(llamacpp.FilterString(reasoningContent), nil, nil).Truthy() {
-				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
-				renderText(reasoningContent, state)
-			}
-			// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
-			closeTag(jinja2.Lit("think"))
-		}
-		// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
-		openTag(jinja2.Lit("response"), jinja2.Missing())
-		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(llamacpp.MethodGet(message, jinja2.Lit("content")), state)
-		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
-		closeTag(jinja2.Lit("response"))
-		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
-		toolCalls = llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))
-		// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
-		if toolCalls.Truthy() {
-			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
-			openTag(jinja2.Lit("tools"), jinja2.Missing())
-			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
-			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var fn, arguments, jsonBlock jinja2.Value
-			items := llamacpp.Iterate(w, toolCalls)
-			for i := range items {
-				toolCall := items[i]
-				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
-				if !llamacpp.IsMapping(toolCall) {
-					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls must be mappings.")))
-				}
-				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
-				if llamacpp.IsDefined(toolCallFunction) && llamacpp.IsMapping(toolCallFunction) {
-					fn = toolCallFunction
-				} else {
-					fn = toolCall
-				}
-				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
-				if llamacpp.IsNone(llamacpp.MethodGet(fn, jinja2.Lit("name"))) {
-					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls require a function name.")))
-				}
-				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				openTag(jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), llamacpp.ItemAttr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.SmallInt(int64(i+1)))))
-				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
-				arguments = llamacpp.MethodGetDefault(fn, jinja2.Lit("arguments"), jinja2.DictOf())
-				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
-				jsonBlock = llamacpp.MethodGet(fn, jinja2.Lit("_xtml_json_block"))
-				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
-				if !llamacpp.IsNone(jsonBlock) {
-					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
-					openTag(jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))
-					// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
-					renderText(jsonBlock, state)
-					// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
-					closeTag(jinja2.Lit("json"))
-				} else if llamacpp.IsMapping(arguments) {
-					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
-					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
-					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-					for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(arguments, "items", nil, nil))) {
-						vals := llamacpp.Unpack(item, 2)
-						key := vals[0]
-						value := vals[1]
-						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
-						openTag(jinja2.Lit("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("key"), key), jinja2.NewTuple(jinja2.Lit("type"), w.Capture(func() {
-							xtmlType(value)
-						}))))
-						// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
-						renderText(w.Capture(func() {
-							xtmlValue(value)
-						}), state)
-						// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
-						closeTag(jinja2.Lit("argument"))
-					}
-				} else if llamacpp.IsString(arguments) && llamacpp.FilterTrim(arguments, nil, nil).Truthy() {
-					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
-					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
-					openTag(jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))
-					// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
-					renderText(arguments, state)
-					// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
-					closeTag(jinja2.Lit("json"))
-				} else if !llamacpp.IsNone(arguments) && !llamacpp.IsString(arguments) {
-					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
-					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
-				}
-				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
-				closeTag(jinja2.Lit("call"))
-			}
-			// Kimi-K3.jinja:161:5 {{- close_tag('tools') -}}
-			closeTag(jinja2.Lit("tools"))
-		}
-	}
+	// (the function renderKimiK3_renderAssistantLlama)
 	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
-	renderToolMessage := func(message, state, resolvedName jinja2.Value) {
-		message = llamacpp.Param(message, "message")
-		state = llamacpp.Param(state, "state")
-		if resolvedName.IsMissing() {
-			resolvedName = jinja2.None()
-		}
-		var toolName, fallbackCall, fallbackFn jinja2.Value
-		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
-		llamacpp.CheckNamespace(state)
-		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
-		llamacpp.SetAttr(state, "tool_index", llamacpp.Add(llamacpp.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
-		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
-		if !llamacpp.IsNone(resolvedName) {
-			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
-			toolName = resolvedName
-		} else if llamacpp.In(jinja2.Lit("tool"), message) {
-			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
-			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
-			toolName = llamacpp.MethodGet(message, jinja2.Lit("tool"))
-		} else {
-			// Kimi-K3.jinja:171:5 {%- else -%}
-			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
-			toolName = llamacpp.MethodGet(message, jinja2.Lit("name"))
-		}
-		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (llamacpp.IsNone(toolName) && !llamacpp.IsNone(llamacpp.ItemAttr(state, "tool_calls"))) && llamacpp.Le(llamacpp.ItemAttr(state, "tool_index"), llamacpp.FilterLength(llamacpp.ItemAttr(state, "tool_calls"))) {
-			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			fallbackCall = llamacpp.Item(llamacpp.ItemAttr(state, "tool_calls"), llamacpp.Sub(llamacpp.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
-			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
-			fallbackCallFunction := llamacpp.ItemAttr(fallbackCall, "function")
-			if llamacpp.IsDefined(fallbackCallFunction) && llamacpp.IsMapping(fallbackCallFunction) {
-				fallbackFn = fallbackCallFunction
-			} else {
-				fallbackFn = fallbackCall
-			}
-			// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
-			toolName = llamacpp.ItemAttr(fallbackFn, "name")
-		}
-		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
-		if llamacpp.IsNone(toolName) {
-			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
-		}
-		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("tool")), jinja2.NewTuple(jinja2.Lit("tool"), toolName), jinja2.NewTuple(jinja2.Lit("index"), llamacpp.ItemAttr(state, "tool_index"))))
-		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(llamacpp.MethodGet(message, jinja2.Lit("content")), state)
-		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
-		closeTag(jinja2.Lit("message"))
-		w.WriteString("<|end_of_msg|>")
-	}
+	// (the function renderKimiK3_renderToolMessageLlama)
 	// Kimi-K3.jinja:188:1 {%- if thinking is undefined -%}
 	if llamacpp.IsUndefined(thinking) {
 		// Kimi-K3.jinja:189:5 {%- set thinking = true -%}
@@ -1126,12 +814,12 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
 	if llamacpp.IsDefined(tools) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
-		renderToolDeclare(tools, jinja2.Missing())
+		renderKimiK3_renderToolDeclareLlama(w, tools, jinja2.Missing())
 	}
 	// Kimi-K3.jinja:204:1 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
 	if thinking.Truthy() && llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205:5 {{- internal_system_message(
-		internalSystemMessage(jinja2.Lit("thinking-effort"), llamacpp.Add(llamacpp.Add(jinja2.Lit("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Lit("`.")))
+		renderKimiK3_internalSystemMessageLlama(w, jinja2.Lit("thinking-effort"), llamacpp.Add(llamacpp.Add(jinja2.Lit("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Lit("`.")))
 	}
 	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -1155,16 +843,16 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
-				openTag(jinja2.Lit("message"), attrs)
+				renderKimiK3_openTagLlama(w, jinja2.Lit("message"), attrs)
 				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(llamacpp.MethodGet(message, jinja2.Lit("content")), state)
+				renderKimiK3_renderContentLlama(w, llamacpp.MethodGet(message, jinja2.Lit("content")), state, imagePrompts)
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
-				closeTag(jinja2.Lit("message"))
+				renderKimiK3_closeTagLlama(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "system") && llamacpp.MethodGet(message, jinja2.Lit("tools")).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
-				renderToolDeclare(llamacpp.ItemAttr(message, "tools"), jinja2.Bool(true))
+				renderKimiK3_renderToolDeclareLlama(w, llamacpp.ItemAttr(message, "tools"), jinja2.Bool(true))
 			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
@@ -1175,11 +863,11 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
-				openTag(jinja2.Lit("message"), attrs)
+				renderKimiK3_openTagLlama(w, jinja2.Lit("message"), attrs)
 				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(llamacpp.MethodGet(message, jinja2.Lit("content")), state)
+				renderKimiK3_renderContentLlama(w, llamacpp.MethodGet(message, jinja2.Lit("content")), state, imagePrompts)
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
-				closeTag(jinja2.Lit("message"))
+				renderKimiK3_closeTagLlama(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
@@ -1199,11 +887,11 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
-				openTag(jinja2.Lit("message"), attrs)
+				renderKimiK3_openTagLlama(w, jinja2.Lit("message"), attrs)
 				// Kimi-K3.jinja:237:13 {{- render_assistant(message, state) -}}
-				renderAssistant(message, state)
+				renderKimiK3_renderAssistantLlama(w, message, state, thinking, imagePrompts)
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
-				closeTag(jinja2.Lit("message"))
+				renderKimiK3_closeTagLlama(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
 			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
@@ -1271,7 +959,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
 								if !llamacpp.IsNone(resultId) && llamacpp.Eq(llamacpp.FilterString(resultId), llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
-									renderToolMessage(toolMessage, state, llamacpp.MethodGet(fn, jinja2.Lit("name")))
+									renderKimiK3_renderToolMessageLlama(w, toolMessage, state, llamacpp.MethodGet(fn, jinja2.Lit("name")), imagePrompts)
 								}
 							}
 						}
@@ -1281,7 +969,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					// Kimi-K3.jinja:271:17 {%- for tool_message in run.tool_messages -%}
 					for _, toolMessage := range llamacpp.Iterate(w, runToolMessages) {
 						// Kimi-K3.jinja:272:21 {{- render_tool_message(tool_message, state) -}}
-						renderToolMessage(toolMessage, state, jinja2.Missing())
+						renderKimiK3_renderToolMessageLlama(w, toolMessage, state, jinja2.Missing(), imagePrompts)
 					}
 				}
 			}
@@ -1290,11 +978,11 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	// Kimi-K3.jinja:279:1 {%- if tool_choice is defined and tool_choice == 'required' -%}
 	if llamacpp.IsDefined(toolChoice) && jinja2.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
-		internalSystemMessage(jinja2.Lit("tool-choice"), jinja2.Lit("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
+		renderKimiK3_internalSystemMessageLlama(w, jinja2.Lit("tool-choice"), jinja2.Lit("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
 	} else if llamacpp.IsDefined(toolChoice) && jinja2.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:281:5 {%- elif tool_choice is defined and tool_choice == 'none' -%}
 		// Kimi-K3.jinja:282:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
-		internalSystemMessage(jinja2.Lit("tool-choice"), jinja2.Lit("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
+		renderKimiK3_internalSystemMessageLlama(w, jinja2.Lit("tool-choice"), jinja2.Lit("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
 	}
 	// Kimi-K3.jinja:285:1 {%- if response_schema is defined -%}
 	if llamacpp.IsDefined(responseSchema) {
@@ -1340,20 +1028,20 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	// Kimi-K3.jinja:304:1 {%- if response_format_type == 'json_object' -%}
 	if jinja2.EqStr(responseFormatType, "json_object") {
 		// Kimi-K3.jinja:305:5 {{- internal_system_message(
-		internalSystemMessage(jinja2.Lit("response-format"), jinja2.Lit("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
+		renderKimiK3_internalSystemMessageLlama(w, jinja2.Lit("response-format"), jinja2.Lit("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
 	} else if jinja2.EqStr(responseFormatType, "json_schema") {
 		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
 		// Kimi-K3.jinja:310:5 {{- internal_system_message(
-		internalSystemMessage(jinja2.Lit("response-format"), llamacpp.Add(llamacpp.Add(jinja2.Lit("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
-			jsonSorted(llamacpp.ItemAttr(state, "response_schema"))
+		renderKimiK3_internalSystemMessageLlama(w, jinja2.Lit("response-format"), llamacpp.Add(llamacpp.Add(jinja2.Lit("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
+			renderKimiK3_jsonSortedLlama(w, llamacpp.ItemAttr(state, "response_schema"))
 		})), jinja2.Lit("\n```")))
 	}
 	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// Kimi-K3.jinja:317:5 {{- open_tag('message', [('role', 'assistant')]) -}}
-		openTag(jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("assistant"))))
+		renderKimiK3_openTagLlama(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("assistant"))))
 		// Kimi-K3.jinja:318:5 {{- open_tag('think' if thinking else 'response') -}}
-		openTag(jinja2.IfElse(thinking.Truthy(), func() jinja2.Value {
+		renderKimiK3_openTagLlama(w, jinja2.IfElse(thinking.Truthy(), func() jinja2.Value {
 			return jinja2.Lit("think")
 		}, func() jinja2.Value {
 			return jinja2.Lit("response")
@@ -1366,6 +1054,430 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 	}
 }
 
+// renderKimiK3_escapeAttrLlama is the macro escape_attr of renderKimiK3Llama.
+func renderKimiK3_escapeAttrLlama(w *jinja2.Writer, value jinja2.Value) {
+	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
+	value = llamacpp.Param(value, "value")
+	// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
+	llamacpp.Write(w, llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterString(value), []jinja2.Value{jinja2.Lit("&"), jinja2.Lit("&amp;")}, nil), []jinja2.Value{jinja2.Lit("\""), jinja2.Lit("&quot;")}, nil))
+}
+
+// renderKimiK3_openTagLlama is the macro open_tag of renderKimiK3Llama.
+func renderKimiK3_openTagLlama(w *jinja2.Writer, tag, attrs jinja2.Value) {
+	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
+	tag = llamacpp.Param(tag, "tag")
+	if attrs.IsMissing() {
+		attrs = jinja2.NewList()
+	}
+	// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
+	w.WriteString("<|open|>")
+	llamacpp.WriteStr(w, tag)
+	// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
+	for _, attr := range llamacpp.Iterate(w, attrs) {
+		// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
+		w.WriteString(" ")
+		llamacpp.WriteStr(w, llamacpp.ItemInt(attr, 0))
+		w.WriteString("=\"")
+		// Kimi-K3.jinja:8:29 {{- escape_attr(attr[1]) -}}
+		renderKimiK3_escapeAttrLlama(w, llamacpp.ItemInt(attr, 1))
+		w.WriteString("\"")
+	}
+	w.WriteString("<|sep|>")
+}
+
+// renderKimiK3_closeTagLlama is the macro close_tag of renderKimiK3Llama.
+func renderKimiK3_closeTagLlama(w *jinja2.Writer, tag jinja2.Value) {
+	// Kimi-K3.jinja:13:1 {%- macro close_tag(tag) -%}
+	tag = llamacpp.Param(tag, "tag")
+	// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
+	w.WriteString("<|close|>")
+	llamacpp.WriteStr(w, tag)
+	w.WriteString("<|sep|>")
+}
+
+// renderKimiK3_nextImageLlama is the macro next_image of renderKimiK3Llama.
+// Its parameters after the macro's are the variables of renderKimiK3Llama it reads.
+func renderKimiK3_nextImageLlama(w *jinja2.Writer, state jinja2.Value, imagePrompts jinja2.Value) {
+	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
+	state = llamacpp.Param(state, "state")
+	// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
+	if llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts) {
+		// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
+		if llamacpp.Ge(llamacpp.ItemAttr(state, "image_index"), llamacpp.FilterLength(imagePrompts)) {
+			// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
+			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("More image placeholders than image prompts.")))
+		}
+		// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
+		llamacpp.Write(w, llamacpp.Item(imagePrompts, llamacpp.ItemAttr(state, "image_index")))
+		// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
+		llamacpp.CheckNamespace(state)
+		// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
+		llamacpp.SetAttr(state, "image_index", llamacpp.Add(llamacpp.ItemAttr(state, "image_index"), jinja2.SmallInt(1)))
+	} else {
+		// Kimi-K3.jinja:24:5 {%- else -%}
+		w.WriteString("<|kimi_image_placeholder|>")
+	}
+}
+
+// renderKimiK3_renderTextLlama is the macro render_text of renderKimiK3Llama.
+// Its parameters after the macro's are the variables of renderKimiK3Llama it reads.
+func renderKimiK3_renderTextLlama(w *jinja2.Writer, text, state jinja2.Value, imagePrompts jinja2.Value) {
+	// Kimi-K3.jinja:29:1 {%- macro render_text(text, state) -%}
+	text = llamacpp.Param(text, "text")
+	state = llamacpp.Param(state, "state")
+	var parts jinja2.Value
+	// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
+	text = llamacpp.FilterString(text)
+	// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
+	if (llamacpp.IsDefined(imagePrompts) && !llamacpp.IsNone(imagePrompts)) && llamacpp.In(jinja2.Lit("<|kimi_image_placeholder|>"), text) {
+		// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
+		parts = llamacpp.MethodSplitSep(text, jinja2.Lit("<|kimi_image_placeholder|>"))
+		// Kimi-K3.jinja:33:5 {%- for part in parts -%}
+		items := llamacpp.Iterate(w, parts)
+		for i := range items {
+			part := items[i]
+			// Kimi-K3.jinja:34:9 {{- part -}}
+			llamacpp.Write(w, part)
+			// Kimi-K3.jinja:35:9 {%- if not loop.last -%}
+			if !(i == len(items)-1) {
+				// Kimi-K3.jinja:35:33 {{- next_image(state) -}}
+				renderKimiK3_nextImageLlama(w, state, imagePrompts)
+			}
+		}
+	} else {
+		// Kimi-K3.jinja:37:5 {%- else -%}
+		// Kimi-K3.jinja:38:5 {{- text -}}
+		llamacpp.Write(w, text)
+	}
+}
+
+// renderKimiK3_renderContentLlama is the macro render_content of renderKimiK3Llama.
+// Its parameters after the macro's are the variables of renderKimiK3Llama it reads.
+func renderKimiK3_renderContentLlama(w *jinja2.Writer, content, state jinja2.Value, imagePrompts jinja2.Value) {
+	// Kimi-K3.jinja:42:1 {%- macro render_content(content, state) -%}
+	content = llamacpp.Param(content, "content")
+	state = llamacpp.Param(state, "state")
+	// Kimi-K3.jinja:43:1 {%- if content is string -%}
+	if llamacpp.IsString(content) {
+		// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
+		renderKimiK3_renderTextLlama(w, content, state, imagePrompts)
+	} else if !llamacpp.IsNone(content) && llamacpp.IsDefined(content) {
+		// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
+		// Kimi-K3.jinja:46:5 {%- for part in content -%}
+		for _, part := range llamacpp.Iterate(w, content) {
+			// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
+			if llamacpp.InStrs(llamacpp.ItemAttr(part, "type"), "image", "image_url") {
+				// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
+				renderKimiK3_nextImageLlama(w, state, imagePrompts)
+			} else {
+				// Kimi-K3.jinja:49:13 {%- else -%}
+				// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
+				renderKimiK3_renderTextLlama(w, llamacpp.ItemAttr(part, "text"), state, imagePrompts)
+			}
+		}
+	}
+}
+
+// renderKimiK3_internalSystemMessageLlama is the macro internal_system_message of renderKimiK3Llama.
+func renderKimiK3_internalSystemMessageLlama(w *jinja2.Writer, messageType, body jinja2.Value) {
+	// Kimi-K3.jinja:56:1 {%- macro internal_system_message(message_type, body) -%}
+	messageType = llamacpp.Param(messageType, "message_type")
+	body = llamacpp.Param(body, "body")
+	// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
+	renderKimiK3_openTagLlama(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), messageType)))
+	// Kimi-K3.jinja:58:1 {{- body|trim -}}
+	llamacpp.Write(w, llamacpp.FilterTrim(body, nil, nil))
+	// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
+	renderKimiK3_closeTagLlama(w, jinja2.Lit("message"))
+	w.WriteString("<|end_of_msg|>")
+}
+
+// renderKimiK3_jsonSortedLlama is the macro json_sorted of renderKimiK3Llama.
+func renderKimiK3_jsonSortedLlama(w *jinja2.Writer, value jinja2.Value) {
+	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
+	value = llamacpp.Param(value, "value")
+	// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
+	if llamacpp.IsMapping(value) {
+		w.WriteString("{")
+		// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+		items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterDictsort(value, nil, nil)))
+		for i := range items {
+			vals := llamacpp.Unpack(items[i], 2)
+			key := vals[0]
+			item := vals[1]
+			// Kimi-K3.jinja:69:1 {%- if not loop.first -%}
+			if !(i == 0) {
+				w.WriteString(",")
+			}
+			// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
+			llamacpp.WriteJSON(w, key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			w.WriteString(":")
+			// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
+			llamacpp.Write(w, w.Capture(func() {
+				renderKimiK3_jsonSortedLlama(w, item)
+			}))
+		}
+		w.WriteString("}")
+	} else if ((llamacpp.IsString(value) || llamacpp.IsNumber(value)) || llamacpp.IsBoolean(value)) || llamacpp.IsNone(value) {
+		// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
+		// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
+		llamacpp.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	} else {
+		// Kimi-K3.jinja:75:5 {%- else -%}
+		w.WriteString("[")
+		// Kimi-K3.jinja:77:1 {%- for item in value -%}
+		items := llamacpp.Iterate(w, value)
+		for i := range items {
+			item := items[i]
+			// Kimi-K3.jinja:78:1 {%- if not loop.first -%}
+			if !(i == 0) {
+				w.WriteString(",")
+			}
+			// Kimi-K3.jinja:79:1 {{- json_sorted(item) -}}
+			llamacpp.Write(w, w.Capture(func() {
+				renderKimiK3_jsonSortedLlama(w, item)
+			}))
+		}
+		w.WriteString("]")
+	}
+}
+
+// renderKimiK3_renderToolDeclareLlama is the macro render_tool_declare of renderKimiK3Llama.
+func renderKimiK3_renderToolDeclareLlama(w *jinja2.Writer, toolList, dynamic jinja2.Value) {
+	// Kimi-K3.jinja:85:1 {%- macro render_tool_declare(tool_list, dynamic=false) -%}
+	toolList = llamacpp.Param(toolList, "tool_list")
+	if dynamic.IsMissing() {
+		dynamic = jinja2.Bool(false)
+	}
+	// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
+	renderKimiK3_openTagLlama(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("tool-declare"))))
+	// Kimi-K3.jinja:87:1 {%- if dynamic -%}
+	if dynamic.Truthy() {
+		w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
+	} else {
+		// Kimi-K3.jinja:89:5 {%- else -%}
+		w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
+	}
+	// Kimi-K3.jinja:92:1 {{- json_sorted(tool_list) -}}
+	llamacpp.Write(w, w.Capture(func() {
+		renderKimiK3_jsonSortedLlama(w, toolList)
+	}))
+	w.WriteString("\n```")
+	// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
+	renderKimiK3_closeTagLlama(w, jinja2.Lit("message"))
+	w.WriteString("<|end_of_msg|>")
+}
+
+// renderKimiK3_xtmlTypeLlama is the macro xtml_type of renderKimiK3Llama.
+func renderKimiK3_xtmlTypeLlama(w *jinja2.Writer, value jinja2.Value) {
+	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
+	value = llamacpp.Param(value, "value")
+	// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
+	if llamacpp.IsBoolean(value) {
+		w.WriteString("boolean")
+	} else if llamacpp.IsNone(value) {
+		// Kimi-K3.jinja:100:5 {%- elif value is none -%}
+		w.WriteString("null")
+	} else if llamacpp.IsNumber(value) {
+		// Kimi-K3.jinja:101:5 {%- elif value is number -%}
+		w.WriteString("number")
+	} else if llamacpp.IsString(value) {
+		// Kimi-K3.jinja:102:5 {%- elif value is string -%}
+		w.WriteString("string")
+	} else if llamacpp.IsMapping(value) {
+		// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
+		w.WriteString("object")
+	} else {
+		// Kimi-K3.jinja:104:5 {%- else -%}
+		w.WriteString("array")
+	}
+}
+
+// renderKimiK3_xtmlValueLlama is the macro xtml_value of renderKimiK3Llama.
+func renderKimiK3_xtmlValueLlama(w *jinja2.Writer, value jinja2.Value) {
+	// Kimi-K3.jinja:108:1 {%- macro xtml_value(value) -%}
+	value = llamacpp.Param(value, "value")
+	// Kimi-K3.jinja:109:1 {%- if value is string -%}
+	if llamacpp.IsString(value) {
+		// Kimi-K3.jinja:110:1 {{- value -}}
+		llamacpp.Write(w, value)
+	} else {
+		// Kimi-K3.jinja:111:5 {%- else -%}
+		// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
+		llamacpp.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+	}
+}
+
+// renderKimiK3_renderAssistantLlama is the macro render_assistant of renderKimiK3Llama.
+// Its parameters after the macro's are the variables of renderKimiK3Llama it reads.
+func renderKimiK3_renderAssistantLlama(w *jinja2.Writer, message, state jinja2.Value, thinking, imagePrompts jinja2.Value) {
+	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
+	message = llamacpp.Param(message, "message")
+	state = llamacpp.Param(state, "state")
+	var reasoningContent, toolCalls jinja2.Value
+	// Kimi-K3.jinja:117:1 {%- if thinking -%}
+	if thinking.Truthy() {
+		// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
+		reasoningContent = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("reasoning_content")), func() jinja2.Value {
+			return llamacpp.MethodGet(message, jinja2.Lit("reasoning"))
+		})
+		// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
+		renderKimiK3_openTagLlama(w, jinja2.Lit("think"), jinja2.Missing())
+		// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
+		if !llamacpp.IsNone(reasoningContent) && llamacpp.FilterTrim(llamacpp.FilterString(reasoningContent), nil, nil).Truthy() {
+			// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
+			renderKimiK3_renderTextLlama(w, reasoningContent, state, imagePrompts)
+		}
+		// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
+		renderKimiK3_closeTagLlama(w, jinja2.Lit("think"))
+	}
+	// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
+	renderKimiK3_openTagLlama(w, jinja2.Lit("response"), jinja2.Missing())
+	// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
+	renderKimiK3_renderContentLlama(w, llamacpp.MethodGet(message, jinja2.Lit("content")), state, imagePrompts)
+	// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
+	renderKimiK3_closeTagLlama(w, jinja2.Lit("response"))
+	// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
+	toolCalls = llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))
+	// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
+	if toolCalls.Truthy() {
+		// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
+		renderKimiK3_openTagLlama(w, jinja2.Lit("tools"), jinja2.Missing())
+		// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+		var fn, arguments, jsonBlock jinja2.Value
+		items := llamacpp.Iterate(w, toolCalls)
+		for i := range items {
+			toolCall := items[i]
+			// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
+			if !llamacpp.IsMapping(toolCall) {
+				// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls must be mappings.")))
+			}
+			// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
+			toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+			if llamacpp.IsDefined(toolCallFunction) && llamacpp.IsMapping(toolCallFunction) {
+				fn = toolCallFunction
+			} else {
+				fn = toolCall
+			}
+			// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
+			if llamacpp.IsNone(llamacpp.MethodGet(fn, jinja2.Lit("name"))) {
+				// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls require a function name.")))
+			}
+			// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
+			renderKimiK3_openTagLlama(w, jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), llamacpp.ItemAttr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.SmallInt(int64(i+1)))))
+			// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
+			arguments = llamacpp.MethodGetDefault(fn, jinja2.Lit("arguments"), jinja2.DictOf())
+			// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
+			jsonBlock = llamacpp.MethodGet(fn, jinja2.Lit("_xtml_json_block"))
+			// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
+			if !llamacpp.IsNone(jsonBlock) {
+				// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
+				renderKimiK3_openTagLlama(w, jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))
+				// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
+				renderKimiK3_renderTextLlama(w, jsonBlock, state, imagePrompts)
+				// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
+				renderKimiK3_closeTagLlama(w, jinja2.Lit("json"))
+			} else if llamacpp.IsMapping(arguments) {
+				// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
+				// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
+				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(arguments, "items", nil, nil))) {
+					vals := llamacpp.Unpack(item, 2)
+					key := vals[0]
+					value := vals[1]
+					// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
+					renderKimiK3_openTagLlama(w, jinja2.Lit("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("key"), key), jinja2.NewTuple(jinja2.Lit("type"), w.Capture(func() {
+						renderKimiK3_xtmlTypeLlama(w, value)
+					}))))
+					// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
+					renderKimiK3_renderTextLlama(w, w.Capture(func() {
+						renderKimiK3_xtmlValueLlama(w, value)
+					}), state, imagePrompts)
+					// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
+					renderKimiK3_closeTagLlama(w, jinja2.Lit("argument"))
+				}
+			} else if llamacpp.IsString(arguments) && llamacpp.FilterTrim(arguments, nil, nil).Truthy() {
+				// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
+				// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
+				renderKimiK3_openTagLlama(w, jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))
+				// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
+				renderKimiK3_renderTextLlama(w, arguments, state, imagePrompts)
+				// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
+				renderKimiK3_closeTagLlama(w, jinja2.Lit("json"))
+			} else if !llamacpp.IsNone(arguments) && !llamacpp.IsString(arguments) {
+				// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
+				// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
+			}
+			// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
+			renderKimiK3_closeTagLlama(w, jinja2.Lit("call"))
+		}
+		// Kimi-K3.jinja:161:5 {{- close_tag('tools') -}}
+		renderKimiK3_closeTagLlama(w, jinja2.Lit("tools"))
+	}
+}
+
+// renderKimiK3_renderToolMessageLlama is the macro render_tool_message of renderKimiK3Llama.
+// Its parameters after the macro's are the variables of renderKimiK3Llama it reads.
+func renderKimiK3_renderToolMessageLlama(w *jinja2.Writer, message, state, resolvedName jinja2.Value, imagePrompts jinja2.Value) {
+	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
+	message = llamacpp.Param(message, "message")
+	state = llamacpp.Param(state, "state")
+	if resolvedName.IsMissing() {
+		resolvedName = jinja2.None()
+	}
+	var toolName, fallbackCall, fallbackFn jinja2.Value
+	// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
+	llamacpp.CheckNamespace(state)
+	// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
+	llamacpp.SetAttr(state, "tool_index", llamacpp.Add(llamacpp.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
+	// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
+	if !llamacpp.IsNone(resolvedName) {
+		// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
+		toolName = resolvedName
+	} else if llamacpp.In(jinja2.Lit("tool"), message) {
+		// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
+		// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
+		toolName = llamacpp.MethodGet(message, jinja2.Lit("tool"))
+	} else {
+		// Kimi-K3.jinja:171:5 {%- else -%}
+		// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
+		toolName = llamacpp.MethodGet(message, jinja2.Lit("name"))
+	}
+	// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
+	if (llamacpp.IsNone(toolName) && !llamacpp.IsNone(llamacpp.ItemAttr(state, "tool_calls"))) && llamacpp.Le(llamacpp.ItemAttr(state, "tool_index"), llamacpp.FilterLength(llamacpp.ItemAttr(state, "tool_calls"))) {
+		// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
+		fallbackCall = llamacpp.Item(llamacpp.ItemAttr(state, "tool_calls"), llamacpp.Sub(llamacpp.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
+		// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
+		fallbackCallFunction := llamacpp.ItemAttr(fallbackCall, "function")
+		if llamacpp.IsDefined(fallbackCallFunction) && llamacpp.IsMapping(fallbackCallFunction) {
+			fallbackFn = fallbackCallFunction
+		} else {
+			fallbackFn = fallbackCall
+		}
+		// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
+		toolName = llamacpp.ItemAttr(fallbackFn, "name")
+	}
+	// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
+	if llamacpp.IsNone(toolName) {
+		// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
+	}
+	// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
+	renderKimiK3_openTagLlama(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("tool")), jinja2.NewTuple(jinja2.Lit("tool"), toolName), jinja2.NewTuple(jinja2.Lit("index"), llamacpp.ItemAttr(state, "tool_index"))))
+	// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
+	renderKimiK3_renderContentLlama(w, llamacpp.MethodGet(message, jinja2.Lit("content")), state, imagePrompts)
+	// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
+	renderKimiK3_closeTagLlama(w, jinja2.Lit("message"))
+	w.WriteString("<|end_of_msg|>")
+}
+
 // spansKimiK3 is the position table of Kimi-K3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK3 = "macro,{{ }},for,if,set|0DICCAGACACGmBGAAMCCACGSCAEEECACICA4BCMMK5BAGECACKmBGAAGeCAGEGCIGEACICGAEJCEAAAIEACAIO2BMJAKACAIEmBCAGEACIIEUCAEIACICEGCAGEAAwBCMAG5BCIsBIJAIiBCAGEACICCcCAGGUCAEEOCIGEACICIAEACMUMZAIACACEACACECCACI8CIAAIyCGAGGgBEAEKECAGICCACGEAiDCKqBG7CGGACJCKYGAEIECAGIECACQsBMAAMACACEKCAGOGKACKCEACIqBIAAGiBCAGEeCIGGYCAGGSCAGGMCAGSWKJAGOCAGEACACIAEACIyGIAAKcCAGEECIIIACACEGCAGEACICGAEJCGAEJCEACACEACACEACAIE2ECAGEACICEoECAEKGCIGEACICGKEJIOGCAGEACICGAEJCEACAIEACAIEqCCAGEACICEACACEACACC8BCAGGcCAEKECICIECACIACACEYEJGGACACEACACEACACCICAGGACACGAEJCGAEJCIkDIJAQAAAIEACAIEWCAGEACIICQCAGGACAIIAEAIGYEJGEACIIEKCAIOACAIGGEJGEACICGAEJCEACACECCACIGIAGEACIIGGEJGEACIIGGEJGEACICGAGJIEGEAGEACICGGGJGEACICGkJMJEK4ICIGEyICIGEACICCsICAGGACAIEGCAGEAA8BIGAC9BCEACACECCACEsHEAGGACACCkHCAGGACAIEGCAGEAA8BIGAC9BCEACACECCACEkGEAGGAAAIEACAIEAAAIEACAIEACAIEGCAGEAA8BIGAC9BCEACACECCACE0EEAGGCCAIG4BCAEGECIGIACAIEACAIEACAIESCAGEMCIEEGCIGEACIIKGIZGEAAsBIIqCE1BGEACIIEyBCAEGqBCIGEACIIEKCAIOSCAEGACIIEGCAGEACICQGMhBEEACICOOOpBGEACICCICAGGACACG4BGJGEAAAIEACIICuBCAGGACAIEiBCAGEAAAIEACIICYCAGGAAAIEACAIIAAAIEAEAIIAIRIEOCAGEACIICICAGGACAIGSEJGEACICCMIAGGECACKSMJGEACICEICACOGGJGEACICqBIjUJAGACACGmBGAAMCCACGSCAEEECACICA4BCMMK5BAGECACKmBGAAGeCAGEGCIGEACICGAEJCEAAAIEACAIO2BMJAKACAIEmBCAGEACIIEUCAEIACICEGCAGEAAwBCMAG5BCIsBIJAIiBCAGEACICCcCAGGUCAEEOCIGEACICIAEACMUMZAIACACEACACECCACIiDIAAI4CGAGKiBEAEMECAGICCACGEAiDCKqBG7CGGACJCKYGAEIECAGIECACQsBMAAMACACEKCAGOGKACKCEACIqBIAAGiBCAGEeCIGGYCAGGSCAGGMCAGSWKJAGOCAGEACACIAEACI4GIAAKcCAGEECIIIACACEGCAGEACICGAEJCGAEJCEACACEACACEACAIE8ECAGEACICGsECAEKGCIGEACICGKEJIOGCAGEACICGAEJCEACAIEACAIEuCCAGEACICEACACEACACCgCCAGKcCAEKECICIECACIACACEYEJGGACACEACACEACACCICAGGACACGAEJCGAEJCIkDIJAQAAAIEACAIEWCAGEACIICQCAGGACAIIAEAIGYEJGEACIIEKCAIOACAIGGEJGEACICGAEJCEACACECCACIGIAGEACIIGGEJGEACIIGGEJGEACICGAGJIEGEAGEACICGGGJGEACICIuJMJEKiJCIGE8ICIGEACICC2ICAGGACAIEGCAGEAA8BIGAC9BCEACACECCACE2HEAGGACACCuHCAGGACAIEGCAGEAA8BIGAC9BCEACACECCACEuGEAGGAAAIEACAIEAAAIEACAIEACAIEGCAGEAA8BIGAC9BCEACACECCACE+EEAGGCCAII8BCAEIGCIGKACAIEACAIEACAIESCAGEMCIEEGCIGEACIIKGIZGEAAsBIIuCE1BGEACIIG0BCAEGsBCIGEACIIEKCAIQSCAEGACIIEGCAGEACICQGMhBEEACICOOOpBGEACICCICAGGACACG4BGJGEAAAIEACIICuBCAGGACAIEiBCAGEAAAIEACIICYCAGGAAAIEACAIIAAAIEAEAIIAIRIEOCAGEACIICICAGGACAIGSEJGEACICCMIAGGECACKSMJGEACICEICACOGGJGEACIC"
+const spansKimiK3 = "if,set,{{ }},for,macro|oFG4LCAEACICGGEJAEACICGGEJAEACIEGAGJCEGEAAEACIEGGGJAEACIEGkJMJGK4ICIAEyICIAEACIECsICAAGACACEGCAAEAA8BCGAC9BEEACAEECCAEEsHEAAGACAECkHCAAGACACEGCAAEAA8BCGAC9BEEACAEECCAEEkGEAAGAAACEACACEAAACEACACEACACEGCAAEAA8BCGAC9BEEACAEECCAEE0EEAAGCCACG4BCAGGECIAIACACEACACEACACESCAAEMCIGEGCIAEACICKGIZAEAAsBCIqCE1BAEACICEyBCAGGqBCIAEACICEKCACOSCAGGACICEGCAAEACIEQGMhBGEACIEOOOpBAEACIECICAAGACAEG4BGJAEAAACEACICCuBCAAGACACEiBCAAEAAACEACICCYCAAGAAACEACACIAAACEAEACIAIRCEOCAAEACICCICAAGACACGSEJAEACIECMIAAGECAEKSMJAEACIEEICAEOGGJAEACIEOAjUJIEACAEMGGAIKCCAEGSCAGEECAEICA4BESAK5BIEECAESAGAIEeCAAEGCIAEACIEGAEJEEAAACEACACWEMJIIACACEmBCAAEACICEUCAGIACIEEGCAAEAAwBEMAG5BEQCIJIGiBCAAEACIECcCAAGUCAGEOCIAEACIEIAEAESCMZIGACAEEACAEECCAEOAIAIEyCGAAGgBEAGKECAAICCAEGEAiDEKqBG7CAGACJEKYGAGIECAAIECAEWGMAIKACAEEKCAAOGKAEKCEAEOAIAIEiBCAAEeCIAGYCAAGSCAAGMCAAYAKJIEOCAAEACAEIAEAEQEIAIIcCAAEECICIACAEEGCAAEACIEGAEJEGAEJEEACAEEACAEEACACE2ECAAEACIEEoECAGKGCIAEACIEGKEJCOGCAAEACIEGAEJEEACACEACACEqCCAAEACIEEACAEEACAEC8BCAAGcCAGKECIEIECAEIACAEEYEJAGACAEEACAEEACAECICAAGACAEGAEJEGAEJEQKIJIOAAACEACACEWCAAEACICCQCAAGACACIAEACGYEJAEACICEKCACOACACGGEJAEACIEGAEJEEACAEECCAE+CGIAAEACICGGEJAEACICGGEJAEACIEGAGJCEGEAAEACIEGGGJAEACIEIuJMJGKiJCIAE8ICIAEACIEC2ICAAGACACEGCAAEAA8BCGAC9BEEACAEECCAEE2HEAAGACAECuHCAAGACACEGCAAEAA8BCGAC9BEEACAEECCAEEuGEAAGAAACEACACEAAACEACACEACACEGCAAEAA8BCGAC9BEEACAEECCAEE+EEAAGCCACI8BCAGIGCIAKACACEACACEACACESCAAEMCIGEGCIAEACICKGIZAEAAsBCIuCE1BAEACICG0BCAGGsBCIAEACICEKCACQSCAGGACICEGCAAEACIEQGMhBGEACIEOOOpBAEACIECICAAGACAEG4BGJAEAAACEACICCuBCAAGACACEiBCAAEAAACEACICCYCAAGAAACEACACIAAACEAEACIAIRCEOCAAEACICCICAAGACACGSEJAEACIECMIAAGECAEKSMJAEACIEEICAEOGGJAEACIEOAjUJIEACAEMGGAIKCCAEGSCAGEECAEICA4BESAK5BIEECAESAGAIEeCAAEGCIAEACIEGAEJEEAAACEACACWEMJIIACACEmBCAAEACICEUCAGIACIEEGCAAEAAwBEMAG5BEQCIJIGiBCAAEACIECcCAAGUCAGEOCIAEACIEIAEAESCMZIGACAEEACAEECCAEOAIAIE4CGAAKiBEAGMECAAICCAEGEAiDEKqBG7CAGACJEKYGAGIECAAIECAEWGMAIKACAEEKCAAOGKAEKCEAEOAIAIEiBCAAEeCIAGYCAAGSCAAGMCAAYAKJIEOCAAEACAEIAEAEQEIAIIcCAAEECICIACAEEGCAAEACIEGAEJEGAEJEEACAEEACAEEACACE8ECAAEACIEGsECAGKGCIAEACIEGKEJCOGCAAEACIEGAEJEEACACEACACEuCCAAEACIEEACAEEACAECgCCAAKcCAGKECIEIECAEIACAEEYEJAGACAEEACAEEACAECICAAGACAEGAEJEGAEJEQKIJIOAAACEACACEWCAAEACICCQCAAGACACIAEACGYEJAEACICEKCACOACACGGEJAEACIEGAEJEEACAEECCAE"

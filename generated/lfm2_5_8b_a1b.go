@@ -54,101 +54,11 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 	// LFM2.5-8B-A1B.jinja:2:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
 	preserveThinking = jinja2.FilterDefault(preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
-	formatArgValue := func(argValue jinja2.Value) {
-		argValue = jinja2.Param(argValue, "arg_value")
-		// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
-		if jinja2.IsString(argValue) {
-			// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
-			w.WriteString("'")
-			jinja2.WriteStr(w, argValue)
-			w.WriteString("'")
-		} else if jinja2.IsMapping(argValue) {
-			// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
-			// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
-			jinja2.WriteJSON(w, argValue, nil, nil)
-		} else {
-			// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
-			// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
-			jinja2.Write(w, jinja2.FilterString(argValue))
-		}
-	}
+	// (the function renderLFM2_5_8B_A1B_formatArgValue)
 	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
-	parseContent := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		var ns jinja2.Value
-		// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
-		if jinja2.IsString(content) {
-			// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
-			jinja2.Write(w, content)
-		} else {
-			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
-			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
-			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, content) {
-				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
-				itemType := jinja2.ItemStr(item, "type")
-				if jinja2.EqStr(itemType, "image") {
-					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.Lit("<image>")))
-				} else if jinja2.EqStr(itemType, "text") {
-					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
-					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.ItemStr(item, "text")))
-				} else {
-					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
-					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
-					jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.FilterTojson(item, nil, nil)))
-				}
-			}
-			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
-			jinja2.Write(w, jinja2.ItemAttr(ns, "result"))
-		}
-	}
+	// (the function renderLFM2_5_8B_A1B_parseContent)
 	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
-	renderToolCalls := func(toolCalls jinja2.Value) {
-		toolCalls = jinja2.Param(toolCalls, "tool_calls")
-		var toolCallsNs jinja2.Value
-		// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
-		toolCallsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
-		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
-		for _, toolCall := range jinja2.Iterate(w, toolCalls) {
-			var funcName, funcArgs, argsNs jinja2.Value
-			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
-			toolCallFunction := jinja2.ItemStr(toolCall, "function")
-			funcName = jinja2.ItemStr(toolCallFunction, "name")
-			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
-			funcArgs = jinja2.ItemStr(toolCallFunction, "arguments")
-			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
-			argsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
-			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
-			keys, values := jinja2.DictItems(funcArgs)
-			for i := range w.Count(len(keys)) {
-				argName := keys[i]
-				argValue := values[i]
-				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
-				jinja2.CheckNamespace(argsNs)
-				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				jinja2.SetAttr(argsNs, "arg_strings", jinja2.Add(jinja2.ItemAttr(argsNs, "arg_strings"), jinja2.NewList(jinja2.Add(jinja2.Add(argName, jinja2.Lit("=")), w.Capture(func() {
-					formatArgValue(argValue)
-				})))))
-			}
-			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
-			jinja2.CheckNamespace(toolCallsNs)
-			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			jinja2.SetAttr(toolCallsNs, "tool_calls", jinja2.Add(jinja2.ItemAttr(toolCallsNs, "tool_calls"), jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(funcName, jinja2.Lit("(")), jinja2.FilterJoin(jinja2.ItemAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
-		}
-		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
-		w.WriteString("<|tool_call_start|>[")
-		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.ItemAttr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-		w.WriteString("]<|tool_call_end|>")
-	}
+	// (the function renderLFM2_5_8B_A1B_renderToolCalls)
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	nsSystemPrompt := jinja2.Lit("")
 	nsLastUserIndex := jinja2.SmallInt(-1)
@@ -159,7 +69,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 		if jinja2.MethodGet(messages0, jinja2.Lit("content")).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
-				parseContent(jinja2.ItemStr(messages0, "content"))
+				renderLFM2_5_8B_A1B_parseContent(w, jinja2.ItemStr(messages0, "content"))
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
@@ -241,7 +151,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 				if jinja2.IsDefined(messageContent) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content = w.Capture(func() {
-						parseContent(messageContent)
+						renderLFM2_5_8B_A1B_parseContent(w, messageContent)
 					})
 					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 					if !(preserveThinking.Truthy() || jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) {
@@ -268,7 +178,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
 				if jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
-					renderToolCalls(jinja2.ItemAttr(message, "tool_calls"))
+					renderLFM2_5_8B_A1B_renderToolCalls(w, jinja2.ItemAttr(message, "tool_calls"))
 				}
 				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
 				if hasCfm.Truthy() {
@@ -282,7 +192,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
 			if jinja2.MethodGet(message, jinja2.Lit("content")).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
-				parseContent(jinja2.ItemStr(message, "content"))
+				renderLFM2_5_8B_A1B_parseContent(w, jinja2.ItemStr(message, "content"))
 			}
 			w.WriteString("<|im_end|>\n")
 		}
@@ -291,6 +201,108 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 	}
+}
+
+// renderLFM2_5_8B_A1B_formatArgValue is the macro format_arg_value of renderLFM2_5_8B_A1B.
+func renderLFM2_5_8B_A1B_formatArgValue(w *jinja2.Writer, argValue jinja2.Value) {
+	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
+	argValue = jinja2.Param(argValue, "arg_value")
+	// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
+	if jinja2.IsString(argValue) {
+		// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
+		w.WriteString("'")
+		jinja2.WriteStr(w, argValue)
+		w.WriteString("'")
+	} else if jinja2.IsMapping(argValue) {
+		// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
+		// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
+		jinja2.WriteJSON(w, argValue, nil, nil)
+	} else {
+		// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
+		// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
+		jinja2.Write(w, jinja2.FilterString(argValue))
+	}
+}
+
+// renderLFM2_5_8B_A1B_parseContent is the macro parse_content of renderLFM2_5_8B_A1B.
+func renderLFM2_5_8B_A1B_parseContent(w *jinja2.Writer, content jinja2.Value) {
+	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
+	content = jinja2.Param(content, "content")
+	var ns jinja2.Value
+	// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
+	if jinja2.IsString(content) {
+		// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
+		jinja2.Write(w, content)
+	} else {
+		// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
+		// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
+		// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
+		for _, item := range jinja2.Iterate(w, content) {
+			// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
+			itemType := jinja2.ItemStr(item, "type")
+			if jinja2.EqStr(itemType, "image") {
+				// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.Lit("<image>")))
+			} else if jinja2.EqStr(itemType, "text") {
+				// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
+				// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.ItemStr(item, "text")))
+			} else {
+				// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
+				// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.FilterTojson(item, nil, nil)))
+			}
+		}
+		// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
+		jinja2.Write(w, jinja2.ItemAttr(ns, "result"))
+	}
+}
+
+// renderLFM2_5_8B_A1B_renderToolCalls is the macro render_tool_calls of renderLFM2_5_8B_A1B.
+func renderLFM2_5_8B_A1B_renderToolCalls(w *jinja2.Writer, toolCalls jinja2.Value) {
+	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
+	toolCalls = jinja2.Param(toolCalls, "tool_calls")
+	var toolCallsNs jinja2.Value
+	// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
+	toolCallsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
+	// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
+	for _, toolCall := range jinja2.Iterate(w, toolCalls) {
+		var funcName, funcArgs, argsNs jinja2.Value
+		// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
+		toolCallFunction := jinja2.ItemStr(toolCall, "function")
+		funcName = jinja2.ItemStr(toolCallFunction, "name")
+		// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
+		funcArgs = jinja2.ItemStr(toolCallFunction, "arguments")
+		// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
+		argsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
+		// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
+		keys, values := jinja2.DictItems(funcArgs)
+		for i := range w.Count(len(keys)) {
+			argName := keys[i]
+			argValue := values[i]
+			// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
+			jinja2.CheckNamespace(argsNs)
+			// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
+			jinja2.SetAttr(argsNs, "arg_strings", jinja2.Add(jinja2.ItemAttr(argsNs, "arg_strings"), jinja2.NewList(jinja2.Add(jinja2.Add(argName, jinja2.Lit("=")), w.Capture(func() {
+				renderLFM2_5_8B_A1B_formatArgValue(w, argValue)
+			})))))
+		}
+		// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
+		jinja2.CheckNamespace(toolCallsNs)
+		// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
+		jinja2.SetAttr(toolCallsNs, "tool_calls", jinja2.Add(jinja2.ItemAttr(toolCallsNs, "tool_calls"), jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(funcName, jinja2.Lit("(")), jinja2.FilterJoin(jinja2.ItemAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
+	}
+	// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
+	w.WriteString("<|tool_call_start|>[")
+	jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.ItemAttr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+	w.WriteString("]<|tool_call_end|>")
 }
 
 // renderLFM2_5_8B_A1BLlama renders LFM2.5-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -309,103 +321,11 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	// LFM2.5-8B-A1B.jinja:2:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
 	preserveThinking = llamacpp.FilterDefault(preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
-	formatArgValue := func(argValue jinja2.Value) {
-		argValue = llamacpp.Param(argValue, "arg_value")
-		// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
-		if llamacpp.IsString(argValue) {
-			// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
-			w.WriteString("'")
-			llamacpp.WriteStr(w, argValue)
-			w.WriteString("'")
-		} else if llamacpp.IsMapping(argValue) {
-			// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
-			// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
-			llamacpp.WriteJSON(w, argValue, nil, nil)
-		} else {
-			// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
-			// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
-			llamacpp.Write(w, llamacpp.FilterString(argValue))
-		}
-	}
+	// (the function renderLFM2_5_8B_A1B_formatArgValueLlama)
 	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
-	parseContent := func(content jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		var ns jinja2.Value
-		// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
-		if llamacpp.IsString(content) {
-			// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
-			llamacpp.Write(w, content)
-		} else {
-			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
-			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
-			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
-			for _, item := range llamacpp.Iterate(w, content) {
-				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
-				itemType := llamacpp.ItemStr(item, "type")
-				if jinja2.EqStr(itemType, "image") {
-					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
-					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), jinja2.Lit("<image>")))
-				} else if jinja2.EqStr(itemType, "text") {
-					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
-					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
-					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.ItemStr(item, "text")))
-				} else {
-					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
-					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
-					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.FilterTojson(item, nil, nil)))
-				}
-			}
-			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
-			llamacpp.Write(w, llamacpp.ItemAttr(ns, "result"))
-		}
-	}
+	// (the function renderLFM2_5_8B_A1B_parseContentLlama)
 	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
-	renderToolCalls := func(toolCalls jinja2.Value) {
-		toolCalls = llamacpp.Param(toolCalls, "tool_calls")
-		var toolCallsNs jinja2.Value
-		// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
-		toolCallsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
-		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
-		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var funcName, funcArgs, argsNs jinja2.Value
-		for _, toolCall := range llamacpp.Iterate(w, toolCalls) {
-			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
-			funcName = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")
-			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
-			funcArgs = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments")
-			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
-			argsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
-			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(funcArgs, "items", nil, nil))) {
-				vals := llamacpp.Unpack(item, 2)
-				argName := vals[0]
-				argValue := vals[1]
-				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
-				llamacpp.CheckNamespace(argsNs)
-				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				llamacpp.SetAttr(argsNs, "arg_strings", llamacpp.Add(llamacpp.ItemAttr(argsNs, "arg_strings"), jinja2.NewList(llamacpp.Add(llamacpp.Add(argName, jinja2.Lit("=")), w.Capture(func() {
-					formatArgValue(argValue)
-				})))))
-			}
-			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
-			llamacpp.CheckNamespace(toolCallsNs)
-			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			llamacpp.SetAttr(toolCallsNs, "tool_calls", llamacpp.Add(llamacpp.ItemAttr(toolCallsNs, "tool_calls"), jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(funcName, jinja2.Lit("(")), llamacpp.FilterJoin(llamacpp.ItemAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
-		}
-		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
-		w.WriteString("<|tool_call_start|>[")
-		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-		w.WriteString("]<|tool_call_end|>")
-	}
+	// (the function renderLFM2_5_8B_A1B_renderToolCallsLlama)
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	nsSystemPrompt := jinja2.Lit("")
 	nsLastUserIndex := jinja2.SmallInt(-1)
@@ -416,7 +336,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 		if llamacpp.MethodGet(messages0, jinja2.Lit("content")).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
-				parseContent(llamacpp.ItemStr(messages0, "content"))
+				renderLFM2_5_8B_A1B_parseContentLlama(w, llamacpp.ItemStr(messages0, "content"))
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
@@ -497,7 +417,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 				if llamacpp.IsDefined(messageContent) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content = w.Capture(func() {
-						parseContent(messageContent)
+						renderLFM2_5_8B_A1B_parseContentLlama(w, messageContent)
 					})
 					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 					if !(preserveThinking.Truthy() || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) {
@@ -524,7 +444,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
 				if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
-					renderToolCalls(llamacpp.ItemAttr(message, "tool_calls"))
+					renderLFM2_5_8B_A1B_renderToolCallsLlama(w, llamacpp.ItemAttr(message, "tool_calls"))
 				}
 				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
 				if hasCfm.Truthy() {
@@ -538,7 +458,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
 			if llamacpp.MethodGet(message, jinja2.Lit("content")).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
-				parseContent(llamacpp.ItemStr(message, "content"))
+				renderLFM2_5_8B_A1B_parseContentLlama(w, llamacpp.ItemStr(message, "content"))
 			}
 			w.WriteString("<|im_end|>\n")
 		}
@@ -549,6 +469,110 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderLFM2_5_8B_A1B_formatArgValueLlama is the macro format_arg_value of renderLFM2_5_8B_A1BLlama.
+func renderLFM2_5_8B_A1B_formatArgValueLlama(w *jinja2.Writer, argValue jinja2.Value) {
+	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
+	argValue = llamacpp.Param(argValue, "arg_value")
+	// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
+	if llamacpp.IsString(argValue) {
+		// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
+		w.WriteString("'")
+		llamacpp.WriteStr(w, argValue)
+		w.WriteString("'")
+	} else if llamacpp.IsMapping(argValue) {
+		// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
+		// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
+		llamacpp.WriteJSON(w, argValue, nil, nil)
+	} else {
+		// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
+		// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
+		llamacpp.Write(w, llamacpp.FilterString(argValue))
+	}
+}
+
+// renderLFM2_5_8B_A1B_parseContentLlama is the macro parse_content of renderLFM2_5_8B_A1BLlama.
+func renderLFM2_5_8B_A1B_parseContentLlama(w *jinja2.Writer, content jinja2.Value) {
+	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
+	content = llamacpp.Param(content, "content")
+	var ns jinja2.Value
+	// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
+	if llamacpp.IsString(content) {
+		// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
+		llamacpp.Write(w, content)
+	} else {
+		// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
+		// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
+		// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
+		for _, item := range llamacpp.Iterate(w, content) {
+			// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
+			itemType := llamacpp.ItemStr(item, "type")
+			if jinja2.EqStr(itemType, "image") {
+				// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), jinja2.Lit("<image>")))
+			} else if jinja2.EqStr(itemType, "text") {
+				// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
+				// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.ItemStr(item, "text")))
+			} else {
+				// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
+				// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.FilterTojson(item, nil, nil)))
+			}
+		}
+		// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
+		llamacpp.Write(w, llamacpp.ItemAttr(ns, "result"))
+	}
+}
+
+// renderLFM2_5_8B_A1B_renderToolCallsLlama is the macro render_tool_calls of renderLFM2_5_8B_A1BLlama.
+func renderLFM2_5_8B_A1B_renderToolCallsLlama(w *jinja2.Writer, toolCalls jinja2.Value) {
+	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
+	toolCalls = llamacpp.Param(toolCalls, "tool_calls")
+	var toolCallsNs jinja2.Value
+	// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
+	toolCallsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
+	// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+	var funcName, funcArgs, argsNs jinja2.Value
+	for _, toolCall := range llamacpp.Iterate(w, toolCalls) {
+		// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
+		funcName = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")
+		// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
+		funcArgs = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments")
+		// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
+		argsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
+		// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(funcArgs, "items", nil, nil))) {
+			vals := llamacpp.Unpack(item, 2)
+			argName := vals[0]
+			argValue := vals[1]
+			// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
+			llamacpp.CheckNamespace(argsNs)
+			// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
+			llamacpp.SetAttr(argsNs, "arg_strings", llamacpp.Add(llamacpp.ItemAttr(argsNs, "arg_strings"), jinja2.NewList(llamacpp.Add(llamacpp.Add(argName, jinja2.Lit("=")), w.Capture(func() {
+				renderLFM2_5_8B_A1B_formatArgValueLlama(w, argValue)
+			})))))
+		}
+		// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
+		llamacpp.CheckNamespace(toolCallsNs)
+		// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
+		llamacpp.SetAttr(toolCallsNs, "tool_calls", llamacpp.Add(llamacpp.ItemAttr(toolCallsNs, "tool_calls"), jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(funcName, jinja2.Lit("(")), llamacpp.FilterJoin(llamacpp.ItemAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
+	}
+	// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
+	w.WriteString("<|tool_call_start|>[")
+	llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+	w.WriteString("]<|tool_call_end|>")
+}
+
 // spansLFM2_5_8B_A1B is the position table of LFM2.5-8B-A1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLFM2_5_8B_A1B = "{{ }},set,macro,if,for,with|qDACCAEACACEiBEAEGaCIGEECIAGQCAGGACAAIAEAAIqCIREIgCCIGEACIAIAEACEqBCAIEkBCIGGAAACEACICCYCAGGAAACEACACIAAACEAEACIAGRAIoCIREIACICEyBCAIGCCICGACACEACACEUCAIKAAACEECICKAAACEAEJCGEEJAKCGJCGWCAGGKCIGEECICKAEJCG0BEJGEICICMeCAIIGCIGEACICGAEJCEGCAGEACICIAGRCGKEJGEECIAKQEJIIGCIGEACICI2EGRIIGCIAKiECAGEsDAAKGMEIGGECIAKAEJCEACACE2BCAGGECICIMCAGEGCIGEACICIWGRGEACICEACACEACAAIAEAAIGGRGEACIAGIEJGEACIAOIKJGEACIAMEKZGiBAhHAAEACACEiBEAEGaCIGEECIAGQCAGGACAAIAEAAIqCIREIgCCIGEACIAIAEACEqBCAIEkBCIGGAAACEACICCYCAGGAAACEACACIAAACEAEACIAGRAIsCIREIACICG0BCAIGACICEACACEACACIUCAIKAAACEECICKAAACEAEJCGEEJAKCGJCGWCAGGKCIGEECICKAEJCG0BEJGEICICMeCAIIGCIGEACICGAEJCEGCAGEACICIAGRCGKEJGEECIAKQEJIIGCIGEACICI0EGRIIECIAIiECAGEsDAAKGMEIGGECIAKAEJCEACACE2BCAGGECICIMCAGEGCIGEACICIWGRGEACICEACACEACAAIAEAAIGGRGEACIAGIEJGEACIAOIKJGEACIAMEKZG"
+const spansLFM2_5_8B_A1B = "{{ }},set,if,for,with,macro|qDACCAEACACQC4CACGWCAEGKCIEEECICKAEJCG0BEJEEICICMeCAGIGCIEEACICGAEJCEGCAEEACICIAGRCGKEJEEECIAKQEJGIGCIEEACICI2EGRGIGCIAKiECAEEsDAAIGMEIEGECIAKAEJCEACACE2BCAEGECICIMCAEEGCIEEACICIWGREEACICEACACEACAAIAEAAIGGREEACIAGIEJEEACIAOIKJEEACIAMEKZEQA7GAKEaCIEEECIAGQCAEGACAAIAEAAOCIRKGgCCIEEACIAIAEACEqBCAGEkBCIEGAAACEACICCYCAEGAAACEACACIAAACEAEACIAGRAOCIRKGACICEyBCAGGCCICGACACEACACEUCAGKAAACEECICKAAACEAEJCGEEJAiBA1CJAEACACQC4CACGWCAEGKCIEEECICKAEJCG0BEJEEICICMeCAGIGCIEEACICGAEJCEGCAEEACICIAGRCGKEJEEECIAKQEJGIGCIEEACICI0EGRGIECIAIiECAEEsDAAIGMEIEGECIAKAEJCEACACE2BCAEGECICIMCAEEGCIEEACICIWGREEACICEACACEACAAIAEAAIGGREEACIAGIEJEEACIAOIKJEEACIAMEKZEQA7GAKEaCIEEECIAGQCAEGACAAIAEAAOCIRKGgCCIEEACIAIAEACEqBCAGEkBCIEGAAACEACICCYCAEGAAACEACACIAAACEAEACIAGRAOCIRKGACICG0BCAGGACICEACACEACACIUCAGKAAACEECICKAAACEAEJCGEEJA"

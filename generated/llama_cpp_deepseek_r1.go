@@ -46,6 +46,7 @@ const (
 
 // renderLlamaCppDeepseekR1 renders llama-cpp-deepseek-r1.jinja.
 func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
+	var ns jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	messages := w.Lookup("messages")
 	bosToken := w.Lookup("bos_token")
@@ -56,16 +57,15 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// llama-cpp-deepseek-r1.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=''…
-	nsIsFirst := false
-	nsIsToolOutputs := false
-	nsIsOutputFirst := true
-	nsSystemPrompt := jinja2.Lit("")
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("is_first", jinja2.Bool(false)), jinja2.KW("is_tool_outputs", jinja2.Bool(false)), jinja2.KW("is_output_first", jinja2.Bool(true)), jinja2.KW("system_prompt", jinja2.Lit(""))})
 	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
 		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
+			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%} (the namespace check)
+			jinja2.CheckNamespace(ns)
 			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = jinja2.ItemStr(message, "content")
+			jinja2.SetAttr(ns, "system_prompt", jinja2.ItemStr(message, "content"))
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:10:1 {{bos_token}}
@@ -78,18 +78,11 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
-	jinja2.Write(w, nsSystemPrompt)
+	jinja2.Write(w, jinja2.ItemAttr(ns, "system_prompt"))
 	// llama-cpp-deepseek-r1.jinja:27:1 {%- macro flush_tool_outputs() -%}
-	flushToolOutputs := func() {
-		// llama-cpp-deepseek-r1.jinja:28:5 {%- if ns.is_tool_outputs -%}
-		if nsIsToolOutputs {
-			w.WriteString("<｜tool▁outputs▁end｜><｜end▁of▁sentence｜>")
-			// llama-cpp-deepseek-r1.jinja:30:9 {%- set ns.is_tool_outputs = false -%}
-			nsIsToolOutputs = false
-		}
-	}
+	// (the function renderLlamaCppDeepseekR1_flushToolOutputs)
 	// llama-cpp-deepseek-r1.jinja:33:1 {{- flush_tool_outputs() -}}
-	flushToolOutputs()
+	renderLlamaCppDeepseekR1_flushToolOutputs(w, ns)
 	// llama-cpp-deepseek-r1.jinja:34:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
@@ -97,7 +90,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStr(message, "role")
 		if !jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
-			flushToolOutputs()
+			renderLlamaCppDeepseekR1_flushToolOutputs(w, ns)
 		}
 		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
 		if jinja2.EqStr(messageRole, "user") {
@@ -109,15 +102,19 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
 		if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemStr(message, "content").Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
+			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%} (the namespace check)
+			jinja2.CheckNamespace(ns)
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
-			nsIsFirst = true
+			jinja2.SetAttr(ns, "is_first", jinja2.Bool(true))
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
 			for _, tc := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
 				var toolName, toolArgs jinja2.Value
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
-				if nsIsFirst {
+				if jinja2.ItemAttr(ns, "is_first").Truthy() {
+					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%} (the namespace check)
+					jinja2.CheckNamespace(ns)
 					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%}
-					nsIsFirst = false
+					jinja2.SetAttr(ns, "is_first", jinja2.Bool(false))
 				} else {
 					// llama-cpp-deepseek-r1.jinja:47:17 {%- else -%}
 					w.WriteString("\n")
@@ -145,7 +142,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
 		if jinja2.EqStr(messageRole, "assistant") && jinja2.ItemStr(message, "content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
-			flushToolOutputs()
+			renderLlamaCppDeepseekR1_flushToolOutputs(w, ns)
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
 			content = jinja2.ItemStr(message, "content")
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
@@ -160,13 +157,17 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 		}
 		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
 		if jinja2.EqStr(messageRole, "tool") {
+			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%} (the namespace check)
+			jinja2.CheckNamespace(ns)
 			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%}
-			nsIsToolOutputs = true
+			jinja2.SetAttr(ns, "is_tool_outputs", jinja2.Bool(true))
 			// llama-cpp-deepseek-r1.jinja:66:9 {%- if ns.is_output_first -%}
-			if nsIsOutputFirst {
+			if jinja2.ItemAttr(ns, "is_output_first").Truthy() {
 				w.WriteString("<｜tool▁outputs▁begin｜>")
+				// llama-cpp-deepseek-r1.jinja:68:13 {%- set ns.is_output_first = false -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
 				// llama-cpp-deepseek-r1.jinja:68:13 {%- set ns.is_output_first = false -%}
-				nsIsOutputFirst = false
+				jinja2.SetAttr(ns, "is_output_first", jinja2.Bool(false))
 			}
 			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
 			w.WriteString("\n<｜tool▁output▁begin｜>")
@@ -175,10 +176,24 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:73:1 {{- flush_tool_outputs() -}}
-	flushToolOutputs()
+	renderLlamaCppDeepseekR1_flushToolOutputs(w, ns)
 	// llama-cpp-deepseek-r1.jinja:74:1 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
-	if addGenerationPrompt.Truthy() && !nsIsToolOutputs {
+	if addGenerationPrompt.Truthy() && !jinja2.ItemAttr(ns, "is_tool_outputs").Truthy() {
 		w.WriteString("<｜Assistant｜><think>\n")
+	}
+}
+
+// renderLlamaCppDeepseekR1_flushToolOutputs is the macro flush_tool_outputs of renderLlamaCppDeepseekR1.
+// Its parameters after the macro's are the variables of renderLlamaCppDeepseekR1 it reads.
+func renderLlamaCppDeepseekR1_flushToolOutputs(w *jinja2.Writer, ns jinja2.Value) {
+	// llama-cpp-deepseek-r1.jinja:27:1 {%- macro flush_tool_outputs() -%}
+	// llama-cpp-deepseek-r1.jinja:28:5 {%- if ns.is_tool_outputs -%}
+	if jinja2.ItemAttr(ns, "is_tool_outputs").Truthy() {
+		w.WriteString("<｜tool▁outputs▁end｜><｜end▁of▁sentence｜>")
+		// llama-cpp-deepseek-r1.jinja:30:9 {%- set ns.is_tool_outputs = false -%} (the namespace check)
+		jinja2.CheckNamespace(ns)
+		// llama-cpp-deepseek-r1.jinja:30:9 {%- set ns.is_tool_outputs = false -%}
+		jinja2.SetAttr(ns, "is_tool_outputs", jinja2.Bool(false))
 	}
 }
 
@@ -186,6 +201,9 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 // it is renderLlamaCppDeepseekR1 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
+	// the render changes lists and dicts of its input: it works on a copy
+	llamacpp.OwnVariables(w)
+	var ns jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	messages := w.Lookup("messages")
 	bosToken := w.Lookup("bos_token")
@@ -196,16 +214,15 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// llama-cpp-deepseek-r1.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=''…
-	nsIsFirst := false
-	nsIsToolOutputs := false
-	nsIsOutputFirst := true
-	nsSystemPrompt := jinja2.Lit("")
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("is_first", jinja2.Bool(false)), jinja2.KW("is_tool_outputs", jinja2.Bool(false)), jinja2.KW("is_output_first", jinja2.Bool(true)), jinja2.KW("system_prompt", jinja2.Lit(""))})
 	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
+			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%} (the namespace check)
+			llamacpp.CheckNamespace(ns)
 			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = llamacpp.ItemStr(message, "content")
+			llamacpp.SetAttr(ns, "system_prompt", llamacpp.ItemStr(message, "content"))
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:10:1 {{bos_token}}
@@ -218,18 +235,11 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
-	llamacpp.Write(w, nsSystemPrompt)
+	llamacpp.Write(w, llamacpp.ItemAttr(ns, "system_prompt"))
 	// llama-cpp-deepseek-r1.jinja:27:1 {%- macro flush_tool_outputs() -%}
-	flushToolOutputs := func() {
-		// llama-cpp-deepseek-r1.jinja:28:5 {%- if ns.is_tool_outputs -%}
-		if nsIsToolOutputs {
-			w.WriteString("<｜tool▁outputs▁end｜><｜end▁of▁sentence｜>")
-			// llama-cpp-deepseek-r1.jinja:30:9 {%- set ns.is_tool_outputs = false -%}
-			nsIsToolOutputs = false
-		}
-	}
+	// (the function renderLlamaCppDeepseekR1_flushToolOutputsLlama)
 	// llama-cpp-deepseek-r1.jinja:33:1 {{- flush_tool_outputs() -}}
-	flushToolOutputs()
+	renderLlamaCppDeepseekR1_flushToolOutputsLlama(w, ns)
 	// llama-cpp-deepseek-r1.jinja:34:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
@@ -237,7 +247,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
 		if !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
-			flushToolOutputs()
+			renderLlamaCppDeepseekR1_flushToolOutputsLlama(w, ns)
 		}
 		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
@@ -249,16 +259,20 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.ItemStr(message, "content").Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
+			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%} (the namespace check)
+			llamacpp.CheckNamespace(ns)
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
-			nsIsFirst = true
+			llamacpp.SetAttr(ns, "is_first", jinja2.Bool(true))
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var toolName, toolArgs jinja2.Value
 			for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
-				if nsIsFirst {
+				if llamacpp.ItemAttr(ns, "is_first").Truthy() {
+					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%} (the namespace check)
+					llamacpp.CheckNamespace(ns)
 					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%}
-					nsIsFirst = false
+					llamacpp.SetAttr(ns, "is_first", jinja2.Bool(false))
 				} else {
 					// llama-cpp-deepseek-r1.jinja:47:17 {%- else -%}
 					w.WriteString("\n")
@@ -285,7 +299,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.ItemStr(message, "content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
-			flushToolOutputs()
+			renderLlamaCppDeepseekR1_flushToolOutputsLlama(w, ns)
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
 			content = llamacpp.ItemStr(message, "content")
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
@@ -300,13 +314,17 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 		}
 		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
+			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%} (the namespace check)
+			llamacpp.CheckNamespace(ns)
 			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%}
-			nsIsToolOutputs = true
+			llamacpp.SetAttr(ns, "is_tool_outputs", jinja2.Bool(true))
 			// llama-cpp-deepseek-r1.jinja:66:9 {%- if ns.is_output_first -%}
-			if nsIsOutputFirst {
+			if llamacpp.ItemAttr(ns, "is_output_first").Truthy() {
 				w.WriteString("<｜tool▁outputs▁begin｜>")
+				// llama-cpp-deepseek-r1.jinja:68:13 {%- set ns.is_output_first = false -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
 				// llama-cpp-deepseek-r1.jinja:68:13 {%- set ns.is_output_first = false -%}
-				nsIsOutputFirst = false
+				llamacpp.SetAttr(ns, "is_output_first", jinja2.Bool(false))
 			}
 			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
 			w.WriteString("\n<｜tool▁output▁begin｜>")
@@ -315,13 +333,27 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:73:1 {{- flush_tool_outputs() -}}
-	flushToolOutputs()
+	renderLlamaCppDeepseekR1_flushToolOutputsLlama(w, ns)
 	// llama-cpp-deepseek-r1.jinja:74:1 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
-	if addGenerationPrompt.Truthy() && !nsIsToolOutputs {
+	if addGenerationPrompt.Truthy() && !llamacpp.ItemAttr(ns, "is_tool_outputs").Truthy() {
 		w.WriteString("<｜Assistant｜><think>\n")
+	}
+}
+
+// renderLlamaCppDeepseekR1_flushToolOutputsLlama is the macro flush_tool_outputs of renderLlamaCppDeepseekR1Llama.
+// Its parameters after the macro's are the variables of renderLlamaCppDeepseekR1Llama it reads.
+func renderLlamaCppDeepseekR1_flushToolOutputsLlama(w *jinja2.Writer, ns jinja2.Value) {
+	// llama-cpp-deepseek-r1.jinja:27:1 {%- macro flush_tool_outputs() -%}
+	// llama-cpp-deepseek-r1.jinja:28:5 {%- if ns.is_tool_outputs -%}
+	if llamacpp.ItemAttr(ns, "is_tool_outputs").Truthy() {
+		w.WriteString("<｜tool▁outputs▁end｜><｜end▁of▁sentence｜>")
+		// llama-cpp-deepseek-r1.jinja:30:9 {%- set ns.is_tool_outputs = false -%} (the namespace check)
+		llamacpp.CheckNamespace(ns)
+		// llama-cpp-deepseek-r1.jinja:30:9 {%- set ns.is_tool_outputs = false -%}
+		llamacpp.SetAttr(ns, "is_tool_outputs", jinja2.Bool(false))
 	}
 }
 
 // spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppDeepseekR1 = "if,set,for,{{ }},macro|sDGCCAEACICGGEJCKMCAEEGCIAEACICIAGRGEKCAAGCCiFGIAcjFGEOCAIEICIAGAEICIAGRGEkFCAEGICIAGACIGGKEJAEECIGKkCEJAGAEICE4BCAEGMCIAEACICMCIJCGACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKaEJAEACICEICAAGAEICGEEJGMAGRGEECAAcGzEAAEACICGGEJCKMCAEEGCIAEACICIAGRGEKCAAGCCiFGIAcjFGEOCAIEICIAGAEICIAGRGGiFCAEGGCIAEACIGGKEJAEECIGKkCEJAGAEICG2BCAEGMCIAEACICMAIJCEACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKaEJAEACICEICAAGAEICGEEJGMAGRGEECAA"
+const spansLlamaCppDeepseekR1 = "if,set,for,{{ }}|uDGCCAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGE0FCAEGICIAGACIGGKEJAEECIGKsCEJAGAAACEAEICE8BCAEGQCIAEAAACEACICMCIJCGACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKiBEJAEAAACEACICEMCAAGAAACEAEICGEEJGMAGRGEECAAUM9CIAGAAACEAEICgBG7BRAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGGyFCAEGGCIAEACIGGKEJAEECIGKsCEJAGAAACEAEICG6BCAEGQCIAEAAACEACICMAIJCEACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKiBEJAEAAACEACICEMCAAGAAACEAEICGEEJGMAGRGEECAAUM9CIAGAAACEAEIC"

@@ -40,548 +40,35 @@ const (
 
 // renderMeetkaiFunctionaryMediumV3_2 renders meetkai-functionary-medium-v3.2.jinja.
 func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
-	getParameterTypescript2 := jinja2.Undefined("get_parameter_typescript")
+	getParameterTypescript := jinja2.Undefined("get_parameter_typescript")
 	tools := w.Lookup("tools")
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
-	appendNewParamInfo := func(paramDeclaration, commentInfo, examplesInfo, depth jinja2.Value) {
-		paramDeclaration = jinja2.Param(paramDeclaration, "param_declaration")
-		commentInfo = jinja2.Param(commentInfo, "comment_info")
-		examplesInfo = jinja2.Param(examplesInfo, "examples_info")
-		depth = jinja2.Param(depth, "depth")
-		var offset jinja2.Value
-		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
-		offset = jinja2.Lit("")
-		// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
-		if jinja2.Ge(depth, jinja2.SmallInt(1)) {
-			// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
-			offset = jinja2.Mul(jinja2.Lit("    "), depth)
-		}
-		// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
-		if !jinja2.EqStr(commentInfo, "<|NONE|>") {
-			// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
-			w.WriteString("\n")
-			jinja2.WriteStr(w, offset)
-			jinja2.WriteStr(w, commentInfo)
-			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-			if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
-				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
-				for _, example := range jinja2.Iterate(w, examplesInfo) {
-					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-					w.WriteString("\n")
-					jinja2.WriteStr(w, offset)
-					w.WriteString("// ")
-					jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
-				}
-			}
-		}
-		// meetkai-functionary-medium-v3.2.jinja:15:5 {{ "\n" + offset + param_declaration }}
-		w.WriteString("\n")
-		jinja2.WriteStr(w, offset)
-		jinja2.WriteStr(w, paramDeclaration)
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfo)
 	// meetkai-functionary-medium-v3.2.jinja:18:1 {%- macro convert_data_type(param_type) -%}
-	convertDataType := func(paramType jinja2.Value) {
-		paramType = jinja2.Param(paramType, "param_type")
-		// meetkai-functionary-medium-v3.2.jinja:19:5 {%- if param_type == "integer" or param_type == "float" -%}
-		if jinja2.EqStr(paramType, "integer") || jinja2.EqStr(paramType, "float") {
-			w.WriteString("number")
-		} else {
-			// meetkai-functionary-medium-v3.2.jinja:21:9 {%- else -%}
-			// meetkai-functionary-medium-v3.2.jinja:22:9 {{ param_type }}
-			jinja2.Write(w, paramType)
-		}
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_convertDataType)
 	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
-	getParamType := func(param jinja2.Value) {
-		param = jinja2.Param(param, "param")
-		var paramType, rawParamType, oneOfTypes jinja2.Value
-		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
-		paramType = jinja2.Lit("any")
-		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
-		if jinja2.In(jinja2.Lit("type"), param) {
-			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
-			rawParamType = jinja2.ItemStr(param, "type")
-			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
-			if jinja2.IsIterable(rawParamType) && !jinja2.IsString(rawParamType) {
-				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
-				paramType = jinja2.FilterJoin(rawParamType, []jinja2.Value{jinja2.Lit(" | ")}, nil)
-			} else {
-				// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
-				// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
-				paramType = rawParamType
-			}
-			// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
-			convertDataType(paramType)
-		} else if jinja2.In(jinja2.Lit("oneOf"), param) {
-			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
-			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			oneOfTypes = jinja2.FilterList(jinja2.FilterSelectattr(jinja2.ItemStr(param, "oneOf"), []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("defined")}, nil))
-			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			oneOfTypes = jinja2.FilterList(jinja2.FilterUnique(jinja2.FilterMap(oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))}), nil, nil))
-			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
-			convertDataType(jinja2.FilterJoin(oneOfTypes, []jinja2.Value{jinja2.Lit(" | ")}, nil))
-		}
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_getParamType)
 	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
-	getFormatParam := func(param jinja2.Value) {
-		param = jinja2.Param(param, "param")
-		// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
-		if jinja2.In(jinja2.Lit("format"), param) {
-			// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
-			jinja2.Write(w, jinja2.ItemStr(param, "format"))
-		} else if jinja2.In(jinja2.Lit("oneOf"), param) {
-			// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
-			// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
-			_ = jinja2.NewList()
-			// meetkai-functionary-medium-v3.2.jinja:49:9 {%- for item in param["oneOf"] -%}
-			paramOneOf := jinja2.ItemStr(param, "oneOf")
-			for _, item := range jinja2.Iterate(w, paramOneOf) {
-				// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
-				if jinja2.In(jinja2.Lit("format"), item) {
-					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
-					itemFormat := jinja2.ItemStr(item, "format")
-					if jinja2.Eq(itemFormat, jinja2.ItemStr(jinja2.ItemInt(paramOneOf, -1), "format")) {
-						// meetkai-functionary-medium-v3.2.jinja:52:21 {{ item["format"] }}
-						jinja2.Write(w, itemFormat)
-					} else {
-						// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
-						// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
-						jinja2.WriteAdd(w, itemFormat, jinja2.Lit(" or "))
-					}
-				}
-			}
-		} else {
-			// meetkai-functionary-medium-v3.2.jinja:58:9 {%- else -%}
-			w.WriteString("<|NONE|>")
-		}
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_getFormatParam)
 	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
-	getParamInfo := func(param jinja2.Value) {
-		param = jinja2.Param(param, "param")
-		var paramType, formatParam, desc, defaultValue jinja2.Value
-		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
-		paramType = jinja2.MethodGetDefault(param, jinja2.Lit("type"), jinja2.Lit("any"))
-		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
-		formatParam = w.Capture(func() {
-			getFormatParam(param)
-		})
-		// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-		if (((((jinja2.In(jinja2.Lit("description"), param) || jinja2.In(jinja2.Lit("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || jinja2.ItemStr(param, "maximum").Truthy()) || jinja2.ItemStr(param, "minimum").Truthy()) || jinja2.ItemStr(param, "maxLength").Truthy()) || jinja2.ItemStr(param, "minLength").Truthy() {
-			w.WriteString("//")
-			// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
-			if jinja2.In(jinja2.Lit("description"), param) {
-				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
-				desc = jinja2.ItemStr(param, "description")
-				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
-				if !jinja2.MethodEndswith(desc, jinja2.Lit(".")).Truthy() {
-					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
-					desc = jinja2.Add(desc, jinja2.Lit("."))
-				}
-				// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
-				w.WriteString(" ")
-				jinja2.WriteStr(w, desc)
-			}
-			// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
-			if jinja2.In(jinja2.Lit("default"), param) {
-				// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
-				defaultValue = jinja2.ItemStr(param, "default")
-				// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
-				if jinja2.EqStr(paramType, "string") {
-					// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
-					defaultValue = jinja2.Concat(jinja2.Lit("\""), defaultValue, jinja2.Lit("\""))
-				}
-				// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
-				w.WriteString(" Default=")
-				jinja2.Write(w, defaultValue)
-				w.WriteString(".")
-			}
-			// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
-			formatParam = w.Capture(func() {
-				getFormatParam(param)
-			})
-			// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
-			if !jinja2.EqStr(formatParam, "<|NONE|>") {
-				// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
-				w.WriteString(" Format=")
-				jinja2.Write(w, formatParam)
-			}
-			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
-			for _, item := range jinja2.Iterate(w, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("maximum"), jinja2.Lit("Maximum")), jinja2.NewTuple(jinja2.Lit("minimum"), jinja2.Lit("Minimum")), jinja2.NewTuple(jinja2.Lit("maxLength"), jinja2.Lit("Maximum length")), jinja2.NewTuple(jinja2.Lit("minLength"), jinja2.Lit("Minimum length")))) {
-				vals := jinja2.Unpack(item, 2)
-				field := vals[0]
-				fieldName := vals[1]
-				// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
-				if jinja2.In(field, param) {
-					// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
-					w.WriteString(" ")
-					jinja2.WriteStr(w, jinja2.Concat(fieldName, jinja2.Lit("="), jinja2.Item(param, field)))
-				}
-			}
-		} else {
-			// meetkai-functionary-medium-v3.2.jinja:95:9 {%- else -%}
-			w.WriteString("<|NONE|>")
-		}
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_getParamInfo)
 	// meetkai-functionary-medium-v3.2.jinja:100:1 {%- macro get_enum_option_str(enum_options) -%}
-	getEnumOptionStr := func(enumOptions jinja2.Value) {
-		enumOptions = jinja2.Param(enumOptions, "enum_options")
-		// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
-		for _, v := range jinja2.Iterate(w, enumOptions) {
-			// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
-			if jinja2.IsString(v) {
-				// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
-				w.WriteString("\"")
-				jinja2.WriteStr(w, v)
-				w.WriteString("\"")
-			} else {
-				// meetkai-functionary-medium-v3.2.jinja:104:13 {%- else -%}
-				// meetkai-functionary-medium-v3.2.jinja:105:13 {{ v }}
-				jinja2.Write(w, v)
-			}
-			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if jinja2.Gt(jinja2.FilterLength(enumOptions), jinja2.SmallInt(0)) && jinja2.Ne(v, jinja2.ItemInt(enumOptions, -1)) {
-				w.WriteString(" | ")
-			}
-		}
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr)
 	// meetkai-functionary-medium-v3.2.jinja:113:1 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
-	var getArrayTypescript func(jinja2.Value, jinja2.Value, jinja2.Value)
-	getArrayTypescript = func(paramName, paramDic, depth jinja2.Value) {
-		paramName = jinja2.Param(paramName, "param_name")
-		paramDic = jinja2.Param(paramDic, "param_dic")
-		depth = jinja2.Param(depth, "depth")
-		var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
-		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
-		offset = jinja2.Lit("")
-		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
-		if jinja2.Ge(depth, jinja2.SmallInt(1)) {
-			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
-			offset = jinja2.Mul(jinja2.Lit("    "), depth)
-		}
-		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
-		itemsInfo = jinja2.MethodGetDefault(paramDic, jinja2.Lit("items"), jinja2.DictOf())
-		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-		if jinja2.Eq(jinja2.FilterLength(itemsInfo), jinja2.SmallInt(0)) {
-			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
-			if paramName.Truthy() {
-				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, offset)
-				jinja2.WriteStr(w, paramName)
-				w.WriteString(": []")
-			} else {
-				// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
-				// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, offset)
-				w.WriteString("[]")
-			}
-		} else {
-			// meetkai-functionary-medium-v3.2.jinja:126:9 {%- else -%}
-			// meetkai-functionary-medium-v3.2.jinja:127:9 {%- set array_type = get_param_type(items_info) -%}
-			arrayType = w.Capture(func() {
-				getParamType(itemsInfo)
-			})
-			// meetkai-functionary-medium-v3.2.jinja:128:9 {%- if array_type == 'object' -%}
-			if jinja2.EqStr(arrayType, "object") {
-				// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
-				if paramName.Truthy() {
-					// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
-					w.WriteString("\n")
-					jinja2.WriteStr(w, offset)
-					jinja2.WriteStr(w, paramName)
-					w.WriteString(": {")
-				} else {
-					// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
-					// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
-					w.WriteString("\n")
-					jinja2.WriteStr(w, offset)
-					w.WriteString("{")
-				}
-				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				jinja2.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.SmallInt(1))}, nil))
-				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, offset)
-				w.WriteString("}[]")
-			} else if jinja2.EqStr(arrayType, "array") {
-				// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
-				// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
-				itemInfo = w.Capture(func() {
-					getArrayTypescript(jinja2.None(), itemsInfo, jinja2.Add(depth, jinja2.SmallInt(1)))
-				})
-				// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
-				if !paramName.Truthy() {
-					// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
-					w.WriteString("\n")
-					jinja2.WriteStr(w, itemInfo)
-					w.WriteString("[]")
-				} else {
-					// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
-					// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
-					w.WriteString("\n")
-					jinja2.WriteStr(w, offset)
-					jinja2.WriteStr(w, paramName)
-					w.WriteString(": ")
-					jinja2.WriteStr(w, jinja2.FilterTrim(itemInfo, nil, nil))
-					w.WriteString("[]")
-				}
-			} else {
-				// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
-				// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
-				if jinja2.In(jinja2.Lit("enum"), itemsInfo) {
-					// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
-					itemType = w.Capture(func() {
-						getEnumOptionStr(jinja2.ItemStr(itemsInfo, "enum"))
-					})
-					// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
-					if jinja2.IsNone(paramName) {
-						// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
-						w.WriteString("(")
-						jinja2.WriteStr(w, itemType)
-						w.WriteString(")[]")
-					} else {
-						// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
-						// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
-						w.WriteString("\n")
-						jinja2.WriteStr(w, offset)
-						jinja2.WriteStr(w, paramName)
-						w.WriteString(": (")
-						jinja2.WriteStr(w, itemType)
-						w.WriteString(")[]")
-					}
-				} else {
-					// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
-					// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
-					if jinja2.IsNone(paramName) {
-						// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
-						w.WriteString("\n")
-						jinja2.WriteStr(w, arrayType)
-						w.WriteString("[]")
-					} else {
-						// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
-						// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
-						w.WriteString("\n")
-						jinja2.WriteStr(w, offset)
-						jinja2.WriteStr(w, paramName)
-						w.WriteString(": ")
-						jinja2.WriteStr(w, arrayType)
-						w.WriteString("[],")
-					}
-				}
-			}
-		}
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript)
 	// meetkai-functionary-medium-v3.2.jinja:162:1 {%- macro get_parameter_typescript(properties, required_params, depth=0) -%}
-	var getParameterTypescript func(jinja2.Value, jinja2.Value, jinja2.Value)
-	getParameterTypescript = func(properties, requiredParams, depth jinja2.Value) {
-		properties = jinja2.Param(properties, "properties")
-		requiredParams = jinja2.Param(requiredParams, "required_params")
-		if depth.IsMissing() {
-			depth = jinja2.SmallInt(0)
-		}
-		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
-		_ = jinja2.Lit("")
-		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
-		keys, values := jinja2.DictItems(properties)
-		for i := range w.Count(len(keys)) {
-			paramName := keys[i]
-			param := values[i]
-			var commentInfo, examplesInfo, paramDeclaration, paramType, offset, itemInfo, arrayDeclaration jinja2.Value
-			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
-			if jinja2.IsMapping(param) {
-				// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
-				commentInfo = w.Capture(func() {
-					getParamInfo(param)
-				})
-				// meetkai-functionary-medium-v3.2.jinja:168:13 {%- set examples_info = [] -%}
-				examplesInfo = jinja2.NewList()
-				// meetkai-functionary-medium-v3.2.jinja:169:13 {%- if "examples" in param -%}
-				if jinja2.In(jinja2.Lit("examples"), param) {
-					// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
-					examplesInfo = jinja2.NewList(jinja2.Sum(jinja2.Lit("Example "), paramName, jinja2.Lit(":")))
-					// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
-					examplesInfo = jinja2.Add(examplesInfo, jinja2.ItemStr(param, "examples"))
-				}
-				// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
-				paramDeclaration = paramName
-				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
-				if jinja2.IsIterable(requiredParams) && jinja2.NotIn(paramName, requiredParams) {
-					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
-					paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Lit("?"))
-				}
-				// meetkai-functionary-medium-v3.2.jinja:180:13 {%- set param_type = get_param_type(param) -%}
-				paramType = w.Capture(func() {
-					getParamType(param)
-				})
-				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
-				offset = jinja2.Lit("")
-				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
-				if jinja2.Ge(depth, jinja2.SmallInt(1)) {
-					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
-					offset = jinja2.Mul(jinja2.Lit("    "), depth)
-				}
-				// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
-				if jinja2.EqStr(paramType, "object") {
-					// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
-					if !jinja2.EqStr(commentInfo, "<|NONE|>") {
-						// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
-						w.WriteString("\n")
-						jinja2.WriteStr(w, offset)
-						jinja2.WriteStr(w, commentInfo)
-					}
-					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-					if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
-						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
-						for _, example := range jinja2.Iterate(w, examplesInfo) {
-							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-							w.WriteString("\n")
-							jinja2.WriteStr(w, offset)
-							w.WriteString("// ")
-							jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
-						}
-					}
-					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
-					paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Lit(": {"))
-					// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
-					w.WriteString("\n")
-					jinja2.WriteStr(w, offset)
-					jinja2.WriteStr(w, paramDeclaration)
-					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
-					jinja2.Write(w, w.Capture(func() {
-						getParameterTypescript(jinja2.MethodGetDefault(param, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(param, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.SmallInt(1)))
-					}))
-					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
-					w.WriteString("\n")
-					jinja2.WriteStr(w, offset)
-					w.WriteString("},")
-				} else if jinja2.EqStr(paramType, "array") {
-					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
-					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
-					itemInfo = jinja2.MethodGetDefault(param, jinja2.Lit("items"), jinja2.DictOf())
-					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
-					if jinja2.NotIn(jinja2.Lit("type"), itemInfo) {
-						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
-						paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Lit(": [],"))
-						// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-						appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
-					} else {
-						// meetkai-functionary-medium-v3.2.jinja:206:21 {%- else -%}
-						// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
-						if !jinja2.EqStr(commentInfo, "<|NONE|>") {
-							// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
-							w.WriteString("\n")
-							jinja2.WriteStr(w, offset)
-							jinja2.WriteStr(w, commentInfo)
-						}
-						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-						if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
-							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
-							for _, example := range jinja2.Iterate(w, examplesInfo) {
-								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-								w.WriteString("\n")
-								jinja2.WriteStr(w, offset)
-								w.WriteString("// ")
-								jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
-							}
-						}
-						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
-						arrayDeclaration = w.Capture(func() {
-							getArrayTypescript(paramDeclaration, param, depth)
-						})
-						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
-						if !jinja2.MethodEndswith(arrayDeclaration, jinja2.Lit(",")).Truthy() {
-							// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
-							arrayDeclaration = jinja2.Add(arrayDeclaration, jinja2.Lit(","))
-						}
-						// meetkai-functionary-medium-v3.2.jinja:219:21 {{ array_declaration}}
-						jinja2.Write(w, arrayDeclaration)
-					}
-				} else {
-					// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
-					// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
-					if jinja2.In(jinja2.Lit("enum"), param) {
-						// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
-						paramType = w.Capture(func() {
-							getEnumOptionStr(jinja2.ItemStr(param, "enum"))
-						})
-					}
-					// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
-					if jinja2.In(jinja2.Lit("nullable"), param) && jinja2.ItemStr(param, "nullable").Truthy() {
-						// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
-						paramType = jinja2.Add(paramType, jinja2.Lit(" | null"))
-					}
-					// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
-					paramDeclaration = jinja2.Sum(paramDeclaration, jinja2.Lit(": "), paramType, jinja2.Lit(","))
-					// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-					appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
-				}
-			}
-		}
-	}
-	getParameterTypescript2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
+	// (the function renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript)
+	getParameterTypescript = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Name:   "get_parameter_typescript",
 		Params: []string{"properties", "required_params", "depth"},
 	}, func(args []jinja2.Value) {
-		getParameterTypescript(args[0], args[1], args[2])
+		renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w, args[0], args[1], args[2], getParameterTypescript)
 	})
 	// meetkai-functionary-medium-v3.2.jinja:235:1 {%- macro generate_schema_from_functions(functions, namespace='functions') -%}
-	generateSchemaFromFunctions := func(functions, namespace jinja2.Value) {
-		functions = jinja2.Param(functions, "functions")
-		if namespace.IsMissing() {
-			namespace = jinja2.Lit("functions")
-		}
-		w.WriteString("// Supported function definitions that should be called when necessary.\n")
-		// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
-		w.WriteString("namespace ")
-		jinja2.WriteStr(w, namespace)
-		w.WriteString(" {\n\n")
-		// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
-		for _, function := range jinja2.Iterate(w, functions) {
-			var functionName, description, parameters, requiredParams jinja2.Value
-			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
-			if jinja2.MethodGet(function, jinja2.Lit("function")).Truthy() {
-				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
-				function = jinja2.MethodGet(function, jinja2.Lit("function"))
-			}
-			// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
-			functionName = jinja2.MethodGet(function, jinja2.Lit("name"))
-			// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
-			if functionName.Truthy() {
-				// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
-				description = jinja2.MethodGetDefault(function, jinja2.Lit("description"), jinja2.Lit(""))
-				// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
-				parameters = jinja2.MethodGetDefault(function, jinja2.Lit("parameters"), jinja2.DictOf())
-				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
-				w.WriteString("// ")
-				jinja2.WriteStr(w, description)
-				w.WriteString("\n")
-				// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
-				w.WriteString("type ")
-				jinja2.WriteStr(w, functionName)
-				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
-				if parameters.Truthy() && jinja2.MethodGet(parameters, jinja2.Lit("properties")).Truthy() {
-					w.WriteString(" = (_: {")
-					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
-					requiredParams = jinja2.MethodGetDefault(parameters, jinja2.Lit("required"), jinja2.NewList())
-					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
-					jinja2.Write(w, w.Capture(func() {
-						getParameterTypescript(jinja2.MethodGet(parameters, jinja2.Lit("properties")), requiredParams, jinja2.SmallInt(0))
-					}))
-					w.WriteString("\n}) => any;\n\n")
-				} else {
-					// meetkai-functionary-medium-v3.2.jinja:255:17 {%- else -%}
-					w.WriteString(" = () => any;\n\n")
-				}
-			}
-		}
-		// meetkai-functionary-medium-v3.2.jinja:260:5 {{ "} // namespace " + namespace }}
-		w.WriteString("} // namespace ")
-		jinja2.WriteStr(w, namespace)
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctions)
 	// meetkai-functionary-medium-v3.2.jinja:262:1 {%- if not tools -%}
 	if !tools.Truthy() {
 		// meetkai-functionary-medium-v3.2.jinja:263:5 {%- set tools = [] -%}
@@ -589,7 +76,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265:1 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
 	jinja2.WriteAdd(w, bosToken, jinja2.Lit("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
-		generateSchemaFromFunctions(tools, jinja2.Missing())
+		renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctions(w, tools, jinja2.Missing(), getParameterTypescript)
 	}), jinja2.Lit("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
 	if jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.SmallInt(0)) {
@@ -648,559 +135,590 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 	}
 }
 
+// renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfo is the macro append_new_param_info of renderMeetkaiFunctionaryMediumV3_2.
+func renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfo(w *jinja2.Writer, paramDeclaration, commentInfo, examplesInfo, depth jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
+	paramDeclaration = jinja2.Param(paramDeclaration, "param_declaration")
+	commentInfo = jinja2.Param(commentInfo, "comment_info")
+	examplesInfo = jinja2.Param(examplesInfo, "examples_info")
+	depth = jinja2.Param(depth, "depth")
+	var offset jinja2.Value
+	// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
+	offset = jinja2.Lit("")
+	// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
+	if jinja2.Ge(depth, jinja2.SmallInt(1)) {
+		// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
+		offset = jinja2.Mul(jinja2.Lit("    "), depth)
+	}
+	// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
+	if !jinja2.EqStr(commentInfo, "<|NONE|>") {
+		// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
+		w.WriteString("\n")
+		jinja2.WriteStr(w, offset)
+		jinja2.WriteStr(w, commentInfo)
+		// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
+		if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
+			// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
+			for _, example := range jinja2.Iterate(w, examplesInfo) {
+				// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
+				w.WriteString("\n")
+				jinja2.WriteStr(w, offset)
+				w.WriteString("// ")
+				jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+			}
+		}
+	}
+	// meetkai-functionary-medium-v3.2.jinja:15:5 {{ "\n" + offset + param_declaration }}
+	w.WriteString("\n")
+	jinja2.WriteStr(w, offset)
+	jinja2.WriteStr(w, paramDeclaration)
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_convertDataType is the macro convert_data_type of renderMeetkaiFunctionaryMediumV3_2.
+func renderMeetkaiFunctionaryMediumV3_2_convertDataType(w *jinja2.Writer, paramType jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:18:1 {%- macro convert_data_type(param_type) -%}
+	paramType = jinja2.Param(paramType, "param_type")
+	// meetkai-functionary-medium-v3.2.jinja:19:5 {%- if param_type == "integer" or param_type == "float" -%}
+	if jinja2.EqStr(paramType, "integer") || jinja2.EqStr(paramType, "float") {
+		w.WriteString("number")
+	} else {
+		// meetkai-functionary-medium-v3.2.jinja:21:9 {%- else -%}
+		// meetkai-functionary-medium-v3.2.jinja:22:9 {{ param_type }}
+		jinja2.Write(w, paramType)
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_getParamType is the macro get_param_type of renderMeetkaiFunctionaryMediumV3_2.
+func renderMeetkaiFunctionaryMediumV3_2_getParamType(w *jinja2.Writer, param jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
+	param = jinja2.Param(param, "param")
+	var paramType, rawParamType, oneOfTypes jinja2.Value
+	// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
+	paramType = jinja2.Lit("any")
+	// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
+	if jinja2.In(jinja2.Lit("type"), param) {
+		// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
+		rawParamType = jinja2.ItemStr(param, "type")
+		// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
+		if jinja2.IsIterable(rawParamType) && !jinja2.IsString(rawParamType) {
+			// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
+			paramType = jinja2.FilterJoin(rawParamType, []jinja2.Value{jinja2.Lit(" | ")}, nil)
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
+			paramType = rawParamType
+		}
+		// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
+		renderMeetkaiFunctionaryMediumV3_2_convertDataType(w, paramType)
+	} else if jinja2.In(jinja2.Lit("oneOf"), param) {
+		// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
+		// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
+		oneOfTypes = jinja2.FilterList(jinja2.FilterSelectattr(jinja2.ItemStr(param, "oneOf"), []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("defined")}, nil))
+		// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
+		oneOfTypes = jinja2.FilterList(jinja2.FilterUnique(jinja2.FilterMap(oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))}), nil, nil))
+		// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
+		renderMeetkaiFunctionaryMediumV3_2_convertDataType(w, jinja2.FilterJoin(oneOfTypes, []jinja2.Value{jinja2.Lit(" | ")}, nil))
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_getFormatParam is the macro get_format_param of renderMeetkaiFunctionaryMediumV3_2.
+func renderMeetkaiFunctionaryMediumV3_2_getFormatParam(w *jinja2.Writer, param jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
+	param = jinja2.Param(param, "param")
+	// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
+	if jinja2.In(jinja2.Lit("format"), param) {
+		// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
+		jinja2.Write(w, jinja2.ItemStr(param, "format"))
+	} else if jinja2.In(jinja2.Lit("oneOf"), param) {
+		// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
+		// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
+		_ = jinja2.NewList()
+		// meetkai-functionary-medium-v3.2.jinja:49:9 {%- for item in param["oneOf"] -%}
+		paramOneOf := jinja2.ItemStr(param, "oneOf")
+		for _, item := range jinja2.Iterate(w, paramOneOf) {
+			// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
+			if jinja2.In(jinja2.Lit("format"), item) {
+				// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
+				itemFormat := jinja2.ItemStr(item, "format")
+				if jinja2.Eq(itemFormat, jinja2.ItemStr(jinja2.ItemInt(paramOneOf, -1), "format")) {
+					// meetkai-functionary-medium-v3.2.jinja:52:21 {{ item["format"] }}
+					jinja2.Write(w, itemFormat)
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
+					jinja2.WriteAdd(w, itemFormat, jinja2.Lit(" or "))
+				}
+			}
+		}
+	} else {
+		// meetkai-functionary-medium-v3.2.jinja:58:9 {%- else -%}
+		w.WriteString("<|NONE|>")
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_getParamInfo is the macro get_param_info of renderMeetkaiFunctionaryMediumV3_2.
+func renderMeetkaiFunctionaryMediumV3_2_getParamInfo(w *jinja2.Writer, param jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
+	param = jinja2.Param(param, "param")
+	var paramType, formatParam, desc, defaultValue jinja2.Value
+	// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
+	paramType = jinja2.MethodGetDefault(param, jinja2.Lit("type"), jinja2.Lit("any"))
+	// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
+	formatParam = w.Capture(func() {
+		renderMeetkaiFunctionaryMediumV3_2_getFormatParam(w, param)
+	})
+	// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
+	if (((((jinja2.In(jinja2.Lit("description"), param) || jinja2.In(jinja2.Lit("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || jinja2.ItemStr(param, "maximum").Truthy()) || jinja2.ItemStr(param, "minimum").Truthy()) || jinja2.ItemStr(param, "maxLength").Truthy()) || jinja2.ItemStr(param, "minLength").Truthy() {
+		w.WriteString("//")
+		// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
+		if jinja2.In(jinja2.Lit("description"), param) {
+			// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
+			desc = jinja2.ItemStr(param, "description")
+			// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
+			if !jinja2.MethodEndswith(desc, jinja2.Lit(".")).Truthy() {
+				// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
+				desc = jinja2.Add(desc, jinja2.Lit("."))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
+			w.WriteString(" ")
+			jinja2.WriteStr(w, desc)
+		}
+		// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
+		if jinja2.In(jinja2.Lit("default"), param) {
+			// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
+			defaultValue = jinja2.ItemStr(param, "default")
+			// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
+			if jinja2.EqStr(paramType, "string") {
+				// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
+				defaultValue = jinja2.Concat(jinja2.Lit("\""), defaultValue, jinja2.Lit("\""))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
+			w.WriteString(" Default=")
+			jinja2.Write(w, defaultValue)
+			w.WriteString(".")
+		}
+		// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
+		formatParam = w.Capture(func() {
+			renderMeetkaiFunctionaryMediumV3_2_getFormatParam(w, param)
+		})
+		// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
+		if !jinja2.EqStr(formatParam, "<|NONE|>") {
+			// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
+			w.WriteString(" Format=")
+			jinja2.Write(w, formatParam)
+		}
+		// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
+		for _, item := range jinja2.Iterate(w, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("maximum"), jinja2.Lit("Maximum")), jinja2.NewTuple(jinja2.Lit("minimum"), jinja2.Lit("Minimum")), jinja2.NewTuple(jinja2.Lit("maxLength"), jinja2.Lit("Maximum length")), jinja2.NewTuple(jinja2.Lit("minLength"), jinja2.Lit("Minimum length")))) {
+			vals := jinja2.Unpack(item, 2)
+			field := vals[0]
+			fieldName := vals[1]
+			// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
+			if jinja2.In(field, param) {
+				// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
+				w.WriteString(" ")
+				jinja2.WriteStr(w, jinja2.Concat(fieldName, jinja2.Lit("="), jinja2.Item(param, field)))
+			}
+		}
+	} else {
+		// meetkai-functionary-medium-v3.2.jinja:95:9 {%- else -%}
+		w.WriteString("<|NONE|>")
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr is the macro get_enum_option_str of renderMeetkaiFunctionaryMediumV3_2.
+func renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr(w *jinja2.Writer, enumOptions jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:100:1 {%- macro get_enum_option_str(enum_options) -%}
+	enumOptions = jinja2.Param(enumOptions, "enum_options")
+	// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
+	for _, v := range jinja2.Iterate(w, enumOptions) {
+		// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
+		if jinja2.IsString(v) {
+			// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
+			w.WriteString("\"")
+			jinja2.WriteStr(w, v)
+			w.WriteString("\"")
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:104:13 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:105:13 {{ v }}
+			jinja2.Write(w, v)
+		}
+		// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
+		if jinja2.Gt(jinja2.FilterLength(enumOptions), jinja2.SmallInt(0)) && jinja2.Ne(v, jinja2.ItemInt(enumOptions, -1)) {
+			w.WriteString(" | ")
+		}
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript is the macro get_array_typescript of renderMeetkaiFunctionaryMediumV3_2.
+// Its parameters after the macro's are the variables of renderMeetkaiFunctionaryMediumV3_2 it reads.
+func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript(w *jinja2.Writer, paramName, paramDic, depth jinja2.Value, getParameterTypescript jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:113:1 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
+	paramName = jinja2.Param(paramName, "param_name")
+	paramDic = jinja2.Param(paramDic, "param_dic")
+	depth = jinja2.Param(depth, "depth")
+	var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
+	// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
+	offset = jinja2.Lit("")
+	// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
+	if jinja2.Ge(depth, jinja2.SmallInt(1)) {
+		// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
+		offset = jinja2.Mul(jinja2.Lit("    "), depth)
+	}
+	// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
+	itemsInfo = jinja2.MethodGetDefault(paramDic, jinja2.Lit("items"), jinja2.DictOf())
+	// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
+	if jinja2.Eq(jinja2.FilterLength(itemsInfo), jinja2.SmallInt(0)) {
+		// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
+		if paramName.Truthy() {
+			// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
+			w.WriteString("\n")
+			jinja2.WriteStr(w, offset)
+			jinja2.WriteStr(w, paramName)
+			w.WriteString(": []")
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
+			w.WriteString("\n")
+			jinja2.WriteStr(w, offset)
+			w.WriteString("[]")
+		}
+	} else {
+		// meetkai-functionary-medium-v3.2.jinja:126:9 {%- else -%}
+		// meetkai-functionary-medium-v3.2.jinja:127:9 {%- set array_type = get_param_type(items_info) -%}
+		arrayType = w.Capture(func() {
+			renderMeetkaiFunctionaryMediumV3_2_getParamType(w, itemsInfo)
+		})
+		// meetkai-functionary-medium-v3.2.jinja:128:9 {%- if array_type == 'object' -%}
+		if jinja2.EqStr(arrayType, "object") {
+			// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
+			if paramName.Truthy() {
+				// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
+				w.WriteString("\n")
+				jinja2.WriteStr(w, offset)
+				jinja2.WriteStr(w, paramName)
+				w.WriteString(": {")
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
+				w.WriteString("\n")
+				jinja2.WriteStr(w, offset)
+				w.WriteString("{")
+			}
+			// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
+			jinja2.Write(w, jinja2.Call(getParameterTypescript, []jinja2.Value{jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.SmallInt(1))}, nil))
+			// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
+			w.WriteString("\n")
+			jinja2.WriteStr(w, offset)
+			w.WriteString("}[]")
+		} else if jinja2.EqStr(arrayType, "array") {
+			// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
+			// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
+			itemInfo = w.Capture(func() {
+				renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript(w, jinja2.None(), itemsInfo, jinja2.Add(depth, jinja2.SmallInt(1)), getParameterTypescript)
+			})
+			// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
+			if !paramName.Truthy() {
+				// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
+				w.WriteString("\n")
+				jinja2.WriteStr(w, itemInfo)
+				w.WriteString("[]")
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
+				w.WriteString("\n")
+				jinja2.WriteStr(w, offset)
+				jinja2.WriteStr(w, paramName)
+				w.WriteString(": ")
+				jinja2.WriteStr(w, jinja2.FilterTrim(itemInfo, nil, nil))
+				w.WriteString("[]")
+			}
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
+			if jinja2.In(jinja2.Lit("enum"), itemsInfo) {
+				// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
+				itemType = w.Capture(func() {
+					renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr(w, jinja2.ItemStr(itemsInfo, "enum"))
+				})
+				// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
+				if jinja2.IsNone(paramName) {
+					// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
+					w.WriteString("(")
+					jinja2.WriteStr(w, itemType)
+					w.WriteString(")[]")
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
+					w.WriteString("\n")
+					jinja2.WriteStr(w, offset)
+					jinja2.WriteStr(w, paramName)
+					w.WriteString(": (")
+					jinja2.WriteStr(w, itemType)
+					w.WriteString(")[]")
+				}
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
+				if jinja2.IsNone(paramName) {
+					// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
+					w.WriteString("\n")
+					jinja2.WriteStr(w, arrayType)
+					w.WriteString("[]")
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
+					w.WriteString("\n")
+					jinja2.WriteStr(w, offset)
+					jinja2.WriteStr(w, paramName)
+					w.WriteString(": ")
+					jinja2.WriteStr(w, arrayType)
+					w.WriteString("[],")
+				}
+			}
+		}
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript is the macro get_parameter_typescript of renderMeetkaiFunctionaryMediumV3_2.
+// Its parameters after the macro's are the variables of renderMeetkaiFunctionaryMediumV3_2 it reads.
+func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w *jinja2.Writer, properties, requiredParams, depth jinja2.Value, getParameterTypescript jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:162:1 {%- macro get_parameter_typescript(properties, required_params, depth=0) -%}
+	properties = jinja2.Param(properties, "properties")
+	requiredParams = jinja2.Param(requiredParams, "required_params")
+	if depth.IsMissing() {
+		depth = jinja2.SmallInt(0)
+	}
+	// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
+	_ = jinja2.Lit("")
+	// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
+	keys, values := jinja2.DictItems(properties)
+	for i := range w.Count(len(keys)) {
+		paramName := keys[i]
+		param := values[i]
+		var commentInfo, examplesInfo, paramDeclaration, paramType, offset, itemInfo, arrayDeclaration jinja2.Value
+		// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
+		if jinja2.IsMapping(param) {
+			// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
+			commentInfo = w.Capture(func() {
+				renderMeetkaiFunctionaryMediumV3_2_getParamInfo(w, param)
+			})
+			// meetkai-functionary-medium-v3.2.jinja:168:13 {%- set examples_info = [] -%}
+			examplesInfo = jinja2.NewList()
+			// meetkai-functionary-medium-v3.2.jinja:169:13 {%- if "examples" in param -%}
+			if jinja2.In(jinja2.Lit("examples"), param) {
+				// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
+				examplesInfo = jinja2.NewList(jinja2.Sum(jinja2.Lit("Example "), paramName, jinja2.Lit(":")))
+				// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
+				examplesInfo = jinja2.Add(examplesInfo, jinja2.ItemStr(param, "examples"))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
+			paramDeclaration = paramName
+			// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
+			if jinja2.IsIterable(requiredParams) && jinja2.NotIn(paramName, requiredParams) {
+				// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
+				paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Lit("?"))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:180:13 {%- set param_type = get_param_type(param) -%}
+			paramType = w.Capture(func() {
+				renderMeetkaiFunctionaryMediumV3_2_getParamType(w, param)
+			})
+			// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
+			offset = jinja2.Lit("")
+			// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
+			if jinja2.Ge(depth, jinja2.SmallInt(1)) {
+				// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
+				offset = jinja2.Mul(jinja2.Lit("    "), depth)
+			}
+			// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
+			if jinja2.EqStr(paramType, "object") {
+				// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
+				if !jinja2.EqStr(commentInfo, "<|NONE|>") {
+					// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
+					w.WriteString("\n")
+					jinja2.WriteStr(w, offset)
+					jinja2.WriteStr(w, commentInfo)
+				}
+				// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
+				if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
+					// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
+					for _, example := range jinja2.Iterate(w, examplesInfo) {
+						// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
+						w.WriteString("\n")
+						jinja2.WriteStr(w, offset)
+						w.WriteString("// ")
+						jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+					}
+				}
+				// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
+				paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Lit(": {"))
+				// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
+				w.WriteString("\n")
+				jinja2.WriteStr(w, offset)
+				jinja2.WriteStr(w, paramDeclaration)
+				// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
+				jinja2.Write(w, w.Capture(func() {
+					renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w, jinja2.MethodGetDefault(param, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(param, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.SmallInt(1)), getParameterTypescript)
+				}))
+				// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
+				w.WriteString("\n")
+				jinja2.WriteStr(w, offset)
+				w.WriteString("},")
+			} else if jinja2.EqStr(paramType, "array") {
+				// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
+				// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
+				itemInfo = jinja2.MethodGetDefault(param, jinja2.Lit("items"), jinja2.DictOf())
+				// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
+				if jinja2.NotIn(jinja2.Lit("type"), itemInfo) {
+					// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
+					paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Lit(": [],"))
+					// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
+					renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfo(w, paramDeclaration, commentInfo, examplesInfo, depth)
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:206:21 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
+					if !jinja2.EqStr(commentInfo, "<|NONE|>") {
+						// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
+						w.WriteString("\n")
+						jinja2.WriteStr(w, offset)
+						jinja2.WriteStr(w, commentInfo)
+					}
+					// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
+					if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
+						// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
+						for _, example := range jinja2.Iterate(w, examplesInfo) {
+							// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
+							w.WriteString("\n")
+							jinja2.WriteStr(w, offset)
+							w.WriteString("// ")
+							jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+						}
+					}
+					// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
+					arrayDeclaration = w.Capture(func() {
+						renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript(w, paramDeclaration, param, depth, getParameterTypescript)
+					})
+					// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
+					if !jinja2.MethodEndswith(arrayDeclaration, jinja2.Lit(",")).Truthy() {
+						// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
+						arrayDeclaration = jinja2.Add(arrayDeclaration, jinja2.Lit(","))
+					}
+					// meetkai-functionary-medium-v3.2.jinja:219:21 {{ array_declaration}}
+					jinja2.Write(w, arrayDeclaration)
+				}
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
+				if jinja2.In(jinja2.Lit("enum"), param) {
+					// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
+					paramType = w.Capture(func() {
+						renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr(w, jinja2.ItemStr(param, "enum"))
+					})
+				}
+				// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
+				if jinja2.In(jinja2.Lit("nullable"), param) && jinja2.ItemStr(param, "nullable").Truthy() {
+					// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
+					paramType = jinja2.Add(paramType, jinja2.Lit(" | null"))
+				}
+				// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
+				paramDeclaration = jinja2.Sum(paramDeclaration, jinja2.Lit(": "), paramType, jinja2.Lit(","))
+				// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
+				renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfo(w, paramDeclaration, commentInfo, examplesInfo, depth)
+			}
+		}
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctions is the macro generate_schema_from_functions of renderMeetkaiFunctionaryMediumV3_2.
+// Its parameters after the macro's are the variables of renderMeetkaiFunctionaryMediumV3_2 it reads.
+func renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctions(w *jinja2.Writer, functions, namespace jinja2.Value, getParameterTypescript jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:235:1 {%- macro generate_schema_from_functions(functions, namespace='functions') -%}
+	functions = jinja2.Param(functions, "functions")
+	if namespace.IsMissing() {
+		namespace = jinja2.Lit("functions")
+	}
+	w.WriteString("// Supported function definitions that should be called when necessary.\n")
+	// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
+	w.WriteString("namespace ")
+	jinja2.WriteStr(w, namespace)
+	w.WriteString(" {\n\n")
+	// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
+	for _, function := range jinja2.Iterate(w, functions) {
+		var functionName, description, parameters, requiredParams jinja2.Value
+		// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
+		if jinja2.MethodGet(function, jinja2.Lit("function")).Truthy() {
+			// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
+			function = jinja2.MethodGet(function, jinja2.Lit("function"))
+		}
+		// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
+		functionName = jinja2.MethodGet(function, jinja2.Lit("name"))
+		// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
+		if functionName.Truthy() {
+			// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
+			description = jinja2.MethodGetDefault(function, jinja2.Lit("description"), jinja2.Lit(""))
+			// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
+			parameters = jinja2.MethodGetDefault(function, jinja2.Lit("parameters"), jinja2.DictOf())
+			// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
+			w.WriteString("// ")
+			jinja2.WriteStr(w, description)
+			w.WriteString("\n")
+			// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
+			w.WriteString("type ")
+			jinja2.WriteStr(w, functionName)
+			// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
+			if parameters.Truthy() && jinja2.MethodGet(parameters, jinja2.Lit("properties")).Truthy() {
+				w.WriteString(" = (_: {")
+				// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
+				requiredParams = jinja2.MethodGetDefault(parameters, jinja2.Lit("required"), jinja2.NewList())
+				// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
+				jinja2.Write(w, w.Capture(func() {
+					renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w, jinja2.MethodGet(parameters, jinja2.Lit("properties")), requiredParams, jinja2.SmallInt(0), getParameterTypescript)
+				}))
+				w.WriteString("\n}) => any;\n\n")
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:255:17 {%- else -%}
+				w.WriteString(" = () => any;\n\n")
+			}
+		}
+	}
+	// meetkai-functionary-medium-v3.2.jinja:260:5 {{ "} // namespace " + namespace }}
+	w.WriteString("} // namespace ")
+	jinja2.WriteStr(w, namespace)
+}
+
 // renderMeetkaiFunctionaryMediumV3_2Llama renders meetkai-functionary-medium-v3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMeetkaiFunctionaryMediumV3_2 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
-	getParameterTypescript2 := jinja2.Undefined("get_parameter_typescript")
+	getParameterTypescript := jinja2.Undefined("get_parameter_typescript")
 	tools := w.Lookup("tools")
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
-	appendNewParamInfo := func(paramDeclaration, commentInfo, examplesInfo, depth jinja2.Value) {
-		paramDeclaration = llamacpp.Param(paramDeclaration, "param_declaration")
-		commentInfo = llamacpp.Param(commentInfo, "comment_info")
-		examplesInfo = llamacpp.Param(examplesInfo, "examples_info")
-		depth = llamacpp.Param(depth, "depth")
-		var offset jinja2.Value
-		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
-		offset = jinja2.Lit("")
-		// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
-		if llamacpp.Ge(depth, jinja2.SmallInt(1)) {
-			// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
-			offset = llamacpp.Mul(jinja2.Lit("    "), depth)
-		}
-		// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
-		if !jinja2.EqStr(commentInfo, "<|NONE|>") {
-			// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
-			w.WriteString("\n")
-			llamacpp.WriteStr(w, offset)
-			llamacpp.WriteStr(w, commentInfo)
-			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-			if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
-				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
-				for _, example := range llamacpp.Iterate(w, examplesInfo) {
-					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, offset)
-					w.WriteString("// ")
-					llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
-				}
-			}
-		}
-		// meetkai-functionary-medium-v3.2.jinja:15:5 {{ "\n" + offset + param_declaration }}
-		w.WriteString("\n")
-		llamacpp.WriteStr(w, offset)
-		llamacpp.WriteStr(w, paramDeclaration)
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfoLlama)
 	// meetkai-functionary-medium-v3.2.jinja:18:1 {%- macro convert_data_type(param_type) -%}
-	convertDataType := func(paramType jinja2.Value) {
-		paramType = llamacpp.Param(paramType, "param_type")
-		// meetkai-functionary-medium-v3.2.jinja:19:5 {%- if param_type == "integer" or param_type == "float" -%}
-		if jinja2.EqStr(paramType, "integer") || jinja2.EqStr(paramType, "float") {
-			w.WriteString("number")
-		} else {
-			// meetkai-functionary-medium-v3.2.jinja:21:9 {%- else -%}
-			// meetkai-functionary-medium-v3.2.jinja:22:9 {{ param_type }}
-			llamacpp.Write(w, paramType)
-		}
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_convertDataTypeLlama)
 	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
-	getParamType := func(param jinja2.Value) {
-		param = llamacpp.Param(param, "param")
-		var paramType, rawParamType, oneOfTypes jinja2.Value
-		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
-		paramType = jinja2.Lit("any")
-		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
-		if llamacpp.In(jinja2.Lit("type"), param) {
-			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
-			rawParamType = llamacpp.ItemStr(param, "type")
-			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
-			if llamacpp.IsIterable(rawParamType) && !llamacpp.IsString(rawParamType) {
-				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
-				paramType = llamacpp.FilterJoin(rawParamType, []jinja2.Value{jinja2.Lit(" | ")}, nil)
-			} else {
-				// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
-				// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
-				paramType = rawParamType
-			}
-			// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
-			convertDataType(paramType)
-		} else if llamacpp.In(jinja2.Lit("oneOf"), param) {
-			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
-			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			oneOfTypes = llamacpp.FilterList(llamacpp.FilterSelectattr(llamacpp.ItemStr(param, "oneOf"), []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("defined")}, nil))
-			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			oneOfTypes = llamacpp.FilterList(llamacpp.FilterUnique(llamacpp.FilterMap(oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))}), nil, nil))
-			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
-			convertDataType(llamacpp.FilterJoin(oneOfTypes, []jinja2.Value{jinja2.Lit(" | ")}, nil))
-		}
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_getParamTypeLlama)
 	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
-	getFormatParam := func(param jinja2.Value) {
-		param = llamacpp.Param(param, "param")
-		// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
-		if llamacpp.In(jinja2.Lit("format"), param) {
-			// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
-			llamacpp.Write(w, llamacpp.ItemStr(param, "format"))
-		} else if llamacpp.In(jinja2.Lit("oneOf"), param) {
-			// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
-			// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
-			_ = jinja2.NewList()
-			// meetkai-functionary-medium-v3.2.jinja:49:9 {%- for item in param["oneOf"] -%}
-			paramOneOf := llamacpp.ItemStr(param, "oneOf")
-			for _, item := range llamacpp.Iterate(w, paramOneOf) {
-				// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
-				if llamacpp.In(jinja2.Lit("format"), item) {
-					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
-					itemFormat := llamacpp.ItemStr(item, "format")
-					if llamacpp.Eq(itemFormat, llamacpp.ItemStr(llamacpp.ItemInt(paramOneOf, -1), "format")) {
-						// meetkai-functionary-medium-v3.2.jinja:52:21 {{ item["format"] }}
-						llamacpp.Write(w, itemFormat)
-					} else {
-						// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
-						// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
-						llamacpp.WriteAdd(w, itemFormat, jinja2.Lit(" or "))
-					}
-				}
-			}
-		} else {
-			// meetkai-functionary-medium-v3.2.jinja:58:9 {%- else -%}
-			w.WriteString("<|NONE|>")
-		}
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_getFormatParamLlama)
 	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
-	getParamInfo := func(param jinja2.Value) {
-		param = llamacpp.Param(param, "param")
-		var paramType, formatParam, desc, defaultValue jinja2.Value
-		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
-		paramType = llamacpp.MethodGetDefault(param, jinja2.Lit("type"), jinja2.Lit("any"))
-		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
-		formatParam = w.Capture(func() {
-			getFormatParam(param)
-		})
-		// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-		if (((((llamacpp.In(jinja2.Lit("description"), param) || llamacpp.In(jinja2.Lit("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || llamacpp.ItemStr(param, "maximum").Truthy()) || llamacpp.ItemStr(param, "minimum").Truthy()) || llamacpp.ItemStr(param, "maxLength").Truthy()) || llamacpp.ItemStr(param, "minLength").Truthy() {
-			w.WriteString("//")
-			// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
-			if llamacpp.In(jinja2.Lit("description"), param) {
-				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
-				desc = llamacpp.ItemStr(param, "description")
-				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
-				if !llamacpp.MethodEndswith(desc, jinja2.Lit(".")).Truthy() {
-					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
-					desc = llamacpp.Add(desc, jinja2.Lit("."))
-				}
-				// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
-				w.WriteString(" ")
-				llamacpp.WriteStr(w, desc)
-			}
-			// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
-			if llamacpp.In(jinja2.Lit("default"), param) {
-				// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
-				defaultValue = llamacpp.ItemStr(param, "default")
-				// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
-				if jinja2.EqStr(paramType, "string") {
-					// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
-					defaultValue = llamacpp.Concat(jinja2.Lit("\""), defaultValue, jinja2.Lit("\""))
-				}
-				// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
-				w.WriteString(" Default=")
-				llamacpp.WriteStr(w, defaultValue)
-				w.WriteString(".")
-			}
-			// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
-			formatParam = w.Capture(func() {
-				getFormatParam(param)
-			})
-			// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
-			if !jinja2.EqStr(formatParam, "<|NONE|>") {
-				// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
-				w.WriteString(" Format=")
-				llamacpp.WriteStr(w, formatParam)
-			}
-			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(jinja2.NewList(jinja2.NewTuple(jinja2.Lit("maximum"), jinja2.Lit("Maximum")), jinja2.NewTuple(jinja2.Lit("minimum"), jinja2.Lit("Minimum")), jinja2.NewTuple(jinja2.Lit("maxLength"), jinja2.Lit("Maximum length")), jinja2.NewTuple(jinja2.Lit("minLength"), jinja2.Lit("Minimum length"))))) {
-				vals := llamacpp.Unpack(item, 2)
-				field := vals[0]
-				fieldName := vals[1]
-				// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
-				if llamacpp.In(field, param) {
-					// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
-					// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
-					// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-					llamacpp.Write(w, llamacpp.Concat(llamacpp.Add(jinja2.Lit(" "), fieldName), jinja2.Lit("="), llamacpp.Item(param, field)))
-				}
-			}
-		} else {
-			// meetkai-functionary-medium-v3.2.jinja:95:9 {%- else -%}
-			w.WriteString("<|NONE|>")
-		}
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama)
 	// meetkai-functionary-medium-v3.2.jinja:100:1 {%- macro get_enum_option_str(enum_options) -%}
-	getEnumOptionStr := func(enumOptions jinja2.Value) {
-		enumOptions = llamacpp.Param(enumOptions, "enum_options")
-		// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
-		for _, v := range llamacpp.Iterate(w, enumOptions) {
-			// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
-			if llamacpp.IsString(v) {
-				// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
-				w.WriteString("\"")
-				llamacpp.WriteStr(w, v)
-				w.WriteString("\"")
-			} else {
-				// meetkai-functionary-medium-v3.2.jinja:104:13 {%- else -%}
-				// meetkai-functionary-medium-v3.2.jinja:105:13 {{ v }}
-				llamacpp.Write(w, v)
-			}
-			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if llamacpp.Gt(llamacpp.FilterLength(enumOptions), jinja2.SmallInt(0)) && llamacpp.Ne(v, llamacpp.ItemInt(enumOptions, -1)) {
-				w.WriteString(" | ")
-			}
-		}
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama)
 	// meetkai-functionary-medium-v3.2.jinja:113:1 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
-	var getArrayTypescript func(jinja2.Value, jinja2.Value, jinja2.Value)
-	getArrayTypescript = func(paramName, paramDic, depth jinja2.Value) {
-		paramName = llamacpp.Param(paramName, "param_name")
-		paramDic = llamacpp.Param(paramDic, "param_dic")
-		depth = llamacpp.Param(depth, "depth")
-		var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
-		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
-		offset = jinja2.Lit("")
-		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
-		if llamacpp.Ge(depth, jinja2.SmallInt(1)) {
-			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
-			offset = llamacpp.Mul(jinja2.Lit("    "), depth)
-		}
-		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
-		itemsInfo = llamacpp.MethodGetDefault(paramDic, jinja2.Lit("items"), jinja2.DictOf())
-		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-		if llamacpp.Eq(llamacpp.FilterLength(itemsInfo), jinja2.SmallInt(0)) {
-			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
-			if paramName.Truthy() {
-				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, offset)
-				llamacpp.WriteStr(w, paramName)
-				w.WriteString(": []")
-			} else {
-				// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
-				// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, offset)
-				w.WriteString("[]")
-			}
-		} else {
-			// meetkai-functionary-medium-v3.2.jinja:126:9 {%- else -%}
-			// meetkai-functionary-medium-v3.2.jinja:127:9 {%- set array_type = get_param_type(items_info) -%}
-			arrayType = w.Capture(func() {
-				getParamType(itemsInfo)
-			})
-			// meetkai-functionary-medium-v3.2.jinja:128:9 {%- if array_type == 'object' -%}
-			if jinja2.EqStr(arrayType, "object") {
-				// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
-				if paramName.Truthy() {
-					// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, offset)
-					llamacpp.WriteStr(w, paramName)
-					w.WriteString(": {")
-				} else {
-					// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
-					// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, offset)
-					w.WriteString("{")
-				}
-				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				llamacpp.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.SmallInt(1))}, nil))
-				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, offset)
-				w.WriteString("}[]")
-			} else if jinja2.EqStr(arrayType, "array") {
-				// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
-				// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
-				itemInfo = w.Capture(func() {
-					getArrayTypescript(jinja2.None(), itemsInfo, llamacpp.Add(depth, jinja2.SmallInt(1)))
-				})
-				// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
-				if !paramName.Truthy() {
-					// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, itemInfo)
-					w.WriteString("[]")
-				} else {
-					// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
-					// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, offset)
-					llamacpp.WriteStr(w, paramName)
-					w.WriteString(": ")
-					llamacpp.WriteStr(w, llamacpp.FilterTrim(itemInfo, nil, nil))
-					w.WriteString("[]")
-				}
-			} else {
-				// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
-				// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
-				if llamacpp.In(jinja2.Lit("enum"), itemsInfo) {
-					// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
-					itemType = w.Capture(func() {
-						getEnumOptionStr(llamacpp.ItemStr(itemsInfo, "enum"))
-					})
-					// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
-					if llamacpp.IsNone(paramName) {
-						// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
-						w.WriteString("(")
-						llamacpp.WriteStr(w, itemType)
-						w.WriteString(")[]")
-					} else {
-						// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
-						// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
-						w.WriteString("\n")
-						llamacpp.WriteStr(w, offset)
-						llamacpp.WriteStr(w, paramName)
-						w.WriteString(": (")
-						llamacpp.WriteStr(w, itemType)
-						w.WriteString(")[]")
-					}
-				} else {
-					// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
-					// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
-					if llamacpp.IsNone(paramName) {
-						// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
-						w.WriteString("\n")
-						llamacpp.WriteStr(w, arrayType)
-						w.WriteString("[]")
-					} else {
-						// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
-						// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
-						w.WriteString("\n")
-						llamacpp.WriteStr(w, offset)
-						llamacpp.WriteStr(w, paramName)
-						w.WriteString(": ")
-						llamacpp.WriteStr(w, arrayType)
-						w.WriteString("[],")
-					}
-				}
-			}
-		}
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama)
 	// meetkai-functionary-medium-v3.2.jinja:162:1 {%- macro get_parameter_typescript(properties, required_params, depth=0) -%}
-	var getParameterTypescript func(jinja2.Value, jinja2.Value, jinja2.Value)
-	getParameterTypescript = func(properties, requiredParams, depth jinja2.Value) {
-		properties = llamacpp.Param(properties, "properties")
-		requiredParams = llamacpp.Param(requiredParams, "required_params")
-		if depth.IsMissing() {
-			depth = jinja2.SmallInt(0)
-		}
-		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
-		_ = jinja2.Lit("")
-		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
-		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var commentInfo, examplesInfo, paramDeclaration, paramType, offset, itemInfo, arrayDeclaration jinja2.Value
-		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(properties, "items", nil, nil))) {
-			vals := llamacpp.Unpack(item, 2)
-			paramName := vals[0]
-			param := vals[1]
-			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
-			if llamacpp.IsMapping(param) {
-				// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
-				commentInfo = w.Capture(func() {
-					getParamInfo(param)
-				})
-				// meetkai-functionary-medium-v3.2.jinja:168:13 {%- set examples_info = [] -%}
-				examplesInfo = jinja2.NewList()
-				// meetkai-functionary-medium-v3.2.jinja:169:13 {%- if "examples" in param -%}
-				if llamacpp.In(jinja2.Lit("examples"), param) {
-					// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
-					examplesInfo = jinja2.NewList(llamacpp.Sum(jinja2.Lit("Example "), paramName, jinja2.Lit(":")))
-					// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
-					examplesInfo = llamacpp.Add(examplesInfo, llamacpp.ItemStr(param, "examples"))
-				}
-				// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
-				paramDeclaration = paramName
-				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
-				if llamacpp.IsIterable(requiredParams) && llamacpp.NotIn(paramName, requiredParams) {
-					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
-					paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Lit("?"))
-				}
-				// meetkai-functionary-medium-v3.2.jinja:180:13 {%- set param_type = get_param_type(param) -%}
-				paramType = w.Capture(func() {
-					getParamType(param)
-				})
-				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
-				offset = jinja2.Lit("")
-				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
-				if llamacpp.Ge(depth, jinja2.SmallInt(1)) {
-					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
-					offset = llamacpp.Mul(jinja2.Lit("    "), depth)
-				}
-				// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
-				if jinja2.EqStr(paramType, "object") {
-					// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
-					if !jinja2.EqStr(commentInfo, "<|NONE|>") {
-						// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
-						w.WriteString("\n")
-						llamacpp.WriteStr(w, offset)
-						llamacpp.WriteStr(w, commentInfo)
-					}
-					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-					if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
-						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
-						for _, example := range llamacpp.Iterate(w, examplesInfo) {
-							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-							w.WriteString("\n")
-							llamacpp.WriteStr(w, offset)
-							w.WriteString("// ")
-							llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
-						}
-					}
-					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
-					paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Lit(": {"))
-					// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, offset)
-					llamacpp.WriteStr(w, paramDeclaration)
-					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						getParameterTypescript(llamacpp.MethodGetDefault(param, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(param, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.SmallInt(1)))
-					}))
-					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, offset)
-					w.WriteString("},")
-				} else if jinja2.EqStr(paramType, "array") {
-					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
-					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
-					itemInfo = llamacpp.MethodGetDefault(param, jinja2.Lit("items"), jinja2.DictOf())
-					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
-					if llamacpp.NotIn(jinja2.Lit("type"), itemInfo) {
-						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
-						paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Lit(": [],"))
-						// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-						appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
-					} else {
-						// meetkai-functionary-medium-v3.2.jinja:206:21 {%- else -%}
-						// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
-						if !jinja2.EqStr(commentInfo, "<|NONE|>") {
-							// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
-							w.WriteString("\n")
-							llamacpp.WriteStr(w, offset)
-							llamacpp.WriteStr(w, commentInfo)
-						}
-						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-						if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
-							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
-							for _, example := range llamacpp.Iterate(w, examplesInfo) {
-								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-								w.WriteString("\n")
-								llamacpp.WriteStr(w, offset)
-								w.WriteString("// ")
-								llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
-							}
-						}
-						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
-						arrayDeclaration = w.Capture(func() {
-							getArrayTypescript(paramDeclaration, param, depth)
-						})
-						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
-						if !llamacpp.MethodEndswith(arrayDeclaration, jinja2.Lit(",")).Truthy() {
-							// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
-							arrayDeclaration = llamacpp.Add(arrayDeclaration, jinja2.Lit(","))
-						}
-						// meetkai-functionary-medium-v3.2.jinja:219:21 {{ array_declaration}}
-						llamacpp.Write(w, arrayDeclaration)
-					}
-				} else {
-					// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
-					// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
-					if llamacpp.In(jinja2.Lit("enum"), param) {
-						// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
-						paramType = w.Capture(func() {
-							getEnumOptionStr(llamacpp.ItemStr(param, "enum"))
-						})
-					}
-					// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
-					if llamacpp.In(jinja2.Lit("nullable"), param) && llamacpp.ItemStr(param, "nullable").Truthy() {
-						// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
-						paramType = llamacpp.Add(paramType, jinja2.Lit(" | null"))
-					}
-					// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
-					paramDeclaration = llamacpp.Sum(paramDeclaration, jinja2.Lit(": "), paramType, jinja2.Lit(","))
-					// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-					appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
-				}
-			}
-		}
-	}
-	getParameterTypescript2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
+	// (the function renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama)
+	getParameterTypescript = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Bind:   llamacpp.BindMacro,
 		Name:   "get_parameter_typescript",
 		Params: []string{"properties", "required_params", "depth"},
 	}, func(args []jinja2.Value) {
-		getParameterTypescript(args[0], args[1], args[2])
+		renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w, args[0], args[1], args[2], getParameterTypescript)
 	})
 	// meetkai-functionary-medium-v3.2.jinja:235:1 {%- macro generate_schema_from_functions(functions, namespace='functions') -%}
-	generateSchemaFromFunctions := func(functions, namespace jinja2.Value) {
-		functions = llamacpp.Param(functions, "functions")
-		if namespace.IsMissing() {
-			namespace = jinja2.Lit("functions")
-		}
-		w.WriteString("// Supported function definitions that should be called when necessary.\n")
-		// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
-		w.WriteString("namespace ")
-		llamacpp.WriteStr(w, namespace)
-		w.WriteString(" {\n\n")
-		// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
-		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var functionName, description, parameters, requiredParams jinja2.Value
-		for _, function := range llamacpp.Iterate(w, functions) {
-			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
-			if llamacpp.MethodGet(function, jinja2.Lit("function")).Truthy() {
-				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
-				function = llamacpp.MethodGet(function, jinja2.Lit("function"))
-			}
-			// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
-			functionName = llamacpp.MethodGet(function, jinja2.Lit("name"))
-			// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
-			if functionName.Truthy() {
-				// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
-				description = llamacpp.MethodGetDefault(function, jinja2.Lit("description"), jinja2.Lit(""))
-				// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
-				parameters = llamacpp.MethodGetDefault(function, jinja2.Lit("parameters"), jinja2.DictOf())
-				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
-				w.WriteString("// ")
-				llamacpp.WriteStr(w, description)
-				w.WriteString("\n")
-				// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
-				w.WriteString("type ")
-				llamacpp.WriteStr(w, functionName)
-				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
-				if parameters.Truthy() && llamacpp.MethodGet(parameters, jinja2.Lit("properties")).Truthy() {
-					w.WriteString(" = (_: {")
-					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
-					requiredParams = llamacpp.MethodGetDefault(parameters, jinja2.Lit("required"), jinja2.NewList())
-					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						getParameterTypescript(llamacpp.MethodGet(parameters, jinja2.Lit("properties")), requiredParams, jinja2.SmallInt(0))
-					}))
-					w.WriteString("\n}) => any;\n\n")
-				} else {
-					// meetkai-functionary-medium-v3.2.jinja:255:17 {%- else -%}
-					w.WriteString(" = () => any;\n\n")
-				}
-			}
-		}
-		// meetkai-functionary-medium-v3.2.jinja:260:5 {{ "} // namespace " + namespace }}
-		w.WriteString("} // namespace ")
-		llamacpp.WriteStr(w, namespace)
-	}
+	// (the function renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctionsLlama)
 	// meetkai-functionary-medium-v3.2.jinja:262:1 {%- if not tools -%}
 	if !tools.Truthy() {
 		// meetkai-functionary-medium-v3.2.jinja:263:5 {%- set tools = [] -%}
@@ -1208,7 +726,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265:1 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
 	llamacpp.WriteAdd(w, bosToken, jinja2.Lit("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
-		generateSchemaFromFunctions(tools, jinja2.Missing())
+		renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctionsLlama(w, tools, jinja2.Missing(), getParameterTypescript)
 	}), jinja2.Lit("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
 	if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.SmallInt(0)) {
@@ -1267,6 +785,562 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	}
 }
 
+// renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfoLlama is the macro append_new_param_info of renderMeetkaiFunctionaryMediumV3_2Llama.
+func renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfoLlama(w *jinja2.Writer, paramDeclaration, commentInfo, examplesInfo, depth jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
+	paramDeclaration = llamacpp.Param(paramDeclaration, "param_declaration")
+	commentInfo = llamacpp.Param(commentInfo, "comment_info")
+	examplesInfo = llamacpp.Param(examplesInfo, "examples_info")
+	depth = llamacpp.Param(depth, "depth")
+	var offset jinja2.Value
+	// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
+	offset = jinja2.Lit("")
+	// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
+	if llamacpp.Ge(depth, jinja2.SmallInt(1)) {
+		// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
+		offset = llamacpp.Mul(jinja2.Lit("    "), depth)
+	}
+	// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
+	if !jinja2.EqStr(commentInfo, "<|NONE|>") {
+		// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
+		w.WriteString("\n")
+		llamacpp.WriteStr(w, offset)
+		llamacpp.WriteStr(w, commentInfo)
+		// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
+		if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
+			// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
+			for _, example := range llamacpp.Iterate(w, examplesInfo) {
+				// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, offset)
+				w.WriteString("// ")
+				llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+			}
+		}
+	}
+	// meetkai-functionary-medium-v3.2.jinja:15:5 {{ "\n" + offset + param_declaration }}
+	w.WriteString("\n")
+	llamacpp.WriteStr(w, offset)
+	llamacpp.WriteStr(w, paramDeclaration)
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_convertDataTypeLlama is the macro convert_data_type of renderMeetkaiFunctionaryMediumV3_2Llama.
+func renderMeetkaiFunctionaryMediumV3_2_convertDataTypeLlama(w *jinja2.Writer, paramType jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:18:1 {%- macro convert_data_type(param_type) -%}
+	paramType = llamacpp.Param(paramType, "param_type")
+	// meetkai-functionary-medium-v3.2.jinja:19:5 {%- if param_type == "integer" or param_type == "float" -%}
+	if jinja2.EqStr(paramType, "integer") || jinja2.EqStr(paramType, "float") {
+		w.WriteString("number")
+	} else {
+		// meetkai-functionary-medium-v3.2.jinja:21:9 {%- else -%}
+		// meetkai-functionary-medium-v3.2.jinja:22:9 {{ param_type }}
+		llamacpp.Write(w, paramType)
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_getParamTypeLlama is the macro get_param_type of renderMeetkaiFunctionaryMediumV3_2Llama.
+func renderMeetkaiFunctionaryMediumV3_2_getParamTypeLlama(w *jinja2.Writer, param jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
+	param = llamacpp.Param(param, "param")
+	var paramType, rawParamType, oneOfTypes jinja2.Value
+	// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
+	paramType = jinja2.Lit("any")
+	// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
+	if llamacpp.In(jinja2.Lit("type"), param) {
+		// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
+		rawParamType = llamacpp.ItemStr(param, "type")
+		// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
+		if llamacpp.IsIterable(rawParamType) && !llamacpp.IsString(rawParamType) {
+			// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
+			paramType = llamacpp.FilterJoin(rawParamType, []jinja2.Value{jinja2.Lit(" | ")}, nil)
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
+			paramType = rawParamType
+		}
+		// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
+		renderMeetkaiFunctionaryMediumV3_2_convertDataTypeLlama(w, paramType)
+	} else if llamacpp.In(jinja2.Lit("oneOf"), param) {
+		// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
+		// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
+		oneOfTypes = llamacpp.FilterList(llamacpp.FilterSelectattr(llamacpp.ItemStr(param, "oneOf"), []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("defined")}, nil))
+		// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
+		oneOfTypes = llamacpp.FilterList(llamacpp.FilterUnique(llamacpp.FilterMap(oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))}), nil, nil))
+		// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
+		renderMeetkaiFunctionaryMediumV3_2_convertDataTypeLlama(w, llamacpp.FilterJoin(oneOfTypes, []jinja2.Value{jinja2.Lit(" | ")}, nil))
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_getFormatParamLlama is the macro get_format_param of renderMeetkaiFunctionaryMediumV3_2Llama.
+func renderMeetkaiFunctionaryMediumV3_2_getFormatParamLlama(w *jinja2.Writer, param jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
+	param = llamacpp.Param(param, "param")
+	// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
+	if llamacpp.In(jinja2.Lit("format"), param) {
+		// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
+		llamacpp.Write(w, llamacpp.ItemStr(param, "format"))
+	} else if llamacpp.In(jinja2.Lit("oneOf"), param) {
+		// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
+		// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
+		_ = jinja2.NewList()
+		// meetkai-functionary-medium-v3.2.jinja:49:9 {%- for item in param["oneOf"] -%}
+		paramOneOf := llamacpp.ItemStr(param, "oneOf")
+		for _, item := range llamacpp.Iterate(w, paramOneOf) {
+			// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
+			if llamacpp.In(jinja2.Lit("format"), item) {
+				// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
+				itemFormat := llamacpp.ItemStr(item, "format")
+				if llamacpp.Eq(itemFormat, llamacpp.ItemStr(llamacpp.ItemInt(paramOneOf, -1), "format")) {
+					// meetkai-functionary-medium-v3.2.jinja:52:21 {{ item["format"] }}
+					llamacpp.Write(w, itemFormat)
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
+					llamacpp.WriteAdd(w, itemFormat, jinja2.Lit(" or "))
+				}
+			}
+		}
+	} else {
+		// meetkai-functionary-medium-v3.2.jinja:58:9 {%- else -%}
+		w.WriteString("<|NONE|>")
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama is the macro get_param_info of renderMeetkaiFunctionaryMediumV3_2Llama.
+func renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama(w *jinja2.Writer, param jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
+	param = llamacpp.Param(param, "param")
+	var paramType, formatParam, desc, defaultValue jinja2.Value
+	// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
+	paramType = llamacpp.MethodGetDefault(param, jinja2.Lit("type"), jinja2.Lit("any"))
+	// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
+	formatParam = w.Capture(func() {
+		renderMeetkaiFunctionaryMediumV3_2_getFormatParamLlama(w, param)
+	})
+	// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
+	if (((((llamacpp.In(jinja2.Lit("description"), param) || llamacpp.In(jinja2.Lit("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || llamacpp.ItemStr(param, "maximum").Truthy()) || llamacpp.ItemStr(param, "minimum").Truthy()) || llamacpp.ItemStr(param, "maxLength").Truthy()) || llamacpp.ItemStr(param, "minLength").Truthy() {
+		w.WriteString("//")
+		// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
+		if llamacpp.In(jinja2.Lit("description"), param) {
+			// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
+			desc = llamacpp.ItemStr(param, "description")
+			// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
+			if !llamacpp.MethodEndswith(desc, jinja2.Lit(".")).Truthy() {
+				// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
+				desc = llamacpp.Add(desc, jinja2.Lit("."))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
+			w.WriteString(" ")
+			llamacpp.WriteStr(w, desc)
+		}
+		// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
+		if llamacpp.In(jinja2.Lit("default"), param) {
+			// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
+			defaultValue = llamacpp.ItemStr(param, "default")
+			// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
+			if jinja2.EqStr(paramType, "string") {
+				// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
+				defaultValue = llamacpp.Concat(jinja2.Lit("\""), defaultValue, jinja2.Lit("\""))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
+			w.WriteString(" Default=")
+			llamacpp.WriteStr(w, defaultValue)
+			w.WriteString(".")
+		}
+		// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
+		formatParam = w.Capture(func() {
+			renderMeetkaiFunctionaryMediumV3_2_getFormatParamLlama(w, param)
+		})
+		// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
+		if !jinja2.EqStr(formatParam, "<|NONE|>") {
+			// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
+			w.WriteString(" Format=")
+			llamacpp.WriteStr(w, formatParam)
+		}
+		// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(jinja2.NewList(jinja2.NewTuple(jinja2.Lit("maximum"), jinja2.Lit("Maximum")), jinja2.NewTuple(jinja2.Lit("minimum"), jinja2.Lit("Minimum")), jinja2.NewTuple(jinja2.Lit("maxLength"), jinja2.Lit("Maximum length")), jinja2.NewTuple(jinja2.Lit("minLength"), jinja2.Lit("Minimum length"))))) {
+			vals := llamacpp.Unpack(item, 2)
+			field := vals[0]
+			fieldName := vals[1]
+			// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
+			if llamacpp.In(field, param) {
+				// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
+				// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
+				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
+				llamacpp.Write(w, llamacpp.Concat(llamacpp.Add(jinja2.Lit(" "), fieldName), jinja2.Lit("="), llamacpp.Item(param, field)))
+			}
+		}
+	} else {
+		// meetkai-functionary-medium-v3.2.jinja:95:9 {%- else -%}
+		w.WriteString("<|NONE|>")
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama is the macro get_enum_option_str of renderMeetkaiFunctionaryMediumV3_2Llama.
+func renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama(w *jinja2.Writer, enumOptions jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:100:1 {%- macro get_enum_option_str(enum_options) -%}
+	enumOptions = llamacpp.Param(enumOptions, "enum_options")
+	// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
+	for _, v := range llamacpp.Iterate(w, enumOptions) {
+		// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
+		if llamacpp.IsString(v) {
+			// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
+			w.WriteString("\"")
+			llamacpp.WriteStr(w, v)
+			w.WriteString("\"")
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:104:13 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:105:13 {{ v }}
+			llamacpp.Write(w, v)
+		}
+		// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
+		if llamacpp.Gt(llamacpp.FilterLength(enumOptions), jinja2.SmallInt(0)) && llamacpp.Ne(v, llamacpp.ItemInt(enumOptions, -1)) {
+			w.WriteString(" | ")
+		}
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama is the macro get_array_typescript of renderMeetkaiFunctionaryMediumV3_2Llama.
+// Its parameters after the macro's are the variables of renderMeetkaiFunctionaryMediumV3_2Llama it reads.
+func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer, paramName, paramDic, depth jinja2.Value, getParameterTypescript jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:113:1 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
+	paramName = llamacpp.Param(paramName, "param_name")
+	paramDic = llamacpp.Param(paramDic, "param_dic")
+	depth = llamacpp.Param(depth, "depth")
+	var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
+	// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
+	offset = jinja2.Lit("")
+	// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
+	if llamacpp.Ge(depth, jinja2.SmallInt(1)) {
+		// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
+		offset = llamacpp.Mul(jinja2.Lit("    "), depth)
+	}
+	// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
+	itemsInfo = llamacpp.MethodGetDefault(paramDic, jinja2.Lit("items"), jinja2.DictOf())
+	// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
+	if llamacpp.Eq(llamacpp.FilterLength(itemsInfo), jinja2.SmallInt(0)) {
+		// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
+		if paramName.Truthy() {
+			// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
+			w.WriteString("\n")
+			llamacpp.WriteStr(w, offset)
+			llamacpp.WriteStr(w, paramName)
+			w.WriteString(": []")
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
+			w.WriteString("\n")
+			llamacpp.WriteStr(w, offset)
+			w.WriteString("[]")
+		}
+	} else {
+		// meetkai-functionary-medium-v3.2.jinja:126:9 {%- else -%}
+		// meetkai-functionary-medium-v3.2.jinja:127:9 {%- set array_type = get_param_type(items_info) -%}
+		arrayType = w.Capture(func() {
+			renderMeetkaiFunctionaryMediumV3_2_getParamTypeLlama(w, itemsInfo)
+		})
+		// meetkai-functionary-medium-v3.2.jinja:128:9 {%- if array_type == 'object' -%}
+		if jinja2.EqStr(arrayType, "object") {
+			// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
+			if paramName.Truthy() {
+				// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, offset)
+				llamacpp.WriteStr(w, paramName)
+				w.WriteString(": {")
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, offset)
+				w.WriteString("{")
+			}
+			// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
+			llamacpp.Write(w, jinja2.Call(getParameterTypescript, []jinja2.Value{llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.SmallInt(1))}, nil))
+			// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
+			w.WriteString("\n")
+			llamacpp.WriteStr(w, offset)
+			w.WriteString("}[]")
+		} else if jinja2.EqStr(arrayType, "array") {
+			// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
+			// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
+			itemInfo = w.Capture(func() {
+				renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w, jinja2.None(), itemsInfo, llamacpp.Add(depth, jinja2.SmallInt(1)), getParameterTypescript)
+			})
+			// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
+			if !paramName.Truthy() {
+				// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, itemInfo)
+				w.WriteString("[]")
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, offset)
+				llamacpp.WriteStr(w, paramName)
+				w.WriteString(": ")
+				llamacpp.WriteStr(w, llamacpp.FilterTrim(itemInfo, nil, nil))
+				w.WriteString("[]")
+			}
+		} else {
+			// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
+			// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
+			if llamacpp.In(jinja2.Lit("enum"), itemsInfo) {
+				// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
+				itemType = w.Capture(func() {
+					renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama(w, llamacpp.ItemStr(itemsInfo, "enum"))
+				})
+				// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
+				if llamacpp.IsNone(paramName) {
+					// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
+					w.WriteString("(")
+					llamacpp.WriteStr(w, itemType)
+					w.WriteString(")[]")
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, offset)
+					llamacpp.WriteStr(w, paramName)
+					w.WriteString(": (")
+					llamacpp.WriteStr(w, itemType)
+					w.WriteString(")[]")
+				}
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
+				if llamacpp.IsNone(paramName) {
+					// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, arrayType)
+					w.WriteString("[]")
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, offset)
+					llamacpp.WriteStr(w, paramName)
+					w.WriteString(": ")
+					llamacpp.WriteStr(w, arrayType)
+					w.WriteString("[],")
+				}
+			}
+		}
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama is the macro get_parameter_typescript of renderMeetkaiFunctionaryMediumV3_2Llama.
+// Its parameters after the macro's are the variables of renderMeetkaiFunctionaryMediumV3_2Llama it reads.
+func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w *jinja2.Writer, properties, requiredParams, depth jinja2.Value, getParameterTypescript jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:162:1 {%- macro get_parameter_typescript(properties, required_params, depth=0) -%}
+	properties = llamacpp.Param(properties, "properties")
+	requiredParams = llamacpp.Param(requiredParams, "required_params")
+	if depth.IsMissing() {
+		depth = jinja2.SmallInt(0)
+	}
+	// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
+	_ = jinja2.Lit("")
+	// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
+	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+	var commentInfo, examplesInfo, paramDeclaration, paramType, offset, itemInfo, arrayDeclaration jinja2.Value
+	for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(properties, "items", nil, nil))) {
+		vals := llamacpp.Unpack(item, 2)
+		paramName := vals[0]
+		param := vals[1]
+		// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
+		if llamacpp.IsMapping(param) {
+			// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
+			commentInfo = w.Capture(func() {
+				renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama(w, param)
+			})
+			// meetkai-functionary-medium-v3.2.jinja:168:13 {%- set examples_info = [] -%}
+			examplesInfo = jinja2.NewList()
+			// meetkai-functionary-medium-v3.2.jinja:169:13 {%- if "examples" in param -%}
+			if llamacpp.In(jinja2.Lit("examples"), param) {
+				// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
+				examplesInfo = jinja2.NewList(llamacpp.Sum(jinja2.Lit("Example "), paramName, jinja2.Lit(":")))
+				// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
+				examplesInfo = llamacpp.Add(examplesInfo, llamacpp.ItemStr(param, "examples"))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
+			paramDeclaration = paramName
+			// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
+			if llamacpp.IsIterable(requiredParams) && llamacpp.NotIn(paramName, requiredParams) {
+				// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
+				paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Lit("?"))
+			}
+			// meetkai-functionary-medium-v3.2.jinja:180:13 {%- set param_type = get_param_type(param) -%}
+			paramType = w.Capture(func() {
+				renderMeetkaiFunctionaryMediumV3_2_getParamTypeLlama(w, param)
+			})
+			// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
+			offset = jinja2.Lit("")
+			// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
+			if llamacpp.Ge(depth, jinja2.SmallInt(1)) {
+				// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
+				offset = llamacpp.Mul(jinja2.Lit("    "), depth)
+			}
+			// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
+			if jinja2.EqStr(paramType, "object") {
+				// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
+				if !jinja2.EqStr(commentInfo, "<|NONE|>") {
+					// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
+					w.WriteString("\n")
+					llamacpp.WriteStr(w, offset)
+					llamacpp.WriteStr(w, commentInfo)
+				}
+				// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
+				if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
+					// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
+					for _, example := range llamacpp.Iterate(w, examplesInfo) {
+						// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
+						w.WriteString("\n")
+						llamacpp.WriteStr(w, offset)
+						w.WriteString("// ")
+						llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+					}
+				}
+				// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
+				paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Lit(": {"))
+				// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, offset)
+				llamacpp.WriteStr(w, paramDeclaration)
+				// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
+				llamacpp.Write(w, w.Capture(func() {
+					renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w, llamacpp.MethodGetDefault(param, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(param, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.SmallInt(1)), getParameterTypescript)
+				}))
+				// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
+				w.WriteString("\n")
+				llamacpp.WriteStr(w, offset)
+				w.WriteString("},")
+			} else if jinja2.EqStr(paramType, "array") {
+				// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
+				// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
+				itemInfo = llamacpp.MethodGetDefault(param, jinja2.Lit("items"), jinja2.DictOf())
+				// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
+				if llamacpp.NotIn(jinja2.Lit("type"), itemInfo) {
+					// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
+					paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Lit(": [],"))
+					// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
+					renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfoLlama(w, paramDeclaration, commentInfo, examplesInfo, depth)
+				} else {
+					// meetkai-functionary-medium-v3.2.jinja:206:21 {%- else -%}
+					// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
+					if !jinja2.EqStr(commentInfo, "<|NONE|>") {
+						// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
+						w.WriteString("\n")
+						llamacpp.WriteStr(w, offset)
+						llamacpp.WriteStr(w, commentInfo)
+					}
+					// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
+					if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
+						// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
+						for _, example := range llamacpp.Iterate(w, examplesInfo) {
+							// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
+							w.WriteString("\n")
+							llamacpp.WriteStr(w, offset)
+							w.WriteString("// ")
+							llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+						}
+					}
+					// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
+					arrayDeclaration = w.Capture(func() {
+						renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w, paramDeclaration, param, depth, getParameterTypescript)
+					})
+					// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
+					if !llamacpp.MethodEndswith(arrayDeclaration, jinja2.Lit(",")).Truthy() {
+						// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
+						arrayDeclaration = llamacpp.Add(arrayDeclaration, jinja2.Lit(","))
+					}
+					// meetkai-functionary-medium-v3.2.jinja:219:21 {{ array_declaration}}
+					llamacpp.Write(w, arrayDeclaration)
+				}
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
+				// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
+				if llamacpp.In(jinja2.Lit("enum"), param) {
+					// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
+					paramType = w.Capture(func() {
+						renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama(w, llamacpp.ItemStr(param, "enum"))
+					})
+				}
+				// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
+				if llamacpp.In(jinja2.Lit("nullable"), param) && llamacpp.ItemStr(param, "nullable").Truthy() {
+					// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
+					paramType = llamacpp.Add(paramType, jinja2.Lit(" | null"))
+				}
+				// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
+				paramDeclaration = llamacpp.Sum(paramDeclaration, jinja2.Lit(": "), paramType, jinja2.Lit(","))
+				// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
+				renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfoLlama(w, paramDeclaration, commentInfo, examplesInfo, depth)
+			}
+		}
+	}
+}
+
+// renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctionsLlama is the macro generate_schema_from_functions of renderMeetkaiFunctionaryMediumV3_2Llama.
+// Its parameters after the macro's are the variables of renderMeetkaiFunctionaryMediumV3_2Llama it reads.
+func renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctionsLlama(w *jinja2.Writer, functions, namespace jinja2.Value, getParameterTypescript jinja2.Value) {
+	// meetkai-functionary-medium-v3.2.jinja:235:1 {%- macro generate_schema_from_functions(functions, namespace='functions') -%}
+	functions = llamacpp.Param(functions, "functions")
+	if namespace.IsMissing() {
+		namespace = jinja2.Lit("functions")
+	}
+	w.WriteString("// Supported function definitions that should be called when necessary.\n")
+	// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
+	w.WriteString("namespace ")
+	llamacpp.WriteStr(w, namespace)
+	w.WriteString(" {\n\n")
+	// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+	var functionName, description, parameters, requiredParams jinja2.Value
+	for _, function := range llamacpp.Iterate(w, functions) {
+		// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
+		if llamacpp.MethodGet(function, jinja2.Lit("function")).Truthy() {
+			// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
+			function = llamacpp.MethodGet(function, jinja2.Lit("function"))
+		}
+		// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
+		functionName = llamacpp.MethodGet(function, jinja2.Lit("name"))
+		// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
+		if functionName.Truthy() {
+			// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
+			description = llamacpp.MethodGetDefault(function, jinja2.Lit("description"), jinja2.Lit(""))
+			// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
+			parameters = llamacpp.MethodGetDefault(function, jinja2.Lit("parameters"), jinja2.DictOf())
+			// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
+			w.WriteString("// ")
+			llamacpp.WriteStr(w, description)
+			w.WriteString("\n")
+			// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
+			w.WriteString("type ")
+			llamacpp.WriteStr(w, functionName)
+			// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
+			if parameters.Truthy() && llamacpp.MethodGet(parameters, jinja2.Lit("properties")).Truthy() {
+				w.WriteString(" = (_: {")
+				// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
+				requiredParams = llamacpp.MethodGetDefault(parameters, jinja2.Lit("required"), jinja2.NewList())
+				// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
+				llamacpp.Write(w, w.Capture(func() {
+					renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w, llamacpp.MethodGet(parameters, jinja2.Lit("properties")), requiredParams, jinja2.SmallInt(0), getParameterTypescript)
+				}))
+				w.WriteString("\n}) => any;\n\n")
+			} else {
+				// meetkai-functionary-medium-v3.2.jinja:255:17 {%- else -%}
+				w.WriteString(" = () => any;\n\n")
+			}
+		}
+	}
+	// meetkai-functionary-medium-v3.2.jinja:260:5 {{ "} // namespace " + namespace }}
+	w.WriteString("} // namespace ")
+	llamacpp.WriteStr(w, namespace)
+}
+
 // spansMeetkaiFunctionaryMediumV3_2 is the position table of meetkai-functionary-medium-v3.2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMeetkaiFunctionaryMediumV3_2 = "macro,set,if,{{ }},for|iDmCCwBAOACnBCEGCAEEACICGgBEJEEECIGISCAEEMEIIEGCIGQEIZGKUGJAGMCIEKAGIGI6BIRAIACICEsBEAEEACICEOCAEEACICIAEACGAEJGCQCAEGACACEACACEACAGI+BIRAG2BCIEEACIGCwBCAEGACACEeCAIGWCIEEQCIEGACIGIAEAGUiESpBAIACICEECACIsDEAEGWEIEEACICEGCAEEACICGCEJGIYGJEEACICEGCAEEACICGEEJGKEGJCIICAEECCIGIUGJIKICIEECCIGUoBQhBAGgBCIIESCIEEECIGMAEAGGEEJEM8HMRAOACICEGCAEEACICGAEJCE6GEAEEYCIEEGCIGOEEAGOEGJCIsFCAEEYCIEEGCIGOEEAGKAEJGEECAGGiECAEGECACIcCAEEECIGMKEAGUuCGJEEECICIcCAEEECIGMKEAGUcGJEEECIGMKEAGYuJOpBAQACICEsICAIM+HCIEEECICIAEACEKCAEEACICEACACGAIJCEGCAEEACICGEGJCIAGACEGCAEEACICG6FGJEEKCIEEECIGKSEJEEMCIIEGCIGOAGRCEECAGIECAGIECAGG4DCAEGACACEoCCAEEACICEACAGIKEAEEECIGKSEJEEMCIIEGCIGOEGRCIGCAEEACICGAEJGKKGJEEECICKGEJEEACICGAEJCEACAGYoDMhBAOEEIGIqCEAIGGCIEEACICGAGJCE0BCAEEACICEACACEECAGICCAGGYCAEGAEICEGCAGWCOZGIGEJEEACICGEEJGIECAEI6CGAIE0CCIEGICIGKkCCAEGICAGQEEAGIKCAEGCCIGIWEJEEOCIIEICIGWEMhBEemC9RuBAOACnBCEGCAEEACICGgBEJEEECIGISCAEEMEIIEGCIGQEIZGKUGJAGMCIEKAGIGI6BIRAIACICEsBEAEEACICEOCAEEACICIAEACGAEJGCQCAEGACACEACACEACAGI+BIRAG2BCIEEACIGCwBCAEGACACEeCAIGWCIEEQCIEGACIGIAEAGUmESpBAIACICEECACIwDEAEGWEIEEACICEGCAEEACICGCEJGIYGJEEACICEGCAEEACICGEEJGKEGJCIICAEECCIGKWGJIKKCIEIACIGSoBQhBAGgBCIIESCIEEECIGMAEAGGEEJEM8HMRAOACICEGCAEEACICGAEJCE6GEAEEYCIEEGCIGOEEAGOEGJCIsFCAEEYCIEEGCIGOEEAGKAEJGEECAGGiECAEGECACIcCAEEECIGMKEAGUuCGJEEECICIcCAEEECIGMKEAGUcGJEEECIGMKEAGY2JOpBAQACICKsICAIM+HCIEEECICIAEACEKCAEEACICEACACGAIJCEGCAEEACICGEGJCIAGACEGCAEEACICG6FGJEEKCIEEECIGKSEJEEMCIIEGCIGOAGRCEECAGIECAGIECAGG4DCAEGACACEoCCAEEACICEACAGIKEAEEECIGKSEJEEMCIIEGCIGOEGRCIGCAEEACICGAEJGKKGJEEECICKGEJEEACICGAEJCEACAGaqDMhBAOEEIGKqCEAIGGCIEEACICGAGJCE0BCAEEACICEACACEECAGICCAGGYCAEGAEICEGCAGWCOZGIGEJEEACICGEEJGIECAEI6CGAIE0CCIEGICIGKkCCAEGICAGQEEAGIKCAEGCCIGIWEJEEOCIIEICIGWEMhBE"
+const spansMeetkaiFunctionaryMediumV3_2 = "macro,if,set,{{ }},for|gEKkKCASGoGACEACIEGEEJGIECACI6CGAIE0CCICGICIGKkCCACGICAGQEEAGIKCACGCCIGIWEJCEOCIIEICIGWEMhBCQI9RuBAMACnBEEGCACEACIEGgBEJCEECIGISCACEMEIIEGCIGQEIZGQAGJAEMCICKAGIGOCIRAGACIEEsBEACEACIEEOCACEACIEIAEAEGAEJGCQCACGACAEEACAEEACAGOAIRAE2BCICEACIGCwBCACGACAEEeCAIGWCICEQCICGACIGIAEAGaCSpBAGACIEEECAEIsDEACGWEICEACIEEGCACEACIEGCEJGIYGJCEACIEEGCACEACIEGEEJGKEGJEIICACECCIGIUGJIKICICECCIGaAQhBAEgBCIIESCICEECIGMAEAGGEEJCUGMRAKACIEEGCACEACIEGAEJEE6GEACEYCICEGCIGOEEAGOEGJEIsFCACEYCICEGCIGOEEAGKAEJGEECAGGiECACGECAEIcCACEECIGMKEAGUuCGJCEECIEIcCACEECIGMKEAGUcGJCEECIGMKEAGgBIOpBAMACIEEsICAIM+HCICEECIEIAEAEEKCACEACIEEACAEGAIJEEGCACEACIEGEGJEIAGAEEGCACEACIEG6FGJCEKCICEECIGKSEJCEMCIIEGCIGOAGREEECAGIECAGIECAGG4DCACGACAEEoCCACEACIEEACAGIKEACEECIGKSEJCEMCIIEGCIGOEGREIGCACEACIEGAEJGKKGJCEECIEKGEJCEACIEGAEJEEACAGUIMhBAMEEIGIqCEAIGGCICEACIEGAGJEE0BCACEACIEEACAEEECAGICCAGGYCACGAEIEEGCAGWCOZG6BMlGJAUGoGACEACIEGEEJGIECACI6CGAIE0CCICGICIGKkCCACGICAGQEEAGIKCACGCCIGIWEJCEOCIIEICIGWEMhBCQI9RuBAMACnBEEGCACEACIEGgBEJCEECIGISCACEMEIIEGCIGQEIZGQAGJAEMCICKAGIGOCIRAGACIEEsBEACEACIEEOCACEACIEIAEAEGAEJGCQCACGACAEEACAEEACAGOAIRAE2BCICEACIGCwBCACGACAEEeCAIGWCICEQCICGACIGIAEAGaCSpBAGACIEEECAEIwDEACGWEICEACIEEGCACEACIEGCEJGIYGJCEACIEEGCACEACIEGEEJGKEGJEIICACECCIGKWGJIKKCICIACIGYAQhBAEgBCIIESCICEECIGMAEAGGEEJCUGMRAKACIEEGCACEACIEGAEJEE6GEACEYCICEGCIGOEEAGOEGJEIsFCACEYCICEGCIGOEEAGKAEJGEECAGGiECACGECAEIcCACEECIGMKEAGUuCGJCEECIEIcCACEECIGMKEAGUcGJCEECIGMKEAGgBIOpBAMACIEKsICAIM+HCICEECIEIAEAEEKCACEACIEEACAEGAIJEEGCACEACIEGEGJEIAGAEEGCACEACIEG6FGJCEKCICEECIGKSEJCEMCIIEGCIGOAGREEECAGIECAGIECAGG4DCACGACAEEoCCACEACIEEACAGIKEACEECIGKSEJCEMCIIEGCIGOEGREIGCACEACIEGAEJGKKGJCEECIEKGEJCEACIEGAEJEEACAGUIMhBAMEEIGKqCEAIGGCICEACIEGAGJEE0BCACEACIEEACAEEECAGICCAGGYCACGAEIEEGCAGWCOZG"

@@ -56,72 +56,11 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 	// MiniMax-M2.jinja:3:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
 	toolcallEndToken = jinja2.Lit("</minimax:tool_call>")
 	// MiniMax-M2.jinja:5:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
-		toolList = jinja2.Param(toolList, "tool_list")
-		// MiniMax-M2.jinja:6:1 {%- for tool in tool_list -%}
-		for _, tool := range jinja2.Iterate(w, toolList) {
-			w.WriteString("<tool>")
-			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			jinja2.WriteJSON(w, jinja2.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-			w.WriteString("</tool>\n")
-		}
-	}
+	// (the function renderMiniMaxM2_renderToolNamespace)
 	// MiniMax-M2.jinja:10:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		// MiniMax-M2.jinja:11:5 {%- if content is string -%}
-		if jinja2.IsString(content) {
-			// MiniMax-M2.jinja:12:9 {{ content }}
-			jinja2.Write(w, content)
-		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
-			// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
-			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, content) {
-				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
-					// MiniMax-M2.jinja:16:17 {{- item.text }}
-					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
-				} else if jinja2.IsString(item) {
-					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
-					// MiniMax-M2.jinja:18:17 {{- item }}
-					jinja2.Write(w, item)
-				}
-			}
-		} else {
-			// MiniMax-M2.jinja:21:9 {%- else -%}
-			// MiniMax-M2.jinja:22:9 {{- content }}
-			jinja2.Write(w, content)
-		}
-	}
+	// (the function renderMiniMaxM2_visibleText)
 	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage jinja2.Value) {
-		systemMessage = jinja2.Param(systemMessage, "system_message")
-		modelIdentity := modelIdentityInput
-		// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
-			// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
-			visibleText(jinja2.ItemAttr(systemMessage, "content"))
-		} else {
-			// MiniMax-M2.jinja:29:9 {%- else -%}
-			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
-			if !jinja2.IsDefined(modelIdentity) {
-				// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = jinja2.Lit("You are a helpful assistant.")
-			}
-			// MiniMax-M2.jinja:33:9 {{- model_identity }}
-			jinja2.Write(w, modelIdentity)
-		}
-		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "current_date").Truthy() {
-			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), jinja2.ItemAttr(systemMessage, "current_date"))
-		}
-		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "current_location").Truthy() {
-			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), jinja2.ItemAttr(systemMessage, "current_location"))
-		}
-	}
+	// (the function renderMiniMaxM2_buildSystemMessage)
 	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
 	systemMessage = jinja2.None()
 	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
@@ -150,7 +89,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 	w.WriteString("]~b]system")
 	w.WriteString("\n")
 	// MiniMax-M2.jinja:62:1 {{- build_system_message(system_message) }}
-	buildSystemMessage(systemMessage)
+	renderMiniMaxM2_buildSystemMessage(w, systemMessage, modelIdentityInput)
 	// MiniMax-M2.jinja:64:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M2.jinja:65:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
@@ -164,7 +103,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(jinja2.Lit("functions"), tools)
+		renderMiniMaxM2_renderToolNamespace(w, jinja2.Lit("functions"), tools)
 		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -197,7 +136,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.ItemAttr(message, "content"))
+				renderMiniMaxM2_visibleText(w, jinja2.ItemAttr(message, "content"))
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
@@ -332,7 +271,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			w.WriteString("]~b]user")
 			w.WriteString("\n")
 			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
-			visibleText(jinja2.ItemAttr(message, "content"))
+			renderMiniMaxM2_visibleText(w, jinja2.ItemAttr(message, "content"))
 			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
@@ -345,6 +284,80 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		w.WriteString("\n")
 		w.WriteString("<think>")
 		w.WriteString("\n")
+	}
+}
+
+// renderMiniMaxM2_renderToolNamespace is the macro render_tool_namespace of renderMiniMaxM2.
+func renderMiniMaxM2_renderToolNamespace(w *jinja2.Writer, namespaceName, toolList jinja2.Value) {
+	// MiniMax-M2.jinja:5:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
+	toolList = jinja2.Param(toolList, "tool_list")
+	// MiniMax-M2.jinja:6:1 {%- for tool in tool_list -%}
+	for _, tool := range jinja2.Iterate(w, toolList) {
+		w.WriteString("<tool>")
+		// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
+		jinja2.WriteJSON(w, jinja2.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		w.WriteString("</tool>\n")
+	}
+}
+
+// renderMiniMaxM2_visibleText is the macro visible_text of renderMiniMaxM2.
+func renderMiniMaxM2_visibleText(w *jinja2.Writer, content jinja2.Value) {
+	// MiniMax-M2.jinja:10:1 {%- macro visible_text(content) -%}
+	content = jinja2.Param(content, "content")
+	// MiniMax-M2.jinja:11:5 {%- if content is string -%}
+	if jinja2.IsString(content) {
+		// MiniMax-M2.jinja:12:9 {{ content }}
+		jinja2.Write(w, content)
+	} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
+		// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
+		// MiniMax-M2.jinja:14:9 {%- for item in content -%}
+		for _, item := range jinja2.Iterate(w, content) {
+			// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+				// MiniMax-M2.jinja:16:17 {{- item.text }}
+				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+			} else if jinja2.IsString(item) {
+				// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
+				// MiniMax-M2.jinja:18:17 {{- item }}
+				jinja2.Write(w, item)
+			}
+		}
+	} else {
+		// MiniMax-M2.jinja:21:9 {%- else -%}
+		// MiniMax-M2.jinja:22:9 {{- content }}
+		jinja2.Write(w, content)
+	}
+}
+
+// renderMiniMaxM2_buildSystemMessage is the macro build_system_message of renderMiniMaxM2.
+// Its parameters after the macro's are the variables of renderMiniMaxM2 it reads.
+func renderMiniMaxM2_buildSystemMessage(w *jinja2.Writer, systemMessage jinja2.Value, modelIdentityInput jinja2.Value) {
+	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
+	systemMessage = jinja2.Param(systemMessage, "system_message")
+	modelIdentity := modelIdentityInput
+	// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
+	if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
+		// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
+		renderMiniMaxM2_visibleText(w, jinja2.ItemAttr(systemMessage, "content"))
+	} else {
+		// MiniMax-M2.jinja:29:9 {%- else -%}
+		// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
+		if !jinja2.IsDefined(modelIdentity) {
+			// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
+			modelIdentity = jinja2.Lit("You are a helpful assistant.")
+		}
+		// MiniMax-M2.jinja:33:9 {{- model_identity }}
+		jinja2.Write(w, modelIdentity)
+	}
+	// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
+	if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "current_date").Truthy() {
+		// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
+		jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), jinja2.ItemAttr(systemMessage, "current_date"))
+	}
+	// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
+	if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "current_location").Truthy() {
+		// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
+		jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), jinja2.ItemAttr(systemMessage, "current_location"))
 	}
 }
 
@@ -362,73 +375,11 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	// MiniMax-M2.jinja:3:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
 	toolcallEndToken = jinja2.Lit("</minimax:tool_call>")
 	// MiniMax-M2.jinja:5:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
-		llamacpp.Param(namespaceName, "namespace_name")
-		toolList = llamacpp.Param(toolList, "tool_list")
-		// MiniMax-M2.jinja:6:1 {%- for tool in tool_list -%}
-		for _, tool := range llamacpp.Iterate(w, toolList) {
-			w.WriteString("<tool>")
-			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			llamacpp.WriteJSON(w, llamacpp.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-			w.WriteString("</tool>\n")
-		}
-	}
+	// (the function renderMiniMaxM2_renderToolNamespaceLlama)
 	// MiniMax-M2.jinja:10:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		// MiniMax-M2.jinja:11:5 {%- if content is string -%}
-		if llamacpp.IsString(content) {
-			// MiniMax-M2.jinja:12:9 {{ content }}
-			llamacpp.Write(w, content)
-		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
-			// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
-			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
-			for _, item := range llamacpp.Iterate(w, content) {
-				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
-					// MiniMax-M2.jinja:16:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
-				} else if llamacpp.IsString(item) {
-					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
-					// MiniMax-M2.jinja:18:17 {{- item }}
-					llamacpp.Write(w, item)
-				}
-			}
-		} else {
-			// MiniMax-M2.jinja:21:9 {%- else -%}
-			// MiniMax-M2.jinja:22:9 {{- content }}
-			llamacpp.Write(w, content)
-		}
-	}
+	// (the function renderMiniMaxM2_visibleTextLlama)
 	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage jinja2.Value) {
-		systemMessage = llamacpp.Param(systemMessage, "system_message")
-		modelIdentity := modelIdentityInput
-		// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "content").Truthy() {
-			// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
-			visibleText(llamacpp.ItemAttr(systemMessage, "content"))
-		} else {
-			// MiniMax-M2.jinja:29:9 {%- else -%}
-			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
-			if !llamacpp.IsDefined(modelIdentity) {
-				// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = jinja2.Lit("You are a helpful assistant.")
-			}
-			// MiniMax-M2.jinja:33:9 {{- model_identity }}
-			llamacpp.Write(w, modelIdentity)
-		}
-		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_date").Truthy() {
-			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), llamacpp.ItemAttr(systemMessage, "current_date"))
-		}
-		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_location").Truthy() {
-			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), llamacpp.ItemAttr(systemMessage, "current_location"))
-		}
-	}
+	// (the function renderMiniMaxM2_buildSystemMessageLlama)
 	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
 	systemMessage = jinja2.None()
 	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
@@ -457,7 +408,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	w.WriteString("]~b]system")
 	w.WriteString("\n")
 	// MiniMax-M2.jinja:62:1 {{- build_system_message(system_message) }}
-	buildSystemMessage(systemMessage)
+	renderMiniMaxM2_buildSystemMessageLlama(w, systemMessage, modelIdentityInput)
 	// MiniMax-M2.jinja:64:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M2.jinja:65:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
@@ -471,7 +422,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(jinja2.Lit("functions"), tools)
+		renderMiniMaxM2_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -505,7 +456,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(llamacpp.ItemAttr(message, "content"))
+				renderMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"))
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
@@ -643,7 +594,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			w.WriteString("]~b]user")
 			w.WriteString("\n")
 			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
-			visibleText(llamacpp.ItemAttr(message, "content"))
+			renderMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"))
 			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
@@ -659,6 +610,81 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	}
 }
 
+// renderMiniMaxM2_renderToolNamespaceLlama is the macro render_tool_namespace of renderMiniMaxM2Llama.
+func renderMiniMaxM2_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName, toolList jinja2.Value) {
+	// MiniMax-M2.jinja:5:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
+	llamacpp.Param(namespaceName, "namespace_name")
+	toolList = llamacpp.Param(toolList, "tool_list")
+	// MiniMax-M2.jinja:6:1 {%- for tool in tool_list -%}
+	for _, tool := range llamacpp.Iterate(w, toolList) {
+		w.WriteString("<tool>")
+		// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
+		llamacpp.WriteJSON(w, llamacpp.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		w.WriteString("</tool>\n")
+	}
+}
+
+// renderMiniMaxM2_visibleTextLlama is the macro visible_text of renderMiniMaxM2Llama.
+func renderMiniMaxM2_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
+	// MiniMax-M2.jinja:10:1 {%- macro visible_text(content) -%}
+	content = llamacpp.Param(content, "content")
+	// MiniMax-M2.jinja:11:5 {%- if content is string -%}
+	if llamacpp.IsString(content) {
+		// MiniMax-M2.jinja:12:9 {{ content }}
+		llamacpp.Write(w, content)
+	} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
+		// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
+		// MiniMax-M2.jinja:14:9 {%- for item in content -%}
+		for _, item := range llamacpp.Iterate(w, content) {
+			// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+				// MiniMax-M2.jinja:16:17 {{- item.text }}
+				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+			} else if llamacpp.IsString(item) {
+				// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
+				// MiniMax-M2.jinja:18:17 {{- item }}
+				llamacpp.Write(w, item)
+			}
+		}
+	} else {
+		// MiniMax-M2.jinja:21:9 {%- else -%}
+		// MiniMax-M2.jinja:22:9 {{- content }}
+		llamacpp.Write(w, content)
+	}
+}
+
+// renderMiniMaxM2_buildSystemMessageLlama is the macro build_system_message of renderMiniMaxM2Llama.
+// Its parameters after the macro's are the variables of renderMiniMaxM2Llama it reads.
+func renderMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jinja2.Value, modelIdentityInput jinja2.Value) {
+	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
+	systemMessage = llamacpp.Param(systemMessage, "system_message")
+	modelIdentity := modelIdentityInput
+	// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
+	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "content").Truthy() {
+		// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
+		renderMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(systemMessage, "content"))
+	} else {
+		// MiniMax-M2.jinja:29:9 {%- else -%}
+		// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
+		if !llamacpp.IsDefined(modelIdentity) {
+			// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
+			modelIdentity = jinja2.Lit("You are a helpful assistant.")
+		}
+		// MiniMax-M2.jinja:33:9 {{- model_identity }}
+		llamacpp.Write(w, modelIdentity)
+	}
+	// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
+	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_date").Truthy() {
+		// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
+		llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), llamacpp.ItemAttr(systemMessage, "current_date"))
+	}
+	// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
+	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_location").Truthy() {
+		// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
+		llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), llamacpp.ItemAttr(systemMessage, "current_location"))
+	}
+}
+
 // spansMiniMaxM2 is the position table of MiniMax-M2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM2 = "set,macro,for,{{ }},if|uDAECAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAE0JCAEKoJCIIGCEIGGAEAAEECAAIaCAIGACIAIKEAIEACIAEACAAIQGRIEKCIGQGEJIEACIGGmDEJIGECIGImCEAEGICIIGACIAGGEJGKACAAEeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAGiBA5JAAEACAAEUEACIKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAG6JCAEKuJCIIGCEIGGAEAAEECAAIaCAIGACIAIKEAIEACIAEACAAIQGRIEKCIGQGEJIEACIGGsDEJIGECIGKqCEAEGICIIGACIAGGEJGKACAAIeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAG"
+const spansMiniMaxM2 = "set,if,for,{{ }},macro|uDAECAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIEIRGIACAGE2BEACEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAE0JCAEKoJCICGCEIGGAEAAEECAAIaCACGACIAIKEACEACIAEACAAIQGRCEKCIGQGEJCEACIGGmDEJCGECIGImCEAEGICICGACIAGGEJGKACAAEeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGUIICGCCAGGACAGECCAGKMKRCEGCAGUAzJAIEKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIGcAxCRAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIEIRGIACAGE2BEACEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAG6JCAEKuJCICGCEIGGAEAAEECAAIaCACGACIAIKEACEACIAEACAAIQGRCEKCIGQGEJCEACIGGsDEJCGECIGKqCEAEGICICGACIAGGEJGKACAAIeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGUIICGCCAGGACAGECCAGKMKRCEGCAGUCzJAIGKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIG"

@@ -73,171 +73,15 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 	// MiniMax-M3.jinja:11:1 {%- set video_token            = ']<]video[>['                    -%}
 	videoToken = jinja2.Lit("]<]video[>[")
 	// MiniMax-M3.jinja:20:1 {%- macro to_xml(val, ns) -%}
-	var toXml func(jinja2.Value, jinja2.Value)
-	toXml = func(val, ns jinja2.Value) {
-		val = jinja2.Param(val, "val")
-		ns = jinja2.Param(ns, "ns")
-		// MiniMax-M3.jinja:21:1 {%- if val is mapping -%}
-		if jinja2.IsMapping(val) {
-			// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
-			var loop jinja2.Loop
-			for loop.Start(w, jinja2.CallMethod(val, "items", nil, nil), func(item jinja2.Value) bool {
-				vals := jinja2.Unpack(item, 2)
-				_ = vals[0]
-				v := vals[1]
-				return !jinja2.IsNone(v)
-			}); loop.Next(); {
-				vals := jinja2.Unpack(loop.Item(), 2)
-				k := vals[0]
-				v := vals[1]
-				// MiniMax-M3.jinja:23:1 {{ ns }}
-				jinja2.Write(w, ns)
-				w.WriteString("<")
-				// MiniMax-M3.jinja:23:10 {{ k }}
-				jinja2.Write(w, k)
-				w.WriteString(">")
-				// MiniMax-M3.jinja:23:18 {{ to_xml(v, ns) }}
-				jinja2.Write(w, w.Capture(func() {
-					toXml(v, ns)
-				}))
-				// MiniMax-M3.jinja:23:37 {{ ns }}
-				jinja2.Write(w, ns)
-				w.WriteString("</")
-				// MiniMax-M3.jinja:23:47 {{ k }}
-				jinja2.Write(w, k)
-				w.WriteString(">")
-			}
-		} else if jinja2.IsIterable(val) && !jinja2.IsString(val) {
-			// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
-			// MiniMax-M3.jinja:26:1 {%- for item in val -%}
-			for _, item := range jinja2.Iterate(w, val) {
-				// MiniMax-M3.jinja:27:1 {{ ns }}
-				jinja2.Write(w, ns)
-				w.WriteString("<item>")
-				// MiniMax-M3.jinja:27:15 {{ to_xml(item, ns) }}
-				jinja2.Write(w, w.Capture(func() {
-					toXml(item, ns)
-				}))
-				// MiniMax-M3.jinja:27:37 {{ ns }}
-				jinja2.Write(w, ns)
-				w.WriteString("</item>")
-			}
-		} else if jinja2.IsNone(val) {
-			// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
-		} else if jinja2.IsBoolean(val) {
-			// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
-			// MiniMax-M3.jinja:32:1 {{ val | tojson }}
-			jinja2.WriteJSON(w, val, nil, nil)
-		} else {
-			// MiniMax-M3.jinja:33:5 {%- else -%}
-			// MiniMax-M3.jinja:34:1 {{ val }}
-			jinja2.Write(w, val)
-		}
-	}
+	// (the function renderMiniMaxM3_toXml)
 	// MiniMax-M3.jinja:38:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
-		toolList = jinja2.Param(toolList, "tool_list")
-		// MiniMax-M3.jinja:39:1 {%- for tool in tool_list -%}
-		for _, tool := range jinja2.Iterate(w, toolList) {
-			w.WriteString("<tool>")
-			// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			jinja2.WriteJSON(w, jinja2.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-			w.WriteString("</tool>\n")
-		}
-	}
+	// (the function renderMiniMaxM3_renderToolNamespace)
 	// MiniMax-M3.jinja:43:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		// MiniMax-M3.jinja:44:5 {%- if content is string -%}
-		if jinja2.IsString(content) {
-			// MiniMax-M3.jinja:45:9 {{ content }}
-			jinja2.Write(w, content)
-		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
-			// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
-			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, content) {
-				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
-					// MiniMax-M3.jinja:49:17 {{- item.text }}
-					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
-				} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "image") {
-					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
-					// MiniMax-M3.jinja:51:17 {{- image_token }}
-					jinja2.Write(w, imageToken)
-				} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "video") {
-					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
-					// MiniMax-M3.jinja:53:17 {{- video_token}}
-					jinja2.Write(w, videoToken)
-				} else if jinja2.IsString(item) {
-					// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
-					// MiniMax-M3.jinja:55:17 {{- item }}
-					jinja2.Write(w, item)
-				}
-			}
-		} else if jinja2.IsNone(content) {
-			// MiniMax-M3.jinja:58:9 {%- elif content is none -%}
-		} else {
-			// MiniMax-M3.jinja:60:9 {%- else -%}
-			// MiniMax-M3.jinja:61:9 {{- content }}
-			jinja2.Write(w, content)
-		}
-	}
+	// (the function renderMiniMaxM3_visibleText)
 	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage jinja2.Value) {
-		systemMessage = jinja2.Param(systemMessage, "system_message")
-		// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
-			// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
-			visibleText(jinja2.ItemAttr(systemMessage, "content"))
-		} else {
-			// MiniMax-M3.jinja:68:9 {%- else -%}
-			w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
-		}
-		w.WriteString("\n\n<thinking_instructions>\n")
-		// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
-		w.WriteString("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in ")
-		jinja2.Write(w, thinkBeginToken)
-		jinja2.Write(w, thinkEndToken)
-		w.WriteString(" tags before your response. When thinking is disabled, begin your response directly after the ")
-		jinja2.Write(w, thinkEndToken)
-		w.WriteString(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
-		// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
-		if jinja2.IsDefined(thinkingMode) {
-			// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
-			if jinja2.EqStr(thinkingMode, "enabled") {
-				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
-			} else if jinja2.EqStr(thinkingMode, "disabled") {
-				// MiniMax-M3.jinja:78:13 {%- elif thinking_mode == "disabled" -%}
-				w.WriteString("Current thinking mode: disabled. Do not output any thinking process.\n")
-			} else if jinja2.EqStr(thinkingMode, "adaptive") {
-				// MiniMax-M3.jinja:80:13 {%- elif thinking_mode == "adaptive" -%}
-				w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
-			}
-		} else {
-			// MiniMax-M3.jinja:83:9 {%- else -%}
-			w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
-		}
-		w.WriteString("</thinking_instructions>")
-	}
+	// (the function renderMiniMaxM3_buildSystemMessage)
 	// MiniMax-M3.jinja:88:1 {%- macro build_developer_message(developer_message) -%}
-	buildDeveloperMessage := func(developerMessage jinja2.Value) {
-		developerMessage = jinja2.Param(developerMessage, "developer_message")
-		modelIdentity := modelIdentityInput
-		// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
-		if developerMessage.Truthy() && jinja2.ItemAttr(developerMessage, "content").Truthy() {
-			// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
-			visibleText(jinja2.ItemAttr(developerMessage, "content"))
-		} else {
-			// MiniMax-M3.jinja:91:9 {%- else -%}
-			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
-			if !jinja2.IsDefined(modelIdentity) {
-				// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = jinja2.Lit("You are a helpful assistant.")
-			}
-			// MiniMax-M3.jinja:95:9 {{- model_identity }}
-			jinja2.Write(w, modelIdentity)
-		}
-	}
+	// (the function renderMiniMaxM3_buildDeveloperMessage)
 	// MiniMax-M3.jinja:100:1 {%- set system_message = none -%}
 	systemMessage = jinja2.None()
 	// MiniMax-M3.jinja:101:1 {%- set developer_message = none -%}
@@ -270,7 +114,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 	w.WriteString("system")
 	w.WriteString("\n")
 	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
-	buildSystemMessage(systemMessage)
+	renderMiniMaxM3_buildSystemMessage(w, systemMessage, thinkBeginToken, thinkEndToken, imageToken, videoToken, thinkingMode)
 	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
 	jinja2.Write(w, eosToken)
 	w.WriteString("\n")
@@ -279,7 +123,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 	w.WriteString("developer")
 	w.WriteString("\n")
 	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
-	buildDeveloperMessage(developerMessage)
+	renderMiniMaxM3_buildDeveloperMessage(w, developerMessage, modelIdentityInput, imageToken, videoToken)
 	// MiniMax-M3.jinja:122:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M3.jinja:123:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
@@ -293,7 +137,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(jinja2.Lit("functions"), tools)
+		renderMiniMaxM3_renderToolNamespace(w, jinja2.Lit("functions"), tools)
 		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -354,7 +198,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.ItemAttr(message, "content"))
+				renderMiniMaxM3_visibleText(w, jinja2.ItemAttr(message, "content"), imageToken, videoToken)
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
@@ -421,7 +265,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 						jinja2.WriteAdd(w, nsToken, jinja2.Lit("<"), k, jinja2.Lit(">"))
 						// MiniMax-M3.jinja:184:1 {{- to_xml(v, ns_token) -}}
 						jinja2.Write(w, w.Capture(func() {
-							toXml(v, nsToken)
+							renderMiniMaxM3_toXml(w, v, nsToken)
 						}))
 						// MiniMax-M3.jinja:185:1 {{- ns_token + '</' + k + '>' }}
 						jinja2.WriteAdd(w, nsToken, jinja2.Lit("</"), k, jinja2.Lit(">"))
@@ -511,7 +355,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			w.WriteString("user")
 			w.WriteString("\n")
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
-			visibleText(jinja2.ItemAttr(message, "content"))
+			renderMiniMaxM3_visibleText(w, jinja2.ItemAttr(message, "content"), imageToken, videoToken)
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
 			jinja2.Write(w, eosToken)
 			w.WriteString("\n")
@@ -534,6 +378,184 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:243:5 {{- think_begin_token }}
 			jinja2.Write(w, thinkBeginToken)
 		}
+	}
+}
+
+// renderMiniMaxM3_toXml is the macro to_xml of renderMiniMaxM3.
+func renderMiniMaxM3_toXml(w *jinja2.Writer, val, ns jinja2.Value) {
+	// MiniMax-M3.jinja:20:1 {%- macro to_xml(val, ns) -%}
+	val = jinja2.Param(val, "val")
+	ns = jinja2.Param(ns, "ns")
+	// MiniMax-M3.jinja:21:1 {%- if val is mapping -%}
+	if jinja2.IsMapping(val) {
+		// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
+		var loop jinja2.Loop
+		for loop.Start(w, jinja2.CallMethod(val, "items", nil, nil), func(item jinja2.Value) bool {
+			vals := jinja2.Unpack(item, 2)
+			_ = vals[0]
+			v := vals[1]
+			return !jinja2.IsNone(v)
+		}); loop.Next(); {
+			vals := jinja2.Unpack(loop.Item(), 2)
+			k := vals[0]
+			v := vals[1]
+			// MiniMax-M3.jinja:23:1 {{ ns }}
+			jinja2.Write(w, ns)
+			w.WriteString("<")
+			// MiniMax-M3.jinja:23:10 {{ k }}
+			jinja2.Write(w, k)
+			w.WriteString(">")
+			// MiniMax-M3.jinja:23:18 {{ to_xml(v, ns) }}
+			jinja2.Write(w, w.Capture(func() {
+				renderMiniMaxM3_toXml(w, v, ns)
+			}))
+			// MiniMax-M3.jinja:23:37 {{ ns }}
+			jinja2.Write(w, ns)
+			w.WriteString("</")
+			// MiniMax-M3.jinja:23:47 {{ k }}
+			jinja2.Write(w, k)
+			w.WriteString(">")
+		}
+	} else if jinja2.IsIterable(val) && !jinja2.IsString(val) {
+		// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
+		// MiniMax-M3.jinja:26:1 {%- for item in val -%}
+		for _, item := range jinja2.Iterate(w, val) {
+			// MiniMax-M3.jinja:27:1 {{ ns }}
+			jinja2.Write(w, ns)
+			w.WriteString("<item>")
+			// MiniMax-M3.jinja:27:15 {{ to_xml(item, ns) }}
+			jinja2.Write(w, w.Capture(func() {
+				renderMiniMaxM3_toXml(w, item, ns)
+			}))
+			// MiniMax-M3.jinja:27:37 {{ ns }}
+			jinja2.Write(w, ns)
+			w.WriteString("</item>")
+		}
+	} else if jinja2.IsNone(val) {
+		// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
+	} else if jinja2.IsBoolean(val) {
+		// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
+		// MiniMax-M3.jinja:32:1 {{ val | tojson }}
+		jinja2.WriteJSON(w, val, nil, nil)
+	} else {
+		// MiniMax-M3.jinja:33:5 {%- else -%}
+		// MiniMax-M3.jinja:34:1 {{ val }}
+		jinja2.Write(w, val)
+	}
+}
+
+// renderMiniMaxM3_renderToolNamespace is the macro render_tool_namespace of renderMiniMaxM3.
+func renderMiniMaxM3_renderToolNamespace(w *jinja2.Writer, namespaceName, toolList jinja2.Value) {
+	// MiniMax-M3.jinja:38:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
+	toolList = jinja2.Param(toolList, "tool_list")
+	// MiniMax-M3.jinja:39:1 {%- for tool in tool_list -%}
+	for _, tool := range jinja2.Iterate(w, toolList) {
+		w.WriteString("<tool>")
+		// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
+		jinja2.WriteJSON(w, jinja2.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		w.WriteString("</tool>\n")
+	}
+}
+
+// renderMiniMaxM3_visibleText is the macro visible_text of renderMiniMaxM3.
+// Its parameters after the macro's are the variables of renderMiniMaxM3 it reads.
+func renderMiniMaxM3_visibleText(w *jinja2.Writer, content jinja2.Value, imageToken, videoToken jinja2.Value) {
+	// MiniMax-M3.jinja:43:1 {%- macro visible_text(content) -%}
+	content = jinja2.Param(content, "content")
+	// MiniMax-M3.jinja:44:5 {%- if content is string -%}
+	if jinja2.IsString(content) {
+		// MiniMax-M3.jinja:45:9 {{ content }}
+		jinja2.Write(w, content)
+	} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
+		// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
+		// MiniMax-M3.jinja:47:9 {%- for item in content -%}
+		for _, item := range jinja2.Iterate(w, content) {
+			// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+				// MiniMax-M3.jinja:49:17 {{- item.text }}
+				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+			} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "image") {
+				// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
+				// MiniMax-M3.jinja:51:17 {{- image_token }}
+				jinja2.Write(w, imageToken)
+			} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "video") {
+				// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
+				// MiniMax-M3.jinja:53:17 {{- video_token}}
+				jinja2.Write(w, videoToken)
+			} else if jinja2.IsString(item) {
+				// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
+				// MiniMax-M3.jinja:55:17 {{- item }}
+				jinja2.Write(w, item)
+			}
+		}
+	} else if jinja2.IsNone(content) {
+		// MiniMax-M3.jinja:58:9 {%- elif content is none -%}
+	} else {
+		// MiniMax-M3.jinja:60:9 {%- else -%}
+		// MiniMax-M3.jinja:61:9 {{- content }}
+		jinja2.Write(w, content)
+	}
+}
+
+// renderMiniMaxM3_buildSystemMessage is the macro build_system_message of renderMiniMaxM3.
+// Its parameters after the macro's are the variables of renderMiniMaxM3 it reads.
+func renderMiniMaxM3_buildSystemMessage(w *jinja2.Writer, systemMessage jinja2.Value, thinkBeginToken, thinkEndToken, imageToken, videoToken, thinkingMode jinja2.Value) {
+	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
+	systemMessage = jinja2.Param(systemMessage, "system_message")
+	// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
+	if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
+		// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
+		renderMiniMaxM3_visibleText(w, jinja2.ItemAttr(systemMessage, "content"), imageToken, videoToken)
+	} else {
+		// MiniMax-M3.jinja:68:9 {%- else -%}
+		w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
+	}
+	w.WriteString("\n\n<thinking_instructions>\n")
+	// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
+	w.WriteString("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in ")
+	jinja2.Write(w, thinkBeginToken)
+	jinja2.Write(w, thinkEndToken)
+	w.WriteString(" tags before your response. When thinking is disabled, begin your response directly after the ")
+	jinja2.Write(w, thinkEndToken)
+	w.WriteString(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
+	// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
+	if jinja2.IsDefined(thinkingMode) {
+		// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
+		if jinja2.EqStr(thinkingMode, "enabled") {
+			w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
+		} else if jinja2.EqStr(thinkingMode, "disabled") {
+			// MiniMax-M3.jinja:78:13 {%- elif thinking_mode == "disabled" -%}
+			w.WriteString("Current thinking mode: disabled. Do not output any thinking process.\n")
+		} else if jinja2.EqStr(thinkingMode, "adaptive") {
+			// MiniMax-M3.jinja:80:13 {%- elif thinking_mode == "adaptive" -%}
+			w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
+		}
+	} else {
+		// MiniMax-M3.jinja:83:9 {%- else -%}
+		w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
+	}
+	w.WriteString("</thinking_instructions>")
+}
+
+// renderMiniMaxM3_buildDeveloperMessage is the macro build_developer_message of renderMiniMaxM3.
+// Its parameters after the macro's are the variables of renderMiniMaxM3 it reads.
+func renderMiniMaxM3_buildDeveloperMessage(w *jinja2.Writer, developerMessage jinja2.Value, modelIdentityInput, imageToken, videoToken jinja2.Value) {
+	// MiniMax-M3.jinja:88:1 {%- macro build_developer_message(developer_message) -%}
+	developerMessage = jinja2.Param(developerMessage, "developer_message")
+	modelIdentity := modelIdentityInput
+	// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
+	if developerMessage.Truthy() && jinja2.ItemAttr(developerMessage, "content").Truthy() {
+		// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
+		renderMiniMaxM3_visibleText(w, jinja2.ItemAttr(developerMessage, "content"), imageToken, videoToken)
+	} else {
+		// MiniMax-M3.jinja:91:9 {%- else -%}
+		// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
+		if !jinja2.IsDefined(modelIdentity) {
+			// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
+			modelIdentity = jinja2.Lit("You are a helpful assistant.")
+		}
+		// MiniMax-M3.jinja:95:9 {{- model_identity }}
+		jinja2.Write(w, modelIdentity)
 	}
 }
 
@@ -569,174 +591,15 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	// MiniMax-M3.jinja:11:1 {%- set video_token            = ']<]video[>['                    -%}
 	videoToken = jinja2.Lit("]<]video[>[")
 	// MiniMax-M3.jinja:20:1 {%- macro to_xml(val, ns) -%}
-	var toXml func(jinja2.Value, jinja2.Value)
-	toXml = func(val, ns jinja2.Value) {
-		val = llamacpp.Param(val, "val")
-		ns = llamacpp.Param(ns, "ns")
-		// MiniMax-M3.jinja:21:1 {%- if val is mapping -%}
-		if llamacpp.IsMapping(val) {
-			// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
-			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			var loop jinja2.Loop
-			for loop.Start(w, llamacpp.Iterable(llamacpp.Pairs(llamacpp.CallMethod(val, "items", nil, nil))), func(item jinja2.Value) bool {
-				vals := llamacpp.Unpack(item, 2)
-				_ = vals[0]
-				v := vals[1]
-				return !llamacpp.IsNone(v)
-			}); loop.Next(); {
-				vals := llamacpp.Unpack(loop.Item(), 2)
-				k := vals[0]
-				v := vals[1]
-				// MiniMax-M3.jinja:23:1 {{ ns }}
-				llamacpp.Write(w, ns)
-				w.WriteString("<")
-				// MiniMax-M3.jinja:23:10 {{ k }}
-				llamacpp.Write(w, k)
-				w.WriteString(">")
-				// MiniMax-M3.jinja:23:18 {{ to_xml(v, ns) }}
-				llamacpp.Write(w, w.Capture(func() {
-					toXml(v, ns)
-				}))
-				// MiniMax-M3.jinja:23:37 {{ ns }}
-				llamacpp.Write(w, ns)
-				w.WriteString("</")
-				// MiniMax-M3.jinja:23:47 {{ k }}
-				llamacpp.Write(w, k)
-				w.WriteString(">")
-			}
-		} else if llamacpp.IsIterable(val) && !llamacpp.IsString(val) {
-			// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
-			// MiniMax-M3.jinja:26:1 {%- for item in val -%}
-			for _, item := range llamacpp.Iterate(w, val) {
-				// MiniMax-M3.jinja:27:1 {{ ns }}
-				llamacpp.Write(w, ns)
-				w.WriteString("<item>")
-				// MiniMax-M3.jinja:27:15 {{ to_xml(item, ns) }}
-				llamacpp.Write(w, w.Capture(func() {
-					toXml(item, ns)
-				}))
-				// MiniMax-M3.jinja:27:37 {{ ns }}
-				llamacpp.Write(w, ns)
-				w.WriteString("</item>")
-			}
-		} else if llamacpp.IsNone(val) {
-			// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
-		} else if llamacpp.IsBoolean(val) {
-			// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
-			// MiniMax-M3.jinja:32:1 {{ val | tojson }}
-			llamacpp.WriteJSON(w, val, nil, nil)
-		} else {
-			// MiniMax-M3.jinja:33:5 {%- else -%}
-			// MiniMax-M3.jinja:34:1 {{ val }}
-			llamacpp.Write(w, val)
-		}
-	}
+	// (the function renderMiniMaxM3_toXmlLlama)
 	// MiniMax-M3.jinja:38:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
-		llamacpp.Param(namespaceName, "namespace_name")
-		toolList = llamacpp.Param(toolList, "tool_list")
-		// MiniMax-M3.jinja:39:1 {%- for tool in tool_list -%}
-		for _, tool := range llamacpp.Iterate(w, toolList) {
-			w.WriteString("<tool>")
-			// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			llamacpp.WriteJSON(w, llamacpp.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-			w.WriteString("</tool>\n")
-		}
-	}
+	// (the function renderMiniMaxM3_renderToolNamespaceLlama)
 	// MiniMax-M3.jinja:43:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		// MiniMax-M3.jinja:44:5 {%- if content is string -%}
-		if llamacpp.IsString(content) {
-			// MiniMax-M3.jinja:45:9 {{ content }}
-			llamacpp.Write(w, content)
-		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
-			// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
-			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
-			for _, item := range llamacpp.Iterate(w, content) {
-				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
-					// MiniMax-M3.jinja:49:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
-				} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "image") {
-					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
-					// MiniMax-M3.jinja:51:17 {{- image_token }}
-					llamacpp.Write(w, imageToken)
-				} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "video") {
-					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
-					// MiniMax-M3.jinja:53:17 {{- video_token}}
-					llamacpp.Write(w, videoToken)
-				} else if llamacpp.IsString(item) {
-					// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
-					// MiniMax-M3.jinja:55:17 {{- item }}
-					llamacpp.Write(w, item)
-				}
-			}
-		} else if llamacpp.IsNone(content) {
-			// MiniMax-M3.jinja:58:9 {%- elif content is none -%}
-		} else {
-			// MiniMax-M3.jinja:60:9 {%- else -%}
-			// MiniMax-M3.jinja:61:9 {{- content }}
-			llamacpp.Write(w, content)
-		}
-	}
+	// (the function renderMiniMaxM3_visibleTextLlama)
 	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage jinja2.Value) {
-		systemMessage = llamacpp.Param(systemMessage, "system_message")
-		// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "content").Truthy() {
-			// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
-			visibleText(llamacpp.ItemAttr(systemMessage, "content"))
-		} else {
-			// MiniMax-M3.jinja:68:9 {%- else -%}
-			w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
-		}
-		w.WriteString("\n\n<thinking_instructions>\n")
-		// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
-		w.WriteString("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in ")
-		llamacpp.WriteStr(w, thinkBeginToken)
-		llamacpp.WriteStr(w, thinkEndToken)
-		w.WriteString(" tags before your response. When thinking is disabled, begin your response directly after the ")
-		llamacpp.WriteStr(w, thinkEndToken)
-		w.WriteString(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
-		// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
-		if llamacpp.IsDefined(thinkingMode) {
-			// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
-			if jinja2.EqStr(thinkingMode, "enabled") {
-				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
-			} else if jinja2.EqStr(thinkingMode, "disabled") {
-				// MiniMax-M3.jinja:78:13 {%- elif thinking_mode == "disabled" -%}
-				w.WriteString("Current thinking mode: disabled. Do not output any thinking process.\n")
-			} else if jinja2.EqStr(thinkingMode, "adaptive") {
-				// MiniMax-M3.jinja:80:13 {%- elif thinking_mode == "adaptive" -%}
-				w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
-			}
-		} else {
-			// MiniMax-M3.jinja:83:9 {%- else -%}
-			w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
-		}
-		w.WriteString("</thinking_instructions>")
-	}
+	// (the function renderMiniMaxM3_buildSystemMessageLlama)
 	// MiniMax-M3.jinja:88:1 {%- macro build_developer_message(developer_message) -%}
-	buildDeveloperMessage := func(developerMessage jinja2.Value) {
-		developerMessage = llamacpp.Param(developerMessage, "developer_message")
-		modelIdentity := modelIdentityInput
-		// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
-		if developerMessage.Truthy() && llamacpp.ItemAttr(developerMessage, "content").Truthy() {
-			// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
-			visibleText(llamacpp.ItemAttr(developerMessage, "content"))
-		} else {
-			// MiniMax-M3.jinja:91:9 {%- else -%}
-			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
-			if !llamacpp.IsDefined(modelIdentity) {
-				// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = jinja2.Lit("You are a helpful assistant.")
-			}
-			// MiniMax-M3.jinja:95:9 {{- model_identity }}
-			llamacpp.Write(w, modelIdentity)
-		}
-	}
+	// (the function renderMiniMaxM3_buildDeveloperMessageLlama)
 	// MiniMax-M3.jinja:100:1 {%- set system_message = none -%}
 	systemMessage = jinja2.None()
 	// MiniMax-M3.jinja:101:1 {%- set developer_message = none -%}
@@ -767,7 +630,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 	llamacpp.Write(w, llamacpp.Concat(bodToken, bosToken, jinja2.Lit("system"), jinja2.Lit("\n")))
 	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
-	buildSystemMessage(systemMessage)
+	renderMiniMaxM3_buildSystemMessageLlama(w, systemMessage, thinkBeginToken, thinkEndToken, imageToken, videoToken, thinkingMode)
 	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
 	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 	llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
@@ -775,7 +638,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 	llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("developer"), jinja2.Lit("\n")))
 	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
-	buildDeveloperMessage(developerMessage)
+	renderMiniMaxM3_buildDeveloperMessageLlama(w, developerMessage, modelIdentityInput, imageToken, videoToken)
 	// MiniMax-M3.jinja:122:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M3.jinja:123:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
@@ -789,7 +652,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(jinja2.Lit("functions"), tools)
+		renderMiniMaxM3_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -850,7 +713,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(llamacpp.ItemAttr(message, "content"))
+				renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"), imageToken, videoToken)
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
@@ -919,7 +782,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 						llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<"), k, jinja2.Lit(">"))
 						// MiniMax-M3.jinja:184:1 {{- to_xml(v, ns_token) -}}
 						llamacpp.Write(w, w.Capture(func() {
-							toXml(v, nsToken)
+							renderMiniMaxM3_toXmlLlama(w, v, nsToken)
 						}))
 						// MiniMax-M3.jinja:185:1 {{- ns_token + '</' + k + '>' }}
 						llamacpp.WriteAdd(w, nsToken, jinja2.Lit("</"), k, jinja2.Lit(">"))
@@ -1010,7 +873,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("user"), jinja2.Lit("\n")))
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
-			visibleText(llamacpp.ItemAttr(message, "content"))
+			renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"), imageToken, videoToken)
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
@@ -1035,6 +898,187 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	}
 }
 
+// renderMiniMaxM3_toXmlLlama is the macro to_xml of renderMiniMaxM3Llama.
+func renderMiniMaxM3_toXmlLlama(w *jinja2.Writer, val, ns jinja2.Value) {
+	// MiniMax-M3.jinja:20:1 {%- macro to_xml(val, ns) -%}
+	val = llamacpp.Param(val, "val")
+	ns = llamacpp.Param(ns, "ns")
+	// MiniMax-M3.jinja:21:1 {%- if val is mapping -%}
+	if llamacpp.IsMapping(val) {
+		// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
+		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+		var loop jinja2.Loop
+		for loop.Start(w, llamacpp.Iterable(llamacpp.Pairs(llamacpp.CallMethod(val, "items", nil, nil))), func(item jinja2.Value) bool {
+			vals := llamacpp.Unpack(item, 2)
+			_ = vals[0]
+			v := vals[1]
+			return !llamacpp.IsNone(v)
+		}); loop.Next(); {
+			vals := llamacpp.Unpack(loop.Item(), 2)
+			k := vals[0]
+			v := vals[1]
+			// MiniMax-M3.jinja:23:1 {{ ns }}
+			llamacpp.Write(w, ns)
+			w.WriteString("<")
+			// MiniMax-M3.jinja:23:10 {{ k }}
+			llamacpp.Write(w, k)
+			w.WriteString(">")
+			// MiniMax-M3.jinja:23:18 {{ to_xml(v, ns) }}
+			llamacpp.Write(w, w.Capture(func() {
+				renderMiniMaxM3_toXmlLlama(w, v, ns)
+			}))
+			// MiniMax-M3.jinja:23:37 {{ ns }}
+			llamacpp.Write(w, ns)
+			w.WriteString("</")
+			// MiniMax-M3.jinja:23:47 {{ k }}
+			llamacpp.Write(w, k)
+			w.WriteString(">")
+		}
+	} else if llamacpp.IsIterable(val) && !llamacpp.IsString(val) {
+		// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
+		// MiniMax-M3.jinja:26:1 {%- for item in val -%}
+		for _, item := range llamacpp.Iterate(w, val) {
+			// MiniMax-M3.jinja:27:1 {{ ns }}
+			llamacpp.Write(w, ns)
+			w.WriteString("<item>")
+			// MiniMax-M3.jinja:27:15 {{ to_xml(item, ns) }}
+			llamacpp.Write(w, w.Capture(func() {
+				renderMiniMaxM3_toXmlLlama(w, item, ns)
+			}))
+			// MiniMax-M3.jinja:27:37 {{ ns }}
+			llamacpp.Write(w, ns)
+			w.WriteString("</item>")
+		}
+	} else if llamacpp.IsNone(val) {
+		// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
+	} else if llamacpp.IsBoolean(val) {
+		// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
+		// MiniMax-M3.jinja:32:1 {{ val | tojson }}
+		llamacpp.WriteJSON(w, val, nil, nil)
+	} else {
+		// MiniMax-M3.jinja:33:5 {%- else -%}
+		// MiniMax-M3.jinja:34:1 {{ val }}
+		llamacpp.Write(w, val)
+	}
+}
+
+// renderMiniMaxM3_renderToolNamespaceLlama is the macro render_tool_namespace of renderMiniMaxM3Llama.
+func renderMiniMaxM3_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName, toolList jinja2.Value) {
+	// MiniMax-M3.jinja:38:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
+	llamacpp.Param(namespaceName, "namespace_name")
+	toolList = llamacpp.Param(toolList, "tool_list")
+	// MiniMax-M3.jinja:39:1 {%- for tool in tool_list -%}
+	for _, tool := range llamacpp.Iterate(w, toolList) {
+		w.WriteString("<tool>")
+		// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
+		llamacpp.WriteJSON(w, llamacpp.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		w.WriteString("</tool>\n")
+	}
+}
+
+// renderMiniMaxM3_visibleTextLlama is the macro visible_text of renderMiniMaxM3Llama.
+// Its parameters after the macro's are the variables of renderMiniMaxM3Llama it reads.
+func renderMiniMaxM3_visibleTextLlama(w *jinja2.Writer, content jinja2.Value, imageToken, videoToken jinja2.Value) {
+	// MiniMax-M3.jinja:43:1 {%- macro visible_text(content) -%}
+	content = llamacpp.Param(content, "content")
+	// MiniMax-M3.jinja:44:5 {%- if content is string -%}
+	if llamacpp.IsString(content) {
+		// MiniMax-M3.jinja:45:9 {{ content }}
+		llamacpp.Write(w, content)
+	} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
+		// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
+		// MiniMax-M3.jinja:47:9 {%- for item in content -%}
+		for _, item := range llamacpp.Iterate(w, content) {
+			// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+				// MiniMax-M3.jinja:49:17 {{- item.text }}
+				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+			} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "image") {
+				// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
+				// MiniMax-M3.jinja:51:17 {{- image_token }}
+				llamacpp.Write(w, imageToken)
+			} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "video") {
+				// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
+				// MiniMax-M3.jinja:53:17 {{- video_token}}
+				llamacpp.Write(w, videoToken)
+			} else if llamacpp.IsString(item) {
+				// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
+				// MiniMax-M3.jinja:55:17 {{- item }}
+				llamacpp.Write(w, item)
+			}
+		}
+	} else if llamacpp.IsNone(content) {
+		// MiniMax-M3.jinja:58:9 {%- elif content is none -%}
+	} else {
+		// MiniMax-M3.jinja:60:9 {%- else -%}
+		// MiniMax-M3.jinja:61:9 {{- content }}
+		llamacpp.Write(w, content)
+	}
+}
+
+// renderMiniMaxM3_buildSystemMessageLlama is the macro build_system_message of renderMiniMaxM3Llama.
+// Its parameters after the macro's are the variables of renderMiniMaxM3Llama it reads.
+func renderMiniMaxM3_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jinja2.Value, thinkBeginToken, thinkEndToken, imageToken, videoToken, thinkingMode jinja2.Value) {
+	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
+	systemMessage = llamacpp.Param(systemMessage, "system_message")
+	// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
+	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "content").Truthy() {
+		// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
+		renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttr(systemMessage, "content"), imageToken, videoToken)
+	} else {
+		// MiniMax-M3.jinja:68:9 {%- else -%}
+		w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
+	}
+	w.WriteString("\n\n<thinking_instructions>\n")
+	// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
+	w.WriteString("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in ")
+	llamacpp.WriteStr(w, thinkBeginToken)
+	llamacpp.WriteStr(w, thinkEndToken)
+	w.WriteString(" tags before your response. When thinking is disabled, begin your response directly after the ")
+	llamacpp.WriteStr(w, thinkEndToken)
+	w.WriteString(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
+	// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
+	if llamacpp.IsDefined(thinkingMode) {
+		// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
+		if jinja2.EqStr(thinkingMode, "enabled") {
+			w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
+		} else if jinja2.EqStr(thinkingMode, "disabled") {
+			// MiniMax-M3.jinja:78:13 {%- elif thinking_mode == "disabled" -%}
+			w.WriteString("Current thinking mode: disabled. Do not output any thinking process.\n")
+		} else if jinja2.EqStr(thinkingMode, "adaptive") {
+			// MiniMax-M3.jinja:80:13 {%- elif thinking_mode == "adaptive" -%}
+			w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
+		}
+	} else {
+		// MiniMax-M3.jinja:83:9 {%- else -%}
+		w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
+	}
+	w.WriteString("</thinking_instructions>")
+}
+
+// renderMiniMaxM3_buildDeveloperMessageLlama is the macro build_developer_message of renderMiniMaxM3Llama.
+// Its parameters after the macro's are the variables of renderMiniMaxM3Llama it reads.
+func renderMiniMaxM3_buildDeveloperMessageLlama(w *jinja2.Writer, developerMessage jinja2.Value, modelIdentityInput, imageToken, videoToken jinja2.Value) {
+	// MiniMax-M3.jinja:88:1 {%- macro build_developer_message(developer_message) -%}
+	developerMessage = llamacpp.Param(developerMessage, "developer_message")
+	modelIdentity := modelIdentityInput
+	// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
+	if developerMessage.Truthy() && llamacpp.ItemAttr(developerMessage, "content").Truthy() {
+		// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
+		renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttr(developerMessage, "content"), imageToken, videoToken)
+	} else {
+		// MiniMax-M3.jinja:91:9 {%- else -%}
+		// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
+		if !llamacpp.IsDefined(modelIdentity) {
+			// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
+			modelIdentity = jinja2.Lit("You are a helpful assistant.")
+		}
+		// MiniMax-M3.jinja:95:9 {{- model_identity }}
+		llamacpp.Write(w, modelIdentity)
+	}
+}
+
 // spansMiniMaxM3 is the position table of MiniMax-M3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM3 = "set,macro,if,for,{{ }}|wDAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAE4DSACKsDCAEE0BCAGWCCAIGCASIGEAQIICAmBIGCAUIGyBE1CEGWCJGECCAIGEAcIICAsBIGUEhCEEQEAEGACJIIAEAIISIACGKCAGGCCMIKmCGNCG+BCIEEACIIC4BCAEGkBCAGEeCIEEACIICYCAEGACAICQCAEGACAICICAEGACAIGMGREKAGAIImCIRCGOCIEEACIIOKOJIOeCAEEQCIEEMEIEGGEAEWiBQZCIYCIEEACIIIGEAEEACIAGAEJIIAKRAEACAAEACAAEkBCAEEACIAEACAAEKCAEEACIAEACAAEMEJEGACAAEACAAGGGJIKACAIECCAIGEGAIIACAIEmDCAEEICIIMECAIIACAIECCAIGGCAIKECAIIACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIGCEJIGAGAAEiLCAGK2KCIEGECIIIAEAAEECAAIaCAEGACIAIKEAEEACIAEACAAISIREEEEIIMAGAIGGGJEEACIIG0DEJEGCCIIGkCEAGGICIEGACIAGAEpBIEACAAEkBCAGWACAIEECAIIACAIGAEAIGAGYIESCAEIACIAIAEAAKAGJAGCEJIEiEEAEGGCAEEACIIGKEJEECCIIKgCGJEGACIIIuBEAGEoBCIEEACIICiBCAEGACAIISEAIeIKZEECCIIGWGJEGECAIIACAIECCAIKgBKREEECAIISCAEEACIICMCAEEIEAEGAEAIiBAjPJAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAE8DSACKwDCAEI0BCAGWCCAIGCASIGEAQIICAmBIGCAUIGyBE1CEGWCJGECCAIGEAcIICAsBIGUEhCEEQEAEGACJIIAEAIIUIACIKCAGGCCMIKmCGNCG+BCIEEACIIC4BCAEGkBCAGEeCIEEACIICYCAEGACAICQCAEGACAICICAEGACAIGMGREKAGAIImCIRCGOCIEEACIIOKOJIOeCAEEQCIEEMEIEGGEAEWiBQZCIYCIEEACIIIGEAEEACIAGAEJIIAKRAEACAAEACAAEkBCAEEACIAEACAAEKCAEEACIAEACAAEMEJEGACAAEACAAIAGJIEACAIGACAIGAGAIEACAIEmDCAEEICIIMECAIIACAIECCAIGGCAIKECAIIACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIEACAIIAEJIEAGAAGmLCAGK6KCIEIACIIEAEAAEECAAIaCAEGACIAIKEAEEACIAEACAAIQIREGAEIIIAGAIGGGJEEACIIG+DEJEIACIIGsCEAGGICIEGACIAGAEpBIEACAAIkBCAGWACAIEECAIIACAIKAEAIGAGYIESCAEIACIAIAEAAKAGJAIAEJICgEEAEGGCAEEACIIGKEJEGACIIIgCGJEGACIIIuBEAGEoBCIEEACIICiBCAEGACAIISEAIeIKZEGACIIEUGJEIACAIEACAIGACAIIeKREGACAIESCAEEACIICMCAEEIEAEGAEAI"
+const spansMiniMaxM3 = "set,if,{{ }},for,macro|wDAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAYAyFAAEACAAEACAAEkBCACEACIAEACAAEKCACEACIAEACAAEMEJCGACAAEACAAGGGJEKACAEECCAEGEGAEIACAEEmDCACEICIEMECAEIACAEECCAEGGCAEKECAEIACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEGCEJEGAGAAEiLCAGK2KCICGECIEIAEAAEECAAIaCACGACIAIKEACEACIAEACAAISIRCEEEIEMAGAEGGGJCEACIEG0DEJCGCCIEGkCEAGGICICGACIAGAEpBEEACAAEkBCAGWACAEEECAEIACAEGAEAEGAGYEESCACIACIAIAEAAKAGJAGCEJEEiEEACGGCACEACIEGKEJCECCIEKgCGJCGACIEIuBEAGEoBCICEACIECiBCACGACAEISEAEeIKZCECCIEGWGJCGECAEIACAEECCAEKgBKRCEECAEISCACEACIECMCACEIEACGAEAEQC/NJIGsDCACE0BCAGWCCAEGCASEGEAQEICAmBEGCAUEGyBE1CCGWCJGECCAEGEAcEICAsBEGUEhCCEQEACGACJEIAEAEOAIAIEKCAGGCCMESAGNIE+BCICEACIEC4BCACGkBCAGEeCICEACIECYCACGACAECQCACGACAECICACGACAEGMGRCKAGAEQAIRIEOCICEACIEOKOJEOeCACEQCICEMEICGGEACeCQZIGYCICEACIEIGEACEACIAGAEJEgBA7FRAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAYAyFAAEACAAEACAAEkBCACEACIAEACAAEKCACEACIAEACAAEMEJCGACAAEACAAIAGJEEACAEGACAEGAGAEEACAEEmDCACEICIEMECAEIACAEECCAEGGCAEKECAEIACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEIAEJEEAGAAGmLCAGK6KCICIACIEEAEAAEECAAIaCACGACIAIKEACEACIAEACAAIQIRCGAEIEIAGAEGGGJCEACIEG+DEJCIACIEGsCEAGGICICGACIAGAEpBEEACAAIkBCAGWACAEEECAEIACAEKAEAEGAGYEESCACIACIAIAEAAKAGJAIAEJECgEEACGGCACEACIEGKEJCGACIEIgCGJCGACIEIuBEAGEoBCICEACIECiBCACGACAEISEAEeIKZCGACIEEUGJCIACAEEACAEGACAEIeKRCGACAEESCACEACIECMCACEIEACGAEAEQC/NJIGwDCACI0BCAGWCCAEGCASEGEAQEICAmBEGCAUEGyBE1CCGWCJGECCAEGEAcEICAsBEGUEhCCEQEACGACJEIAEAEOCIAIGKCAGGCCMESAGNIE+BCICEACIEC4BCACGkBCAGEeCICEACIECYCACGACAECQCACGACAECICACGACAEGMGRCKAGAEQAIRIEOCICEACIEOKOJEOeCACEQCICEMEICGGEACeCQZIGYCICEACIEIGEACEACIAGAEJE"

@@ -47,87 +47,11 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
-	renderContent := func(msg jinja2.Value) {
-		msg = jinja2.Param(msg, "msg")
-		var c jinja2.Value
-		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = jinja2.MethodGet(msg, jinja2.Lit("content"))
-		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if jinja2.IsString(c) {
-			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
-			jinja2.Write(w, c)
-		} else if !jinja2.IsNone(c) {
-			// moonshotai-Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
-			// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
-			for _, content := range jinja2.Iterate(w, c) {
-				// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
-					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
-				} else {
-					// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
-					// moonshotai-Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-					jinja2.Write(w, jinja2.ItemStr(content, "text"))
-				}
-			}
-		}
-	}
+	// (the function renderMoonshotaiKimiK2Thinking_renderContent)
 	// moonshotai-Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
-	setRoles := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		var roleName jinja2.Value
-		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
-			return jinja2.ItemStr(message, "role")
-		})
-		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole, "user") {
-			w.WriteString("<|im_user|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-			jinja2.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
-		} else if jinja2.EqStr(messageRole, "assistant") {
-			// moonshotai-Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
-			w.WriteString("<|im_assistant|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-			jinja2.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
-		} else {
-			// moonshotai-Kimi-K2-Thinking.jinja:22:7 {%- else -%}
-			w.WriteString("<|im_system|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-			jinja2.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
-		}
-	}
+	// (the function renderMoonshotaiKimiK2Thinking_setRoles)
 	// moonshotai-Kimi-K2-Thinking.jinja:28:1 {%- macro render_toolcalls(message) -%}
-	renderToolcalls := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		w.WriteString("<|tool_calls_section_begin|>")
-		// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
-		for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
-			var formattedId jinja2.Value
-			// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
-			formattedId = jinja2.ItemStr(toolCall, "id")
-			w.WriteString("<|tool_call_begin|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
-			jinja2.Write(w, formattedId)
-			w.WriteString("<|tool_call_argument_begin|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
-			toolCallFunction := jinja2.ItemStr(toolCall, "function")
-			toolCallFunctionArguments := jinja2.ItemStr(toolCallFunction, "arguments")
-			if jinja2.IsString(toolCallFunctionArguments) {
-				// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
-				jinja2.Write(w, toolCallFunctionArguments)
-			} else {
-				// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
-				// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
-				jinja2.WriteJSON(w, toolCallFunctionArguments, nil, nil)
-			}
-			w.WriteString("<|tool_call_end|>")
-		}
-		w.WriteString("<|tool_calls_section_end|>")
-	}
+	// (the function renderMoonshotaiKimiK2Thinking_renderToolcalls)
 	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.SmallInt(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
@@ -158,17 +82,17 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, histMsgs) {
 		var toolCallId jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
-		setRoles(message)
+		renderMoonshotaiKimiK2Thinking_setRoles(w, message)
 		// moonshotai-Kimi-K2-Thinking.jinja:61:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
-			renderContent(message)
+			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
 			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
 			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
-				renderToolcalls(message)
+				renderMoonshotaiKimiK2Thinking_renderToolcalls(w, message)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
@@ -179,11 +103,11 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 			jinja2.Write(w, toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
-			renderContent(message)
+			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
 		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
-			renderContent(message)
+			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -191,7 +115,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, suffixMsgs) {
 		var rc, toolCallId jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
-		setRoles(message)
+		renderMoonshotaiKimiK2Thinking_setRoles(w, message)
 		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := jinja2.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
@@ -202,11 +126,11 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 			jinja2.Write(w, rc)
 			w.WriteString("</think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
-			renderContent(message)
+			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
 			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
-				renderToolcalls(message)
+				renderMoonshotaiKimiK2Thinking_renderToolcalls(w, message)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
@@ -217,11 +141,11 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 			jinja2.Write(w, toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
-			renderContent(message)
+			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
 		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
-			renderContent(message)
+			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -229,6 +153,94 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}
+}
+
+// renderMoonshotaiKimiK2Thinking_renderContent is the macro render_content of renderMoonshotaiKimiK2Thinking.
+func renderMoonshotaiKimiK2Thinking_renderContent(w *jinja2.Writer, msg jinja2.Value) {
+	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
+	msg = jinja2.Param(msg, "msg")
+	var c jinja2.Value
+	// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
+	c = jinja2.MethodGet(msg, jinja2.Lit("content"))
+	// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
+	if jinja2.IsString(c) {
+		// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
+		jinja2.Write(w, c)
+	} else if !jinja2.IsNone(c) {
+		// moonshotai-Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
+		// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
+		for _, content := range jinja2.Iterate(w, c) {
+			// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
+			if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
+				w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
+			} else {
+				// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
+				// moonshotai-Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
+				jinja2.Write(w, jinja2.ItemStr(content, "text"))
+			}
+		}
+	}
+}
+
+// renderMoonshotaiKimiK2Thinking_setRoles is the macro set_roles of renderMoonshotaiKimiK2Thinking.
+func renderMoonshotaiKimiK2Thinking_setRoles(w *jinja2.Writer, message jinja2.Value) {
+	// moonshotai-Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
+	message = jinja2.Param(message, "message")
+	var roleName jinja2.Value
+	// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
+	roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
+		return jinja2.ItemStr(message, "role")
+	})
+	// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
+	messageRole := jinja2.ItemStr(message, "role")
+	if jinja2.EqStr(messageRole, "user") {
+		w.WriteString("<|im_user|>")
+		// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
+		jinja2.Write(w, roleName)
+		w.WriteString("<|im_middle|>")
+	} else if jinja2.EqStr(messageRole, "assistant") {
+		// moonshotai-Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
+		w.WriteString("<|im_assistant|>")
+		// moonshotai-Kimi-K2-Thinking.jinja:21:21 {{role_name}}
+		jinja2.Write(w, roleName)
+		w.WriteString("<|im_middle|>")
+	} else {
+		// moonshotai-Kimi-K2-Thinking.jinja:22:7 {%- else -%}
+		w.WriteString("<|im_system|>")
+		// moonshotai-Kimi-K2-Thinking.jinja:23:18 {{role_name}}
+		jinja2.Write(w, roleName)
+		w.WriteString("<|im_middle|>")
+	}
+}
+
+// renderMoonshotaiKimiK2Thinking_renderToolcalls is the macro render_toolcalls of renderMoonshotaiKimiK2Thinking.
+func renderMoonshotaiKimiK2Thinking_renderToolcalls(w *jinja2.Writer, message jinja2.Value) {
+	// moonshotai-Kimi-K2-Thinking.jinja:28:1 {%- macro render_toolcalls(message) -%}
+	message = jinja2.Param(message, "message")
+	w.WriteString("<|tool_calls_section_begin|>")
+	// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
+	for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
+		var formattedId jinja2.Value
+		// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
+		formattedId = jinja2.ItemStr(toolCall, "id")
+		w.WriteString("<|tool_call_begin|>")
+		// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
+		jinja2.Write(w, formattedId)
+		w.WriteString("<|tool_call_argument_begin|>")
+		// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
+		toolCallFunction := jinja2.ItemStr(toolCall, "function")
+		toolCallFunctionArguments := jinja2.ItemStr(toolCallFunction, "arguments")
+		if jinja2.IsString(toolCallFunctionArguments) {
+			// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
+			jinja2.Write(w, toolCallFunctionArguments)
+		} else {
+			// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
+			// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
+			jinja2.WriteJSON(w, toolCallFunctionArguments, nil, nil)
+		}
+		w.WriteString("<|tool_call_end|>")
+	}
+	w.WriteString("<|tool_calls_section_end|>")
 }
 
 // renderMoonshotaiKimiK2ThinkingLlama renders moonshotai-Kimi-K2-Thinking.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -240,88 +252,11 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
-	renderContent := func(msg jinja2.Value) {
-		msg = llamacpp.Param(msg, "msg")
-		var c jinja2.Value
-		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = llamacpp.MethodGet(msg, jinja2.Lit("content"))
-		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if llamacpp.IsString(c) {
-			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
-			llamacpp.Write(w, c)
-		} else if !llamacpp.IsNone(c) {
-			// moonshotai-Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
-			// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
-			for _, content := range llamacpp.Iterate(w, c) {
-				// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
-					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
-				} else {
-					// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
-					// moonshotai-Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-					llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
-				}
-			}
-		}
-	}
+	// (the function renderMoonshotaiKimiK2Thinking_renderContentLlama)
 	// moonshotai-Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
-	setRoles := func(message jinja2.Value) {
-		message = llamacpp.Param(message, "message")
-		var roleName jinja2.Value
-		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
-			return llamacpp.ItemStr(message, "role")
-		})
-		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole, "user") {
-			w.WriteString("<|im_user|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-			llamacpp.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
-		} else if jinja2.EqStr(messageRole, "assistant") {
-			// moonshotai-Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
-			w.WriteString("<|im_assistant|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-			llamacpp.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
-		} else {
-			// moonshotai-Kimi-K2-Thinking.jinja:22:7 {%- else -%}
-			w.WriteString("<|im_system|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-			llamacpp.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
-		}
-	}
+	// (the function renderMoonshotaiKimiK2Thinking_setRolesLlama)
 	// moonshotai-Kimi-K2-Thinking.jinja:28:1 {%- macro render_toolcalls(message) -%}
-	renderToolcalls := func(message jinja2.Value) {
-		message = llamacpp.Param(message, "message")
-		w.WriteString("<|tool_calls_section_begin|>")
-		// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
-		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var formattedId jinja2.Value
-		for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
-			// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
-			formattedId = llamacpp.ItemStr(toolCall, "id")
-			w.WriteString("<|tool_call_begin|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
-			llamacpp.Write(w, formattedId)
-			w.WriteString("<|tool_call_argument_begin|>")
-			// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
-			toolCallFunction := llamacpp.ItemStr(toolCall, "function")
-			toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
-			if llamacpp.IsString(toolCallFunctionArguments) {
-				// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
-				llamacpp.Write(w, toolCallFunctionArguments)
-			} else {
-				// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
-				// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
-				llamacpp.WriteJSON(w, toolCallFunctionArguments, nil, nil)
-			}
-			w.WriteString("<|tool_call_end|>")
-		}
-		w.WriteString("<|tool_calls_section_end|>")
-	}
+	// (the function renderMoonshotaiKimiK2Thinking_renderToolcallsLlama)
 	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.SmallInt(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
@@ -355,17 +290,17 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	var toolCallId jinja2.Value
 	for _, message := range llamacpp.Iterate(w, histMsgs) {
 		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
-		setRoles(message)
+		renderMoonshotaiKimiK2Thinking_setRolesLlama(w, message)
 		// moonshotai-Kimi-K2-Thinking.jinja:61:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
-			renderContent(message)
+			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
 			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
 			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
-				renderToolcalls(message)
+				renderMoonshotaiKimiK2Thinking_renderToolcallsLlama(w, message)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
@@ -376,11 +311,11 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
-			renderContent(message)
+			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
 		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
-			renderContent(message)
+			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -389,7 +324,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	var rc, toolCallId2 jinja2.Value
 	for _, message := range llamacpp.Iterate(w, suffixMsgs) {
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
-		setRoles(message)
+		renderMoonshotaiKimiK2Thinking_setRolesLlama(w, message)
 		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
@@ -400,11 +335,11 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, rc)
 			w.WriteString("</think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
-			renderContent(message)
+			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
 			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
-				renderToolcalls(message)
+				renderMoonshotaiKimiK2Thinking_renderToolcallsLlama(w, message)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
@@ -415,11 +350,11 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, toolCallId2)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
-			renderContent(message)
+			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
 		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
-			renderContent(message)
+			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
 		}
 		w.WriteString("<|im_end|>")
 	}
@@ -429,6 +364,95 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderMoonshotaiKimiK2Thinking_renderContentLlama is the macro render_content of renderMoonshotaiKimiK2ThinkingLlama.
+func renderMoonshotaiKimiK2Thinking_renderContentLlama(w *jinja2.Writer, msg jinja2.Value) {
+	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
+	msg = llamacpp.Param(msg, "msg")
+	var c jinja2.Value
+	// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
+	c = llamacpp.MethodGet(msg, jinja2.Lit("content"))
+	// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
+	if llamacpp.IsString(c) {
+		// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
+		llamacpp.Write(w, c)
+	} else if !llamacpp.IsNone(c) {
+		// moonshotai-Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
+		// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
+		for _, content := range llamacpp.Iterate(w, c) {
+			// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
+			if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
+				w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
+			} else {
+				// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
+				// moonshotai-Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
+				llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
+			}
+		}
+	}
+}
+
+// renderMoonshotaiKimiK2Thinking_setRolesLlama is the macro set_roles of renderMoonshotaiKimiK2ThinkingLlama.
+func renderMoonshotaiKimiK2Thinking_setRolesLlama(w *jinja2.Writer, message jinja2.Value) {
+	// moonshotai-Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
+	message = llamacpp.Param(message, "message")
+	var roleName jinja2.Value
+	// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
+	roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
+		return llamacpp.ItemStr(message, "role")
+	})
+	// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
+	messageRole := llamacpp.ItemStr(message, "role")
+	if jinja2.EqStr(messageRole, "user") {
+		w.WriteString("<|im_user|>")
+		// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
+		llamacpp.Write(w, roleName)
+		w.WriteString("<|im_middle|>")
+	} else if jinja2.EqStr(messageRole, "assistant") {
+		// moonshotai-Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
+		w.WriteString("<|im_assistant|>")
+		// moonshotai-Kimi-K2-Thinking.jinja:21:21 {{role_name}}
+		llamacpp.Write(w, roleName)
+		w.WriteString("<|im_middle|>")
+	} else {
+		// moonshotai-Kimi-K2-Thinking.jinja:22:7 {%- else -%}
+		w.WriteString("<|im_system|>")
+		// moonshotai-Kimi-K2-Thinking.jinja:23:18 {{role_name}}
+		llamacpp.Write(w, roleName)
+		w.WriteString("<|im_middle|>")
+	}
+}
+
+// renderMoonshotaiKimiK2Thinking_renderToolcallsLlama is the macro render_toolcalls of renderMoonshotaiKimiK2ThinkingLlama.
+func renderMoonshotaiKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, message jinja2.Value) {
+	// moonshotai-Kimi-K2-Thinking.jinja:28:1 {%- macro render_toolcalls(message) -%}
+	message = llamacpp.Param(message, "message")
+	w.WriteString("<|tool_calls_section_begin|>")
+	// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+	var formattedId jinja2.Value
+	for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
+		// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
+		formattedId = llamacpp.ItemStr(toolCall, "id")
+		w.WriteString("<|tool_call_begin|>")
+		// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
+		llamacpp.Write(w, formattedId)
+		w.WriteString("<|tool_call_argument_begin|>")
+		// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
+		toolCallFunction := llamacpp.ItemStr(toolCall, "function")
+		toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
+		if llamacpp.IsString(toolCallFunctionArguments) {
+			// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
+			llamacpp.Write(w, toolCallFunctionArguments)
+		} else {
+			// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
+			// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
+			llamacpp.WriteJSON(w, toolCallFunctionArguments, nil, nil)
+		}
+		w.WriteString("<|tool_call_end|>")
+	}
+	w.WriteString("<|tool_calls_section_end|>")
+}
+
 // spansMoonshotaiKimiK2Thinking is the position table of moonshotai-Kimi-K2-Thinking.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMoonshotaiKimiK2Thinking = "macro,set,if,{{ }},for|kDuBCCAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGM2BMVAIECECIkBCAEICCaGEYCTEICCcGMCEHGK0BKjBAIqBEEIGCCECGCCmBGGUA8CEIAAqDGIAAkDGOAO5KCEOCAIEICIEECCICKAMRCEACACEKEAEGCCwCGIEGxCEI+BIAIGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFCGCCaGGACjBGCICMEGACFGKoCKJIGACEGE8BCAEGCCECGCCOGGAAcGEGCrBEEACCGEcECEGCCFCGCCaGGACjBGCICMEGACFGKEMJEcuB9FAAIACICEgBCAEEACEGCaCEEGSCFIEMCEEKAGEGM2BMVAIECECIkBCAEICCaGEYCTEICCcGMCEHGK2BKjBAKqBEEIGCCECGCCmBGGUA8CEIAAqDGIAAkDGOAO5KCESCAIGKCIEEECICMAMRCEACACEKEAEGCCwCGIEGxCEK+BIAIGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFCGCCaGGACjBGCICMEGACFGMoCKJIGACEGE8BCAEGCCECGCCOGGAAcGEGCrBEEACCGEcECEGCCFCGCCaGGACjBGCICMEGACFGKEMJE"
+const spansMoonshotaiKimiK2Thinking = "set,for,if,{{ }},macro|wDAuCCAEOCACEICIEECCIAKAMRAEACAAEKEAEGCCwCGIEGxCEI+BIACGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFAGCCaGGACjBGCICMEGACFGKoCKJCGACEGE8BCAEGCCEAGCCOGGAAcGEGCrBEEACCGEcECEGCCFAGCCaGGACjBGCICMEGACFGKEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGQCKjBIGqBEECGCCEAGCCmBGGUA8CEIAAqDGIAAkDGsBAO5KAESCACGKCIEEECIAMAMRAEACAAEKEAEGCCwCGIEGxCEK+BIACGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFAGCCaGGACjBGCICMEGACFGMoCKJCGACEGE8BCAEGCCEAGCCOGGAAcGEGCrBEEACCGEcECEGCCFAGCCaGGACjBGCICMEGACFGKEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGQCKjBIIqBEECGCCEAGCCmBGGUA8CEIAAqDGIAAkDG"

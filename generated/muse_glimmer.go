@@ -54,210 +54,15 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// muse-glimmer.jinja:11:1 {%- macro render_content(content) -%}
-	renderContent := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		// muse-glimmer.jinja:12:5 {%- if content is string -%}
-		if jinja2.IsString(content) {
-			// muse-glimmer.jinja:13:9 {{- content -}}
-			jinja2.Write(w, content)
-		} else if !jinja2.IsNone(content) {
-			// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
-			// muse-glimmer.jinja:15:9 {%- for part in content -%}
-			for _, part := range jinja2.Iterate(w, content) {
-				// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
-				partType := jinja2.ItemStr(part, "type")
-				if jinja2.EqStr(partType, "image") {
-					w.WriteString("<|patch|>")
-				} else if jinja2.EqStr(partType, "video") {
-					// muse-glimmer.jinja:18:17 {%- elif part['type'] == 'video' -%}
-					w.WriteString("<|video|>")
-				} else if jinja2.EqStr(partType, "text") {
-					// muse-glimmer.jinja:20:17 {%- elif part['type'] == 'text' -%}
-					// muse-glimmer.jinja:21:17 {{- part['text'] -}}
-					jinja2.Write(w, jinja2.ItemStr(part, "text"))
-				}
-			}
-		}
-	}
+	// (the function renderMuseGlimmer_renderContent)
 	// muse-glimmer.jinja:26:1 {%- macro render_atem(tc) -%}
-	renderAtem := func(tc jinja2.Value) {
-		tc = jinja2.Param(tc, "tc")
-		var args jinja2.Value
-		// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
-		tcFunction := jinja2.ItemAttr(tc, "function")
-		args = jinja2.ItemAttr(tcFunction, "arguments")
-		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
-		if !jinja2.IsMapping(args) {
-			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
-		}
-		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
-		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
-		jinja2.WriteStr(w, jinja2.ItemAttr(tcFunction, "name"))
-		w.WriteString("\">\n")
-		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
-		keys, values := jinja2.DictItems(args)
-		for i := range w.Count(len(keys)) {
-			k := keys[i]
-			v := values[i]
-			// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
-			w.WriteString("<atem:parameter name=\"")
-			jinja2.WriteStr(w, k)
-			w.WriteString("\">")
-			// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
-			if jinja2.IsBoolean(v) {
-				// muse-glimmer.jinja:35:13 {%- if v -%}
-				if v.Truthy() {
-					w.WriteString("true")
-				} else {
-					// muse-glimmer.jinja:37:17 {%- else -%}
-					w.WriteString("false")
-				}
-			} else if jinja2.IsNone(v) {
-				// muse-glimmer.jinja:40:13 {%- elif v is none -%}
-				w.WriteString("null")
-			} else if jinja2.IsMapping(v) || (jinja2.IsIterable(v) && !jinja2.IsString(v)) {
-				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
-				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
-				jinja2.WriteJSON(w, v, nil, nil)
-			} else {
-				// muse-glimmer.jinja:44:13 {%- else -%}
-				// muse-glimmer.jinja:45:13 {{- v -}}
-				jinja2.Write(w, v)
-			}
-			w.WriteString("</atem:parameter>\n")
-		}
-		w.WriteString("</atem:invoke>\n</atem:function_calls>")
-	}
+	// (the function renderMuseGlimmer_renderAtem)
 	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
-	renderToolDefs := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
-		var nsns, nd jinja2.Value
-		toolNamespaceDescriptions := toolNamespaceDescriptionsInput
-		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
-		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
-		nsns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
-		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, tools) {
-			var fn, tns jinja2.Value
-			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := jinja2.ItemAttr(tool, "function")
-			if jinja2.IsDefined(toolFunction) {
-				fn = toolFunction
-			} else {
-				fn = tool
-			}
-			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
-			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
-			if jinja2.NotIn(tns, jinja2.ItemAttr(nsns, "seen")) {
-				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
-				jinja2.CheckNamespace(nsns)
-				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
-				jinja2.SetAttr(nsns, "seen", jinja2.Add(jinja2.ItemAttr(nsns, "seen"), jinja2.NewList(tns)))
-			}
-		}
-		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
-		if jinja2.IsDefined(toolNamespaceDescriptions) {
-			nd = toolNamespaceDescriptions
-		} else {
-			nd = jinja2.DictOf()
-		}
-		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
-		for _, tns := range jinja2.Iterate(w, jinja2.ItemAttr(nsns, "seen")) {
-			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
-			w.WriteString("{\"name\": ")
-			jinja2.WriteJSON(w, tns, nil, nil)
-			w.WriteString(", \"description\": ")
-			jinja2.WriteJSON(w, jinja2.IfElse(jinja2.In(tns, nd), func() jinja2.Value {
-				return jinja2.Item(nd, tns)
-			}, func() jinja2.Value {
-				return jinja2.Lit("")
-			}), nil, nil)
-			w.WriteString("}\n")
-		}
-		w.WriteString("// Function schemas")
-		// muse-glimmer.jinja:71:5 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, tools) {
-			var fn jinja2.Value
-			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := jinja2.ItemAttr(tool, "function")
-			if jinja2.IsDefined(toolFunction) {
-				fn = toolFunction
-			} else {
-				fn = tool
-			}
-			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
-			w.WriteString("\n{\"name\": ")
-			jinja2.WriteJSON(w, jinja2.ItemAttr(fn, "name"), nil, nil)
-			w.WriteString(", \"description\": ")
-			jinja2.WriteJSON(w, jinja2.ItemAttr(fn, "description"), nil, nil)
-			w.WriteString(", \"parameters\": ")
-			jinja2.WriteJSON(w, jinja2.ItemAttr(fn, "parameters"), nil, nil)
-			w.WriteString("}")
-		}
-		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
-	}
+	// (the function renderMuseGlimmer_renderToolDefs)
 	// muse-glimmer.jinja:83:1 {%- macro render_reasoning() -%}
-	renderReasoning := func() {
-		var rs jinja2.Value
-		reasoningStrength := reasoningStrengthInput
-		// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
-		if jinja2.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
-			rs = reasoningStrength
-		} else {
-			rs = jinja2.Lit("high")
-		}
-		// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
-		w.WriteString("Reasoning strength: ")
-		jinja2.WriteStr(w, rs)
-		w.WriteString(".")
-	}
+	// (the function renderMuseGlimmer_renderReasoning)
 	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
-	renderSystemMeta := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
-		var rns jinja2.Value
-		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
-		rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Lit("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
-		// muse-glimmer.jinja:89:5 {%- if tools -%}
-		if tools.Truthy() {
-			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
-			for _, tool := range jinja2.Iterate(w, tools) {
-				var fn, tns jinja2.Value
-				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
-				toolFunction := jinja2.ItemAttr(tool, "function")
-				if jinja2.IsDefined(toolFunction) {
-					fn = toolFunction
-				} else {
-					fn = tool
-				}
-				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
-				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
-				if jinja2.NotIn(tns, jinja2.ItemAttr(rns, "nslist")) {
-					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
-					jinja2.CheckNamespace(rns)
-					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
-					jinja2.SetAttr(rns, "nslist", jinja2.Add(jinja2.ItemAttr(rns, "nslist"), jinja2.NewList(tns)))
-				}
-			}
-			// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
-			for _, tns := range jinja2.Iterate(w, jinja2.ItemAttr(rns, "nslist")) {
-				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
-				jinja2.CheckNamespace(rns)
-				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.ItemAttr(rns, "recipients"), jinja2.NewList(jinja2.Sum(jinja2.Lit("\""), tns, jinja2.Lit(".*\"")))))
-			}
-		}
-		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
-		jinja2.CheckNamespace(rns)
-		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
-		jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.ItemAttr(rns, "recipients"), jinja2.NewList(jinja2.Lit("\"user\""))))
-		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
-		w.WriteString("# Valid recipients: ")
-		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.ItemAttr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-		w.WriteString(".")
-	}
+	// (the function renderMuseGlimmer_renderSystemMeta)
 	// muse-glimmer.jinja:104:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// muse-glimmer.jinja:105:1 {%- set ns = namespace(has_system=false) -%}
@@ -298,16 +103,16 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:121:5 {{- render_reasoning() -}}
-		renderReasoning()
+		renderMuseGlimmer_renderReasoning(w, reasoningStrengthInput)
 		// muse-glimmer.jinja:122:5 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:124:9 {{- render_tool_defs(tools) -}}
-			renderToolDefs(tools)
+			renderMuseGlimmer_renderToolDefs(w, tools, toolNamespaceDescriptionsInput)
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:127:5 {{- render_system_meta(tools) -}}
-		renderSystemMeta(tools)
+		renderMuseGlimmer_renderSystemMeta(w, tools)
 		w.WriteString("<|eot|>")
 	}
 	// muse-glimmer.jinja:130:1 {%- for message in messages -%}
@@ -327,7 +132,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		if jinja2.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
 			sysText = jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterReplace(w.Capture(func() {
-				renderContent(jinja2.ItemStr(message, "content"))
+				renderMuseGlimmer_renderContent(w, jinja2.ItemStr(message, "content"))
 			}), []jinja2.Value{jinja2.Lit("Reasoning effort"), jinja2.Lit("Reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("Reasoning Effort"), jinja2.Lit("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Lit("reasoning effort"), jinja2.Lit("reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("REASONING EFFORT"), jinja2.Lit("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
@@ -336,23 +141,23 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			if jinja2.NotIn(jinja2.Lit("reasoning strength"), jinja2.FilterLower(sysText)) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
-				renderReasoning()
+				renderMuseGlimmer_renderReasoning(w, reasoningStrengthInput)
 			}
 			// muse-glimmer.jinja:149:9 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:151:13 {{- render_tool_defs(tools) -}}
-				renderToolDefs(tools)
+				renderMuseGlimmer_renderToolDefs(w, tools, toolNamespaceDescriptionsInput)
 			}
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:154:9 {{- render_system_meta(tools) -}}
-			renderSystemMeta(tools)
+			renderMuseGlimmer_renderSystemMeta(w, tools)
 			w.WriteString("<|eot|>")
 		} else if jinja2.EqStr(role, "user") {
 			// muse-glimmer.jinja:156:9 {%- elif role == 'user' -%}
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158:9 {{- render_content(message['content']) -}}
-			renderContent(jinja2.ItemStr(message, "content"))
+			renderMuseGlimmer_renderContent(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("<|eot|>")
 		} else if jinja2.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
@@ -392,7 +197,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			jinja2.WriteStr(w, tname)
 			w.WriteString("\">\n")
 			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
-			renderContent(jinja2.ItemStr(message, "content"))
+			renderMuseGlimmer_renderContent(w, jinja2.ItemStr(message, "content"))
 			w.WriteString("\n</tool_output><|eot|>")
 		} else if jinja2.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
@@ -414,7 +219,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 					jinja2.WriteStr(w, jinja2.ItemAttr(jinja2.ItemAttr(tc, "function"), "name"))
 					w.WriteString("<|message|>")
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
-					renderAtem(tc)
+					renderMuseGlimmer_renderAtem(w, tc)
 					// muse-glimmer.jinja:187:17 {%- if loop.last -%}
 					if i == len(items)-1 {
 						// muse-glimmer.jinja:188:21 {{- end_token -}}
@@ -446,7 +251,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
-				renderContent(jinja2.ItemStr(message, "content"))
+				renderMuseGlimmer_renderContent(w, jinja2.ItemStr(message, "content"))
 				// muse-glimmer.jinja:205:13 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
 				if endTurn.Truthy() {
 					w.WriteString("<|eot|>")
@@ -460,6 +265,223 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start|>assistant")
 	}
+}
+
+// renderMuseGlimmer_renderContent is the macro render_content of renderMuseGlimmer.
+func renderMuseGlimmer_renderContent(w *jinja2.Writer, content jinja2.Value) {
+	// muse-glimmer.jinja:11:1 {%- macro render_content(content) -%}
+	content = jinja2.Param(content, "content")
+	// muse-glimmer.jinja:12:5 {%- if content is string -%}
+	if jinja2.IsString(content) {
+		// muse-glimmer.jinja:13:9 {{- content -}}
+		jinja2.Write(w, content)
+	} else if !jinja2.IsNone(content) {
+		// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
+		// muse-glimmer.jinja:15:9 {%- for part in content -%}
+		for _, part := range jinja2.Iterate(w, content) {
+			// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
+			partType := jinja2.ItemStr(part, "type")
+			if jinja2.EqStr(partType, "image") {
+				w.WriteString("<|patch|>")
+			} else if jinja2.EqStr(partType, "video") {
+				// muse-glimmer.jinja:18:17 {%- elif part['type'] == 'video' -%}
+				w.WriteString("<|video|>")
+			} else if jinja2.EqStr(partType, "text") {
+				// muse-glimmer.jinja:20:17 {%- elif part['type'] == 'text' -%}
+				// muse-glimmer.jinja:21:17 {{- part['text'] -}}
+				jinja2.Write(w, jinja2.ItemStr(part, "text"))
+			}
+		}
+	}
+}
+
+// renderMuseGlimmer_renderAtem is the macro render_atem of renderMuseGlimmer.
+func renderMuseGlimmer_renderAtem(w *jinja2.Writer, tc jinja2.Value) {
+	// muse-glimmer.jinja:26:1 {%- macro render_atem(tc) -%}
+	tc = jinja2.Param(tc, "tc")
+	var args jinja2.Value
+	// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
+	tcFunction := jinja2.ItemAttr(tc, "function")
+	args = jinja2.ItemAttr(tcFunction, "arguments")
+	// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
+	if !jinja2.IsMapping(args) {
+		// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
+	}
+	// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
+	w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
+	jinja2.WriteStr(w, jinja2.ItemAttr(tcFunction, "name"))
+	w.WriteString("\">\n")
+	// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
+	keys, values := jinja2.DictItems(args)
+	for i := range w.Count(len(keys)) {
+		k := keys[i]
+		v := values[i]
+		// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
+		w.WriteString("<atem:parameter name=\"")
+		jinja2.WriteStr(w, k)
+		w.WriteString("\">")
+		// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
+		if jinja2.IsBoolean(v) {
+			// muse-glimmer.jinja:35:13 {%- if v -%}
+			if v.Truthy() {
+				w.WriteString("true")
+			} else {
+				// muse-glimmer.jinja:37:17 {%- else -%}
+				w.WriteString("false")
+			}
+		} else if jinja2.IsNone(v) {
+			// muse-glimmer.jinja:40:13 {%- elif v is none -%}
+			w.WriteString("null")
+		} else if jinja2.IsMapping(v) || (jinja2.IsIterable(v) && !jinja2.IsString(v)) {
+			// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
+			// muse-glimmer.jinja:43:13 {{- v | tojson -}}
+			jinja2.WriteJSON(w, v, nil, nil)
+		} else {
+			// muse-glimmer.jinja:44:13 {%- else -%}
+			// muse-glimmer.jinja:45:13 {{- v -}}
+			jinja2.Write(w, v)
+		}
+		w.WriteString("</atem:parameter>\n")
+	}
+	w.WriteString("</atem:invoke>\n</atem:function_calls>")
+}
+
+// renderMuseGlimmer_renderToolDefs is the macro render_tool_defs of renderMuseGlimmer.
+// Its parameters after the macro's are the variables of renderMuseGlimmer it reads.
+func renderMuseGlimmer_renderToolDefs(w *jinja2.Writer, tools jinja2.Value, toolNamespaceDescriptionsInput jinja2.Value) {
+	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
+	tools = jinja2.Param(tools, "tools")
+	var nsns, nd jinja2.Value
+	toolNamespaceDescriptions := toolNamespaceDescriptionsInput
+	w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
+	// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
+	nsns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
+	// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
+	for _, tool := range jinja2.Iterate(w, tools) {
+		var fn, tns jinja2.Value
+		// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
+		toolFunction := jinja2.ItemAttr(tool, "function")
+		if jinja2.IsDefined(toolFunction) {
+			fn = toolFunction
+		} else {
+			fn = tool
+		}
+		// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
+		tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
+		// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
+		if jinja2.NotIn(tns, jinja2.ItemAttr(nsns, "seen")) {
+			// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
+			jinja2.CheckNamespace(nsns)
+			// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
+			jinja2.SetAttr(nsns, "seen", jinja2.Add(jinja2.ItemAttr(nsns, "seen"), jinja2.NewList(tns)))
+		}
+	}
+	// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
+	if jinja2.IsDefined(toolNamespaceDescriptions) {
+		nd = toolNamespaceDescriptions
+	} else {
+		nd = jinja2.DictOf()
+	}
+	// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
+	for _, tns := range jinja2.Iterate(w, jinja2.ItemAttr(nsns, "seen")) {
+		// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
+		w.WriteString("{\"name\": ")
+		jinja2.WriteJSON(w, tns, nil, nil)
+		w.WriteString(", \"description\": ")
+		jinja2.WriteJSON(w, jinja2.IfElse(jinja2.In(tns, nd), func() jinja2.Value {
+			return jinja2.Item(nd, tns)
+		}, func() jinja2.Value {
+			return jinja2.Lit("")
+		}), nil, nil)
+		w.WriteString("}\n")
+	}
+	w.WriteString("// Function schemas")
+	// muse-glimmer.jinja:71:5 {%- for tool in tools -%}
+	for _, tool := range jinja2.Iterate(w, tools) {
+		var fn jinja2.Value
+		// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
+		toolFunction := jinja2.ItemAttr(tool, "function")
+		if jinja2.IsDefined(toolFunction) {
+			fn = toolFunction
+		} else {
+			fn = tool
+		}
+		// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
+		w.WriteString("\n{\"name\": ")
+		jinja2.WriteJSON(w, jinja2.ItemAttr(fn, "name"), nil, nil)
+		w.WriteString(", \"description\": ")
+		jinja2.WriteJSON(w, jinja2.ItemAttr(fn, "description"), nil, nil)
+		w.WriteString(", \"parameters\": ")
+		jinja2.WriteJSON(w, jinja2.ItemAttr(fn, "parameters"), nil, nil)
+		w.WriteString("}")
+	}
+	w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
+}
+
+// renderMuseGlimmer_renderReasoning is the macro render_reasoning of renderMuseGlimmer.
+// Its parameters after the macro's are the variables of renderMuseGlimmer it reads.
+func renderMuseGlimmer_renderReasoning(w *jinja2.Writer, reasoningStrengthInput jinja2.Value) {
+	// muse-glimmer.jinja:83:1 {%- macro render_reasoning() -%}
+	var rs jinja2.Value
+	reasoningStrength := reasoningStrengthInput
+	// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
+	if jinja2.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
+		rs = reasoningStrength
+	} else {
+		rs = jinja2.Lit("high")
+	}
+	// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
+	w.WriteString("Reasoning strength: ")
+	jinja2.WriteStr(w, rs)
+	w.WriteString(".")
+}
+
+// renderMuseGlimmer_renderSystemMeta is the macro render_system_meta of renderMuseGlimmer.
+func renderMuseGlimmer_renderSystemMeta(w *jinja2.Writer, tools jinja2.Value) {
+	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
+	tools = jinja2.Param(tools, "tools")
+	var rns jinja2.Value
+	// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
+	rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Lit("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
+	// muse-glimmer.jinja:89:5 {%- if tools -%}
+	if tools.Truthy() {
+		// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
+		for _, tool := range jinja2.Iterate(w, tools) {
+			var fn, tns jinja2.Value
+			// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
+			toolFunction := jinja2.ItemAttr(tool, "function")
+			if jinja2.IsDefined(toolFunction) {
+				fn = toolFunction
+			} else {
+				fn = tool
+			}
+			// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
+			tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
+			// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
+			if jinja2.NotIn(tns, jinja2.ItemAttr(rns, "nslist")) {
+				// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
+				jinja2.CheckNamespace(rns)
+				// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
+				jinja2.SetAttr(rns, "nslist", jinja2.Add(jinja2.ItemAttr(rns, "nslist"), jinja2.NewList(tns)))
+			}
+		}
+		// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
+		for _, tns := range jinja2.Iterate(w, jinja2.ItemAttr(rns, "nslist")) {
+			// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
+			jinja2.CheckNamespace(rns)
+			// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
+			jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.ItemAttr(rns, "recipients"), jinja2.NewList(jinja2.Sum(jinja2.Lit("\""), tns, jinja2.Lit(".*\"")))))
+		}
+	}
+	// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
+	jinja2.CheckNamespace(rns)
+	// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
+	jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.ItemAttr(rns, "recipients"), jinja2.NewList(jinja2.Lit("\"user\""))))
+	// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
+	w.WriteString("# Valid recipients: ")
+	jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.ItemAttr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+	w.WriteString(".")
 }
 
 // renderMuseGlimmerLlama renders muse-glimmer.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -478,215 +500,15 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// muse-glimmer.jinja:11:1 {%- macro render_content(content) -%}
-	renderContent := func(content jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		// muse-glimmer.jinja:12:5 {%- if content is string -%}
-		if llamacpp.IsString(content) {
-			// muse-glimmer.jinja:13:9 {{- content -}}
-			llamacpp.Write(w, content)
-		} else if !llamacpp.IsNone(content) {
-			// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
-			// muse-glimmer.jinja:15:9 {%- for part in content -%}
-			for _, part := range llamacpp.Iterate(w, content) {
-				// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
-				partType := llamacpp.ItemStr(part, "type")
-				if jinja2.EqStr(partType, "image") {
-					w.WriteString("<|patch|>")
-				} else if jinja2.EqStr(partType, "video") {
-					// muse-glimmer.jinja:18:17 {%- elif part['type'] == 'video' -%}
-					w.WriteString("<|video|>")
-				} else if jinja2.EqStr(partType, "text") {
-					// muse-glimmer.jinja:20:17 {%- elif part['type'] == 'text' -%}
-					// muse-glimmer.jinja:21:17 {{- part['text'] -}}
-					llamacpp.Write(w, llamacpp.ItemStr(part, "text"))
-				}
-			}
-		}
-	}
+	// (the function renderMuseGlimmer_renderContentLlama)
 	// muse-glimmer.jinja:26:1 {%- macro render_atem(tc) -%}
-	renderAtem := func(tc jinja2.Value) {
-		tc = llamacpp.Param(tc, "tc")
-		var args jinja2.Value
-		// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
-		tcFunction := llamacpp.ItemAttr(tc, "function")
-		args = llamacpp.ItemAttr(tcFunction, "arguments")
-		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
-		if !llamacpp.IsMapping(args) {
-			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
-		}
-		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
-		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(tcFunction, "name"))
-		w.WriteString("\">\n")
-		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
-		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(args, "items", nil, nil))) {
-			vals := llamacpp.Unpack(item, 2)
-			k := vals[0]
-			v := vals[1]
-			// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
-			w.WriteString("<atem:parameter name=\"")
-			llamacpp.WriteStr(w, k)
-			w.WriteString("\">")
-			// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
-			if llamacpp.IsBoolean(v) {
-				// muse-glimmer.jinja:35:13 {%- if v -%}
-				if v.Truthy() {
-					w.WriteString("true")
-				} else {
-					// muse-glimmer.jinja:37:17 {%- else -%}
-					w.WriteString("false")
-				}
-			} else if llamacpp.IsNone(v) {
-				// muse-glimmer.jinja:40:13 {%- elif v is none -%}
-				w.WriteString("null")
-			} else if llamacpp.IsMapping(v) || (llamacpp.IsIterable(v) && !llamacpp.IsString(v)) {
-				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
-				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
-				llamacpp.WriteJSON(w, v, nil, nil)
-			} else {
-				// muse-glimmer.jinja:44:13 {%- else -%}
-				// muse-glimmer.jinja:45:13 {{- v -}}
-				llamacpp.Write(w, v)
-			}
-			w.WriteString("</atem:parameter>\n")
-		}
-		w.WriteString("</atem:invoke>\n</atem:function_calls>")
-	}
+	// (the function renderMuseGlimmer_renderAtemLlama)
 	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
-	renderToolDefs := func(tools jinja2.Value) {
-		tools = llamacpp.Param(tools, "tools")
-		var nsns, nd jinja2.Value
-		toolNamespaceDescriptions := toolNamespaceDescriptionsInput
-		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
-		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
-		nsns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
-		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
-		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var fn, tns jinja2.Value
-		for _, tool := range llamacpp.Iterate(w, tools) {
-			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := llamacpp.ItemAttr(tool, "function")
-			if llamacpp.IsDefined(toolFunction) {
-				fn = toolFunction
-			} else {
-				fn = tool
-			}
-			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
-			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
-			if llamacpp.NotIn(tns, llamacpp.ItemAttr(nsns, "seen")) {
-				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
-				llamacpp.CheckNamespace(nsns)
-				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
-				llamacpp.SetAttr(nsns, "seen", llamacpp.Add(llamacpp.ItemAttr(nsns, "seen"), jinja2.NewList(tns)))
-			}
-		}
-		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
-		if llamacpp.IsDefined(toolNamespaceDescriptions) {
-			nd = toolNamespaceDescriptions
-		} else {
-			nd = jinja2.DictOf()
-		}
-		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
-		for _, tns := range llamacpp.Iterate(w, llamacpp.ItemAttr(nsns, "seen")) {
-			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
-			w.WriteString("{\"name\": ")
-			llamacpp.WriteJSON(w, tns, nil, nil)
-			w.WriteString(", \"description\": ")
-			llamacpp.WriteJSON(w, jinja2.IfElse(llamacpp.In(tns, nd), func() jinja2.Value {
-				return llamacpp.Item(nd, tns)
-			}, func() jinja2.Value {
-				return jinja2.Lit("")
-			}), nil, nil)
-			w.WriteString("}\n")
-		}
-		w.WriteString("// Function schemas")
-		// muse-glimmer.jinja:71:5 {%- for tool in tools -%}
-		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		var fn2 jinja2.Value
-		for _, tool := range llamacpp.Iterate(w, tools) {
-			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := llamacpp.ItemAttr(tool, "function")
-			if llamacpp.IsDefined(toolFunction) {
-				fn2 = toolFunction
-			} else {
-				fn2 = tool
-			}
-			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
-			w.WriteString("\n{\"name\": ")
-			llamacpp.WriteJSON(w, llamacpp.ItemAttr(fn2, "name"), nil, nil)
-			w.WriteString(", \"description\": ")
-			llamacpp.WriteJSON(w, llamacpp.ItemAttr(fn2, "description"), nil, nil)
-			w.WriteString(", \"parameters\": ")
-			llamacpp.WriteJSON(w, llamacpp.ItemAttr(fn2, "parameters"), nil, nil)
-			w.WriteString("}")
-		}
-		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
-	}
+	// (the function renderMuseGlimmer_renderToolDefsLlama)
 	// muse-glimmer.jinja:83:1 {%- macro render_reasoning() -%}
-	renderReasoning := func() {
-		var rs jinja2.Value
-		reasoningStrength := reasoningStrengthInput
-		// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
-		if llamacpp.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
-			rs = reasoningStrength
-		} else {
-			rs = jinja2.Lit("high")
-		}
-		// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
-		w.WriteString("Reasoning strength: ")
-		llamacpp.WriteStr(w, rs)
-		w.WriteString(".")
-	}
+	// (the function renderMuseGlimmer_renderReasoningLlama)
 	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
-	renderSystemMeta := func(tools jinja2.Value) {
-		tools = llamacpp.Param(tools, "tools")
-		var rns jinja2.Value
-		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
-		rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Lit("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
-		// muse-glimmer.jinja:89:5 {%- if tools -%}
-		if tools.Truthy() {
-			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
-			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var fn, tns jinja2.Value
-			for _, tool := range llamacpp.Iterate(w, tools) {
-				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
-				toolFunction := llamacpp.ItemAttr(tool, "function")
-				if llamacpp.IsDefined(toolFunction) {
-					fn = toolFunction
-				} else {
-					fn = tool
-				}
-				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
-				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
-				if llamacpp.NotIn(tns, llamacpp.ItemAttr(rns, "nslist")) {
-					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
-					llamacpp.CheckNamespace(rns)
-					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
-					llamacpp.SetAttr(rns, "nslist", llamacpp.Add(llamacpp.ItemAttr(rns, "nslist"), jinja2.NewList(tns)))
-				}
-			}
-			// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
-			for _, tns := range llamacpp.Iterate(w, llamacpp.ItemAttr(rns, "nslist")) {
-				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
-				llamacpp.CheckNamespace(rns)
-				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.ItemAttr(rns, "recipients"), jinja2.NewList(llamacpp.Sum(jinja2.Lit("\""), tns, jinja2.Lit(".*\"")))))
-			}
-		}
-		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
-		llamacpp.CheckNamespace(rns)
-		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
-		llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.ItemAttr(rns, "recipients"), jinja2.NewList(jinja2.Lit("\"user\""))))
-		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
-		w.WriteString("# Valid recipients: ")
-		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-		w.WriteString(".")
-	}
+	// (the function renderMuseGlimmer_renderSystemMetaLlama)
 	// muse-glimmer.jinja:104:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// muse-glimmer.jinja:105:1 {%- set ns = namespace(has_system=false) -%}
@@ -727,16 +549,16 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:121:5 {{- render_reasoning() -}}
-		renderReasoning()
+		renderMuseGlimmer_renderReasoningLlama(w, reasoningStrengthInput)
 		// muse-glimmer.jinja:122:5 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:124:9 {{- render_tool_defs(tools) -}}
-			renderToolDefs(tools)
+			renderMuseGlimmer_renderToolDefsLlama(w, tools, toolNamespaceDescriptionsInput)
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:127:5 {{- render_system_meta(tools) -}}
-		renderSystemMeta(tools)
+		renderMuseGlimmer_renderSystemMetaLlama(w, tools)
 		w.WriteString("<|eot|>")
 	}
 	// muse-glimmer.jinja:130:1 {%- for message in messages -%}
@@ -757,7 +579,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
 			sysText = llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterReplace(w.Capture(func() {
-				renderContent(llamacpp.ItemStr(message, "content"))
+				renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStr(message, "content"))
 			}), []jinja2.Value{jinja2.Lit("Reasoning effort"), jinja2.Lit("Reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("Reasoning Effort"), jinja2.Lit("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Lit("reasoning effort"), jinja2.Lit("reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("REASONING EFFORT"), jinja2.Lit("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
@@ -766,23 +588,23 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			if llamacpp.NotIn(jinja2.Lit("reasoning strength"), llamacpp.FilterLower(sysText)) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
-				renderReasoning()
+				renderMuseGlimmer_renderReasoningLlama(w, reasoningStrengthInput)
 			}
 			// muse-glimmer.jinja:149:9 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:151:13 {{- render_tool_defs(tools) -}}
-				renderToolDefs(tools)
+				renderMuseGlimmer_renderToolDefsLlama(w, tools, toolNamespaceDescriptionsInput)
 			}
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:154:9 {{- render_system_meta(tools) -}}
-			renderSystemMeta(tools)
+			renderMuseGlimmer_renderSystemMetaLlama(w, tools)
 			w.WriteString("<|eot|>")
 		} else if jinja2.EqStr(role, "user") {
 			// muse-glimmer.jinja:156:9 {%- elif role == 'user' -%}
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158:9 {{- render_content(message['content']) -}}
-			renderContent(llamacpp.ItemStr(message, "content"))
+			renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStr(message, "content"))
 			w.WriteString("<|eot|>")
 		} else if jinja2.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
@@ -822,7 +644,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, tname)
 			w.WriteString("\">\n")
 			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
-			renderContent(llamacpp.ItemStr(message, "content"))
+			renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStr(message, "content"))
 			w.WriteString("\n</tool_output><|eot|>")
 		} else if jinja2.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
@@ -844,7 +666,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(tc, "function"), "name"))
 					w.WriteString("<|message|>")
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
-					renderAtem(tc)
+					renderMuseGlimmer_renderAtemLlama(w, tc)
 					// muse-glimmer.jinja:187:17 {%- if loop.last -%}
 					if i == len(items)-1 {
 						// muse-glimmer.jinja:188:21 {{- end_token -}}
@@ -876,7 +698,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
-				renderContent(llamacpp.ItemStr(message, "content"))
+				renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStr(message, "content"))
 				// muse-glimmer.jinja:205:13 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
 				if endTurn.Truthy() {
 					w.WriteString("<|eot|>")
@@ -892,6 +714,228 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderMuseGlimmer_renderContentLlama is the macro render_content of renderMuseGlimmerLlama.
+func renderMuseGlimmer_renderContentLlama(w *jinja2.Writer, content jinja2.Value) {
+	// muse-glimmer.jinja:11:1 {%- macro render_content(content) -%}
+	content = llamacpp.Param(content, "content")
+	// muse-glimmer.jinja:12:5 {%- if content is string -%}
+	if llamacpp.IsString(content) {
+		// muse-glimmer.jinja:13:9 {{- content -}}
+		llamacpp.Write(w, content)
+	} else if !llamacpp.IsNone(content) {
+		// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
+		// muse-glimmer.jinja:15:9 {%- for part in content -%}
+		for _, part := range llamacpp.Iterate(w, content) {
+			// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
+			partType := llamacpp.ItemStr(part, "type")
+			if jinja2.EqStr(partType, "image") {
+				w.WriteString("<|patch|>")
+			} else if jinja2.EqStr(partType, "video") {
+				// muse-glimmer.jinja:18:17 {%- elif part['type'] == 'video' -%}
+				w.WriteString("<|video|>")
+			} else if jinja2.EqStr(partType, "text") {
+				// muse-glimmer.jinja:20:17 {%- elif part['type'] == 'text' -%}
+				// muse-glimmer.jinja:21:17 {{- part['text'] -}}
+				llamacpp.Write(w, llamacpp.ItemStr(part, "text"))
+			}
+		}
+	}
+}
+
+// renderMuseGlimmer_renderAtemLlama is the macro render_atem of renderMuseGlimmerLlama.
+func renderMuseGlimmer_renderAtemLlama(w *jinja2.Writer, tc jinja2.Value) {
+	// muse-glimmer.jinja:26:1 {%- macro render_atem(tc) -%}
+	tc = llamacpp.Param(tc, "tc")
+	var args jinja2.Value
+	// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
+	tcFunction := llamacpp.ItemAttr(tc, "function")
+	args = llamacpp.ItemAttr(tcFunction, "arguments")
+	// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
+	if !llamacpp.IsMapping(args) {
+		// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
+	}
+	// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
+	w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
+	llamacpp.WriteStr(w, llamacpp.ItemAttr(tcFunction, "name"))
+	w.WriteString("\">\n")
+	// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
+	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+	for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(args, "items", nil, nil))) {
+		vals := llamacpp.Unpack(item, 2)
+		k := vals[0]
+		v := vals[1]
+		// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
+		w.WriteString("<atem:parameter name=\"")
+		llamacpp.WriteStr(w, k)
+		w.WriteString("\">")
+		// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
+		if llamacpp.IsBoolean(v) {
+			// muse-glimmer.jinja:35:13 {%- if v -%}
+			if v.Truthy() {
+				w.WriteString("true")
+			} else {
+				// muse-glimmer.jinja:37:17 {%- else -%}
+				w.WriteString("false")
+			}
+		} else if llamacpp.IsNone(v) {
+			// muse-glimmer.jinja:40:13 {%- elif v is none -%}
+			w.WriteString("null")
+		} else if llamacpp.IsMapping(v) || (llamacpp.IsIterable(v) && !llamacpp.IsString(v)) {
+			// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
+			// muse-glimmer.jinja:43:13 {{- v | tojson -}}
+			llamacpp.WriteJSON(w, v, nil, nil)
+		} else {
+			// muse-glimmer.jinja:44:13 {%- else -%}
+			// muse-glimmer.jinja:45:13 {{- v -}}
+			llamacpp.Write(w, v)
+		}
+		w.WriteString("</atem:parameter>\n")
+	}
+	w.WriteString("</atem:invoke>\n</atem:function_calls>")
+}
+
+// renderMuseGlimmer_renderToolDefsLlama is the macro render_tool_defs of renderMuseGlimmerLlama.
+// Its parameters after the macro's are the variables of renderMuseGlimmerLlama it reads.
+func renderMuseGlimmer_renderToolDefsLlama(w *jinja2.Writer, tools jinja2.Value, toolNamespaceDescriptionsInput jinja2.Value) {
+	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
+	tools = llamacpp.Param(tools, "tools")
+	var nsns, nd jinja2.Value
+	toolNamespaceDescriptions := toolNamespaceDescriptionsInput
+	w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
+	// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
+	nsns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
+	// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+	var fn, tns jinja2.Value
+	for _, tool := range llamacpp.Iterate(w, tools) {
+		// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
+		toolFunction := llamacpp.ItemAttr(tool, "function")
+		if llamacpp.IsDefined(toolFunction) {
+			fn = toolFunction
+		} else {
+			fn = tool
+		}
+		// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
+		tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
+		// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
+		if llamacpp.NotIn(tns, llamacpp.ItemAttr(nsns, "seen")) {
+			// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
+			llamacpp.CheckNamespace(nsns)
+			// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
+			llamacpp.SetAttr(nsns, "seen", llamacpp.Add(llamacpp.ItemAttr(nsns, "seen"), jinja2.NewList(tns)))
+		}
+	}
+	// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
+	if llamacpp.IsDefined(toolNamespaceDescriptions) {
+		nd = toolNamespaceDescriptions
+	} else {
+		nd = jinja2.DictOf()
+	}
+	// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
+	for _, tns := range llamacpp.Iterate(w, llamacpp.ItemAttr(nsns, "seen")) {
+		// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
+		w.WriteString("{\"name\": ")
+		llamacpp.WriteJSON(w, tns, nil, nil)
+		w.WriteString(", \"description\": ")
+		llamacpp.WriteJSON(w, jinja2.IfElse(llamacpp.In(tns, nd), func() jinja2.Value {
+			return llamacpp.Item(nd, tns)
+		}, func() jinja2.Value {
+			return jinja2.Lit("")
+		}), nil, nil)
+		w.WriteString("}\n")
+	}
+	w.WriteString("// Function schemas")
+	// muse-glimmer.jinja:71:5 {%- for tool in tools -%}
+	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+	var fn2 jinja2.Value
+	for _, tool := range llamacpp.Iterate(w, tools) {
+		// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
+		toolFunction := llamacpp.ItemAttr(tool, "function")
+		if llamacpp.IsDefined(toolFunction) {
+			fn2 = toolFunction
+		} else {
+			fn2 = tool
+		}
+		// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
+		w.WriteString("\n{\"name\": ")
+		llamacpp.WriteJSON(w, llamacpp.ItemAttr(fn2, "name"), nil, nil)
+		w.WriteString(", \"description\": ")
+		llamacpp.WriteJSON(w, llamacpp.ItemAttr(fn2, "description"), nil, nil)
+		w.WriteString(", \"parameters\": ")
+		llamacpp.WriteJSON(w, llamacpp.ItemAttr(fn2, "parameters"), nil, nil)
+		w.WriteString("}")
+	}
+	w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
+}
+
+// renderMuseGlimmer_renderReasoningLlama is the macro render_reasoning of renderMuseGlimmerLlama.
+// Its parameters after the macro's are the variables of renderMuseGlimmerLlama it reads.
+func renderMuseGlimmer_renderReasoningLlama(w *jinja2.Writer, reasoningStrengthInput jinja2.Value) {
+	// muse-glimmer.jinja:83:1 {%- macro render_reasoning() -%}
+	var rs jinja2.Value
+	reasoningStrength := reasoningStrengthInput
+	// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
+	if llamacpp.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
+		rs = reasoningStrength
+	} else {
+		rs = jinja2.Lit("high")
+	}
+	// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
+	w.WriteString("Reasoning strength: ")
+	llamacpp.WriteStr(w, rs)
+	w.WriteString(".")
+}
+
+// renderMuseGlimmer_renderSystemMetaLlama is the macro render_system_meta of renderMuseGlimmerLlama.
+func renderMuseGlimmer_renderSystemMetaLlama(w *jinja2.Writer, tools jinja2.Value) {
+	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
+	tools = llamacpp.Param(tools, "tools")
+	var rns jinja2.Value
+	// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
+	rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Lit("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
+	// muse-glimmer.jinja:89:5 {%- if tools -%}
+	if tools.Truthy() {
+		// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+		var fn, tns jinja2.Value
+		for _, tool := range llamacpp.Iterate(w, tools) {
+			// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
+			toolFunction := llamacpp.ItemAttr(tool, "function")
+			if llamacpp.IsDefined(toolFunction) {
+				fn = toolFunction
+			} else {
+				fn = tool
+			}
+			// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
+			tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
+			// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
+			if llamacpp.NotIn(tns, llamacpp.ItemAttr(rns, "nslist")) {
+				// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
+				llamacpp.CheckNamespace(rns)
+				// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
+				llamacpp.SetAttr(rns, "nslist", llamacpp.Add(llamacpp.ItemAttr(rns, "nslist"), jinja2.NewList(tns)))
+			}
+		}
+		// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
+		for _, tns := range llamacpp.Iterate(w, llamacpp.ItemAttr(rns, "nslist")) {
+			// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
+			llamacpp.CheckNamespace(rns)
+			// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
+			llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.ItemAttr(rns, "recipients"), jinja2.NewList(llamacpp.Sum(jinja2.Lit("\""), tns, jinja2.Lit(".*\"")))))
+		}
+	}
+	// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
+	llamacpp.CheckNamespace(rns)
+	// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
+	llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.ItemAttr(rns, "recipients"), jinja2.NewList(jinja2.Lit("\"user\""))))
+	// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
+	w.WriteString("# Valid recipients: ")
+	llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+	w.WriteString(".")
+}
+
 // spansMuseGlimmer is the position table of muse-glimmer.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMuseGlimmer = "macro,if,{{ }},for,set|yDwBWCAGoBCICEACIECiBCACGaCAGEUCICGOEICGIEACGACAEMgDKhBAICCIIGGCACEACIEGEEJEI+BCAGKECIEIoBCACEKCICMWKACGQEACGACAEIAEAEOmEMZAMAOIIEkBCAGGKCIIOACAIEKCACEAAAIEACIIIIGRIMYCAGEQCIEYkBGJGGKCIIOMCAEWaURAIICIIMECAEK2CEJAIACIIE4BCACEkBCIGGKCIIOACAIEKCACEAAAIEACIIIKGRGEAAAIEACIIIAAAIEAGRIEECAEKAEJEEACAIEMCAGEGCICEACIIIsCGRCGIEIIMECAEIYCACEECIEGMCACGECAEMAGJEEKCACGAEIEICGJEIgJGJGKACIIEICAIMkICACEGKIIKAMAEEICACGAEIEGKEJCGAEIEICGJEE0GEACICEAEEoGEACGACAIEyBCACEACIIEICAIMYCAGESCICEMCIGEGCICEACIIMAKhBIGIEJEMCCAEE4DEACGKCACEECIEKiDEJCEiBCIGIECIEIACAEEMCACEACIESEMRIIACAIEICACEACIIIKGJCECCIEKAGJEEICAESEIZCqBwBtMAAGoBCICEACIECiBCACGaCAGEUCICGOEICGIEACGACAEMkDKhBAICCIIGGCACEACIEGEEJEM+BCAGKECIEIoBCACEKCICMWKACGQEACGACAEIAEAEOqEMZAMAOIIGkBCAGGKCIIOACAIEKCACEAAAIEACIIIIGRIMYCAGEQCIEakBGJGGKCIIOMCAEWaURAIICIIMECAEK4CEJAIACIIE6BCACGkBCIGGKCIIOACAIEKCACEAAAIEACIIIKGRGEAAAIEACIIIAAAIEAGRIEECAEKAEJEEACAIEMCAGEGCICEACIIIsCGRCGIEIIMECAEIYCACEECIEGMCACGECAEMAGJEEKCACGAEIEICGJEKgJGJGKACIIEICAIMkICACEGKIIKAMAEEICACGAEIEGKEJCGAEIEICGJEE0GEACICEAEEoGEACGACAIEyBCACEACIIEICAIMYCAGESCICEMCIGEGCICEACIIMAKhBIGIEJEMCCAEE4DEACGKCACEECIEKiDEJCEiBCIGIECIEIACAEEMCACEACIESEMRIIACAIEICACEACIIIKGJCECCIEKAGJEEICAESEIZC"
+const spansMuseGlimmer = "{{ }},set,for,if,macro|mEAwGCAEACACEMCAEEGCIGEACICIsCGRGGIEICMECAAIYCAGEECIAGMCAGGECAAMAGJAEKCAGGAEIAICGJAIgJGJEKACICEICACMkICAGEGKICKAMAAEICAGGAEIAGKEJGGAEIAICGJAE0GEAGICEAAEoGEAGGACACEyBCAGEACICEICACMYCAEESCIGEMCIEEGCIGEACICMAKhBCGIEJAMCCAAE4DEAGGKCAGEECIAKiDEJGEiBCIEIECIAIACAAEMCAGEACIASEMRCIACACEICAGEACICIKGJGECCIAKAGJAEICAASEIZGQAtMAIEoBCIGEACIACiBCAGGaCAEEUCIGGOEIGGIEAGGACAASCKhBIGCCICGGCAGEACIAGEEJAI+BCAEKECIAIoBCAGEKCIGMWKAGGQEAGGACAAIAEAAWGMZIKAOICEkBCAEGKCICOACACEKCAGEAAACEACICIIGRCMYCAEEQCIAYkBGJEGKCICOMCAAeCURIGICICMECAAQCEJIGACICE4BCAGEkBCIEGKCICOACACEKCAGEAAACEACICIKGREEAAACEACICIAAACEAGRCEECAA+BAEJAEACACEMCAEEGCIGEACICIsCGRGGIEICMECAAIYCAGEECIAGMCAGGECAAMAGJAEKCAGGAEIAICGJAKgJGJEKACICEICACMkICAGEGKICKAMAAEICAGGAEIAGKEJGGAEIAICGJAE0GEAGICEAAEoGEAGGACACEyBCAGEACICEICACMYCAEESCIGEMCIEEGCIGEACICMAKhBCGIEJAMCCAAE4DEAGGKCAGEECIAKiDEJGEiBCIEIECIAIACAAEMCAGEACIASEMRCIACACEICAGEACICIKGJGECCIAKAGJAEICAASEIZGQAtMAIEoBCIGEACIACiBCAGGaCAEEUCIGGOEIGGIEAGGACAASCKhBIGCCICGGCAGEACIAGEEJAM+BCAEKECIAIoBCAGEKCIGMWKAGGQEAGGACAAIAEAAWGMZIKAOICGkBCAEGKCICOACACEKCAGEAAACEACICIIGRCMYCAEEQCIAakBGJEGKCICOMCAAeCURIGICICMECAAQCEJIGACICE6BCAGGkBCIEGKCICOACACEKCAGEAAACEACICIKGREEAAACEACICIAAACEAGRCEECAA"

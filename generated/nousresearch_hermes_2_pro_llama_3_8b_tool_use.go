@@ -51,61 +51,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
-	var jsonToPythonType func(jinja2.Value)
-	jsonToPythonType = func(jsonSpec jinja2.Value) {
-		jsonSpec = jinja2.Param(jsonSpec, "json_spec")
-		var basicTypeMap jinja2.Value
-		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
-		basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
-		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type"))) {
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
-			jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type")))
-		} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "array") {
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
-			w.WriteString("list[")
-			jinja2.WriteStr(w, w.Capture(func() {
-				jsonToPythonType(jinja2.FilterItems(jsonSpec))
-			}))
-			w.WriteString("]")
-		} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "object") {
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
-			jsonSpecAdditionalProperties := jinja2.ItemAttr(jsonSpec, "additionalProperties")
-			if jinja2.IsDefined(jsonSpecAdditionalProperties) {
-				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-				w.WriteString("dict[str, ")
-				jinja2.WriteStr(w, w.Capture(func() {
-					jsonToPythonType(jsonSpecAdditionalProperties)
-				}))
-				w.WriteString("]")
-			} else {
-				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
-				w.WriteString("dict")
-			}
-		} else if jinja2.IsIterable(jinja2.ItemAttr(jsonSpec, "type")) {
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
-			w.WriteString("Union[")
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
-			items := jinja2.Iterate(w, jinja2.ItemAttr(jsonSpec, "type"))
-			for i := range items {
-				t := items[i]
-				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
-				jinja2.Write(w, w.Capture(func() {
-					jsonToPythonType(jinja2.DictOf(jinja2.Lit("type"), t))
-				}))
-				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23:7 {%- if not loop.last %}
-				if !(i == len(items)-1) {
-					w.WriteString(",")
-				}
-			}
-			w.WriteString("]")
-		} else {
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:28:5 {%- else %}
-			w.WriteString("Any")
-		}
-	}
+	// (the function renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType)
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:34:1 {{- bos_token }}
 	jinja2.Write(w, bosToken)
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
@@ -138,7 +84,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 			paramFields := values[i]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
 			jinja2.WriteAdd(w, paramName, jinja2.Lit(": "), w.Capture(func() {
-				jsonToPythonType(paramFields)
+				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w, paramFields)
 			}))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:47:9 {%- if not loop.last %}
 			if !(i == len(keys)-1) {
@@ -152,7 +98,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
 			w.WriteString(" -> ")
 			jinja2.WriteStr(w, w.Capture(func() {
-				jsonToPythonType(toolReturn)
+				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w, toolReturn)
 			}))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
@@ -173,7 +119,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 			jinja2.WriteStr(w, paramName)
 			w.WriteString("(")
 			jinja2.WriteStr(w, w.Capture(func() {
-				jsonToPythonType(paramFields)
+				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w, paramFields)
 			}))
 			w.WriteString("): ")
 			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemAttr(paramFields, "description"), nil, nil))
@@ -280,6 +226,63 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 	}
 }
 
+// renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType is the macro json_to_python_type of renderNousResearchHermes2ProLlama3_8B_ToolUse.
+func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w *jinja2.Writer, jsonSpec jinja2.Value) {
+	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
+	jsonSpec = jinja2.Param(jsonSpec, "json_spec")
+	var basicTypeMap jinja2.Value
+	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
+	basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
+	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
+	if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type"))) {
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
+		jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type")))
+	} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "array") {
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
+		w.WriteString("list[")
+		jinja2.WriteStr(w, w.Capture(func() {
+			renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w, jinja2.FilterItems(jsonSpec))
+		}))
+		w.WriteString("]")
+	} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "object") {
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
+		jsonSpecAdditionalProperties := jinja2.ItemAttr(jsonSpec, "additionalProperties")
+		if jinja2.IsDefined(jsonSpecAdditionalProperties) {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
+			w.WriteString("dict[str, ")
+			jinja2.WriteStr(w, w.Capture(func() {
+				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w, jsonSpecAdditionalProperties)
+			}))
+			w.WriteString("]")
+		} else {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
+			w.WriteString("dict")
+		}
+	} else if jinja2.IsIterable(jinja2.ItemAttr(jsonSpec, "type")) {
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
+		w.WriteString("Union[")
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
+		items := jinja2.Iterate(w, jinja2.ItemAttr(jsonSpec, "type"))
+		for i := range items {
+			t := items[i]
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
+			jinja2.Write(w, w.Capture(func() {
+				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w, jinja2.DictOf(jinja2.Lit("type"), t))
+			}))
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23:7 {%- if not loop.last %}
+			if !(i == len(items)-1) {
+				w.WriteString(",")
+			}
+		}
+		w.WriteString("]")
+	} else {
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:28:5 {%- else %}
+		w.WriteString("Any")
+	}
+}
+
 // renderNousResearchHermes2ProLlama3_8B_ToolUseLlama renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderNousResearchHermes2ProLlama3_8B_ToolUse with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
@@ -289,61 +292,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
-	var jsonToPythonType func(jinja2.Value)
-	jsonToPythonType = func(jsonSpec jinja2.Value) {
-		jsonSpec = llamacpp.Param(jsonSpec, "json_spec")
-		var basicTypeMap jinja2.Value
-		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
-		basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
-		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type"))) {
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
-			llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type")))
-		} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "array") {
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
-			w.WriteString("list[")
-			llamacpp.WriteStr(w, w.Capture(func() {
-				jsonToPythonType(llamacpp.FilterItems(jsonSpec))
-			}))
-			w.WriteString("]")
-		} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "object") {
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
-			jsonSpecAdditionalProperties := llamacpp.ItemAttr(jsonSpec, "additionalProperties")
-			if llamacpp.IsDefined(jsonSpecAdditionalProperties) {
-				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-				w.WriteString("dict[str, ")
-				llamacpp.WriteStr(w, w.Capture(func() {
-					jsonToPythonType(jsonSpecAdditionalProperties)
-				}))
-				w.WriteString("]")
-			} else {
-				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
-				w.WriteString("dict")
-			}
-		} else if llamacpp.IsIterable(llamacpp.ItemAttr(jsonSpec, "type")) {
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
-			w.WriteString("Union[")
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
-			items := llamacpp.Iterate(w, llamacpp.ItemAttr(jsonSpec, "type"))
-			for i := range items {
-				t := items[i]
-				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
-				llamacpp.Write(w, w.Capture(func() {
-					jsonToPythonType(jinja2.DictOf(jinja2.Lit("type"), t))
-				}))
-				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23:7 {%- if not loop.last %}
-				if !(i == len(items)-1) {
-					w.WriteString(",")
-				}
-			}
-			w.WriteString("]")
-		} else {
-			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:28:5 {%- else %}
-			w.WriteString("Any")
-		}
-	}
+	// (the function renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama)
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:34:1 {{- bos_token }}
 	llamacpp.Write(w, bosToken)
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
@@ -376,7 +325,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 			paramFields := vals[1]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
 			llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "), w.Capture(func() {
-				jsonToPythonType(paramFields)
+				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, paramFields)
 			}))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:47:9 {%- if not loop.last %}
 			if !(i == len(items2)-1) {
@@ -390,7 +339,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
 			w.WriteString(" -> ")
 			llamacpp.WriteStr(w, w.Capture(func() {
-				jsonToPythonType(toolReturn)
+				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, toolReturn)
 			}))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
@@ -414,7 +363,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, paramName)
 			w.WriteString("(")
 			llamacpp.WriteStr(w, w.Capture(func() {
-				jsonToPythonType(paramFields)
+				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, paramFields)
 			}))
 			w.WriteString("): ")
 			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemAttr(paramFields, "description"), nil, nil))
@@ -523,6 +472,63 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama is the macro json_to_python_type of renderNousResearchHermes2ProLlama3_8B_ToolUseLlama.
+func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w *jinja2.Writer, jsonSpec jinja2.Value) {
+	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
+	jsonSpec = llamacpp.Param(jsonSpec, "json_spec")
+	var basicTypeMap jinja2.Value
+	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
+	basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
+	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
+	if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type"))) {
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
+		llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type")))
+	} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "array") {
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
+		w.WriteString("list[")
+		llamacpp.WriteStr(w, w.Capture(func() {
+			renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, llamacpp.FilterItems(jsonSpec))
+		}))
+		w.WriteString("]")
+	} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "object") {
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
+		jsonSpecAdditionalProperties := llamacpp.ItemAttr(jsonSpec, "additionalProperties")
+		if llamacpp.IsDefined(jsonSpecAdditionalProperties) {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
+			w.WriteString("dict[str, ")
+			llamacpp.WriteStr(w, w.Capture(func() {
+				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, jsonSpecAdditionalProperties)
+			}))
+			w.WriteString("]")
+		} else {
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
+			w.WriteString("dict")
+		}
+	} else if llamacpp.IsIterable(llamacpp.ItemAttr(jsonSpec, "type")) {
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
+		w.WriteString("Union[")
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
+		items := llamacpp.Iterate(w, llamacpp.ItemAttr(jsonSpec, "type"))
+		for i := range items {
+			t := items[i]
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
+			llamacpp.Write(w, w.Capture(func() {
+				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, jinja2.DictOf(jinja2.Lit("type"), t))
+			}))
+			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23:7 {%- if not loop.last %}
+			if !(i == len(items)-1) {
+				w.WriteString(",")
+			}
+		}
+		w.WriteString("]")
+	} else {
+		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:28:5 {%- else %}
+		w.WriteString("Any")
+	}
+}
+
 // spansNousResearchHermes2ProLlama3_8B_ToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNousResearchHermes2ProLlama3_8B_ToolUse = "macro,set,if,{{ }},for|sDsDCCAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGGyFIAIIKCIEGACICIGGJGKECAGIeCAIOECIGIECAEMOKJEGGCIGMEEJGIiBGAIKECIEIOIAGUKEJEECCIGKOMJEKAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZEcsDpJAAKACACE8COAEEACIGC2CCAEGICAGKmCCAEGWCAEGICIGSoBIJEIYEAIIECEGIECAEWCWNGG8FIAIIKCIEGACICIEGJGIECAGMcCAIMECIGIECAEMOKJEGGCIGMEEJGMkBGAIMECIEIOIAGUMEJEGCCIGKQMJEMAGIGIEGJEMwEgBJIImECIEGKE+BGM0DE3BEGCCAGG4BCJIGKGWEGACCCICIJGGaGAEIOEIEEACIGIAEAGMuBSZEGGCAEKAMAGEKCAEOKQAEEGEIEOEKZE"
+const spansNousResearchHermes2ProLlama3_8B_ToolUse = "{{ }},for,if,set,macro|wDCkCCAGyFIACIKCIEGACIGIGGJAKECAAIeCACOECIAIECAEMOKJEGGCIAMEEJAIiBGACKECIEIOIAAUKEJEECCIAKOMJEKAGIAIEGJEMwEgBJCImECIEGKE+BAM0DE3BEGCCAAG4BCJCGKGWEGACCGICIJAGaGAEIOEIEEACIAIAEAAMuBSZEGGCAEKAMAAEKCAEOKQAEEGEIEOEKZEQCpJAIGACAGE8COAEEACIAC2CCAEGICAAKmCCAEGWCAEGICIASoBIJEIYEACIECEAIECAEsBCWNAG8FIACIKCIEGACIGIEGJAIECAAMcCACMECIAIECAEMOKJEGGCIAMEEJAMkBGACMECIEIOIAAUMEJEGCCIAKQMJEMAGIAIEGJEMwEgBJCImECIEGKE+BAM0DE3BEGCCAAG4BCJCGKGWEGACCGICIJAGaGAEIOEIEEACIAIAEAAMuBSZEGGCAEKAMAAEKCAEOKQAEEGEIEOEKZEQCpJAIGACAGE8COAEEACIAC2CCAEGICAAKmCCAEGWCAEGICIASoBIJEIYEACIECEAIECAE"

@@ -50,42 +50,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
-	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
-		jsonDict = jinja2.Param(jsonDict, "json_dict")
-		handledKeys = jinja2.Param(handledKeys, "handled_keys")
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2:5 {%- if json_dict is mapping %}
-		if jinja2.IsMapping(jsonDict) {
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
-			var loop jinja2.Loop
-			for loop.Start(w, jsonDict, func(item jinja2.Value) bool {
-				jsonKey := item
-				return jinja2.NotIn(jsonKey, handledKeys)
-			}); loop.Next(); {
-				jsonKey := loop.Item()
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if jinja2.IsMapping(jinja2.Item(jsonDict, jsonKey)) || (jinja2.IsSequence(jinja2.Item(jsonDict, jsonKey)) && !jinja2.IsString(jinja2.Item(jsonDict, jsonKey))) {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					w.WriteString("\n<")
-					jinja2.Write(w, jsonKey)
-					w.WriteString(">")
-					jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.Item(jsonDict, jsonKey), nil, nil)))
-					w.WriteString("</")
-					jinja2.Write(w, jsonKey)
-					w.WriteString(">")
-				} else {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					w.WriteString("\n<")
-					jinja2.Write(w, jsonKey)
-					w.WriteString(">")
-					jinja2.Write(w, jinja2.FilterString(jinja2.Item(jsonDict, jsonKey)))
-					w.WriteString("</")
-					jinja2.Write(w, jsonKey)
-					w.WriteString(">")
-				}
-			}
-		}
-	}
+	// (the function renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeys)
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12:1 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
 	if !(jinja2.IsDefined(enableThinking)) {
 		enableThinking = jinja2.Bool(true)
@@ -224,14 +189,14 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
 					handledKeys = jinja2.NewList(jinja2.Lit("name"), jinja2.Lit("type"), jinja2.Lit("description"), jinja2.Lit("enum"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76:17 {{- render_extra_keys(param_fields, handled_keys) }}
-					renderExtraKeys(paramFields, handledKeys)
+					renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeys(w, paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			renderExtraKeys(toolParameters, handledKeys)
+			renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeys(w, toolParameters, handledKeys)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
 			if jinja2.IsDefined(toolParameters) && jinja2.IsDefined(jinja2.ItemAttr(toolParameters, "required")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
@@ -243,7 +208,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("name"), jinja2.Lit("description"), jinja2.Lit("parameters"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87:9 {{- render_extra_keys(tool, handled_keys) }}
-			renderExtraKeys(tool, handledKeys)
+			renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeys(w, tool, handledKeys)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
@@ -439,6 +404,45 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 	}
 }
 
+// renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeys is the macro render_extra_keys of renderNVIDIA_Nemotron3Nano30B_A3B_BF16.
+func renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeys(w *jinja2.Writer, jsonDict, handledKeys jinja2.Value) {
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
+	jsonDict = jinja2.Param(jsonDict, "json_dict")
+	handledKeys = jinja2.Param(handledKeys, "handled_keys")
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2:5 {%- if json_dict is mapping %}
+	if jinja2.IsMapping(jsonDict) {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
+		var loop jinja2.Loop
+		for loop.Start(w, jsonDict, func(item jinja2.Value) bool {
+			jsonKey := item
+			return jinja2.NotIn(jsonKey, handledKeys)
+		}); loop.Next(); {
+			jsonKey := loop.Item()
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
+			if jinja2.IsMapping(jinja2.Item(jsonDict, jsonKey)) || (jinja2.IsSequence(jinja2.Item(jsonDict, jsonKey)) && !jinja2.IsString(jinja2.Item(jsonDict, jsonKey))) {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
+				w.WriteString("\n<")
+				jinja2.Write(w, jsonKey)
+				w.WriteString(">")
+				jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.Item(jsonDict, jsonKey), nil, nil)))
+				w.WriteString("</")
+				jinja2.Write(w, jsonKey)
+				w.WriteString(">")
+			} else {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
+				w.WriteString("\n<")
+				jinja2.Write(w, jsonKey)
+				w.WriteString(">")
+				jinja2.Write(w, jinja2.FilterString(jinja2.Item(jsonDict, jsonKey)))
+				w.WriteString("</")
+				jinja2.Write(w, jsonKey)
+				w.WriteString(">")
+			}
+		}
+	}
+}
+
 // renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderNVIDIA_Nemotron3Nano30B_A3B_BF16 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
@@ -452,42 +456,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
-	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
-		jsonDict = llamacpp.Param(jsonDict, "json_dict")
-		handledKeys = llamacpp.Param(handledKeys, "handled_keys")
-		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2:5 {%- if json_dict is mapping %}
-		if llamacpp.IsMapping(jsonDict) {
-			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
-			var loop jinja2.Loop
-			for loop.Start(w, llamacpp.Iterable(jsonDict), func(item jinja2.Value) bool {
-				jsonKey := item
-				return llamacpp.NotIn(jsonKey, handledKeys)
-			}); loop.Next(); {
-				jsonKey := loop.Item()
-				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if llamacpp.IsMapping(llamacpp.Item(jsonDict, jsonKey)) || (llamacpp.IsSequence(llamacpp.Item(jsonDict, jsonKey)) && !llamacpp.IsString(llamacpp.Item(jsonDict, jsonKey))) {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					w.WriteString("\n<")
-					llamacpp.WriteStr(w, jsonKey)
-					w.WriteString(">")
-					llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.Item(jsonDict, jsonKey), nil, nil)))
-					w.WriteString("</")
-					llamacpp.WriteStr(w, jsonKey)
-					w.WriteString(">")
-				} else {
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
-					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					w.WriteString("\n<")
-					llamacpp.WriteStr(w, jsonKey)
-					w.WriteString(">")
-					llamacpp.WriteStr(w, llamacpp.FilterString(llamacpp.Item(jsonDict, jsonKey)))
-					w.WriteString("</")
-					llamacpp.WriteStr(w, jsonKey)
-					w.WriteString(">")
-				}
-			}
-		}
-	}
+	// (the function renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeysLlama)
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12:1 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
 	if !(llamacpp.IsDefined(enableThinking)) {
 		enableThinking = jinja2.Bool(true)
@@ -630,14 +599,14 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
 					handledKeys = jinja2.NewList(jinja2.Lit("name"), jinja2.Lit("type"), jinja2.Lit("description"), jinja2.Lit("enum"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76:17 {{- render_extra_keys(param_fields, handled_keys) }}
-					renderExtraKeys(paramFields, handledKeys)
+					renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeysLlama(w, paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			renderExtraKeys(llamacpp.ItemAttr(tool, "parameters"), handledKeys)
+			renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeysLlama(w, llamacpp.ItemAttr(tool, "parameters"), handledKeys)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
 			toolParameters2 := llamacpp.ItemAttr(tool, "parameters")
 			if llamacpp.IsDefined(toolParameters2) && llamacpp.IsDefined(llamacpp.ItemAttr(toolParameters2, "required")) {
@@ -650,7 +619,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("name"), jinja2.Lit("description"), jinja2.Lit("parameters"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87:9 {{- render_extra_keys(tool, handled_keys) }}
-			renderExtraKeys(tool, handledKeys)
+			renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeysLlama(w, tool, handledKeys)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
@@ -849,6 +818,45 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	}
 }
 
+// renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeysLlama is the macro render_extra_keys of renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama.
+func renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeysLlama(w *jinja2.Writer, jsonDict, handledKeys jinja2.Value) {
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
+	jsonDict = llamacpp.Param(jsonDict, "json_dict")
+	handledKeys = llamacpp.Param(handledKeys, "handled_keys")
+	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2:5 {%- if json_dict is mapping %}
+	if llamacpp.IsMapping(jsonDict) {
+		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
+		var loop jinja2.Loop
+		for loop.Start(w, llamacpp.Iterable(jsonDict), func(item jinja2.Value) bool {
+			jsonKey := item
+			return llamacpp.NotIn(jsonKey, handledKeys)
+		}); loop.Next(); {
+			jsonKey := loop.Item()
+			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
+			if llamacpp.IsMapping(llamacpp.Item(jsonDict, jsonKey)) || (llamacpp.IsSequence(llamacpp.Item(jsonDict, jsonKey)) && !llamacpp.IsString(llamacpp.Item(jsonDict, jsonKey))) {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
+				w.WriteString("\n<")
+				llamacpp.WriteStr(w, jsonKey)
+				w.WriteString(">")
+				llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.Item(jsonDict, jsonKey), nil, nil)))
+				w.WriteString("</")
+				llamacpp.WriteStr(w, jsonKey)
+				w.WriteString(">")
+			} else {
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
+				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
+				w.WriteString("\n<")
+				llamacpp.WriteStr(w, jsonKey)
+				w.WriteString(">")
+				llamacpp.WriteStr(w, llamacpp.FilterString(llamacpp.Item(jsonDict, jsonKey)))
+				w.WriteString("</")
+				llamacpp.WriteStr(w, jsonKey)
+				w.WriteString(">")
+			}
+		}
+	}
+}
+
 // spansNVIDIA_Nemotron3Nano30B_A3B_BF16 is the position table of NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNVIDIA_Nemotron3Nano30B_A3B_BF16 = "macro,if,for,{{ }},set|qDmCCCAI8BCICE2BCIEOmBCICEMCIGUMEAGYEKhBIIECAIIAEAIEACAIEUCAEIKCECEAAAIEACEIIYIJCGACIIEACAIIAEAIEACAIGGEJCEACIIGAGJIEUCAEIKCECEAAAIEACEIISGJCEACIGIEEACK4FIJCEGCICKoFKAEGICICGACIIGEEJGIOCACGECIGM2CGJCGuCCIEOEEIGIMCACGECIGKMEJCGECIGKMEJCGECIGKAEJIECCAGKAIRIEACAGEMCACEECIGMAGJIECCAGMQSRCKEGICKuKKJEKiKCICGmBEICGACIIIAEAIESCACEGEICEACIIQ0GMZCIAGQIE+BCACEyBCICECCIGKAEAIEOCACEAEIICICACGAEAIGAEJIEICACECCIGSoCMZEEICICGACIIGEEJGIsBCICGiBCIEKECIGIICIIMCCJGU0BQpBCEECIGMAEAIEGCACEACIIGAEJIEQCACEECIGS8BMZCGACAGEACAIECCAGEqBEACGGCACKCIAGGKEACEGEICOAIJGIQIRCEKCICsBmCtMJAI8BCICE2BCIEOmBCICEMCIGUMEAGYEKhBIIECAIIAEAIEACAIEUCAEIKCECEAAAIEACEIIYIJCGACIIEACAIIAEAIEACAIGGEJCEACIIGAGJIEUCAEIKCECEAAAIEACEIISGJCEACIGIEEACKiGIJCEGCICMwFKAEGICICGACIIGEEJGIOCACGECIGM8CGJCMuCCIEOEEIGIMCACGECIGKMEJCGECIGKMEJCGECIGKAEJIECCAGKAIRIEACAGEOCACGECIGMAGJIECCAGMQSRCKEGICMyKKJEKmKCICGmBEICGACIIIAEAIESCACEGEICEACIIQ4GMZCIAGQIE+BCACEyBCICGACIGIAEAIEOCACEAEIICICACGAEAIGAEJIEICACGACIGQsCMZEEICICGACIIGEEJGIwBCICKiBCIEKECIGIICIIOACJGS0BQpBCEECIGMAEAIEGCACEACIIGAEJIEQCACEECIGS8BMZCGACAGEACAIECCAGEqBEACGGCACKCIAGGKEACEGEICOAIJGIQIRCEKCIC"
+const spansNVIDIA_Nemotron3Nano30B_A3B_BF16 = "set,for,if,{{ }},macro|uDEYCAIECAAIAEAAEACAAEUCACIKCEEEAAAAEACEAIYIJEGACIAEACAAIAEAAEACAAGGEJEEACIAGAGJAEUCACIKCEEEAAAAEACEAISGJEEACIGIEEAEK4FIJEEGCIEKoFKACGICIEGACIAGEEJGIOCAEGECIGM2CGJEGuCCICOEEIGIMCAEGECIGKMEJEGECIGKMEJEGECIGKAEJAECCAGKAIRAEACAGEMCAEEECIGMAGJAECCAGMQSREKEGIEKuKKJCKiKCIEGmBEIEGACIAIAEAAESCAEEGEIEEACIAQ0GMZEIAGQAE+BCAEEyBCIEECCIGKAEAAEOCAEEAEIACICAEGAEAAGAEJAEICAEECCIGSoCMZCEICIEGACIAGEEJGIsBCIEGiBCICKECIGIICIAMCCJGU0BQpBEEECIGMAEAAEGCAEEACIAGAEJAEQCAEEECIGS8BMZEGACAGEACAAECCAGEqBEAEGGCAEKCIAGGKEAEEGEIEOAIJGIQIREEKCIEYCtMJIG8BCIEE2BCICOmBCIEEMCIGUMEAG2BEKhBAIECAAIAEAAEACAAEUCACIKCEEEAAAAEACEAIYIJEGACIAEACAAIAEAAEACAAGGEJEEACIAGAGJAEUCACIKCEEEAAAAEACEAISGJEEACIGIEEAEKiGIJEEGCIEMwFKACGICIEGACIAGEEJGIOCAEGECIGM8CGJEMuCCICOEEIGIMCAEGECIGKMEJEGECIGKMEJEGECIGKAEJAECCAGKAIRAEACAGEOCAEGECIGMAGJAECCAGMQSREKEGIEMyKKJCKmKCIEGmBEIEGACIAIAEAAESCAEEGEIEEACIAQ4GMZEIAGQAE+BCAEEyBCIEGACIGIAEAAEOCAEEAEIACICAEGAEAAGAEJAEICAEGACIGQsCMZCEICIEGACIAGEEJGIwBCIEKiBCICKECIGIICIAOACJGS0BQpBEEECIGMAEAAEGCAEEACIAGAEJAEQCAEEECIGS8BMZEGACAGEACAAECCAGEqBEAEGGCAEKCIAGGKEAEEGEIEOAIJGIQIREEKCIEYCtMJIG8BCIEE2BCICOmBCIEEMCIGUMEAG"

@@ -51,351 +51,16 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
-	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
-	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
-		paramSpec = jinja2.Param(paramSpec, "param_spec")
-		requiredParams = jinja2.Param(requiredParams, "required_params")
-		var innerType, hasObjectVariants jinja2.Value
-		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := jinja2.ItemAttr(paramSpec, "type")
-		if jinja2.EqStr(paramSpecType, "array") {
-			// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
-			paramSpecItems := jinja2.ItemStr(paramSpec, "items")
-			if paramSpecItems.Truthy() {
-				// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
-				paramSpecItemsType := jinja2.ItemStr(paramSpecItems, "type")
-				if jinja2.EqStr(paramSpecItemsType, "string") {
-					w.WriteString("string[]")
-				} else if jinja2.EqStr(paramSpecItemsType, "number") {
-					// openai-gpt-oss-120b.jinja:15:17 {%- elif param_spec['items']['type'] == "number" -%}
-					w.WriteString("number[]")
-				} else if jinja2.EqStr(paramSpecItemsType, "integer") {
-					// openai-gpt-oss-120b.jinja:17:17 {%- elif param_spec['items']['type'] == "integer" -%}
-					w.WriteString("number[]")
-				} else if jinja2.EqStr(paramSpecItemsType, "boolean") {
-					// openai-gpt-oss-120b.jinja:19:17 {%- elif param_spec['items']['type'] == "boolean" -%}
-					w.WriteString("boolean[]")
-				} else {
-					// openai-gpt-oss-120b.jinja:21:17 {%- else -%}
-					// openai-gpt-oss-120b.jinja:22:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
-					innerType = w.Capture(func() {
-						renderTypescriptType(paramSpecItems, requiredParams, jinja2.Missing())
-					})
-					// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if jinja2.EqStr(innerType, "object | object") || jinja2.Gt(jinja2.FilterLength(innerType), jinja2.SmallInt(50)) {
-						w.WriteString("any[]")
-					} else {
-						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
-						// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
-						jinja2.WriteAdd(w, innerType, jinja2.Lit("[]"))
-					}
-				}
-				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
-				if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
-					w.WriteString(" | null")
-				}
-			} else {
-				// openai-gpt-oss-120b.jinja:32:13 {%- else -%}
-				w.WriteString("any[]")
-				// openai-gpt-oss-120b.jinja:34:13 {%- if param_spec.nullable -%}
-				if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
-					w.WriteString(" | null")
-				}
-			}
-		} else if (((jinja2.IsDefined(paramSpecType) && jinja2.IsIterable(paramSpecType)) && !jinja2.IsString(paramSpecType)) && !jinja2.IsMapping(paramSpecType)) && jinja2.IsDefined(jinja2.ItemInt(paramSpecType, 0)) {
-			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
-			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
-			if jinja2.Gt(jinja2.FilterLength(paramSpecType), jinja2.SmallInt(1)) {
-				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
-				jinja2.Write(w, jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
-			} else {
-				// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
-				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
-				jinja2.Write(w, jinja2.ItemInt(paramSpecType, 0))
-			}
-		} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
-			// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
-			// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
-			hasObjectVariants = jinja2.Bool(false)
-			// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := jinja2.ItemAttr(paramSpec, "oneOf")
-			for _, variant := range jinja2.Iterate(w, paramSpecOneOf) {
-				// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
-				if jinja2.EqStr(jinja2.ItemAttr(variant, "type"), "object") {
-					// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
-					_ = jinja2.Bool(true)
-				}
-			}
-			// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && jinja2.Gt(jinja2.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
-				w.WriteString("any")
-			} else {
-				// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
-				// openai-gpt-oss-120b.jinja:56:13 {%- for variant in param_spec.oneOf -%}
-				items := jinja2.Iterate(w, paramSpecOneOf)
-				for i := range items {
-					variant := items[i]
-					// openai-gpt-oss-120b.jinja:57:17 {{- render_typescript_type(variant, required_params) -}}
-					jinja2.Write(w, w.Capture(func() {
-						renderTypescriptType(variant, requiredParams, jinja2.Missing())
-					}))
-					// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
-					variantDescription := jinja2.ItemAttr(variant, "description")
-					if variantDescription.Truthy() {
-						// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
-						w.WriteString("// ")
-						jinja2.WriteStr(w, variantDescription)
-					}
-					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
-					variantDefault := jinja2.ItemAttr(variant, "default")
-					if jinja2.IsDefined(variantDefault) {
-						w.WriteString("                    ")
-						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
-						w.WriteString("// default: ")
-						jinja2.WriteJSON(w, variantDefault, nil, nil)
-					}
-					// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
-					if !(i == len(items)-1) {
-						w.WriteString(" | \n")
-					}
-				}
-			}
-		} else if jinja2.EqStr(paramSpecType, "string") {
-			// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
-			// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
-			paramSpecEnum := jinja2.ItemAttr(paramSpec, "enum")
-			if paramSpecEnum.Truthy() {
-				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				w.WriteString("\"")
-				jinja2.WriteStr(w, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
-				w.WriteString("\"")
-			} else {
-				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
-				w.WriteString("string")
-				// openai-gpt-oss-120b.jinja:74:13 {%- if param_spec.nullable %}
-				if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
-					w.WriteString(" | null")
-				}
-			}
-		} else if jinja2.EqStr(paramSpecType, "number") {
-			// openai-gpt-oss-120b.jinja:78:9 {%- elif param_spec.type == "number" -%}
-			w.WriteString("number")
-		} else if jinja2.EqStr(paramSpecType, "integer") {
-			// openai-gpt-oss-120b.jinja:80:9 {%- elif param_spec.type == "integer" -%}
-			w.WriteString("number")
-		} else if jinja2.EqStr(paramSpecType, "boolean") {
-			// openai-gpt-oss-120b.jinja:82:9 {%- elif param_spec.type == "boolean" -%}
-			w.WriteString("boolean")
-		} else if jinja2.EqStr(paramSpecType, "object") {
-			// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
-			// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
-			paramSpecProperties := jinja2.ItemAttr(paramSpec, "properties")
-			if paramSpecProperties.Truthy() {
-				w.WriteString("{\n")
-				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				keys, values := jinja2.DictItems(paramSpecProperties)
-				for i := range w.Count(len(keys)) {
-					propName := keys[i]
-					propSpec := values[i]
-					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
-					jinja2.Write(w, propName)
-					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
-					paramSpecRequired := jinja2.ItemAttr(paramSpec, "required")
-					if jinja2.NotIn(propName, jinja2.Or(paramSpecRequired, func() jinja2.Value {
-						return jinja2.NewList()
-					})) {
-						w.WriteString("?")
-					}
-					w.WriteString(": \n                ")
-					// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					jinja2.Write(w, w.Capture(func() {
-						renderTypescriptType(propSpec, jinja2.Or(paramSpecRequired, func() jinja2.Value {
-							return jinja2.NewList()
-						}), jinja2.Missing())
-					}))
-					// openai-gpt-oss-120b.jinja:95:17 {%- if not loop.last -%}
-					if !(i == len(keys)-1) {
-						w.WriteString(", ")
-					}
-				}
-				w.WriteString("}")
-			} else {
-				// openai-gpt-oss-120b.jinja:100:13 {%- else -%}
-				w.WriteString("object")
-			}
-		} else {
-			// openai-gpt-oss-120b.jinja:103:9 {%- else -%}
-			w.WriteString("any")
-		}
-	}
+	// (the function renderOpenaiGptOss120b_renderTypescriptType)
 	// openai-gpt-oss-120b.jinja:108:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
-		namespaceName = jinja2.Param(namespaceName, "namespace_name")
-		tools = jinja2.Param(tools, "tools")
-		// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
-		w.WriteString("## ")
-		jinja2.WriteStr(w, namespaceName)
-		w.WriteString("\n\n")
-		// openai-gpt-oss-120b.jinja:110:5 {{- "namespace " + namespace_name + " {\n\n" }}
-		w.WriteString("namespace ")
-		jinja2.WriteStr(w, namespaceName)
-		w.WriteString(" {\n\n")
-		// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, tools) {
-			// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
-			tool = jinja2.ItemAttr(tool, "function")
-			// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
-			w.WriteString("// ")
-			jinja2.WriteStr(w, jinja2.ItemAttr(tool, "description"))
-			w.WriteString("\n")
-			// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
-			w.WriteString("type ")
-			jinja2.WriteStr(w, jinja2.ItemAttr(tool, "name"))
-			w.WriteString(" = ")
-			// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
-			toolParameters := jinja2.ItemAttr(tool, "parameters")
-			if toolParameters.Truthy() && jinja2.ItemAttr(toolParameters, "properties").Truthy() {
-				w.WriteString("(_: {\n")
-				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-				keys, values := jinja2.DictItems(jinja2.ItemAttr(toolParameters, "properties"))
-				for i := range w.Count(len(keys)) {
-					paramName := keys[i]
-					paramSpec := values[i]
-					// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
-					paramSpecDescription := jinja2.ItemAttr(paramSpec, "description")
-					if paramSpecDescription.Truthy() {
-						// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
-						w.WriteString("// ")
-						jinja2.WriteStr(w, paramSpecDescription)
-						w.WriteString("\n")
-					}
-					// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
-					jinja2.Write(w, paramName)
-					// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
-					toolParametersRequired := jinja2.ItemAttr(toolParameters, "required")
-					if jinja2.NotIn(paramName, jinja2.Or(toolParametersRequired, func() jinja2.Value {
-						return jinja2.NewList()
-					})) {
-						w.WriteString("?")
-					}
-					w.WriteString(": ")
-					// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
-					jinja2.Write(w, w.Capture(func() {
-						renderTypescriptType(paramSpec, jinja2.Or(toolParametersRequired, func() jinja2.Value {
-							return jinja2.NewList()
-						}), jinja2.Missing())
-					}))
-					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := jinja2.ItemAttr(paramSpec, "default")
-					if jinja2.IsDefined(paramSpecDefault) {
-						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
-						if jinja2.ItemAttr(paramSpec, "enum").Truthy() {
-							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
-							w.WriteString(", // default: ")
-							jinja2.WriteStr(w, paramSpecDefault)
-						} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
-							// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
-							// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
-							w.WriteString("// default: ")
-							jinja2.WriteStr(w, paramSpecDefault)
-						} else {
-							// openai-gpt-oss-120b.jinja:132:25 {%- else %}
-							// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
-							w.WriteString(", // default: ")
-							jinja2.WriteJSON(w, paramSpecDefault, nil, nil)
-						}
-					}
-					// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
-					if !(i == len(keys)-1) {
-						w.WriteString(",\n")
-					} else {
-						// openai-gpt-oss-120b.jinja:138:21 {%- else %}
-						w.WriteString(",\n")
-					}
-				}
-				w.WriteString("}) => any;\n\n")
-			} else {
-				// openai-gpt-oss-120b.jinja:143:13 {%- else -%}
-				w.WriteString("() => any;\n\n")
-			}
-		}
-		// openai-gpt-oss-120b.jinja:147:5 {{- "} // namespace " + namespace_name }}
-		w.WriteString("} // namespace ")
-		jinja2.WriteStr(w, namespaceName)
-	}
+	// (the function renderOpenaiGptOss120b_renderToolNamespace)
 	// openai-gpt-oss-120b.jinja:150:1 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
-	renderBuiltinTools := func(browserTool, pythonTool jinja2.Value) {
-		browserTool = jinja2.Param(browserTool, "browser_tool")
-		pythonTool = jinja2.Param(pythonTool, "python_tool")
-		// openai-gpt-oss-120b.jinja:151:5 {%- if browser_tool %}
-		if browserTool.Truthy() {
-			w.WriteString("## browser\n\n// Tool for browsing.\n// The `cursor` appears in brackets before each browsing display: `[{cursor}]`.\n// Cite information from the tool using the following format:\n// `【{cursor}†L{line_start}(-L{line_end})?】`, for example: `【6†L9-L11】` or `【8†L3】`.\n// Do not quote more than 10 words directly from the tool output.\n// sources=web (default: web)\nnamespace browser {\n\n// Searches for information related to `query` and displays `topn` results.\ntype search = (_: {\nquery: string,\ntopn?: number, // default: 10\nsource?: string,\n}) => any;\n\n// Opens the link `id` from the page indicated by `cursor` starting at line number `loc`, showing `num_lines` lines.\n// Valid link ids are displayed with the formatting: `【{id}†.*】`.\n// If `cursor` is not provided, the most recent page is implied.\n// If `id` is a string, it is treated as a fully qualified URL associated with `source`.\n// If `loc` is not provided, the viewport will be positioned at the beginning of the document or centered on the most relevant passage, if available.\n// Use this function without `id` to scroll to a new location of an opened page.\ntype open = (_: {\nid?: number | string, // default: -1\ncursor?: number, // default: -1\nloc?: number, // default: -1\nnum_lines?: number, // default: -1\nview_source?: boolean, // default: false\nsource?: string,\n}) => any;\n\n// Finds exact matches of `pattern` in the current page, or the page given by `cursor`.\ntype find = (_: {\npattern: string,\ncursor?: number, // default: -1\n}) => any;\n\n} // namespace browser\n\n")
-		}
-		// openai-gpt-oss-120b.jinja:188:5 {%- if python_tool %}
-		if pythonTool.Truthy() {
-			w.WriteString("## python\n\nUse this tool to execute Python code in your chain of thought. The code will not be shown to the user. This tool should be used for internal reasoning, but not for code that is intended to be visible to the user (e.g. when creating plots, tables, or files).\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 120.0 seconds. The drive at '/mnt/data' can be used to save and persist user files. Internet access for this session is UNKNOWN. Depends on the cluster.\n\n")
-		}
-	}
+	// (the function renderOpenaiGptOss120b_renderBuiltinTools)
 	// openai-gpt-oss-120b.jinja:196:1 {%- macro build_system_message() -%}
-	buildSystemMessage := func() {
-		var availableBuiltinTools jinja2.Value
-		modelIdentity := modelIdentityInput
-		reasoningEffort := reasoningEffortInput
-		builtinTools := builtinToolsInput
-		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
-		if !jinja2.IsDefined(modelIdentity) {
-			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
-			modelIdentity = jinja2.Lit("You are ChatGPT, a large language model trained by OpenAI.")
-		}
-		// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
-		jinja2.WriteAdd(w, modelIdentity, jinja2.Lit("\n"))
-		w.WriteString("Knowledge cutoff: 2024-06\n")
-		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
-		w.WriteString("Current date: ")
-		jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
-		w.WriteString("\n\n")
-		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
-		if !jinja2.IsDefined(reasoningEffort) {
-			// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
-			reasoningEffort = jinja2.Lit("medium")
-		}
-		// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
-		w.WriteString("Reasoning: ")
-		jinja2.WriteStr(w, reasoningEffort)
-		w.WriteString("\n\n")
-		// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
-		if builtinTools.Truthy() {
-			w.WriteString("# Tools\n\n")
-			// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
-			availableBuiltinTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
-			// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
-			for _, tool := range jinja2.Iterate(w, builtinTools) {
-				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
-				if jinja2.EqStr(tool, "browser") {
-					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %} (the namespace check)
-					jinja2.CheckNamespace(availableBuiltinTools)
-					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %}
-					jinja2.SetAttr(availableBuiltinTools, "browser", jinja2.Bool(true))
-				} else if jinja2.EqStr(tool, "python") {
-					// openai-gpt-oss-120b.jinja:213:17 {%- elif tool == "python" %}
-					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %} (the namespace check)
-					jinja2.CheckNamespace(availableBuiltinTools)
-					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %}
-					jinja2.SetAttr(availableBuiltinTools, "python", jinja2.Bool(true))
-				}
-			}
-			// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
-			renderBuiltinTools(jinja2.ItemAttr(availableBuiltinTools, "browser"), jinja2.ItemAttr(availableBuiltinTools, "python"))
-		}
-		w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
-		// openai-gpt-oss-120b.jinja:220:5 {%- if tools -%}
-		if tools.Truthy() {
-			w.WriteString("\nCalls to these tools must go to the commentary channel: 'functions'.")
-		}
-	}
+	// (the function renderOpenaiGptOss120b_buildSystemMessage)
 	w.WriteString("<|start|>system<|message|>")
 	// openai-gpt-oss-120b.jinja:230:1 {{- build_system_message() }}
-	buildSystemMessage()
+	renderOpenaiGptOss120b_buildSystemMessage(w, modelIdentityInput, reasoningEffortInput, builtinToolsInput, tools)
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
 	messages0 := jinja2.ItemInt(messages, 0)
@@ -426,7 +91,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		if tools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:252:9 {{- render_tool_namespace("functions", tools) }}
-			renderToolNamespace(jinja2.Lit("functions"), tools)
+			renderOpenaiGptOss120b_renderToolNamespace(w, jinja2.Lit("functions"), tools)
 		}
 		w.WriteString("<|end|>")
 	}
@@ -563,6 +228,357 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 	}
 }
 
+// renderOpenaiGptOss120b_renderTypescriptType is the macro render_typescript_type of renderOpenaiGptOss120b.
+func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, requiredParams, isNullable jinja2.Value) {
+	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
+	paramSpec = jinja2.Param(paramSpec, "param_spec")
+	requiredParams = jinja2.Param(requiredParams, "required_params")
+	var innerType, hasObjectVariants jinja2.Value
+	// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
+	paramSpecType := jinja2.ItemAttr(paramSpec, "type")
+	if jinja2.EqStr(paramSpecType, "array") {
+		// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
+		paramSpecItems := jinja2.ItemStr(paramSpec, "items")
+		if paramSpecItems.Truthy() {
+			// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
+			paramSpecItemsType := jinja2.ItemStr(paramSpecItems, "type")
+			if jinja2.EqStr(paramSpecItemsType, "string") {
+				w.WriteString("string[]")
+			} else if jinja2.EqStr(paramSpecItemsType, "number") {
+				// openai-gpt-oss-120b.jinja:15:17 {%- elif param_spec['items']['type'] == "number" -%}
+				w.WriteString("number[]")
+			} else if jinja2.EqStr(paramSpecItemsType, "integer") {
+				// openai-gpt-oss-120b.jinja:17:17 {%- elif param_spec['items']['type'] == "integer" -%}
+				w.WriteString("number[]")
+			} else if jinja2.EqStr(paramSpecItemsType, "boolean") {
+				// openai-gpt-oss-120b.jinja:19:17 {%- elif param_spec['items']['type'] == "boolean" -%}
+				w.WriteString("boolean[]")
+			} else {
+				// openai-gpt-oss-120b.jinja:21:17 {%- else -%}
+				// openai-gpt-oss-120b.jinja:22:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
+				innerType = w.Capture(func() {
+					renderOpenaiGptOss120b_renderTypescriptType(w, paramSpecItems, requiredParams, jinja2.Missing())
+				})
+				// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
+				if jinja2.EqStr(innerType, "object | object") || jinja2.Gt(jinja2.FilterLength(innerType), jinja2.SmallInt(50)) {
+					w.WriteString("any[]")
+				} else {
+					// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
+					// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
+					jinja2.WriteAdd(w, innerType, jinja2.Lit("[]"))
+				}
+			}
+			// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
+			if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
+				w.WriteString(" | null")
+			}
+		} else {
+			// openai-gpt-oss-120b.jinja:32:13 {%- else -%}
+			w.WriteString("any[]")
+			// openai-gpt-oss-120b.jinja:34:13 {%- if param_spec.nullable -%}
+			if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
+				w.WriteString(" | null")
+			}
+		}
+	} else if (((jinja2.IsDefined(paramSpecType) && jinja2.IsIterable(paramSpecType)) && !jinja2.IsString(paramSpecType)) && !jinja2.IsMapping(paramSpecType)) && jinja2.IsDefined(jinja2.ItemInt(paramSpecType, 0)) {
+		// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
+		// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
+		if jinja2.Gt(jinja2.FilterLength(paramSpecType), jinja2.SmallInt(1)) {
+			// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
+			jinja2.Write(w, jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else {
+			// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
+			// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
+			jinja2.Write(w, jinja2.ItemInt(paramSpecType, 0))
+		}
+	} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
+		// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
+		// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
+		hasObjectVariants = jinja2.Bool(false)
+		// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
+		paramSpecOneOf := jinja2.ItemAttr(paramSpec, "oneOf")
+		for _, variant := range jinja2.Iterate(w, paramSpecOneOf) {
+			// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
+			if jinja2.EqStr(jinja2.ItemAttr(variant, "type"), "object") {
+				// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
+				_ = jinja2.Bool(true)
+			}
+		}
+		// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
+		if hasObjectVariants.Truthy() && jinja2.Gt(jinja2.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
+			w.WriteString("any")
+		} else {
+			// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
+			// openai-gpt-oss-120b.jinja:56:13 {%- for variant in param_spec.oneOf -%}
+			items := jinja2.Iterate(w, paramSpecOneOf)
+			for i := range items {
+				variant := items[i]
+				// openai-gpt-oss-120b.jinja:57:17 {{- render_typescript_type(variant, required_params) -}}
+				jinja2.Write(w, w.Capture(func() {
+					renderOpenaiGptOss120b_renderTypescriptType(w, variant, requiredParams, jinja2.Missing())
+				}))
+				// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
+				variantDescription := jinja2.ItemAttr(variant, "description")
+				if variantDescription.Truthy() {
+					// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
+					w.WriteString("// ")
+					jinja2.WriteStr(w, variantDescription)
+				}
+				// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
+				variantDefault := jinja2.ItemAttr(variant, "default")
+				if jinja2.IsDefined(variantDefault) {
+					w.WriteString("                    ")
+					// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
+					w.WriteString("// default: ")
+					jinja2.WriteJSON(w, variantDefault, nil, nil)
+				}
+				// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(" | \n")
+				}
+			}
+		}
+	} else if jinja2.EqStr(paramSpecType, "string") {
+		// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
+		// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
+		paramSpecEnum := jinja2.ItemAttr(paramSpec, "enum")
+		if paramSpecEnum.Truthy() {
+			// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
+			w.WriteString("\"")
+			jinja2.WriteStr(w, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
+			w.WriteString("\"")
+		} else {
+			// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
+			w.WriteString("string")
+			// openai-gpt-oss-120b.jinja:74:13 {%- if param_spec.nullable %}
+			if jinja2.ItemAttr(paramSpec, "nullable").Truthy() {
+				w.WriteString(" | null")
+			}
+		}
+	} else if jinja2.EqStr(paramSpecType, "number") {
+		// openai-gpt-oss-120b.jinja:78:9 {%- elif param_spec.type == "number" -%}
+		w.WriteString("number")
+	} else if jinja2.EqStr(paramSpecType, "integer") {
+		// openai-gpt-oss-120b.jinja:80:9 {%- elif param_spec.type == "integer" -%}
+		w.WriteString("number")
+	} else if jinja2.EqStr(paramSpecType, "boolean") {
+		// openai-gpt-oss-120b.jinja:82:9 {%- elif param_spec.type == "boolean" -%}
+		w.WriteString("boolean")
+	} else if jinja2.EqStr(paramSpecType, "object") {
+		// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
+		// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
+		paramSpecProperties := jinja2.ItemAttr(paramSpec, "properties")
+		if paramSpecProperties.Truthy() {
+			w.WriteString("{\n")
+			// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
+			keys, values := jinja2.DictItems(paramSpecProperties)
+			for i := range w.Count(len(keys)) {
+				propName := keys[i]
+				propSpec := values[i]
+				// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
+				jinja2.Write(w, propName)
+				// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
+				paramSpecRequired := jinja2.ItemAttr(paramSpec, "required")
+				if jinja2.NotIn(propName, jinja2.Or(paramSpecRequired, func() jinja2.Value {
+					return jinja2.NewList()
+				})) {
+					w.WriteString("?")
+				}
+				w.WriteString(": \n                ")
+				// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
+				jinja2.Write(w, w.Capture(func() {
+					renderOpenaiGptOss120b_renderTypescriptType(w, propSpec, jinja2.Or(paramSpecRequired, func() jinja2.Value {
+						return jinja2.NewList()
+					}), jinja2.Missing())
+				}))
+				// openai-gpt-oss-120b.jinja:95:17 {%- if not loop.last -%}
+				if !(i == len(keys)-1) {
+					w.WriteString(", ")
+				}
+			}
+			w.WriteString("}")
+		} else {
+			// openai-gpt-oss-120b.jinja:100:13 {%- else -%}
+			w.WriteString("object")
+		}
+	} else {
+		// openai-gpt-oss-120b.jinja:103:9 {%- else -%}
+		w.WriteString("any")
+	}
+}
+
+// renderOpenaiGptOss120b_renderToolNamespace is the macro render_tool_namespace of renderOpenaiGptOss120b.
+func renderOpenaiGptOss120b_renderToolNamespace(w *jinja2.Writer, namespaceName, tools jinja2.Value) {
+	// openai-gpt-oss-120b.jinja:108:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	namespaceName = jinja2.Param(namespaceName, "namespace_name")
+	tools = jinja2.Param(tools, "tools")
+	// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
+	w.WriteString("## ")
+	jinja2.WriteStr(w, namespaceName)
+	w.WriteString("\n\n")
+	// openai-gpt-oss-120b.jinja:110:5 {{- "namespace " + namespace_name + " {\n\n" }}
+	w.WriteString("namespace ")
+	jinja2.WriteStr(w, namespaceName)
+	w.WriteString(" {\n\n")
+	// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
+	for _, tool := range jinja2.Iterate(w, tools) {
+		// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
+		tool = jinja2.ItemAttr(tool, "function")
+		// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
+		w.WriteString("// ")
+		jinja2.WriteStr(w, jinja2.ItemAttr(tool, "description"))
+		w.WriteString("\n")
+		// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
+		w.WriteString("type ")
+		jinja2.WriteStr(w, jinja2.ItemAttr(tool, "name"))
+		w.WriteString(" = ")
+		// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
+		toolParameters := jinja2.ItemAttr(tool, "parameters")
+		if toolParameters.Truthy() && jinja2.ItemAttr(toolParameters, "properties").Truthy() {
+			w.WriteString("(_: {\n")
+			// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
+			keys, values := jinja2.DictItems(jinja2.ItemAttr(toolParameters, "properties"))
+			for i := range w.Count(len(keys)) {
+				paramName := keys[i]
+				paramSpec := values[i]
+				// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
+				paramSpecDescription := jinja2.ItemAttr(paramSpec, "description")
+				if paramSpecDescription.Truthy() {
+					// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
+					w.WriteString("// ")
+					jinja2.WriteStr(w, paramSpecDescription)
+					w.WriteString("\n")
+				}
+				// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
+				jinja2.Write(w, paramName)
+				// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
+				toolParametersRequired := jinja2.ItemAttr(toolParameters, "required")
+				if jinja2.NotIn(paramName, jinja2.Or(toolParametersRequired, func() jinja2.Value {
+					return jinja2.NewList()
+				})) {
+					w.WriteString("?")
+				}
+				w.WriteString(": ")
+				// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
+				jinja2.Write(w, w.Capture(func() {
+					renderOpenaiGptOss120b_renderTypescriptType(w, paramSpec, jinja2.Or(toolParametersRequired, func() jinja2.Value {
+						return jinja2.NewList()
+					}), jinja2.Missing())
+				}))
+				// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
+				paramSpecDefault := jinja2.ItemAttr(paramSpec, "default")
+				if jinja2.IsDefined(paramSpecDefault) {
+					// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
+					if jinja2.ItemAttr(paramSpec, "enum").Truthy() {
+						// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
+						w.WriteString(", // default: ")
+						jinja2.WriteStr(w, paramSpecDefault)
+					} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
+						// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
+						// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
+						w.WriteString("// default: ")
+						jinja2.WriteStr(w, paramSpecDefault)
+					} else {
+						// openai-gpt-oss-120b.jinja:132:25 {%- else %}
+						// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
+						w.WriteString(", // default: ")
+						jinja2.WriteJSON(w, paramSpecDefault, nil, nil)
+					}
+				}
+				// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
+				if !(i == len(keys)-1) {
+					w.WriteString(",\n")
+				} else {
+					// openai-gpt-oss-120b.jinja:138:21 {%- else %}
+					w.WriteString(",\n")
+				}
+			}
+			w.WriteString("}) => any;\n\n")
+		} else {
+			// openai-gpt-oss-120b.jinja:143:13 {%- else -%}
+			w.WriteString("() => any;\n\n")
+		}
+	}
+	// openai-gpt-oss-120b.jinja:147:5 {{- "} // namespace " + namespace_name }}
+	w.WriteString("} // namespace ")
+	jinja2.WriteStr(w, namespaceName)
+}
+
+// renderOpenaiGptOss120b_renderBuiltinTools is the macro render_builtin_tools of renderOpenaiGptOss120b.
+func renderOpenaiGptOss120b_renderBuiltinTools(w *jinja2.Writer, browserTool, pythonTool jinja2.Value) {
+	// openai-gpt-oss-120b.jinja:150:1 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
+	browserTool = jinja2.Param(browserTool, "browser_tool")
+	pythonTool = jinja2.Param(pythonTool, "python_tool")
+	// openai-gpt-oss-120b.jinja:151:5 {%- if browser_tool %}
+	if browserTool.Truthy() {
+		w.WriteString("## browser\n\n// Tool for browsing.\n// The `cursor` appears in brackets before each browsing display: `[{cursor}]`.\n// Cite information from the tool using the following format:\n// `【{cursor}†L{line_start}(-L{line_end})?】`, for example: `【6†L9-L11】` or `【8†L3】`.\n// Do not quote more than 10 words directly from the tool output.\n// sources=web (default: web)\nnamespace browser {\n\n// Searches for information related to `query` and displays `topn` results.\ntype search = (_: {\nquery: string,\ntopn?: number, // default: 10\nsource?: string,\n}) => any;\n\n// Opens the link `id` from the page indicated by `cursor` starting at line number `loc`, showing `num_lines` lines.\n// Valid link ids are displayed with the formatting: `【{id}†.*】`.\n// If `cursor` is not provided, the most recent page is implied.\n// If `id` is a string, it is treated as a fully qualified URL associated with `source`.\n// If `loc` is not provided, the viewport will be positioned at the beginning of the document or centered on the most relevant passage, if available.\n// Use this function without `id` to scroll to a new location of an opened page.\ntype open = (_: {\nid?: number | string, // default: -1\ncursor?: number, // default: -1\nloc?: number, // default: -1\nnum_lines?: number, // default: -1\nview_source?: boolean, // default: false\nsource?: string,\n}) => any;\n\n// Finds exact matches of `pattern` in the current page, or the page given by `cursor`.\ntype find = (_: {\npattern: string,\ncursor?: number, // default: -1\n}) => any;\n\n} // namespace browser\n\n")
+	}
+	// openai-gpt-oss-120b.jinja:188:5 {%- if python_tool %}
+	if pythonTool.Truthy() {
+		w.WriteString("## python\n\nUse this tool to execute Python code in your chain of thought. The code will not be shown to the user. This tool should be used for internal reasoning, but not for code that is intended to be visible to the user (e.g. when creating plots, tables, or files).\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 120.0 seconds. The drive at '/mnt/data' can be used to save and persist user files. Internet access for this session is UNKNOWN. Depends on the cluster.\n\n")
+	}
+}
+
+// renderOpenaiGptOss120b_buildSystemMessage is the macro build_system_message of renderOpenaiGptOss120b.
+// Its parameters after the macro's are the variables of renderOpenaiGptOss120b it reads.
+func renderOpenaiGptOss120b_buildSystemMessage(w *jinja2.Writer, modelIdentityInput, reasoningEffortInput, builtinToolsInput, tools jinja2.Value) {
+	// openai-gpt-oss-120b.jinja:196:1 {%- macro build_system_message() -%}
+	var availableBuiltinTools jinja2.Value
+	modelIdentity := modelIdentityInput
+	reasoningEffort := reasoningEffortInput
+	builtinTools := builtinToolsInput
+	// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
+	if !jinja2.IsDefined(modelIdentity) {
+		// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
+		modelIdentity = jinja2.Lit("You are ChatGPT, a large language model trained by OpenAI.")
+	}
+	// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
+	jinja2.WriteAdd(w, modelIdentity, jinja2.Lit("\n"))
+	w.WriteString("Knowledge cutoff: 2024-06\n")
+	// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
+	w.WriteString("Current date: ")
+	jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
+	w.WriteString("\n\n")
+	// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
+	if !jinja2.IsDefined(reasoningEffort) {
+		// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
+		reasoningEffort = jinja2.Lit("medium")
+	}
+	// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
+	w.WriteString("Reasoning: ")
+	jinja2.WriteStr(w, reasoningEffort)
+	w.WriteString("\n\n")
+	// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
+	if builtinTools.Truthy() {
+		w.WriteString("# Tools\n\n")
+		// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
+		availableBuiltinTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
+		// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
+		for _, tool := range jinja2.Iterate(w, builtinTools) {
+			// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
+			if jinja2.EqStr(tool, "browser") {
+				// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %} (the namespace check)
+				jinja2.CheckNamespace(availableBuiltinTools)
+				// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %}
+				jinja2.SetAttr(availableBuiltinTools, "browser", jinja2.Bool(true))
+			} else if jinja2.EqStr(tool, "python") {
+				// openai-gpt-oss-120b.jinja:213:17 {%- elif tool == "python" %}
+				// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %} (the namespace check)
+				jinja2.CheckNamespace(availableBuiltinTools)
+				// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %}
+				jinja2.SetAttr(availableBuiltinTools, "python", jinja2.Bool(true))
+			}
+		}
+		// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
+		renderOpenaiGptOss120b_renderBuiltinTools(w, jinja2.ItemAttr(availableBuiltinTools, "browser"), jinja2.ItemAttr(availableBuiltinTools, "python"))
+	}
+	w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
+	// openai-gpt-oss-120b.jinja:220:5 {%- if tools -%}
+	if tools.Truthy() {
+		w.WriteString("\nCalls to these tools must go to the commentary channel: 'functions'.")
+	}
+}
+
 // renderOpenaiGptOss120bLlama renders openai-gpt-oss-120b.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderOpenaiGptOss120b with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
@@ -577,355 +593,16 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
-	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
-	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
-		paramSpec = llamacpp.Param(paramSpec, "param_spec")
-		requiredParams = llamacpp.Param(requiredParams, "required_params")
-		var innerType, hasObjectVariants jinja2.Value
-		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := llamacpp.ItemAttr(paramSpec, "type")
-		if jinja2.EqStr(paramSpecType, "array") {
-			// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
-			paramSpecItems := llamacpp.ItemStr(paramSpec, "items")
-			if paramSpecItems.Truthy() {
-				// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
-				paramSpecItemsType := llamacpp.ItemStr(paramSpecItems, "type")
-				if jinja2.EqStr(paramSpecItemsType, "string") {
-					w.WriteString("string[]")
-				} else if jinja2.EqStr(paramSpecItemsType, "number") {
-					// openai-gpt-oss-120b.jinja:15:17 {%- elif param_spec['items']['type'] == "number" -%}
-					w.WriteString("number[]")
-				} else if jinja2.EqStr(paramSpecItemsType, "integer") {
-					// openai-gpt-oss-120b.jinja:17:17 {%- elif param_spec['items']['type'] == "integer" -%}
-					w.WriteString("number[]")
-				} else if jinja2.EqStr(paramSpecItemsType, "boolean") {
-					// openai-gpt-oss-120b.jinja:19:17 {%- elif param_spec['items']['type'] == "boolean" -%}
-					w.WriteString("boolean[]")
-				} else {
-					// openai-gpt-oss-120b.jinja:21:17 {%- else -%}
-					// openai-gpt-oss-120b.jinja:22:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
-					innerType = w.Capture(func() {
-						renderTypescriptType(paramSpecItems, requiredParams, jinja2.Missing())
-					})
-					// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if jinja2.EqStr(innerType, "object | object") || llamacpp.Gt(llamacpp.FilterLength(innerType), jinja2.SmallInt(50)) {
-						w.WriteString("any[]")
-					} else {
-						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
-						// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
-						llamacpp.WriteAdd(w, innerType, jinja2.Lit("[]"))
-					}
-				}
-				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
-				if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
-					w.WriteString(" | null")
-				}
-			} else {
-				// openai-gpt-oss-120b.jinja:32:13 {%- else -%}
-				w.WriteString("any[]")
-				// openai-gpt-oss-120b.jinja:34:13 {%- if param_spec.nullable -%}
-				if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
-					w.WriteString(" | null")
-				}
-			}
-		} else if (((llamacpp.IsDefined(paramSpecType) && llamacpp.IsIterable(paramSpecType)) && !llamacpp.IsString(paramSpecType)) && !llamacpp.IsMapping(paramSpecType)) && llamacpp.IsDefined(llamacpp.ItemInt(paramSpecType, 0)) {
-			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
-			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
-			if llamacpp.Gt(llamacpp.FilterLength(paramSpecType), jinja2.SmallInt(1)) {
-				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
-				llamacpp.Write(w, llamacpp.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
-			} else {
-				// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
-				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
-				llamacpp.Write(w, llamacpp.ItemInt(paramSpecType, 0))
-			}
-		} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
-			// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
-			// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
-			hasObjectVariants = jinja2.Bool(false)
-			// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := llamacpp.ItemAttr(paramSpec, "oneOf")
-			for _, variant := range llamacpp.Iterate(w, paramSpecOneOf) {
-				// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
-				if jinja2.EqStr(llamacpp.ItemAttr(variant, "type"), "object") {
-					// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
-					_ = jinja2.Bool(true)
-				}
-			}
-			// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && llamacpp.Gt(llamacpp.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
-				w.WriteString("any")
-			} else {
-				// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
-				// openai-gpt-oss-120b.jinja:56:13 {%- for variant in param_spec.oneOf -%}
-				items := llamacpp.Iterate(w, paramSpecOneOf)
-				for i := range items {
-					variant := items[i]
-					// openai-gpt-oss-120b.jinja:57:17 {{- render_typescript_type(variant, required_params) -}}
-					llamacpp.Write(w, w.Capture(func() {
-						renderTypescriptType(variant, requiredParams, jinja2.Missing())
-					}))
-					// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
-					variantDescription := llamacpp.ItemAttr(variant, "description")
-					if variantDescription.Truthy() {
-						// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
-						w.WriteString("// ")
-						llamacpp.WriteStr(w, variantDescription)
-					}
-					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
-					variantDefault := llamacpp.ItemAttr(variant, "default")
-					if llamacpp.IsDefined(variantDefault) {
-						w.WriteString("                    ")
-						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
-						w.WriteString("// default: ")
-						llamacpp.WriteJSON(w, variantDefault, nil, nil)
-					}
-					// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
-					if !(i == len(items)-1) {
-						w.WriteString(" | \n")
-					}
-				}
-			}
-		} else if jinja2.EqStr(paramSpecType, "string") {
-			// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
-			// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
-			paramSpecEnum := llamacpp.ItemAttr(paramSpec, "enum")
-			if paramSpecEnum.Truthy() {
-				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				w.WriteString("\"")
-				llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
-				w.WriteString("\"")
-			} else {
-				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
-				w.WriteString("string")
-				// openai-gpt-oss-120b.jinja:74:13 {%- if param_spec.nullable %}
-				if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
-					w.WriteString(" | null")
-				}
-			}
-		} else if jinja2.EqStr(paramSpecType, "number") {
-			// openai-gpt-oss-120b.jinja:78:9 {%- elif param_spec.type == "number" -%}
-			w.WriteString("number")
-		} else if jinja2.EqStr(paramSpecType, "integer") {
-			// openai-gpt-oss-120b.jinja:80:9 {%- elif param_spec.type == "integer" -%}
-			w.WriteString("number")
-		} else if jinja2.EqStr(paramSpecType, "boolean") {
-			// openai-gpt-oss-120b.jinja:82:9 {%- elif param_spec.type == "boolean" -%}
-			w.WriteString("boolean")
-		} else if jinja2.EqStr(paramSpecType, "object") {
-			// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
-			// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
-			paramSpecProperties := llamacpp.ItemAttr(paramSpec, "properties")
-			if paramSpecProperties.Truthy() {
-				w.WriteString("{\n")
-				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(paramSpecProperties, "items", nil, nil)))
-				for i := range items {
-					vals := llamacpp.Unpack(items[i], 2)
-					propName := vals[0]
-					propSpec := vals[1]
-					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
-					llamacpp.Write(w, propName)
-					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
-					if llamacpp.NotIn(propName, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
-						return jinja2.NewList()
-					})) {
-						w.WriteString("?")
-					}
-					w.WriteString(": \n                ")
-					// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					llamacpp.Write(w, w.Capture(func() {
-						renderTypescriptType(propSpec, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
-							return jinja2.NewList()
-						}), jinja2.Missing())
-					}))
-					// openai-gpt-oss-120b.jinja:95:17 {%- if not loop.last -%}
-					if !(i == len(items)-1) {
-						w.WriteString(", ")
-					}
-				}
-				w.WriteString("}")
-			} else {
-				// openai-gpt-oss-120b.jinja:100:13 {%- else -%}
-				w.WriteString("object")
-			}
-		} else {
-			// openai-gpt-oss-120b.jinja:103:9 {%- else -%}
-			w.WriteString("any")
-		}
-	}
+	// (the function renderOpenaiGptOss120b_renderTypescriptTypeLlama)
 	// openai-gpt-oss-120b.jinja:108:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
-		namespaceName = llamacpp.Param(namespaceName, "namespace_name")
-		tools = llamacpp.Param(tools, "tools")
-		// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
-		w.WriteString("## ")
-		llamacpp.WriteStr(w, namespaceName)
-		w.WriteString("\n\n")
-		// openai-gpt-oss-120b.jinja:110:5 {{- "namespace " + namespace_name + " {\n\n" }}
-		w.WriteString("namespace ")
-		llamacpp.WriteStr(w, namespaceName)
-		w.WriteString(" {\n\n")
-		// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
-		for _, tool := range llamacpp.Iterate(w, tools) {
-			// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
-			tool = llamacpp.ItemAttr(tool, "function")
-			// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
-			w.WriteString("// ")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "description"))
-			w.WriteString("\n")
-			// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
-			w.WriteString("type ")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
-			w.WriteString(" = ")
-			// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
-			toolParameters := llamacpp.ItemAttr(tool, "parameters")
-			if toolParameters.Truthy() && llamacpp.ItemAttr(toolParameters, "properties").Truthy() {
-				w.WriteString("(_: {\n")
-				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
-				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(toolParameters, "properties"), "items", nil, nil)))
-				for i := range items {
-					vals := llamacpp.Unpack(items[i], 2)
-					paramName := vals[0]
-					paramSpec := vals[1]
-					// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
-					paramSpecDescription := llamacpp.ItemAttr(paramSpec, "description")
-					if paramSpecDescription.Truthy() {
-						// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
-						w.WriteString("// ")
-						llamacpp.WriteStr(w, paramSpecDescription)
-						w.WriteString("\n")
-					}
-					// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
-					llamacpp.Write(w, paramName)
-					// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
-					if llamacpp.NotIn(paramName, jinja2.Or(llamacpp.ItemAttr(toolParameters, "required"), func() jinja2.Value {
-						return jinja2.NewList()
-					})) {
-						w.WriteString("?")
-					}
-					w.WriteString(": ")
-					// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
-					llamacpp.Write(w, w.Capture(func() {
-						renderTypescriptType(paramSpec, jinja2.Or(llamacpp.ItemAttr(toolParameters, "required"), func() jinja2.Value {
-							return jinja2.NewList()
-						}), jinja2.Missing())
-					}))
-					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := llamacpp.ItemAttr(paramSpec, "default")
-					if llamacpp.IsDefined(paramSpecDefault) {
-						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
-						if llamacpp.ItemAttr(paramSpec, "enum").Truthy() {
-							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
-							w.WriteString(", // default: ")
-							llamacpp.WriteStr(w, paramSpecDefault)
-						} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
-							// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
-							// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
-							w.WriteString("// default: ")
-							llamacpp.WriteStr(w, paramSpecDefault)
-						} else {
-							// openai-gpt-oss-120b.jinja:132:25 {%- else %}
-							// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
-							w.WriteString(", // default: ")
-							llamacpp.WriteJSON(w, paramSpecDefault, nil, nil)
-						}
-					}
-					// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
-					if !(i == len(items)-1) {
-						w.WriteString(",\n")
-					} else {
-						// openai-gpt-oss-120b.jinja:138:21 {%- else %}
-						w.WriteString(",\n")
-					}
-				}
-				w.WriteString("}) => any;\n\n")
-			} else {
-				// openai-gpt-oss-120b.jinja:143:13 {%- else -%}
-				w.WriteString("() => any;\n\n")
-			}
-		}
-		// openai-gpt-oss-120b.jinja:147:5 {{- "} // namespace " + namespace_name }}
-		w.WriteString("} // namespace ")
-		llamacpp.WriteStr(w, namespaceName)
-	}
+	// (the function renderOpenaiGptOss120b_renderToolNamespaceLlama)
 	// openai-gpt-oss-120b.jinja:150:1 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
-	renderBuiltinTools := func(browserTool, pythonTool jinja2.Value) {
-		browserTool = llamacpp.Param(browserTool, "browser_tool")
-		pythonTool = llamacpp.Param(pythonTool, "python_tool")
-		// openai-gpt-oss-120b.jinja:151:5 {%- if browser_tool %}
-		if browserTool.Truthy() {
-			w.WriteString("## browser\n\n// Tool for browsing.\n// The `cursor` appears in brackets before each browsing display: `[{cursor}]`.\n// Cite information from the tool using the following format:\n// `【{cursor}†L{line_start}(-L{line_end})?】`, for example: `【6†L9-L11】` or `【8†L3】`.\n// Do not quote more than 10 words directly from the tool output.\n// sources=web (default: web)\nnamespace browser {\n\n// Searches for information related to `query` and displays `topn` results.\ntype search = (_: {\nquery: string,\ntopn?: number, // default: 10\nsource?: string,\n}) => any;\n\n// Opens the link `id` from the page indicated by `cursor` starting at line number `loc`, showing `num_lines` lines.\n// Valid link ids are displayed with the formatting: `【{id}†.*】`.\n// If `cursor` is not provided, the most recent page is implied.\n// If `id` is a string, it is treated as a fully qualified URL associated with `source`.\n// If `loc` is not provided, the viewport will be positioned at the beginning of the document or centered on the most relevant passage, if available.\n// Use this function without `id` to scroll to a new location of an opened page.\ntype open = (_: {\nid?: number | string, // default: -1\ncursor?: number, // default: -1\nloc?: number, // default: -1\nnum_lines?: number, // default: -1\nview_source?: boolean, // default: false\nsource?: string,\n}) => any;\n\n// Finds exact matches of `pattern` in the current page, or the page given by `cursor`.\ntype find = (_: {\npattern: string,\ncursor?: number, // default: -1\n}) => any;\n\n} // namespace browser\n\n")
-		}
-		// openai-gpt-oss-120b.jinja:188:5 {%- if python_tool %}
-		if pythonTool.Truthy() {
-			w.WriteString("## python\n\nUse this tool to execute Python code in your chain of thought. The code will not be shown to the user. This tool should be used for internal reasoning, but not for code that is intended to be visible to the user (e.g. when creating plots, tables, or files).\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 120.0 seconds. The drive at '/mnt/data' can be used to save and persist user files. Internet access for this session is UNKNOWN. Depends on the cluster.\n\n")
-		}
-	}
+	// (the function renderOpenaiGptOss120b_renderBuiltinToolsLlama)
 	// openai-gpt-oss-120b.jinja:196:1 {%- macro build_system_message() -%}
-	buildSystemMessage := func() {
-		var availableBuiltinTools jinja2.Value
-		modelIdentity := modelIdentityInput
-		reasoningEffort := reasoningEffortInput
-		builtinTools := builtinToolsInput
-		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
-		if !llamacpp.IsDefined(modelIdentity) {
-			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
-			modelIdentity = jinja2.Lit("You are ChatGPT, a large language model trained by OpenAI.")
-		}
-		// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
-		llamacpp.WriteAdd(w, modelIdentity, jinja2.Lit("\n"))
-		w.WriteString("Knowledge cutoff: 2024-06\n")
-		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
-		w.WriteString("Current date: ")
-		llamacpp.WriteStr(w, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
-		w.WriteString("\n\n")
-		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
-		if !llamacpp.IsDefined(reasoningEffort) {
-			// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
-			reasoningEffort = jinja2.Lit("medium")
-		}
-		// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
-		w.WriteString("Reasoning: ")
-		llamacpp.WriteStr(w, reasoningEffort)
-		w.WriteString("\n\n")
-		// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
-		if builtinTools.Truthy() {
-			w.WriteString("# Tools\n\n")
-			// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
-			availableBuiltinTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
-			// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
-			for _, tool := range llamacpp.Iterate(w, builtinTools) {
-				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
-				if jinja2.EqStr(tool, "browser") {
-					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %} (the namespace check)
-					llamacpp.CheckNamespace(availableBuiltinTools)
-					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %}
-					llamacpp.SetAttr(availableBuiltinTools, "browser", jinja2.Bool(true))
-				} else if jinja2.EqStr(tool, "python") {
-					// openai-gpt-oss-120b.jinja:213:17 {%- elif tool == "python" %}
-					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %} (the namespace check)
-					llamacpp.CheckNamespace(availableBuiltinTools)
-					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %}
-					llamacpp.SetAttr(availableBuiltinTools, "python", jinja2.Bool(true))
-				}
-			}
-			// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
-			renderBuiltinTools(llamacpp.ItemAttr(availableBuiltinTools, "browser"), llamacpp.ItemAttr(availableBuiltinTools, "python"))
-		}
-		w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
-		// openai-gpt-oss-120b.jinja:220:5 {%- if tools -%}
-		if tools.Truthy() {
-			w.WriteString("\nCalls to these tools must go to the commentary channel: 'functions'.")
-		}
-	}
+	// (the function renderOpenaiGptOss120b_buildSystemMessageLlama)
 	w.WriteString("<|start|>system<|message|>")
 	// openai-gpt-oss-120b.jinja:230:1 {{- build_system_message() }}
-	buildSystemMessage()
+	renderOpenaiGptOss120b_buildSystemMessageLlama(w, modelIdentityInput, reasoningEffortInput, builtinToolsInput, tools)
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
@@ -956,7 +633,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		if tools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:252:9 {{- render_tool_namespace("functions", tools) }}
-			renderToolNamespace(jinja2.Lit("functions"), tools)
+			renderOpenaiGptOss120b_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		}
 		w.WriteString("<|end|>")
 	}
@@ -1094,6 +771,361 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderOpenaiGptOss120b_renderTypescriptTypeLlama is the macro render_typescript_type of renderOpenaiGptOss120bLlama.
+func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpec, requiredParams, isNullable jinja2.Value) {
+	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
+	paramSpec = llamacpp.Param(paramSpec, "param_spec")
+	requiredParams = llamacpp.Param(requiredParams, "required_params")
+	var innerType, hasObjectVariants jinja2.Value
+	// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
+	paramSpecType := llamacpp.ItemAttr(paramSpec, "type")
+	if jinja2.EqStr(paramSpecType, "array") {
+		// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
+		paramSpecItems := llamacpp.ItemStr(paramSpec, "items")
+		if paramSpecItems.Truthy() {
+			// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
+			paramSpecItemsType := llamacpp.ItemStr(paramSpecItems, "type")
+			if jinja2.EqStr(paramSpecItemsType, "string") {
+				w.WriteString("string[]")
+			} else if jinja2.EqStr(paramSpecItemsType, "number") {
+				// openai-gpt-oss-120b.jinja:15:17 {%- elif param_spec['items']['type'] == "number" -%}
+				w.WriteString("number[]")
+			} else if jinja2.EqStr(paramSpecItemsType, "integer") {
+				// openai-gpt-oss-120b.jinja:17:17 {%- elif param_spec['items']['type'] == "integer" -%}
+				w.WriteString("number[]")
+			} else if jinja2.EqStr(paramSpecItemsType, "boolean") {
+				// openai-gpt-oss-120b.jinja:19:17 {%- elif param_spec['items']['type'] == "boolean" -%}
+				w.WriteString("boolean[]")
+			} else {
+				// openai-gpt-oss-120b.jinja:21:17 {%- else -%}
+				// openai-gpt-oss-120b.jinja:22:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
+				innerType = w.Capture(func() {
+					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, paramSpecItems, requiredParams, jinja2.Missing())
+				})
+				// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
+				if jinja2.EqStr(innerType, "object | object") || llamacpp.Gt(llamacpp.FilterLength(innerType), jinja2.SmallInt(50)) {
+					w.WriteString("any[]")
+				} else {
+					// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
+					// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
+					llamacpp.WriteAdd(w, innerType, jinja2.Lit("[]"))
+				}
+			}
+			// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
+			if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
+				w.WriteString(" | null")
+			}
+		} else {
+			// openai-gpt-oss-120b.jinja:32:13 {%- else -%}
+			w.WriteString("any[]")
+			// openai-gpt-oss-120b.jinja:34:13 {%- if param_spec.nullable -%}
+			if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
+				w.WriteString(" | null")
+			}
+		}
+	} else if (((llamacpp.IsDefined(paramSpecType) && llamacpp.IsIterable(paramSpecType)) && !llamacpp.IsString(paramSpecType)) && !llamacpp.IsMapping(paramSpecType)) && llamacpp.IsDefined(llamacpp.ItemInt(paramSpecType, 0)) {
+		// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
+		// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
+		if llamacpp.Gt(llamacpp.FilterLength(paramSpecType), jinja2.SmallInt(1)) {
+			// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
+			llamacpp.Write(w, llamacpp.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
+		} else {
+			// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
+			// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
+			llamacpp.Write(w, llamacpp.ItemInt(paramSpecType, 0))
+		}
+	} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
+		// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
+		// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
+		hasObjectVariants = jinja2.Bool(false)
+		// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
+		paramSpecOneOf := llamacpp.ItemAttr(paramSpec, "oneOf")
+		for _, variant := range llamacpp.Iterate(w, paramSpecOneOf) {
+			// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
+			if jinja2.EqStr(llamacpp.ItemAttr(variant, "type"), "object") {
+				// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
+				_ = jinja2.Bool(true)
+			}
+		}
+		// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
+		if hasObjectVariants.Truthy() && llamacpp.Gt(llamacpp.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
+			w.WriteString("any")
+		} else {
+			// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
+			// openai-gpt-oss-120b.jinja:56:13 {%- for variant in param_spec.oneOf -%}
+			items := llamacpp.Iterate(w, paramSpecOneOf)
+			for i := range items {
+				variant := items[i]
+				// openai-gpt-oss-120b.jinja:57:17 {{- render_typescript_type(variant, required_params) -}}
+				llamacpp.Write(w, w.Capture(func() {
+					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, variant, requiredParams, jinja2.Missing())
+				}))
+				// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
+				variantDescription := llamacpp.ItemAttr(variant, "description")
+				if variantDescription.Truthy() {
+					// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
+					w.WriteString("// ")
+					llamacpp.WriteStr(w, variantDescription)
+				}
+				// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
+				variantDefault := llamacpp.ItemAttr(variant, "default")
+				if llamacpp.IsDefined(variantDefault) {
+					w.WriteString("                    ")
+					// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
+					w.WriteString("// default: ")
+					llamacpp.WriteJSON(w, variantDefault, nil, nil)
+				}
+				// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(" | \n")
+				}
+			}
+		}
+	} else if jinja2.EqStr(paramSpecType, "string") {
+		// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
+		// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
+		paramSpecEnum := llamacpp.ItemAttr(paramSpec, "enum")
+		if paramSpecEnum.Truthy() {
+			// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
+			w.WriteString("\"")
+			llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
+			w.WriteString("\"")
+		} else {
+			// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
+			w.WriteString("string")
+			// openai-gpt-oss-120b.jinja:74:13 {%- if param_spec.nullable %}
+			if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
+				w.WriteString(" | null")
+			}
+		}
+	} else if jinja2.EqStr(paramSpecType, "number") {
+		// openai-gpt-oss-120b.jinja:78:9 {%- elif param_spec.type == "number" -%}
+		w.WriteString("number")
+	} else if jinja2.EqStr(paramSpecType, "integer") {
+		// openai-gpt-oss-120b.jinja:80:9 {%- elif param_spec.type == "integer" -%}
+		w.WriteString("number")
+	} else if jinja2.EqStr(paramSpecType, "boolean") {
+		// openai-gpt-oss-120b.jinja:82:9 {%- elif param_spec.type == "boolean" -%}
+		w.WriteString("boolean")
+	} else if jinja2.EqStr(paramSpecType, "object") {
+		// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
+		// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
+		paramSpecProperties := llamacpp.ItemAttr(paramSpec, "properties")
+		if paramSpecProperties.Truthy() {
+			w.WriteString("{\n")
+			// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(paramSpecProperties, "items", nil, nil)))
+			for i := range items {
+				vals := llamacpp.Unpack(items[i], 2)
+				propName := vals[0]
+				propSpec := vals[1]
+				// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
+				llamacpp.Write(w, propName)
+				// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
+				if llamacpp.NotIn(propName, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
+					return jinja2.NewList()
+				})) {
+					w.WriteString("?")
+				}
+				w.WriteString(": \n                ")
+				// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
+				llamacpp.Write(w, w.Capture(func() {
+					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, propSpec, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
+						return jinja2.NewList()
+					}), jinja2.Missing())
+				}))
+				// openai-gpt-oss-120b.jinja:95:17 {%- if not loop.last -%}
+				if !(i == len(items)-1) {
+					w.WriteString(", ")
+				}
+			}
+			w.WriteString("}")
+		} else {
+			// openai-gpt-oss-120b.jinja:100:13 {%- else -%}
+			w.WriteString("object")
+		}
+	} else {
+		// openai-gpt-oss-120b.jinja:103:9 {%- else -%}
+		w.WriteString("any")
+	}
+}
+
+// renderOpenaiGptOss120b_renderToolNamespaceLlama is the macro render_tool_namespace of renderOpenaiGptOss120bLlama.
+func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName, tools jinja2.Value) {
+	// openai-gpt-oss-120b.jinja:108:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	namespaceName = llamacpp.Param(namespaceName, "namespace_name")
+	tools = llamacpp.Param(tools, "tools")
+	// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
+	w.WriteString("## ")
+	llamacpp.WriteStr(w, namespaceName)
+	w.WriteString("\n\n")
+	// openai-gpt-oss-120b.jinja:110:5 {{- "namespace " + namespace_name + " {\n\n" }}
+	w.WriteString("namespace ")
+	llamacpp.WriteStr(w, namespaceName)
+	w.WriteString(" {\n\n")
+	// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
+	for _, tool := range llamacpp.Iterate(w, tools) {
+		// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
+		tool = llamacpp.ItemAttr(tool, "function")
+		// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
+		w.WriteString("// ")
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "description"))
+		w.WriteString("\n")
+		// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
+		w.WriteString("type ")
+		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
+		w.WriteString(" = ")
+		// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
+		toolParameters := llamacpp.ItemAttr(tool, "parameters")
+		if toolParameters.Truthy() && llamacpp.ItemAttr(toolParameters, "properties").Truthy() {
+			w.WriteString("(_: {\n")
+			// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
+			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
+			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(toolParameters, "properties"), "items", nil, nil)))
+			for i := range items {
+				vals := llamacpp.Unpack(items[i], 2)
+				paramName := vals[0]
+				paramSpec := vals[1]
+				// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
+				paramSpecDescription := llamacpp.ItemAttr(paramSpec, "description")
+				if paramSpecDescription.Truthy() {
+					// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
+					w.WriteString("// ")
+					llamacpp.WriteStr(w, paramSpecDescription)
+					w.WriteString("\n")
+				}
+				// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
+				llamacpp.Write(w, paramName)
+				// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
+				if llamacpp.NotIn(paramName, jinja2.Or(llamacpp.ItemAttr(toolParameters, "required"), func() jinja2.Value {
+					return jinja2.NewList()
+				})) {
+					w.WriteString("?")
+				}
+				w.WriteString(": ")
+				// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
+				llamacpp.Write(w, w.Capture(func() {
+					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, paramSpec, jinja2.Or(llamacpp.ItemAttr(toolParameters, "required"), func() jinja2.Value {
+						return jinja2.NewList()
+					}), jinja2.Missing())
+				}))
+				// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
+				paramSpecDefault := llamacpp.ItemAttr(paramSpec, "default")
+				if llamacpp.IsDefined(paramSpecDefault) {
+					// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
+					if llamacpp.ItemAttr(paramSpec, "enum").Truthy() {
+						// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
+						w.WriteString(", // default: ")
+						llamacpp.WriteStr(w, paramSpecDefault)
+					} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
+						// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
+						// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
+						w.WriteString("// default: ")
+						llamacpp.WriteStr(w, paramSpecDefault)
+					} else {
+						// openai-gpt-oss-120b.jinja:132:25 {%- else %}
+						// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
+						w.WriteString(", // default: ")
+						llamacpp.WriteJSON(w, paramSpecDefault, nil, nil)
+					}
+				}
+				// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
+				if !(i == len(items)-1) {
+					w.WriteString(",\n")
+				} else {
+					// openai-gpt-oss-120b.jinja:138:21 {%- else %}
+					w.WriteString(",\n")
+				}
+			}
+			w.WriteString("}) => any;\n\n")
+		} else {
+			// openai-gpt-oss-120b.jinja:143:13 {%- else -%}
+			w.WriteString("() => any;\n\n")
+		}
+	}
+	// openai-gpt-oss-120b.jinja:147:5 {{- "} // namespace " + namespace_name }}
+	w.WriteString("} // namespace ")
+	llamacpp.WriteStr(w, namespaceName)
+}
+
+// renderOpenaiGptOss120b_renderBuiltinToolsLlama is the macro render_builtin_tools of renderOpenaiGptOss120bLlama.
+func renderOpenaiGptOss120b_renderBuiltinToolsLlama(w *jinja2.Writer, browserTool, pythonTool jinja2.Value) {
+	// openai-gpt-oss-120b.jinja:150:1 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
+	browserTool = llamacpp.Param(browserTool, "browser_tool")
+	pythonTool = llamacpp.Param(pythonTool, "python_tool")
+	// openai-gpt-oss-120b.jinja:151:5 {%- if browser_tool %}
+	if browserTool.Truthy() {
+		w.WriteString("## browser\n\n// Tool for browsing.\n// The `cursor` appears in brackets before each browsing display: `[{cursor}]`.\n// Cite information from the tool using the following format:\n// `【{cursor}†L{line_start}(-L{line_end})?】`, for example: `【6†L9-L11】` or `【8†L3】`.\n// Do not quote more than 10 words directly from the tool output.\n// sources=web (default: web)\nnamespace browser {\n\n// Searches for information related to `query` and displays `topn` results.\ntype search = (_: {\nquery: string,\ntopn?: number, // default: 10\nsource?: string,\n}) => any;\n\n// Opens the link `id` from the page indicated by `cursor` starting at line number `loc`, showing `num_lines` lines.\n// Valid link ids are displayed with the formatting: `【{id}†.*】`.\n// If `cursor` is not provided, the most recent page is implied.\n// If `id` is a string, it is treated as a fully qualified URL associated with `source`.\n// If `loc` is not provided, the viewport will be positioned at the beginning of the document or centered on the most relevant passage, if available.\n// Use this function without `id` to scroll to a new location of an opened page.\ntype open = (_: {\nid?: number | string, // default: -1\ncursor?: number, // default: -1\nloc?: number, // default: -1\nnum_lines?: number, // default: -1\nview_source?: boolean, // default: false\nsource?: string,\n}) => any;\n\n// Finds exact matches of `pattern` in the current page, or the page given by `cursor`.\ntype find = (_: {\npattern: string,\ncursor?: number, // default: -1\n}) => any;\n\n} // namespace browser\n\n")
+	}
+	// openai-gpt-oss-120b.jinja:188:5 {%- if python_tool %}
+	if pythonTool.Truthy() {
+		w.WriteString("## python\n\nUse this tool to execute Python code in your chain of thought. The code will not be shown to the user. This tool should be used for internal reasoning, but not for code that is intended to be visible to the user (e.g. when creating plots, tables, or files).\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 120.0 seconds. The drive at '/mnt/data' can be used to save and persist user files. Internet access for this session is UNKNOWN. Depends on the cluster.\n\n")
+	}
+}
+
+// renderOpenaiGptOss120b_buildSystemMessageLlama is the macro build_system_message of renderOpenaiGptOss120bLlama.
+// Its parameters after the macro's are the variables of renderOpenaiGptOss120bLlama it reads.
+func renderOpenaiGptOss120b_buildSystemMessageLlama(w *jinja2.Writer, modelIdentityInput, reasoningEffortInput, builtinToolsInput, tools jinja2.Value) {
+	// openai-gpt-oss-120b.jinja:196:1 {%- macro build_system_message() -%}
+	var availableBuiltinTools jinja2.Value
+	modelIdentity := modelIdentityInput
+	reasoningEffort := reasoningEffortInput
+	builtinTools := builtinToolsInput
+	// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
+	if !llamacpp.IsDefined(modelIdentity) {
+		// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
+		modelIdentity = jinja2.Lit("You are ChatGPT, a large language model trained by OpenAI.")
+	}
+	// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
+	llamacpp.WriteAdd(w, modelIdentity, jinja2.Lit("\n"))
+	w.WriteString("Knowledge cutoff: 2024-06\n")
+	// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
+	w.WriteString("Current date: ")
+	llamacpp.WriteStr(w, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
+	w.WriteString("\n\n")
+	// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
+	if !llamacpp.IsDefined(reasoningEffort) {
+		// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
+		reasoningEffort = jinja2.Lit("medium")
+	}
+	// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
+	w.WriteString("Reasoning: ")
+	llamacpp.WriteStr(w, reasoningEffort)
+	w.WriteString("\n\n")
+	// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
+	if builtinTools.Truthy() {
+		w.WriteString("# Tools\n\n")
+		// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
+		availableBuiltinTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
+		// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
+		for _, tool := range llamacpp.Iterate(w, builtinTools) {
+			// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
+			if jinja2.EqStr(tool, "browser") {
+				// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %} (the namespace check)
+				llamacpp.CheckNamespace(availableBuiltinTools)
+				// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %}
+				llamacpp.SetAttr(availableBuiltinTools, "browser", jinja2.Bool(true))
+			} else if jinja2.EqStr(tool, "python") {
+				// openai-gpt-oss-120b.jinja:213:17 {%- elif tool == "python" %}
+				// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %} (the namespace check)
+				llamacpp.CheckNamespace(availableBuiltinTools)
+				// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %}
+				llamacpp.SetAttr(availableBuiltinTools, "python", jinja2.Bool(true))
+			}
+		}
+		// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
+		renderOpenaiGptOss120b_renderBuiltinToolsLlama(w, llamacpp.ItemAttr(availableBuiltinTools, "browser"), llamacpp.ItemAttr(availableBuiltinTools, "python"))
+	}
+	w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
+	// openai-gpt-oss-120b.jinja:220:5 {%- if tools -%}
+	if tools.Truthy() {
+		w.WriteString("\nCalls to these tools must go to the commentary channel: 'functions'.")
+	}
+}
+
 // spansOpenaiGptOss120b is the position table of openai-gpt-oss-120b.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenaiGptOss120b = "macro,if,set,{{ }},for|sDgLUCAMyKCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI4HIJCGOEACEACIGIAEAGEiHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKkEKRCGaCACGECIGOEGACIiDIJCG8CEACG2CEACGwCGACGiCCACIyBEIIKACIGEMCACQIIAGMECACe6FahBAIECIGIECAGI6ECAIEACIEEECAGIECAGIgECACIwDEIIKMCICGECIGKAEJGEMCACQIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCcCWZGIWGJAIECICIEqCACKwDQJAMGCICEACIEGCEJGGEEAGIGCACEACIEGEEJGIuBCACGAEIEEcCAIEWCICEAAAEEACIECMCACGAAAEEACAEIAGRGIEGJCMCUJGGaIACIACIEEACAEIAEAEEACAEGgBIJCGKEICGCEIGIKGJCGAEIGKAMREE2HCAIKqHEICGOEICEICICGACIGIOGRCEICICGACIGI2EGRCEAIIEEMCAIEGCICEACIEIAKREEICACGACIEGiBEJCGACIGCYCACGECAGGMCACGECAGMEGJGIKCAGOCCAGGAEAECqBCACGKGACEECIGKEKJGMEGAGIACAEEoBEJCGGCACEACIGGCEJGGECAGGMCACGECAGMEKRCmBkL/TAAM2KCICGyCCICG0BCICGuBEICGoBEACGiBEACMEGAEIMCACKAGIGIEGRCOEKACI8HIJCGOEACEACIGIAEAGEmHEJCGAEAEEOCAIGGCICEACIEIgCGRCK0BGIIIECIGIKCACGCCIGIMEJCICCIGIEEJCKoEKRCGaCACGECIGOEGACImDIJCGgDEACG6CEACG0CGACGmCCACMyBEIIMACIGEKCACOIIAGMECACe+FahBAIECIGIECAGI+ECAIEACIEEECAGIECAGIkECACMwDEIIMMCICGECIGKAEJGEKCACOIIAGMkBCACGcCICECCIGEUCACGCCAGKCEAGKKGRCcCWZGIWGJAIECICIEqCACKwDQJAMGCICEACIEGCEJGGEEAGIGCACEACIEGEEJGIuBCACGAEIEEcCAIEWCICEAAAEEACIECMCACGAAAEEACAEIAGRGIEGJCMCUJGGaIACIACIEEACAEIAEAEEACAEGgBIJCGKEICGCEIGIKGJCGAEIGKAMREG2HCAIKqHEICGOEICEICICGACIGIOGRCEICICGACIGI2EGRCEAIIEEMCAIEGCICEACIEIAKREEICACGACIEGiBEJCGACIGCYCACGECAGGMCACGECAGMEGJGIKCAGOCCAGGAEAECqBCACGKGACEECIGKEKJGMEGAGIACAEEoBEJCGGCACEACIGGCEJGGECAGGMCACGECAGMEKRC"
+const spansOpenaiGptOss120b = "macro,{{ }},if,set,for|6DAoMCAECkCACGaIAEIACIGEACAGIAEAGEACAGGgBIJEGKEIEGCEICIKGJEGAEICKAMRGE2HCAIKqHEIEGOEIEEICIEGACICIOGREEICIEGACICI2EGREEAIIGEMCAIEGCIEEACIGIAKRGEICAEGACIGGiBEJEGACICCYCAEGECACGMCAEGECACMEGJCIKCACOCCACGAEAGCqBCAEGKGAEEECICKEKJCMEGACIACAGEoBEJEGGCAEEACICGCEJCGECACGMCAEGECACMEKREQE/TAAIyKCIEGyCCIEG0BCIEGuBEIEGoBEAEGiBEAEMEGAGIMCAEKAGICIEGREOEKAEI4HIJEGOEAEEACICIAEACEiHEJEGAEAGEOCAIGGCIEEACIGIgCGREK0BGIIIECICIKCAEGCCICIMEJEICCICIEEJEKkEKREGaCAEGECICOEGAEIiDIJEG8CEAEG2CEAEGwCGAEGiCCAEIyBEIIKACICEMCAEQIIACMECAEkBCahBAGECICIECACI6ECAIEACIGEECACIECACIgECAEIwDEIIKMCIEGECICKAEJCEMCAEQIIACMkBCAEGcCIEECCICEUCAEGCCACKCEACKKGREcCWZCOCGJAGECIEIEqCAESGQJAKGCIEEACIGGCEJCGEEACIGCAEEACIGGEEJCIuBCAEGAEIGEcCAIEWCIEEAAAGEACIGCMCAEGAAAGEACAGIAGRCIEGJE0BAxBJAECkCACGaIAEIACIGEACAGIAEAGEACAGGgBIJEGKEIEGCEICIKGJEGAEICKAMRGG2HCAIKqHEIEGOEIEEICIEGACICIOGREEICIEGACICI2EGREEAIIGEMCAIEGCIEEACIGIAKRGEICAEGACIGGiBEJEGACICCYCAEGECACGMCAEGECACMEGJCIKCACOCCACGAEAGCqBCAEGKGAEEECICKEKJCMEGACIACAGEoBEJEGGCAEEACICGCEJCGECACGMCAEGECACMEKREQE/TAAI2KCIEGyCCIEG0BCIEGuBEIEGoBEAEGiBEAEMEGAGIMCAEKAGICIEGREOEKAEI8HIJEGOEAEEACICIAEACEmHEJEGAEAGEOCAIGGCIEEACIGIgCGREK0BGIIIECICIKCAEGCCICIMEJEICCICIEEJEKoEKREGaCAEGECICOEGAEImDIJEGgDEAEG6CEAEG0CGAEGmCCAEMyBEIIMACICEKCAEOIIACMECAEkBCahBAGECICIECACI+ECAIEACIGEECACIECACIkECAEMwDEIIMMCIEGECICKAEJCEKCAEOIIACMkBCAEGcCIEECCICEUCAEGCCACKCEACKKGREcCWZCOCGJAGECIEIEqCAESGQJAKGCIEEACIGGCEJCGEEACIGCAEEACIGGEEJCIuBCAEGAEIGEcCAIEWCIEEAAAGEACIGCMCAEGAAAGEACAGIAGRCIEGJE"

@@ -44,89 +44,18 @@ const (
 // renderQwen3_5_4B renders Qwen3.5-4B.jinja.
 func renderQwen3_5_4B(w *jinja2.Writer) {
 	addVisionIdInput := w.Lookup("add_vision_id")
+	var imageCount, videoCount jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	content := w.Lookup("content")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
 	// Qwen3.5-4B.jinja:1:1 {%- set image_count = namespace(value=0) %}
-	imageCountValue := jinja2.SmallInt(0)
+	imageCount = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 	// Qwen3.5-4B.jinja:2:1 {%- set video_count = namespace(value=0) %}
-	videoCountValue := jinja2.SmallInt(0)
+	videoCount = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
-	renderContent := func(content, doVisionCount, isSystemContent jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		doVisionCount = jinja2.Param(doVisionCount, "do_vision_count")
-		if isSystemContent.IsMissing() {
-			isSystemContent = jinja2.Bool(false)
-		}
-		// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
-		if jinja2.IsString(content) {
-			// Qwen3.5-4B.jinja:5:9 {{- content }}
-			jinja2.Write(w, content)
-		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
-			// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
-			// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
-			for _, item := range jinja2.Iterate(w, content) {
-				addVisionId := addVisionIdInput
-				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				if (jinja2.In(jinja2.Lit("image"), item) || jinja2.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(jinja2.ItemAttr(item, "type"), "image") {
-					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
-					if isSystemContent.Truthy() {
-						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain images.")))
-					}
-					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
-					if doVisionCount.Truthy() {
-						// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %}
-						imageCountValue = jinja2.Add(imageCountValue, jinja2.SmallInt(1))
-					}
-					// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
-					if addVisionId.Truthy() {
-						// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
-						w.WriteString("Picture ")
-						jinja2.Write(w, imageCountValue)
-						w.WriteString(": ")
-					}
-					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if jinja2.In(jinja2.Lit("video"), item) || jinja2.EqStr(jinja2.ItemAttr(item, "type"), "video") {
-					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
-					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
-					if isSystemContent.Truthy() {
-						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain videos.")))
-					}
-					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
-					if doVisionCount.Truthy() {
-						// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %}
-						videoCountValue = jinja2.Add(videoCountValue, jinja2.SmallInt(1))
-					}
-					// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
-					if addVisionId.Truthy() {
-						// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
-						w.WriteString("Video ")
-						jinja2.Write(w, videoCountValue)
-						w.WriteString(": ")
-					}
-					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-				} else if jinja2.In(jinja2.Lit("text"), item) {
-					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
-					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
-					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
-				} else {
-					// Qwen3.5-4B.jinja:32:17 {%- else %}
-					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
-					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected item type in content.")))
-				}
-			}
-		} else if jinja2.IsNone(content) || jinja2.IsUndefined(content) {
-			// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
-		} else {
-			// Qwen3.5-4B.jinja:38:9 {%- else %}
-			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected content type.")))
-		}
-	}
+	// (the function renderQwen3_5_4B_renderContent)
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
 	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
@@ -147,7 +76,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = jinja2.FilterTrim(w.Capture(func() {
-				renderContent(jinja2.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
+				renderQwen3_5_4B_renderContent(w, jinja2.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
@@ -163,7 +92,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = jinja2.FilterTrim(w.Capture(func() {
-				renderContent(jinja2.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
+				renderQwen3_5_4B_renderContent(w, jinja2.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), content, jinja2.Lit("<|im_end|>\n"))
@@ -183,7 +112,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		if nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
 			content = jinja2.FilterTrim(w.Capture(func() {
-				renderContent(jinja2.ItemAttr(message, "content"), jinja2.Bool(false), jinja2.Missing())
+				renderQwen3_5_4B_renderContent(w, jinja2.ItemAttr(message, "content"), jinja2.Bool(false), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
 			if !(jinja2.MethodStartswith(content, jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(content, jinja2.Lit("</tool_response>")).Truthy()) {
@@ -206,7 +135,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		var content, reasoningContent jinja2.Value
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
 		content = jinja2.FilterTrim(w.Capture(func() {
-			renderContent(jinja2.ItemAttr(message, "content"), jinja2.Bool(true), jinja2.Missing())
+			renderQwen3_5_4B_renderContent(w, jinja2.ItemAttr(message, "content"), jinja2.Bool(true), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
 		messageRole := jinja2.ItemAttr(message, "role")
@@ -340,95 +269,106 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 	}
 }
 
+// renderQwen3_5_4B_renderContent is the macro render_content of renderQwen3_5_4B.
+// Its parameters after the macro's are the variables of renderQwen3_5_4B it reads.
+func renderQwen3_5_4B_renderContent(w *jinja2.Writer, content, doVisionCount, isSystemContent jinja2.Value, addVisionIdInput, imageCount, videoCount jinja2.Value) {
+	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
+	content = jinja2.Param(content, "content")
+	doVisionCount = jinja2.Param(doVisionCount, "do_vision_count")
+	if isSystemContent.IsMissing() {
+		isSystemContent = jinja2.Bool(false)
+	}
+	// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
+	if jinja2.IsString(content) {
+		// Qwen3.5-4B.jinja:5:9 {{- content }}
+		jinja2.Write(w, content)
+	} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
+		// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
+		// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
+		for _, item := range jinja2.Iterate(w, content) {
+			addVisionId := addVisionIdInput
+			// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
+			if (jinja2.In(jinja2.Lit("image"), item) || jinja2.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(jinja2.ItemAttr(item, "type"), "image") {
+				// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
+				if isSystemContent.Truthy() {
+					// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain images.")))
+				}
+				// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
+				if doVisionCount.Truthy() {
+					// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %} (the namespace check)
+					jinja2.CheckNamespace(imageCount)
+					// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %}
+					jinja2.SetAttr(imageCount, "value", jinja2.Add(jinja2.ItemAttr(imageCount, "value"), jinja2.SmallInt(1)))
+				}
+				// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
+				if addVisionId.Truthy() {
+					// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
+					w.WriteString("Picture ")
+					jinja2.Write(w, jinja2.ItemAttr(imageCount, "value"))
+					w.WriteString(": ")
+				}
+				w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
+			} else if jinja2.In(jinja2.Lit("video"), item) || jinja2.EqStr(jinja2.ItemAttr(item, "type"), "video") {
+				// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
+				// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
+				if isSystemContent.Truthy() {
+					// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
+					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain videos.")))
+				}
+				// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
+				if doVisionCount.Truthy() {
+					// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %} (the namespace check)
+					jinja2.CheckNamespace(videoCount)
+					// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %}
+					jinja2.SetAttr(videoCount, "value", jinja2.Add(jinja2.ItemAttr(videoCount, "value"), jinja2.SmallInt(1)))
+				}
+				// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
+				if addVisionId.Truthy() {
+					// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
+					w.WriteString("Video ")
+					jinja2.Write(w, jinja2.ItemAttr(videoCount, "value"))
+					w.WriteString(": ")
+				}
+				w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
+			} else if jinja2.In(jinja2.Lit("text"), item) {
+				// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
+				// Qwen3.5-4B.jinja:31:17 {{- item.text }}
+				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+			} else {
+				// Qwen3.5-4B.jinja:32:17 {%- else %}
+				// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
+				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected item type in content.")))
+			}
+		}
+	} else if jinja2.IsNone(content) || jinja2.IsUndefined(content) {
+		// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
+	} else {
+		// Qwen3.5-4B.jinja:38:9 {%- else %}
+		// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
+		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected content type.")))
+	}
+}
+
 // renderQwen3_5_4BLlama renders Qwen3.5-4B.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderQwen3_5_4B with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderQwen3_5_4BLlama(w *jinja2.Writer) {
+	// the render changes lists and dicts of its input: it works on a copy
+	llamacpp.OwnVariables(w)
 	addVisionIdInput := w.Lookup("add_vision_id")
+	var imageCount, videoCount jinja2.Value
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")
 	content := w.Lookup("content")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
 	// Qwen3.5-4B.jinja:1:1 {%- set image_count = namespace(value=0) %}
-	imageCountValue := jinja2.SmallInt(0)
+	imageCount = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 	// Qwen3.5-4B.jinja:2:1 {%- set video_count = namespace(value=0) %}
-	videoCountValue := jinja2.SmallInt(0)
+	videoCount = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
-	renderContent := func(content, doVisionCount, isSystemContent jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		doVisionCount = llamacpp.Param(doVisionCount, "do_vision_count")
-		if isSystemContent.IsMissing() {
-			isSystemContent = jinja2.Bool(false)
-		}
-		// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
-		if llamacpp.IsString(content) {
-			// Qwen3.5-4B.jinja:5:9 {{- content }}
-			llamacpp.Write(w, content)
-		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
-			// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
-			// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
-			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			addVisionId := addVisionIdInput
-			for _, item := range llamacpp.Iterate(w, content) {
-				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				if (llamacpp.In(jinja2.Lit("image"), item) || llamacpp.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "image") {
-					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
-					if isSystemContent.Truthy() {
-						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
-						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain images.")))
-					}
-					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
-					if doVisionCount.Truthy() {
-						// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %}
-						imageCountValue = llamacpp.Add(imageCountValue, jinja2.SmallInt(1))
-					}
-					// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
-					if addVisionId.Truthy() {
-						// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
-						w.WriteString("Picture ")
-						llamacpp.WriteStr(w, imageCountValue)
-						w.WriteString(": ")
-					}
-					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if llamacpp.In(jinja2.Lit("video"), item) || jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "video") {
-					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
-					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
-					if isSystemContent.Truthy() {
-						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
-						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain videos.")))
-					}
-					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
-					if doVisionCount.Truthy() {
-						// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %}
-						videoCountValue = llamacpp.Add(videoCountValue, jinja2.SmallInt(1))
-					}
-					// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
-					if addVisionId.Truthy() {
-						// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
-						w.WriteString("Video ")
-						llamacpp.WriteStr(w, videoCountValue)
-						w.WriteString(": ")
-					}
-					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-				} else if llamacpp.In(jinja2.Lit("text"), item) {
-					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
-					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
-				} else {
-					// Qwen3.5-4B.jinja:32:17 {%- else %}
-					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
-					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected item type in content.")))
-				}
-			}
-		} else if llamacpp.IsNone(content) || llamacpp.IsUndefined(content) {
-			// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
-		} else {
-			// Qwen3.5-4B.jinja:38:9 {%- else %}
-			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
-			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected content type.")))
-		}
-	}
+	// (the function renderQwen3_5_4B_renderContentLlama)
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
 	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
@@ -449,7 +389,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = llamacpp.FilterTrim(w.Capture(func() {
-				renderContent(llamacpp.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
+				renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
@@ -465,7 +405,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = llamacpp.FilterTrim(w.Capture(func() {
-				renderContent(llamacpp.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
+				renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), content, jinja2.Lit("<|im_end|>\n"))
@@ -486,7 +426,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		if nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
 			content2 = llamacpp.FilterTrim(w.Capture(func() {
-				renderContent(llamacpp.ItemAttr(message, "content"), jinja2.Bool(false), jinja2.Missing())
+				renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttr(message, "content"), jinja2.Bool(false), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
 			if !(llamacpp.MethodStartswith(content2, jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(content2, jinja2.Lit("</tool_response>")).Truthy()) {
@@ -510,7 +450,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		message := loop.Item()
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
 		content3 = llamacpp.FilterTrim(w.Capture(func() {
-			renderContent(llamacpp.ItemAttr(message, "content"), jinja2.Bool(true), jinja2.Missing())
+			renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttr(message, "content"), jinja2.Bool(true), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
 		messageRole := llamacpp.ItemAttr(message, "role")
@@ -646,6 +586,88 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderQwen3_5_4B_renderContentLlama is the macro render_content of renderQwen3_5_4BLlama.
+// Its parameters after the macro's are the variables of renderQwen3_5_4BLlama it reads.
+func renderQwen3_5_4B_renderContentLlama(w *jinja2.Writer, content, doVisionCount, isSystemContent jinja2.Value, addVisionIdInput, imageCount, videoCount jinja2.Value) {
+	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
+	content = llamacpp.Param(content, "content")
+	doVisionCount = llamacpp.Param(doVisionCount, "do_vision_count")
+	if isSystemContent.IsMissing() {
+		isSystemContent = jinja2.Bool(false)
+	}
+	// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
+	if llamacpp.IsString(content) {
+		// Qwen3.5-4B.jinja:5:9 {{- content }}
+		llamacpp.Write(w, content)
+	} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
+		// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
+		// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+		addVisionId := addVisionIdInput
+		for _, item := range llamacpp.Iterate(w, content) {
+			// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
+			if (llamacpp.In(jinja2.Lit("image"), item) || llamacpp.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "image") {
+				// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
+				if isSystemContent.Truthy() {
+					// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain images.")))
+				}
+				// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
+				if doVisionCount.Truthy() {
+					// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %} (the namespace check)
+					llamacpp.CheckNamespace(imageCount)
+					// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %}
+					llamacpp.SetAttr(imageCount, "value", llamacpp.Add(llamacpp.ItemAttr(imageCount, "value"), jinja2.SmallInt(1)))
+				}
+				// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
+				if addVisionId.Truthy() {
+					// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
+					w.WriteString("Picture ")
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(imageCount, "value"))
+					w.WriteString(": ")
+				}
+				w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
+			} else if llamacpp.In(jinja2.Lit("video"), item) || jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "video") {
+				// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
+				// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
+				if isSystemContent.Truthy() {
+					// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
+					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain videos.")))
+				}
+				// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
+				if doVisionCount.Truthy() {
+					// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %} (the namespace check)
+					llamacpp.CheckNamespace(videoCount)
+					// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %}
+					llamacpp.SetAttr(videoCount, "value", llamacpp.Add(llamacpp.ItemAttr(videoCount, "value"), jinja2.SmallInt(1)))
+				}
+				// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
+				if addVisionId.Truthy() {
+					// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
+					w.WriteString("Video ")
+					llamacpp.WriteStr(w, llamacpp.ItemAttr(videoCount, "value"))
+					w.WriteString(": ")
+				}
+				w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
+			} else if llamacpp.In(jinja2.Lit("text"), item) {
+				// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
+				// Qwen3.5-4B.jinja:31:17 {{- item.text }}
+				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+			} else {
+				// Qwen3.5-4B.jinja:32:17 {%- else %}
+				// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
+				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected item type in content.")))
+			}
+		}
+	} else if llamacpp.IsNone(content) || llamacpp.IsUndefined(content) {
+		// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
+	} else {
+		// Qwen3.5-4B.jinja:38:9 {%- else %}
+		// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
+		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected content type.")))
+	}
+}
+
 // spansQwen3_5_4B is the position table of Qwen3.5-4B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwen3_5_4B = "set,macro,if,{{ }},for|qDACCAEACAAEwECACOgECIEEACIGC6DCAEGmDCAIG+CCIEEGCIEEACIGGGEJEEACIAGMEJEEECIGK4BGJEGGCAEEACIGGGEJEEACIAGMEJEEECIGKQGJEGACAGIAEAGGMGREKAGAGIGGREEACIGGmCEJEGKGIIGAEIGIYIJEGECIAIGCAEEACIGOQKREGECIAIACAGICGRAGoBCAIKACIAEYCAEEECIAIKCAEEACIAEACAAKGIZEEACIGG8HEJIKECIAIoHCAEGGCIEEACIGE6GEJEGACAGCyGCAEGACAAEaCAEGACIAIKEAEEACIAEACAAIAGRAEOCAEEACIGIAEAGGoDEJEG+CCIIIICIEGACIAGcEJEEOCIEEACIGIAEAGKAGJGGoBEJEGeCIIKACIGEICAAMCCAGQqBQhBEGGCAEKCIAGGKEAEEGEIEOAIJGISGREGKEIEoBApJJAEACAAEyECACOiECIEEACIGC8DCAEImDCAIG+CCIEEGCIEEACIGGGEJEEACIAGMEJEEECIGK4BGJEGGCAEEACIGGGEJEEACIAGMEJEEECIGKQGJEGACAGIAEAGGMGREKAGAGIGGREEACIGGmCEJEGKGIIGAEIGIYIJEGECIAIGCAEEACIGOQKREGECIAIACAGICGRAIoBCAIKACIAEYCAEEECIAIKCAEEACIAEACAAKGIZEEACIGIgIEJIKECIAIsHCAEGGCIEEACIGE+GEJEGACAGC2GCAEGACAAEaCAEGACIAIKEAEEACIAEACAAIAGRAEOCAEEACIGIAEAGGsDEJEGiDCIIIICIEGACIAGcEJEEOCIEEACIGIAEAGKAGJGGsBEJEKeCIIKACIGEICAAMCCAGQqBQhBEGGCAEKCIAGGKEAEEGEIEOAIJGISGREGKEIE"
+const spansQwen3_5_4B = "set,if,{{ }},for,macro|sDACCAEACAAIGwCACEACIEGmCEJCGKGIGGAEIEIYIJCGECIAIGCACEACIEOQKRCGECIAIACAEICGRAGoBCAGKACIAEYCACEECIAIKCACEACIAEACAAKGIZCEACIEG8HEJGKECIAIoHCACGGCICEACIEE6GEJCGACAECyGCACGACAAEaCACGACIAIKEACEACIAEACAAIAGRAEOCACEACIEIAEAEGoDEJCG+CCIGIICICGACIAGcEJCEOCICEACIEIAEAEKAGJEGoBEJCGeCIGKACIEEICAAMCCAEQqBQhBCGGCACKCIAEGKEACEGEICOAIJEISGRCGKEICaIlJJIMoECICEACIECiECACGuDCAGGmDCICEGCICEACIEGKEJCEAAAAEACIAGMEJCEECIEK8BGJCGGCACEACIEGKEJCEAAAAEACIAGMEJCEECIEKQGJCGACAEIAEAEGMGRCKAGAEkBAtCRAEACAAIGwCACEACIEGmCEJCGKGIGGAEIEIYIJCGECIAIGCACEACIEOQKRCGECIAIACAEICGRAIoBCAGKACIAEYCACEECIAIKCACEACIAEACAAKGIZCEACIEIgIEJGKECIAIsHCACGGCICEACIEE+GEJCGACAEC2GCACGACAAEaCACGACIAIKEACEACIAEACAAIAGRAEOCACEACIEIAEAEGsDEJCGiDCIGIICICGACIAGcEJCEOCICEACIEIAEAEKAGJEGsBEJCKeCIGKACIEEICAAMCCAEQqBQhBCGGCACKCIAEGKEACEGEICOAIJEISGRCGKEICaIlJJIMqECICEACIECkECACIuDCAGGmDCICEGCICEACIEGKEJCEAAAAEACIAGMEJCEECIEK8BGJCGGCACEACIEGKEJCEAAAAEACIAGMEJCEECIEKQGJCGACAEIAEAEGMGRCKAGAE"

@@ -46,42 +46,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
-	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
-		jsonDict = jinja2.Param(jsonDict, "json_dict")
-		handledKeys = jinja2.Param(handledKeys, "handled_keys")
-		// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
-		if jinja2.IsMapping(jsonDict) {
-			// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
-			var loop jinja2.Loop
-			for loop.Start(w, jsonDict, func(item jinja2.Value) bool {
-				jsonKey := item
-				return jinja2.NotIn(jsonKey, handledKeys)
-			}); loop.Next(); {
-				jsonKey := loop.Item()
-				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if jinja2.IsMapping(jinja2.Item(jsonDict, jsonKey)) || (jinja2.IsSequence(jinja2.Item(jsonDict, jsonKey)) && !jinja2.IsString(jinja2.Item(jsonDict, jsonKey))) {
-					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					w.WriteString("\n<")
-					jinja2.Write(w, jsonKey)
-					w.WriteString(">")
-					jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.Item(jsonDict, jsonKey), nil, nil)))
-					w.WriteString("</")
-					jinja2.Write(w, jsonKey)
-					w.WriteString(">")
-				} else {
-					// Qwen3-Coder.jinja:6:17 {%- else %}
-					// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					w.WriteString("\n<")
-					jinja2.Write(w, jsonKey)
-					w.WriteString(">")
-					jinja2.Write(w, jinja2.FilterString(jinja2.Item(jsonDict, jsonKey)))
-					w.WriteString("</")
-					jinja2.Write(w, jsonKey)
-					w.WriteString(">")
-				}
-			}
-		}
-	}
+	// (the function renderQwen3Coder_renderExtraKeys)
 	// Qwen3-Coder.jinja:13:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
@@ -168,19 +133,19 @@ func renderQwen3Coder(w *jinja2.Writer) {
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
 					handledKeys = jinja2.NewList(jinja2.Lit("name"), jinja2.Lit("type"), jinja2.Lit("description"))
 					// Qwen3-Coder.jinja:54:17 {{- render_extra_keys(param_fields, handled_keys) }}
-					renderExtraKeys(paramFields, handledKeys)
+					renderQwen3Coder_renderExtraKeys(w, paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("properties"))
 			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			renderExtraKeys(toolParameters, handledKeys)
+			renderQwen3Coder_renderExtraKeys(w, toolParameters, handledKeys)
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("name"), jinja2.Lit("description"), jinja2.Lit("parameters"))
 			// Qwen3-Coder.jinja:62:9 {{- render_extra_keys(tool, handled_keys) }}
-			renderExtraKeys(tool, handledKeys)
+			renderQwen3Coder_renderExtraKeys(w, tool, handledKeys)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
@@ -277,6 +242,45 @@ func renderQwen3Coder(w *jinja2.Writer) {
 	}
 }
 
+// renderQwen3Coder_renderExtraKeys is the macro render_extra_keys of renderQwen3Coder.
+func renderQwen3Coder_renderExtraKeys(w *jinja2.Writer, jsonDict, handledKeys jinja2.Value) {
+	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
+	jsonDict = jinja2.Param(jsonDict, "json_dict")
+	handledKeys = jinja2.Param(handledKeys, "handled_keys")
+	// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
+	if jinja2.IsMapping(jsonDict) {
+		// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
+		var loop jinja2.Loop
+		for loop.Start(w, jsonDict, func(item jinja2.Value) bool {
+			jsonKey := item
+			return jinja2.NotIn(jsonKey, handledKeys)
+		}); loop.Next(); {
+			jsonKey := loop.Item()
+			// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
+			if jinja2.IsMapping(jinja2.Item(jsonDict, jsonKey)) || (jinja2.IsSequence(jinja2.Item(jsonDict, jsonKey)) && !jinja2.IsString(jinja2.Item(jsonDict, jsonKey))) {
+				// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
+				w.WriteString("\n<")
+				jinja2.Write(w, jsonKey)
+				w.WriteString(">")
+				jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.Item(jsonDict, jsonKey), nil, nil)))
+				w.WriteString("</")
+				jinja2.Write(w, jsonKey)
+				w.WriteString(">")
+			} else {
+				// Qwen3-Coder.jinja:6:17 {%- else %}
+				// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
+				w.WriteString("\n<")
+				jinja2.Write(w, jsonKey)
+				w.WriteString(">")
+				jinja2.Write(w, jinja2.FilterString(jinja2.Item(jsonDict, jsonKey)))
+				w.WriteString("</")
+				jinja2.Write(w, jsonKey)
+				w.WriteString(">")
+			}
+		}
+	}
+}
+
 // renderQwen3CoderLlama renders Qwen3-Coder.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderQwen3Coder with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
@@ -287,42 +291,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
-	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
-		jsonDict = llamacpp.Param(jsonDict, "json_dict")
-		handledKeys = llamacpp.Param(handledKeys, "handled_keys")
-		// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
-		if llamacpp.IsMapping(jsonDict) {
-			// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
-			var loop jinja2.Loop
-			for loop.Start(w, llamacpp.Iterable(jsonDict), func(item jinja2.Value) bool {
-				jsonKey := item
-				return llamacpp.NotIn(jsonKey, handledKeys)
-			}); loop.Next(); {
-				jsonKey := loop.Item()
-				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if llamacpp.IsMapping(llamacpp.Item(jsonDict, jsonKey)) || (llamacpp.IsSequence(llamacpp.Item(jsonDict, jsonKey)) && !llamacpp.IsString(llamacpp.Item(jsonDict, jsonKey))) {
-					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					w.WriteString("\n<")
-					llamacpp.WriteStr(w, jsonKey)
-					w.WriteString(">")
-					llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.Item(jsonDict, jsonKey), nil, nil)))
-					w.WriteString("</")
-					llamacpp.WriteStr(w, jsonKey)
-					w.WriteString(">")
-				} else {
-					// Qwen3-Coder.jinja:6:17 {%- else %}
-					// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					w.WriteString("\n<")
-					llamacpp.WriteStr(w, jsonKey)
-					w.WriteString(">")
-					llamacpp.WriteStr(w, llamacpp.FilterString(llamacpp.Item(jsonDict, jsonKey)))
-					w.WriteString("</")
-					llamacpp.WriteStr(w, jsonKey)
-					w.WriteString(">")
-				}
-			}
-		}
-	}
+	// (the function renderQwen3Coder_renderExtraKeysLlama)
 	// Qwen3-Coder.jinja:13:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
@@ -413,19 +382,19 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
 					handledKeys = jinja2.NewList(jinja2.Lit("name"), jinja2.Lit("type"), jinja2.Lit("description"))
 					// Qwen3-Coder.jinja:54:17 {{- render_extra_keys(param_fields, handled_keys) }}
-					renderExtraKeys(paramFields, handledKeys)
+					renderQwen3Coder_renderExtraKeysLlama(w, paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("properties"))
 			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			renderExtraKeys(llamacpp.ItemAttr(tool, "parameters"), handledKeys)
+			renderQwen3Coder_renderExtraKeysLlama(w, llamacpp.ItemAttr(tool, "parameters"), handledKeys)
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("name"), jinja2.Lit("description"), jinja2.Lit("parameters"))
 			// Qwen3-Coder.jinja:62:9 {{- render_extra_keys(tool, handled_keys) }}
-			renderExtraKeys(tool, handledKeys)
+			renderQwen3Coder_renderExtraKeysLlama(w, tool, handledKeys)
 			w.WriteString("\n</function>")
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
@@ -524,6 +493,45 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderQwen3Coder_renderExtraKeysLlama is the macro render_extra_keys of renderQwen3CoderLlama.
+func renderQwen3Coder_renderExtraKeysLlama(w *jinja2.Writer, jsonDict, handledKeys jinja2.Value) {
+	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
+	jsonDict = llamacpp.Param(jsonDict, "json_dict")
+	handledKeys = llamacpp.Param(handledKeys, "handled_keys")
+	// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
+	if llamacpp.IsMapping(jsonDict) {
+		// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
+		var loop jinja2.Loop
+		for loop.Start(w, llamacpp.Iterable(jsonDict), func(item jinja2.Value) bool {
+			jsonKey := item
+			return llamacpp.NotIn(jsonKey, handledKeys)
+		}); loop.Next(); {
+			jsonKey := loop.Item()
+			// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
+			if llamacpp.IsMapping(llamacpp.Item(jsonDict, jsonKey)) || (llamacpp.IsSequence(llamacpp.Item(jsonDict, jsonKey)) && !llamacpp.IsString(llamacpp.Item(jsonDict, jsonKey))) {
+				// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
+				w.WriteString("\n<")
+				llamacpp.WriteStr(w, jsonKey)
+				w.WriteString(">")
+				llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.Item(jsonDict, jsonKey), nil, nil)))
+				w.WriteString("</")
+				llamacpp.WriteStr(w, jsonKey)
+				w.WriteString(">")
+			} else {
+				// Qwen3-Coder.jinja:6:17 {%- else %}
+				// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
+				w.WriteString("\n<")
+				llamacpp.WriteStr(w, jsonKey)
+				w.WriteString(">")
+				llamacpp.WriteStr(w, llamacpp.FilterString(llamacpp.Item(jsonDict, jsonKey)))
+				w.WriteString("</")
+				llamacpp.WriteStr(w, jsonKey)
+				w.WriteString(">")
+			}
+		}
+	}
+}
+
 // spansQwen3Coder is the position table of Qwen3-Coder.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwen3Coder = "macro,if,for,{{ }},set|iDmCCCAI8BCICE2BCIEOmBCICEMCIGUMEAGYUMhBCGACIIEACAIIAEAIGGGJCEACIIGSGJCEACIGIEEACKyEIJCGqEGIEGICICGACIIGEEJGIOCACGECIGMmCGJCG+BCIEOEEIGIMCACGECIGKMEJCGECIGKAEJIECCAGKAIRIECCAGGAEAIECCAGMQMRCKEGICK0EIJEIqECICGACIGEICACGACIGGgCEJEEICICGACIIGAEJGEoBCACGeCIEKACIGEICAIMCCAGOyBOZCGACAGCqBCACGGCACKCIAGGKEACEGEICOAIJGIEGRCemClHAAI8BCICE2BCIEOmBCICEMCIGUMEAGYUMhBCGACIIEACAIIAEAIGGGJCEACIIGSGJCEACIGIEEACK6EIJCIwEGIEGICICGACIIGEEJGIOCACGECIGMsCGJCM+BCIEOEEIGIMCACGECIGKMEJCGECIGKAEJIECCAGKAIRIECCAGGAEAIECCAGMQMRCKEGICK4EIJEIuECICGACIGEICACGACIGGkCEJEEICICGACIIGAEJGEsBCACKeCIEKACIGEICAIMCCAGOyBOZCGACAGCqBCACGGCACKCIAGGKEACEGEICOAIJGIEGRC"
+const spansQwen3Coder = "if,set,{{ }},for,macro|mDUaCAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAKyEIJAGqEGIGGICIAGACICGEEJEIOCAAGECIEMmCGJAG+BCIGOEEIEIMCAAGECIEKMEJAGECIEKAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAK0EIJGIqECIAGACIEEICAAGACIEGgCEJGEICIAGACICGAEJEEoBCAAGeCIGKACIEEICACMCCAEOyBOZAGACAECqBCAAGGCAAKCIAEGKEAAEGEIAOAIJEIEGRAQClHAIG8BCIAE2BCIGOmBCIAEMCIEUMEAEwBUMhBAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAK6EIJAIwEGIGGICIAGACICGEEJEIOCAAGECIEMsCGJAM+BCIGOEEIEIMCAAGECIEKMEJAGECIEKAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAK4EIJGIuECIAGACIEEICAAGACIEGkCEJGEICIAGACICGAEJEEsBCAAKeCIGKACIEEICACMCCAEOyBOZAGACAECqBCAAGGCAAKCIAEGKEAAEGEIAOAIJEIEGRAQClHAIG8BCIAE2BCIGOmBCIAEMCIEUMEAE"

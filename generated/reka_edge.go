@@ -57,74 +57,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
-	renderContent := func(content, numImgTokens, numVideoFrames jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		numImgTokens = jinja2.Param(numImgTokens, "num_img_tokens")
-		numVideoFrames = jinja2.Param(numVideoFrames, "num_video_frames")
-		var ns jinja2.Value
-		// Reka-Edge.jinja:2:5 {%- if content is string -%}
-		if jinja2.IsString(content) {
-			// Reka-Edge.jinja:3:9 {{- content -}}
-			jinja2.Write(w, content)
-		} else if jinja2.IsSequence(content) {
-			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
-			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
-			// Reka-Edge.jinja:6:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, content) {
-				var itemType, text, repeatTokens jinja2.Value
-				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
-				itemType = jinja2.MethodGet(item, jinja2.Lit("type"))
-				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if jinja2.EqStr(itemType, "text") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("text"))) {
-					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
-					text = jinja2.MethodGetDefault(item, jinja2.Lit("text"), jinja2.Lit(""))
-					// Reka-Edge.jinja:10:17 {%- if text -%}
-					if text.Truthy() {
-						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
-						if jinja2.ItemAttr(ns, "prev_was_text").Truthy() {
-							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
-							jinja2.CheckNamespace(ns)
-							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
-							jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit(" ")))
-						}
-						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
-						jinja2.CheckNamespace(ns)
-						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
-						jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), text))
-					}
-					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
-					jinja2.SetAttr(ns, "prev_was_text", jinja2.Bool(!jinja2.EqStr(text, "")))
-				} else if (jinja2.InStrs(itemType, "image", "image_url") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("image")))) || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("image_url"))) {
-					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
-					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("<image>"), jinja2.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Lit("</image>")))
-					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
-					jinja2.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
-				} else if (jinja2.InStrs(itemType, "video", "video_url") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("video")))) || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("video_url"))) {
-					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
-					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
-					repeatTokens = jinja2.Mul(numImgTokens, numVideoFrames)
-					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("<video>"), jinja2.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Lit("</video>")))
-					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
-					jinja2.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
-				}
-			}
-			// Reka-Edge.jinja:26:9 {{- ns.out -}}
-			jinja2.Write(w, jinja2.ItemAttr(ns, "out"))
-		}
-	}
+	// (the function renderRekaEdge_renderContent)
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
@@ -162,7 +95,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.SmallInt(0)) && jinja2.InStrs(jinja2.MethodGet(jinja2.ItemInt(messages, 0), jinja2.Lit("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
-			renderContent(jinja2.MethodGetDefault(jinja2.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")), numImgTokens, numVideoFrames)
+			renderRekaEdge_renderContent(w, jinja2.MethodGetDefault(jinja2.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
 		startIdx = jinja2.SmallInt(1)
@@ -241,7 +174,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
 			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), prefixNsValue, w.Capture(func() {
-				renderContent(content, numImgTokens, numVideoFrames)
+				renderRekaEdge_renderContent(w, content, numImgTokens, numVideoFrames)
 			}), jinja2.Lit("<sep>")))
 		} else if jinja2.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
@@ -249,7 +182,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 			toolCalls = jinja2.MethodGet(message, jinja2.Lit("tool_calls"))
 			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
-				renderContent(content, numImgTokens, numVideoFrames)
+				renderRekaEdge_renderContent(w, content, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
 			reasoningText = jinja2.Lit("")
@@ -343,7 +276,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
-				renderContent(content, numImgTokens, numVideoFrames)
+				renderRekaEdge_renderContent(w, content, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
@@ -378,6 +311,77 @@ func renderRekaEdge(w *jinja2.Writer) {
 	jinja2.Write(w, jinja2.ItemAttr(ns, "out"))
 }
 
+// renderRekaEdge_renderContent is the macro render_content of renderRekaEdge.
+func renderRekaEdge_renderContent(w *jinja2.Writer, content, numImgTokens, numVideoFrames jinja2.Value) {
+	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
+	content = jinja2.Param(content, "content")
+	numImgTokens = jinja2.Param(numImgTokens, "num_img_tokens")
+	numVideoFrames = jinja2.Param(numVideoFrames, "num_video_frames")
+	var ns jinja2.Value
+	// Reka-Edge.jinja:2:5 {%- if content is string -%}
+	if jinja2.IsString(content) {
+		// Reka-Edge.jinja:3:9 {{- content -}}
+		jinja2.Write(w, content)
+	} else if jinja2.IsSequence(content) {
+		// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
+		// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
+		// Reka-Edge.jinja:6:9 {%- for item in content -%}
+		for _, item := range jinja2.Iterate(w, content) {
+			var itemType, text, repeatTokens jinja2.Value
+			// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
+			itemType = jinja2.MethodGet(item, jinja2.Lit("type"))
+			// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
+			if jinja2.EqStr(itemType, "text") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("text"))) {
+				// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
+				text = jinja2.MethodGetDefault(item, jinja2.Lit("text"), jinja2.Lit(""))
+				// Reka-Edge.jinja:10:17 {%- if text -%}
+				if text.Truthy() {
+					// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
+					if jinja2.ItemAttr(ns, "prev_was_text").Truthy() {
+						// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
+						jinja2.CheckNamespace(ns)
+						// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
+						jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit(" ")))
+					}
+					// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
+					jinja2.CheckNamespace(ns)
+					// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
+					jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), text))
+				}
+				// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
+				jinja2.SetAttr(ns, "prev_was_text", jinja2.Bool(!jinja2.EqStr(text, "")))
+			} else if (jinja2.InStrs(itemType, "image", "image_url") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("image")))) || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("image_url"))) {
+				// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
+				// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("<image>"), jinja2.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Lit("</image>")))
+				// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
+				jinja2.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
+			} else if (jinja2.InStrs(itemType, "video", "video_url") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("video")))) || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Lit("video_url"))) {
+				// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
+				// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
+				repeatTokens = jinja2.Mul(numImgTokens, numVideoFrames)
+				// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
+				jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("<video>"), jinja2.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Lit("</video>")))
+				// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
+				jinja2.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
+			}
+		}
+		// Reka-Edge.jinja:26:9 {{- ns.out -}}
+		jinja2.Write(w, jinja2.ItemAttr(ns, "out"))
+	}
+}
+
 // renderRekaEdgeLlama renders Reka-Edge.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderRekaEdge with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
@@ -394,75 +398,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
-	renderContent := func(content, numImgTokens, numVideoFrames jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		numImgTokens = llamacpp.Param(numImgTokens, "num_img_tokens")
-		numVideoFrames = llamacpp.Param(numVideoFrames, "num_video_frames")
-		var ns jinja2.Value
-		// Reka-Edge.jinja:2:5 {%- if content is string -%}
-		if llamacpp.IsString(content) {
-			// Reka-Edge.jinja:3:9 {{- content -}}
-			llamacpp.Write(w, content)
-		} else if llamacpp.IsSequence(content) {
-			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
-			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
-			// Reka-Edge.jinja:6:9 {%- for item in content -%}
-			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-			var itemType, text, repeatTokens jinja2.Value
-			for _, item := range llamacpp.Iterate(w, content) {
-				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
-				itemType = llamacpp.MethodGet(item, jinja2.Lit("type"))
-				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if jinja2.EqStr(itemType, "text") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("text"))) {
-					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
-					text = llamacpp.MethodGetDefault(item, jinja2.Lit("text"), jinja2.Lit(""))
-					// Reka-Edge.jinja:10:17 {%- if text -%}
-					if text.Truthy() {
-						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
-						if llamacpp.ItemAttr(ns, "prev_was_text").Truthy() {
-							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
-							llamacpp.CheckNamespace(ns)
-							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
-							llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit(" ")))
-						}
-						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
-						llamacpp.CheckNamespace(ns)
-						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
-						llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), text))
-					}
-					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
-					llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(!jinja2.EqStr(text, "")))
-				} else if (llamacpp.InStrs(itemType, "image", "image_url") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("image")))) || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("image_url"))) {
-					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
-					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<image>"), llamacpp.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Lit("</image>")))
-					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
-					llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
-				} else if (llamacpp.InStrs(itemType, "video", "video_url") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("video")))) || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("video_url"))) {
-					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
-					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
-					repeatTokens = llamacpp.Mul(numImgTokens, numVideoFrames)
-					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<video>"), llamacpp.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Lit("</video>")))
-					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
-					llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
-				}
-			}
-			// Reka-Edge.jinja:26:9 {{- ns.out -}}
-			llamacpp.Write(w, llamacpp.ItemAttr(ns, "out"))
-		}
-	}
+	// (the function renderRekaEdge_renderContentLlama)
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
@@ -503,7 +439,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	if llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) && llamacpp.InStrs(llamacpp.MethodGet(llamacpp.ItemInt(messages, 0), jinja2.Lit("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
-			renderContent(llamacpp.MethodGetDefault(llamacpp.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")), numImgTokens, numVideoFrames)
+			renderRekaEdge_renderContentLlama(w, llamacpp.MethodGetDefault(llamacpp.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
 		startIdx = jinja2.SmallInt(1)
@@ -587,7 +523,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
 			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), prefixNsValue, w.Capture(func() {
-				renderContent(content2, numImgTokens, numVideoFrames)
+				renderRekaEdge_renderContentLlama(w, content2, numImgTokens, numVideoFrames)
 			}), jinja2.Lit("<sep>")))
 		} else if jinja2.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
@@ -595,7 +531,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			toolCalls = llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))
 			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
-				renderContent(content2, numImgTokens, numVideoFrames)
+				renderRekaEdge_renderContentLlama(w, content2, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
 			reasoningText = jinja2.Lit("")
@@ -690,7 +626,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
-				renderContent(content2, numImgTokens, numVideoFrames)
+				renderRekaEdge_renderContentLlama(w, content2, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -725,6 +661,78 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, llamacpp.ItemAttr(ns, "out"))
 }
 
+// renderRekaEdge_renderContentLlama is the macro render_content of renderRekaEdgeLlama.
+func renderRekaEdge_renderContentLlama(w *jinja2.Writer, content, numImgTokens, numVideoFrames jinja2.Value) {
+	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
+	content = llamacpp.Param(content, "content")
+	numImgTokens = llamacpp.Param(numImgTokens, "num_img_tokens")
+	numVideoFrames = llamacpp.Param(numVideoFrames, "num_video_frames")
+	var ns jinja2.Value
+	// Reka-Edge.jinja:2:5 {%- if content is string -%}
+	if llamacpp.IsString(content) {
+		// Reka-Edge.jinja:3:9 {{- content -}}
+		llamacpp.Write(w, content)
+	} else if llamacpp.IsSequence(content) {
+		// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
+		// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
+		// Reka-Edge.jinja:6:9 {%- for item in content -%}
+		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
+		var itemType, text, repeatTokens jinja2.Value
+		for _, item := range llamacpp.Iterate(w, content) {
+			// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
+			itemType = llamacpp.MethodGet(item, jinja2.Lit("type"))
+			// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
+			if jinja2.EqStr(itemType, "text") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("text"))) {
+				// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
+				text = llamacpp.MethodGetDefault(item, jinja2.Lit("text"), jinja2.Lit(""))
+				// Reka-Edge.jinja:10:17 {%- if text -%}
+				if text.Truthy() {
+					// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
+					if llamacpp.ItemAttr(ns, "prev_was_text").Truthy() {
+						// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
+						llamacpp.CheckNamespace(ns)
+						// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
+						llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit(" ")))
+					}
+					// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
+					llamacpp.CheckNamespace(ns)
+					// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), text))
+				}
+				// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
+				llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(!jinja2.EqStr(text, "")))
+			} else if (llamacpp.InStrs(itemType, "image", "image_url") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("image")))) || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("image_url"))) {
+				// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
+				// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<image>"), llamacpp.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Lit("</image>")))
+				// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
+				llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
+			} else if (llamacpp.InStrs(itemType, "video", "video_url") || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("video")))) || !llamacpp.IsNone(llamacpp.MethodGet(item, jinja2.Lit("video_url"))) {
+				// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
+				// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
+				repeatTokens = llamacpp.Mul(numImgTokens, numVideoFrames)
+				// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<video>"), llamacpp.Mul(jinja2.Lit("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Lit("</video>")))
+				// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
+				llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
+			}
+		}
+		// Reka-Edge.jinja:26:9 {{- ns.out -}}
+		llamacpp.Write(w, llamacpp.ItemAttr(ns, "out"))
+	}
+}
+
 // spansRekaEdge is the position table of Reka-Edge.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRekaEdge = "macro,if,{{ }},set,for|4DmECCAM4DCICEACIECyDCACGACAGEiDCAIGACIGE2CCACEACIGEYCACEKCICEAAAGEACIGGAAAGEAEJGGAAAGEAEJGCsBCACGAAAGEACAGEAAAGEACAGCYCACGACAGEAAAGEACAGEAAAGEACAGIAGREIAGRGEmBCAIKACIGEWCACEACIGEMCACEAAAGECCIGMAKZGEACAGEACAGEACAGEACAGEOCACEECIGIACAGGiCEJCEACIGEGCACEACIGGmBEJCEOCICEACIGIAEAGGAEJGEGKAIEACIGGAEJGGAAAGEAMJGG0JEJIIACIGEACAGEACAGE+ICACEACIGEmBCACEgBCIIGYCICEACIGEECACGKGACGCCAGMAAAGEEKZGGiHCACGACAGEECAGIACAGESCACEACIGCMCACGACAGEACAGGAAAGEAEJGEMCAGQKIACEAAAGEACIGGAAAGEAEJGEoCCACEKCICEAAAGEACIGG0BEJIGGCICEACIGGAEJGEWCACEACIGCQCACGACAGIAEAGGAAAGEAEJGIKORCEAAAGEACIGEwBEJCGKCACEAAAGEACIGGEEJGIAAAGEACAGEKCACEAAAGEACIGKcIZCEWGICEAAAGEACIGIAAAGEAEAGIAGREmBoEhKAAM6DCICEACIEC0DCACGACAGGiDCAIGACIGE2CCACEACIGEYCACEKCICEAAAGEACIGGAAAGEAEJGGAAAGEAEJGCsBCACGAAAGEACAGEAAAGEACAGCYCACGACAGEAAAGEACAGEAAAGEACAGIAGREIAGRGGqBCAIKCCIGGYCACEACIGEOCACEAAAGEECIGOAKZGEACAGEACAGEACAGEACAGEOCACEECIGIACAGGiCEJCEACIGEGCACEACIGGmBEJCEOCICEACIGIAEAGGAEJGEGKAIEACIGGAEJGGAAAGEAMJGI+JEJIIACIGEACAGEACAGEoJCACEACIGEuBCACGmBCIIIcCICEACIGEGCACIMGACGECAGOAAAGEEKZGGkHCACGACAGEECAGIACAGESCACEACIGCMCACGACAGEACAGGAAAGEAEJGEMCAGQKIACEAAAGEACIGGAAAGEAEJGEqCCACEKCICEAAAGEACIGI0BEJIGGCICEACIGGAEJGEWCACEACIGCQCACGACAGIAEAGGAAAGEAEJGIKORCEAAAGEACIGEwBEJCGKCACEAAAGEACIGGEEJGIAAAGEACAGEKCACEAAAGEACIGKcIZCEWGICEAAAGEACIGIAAAGEAEAGIAGRE"
+const spansRekaEdge = "set,for,if,{{ }},macro|8DA6BCAEmBCACKACIAEWCAEEACIAEMCAEEAAAAECCIAMAKZAEACAAEACAAEACAAEACAAEOCAEEECIAIACAAGiCEJEEACIAEGCAEEACIAGmBEJEEOCIEEACIAIAEAAGAEJAEGKACEACIAGAEJAGAAAAEAMJAG0JEJCIACIAEACAAEACAAE+ICAEEACIAEmBCAEEgBCICGYCIEEACIAEECAEGKGAEGCCAAMAAAAEEKZAGiHCAEGACAAEECAAIACAAESCAEEACIACMCAEGACAAEACAAGAAAAEAEJAEMCAAQKIAEEAAAAEACIAGAAAAEAEJAEoCCAEEKCIEEAAAAEACIAG0BEJCGGCIEEACIAGAEJAEWCAEEACIACQCAEGACAAIAEAAGAAAAEAEJAIKOREEAAAAEACIAEwBEJEGKCAEEAAAAEACIAGEEJAIAAAAEACAAEKCAEEAAAAEACIAKcIZEEWGIEEAAAAEACIAIAAAAEAEAAIAGRGMGhKAIK4DCIEEACIGCyDCAEGACAAEiDCACGACIAE2CCAEEACIAEYCAEEKCIEEAAAAEACIAGAAAAEAEJAGAAAAEAEJACsBCAEGAAAAEACAAEAAAAEACAACYCAEGACAAEAAAAEACAAEAAAAEACAAIAGRGsBAGRAGqBCACKCCIAGYCAEEACIAEOCAEEAAAAEECIAOAKZAEACAAEACAAEACAAEACAAEOCAEEECIAIACAAGiCEJEEACIAEGCAEEACIAGmBEJEEOCIEEACIAIAEAAGAEJAEGKACEACIAGAEJAGAAAAEAMJAI+JEJCIACIAEACAAEACAAEoJCAEEACIAEuBCAEGmBCICIcCIEEACIAEGCAEIMGAEGECAAOAAAAEEKZAGkHCAEGACAAEECAAIACAAESCAEEACIACMCAEGACAAEACAAGAAAAEAEJAEMCAAQKIAEEAAAAEACIAGAAAAEAEJAEqCCAEEKCIEEAAAAEACIAI0BEJCGGCIEEACIAGAEJAEWCAEEACIACQCAEGACAAIAEAAGAAAAEAEJAIKOREEAAAAEACIAEwBEJEGKCAEEAAAAEACIAGEEJAIAAAAEACAAEKCAEEAAAAEACIAKcIZEEWGIEEAAAAEACIAIAAAAEAEAAIAGRGMGhKAIK6DCIEEACIGC0DCAEGACAAGiDCACGACIAE2CCAEEACIAEYCAEEKCIEEAAAAEACIAGAAAAEAEJAGAAAAEAEJACsBCAEGAAAAEACAAEAAAAEACAACYCAEGACAAEAAAAEACAAEAAAAEACAAIAGRG"

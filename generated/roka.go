@@ -45,13 +45,7 @@ func renderRoka(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// roka.jinja:24:1 {%- macro llama3_header(role) -%}
-	llama3Header := func(role jinja2.Value) {
-		role = jinja2.Param(role, "role")
-		w.WriteString("<|start_header_id|>")
-		// roka.jinja:25:20 {{ role }}
-		jinja2.Write(w, role)
-		w.WriteString("<|end_header_id|>\n\n")
-	}
+	// (the function renderRoka_llama3Header)
 	// roka.jinja:29:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// roka.jinja:31:1 {%- for message in messages -%}
@@ -60,21 +54,21 @@ func renderRoka(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
-			llama3Header(jinja2.Lit("system"))
+			renderRoka_llama3Header(w, jinja2.Lit("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
 			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Lit("user"))
+			renderRoka_llama3Header(w, jinja2.Lit("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
 			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
-			llama3Header(jinja2.Lit("assistant"))
+			renderRoka_llama3Header(w, jinja2.Lit("assistant"))
 			// roka.jinja:42:1 {%- if message.content -%}
 			messageContent := jinja2.ItemAttr(message, "content")
 			if messageContent.Truthy() {
@@ -120,7 +114,7 @@ func renderRoka(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// roka.jinja:62:5 {%- elif message.role == 'tool' -%}
 			// roka.jinja:63:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Lit("user"))
+			renderRoka_llama3Header(w, jinja2.Lit("user"))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
 			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
@@ -130,8 +124,18 @@ func renderRoka(w *jinja2.Writer) {
 	// roka.jinja:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// roka.jinja:72:1 {{- llama3_header('assistant') -}}
-		llama3Header(jinja2.Lit("assistant"))
+		renderRoka_llama3Header(w, jinja2.Lit("assistant"))
 	}
+}
+
+// renderRoka_llama3Header is the macro llama3_header of renderRoka.
+func renderRoka_llama3Header(w *jinja2.Writer, role jinja2.Value) {
+	// roka.jinja:24:1 {%- macro llama3_header(role) -%}
+	role = jinja2.Param(role, "role")
+	w.WriteString("<|start_header_id|>")
+	// roka.jinja:25:20 {{ role }}
+	jinja2.Write(w, role)
+	w.WriteString("<|end_header_id|>\n\n")
 }
 
 // renderRokaLlama renders roka.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -142,13 +146,7 @@ func renderRokaLlama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// roka.jinja:24:1 {%- macro llama3_header(role) -%}
-	llama3Header := func(role jinja2.Value) {
-		role = llamacpp.Param(role, "role")
-		w.WriteString("<|start_header_id|>")
-		// roka.jinja:25:20 {{ role }}
-		llamacpp.Write(w, role)
-		w.WriteString("<|end_header_id|>\n\n")
-	}
+	// (the function renderRoka_llama3HeaderLlama)
 	// roka.jinja:29:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// roka.jinja:31:1 {%- for message in messages -%}
@@ -157,21 +155,21 @@ func renderRokaLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
-			llama3Header(jinja2.Lit("system"))
+			renderRoka_llama3HeaderLlama(w, jinja2.Lit("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
 			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Lit("user"))
+			renderRoka_llama3HeaderLlama(w, jinja2.Lit("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
 			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
-			llama3Header(jinja2.Lit("assistant"))
+			renderRoka_llama3HeaderLlama(w, jinja2.Lit("assistant"))
 			// roka.jinja:42:1 {%- if message.content -%}
 			messageContent := llamacpp.ItemAttr(message, "content")
 			if messageContent.Truthy() {
@@ -218,7 +216,7 @@ func renderRokaLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// roka.jinja:62:5 {%- elif message.role == 'tool' -%}
 			// roka.jinja:63:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Lit("user"))
+			renderRoka_llama3HeaderLlama(w, jinja2.Lit("user"))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
@@ -228,10 +226,20 @@ func renderRokaLlama(w *jinja2.Writer) {
 	// roka.jinja:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// roka.jinja:72:1 {{- llama3_header('assistant') -}}
-		llama3Header(jinja2.Lit("assistant"))
+		renderRoka_llama3HeaderLlama(w, jinja2.Lit("assistant"))
 	}
+}
+
+// renderRoka_llama3HeaderLlama is the macro llama3_header of renderRokaLlama.
+func renderRoka_llama3HeaderLlama(w *jinja2.Writer, role jinja2.Value) {
+	// roka.jinja:24:1 {%- macro llama3_header(role) -%}
+	role = llamacpp.Param(role, "role")
+	w.WriteString("<|start_header_id|>")
+	// roka.jinja:25:20 {{ role }}
+	llamacpp.Write(w, role)
+	w.WriteString("<|end_header_id|>\n\n")
 }
 
 // spansRoka is the position table of roka.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRoka = "macro,{{ }},for,if,set|gDMwBCAICCmBCIAInBCEuEEAEEoECAGGACACECCACE6DEIGGACJCECCACEsDEIGGACJCEICAGGACACGkCEAGG6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACACYMhDAAICCmBCIAInBCEwEEAEEqECAGGACACECCACE8DEIGGACJCECCACEuDEIGGACJCEICAGGACACGmCEAGI6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACAC"
+const spansRoka = "{{ }},for,if,set,macro|kDA6BCAEuEEACEoECAEGACAAECCAAE6DEIEGACJAECCAAEsDEIEGACJAEICAEGACAAGkCEAEG6BCACGSCAEGACAGIAEAGIcGAEICCUAGCA+BAKAEzCAMQMIEGCCJAGCEAAKGMAEEACAAOChDAIGCCmBAcAInBAEwEEACEqECAEGACAAECCAAE8DEIEGACJAECCAAEuDEIEGACJAEICAEGACAAGmCEAEI6BCACGSCAEGACAGIAEAGIcGAEICCUAGCA+BAKAEzCAMQMIEGCCJAGCEAAKGMAEEACAAOChDAIGCCmBA"

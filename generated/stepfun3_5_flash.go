@@ -50,42 +50,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// StepFun3.5-Flash.jinja:1:1 {% macro render_content(content) %}
-	renderContent := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
-		if jinja2.IsNone(content) {
-		} else if jinja2.IsString(content) {
-			// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
-			// StepFun3.5-Flash.jinja:1:97 {{- content }}
-			jinja2.Write(w, content)
-		} else if jinja2.IsMapping(content) {
-			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
-			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
-			if jinja2.In(jinja2.Lit("value"), content) {
-				jinja2.Write(w, jinja2.ItemStr(content, "value"))
-			} else {
-				jinja2.Write(w, jinja2.ItemStr(content, "text"))
-			}
-		} else if jinja2.IsIterable(content) {
-			// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
-			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
-			for _, item := range jinja2.Iterate(w, content) {
-				// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
-				itemType := jinja2.ItemAttr(item, "type")
-				if jinja2.EqStr(itemType, "text") {
-					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
-					if jinja2.In(jinja2.Lit("value"), item) {
-						jinja2.Write(w, jinja2.ItemStr(item, "value"))
-					} else {
-						jinja2.Write(w, jinja2.ItemStr(item, "text"))
-					}
-				} else if jinja2.EqStr(itemType, "image") {
-					// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}
-					w.WriteString("<im_patch>")
-				}
-			}
-		}
-	}
+	// (the function renderStepFun3_5Flash_renderContent)
 	// StepFun3.5-Flash.jinja:2:1 {{bos_token}}
 	jinja2.Write(w, bosToken)
 	// StepFun3.5-Flash.jinja:2:14 {%- if tools %}
@@ -96,7 +61,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
 			jinja2.WriteAdd(w, w.Capture(func() {
-				renderContent(jinja2.ItemAttr(messages0, "content"))
+				renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttr(messages0, "content"))
 			}), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
@@ -114,7 +79,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), w.Capture(func() {
-				renderContent(jinja2.ItemAttr(messages0, "content"))
+				renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttr(messages0, "content"))
 			}), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
@@ -130,11 +95,11 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
 		if ((nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user")) && jinja2.IsString(w.Capture(func() {
-			renderContent(jinja2.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttr(message, "content"))
 		}))) && !(jinja2.MethodStartswith(w.Capture(func() {
-			renderContent(jinja2.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttr(message, "content"))
 		}), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(w.Capture(func() {
-			renderContent(jinja2.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttr(message, "content"))
 		}), jinja2.Lit("</tool_response>")).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
@@ -149,7 +114,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		var content, roleName, reasoningContent jinja2.Value
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content = w.Capture(func() {
-			renderContent(jinja2.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttr(message, "content"))
 		})
 		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := jinja2.ItemAttr(message, "role")
@@ -169,7 +134,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 			if jinja2.IsString(messageReasoningContent) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
-					renderContent(messageReasoningContent)
+					renderStepFun3_5Flash_renderContent(w, messageReasoningContent)
 				})
 			} else {
 				// StepFun3.5-Flash.jinja:34:13 {%- else %}
@@ -257,6 +222,45 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 	}
 }
 
+// renderStepFun3_5Flash_renderContent is the macro render_content of renderStepFun3_5Flash.
+func renderStepFun3_5Flash_renderContent(w *jinja2.Writer, content jinja2.Value) {
+	// StepFun3.5-Flash.jinja:1:1 {% macro render_content(content) %}
+	content = jinja2.Param(content, "content")
+	// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
+	if jinja2.IsNone(content) {
+	} else if jinja2.IsString(content) {
+		// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
+		// StepFun3.5-Flash.jinja:1:97 {{- content }}
+		jinja2.Write(w, content)
+	} else if jinja2.IsMapping(content) {
+		// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
+		// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
+		if jinja2.In(jinja2.Lit("value"), content) {
+			jinja2.Write(w, jinja2.ItemStr(content, "value"))
+		} else {
+			jinja2.Write(w, jinja2.ItemStr(content, "text"))
+		}
+	} else if jinja2.IsIterable(content) {
+		// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
+		// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
+		for _, item := range jinja2.Iterate(w, content) {
+			// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
+			itemType := jinja2.ItemAttr(item, "type")
+			if jinja2.EqStr(itemType, "text") {
+				// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
+				if jinja2.In(jinja2.Lit("value"), item) {
+					jinja2.Write(w, jinja2.ItemStr(item, "value"))
+				} else {
+					jinja2.Write(w, jinja2.ItemStr(item, "text"))
+				}
+			} else if jinja2.EqStr(itemType, "image") {
+				// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}
+				w.WriteString("<im_patch>")
+			}
+		}
+	}
+}
+
 // renderStepFun3_5FlashLlama renders StepFun3.5-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderStepFun3_5Flash with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
@@ -266,42 +270,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// StepFun3.5-Flash.jinja:1:1 {% macro render_content(content) %}
-	renderContent := func(content jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
-		if llamacpp.IsNone(content) {
-		} else if llamacpp.IsString(content) {
-			// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
-			// StepFun3.5-Flash.jinja:1:97 {{- content }}
-			llamacpp.Write(w, content)
-		} else if llamacpp.IsMapping(content) {
-			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
-			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
-			if llamacpp.In(jinja2.Lit("value"), content) {
-				llamacpp.Write(w, llamacpp.ItemStr(content, "value"))
-			} else {
-				llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
-			}
-		} else if llamacpp.IsIterable(content) {
-			// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
-			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
-			for _, item := range llamacpp.Iterate(w, content) {
-				// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
-				itemType := llamacpp.ItemAttr(item, "type")
-				if jinja2.EqStr(itemType, "text") {
-					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
-					if llamacpp.In(jinja2.Lit("value"), item) {
-						llamacpp.Write(w, llamacpp.ItemStr(item, "value"))
-					} else {
-						llamacpp.Write(w, llamacpp.ItemStr(item, "text"))
-					}
-				} else if jinja2.EqStr(itemType, "image") {
-					// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}
-					w.WriteString("<im_patch>")
-				}
-			}
-		}
-	}
+	// (the function renderStepFun3_5Flash_renderContentLlama)
 	// StepFun3.5-Flash.jinja:2:1 {{bos_token}}
 	llamacpp.Write(w, bosToken)
 	// StepFun3.5-Flash.jinja:2:14 {%- if tools %}
@@ -312,7 +281,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
 			llamacpp.WriteAdd(w, w.Capture(func() {
-				renderContent(llamacpp.ItemAttr(messages0, "content"))
+				renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(messages0, "content"))
 			}), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
@@ -330,7 +299,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), w.Capture(func() {
-				renderContent(llamacpp.ItemAttr(messages0, "content"))
+				renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(messages0, "content"))
 			}), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
@@ -347,11 +316,11 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
 		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
-			renderContent(llamacpp.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(message, "content"))
 		}))) && !(llamacpp.MethodStartswith(w.Capture(func() {
-			renderContent(llamacpp.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(message, "content"))
 		}), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(w.Capture(func() {
-			renderContent(llamacpp.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(message, "content"))
 		}), jinja2.Lit("</tool_response>")).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
@@ -367,7 +336,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		message := items2[i]
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content = w.Capture(func() {
-			renderContent(llamacpp.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(message, "content"))
 		})
 		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := llamacpp.ItemAttr(message, "role")
@@ -387,7 +356,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 			if llamacpp.IsString(messageReasoningContent) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
-					renderContent(messageReasoningContent)
+					renderStepFun3_5Flash_renderContentLlama(w, messageReasoningContent)
 				})
 			} else {
 				// StepFun3.5-Flash.jinja:34:13 {%- else %}
@@ -478,6 +447,45 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderStepFun3_5Flash_renderContentLlama is the macro render_content of renderStepFun3_5FlashLlama.
+func renderStepFun3_5Flash_renderContentLlama(w *jinja2.Writer, content jinja2.Value) {
+	// StepFun3.5-Flash.jinja:1:1 {% macro render_content(content) %}
+	content = llamacpp.Param(content, "content")
+	// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
+	if llamacpp.IsNone(content) {
+	} else if llamacpp.IsString(content) {
+		// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
+		// StepFun3.5-Flash.jinja:1:97 {{- content }}
+		llamacpp.Write(w, content)
+	} else if llamacpp.IsMapping(content) {
+		// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
+		// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
+		if llamacpp.In(jinja2.Lit("value"), content) {
+			llamacpp.Write(w, llamacpp.ItemStr(content, "value"))
+		} else {
+			llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
+		}
+	} else if llamacpp.IsIterable(content) {
+		// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
+		// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
+		for _, item := range llamacpp.Iterate(w, content) {
+			// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
+			itemType := llamacpp.ItemAttr(item, "type")
+			if jinja2.EqStr(itemType, "text") {
+				// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
+				if llamacpp.In(jinja2.Lit("value"), item) {
+					llamacpp.Write(w, llamacpp.ItemStr(item, "value"))
+				} else {
+					llamacpp.Write(w, llamacpp.ItemStr(item, "text"))
+				}
+			} else if jinja2.EqStr(itemType, "image") {
+				// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}
+				w.WriteString("<im_patch>")
+			}
+		}
+	}
+}
+
 // spansStepFun3_5Flash is the position table of StepFun3.5-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_5Flash = "macro,if,{{ }},for,set|qDmCCCAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIGmBCAGKACIIEWCACQACIIEACAII2GGRGKECIIIiGCACGICIIMACAECuFCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEGuCEJCGkCCIGGICICGACIIGAEJEEsBCACGACIIEeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRCcmC7EAAG+BAmCCC8BAoCCGAAyBEC0BAiBCGIA0BEKkBAqECGcA2BGEWAyBCGIA4BEKGA4DCQAC5VEE4BAaCGOETCGECIEMKGJGGAEIEMMIJCGECIEMCGRIImBCAGKACIIEWCACQACIIEACAIK8GGRGKECIIIoGCACGICIIMACAEC0FCACGmBCACGECIIMSEACEACIIEACAIIAEAIIOGRCEACIEIAEAEG0CEJCIoCCIGGICICGACIIGAEJEEwBCACGACIIIeCAGKACIEEICAIMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"
+const spansStepFun3_5Flash = "{{ }},if,for,set,macro|uDAECAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGGmBCAEKACIGEWCACQACIGEACAGI2GGREKECIGIiGCACGICIGMACAACuFCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAGuCEJCGkCCIEGICICGACIGGAEJAEsBCACGACIGEeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACMEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DCmBAC5VAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGImBCAEKACIGEWCACQACIGEACAGK8GGREKECIGIoGCACGICIGMACAAC0FCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAG0CEJCIoCCIEGICICGACIGGAEJAEwBCACGACIGIeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACMEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DC"

@@ -54,58 +54,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 	ns := jinja2.Undefined("ns")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
-	renderMessageContent := func(message jinja2.Value) {
-		message = jinja2.Param(message, "message")
-		var ns jinja2.Value
-		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
-		messageContent := jinja2.ItemAttr(message, "content")
-		if jinja2.IsNone(messageContent) {
-		} else if jinja2.IsString(messageContent) {
-			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
-			// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
-			jinja2.Write(w, messageContent)
-		} else if jinja2.IsMapping(messageContent) {
-			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
-			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
-			if jinja2.In(jinja2.Lit("value"), messageContent) {
-				jinja2.Write(w, jinja2.ItemStr(messageContent, "value"))
-			} else {
-				jinja2.Write(w, jinja2.ItemStr(messageContent, "text"))
-			}
-		} else if jinja2.IsIterable(messageContent) {
-			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
-			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
-			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
-			for _, item := range jinja2.Iterate(w, messageContent) {
-				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
-				itemType := jinja2.ItemAttr(item, "type")
-				if jinja2.EqStr(itemType, "text") {
-					// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
-					if jinja2.ItemAttr(ns, "needs_text_separator").Truthy() {
-						w.WriteString(" ")
-					}
-					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
-					if jinja2.In(jinja2.Lit("value"), item) {
-						jinja2.Write(w, jinja2.ItemStr(item, "value"))
-					} else {
-						jinja2.Write(w, jinja2.ItemStr(item, "text"))
-					}
-					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %}
-					jinja2.SetAttr(ns, "needs_text_separator", jinja2.Bool(true))
-				} else if jinja2.EqStr(itemType, "image") {
-					// StepFun3.7-Flash.jinja:1:574 {% elif item.type == 'image' %}
-					w.WriteString("<im_patch>")
-					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %} (the namespace check)
-					jinja2.CheckNamespace(ns)
-					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %}
-					jinja2.SetAttr(ns, "needs_text_separator", jinja2.Bool(false))
-				}
-			}
-		}
-	}
+	// (the function renderStepFun3_7Flash_renderMessageContent)
 	// StepFun3.7-Flash.jinja:2:1 {{bos_token}}
 	jinja2.Write(w, bosToken)
 	// StepFun3.7-Flash.jinja:2:14 {%- if tools %}
@@ -121,7 +70,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
 			jinja2.WriteAdd(w, w.Capture(func() {
-				renderMessageContent(messages0)
+				renderStepFun3_7Flash_renderMessageContent(w, messages0)
 			}), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
@@ -145,7 +94,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			}
 			// StepFun3.7-Flash.jinja:22:9 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
 			jinja2.WriteAdd(w, w.Capture(func() {
-				renderMessageContent(messages0)
+				renderStepFun3_7Flash_renderMessageContent(w, messages0)
 			}), jinja2.Lit("<|im_end|>\n"))
 		} else if jinja2.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
@@ -164,11 +113,11 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
 		if ((jinja2.ItemAttr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user")) && jinja2.IsString(w.Capture(func() {
-			renderMessageContent(message)
+			renderStepFun3_7Flash_renderMessageContent(w, message)
 		}))) && !(jinja2.MethodStartswith(w.Capture(func() {
-			renderMessageContent(message)
+			renderStepFun3_7Flash_renderMessageContent(w, message)
 		}), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(w.Capture(func() {
-			renderMessageContent(message)
+			renderStepFun3_7Flash_renderMessageContent(w, message)
 		}), jinja2.Lit("</tool_response>")).Truthy()) {
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
 			jinja2.CheckNamespace(ns)
@@ -188,7 +137,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		preserveThinking := preserveThinkingInput
 		// StepFun3.7-Flash.jinja:36:5 {%- set content = render_message_content(message) %}
 		content = w.Capture(func() {
-			renderMessageContent(message)
+			renderStepFun3_7Flash_renderMessageContent(w, message)
 		})
 		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := jinja2.ItemAttr(message, "role")
@@ -298,6 +247,61 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 	}
 }
 
+// renderStepFun3_7Flash_renderMessageContent is the macro render_message_content of renderStepFun3_7Flash.
+func renderStepFun3_7Flash_renderMessageContent(w *jinja2.Writer, message jinja2.Value) {
+	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
+	message = jinja2.Param(message, "message")
+	var ns jinja2.Value
+	// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
+	messageContent := jinja2.ItemAttr(message, "content")
+	if jinja2.IsNone(messageContent) {
+	} else if jinja2.IsString(messageContent) {
+		// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
+		// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
+		jinja2.Write(w, messageContent)
+	} else if jinja2.IsMapping(messageContent) {
+		// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
+		// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
+		if jinja2.In(jinja2.Lit("value"), messageContent) {
+			jinja2.Write(w, jinja2.ItemStr(messageContent, "value"))
+		} else {
+			jinja2.Write(w, jinja2.ItemStr(messageContent, "text"))
+		}
+	} else if jinja2.IsIterable(messageContent) {
+		// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
+		// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
+		// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
+		for _, item := range jinja2.Iterate(w, messageContent) {
+			// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
+			itemType := jinja2.ItemAttr(item, "type")
+			if jinja2.EqStr(itemType, "text") {
+				// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
+				if jinja2.ItemAttr(ns, "needs_text_separator").Truthy() {
+					w.WriteString(" ")
+				}
+				// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
+				if jinja2.In(jinja2.Lit("value"), item) {
+					jinja2.Write(w, jinja2.ItemStr(item, "value"))
+				} else {
+					jinja2.Write(w, jinja2.ItemStr(item, "text"))
+				}
+				// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %}
+				jinja2.SetAttr(ns, "needs_text_separator", jinja2.Bool(true))
+			} else if jinja2.EqStr(itemType, "image") {
+				// StepFun3.7-Flash.jinja:1:574 {% elif item.type == 'image' %}
+				w.WriteString("<im_patch>")
+				// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %} (the namespace check)
+				jinja2.CheckNamespace(ns)
+				// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %}
+				jinja2.SetAttr(ns, "needs_text_separator", jinja2.Bool(false))
+			}
+		}
+	}
+}
+
 // renderStepFun3_7FlashLlama renders StepFun3.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderStepFun3_7Flash with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
@@ -312,58 +316,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 	ns := jinja2.Undefined("ns")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
-	renderMessageContent := func(message jinja2.Value) {
-		message = llamacpp.Param(message, "message")
-		var ns jinja2.Value
-		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
-		messageContent := llamacpp.ItemAttr(message, "content")
-		if llamacpp.IsNone(messageContent) {
-		} else if llamacpp.IsString(messageContent) {
-			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
-			// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
-			llamacpp.Write(w, messageContent)
-		} else if llamacpp.IsMapping(messageContent) {
-			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
-			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
-			if llamacpp.In(jinja2.Lit("value"), messageContent) {
-				llamacpp.Write(w, llamacpp.ItemStr(messageContent, "value"))
-			} else {
-				llamacpp.Write(w, llamacpp.ItemStr(messageContent, "text"))
-			}
-		} else if llamacpp.IsIterable(messageContent) {
-			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
-			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
-			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
-			for _, item := range llamacpp.Iterate(w, messageContent) {
-				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
-				itemType := llamacpp.ItemAttr(item, "type")
-				if jinja2.EqStr(itemType, "text") {
-					// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
-					if llamacpp.ItemAttr(ns, "needs_text_separator").Truthy() {
-						w.WriteString(" ")
-					}
-					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
-					if llamacpp.In(jinja2.Lit("value"), item) {
-						llamacpp.Write(w, llamacpp.ItemStr(item, "value"))
-					} else {
-						llamacpp.Write(w, llamacpp.ItemStr(item, "text"))
-					}
-					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %}
-					llamacpp.SetAttr(ns, "needs_text_separator", jinja2.Bool(true))
-				} else if jinja2.EqStr(itemType, "image") {
-					// StepFun3.7-Flash.jinja:1:574 {% elif item.type == 'image' %}
-					w.WriteString("<im_patch>")
-					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %} (the namespace check)
-					llamacpp.CheckNamespace(ns)
-					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %}
-					llamacpp.SetAttr(ns, "needs_text_separator", jinja2.Bool(false))
-				}
-			}
-		}
-	}
+	// (the function renderStepFun3_7Flash_renderMessageContentLlama)
 	// StepFun3.7-Flash.jinja:2:1 {{bos_token}}
 	llamacpp.Write(w, bosToken)
 	// StepFun3.7-Flash.jinja:2:14 {%- if tools %}
@@ -379,7 +332,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
 			llamacpp.WriteAdd(w, w.Capture(func() {
-				renderMessageContent(messages0)
+				renderStepFun3_7Flash_renderMessageContentLlama(w, messages0)
 			}), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
@@ -403,7 +356,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			}
 			// StepFun3.7-Flash.jinja:22:9 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
 			llamacpp.WriteAdd(w, w.Capture(func() {
-				renderMessageContent(messages0)
+				renderStepFun3_7Flash_renderMessageContentLlama(w, messages0)
 			}), jinja2.Lit("<|im_end|>\n"))
 		} else if llamacpp.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
@@ -423,11 +376,11 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
 		if ((llamacpp.ItemAttr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
-			renderMessageContent(message)
+			renderStepFun3_7Flash_renderMessageContentLlama(w, message)
 		}))) && !(llamacpp.MethodStartswith(w.Capture(func() {
-			renderMessageContent(message)
+			renderStepFun3_7Flash_renderMessageContentLlama(w, message)
 		}), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(w.Capture(func() {
-			renderMessageContent(message)
+			renderStepFun3_7Flash_renderMessageContentLlama(w, message)
 		}), jinja2.Lit("</tool_response>")).Truthy()) {
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -448,7 +401,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		message := items2[i]
 		// StepFun3.7-Flash.jinja:36:5 {%- set content = render_message_content(message) %}
 		content = w.Capture(func() {
-			renderMessageContent(message)
+			renderStepFun3_7Flash_renderMessageContentLlama(w, message)
 		})
 		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := llamacpp.ItemAttr(message, "role")
@@ -561,6 +514,61 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderStepFun3_7Flash_renderMessageContentLlama is the macro render_message_content of renderStepFun3_7FlashLlama.
+func renderStepFun3_7Flash_renderMessageContentLlama(w *jinja2.Writer, message jinja2.Value) {
+	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
+	message = llamacpp.Param(message, "message")
+	var ns jinja2.Value
+	// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
+	messageContent := llamacpp.ItemAttr(message, "content")
+	if llamacpp.IsNone(messageContent) {
+	} else if llamacpp.IsString(messageContent) {
+		// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
+		// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
+		llamacpp.Write(w, messageContent)
+	} else if llamacpp.IsMapping(messageContent) {
+		// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
+		// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
+		if llamacpp.In(jinja2.Lit("value"), messageContent) {
+			llamacpp.Write(w, llamacpp.ItemStr(messageContent, "value"))
+		} else {
+			llamacpp.Write(w, llamacpp.ItemStr(messageContent, "text"))
+		}
+	} else if llamacpp.IsIterable(messageContent) {
+		// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
+		// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
+		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
+		// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
+		for _, item := range llamacpp.Iterate(w, messageContent) {
+			// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
+			itemType := llamacpp.ItemAttr(item, "type")
+			if jinja2.EqStr(itemType, "text") {
+				// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
+				if llamacpp.ItemAttr(ns, "needs_text_separator").Truthy() {
+					w.WriteString(" ")
+				}
+				// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
+				if llamacpp.In(jinja2.Lit("value"), item) {
+					llamacpp.Write(w, llamacpp.ItemStr(item, "value"))
+				} else {
+					llamacpp.Write(w, llamacpp.ItemStr(item, "text"))
+				}
+				// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %}
+				llamacpp.SetAttr(ns, "needs_text_separator", jinja2.Bool(true))
+			} else if jinja2.EqStr(itemType, "image") {
+				// StepFun3.7-Flash.jinja:1:574 {% elif item.type == 'image' %}
+				w.WriteString("<im_patch>")
+				// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %} (the namespace check)
+				llamacpp.CheckNamespace(ns)
+				// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %}
+				llamacpp.SetAttr(ns, "needs_text_separator", jinja2.Bool(false))
+			}
+		}
+	}
+}
+
 // spansStepFun3_7Flash is the position table of StepFun3.7-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_7Flash = "macro,if,{{ }},set,for|yDmDCCAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGEuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGI8GGRIMECIGImGCACGICIGMACAECyFCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG2CEJCGsCCIIGICICGACIGGAEJEE0BCACGICIGMeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRCmBmDzFAAI8CA2CCE4CA4CCGAAiCECwCAyBCGIAkCEKgCA6FCGAAmCGE0BAoDIEuBAiCCGEA4BCIIAqDEMAAAGEAAyDGCOA2CCIAAAGEAAsCGMACnmBEE2CAaCGGETCEACIEGOEJCGECIEMKGJIGAEIEMgBIJCIGEICEACIEGEEJEGICACGACAEIAGRGGuBCAIKACIGEeCACQAAAGEACIGEAAAGEACAGKiHGRIMECIGIsGCACGICIGMACAEC4FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIEIAEAEG8CEJCIwCCIIGICICGACIGGAEJEE4BCACGICIGQeCAIKACIEEICAGMCCAEQcQhBCGGCACKCIAEGEEACMEKRC"
+const spansStepFun3_7Flash = "{{ }},if,for,set,macro|2DAECAE2CAaCGGETCEACIAGOEJCGECIAMKGJEGAEIAMgBIJCIGEICEACIAGEEJAGICACGACAAIAGRGEuBCAEKACIGEeCACQAAAGEACIGEAAAGEACAGI8GGREMECIGImGCACGICIGMACAACyFCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIAIAEAAG2CEJCGsCCIEGICICGACIGGAEJAE0BCACGICIGMeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACMEKRCQCzFAIG8CA2CCE4CA4CCGAAiCACwCAyBCGIAkCAKgCA6FCGAAmCGE0BAoDEEuBAiCCGEA4BCIIAqDAMAAAGEAAyDGCOA2CCIAAAGEAAsCGsBACnmBAE2CAaCGGETCEACIAGOEJCGECIAMKGJEGAEIAMgBIJCIGEICEACIAGEEJAGICACGACAAIAGRGGuBCAEKACIGEeCACQAAAGEACIGEAAAGEACAGKiHGREMECIGIsGCACGICIGMACAAC4FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIAIAEAAG8CEJCIwCCIEGICICGACIGGAEJAE4BCACGICIGQeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACMEKRCQCzFAIG8CA2CCE4CA4CCGAAiCACwCAyBCGIAkCAKgCA6FCGAAmCGE0BAoDEEuBAiCCGEA4BCIIAqDAMAAAGEAAyDGCOA2CCIAAAGEAAsCG"

@@ -153,34 +153,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 		rawLastAssistant = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:58:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		// tencent-Hy3.jinja:59:5 {%- if content is string -%}
-		if jinja2.IsString(content) {
-			// tencent-Hy3.jinja:60:9 {{- content }}
-			jinja2.Write(w, content)
-		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
-			// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
-			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, content) {
-				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
-					// tencent-Hy3.jinja:64:17 {{- item.text }}
-					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
-				} else if jinja2.IsString(item) {
-					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
-					// tencent-Hy3.jinja:66:17 {{- item }}
-					jinja2.Write(w, item)
-				}
-			}
-		} else if jinja2.IsNone(content) {
-			// tencent-Hy3.jinja:69:9 {%- elif content is none -%}
-		} else {
-			// tencent-Hy3.jinja:71:9 {%- else -%}
-			// tencent-Hy3.jinja:72:9 {{- content }}
-			jinja2.Write(w, content)
-		}
-	}
+	// (the function renderTencentHy3_visibleText)
 	// tencent-Hy3.jinja:76:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.SmallInt(-1)
 	// tencent-Hy3.jinja:77:1 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
@@ -194,7 +167,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "system") {
 			// tencent-Hy3.jinja:80:9 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
 			spNsSystemPrompt = jinja2.Add(spNsSystemPrompt, w.Capture(func() {
-				visibleText(jinja2.ItemStr(message, "content"))
+				renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
 			}))
 		}
 		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
@@ -287,7 +260,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 			}
 			// tencent-Hy3.jinja:129:9 {{- user_token + visible_text(message['content']) }}
 			jinja2.WriteAdd(w, userToken, w.Capture(func() {
-				visibleText(jinja2.ItemStr(message, "content"))
+				renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
 			}))
 			// tencent-Hy3.jinja:130:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
@@ -313,13 +286,13 @@ func renderTencentHy3(w *jinja2.Writer) {
 				if !jinja2.IsNone(rc) {
 					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					content = jinja2.Add(jinja2.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-						visibleText(jinja2.ItemStr(message, "content"))
+						renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
 					}))
 				} else {
 					// tencent-Hy3.jinja:143:17 {%- else %}
 					// tencent-Hy3.jinja:144:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					content = jinja2.Add(jinja2.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						visibleText(jinja2.ItemStr(message, "content"))
+						renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
 					}))
 				}
 			} else {
@@ -343,20 +316,20 @@ func renderTencentHy3(w *jinja2.Writer) {
 					if !jinja2.IsNone(rc) {
 						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 						content = jinja2.Add(jinja2.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-							visibleText(jinja2.ItemStr(message, "content"))
+							renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
 						}))
 					} else {
 						// tencent-Hy3.jinja:157:21 {%- else %}
 						// tencent-Hy3.jinja:158:21 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 						content = jinja2.Add(jinja2.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-							visibleText(jinja2.ItemStr(message, "content"))
+							renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
 						}))
 					}
 				} else {
 					// tencent-Hy3.jinja:160:17 {%- else %}
 					// tencent-Hy3.jinja:161:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					content = jinja2.Add(jinja2.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						visibleText(jinja2.ItemStr(message, "content"))
+						renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
 					}))
 				}
 			}
@@ -409,7 +382,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 				// tencent-Hy3.jinja:186:13 {%- if loop.last and raw_last_assistant %}
 				if (i == len(items2)-1) && rawLastAssistant.Truthy() {
 					// tencent-Hy3.jinja:187:17 {{- visible_text(message['content']) }}
-					visibleText(jinja2.ItemStr(message, "content"))
+					renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
 				} else if !(i == len(items2)-1) || isTraining.Truthy() {
 					// tencent-Hy3.jinja:188:17 {%- elif not loop.last or is_training %}
 					// tencent-Hy3.jinja:189:17 {{- content + eos_token }}
@@ -436,7 +409,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 			}
 			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
 			jinja2.WriteAdd(w, toolresponseBeginToken, jinja2.Lit("\n"), w.Capture(func() {
-				visibleText(jinja2.ItemStr(message, "content"))
+				renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
 			}), jinja2.Lit("\n"), toolresponseEndToken, jinja2.Lit("\n"))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
@@ -468,6 +441,37 @@ func renderTencentHy3(w *jinja2.Writer) {
 				jinja2.Write(w, assistantToken)
 			}
 		}
+	}
+}
+
+// renderTencentHy3_visibleText is the macro visible_text of renderTencentHy3.
+func renderTencentHy3_visibleText(w *jinja2.Writer, content jinja2.Value) {
+	// tencent-Hy3.jinja:58:1 {%- macro visible_text(content) -%}
+	content = jinja2.Param(content, "content")
+	// tencent-Hy3.jinja:59:5 {%- if content is string -%}
+	if jinja2.IsString(content) {
+		// tencent-Hy3.jinja:60:9 {{- content }}
+		jinja2.Write(w, content)
+	} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
+		// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
+		// tencent-Hy3.jinja:62:9 {%- for item in content -%}
+		for _, item := range jinja2.Iterate(w, content) {
+			// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+				// tencent-Hy3.jinja:64:17 {{- item.text }}
+				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+			} else if jinja2.IsString(item) {
+				// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
+				// tencent-Hy3.jinja:66:17 {{- item }}
+				jinja2.Write(w, item)
+			}
+		}
+	} else if jinja2.IsNone(content) {
+		// tencent-Hy3.jinja:69:9 {%- elif content is none -%}
+	} else {
+		// tencent-Hy3.jinja:71:9 {%- else -%}
+		// tencent-Hy3.jinja:72:9 {{- content }}
+		jinja2.Write(w, content)
 	}
 }
 
@@ -582,34 +586,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 		rawLastAssistant = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:58:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		// tencent-Hy3.jinja:59:5 {%- if content is string -%}
-		if llamacpp.IsString(content) {
-			// tencent-Hy3.jinja:60:9 {{- content }}
-			llamacpp.Write(w, content)
-		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
-			// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
-			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
-			for _, item := range llamacpp.Iterate(w, content) {
-				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
-					// tencent-Hy3.jinja:64:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
-				} else if llamacpp.IsString(item) {
-					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
-					// tencent-Hy3.jinja:66:17 {{- item }}
-					llamacpp.Write(w, item)
-				}
-			}
-		} else if llamacpp.IsNone(content) {
-			// tencent-Hy3.jinja:69:9 {%- elif content is none -%}
-		} else {
-			// tencent-Hy3.jinja:71:9 {%- else -%}
-			// tencent-Hy3.jinja:72:9 {{- content }}
-			llamacpp.Write(w, content)
-		}
-	}
+	// (the function renderTencentHy3_visibleTextLlama)
 	// tencent-Hy3.jinja:76:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.SmallInt(-1)
 	// tencent-Hy3.jinja:77:1 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
@@ -622,7 +599,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// tencent-Hy3.jinja:80:9 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
 			spNsSystemPrompt = llamacpp.Add(spNsSystemPrompt, w.Capture(func() {
-				visibleText(llamacpp.ItemStr(message, "content"))
+				renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
 			}))
 		}
 		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
@@ -715,7 +692,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			}
 			// tencent-Hy3.jinja:129:9 {{- user_token + visible_text(message['content']) }}
 			llamacpp.WriteAdd(w, userToken, w.Capture(func() {
-				visibleText(llamacpp.ItemStr(message, "content"))
+				renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
 			}))
 			// tencent-Hy3.jinja:130:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
@@ -741,13 +718,13 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 				if !llamacpp.IsNone(rc) {
 					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					content = llamacpp.Add(llamacpp.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-						visibleText(llamacpp.ItemStr(message, "content"))
+						renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
 					}))
 				} else {
 					// tencent-Hy3.jinja:143:17 {%- else %}
 					// tencent-Hy3.jinja:144:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					content = llamacpp.Add(llamacpp.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						visibleText(llamacpp.ItemStr(message, "content"))
+						renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
 					}))
 				}
 			} else {
@@ -771,20 +748,20 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 					if !llamacpp.IsNone(rc) {
 						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 						content = llamacpp.Add(llamacpp.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-							visibleText(llamacpp.ItemStr(message, "content"))
+							renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
 						}))
 					} else {
 						// tencent-Hy3.jinja:157:21 {%- else %}
 						// tencent-Hy3.jinja:158:21 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 						content = llamacpp.Add(llamacpp.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-							visibleText(llamacpp.ItemStr(message, "content"))
+							renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
 						}))
 					}
 				} else {
 					// tencent-Hy3.jinja:160:17 {%- else %}
 					// tencent-Hy3.jinja:161:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					content = llamacpp.Add(llamacpp.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						visibleText(llamacpp.ItemStr(message, "content"))
+						renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
 					}))
 				}
 			}
@@ -839,7 +816,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 				// tencent-Hy3.jinja:186:13 {%- if loop.last and raw_last_assistant %}
 				if (i == len(items2)-1) && rawLastAssistant.Truthy() {
 					// tencent-Hy3.jinja:187:17 {{- visible_text(message['content']) }}
-					visibleText(llamacpp.ItemStr(message, "content"))
+					renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
 				} else if !(i == len(items2)-1) || isTraining.Truthy() {
 					// tencent-Hy3.jinja:188:17 {%- elif not loop.last or is_training %}
 					// tencent-Hy3.jinja:189:17 {{- content + eos_token }}
@@ -866,7 +843,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			}
 			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
 			llamacpp.WriteAdd(w, toolresponseBeginToken, jinja2.Lit("\n"), w.Capture(func() {
-				visibleText(llamacpp.ItemStr(message, "content"))
+				renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
 			}), jinja2.Lit("\n"), toolresponseEndToken, jinja2.Lit("\n"))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
@@ -901,6 +878,37 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 	}
 }
 
+// renderTencentHy3_visibleTextLlama is the macro visible_text of renderTencentHy3Llama.
+func renderTencentHy3_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
+	// tencent-Hy3.jinja:58:1 {%- macro visible_text(content) -%}
+	content = llamacpp.Param(content, "content")
+	// tencent-Hy3.jinja:59:5 {%- if content is string -%}
+	if llamacpp.IsString(content) {
+		// tencent-Hy3.jinja:60:9 {{- content }}
+		llamacpp.Write(w, content)
+	} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
+		// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
+		// tencent-Hy3.jinja:62:9 {%- for item in content -%}
+		for _, item := range llamacpp.Iterate(w, content) {
+			// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+				// tencent-Hy3.jinja:64:17 {{- item.text }}
+				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+			} else if llamacpp.IsString(item) {
+				// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
+				// tencent-Hy3.jinja:66:17 {{- item }}
+				llamacpp.Write(w, item)
+			}
+		}
+	} else if llamacpp.IsNone(content) {
+		// tencent-Hy3.jinja:69:9 {%- elif content is none -%}
+	} else {
+		// tencent-Hy3.jinja:71:9 {%- else -%}
+		// tencent-Hy3.jinja:72:9 {{- content }}
+		llamacpp.Write(w, content)
+	}
+}
+
 // spansTencentHy3 is the position table of tencent-Hy3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansTencentHy3 = "set,if,{{ }},macro,for|8DAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGGACEACIAGUEJCEOCICEACIAIAEAAIGGRCEACIAGcGJCEACIACWCACGOCACEACIEIAEAEIKIRCEACIAEACAAGGEJCEACIAG2BGJGGuBCICEACIECoBCACGUCAIEOCICEACIECICACGACAEGMGRCKAGAEIAIRAEACAAEgBCAIIMCICGECIAKGEJCEACIAIGGRCEACIAGAEJEEACAEEqDCACEMCICQUOAIIECICIAGAEIGGJEKAEAEEACAEEACAEEACAEECCAEGAEAEEYCACEICIEQCEAEKCIRAGACAAE2KCAIKaCICGGCICEACIEGEEJEIACAAGiIEJCEgECICEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOiCGJCEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOEGJAMGGRCEACIEGAEJEEmDCACGACIAEACAEEACAEEwBCAIGCCIAGACAEEaCAIKACIEEGCACEACIAGAEJEGAEJEGAEJEIWEACEACIECQCACGACAEIAEAEIAGRAGcEJCEACIAEKCACEACIEEACAAGEEJEKGEJCEACIAIGIRCEACIEGiBEJCEcCICEWCICEACIECQCACGACAEIAEAEuBAzNZAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGGACEACIAGUEJCEOCICEACIAIAEAAIGGRCEACIAGcGJCEACIACWCACGOCACEACIEIAEAEIKIRCEACIAEACAAGGEJCEACIAG2BGJGGuBCICEACIECoBCACGUCAIEOCICEACIECICACGACAEGMGRCKAGAEIAIRAEACAAEeCAIIKCICEECIAKGEJCEACIAIGGRCEACIAGAEJEEACAEEqDCACEMCICQUOAIIECICIAGAEIGGJEKAEAEEACAEEACAEEACAEECCAEGAEAEEYCACEICIEQCEAEKCIRAGACAAG4KCAIKYCICEGCICEACIEGEEJEIACAAGmIEJCEgECICEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOiCGJCEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOEGJAMGGRCEACIEGAEJEEqDCACGACIAEACAEEACAEGyBCAIGACIAEACAEIaCAIKACIEEGCACEACIAGAEJEGAEJEGAEJEIWEACEACIECQCACGACAEIAEAEIAGRAGcEJCEACIAEKCACEACIEEACAAGEEJEKGEJCEACIAIGIRCEACIEGiBEJCEcCICEWCICEACIECQCACGACAEIAEAE"
+const spansTencentHy3 = "set,if,{{ }},for,macro|8DAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGGACEACIAGUEJCEOCICEACIAIAEAAIGGRCEACIAGcGJCEACIACWCACGOCACEACIEIAEAEIKIRCEACIAEACAAGGEJCEACIAKAqBJAEACAAEgBCAGIMCICGECIAKGEJCEACIAIGGRCEACIAGAEJEEACAEEqDCACEMCICQUOAGIECICIAGAEIGGJEKAEAEEACAEEACAEEACAEECCAEGAEAEEYCACEICIEQCEAEKCIRAGACAAE2KCAGKaCICGGCICEACIEGEEJEIACAAGiIEJCEgECICEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOiCGJCEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOEGJAMGGRCEACIEGAEJEEmDCACGACIAEACAEEACAEEwBCAGGCCIAGACAEEaCAGKACIEEGCACEACIAGAEJEGAEJEGAEJEIWEACEACIECQCACGACAEIAEAEIAGRAGcEJCEACIAEKCACEACIEEACAAGEEJEKGEJCEACIAIGIRCEACIEGiBEJCEcCICEWCICEACIECQCACGACAEIAEAESAjKZIEuBCICEACIECoBCACGUCAGEOCICEACIECICACGACAEGMGRCKAGAEqBAtERAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGGACEACIAGUEJCEOCICEACIAIAEAAIGGRCEACIAGcGJCEACIACWCACGOCACEACIEIAEAEIKIRCEACIAEACAAGGEJCEACIAKAqBJAEACAAEeCAGIKCICEECIAKGEJCEACIAIGGRCEACIAGAEJEEACAEEqDCACEMCICQUOAGIECICIAGAEIGGJEKAEAEEACAEEACAEEACAEECCAEGAEAEEYCACEICIEQCEAEKCIRAGACAAG4KCAGKYCICEGCICEACIEGEEJEIACAAGmIEJCEgECICEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOiCGJCEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOEGJAMGGRCEACIEGAEJEEqDCACGACIAEACAEEACAEGyBCAGGACIAEACAEIaCAGKACIEEGCACEACIAGAEJEGAEJEGAEJEIWEACEACIECQCACGACAEIAEAEIAGRAGcEJCEACIAEKCACEACIEEACAAGEEJEKGEJCEACIAIGIRCEACIEGiBEJCEcCICEWCICEACIECQCACGACAEIAEAESAjKZIEuBCICEACIECoBCACGUCAGEOCICEACIECICACGACAEGMGRCKAGAE"

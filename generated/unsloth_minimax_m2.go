@@ -56,72 +56,11 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 	// unsloth-MiniMax-M2.jinja:4:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
 	toolcallEndToken = jinja2.Lit("</minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:6:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
-		toolList = jinja2.Param(toolList, "tool_list")
-		// unsloth-MiniMax-M2.jinja:7:1 {%- for tool in tool_list -%}
-		for _, tool := range jinja2.Iterate(w, toolList) {
-			w.WriteString("<tool>")
-			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-			jinja2.Write(w, jinja2.FilterString(jinja2.FilterTojson(jinja2.ItemAttr(tool, "function"), nil, nil)))
-			w.WriteString("</tool>\n")
-		}
-	}
+	// (the function renderUnslothMiniMaxM2_renderToolNamespace)
 	// unsloth-MiniMax-M2.jinja:11:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = jinja2.Param(content, "content")
-		// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
-		if jinja2.IsString(content) {
-			// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
-			jinja2.Write(w, content)
-		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
-			// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
-			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, content) {
-				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
-					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
-					jinja2.Write(w, jinja2.ItemAttr(item, "text"))
-				} else if jinja2.IsString(item) {
-					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
-					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
-					jinja2.Write(w, item)
-				}
-			}
-		} else {
-			// unsloth-MiniMax-M2.jinja:22:9 {%- else -%}
-			// unsloth-MiniMax-M2.jinja:23:9 {{- content }}
-			jinja2.Write(w, content)
-		}
-	}
+	// (the function renderUnslothMiniMaxM2_visibleText)
 	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage jinja2.Value) {
-		systemMessage = jinja2.Param(systemMessage, "system_message")
-		modelIdentity := modelIdentityInput
-		// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
-			// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
-			visibleText(jinja2.ItemAttr(systemMessage, "content"))
-		} else {
-			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
-			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
-			if !jinja2.IsDefined(modelIdentity) {
-				// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = jinja2.Lit("You are a helpful assistant.")
-			}
-			// unsloth-MiniMax-M2.jinja:34:9 {{- model_identity }}
-			jinja2.Write(w, modelIdentity)
-		}
-		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "current_date").Truthy() {
-			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), jinja2.ItemAttr(systemMessage, "current_date"))
-		}
-		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "current_location").Truthy() {
-			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), jinja2.ItemAttr(systemMessage, "current_location"))
-		}
-	}
+	// (the function renderUnslothMiniMaxM2_buildSystemMessage)
 	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
 	systemMessage = jinja2.None()
 	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
@@ -150,7 +89,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 	w.WriteString("]~b]system")
 	w.WriteString("\n")
 	// unsloth-MiniMax-M2.jinja:63:1 {{- build_system_message(system_message) }}
-	buildSystemMessage(systemMessage)
+	renderUnslothMiniMaxM2_buildSystemMessage(w, systemMessage, modelIdentityInput)
 	// unsloth-MiniMax-M2.jinja:65:1 {%- if tools -%}
 	if tools.Truthy() {
 		// unsloth-MiniMax-M2.jinja:66:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
@@ -164,7 +103,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(jinja2.Lit("functions"), tools)
+		renderUnslothMiniMaxM2_renderToolNamespace(w, jinja2.Lit("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -197,7 +136,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.ItemAttr(message, "content"))
+				renderUnslothMiniMaxM2_visibleText(w, jinja2.ItemAttr(message, "content"))
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
@@ -353,7 +292,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			w.WriteString("]~b]user")
 			w.WriteString("\n")
 			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
-			visibleText(jinja2.ItemAttr(message, "content"))
+			renderUnslothMiniMaxM2_visibleText(w, jinja2.ItemAttr(message, "content"))
 			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
@@ -366,6 +305,80 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 		w.WriteString("\n")
 		w.WriteString("<think>")
 		w.WriteString("\n")
+	}
+}
+
+// renderUnslothMiniMaxM2_renderToolNamespace is the macro render_tool_namespace of renderUnslothMiniMaxM2.
+func renderUnslothMiniMaxM2_renderToolNamespace(w *jinja2.Writer, namespaceName, toolList jinja2.Value) {
+	// unsloth-MiniMax-M2.jinja:6:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
+	toolList = jinja2.Param(toolList, "tool_list")
+	// unsloth-MiniMax-M2.jinja:7:1 {%- for tool in tool_list -%}
+	for _, tool := range jinja2.Iterate(w, toolList) {
+		w.WriteString("<tool>")
+		// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
+		jinja2.Write(w, jinja2.FilterString(jinja2.FilterTojson(jinja2.ItemAttr(tool, "function"), nil, nil)))
+		w.WriteString("</tool>\n")
+	}
+}
+
+// renderUnslothMiniMaxM2_visibleText is the macro visible_text of renderUnslothMiniMaxM2.
+func renderUnslothMiniMaxM2_visibleText(w *jinja2.Writer, content jinja2.Value) {
+	// unsloth-MiniMax-M2.jinja:11:1 {%- macro visible_text(content) -%}
+	content = jinja2.Param(content, "content")
+	// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
+	if jinja2.IsString(content) {
+		// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
+		jinja2.Write(w, content)
+	} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
+		// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
+		// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
+		for _, item := range jinja2.Iterate(w, content) {
+			// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+				// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
+				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+			} else if jinja2.IsString(item) {
+				// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
+				// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
+				jinja2.Write(w, item)
+			}
+		}
+	} else {
+		// unsloth-MiniMax-M2.jinja:22:9 {%- else -%}
+		// unsloth-MiniMax-M2.jinja:23:9 {{- content }}
+		jinja2.Write(w, content)
+	}
+}
+
+// renderUnslothMiniMaxM2_buildSystemMessage is the macro build_system_message of renderUnslothMiniMaxM2.
+// Its parameters after the macro's are the variables of renderUnslothMiniMaxM2 it reads.
+func renderUnslothMiniMaxM2_buildSystemMessage(w *jinja2.Writer, systemMessage jinja2.Value, modelIdentityInput jinja2.Value) {
+	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
+	systemMessage = jinja2.Param(systemMessage, "system_message")
+	modelIdentity := modelIdentityInput
+	// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
+	if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
+		// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
+		renderUnslothMiniMaxM2_visibleText(w, jinja2.ItemAttr(systemMessage, "content"))
+	} else {
+		// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
+		// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
+		if !jinja2.IsDefined(modelIdentity) {
+			// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
+			modelIdentity = jinja2.Lit("You are a helpful assistant.")
+		}
+		// unsloth-MiniMax-M2.jinja:34:9 {{- model_identity }}
+		jinja2.Write(w, modelIdentity)
+	}
+	// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
+	if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "current_date").Truthy() {
+		// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
+		jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), jinja2.ItemAttr(systemMessage, "current_date"))
+	}
+	// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
+	if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "current_location").Truthy() {
+		// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
+		jinja2.WriteAdd(w, jinja2.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), jinja2.ItemAttr(systemMessage, "current_location"))
 	}
 }
 
@@ -383,73 +396,11 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	// unsloth-MiniMax-M2.jinja:4:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
 	toolcallEndToken = jinja2.Lit("</minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:6:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
-		llamacpp.Param(namespaceName, "namespace_name")
-		toolList = llamacpp.Param(toolList, "tool_list")
-		// unsloth-MiniMax-M2.jinja:7:1 {%- for tool in tool_list -%}
-		for _, tool := range llamacpp.Iterate(w, toolList) {
-			w.WriteString("<tool>")
-			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-			llamacpp.Write(w, llamacpp.FilterString(llamacpp.FilterTojson(llamacpp.ItemAttr(tool, "function"), nil, nil)))
-			w.WriteString("</tool>\n")
-		}
-	}
+	// (the function renderUnslothMiniMaxM2_renderToolNamespaceLlama)
 	// unsloth-MiniMax-M2.jinja:11:1 {%- macro visible_text(content) -%}
-	visibleText := func(content jinja2.Value) {
-		content = llamacpp.Param(content, "content")
-		// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
-		if llamacpp.IsString(content) {
-			// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
-			llamacpp.Write(w, content)
-		} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
-			// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
-			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
-			for _, item := range llamacpp.Iterate(w, content) {
-				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-				if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
-					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
-					llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
-				} else if llamacpp.IsString(item) {
-					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
-					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
-					llamacpp.Write(w, item)
-				}
-			}
-		} else {
-			// unsloth-MiniMax-M2.jinja:22:9 {%- else -%}
-			// unsloth-MiniMax-M2.jinja:23:9 {{- content }}
-			llamacpp.Write(w, content)
-		}
-	}
+	// (the function renderUnslothMiniMaxM2_visibleTextLlama)
 	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage jinja2.Value) {
-		systemMessage = llamacpp.Param(systemMessage, "system_message")
-		modelIdentity := modelIdentityInput
-		// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "content").Truthy() {
-			// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
-			visibleText(llamacpp.ItemAttr(systemMessage, "content"))
-		} else {
-			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
-			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
-			if !llamacpp.IsDefined(modelIdentity) {
-				// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = jinja2.Lit("You are a helpful assistant.")
-			}
-			// unsloth-MiniMax-M2.jinja:34:9 {{- model_identity }}
-			llamacpp.Write(w, modelIdentity)
-		}
-		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_date").Truthy() {
-			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), llamacpp.ItemAttr(systemMessage, "current_date"))
-		}
-		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_location").Truthy() {
-			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), llamacpp.ItemAttr(systemMessage, "current_location"))
-		}
-	}
+	// (the function renderUnslothMiniMaxM2_buildSystemMessageLlama)
 	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
 	systemMessage = jinja2.None()
 	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
@@ -478,7 +429,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	w.WriteString("]~b]system")
 	w.WriteString("\n")
 	// unsloth-MiniMax-M2.jinja:63:1 {{- build_system_message(system_message) }}
-	buildSystemMessage(systemMessage)
+	renderUnslothMiniMaxM2_buildSystemMessageLlama(w, systemMessage, modelIdentityInput)
 	// unsloth-MiniMax-M2.jinja:65:1 {%- if tools -%}
 	if tools.Truthy() {
 		// unsloth-MiniMax-M2.jinja:66:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
@@ -492,7 +443,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(jinja2.Lit("functions"), tools)
+		renderUnslothMiniMaxM2_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -526,7 +477,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(llamacpp.ItemAttr(message, "content"))
+				renderUnslothMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"))
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
@@ -686,7 +637,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			w.WriteString("]~b]user")
 			w.WriteString("\n")
 			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
-			visibleText(llamacpp.ItemAttr(message, "content"))
+			renderUnslothMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"))
 			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
@@ -702,6 +653,81 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	}
 }
 
+// renderUnslothMiniMaxM2_renderToolNamespaceLlama is the macro render_tool_namespace of renderUnslothMiniMaxM2Llama.
+func renderUnslothMiniMaxM2_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName, toolList jinja2.Value) {
+	// unsloth-MiniMax-M2.jinja:6:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
+	llamacpp.Param(namespaceName, "namespace_name")
+	toolList = llamacpp.Param(toolList, "tool_list")
+	// unsloth-MiniMax-M2.jinja:7:1 {%- for tool in tool_list -%}
+	for _, tool := range llamacpp.Iterate(w, toolList) {
+		w.WriteString("<tool>")
+		// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
+		llamacpp.Write(w, llamacpp.FilterString(llamacpp.FilterTojson(llamacpp.ItemAttr(tool, "function"), nil, nil)))
+		w.WriteString("</tool>\n")
+	}
+}
+
+// renderUnslothMiniMaxM2_visibleTextLlama is the macro visible_text of renderUnslothMiniMaxM2Llama.
+func renderUnslothMiniMaxM2_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
+	// unsloth-MiniMax-M2.jinja:11:1 {%- macro visible_text(content) -%}
+	content = llamacpp.Param(content, "content")
+	// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
+	if llamacpp.IsString(content) {
+		// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
+		llamacpp.Write(w, content)
+	} else if llamacpp.IsIterable(content) && !llamacpp.IsMapping(content) {
+		// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
+		// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
+		for _, item := range llamacpp.Iterate(w, content) {
+			// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+				// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
+				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+			} else if llamacpp.IsString(item) {
+				// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
+				// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
+				llamacpp.Write(w, item)
+			}
+		}
+	} else {
+		// unsloth-MiniMax-M2.jinja:22:9 {%- else -%}
+		// unsloth-MiniMax-M2.jinja:23:9 {{- content }}
+		llamacpp.Write(w, content)
+	}
+}
+
+// renderUnslothMiniMaxM2_buildSystemMessageLlama is the macro build_system_message of renderUnslothMiniMaxM2Llama.
+// Its parameters after the macro's are the variables of renderUnslothMiniMaxM2Llama it reads.
+func renderUnslothMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jinja2.Value, modelIdentityInput jinja2.Value) {
+	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
+	systemMessage = llamacpp.Param(systemMessage, "system_message")
+	modelIdentity := modelIdentityInput
+	// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
+	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "content").Truthy() {
+		// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
+		renderUnslothMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(systemMessage, "content"))
+	} else {
+		// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
+		// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
+		if !llamacpp.IsDefined(modelIdentity) {
+			// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
+			modelIdentity = jinja2.Lit("You are a helpful assistant.")
+		}
+		// unsloth-MiniMax-M2.jinja:34:9 {{- model_identity }}
+		llamacpp.Write(w, modelIdentity)
+	}
+	// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
+	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_date").Truthy() {
+		// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
+		llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), llamacpp.ItemAttr(systemMessage, "current_date"))
+	}
+	// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
+	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_location").Truthy() {
+		// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
+		llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), llamacpp.ItemAttr(systemMessage, "current_location"))
+	}
+}
+
 // spansUnslothMiniMaxM2 is the position table of unsloth-MiniMax-M2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUnslothMiniMaxM2 = "set,macro,for,{{ }},if|uDAGCAEACAAESEACGKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAE+KCAEKyKCIIGCEIGGAEAAEECAAI8BCAIGACIAIsBEAIEAEIAEiBCAEKWCIIEACIAEACAAEACAAIAEAAMQKhBIEKCIGQGEJIEACIGGuDEJIGECIGIsCEAEGICIIGACIAGEEJGIqBCAIGACAAEeCAEKECAGIKCAGSCGAGICGJGGAEAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAGiBAvKAAEACAAEUEACIKCAEGCCMGKyBGNCGqBCIIEACIGCkBCAIGUCAEEOCIIEACIGCICAIGACAGMAIRGI2BIRCIYCIIEACIGIGEAIEACIAGAEJGGGIJIEACIGGGGJIEACIGIAKRAEACAAEKCAIEACIAEACAAGAGJAEQCAEIGCIIEACIAIEIRGIACAGE2BEAIEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAGmLCAEK6KCIIGCEIGGAEAAEECAAI+BCAIGACIAIuBEAIEAEIAGiBCAEKWCIIEACIAEACAAEACAAIAEAAMQKhBIEKCIGQGEJIEACIGG0DEJIGECIGKwCEAEGICIIGACIAGEEJGIuBCAIGACAAIeCAEKECAGIKCAGSCGAGICGJGGAEAAIAEAAGCEJGEmDEAIGGCJIEACIGGEEJIIwBGAIICEIGKcGAEGUEIGcEIRIGUIIIGCCAGGACAGECCAGKMKRIEGCAG"
+const spansUnslothMiniMaxM2 = "set,if,for,{{ }},macro|uDAGCAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIEIRGIACAGE2BEACEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAE+KCAEKyKCICGCEIGGAEAAEECAAI8BCACGACIAIsBEACEAEIAEiBCAEKWCICEACIAEACAAEACAAIAEAAMQKhBCEKCIGQGEJCEACIGGuDEJCGECIGIsCEAEGICICGACIAGEEJGIqBCACGACAAEeCAEKECAGIKCAGSCGAGICGJGGAEAAIAEAAGCEJGEmDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGUIICGCCAGGACAGECCAGKMKRCEGCAGUApKAIEKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIGcAxCRAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIEIRGIACAGE2BEACEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAGmLCAEK6KCICGCEIGGAEAAEECAAI+BCACGACIAIuBEACEAEIAGiBCAEKWCICEACIAEACAAEACAAIAEAAMQKhBCEKCIGQGEJCEACIGG0DEJCGECIGKwCEAEGICICGACIAGEEJGIuBCACGACAAIeCAEKECAGIKCAGSCGAGICGJGGAEAAIAEAAGCEJGEmDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGUIICGCCAGGACAGECCAGKMKRCEGCAGUCpKAIGKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIG"

@@ -41,6 +41,7 @@ const (
 
 // renderUpstageSolarOpen100B renders upstage-Solar-Open-100B.jinja.
 func renderUpstageSolarOpen100B(w *jinja2.Writer) {
+	var sysNs jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	defaultSystemPrompt := w.Lookup("default_system_prompt")
 	reasoningEffort := w.Lookup("reasoning_effort")
@@ -65,7 +66,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 		thinkRenderOption = jinja2.Lit("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
-	sysNsIsFirstBlock := true
+	sysNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("is_first_block", jinja2.Bool(true))})
 	// upstage-Solar-Open-100B.jinja:11:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.SmallInt(-1)
 	// upstage-Solar-Open-100B.jinja:12:1 {%- for message in messages -%}
@@ -79,103 +80,15 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:19:1 {%- macro render_system_message(user_system_messages) %}
-	renderSystemMessage := func(userSystemMessages jinja2.Value) {
-		userSystemMessages = jinja2.Param(userSystemMessages, "user_system_messages")
-		// upstage-Solar-Open-100B.jinja:20:5 {%- if default_system_prompt %}
-		if defaultSystemPrompt.Truthy() {
-			// upstage-Solar-Open-100B.jinja:21:9 {%- if not sys_ns.is_first_block %}
-			if !sysNsIsFirstBlock {
-				w.WriteString("\n\n")
-			}
-			// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %}
-			sysNsIsFirstBlock = false
-			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
-			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
-			jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
-			w.WriteString(".")
-		}
-		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
-		if userSystemMessages.Truthy() {
-			// upstage-Solar-Open-100B.jinja:26:9 {%- if not sys_ns.is_first_block %}
-			if !sysNsIsFirstBlock {
-				w.WriteString("\n\n")
-			}
-			// upstage-Solar-Open-100B.jinja:27:9 {%- set sys_ns.is_first_block = false %}
-			sysNsIsFirstBlock = false
-			w.WriteString("## System Prompt")
-			// upstage-Solar-Open-100B.jinja:29:9 {%- for system_message in user_system_messages %}
-			for _, systemMessage := range jinja2.Iterate(w, userSystemMessages) {
-				w.WriteString("\n\n")
-				// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
-				jinja2.Write(w, systemMessage)
-			}
-		}
-	}
+	// (the function renderUpstageSolarOpen100B_renderSystemMessage)
 	// upstage-Solar-Open-100B.jinja:36:1 {%- macro render_tool_instruction(tools) %}
-	renderToolInstruction := func(tools jinja2.Value) {
-		tools = jinja2.Param(tools, "tools")
-		// upstage-Solar-Open-100B.jinja:37:5 {%- if not sys_ns.is_first_block %}
-		if !sysNsIsFirstBlock {
-			w.WriteString("\n\n")
-		}
-		// upstage-Solar-Open-100B.jinja:38:5 {%- set sys_ns.is_first_block = false %}
-		sysNsIsFirstBlock = false
-		w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
-		// upstage-Solar-Open-100B.jinja:43:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, tools) {
-			w.WriteString("<|tool:begin|>")
-			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-			jinja2.WriteJSON(w, jinja2.ItemAttr(tool, "function"), nil, nil)
-			w.WriteString("<|tool:end|>")
-		}
-		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
-	}
+	// (the function renderUpstageSolarOpen100B_renderToolInstruction)
 	// upstage-Solar-Open-100B.jinja:57:1 {%- macro render_json_response_format_instruction(response_format) %}
-	renderJsonResponseFormatInstruction := func(responseFormat jinja2.Value) {
-		responseFormat = jinja2.Param(responseFormat, "response_format")
-		// upstage-Solar-Open-100B.jinja:58:5 {%- if not sys_ns.is_first_block %}
-		if !sysNsIsFirstBlock {
-			w.WriteString("\n\n")
-		}
-		// upstage-Solar-Open-100B.jinja:59:5 {%- set sys_ns.is_first_block = false %}
-		sysNsIsFirstBlock = false
-		w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
-		// upstage-Solar-Open-100B.jinja:62:5 {{- response_format }}
-		jinja2.Write(w, responseFormat)
-		w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
-	}
+	// (the function renderUpstageSolarOpen100B_renderJsonResponseFormatInstruction)
 	// upstage-Solar-Open-100B.jinja:66:1 {%- macro get_tool_name(messages, tool_call_id) %}
-	getToolName := func(messages, toolCallId jinja2.Value) {
-		messages = jinja2.Param(messages, "messages")
-		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
-		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
-		for _, msg := range jinja2.Iterate(w, messages) {
-			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-			if jinja2.EqStr(jinja2.ItemAttr(msg, "role"), "assistant") && jinja2.ItemAttr(msg, "tool_calls").Truthy() {
-				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(msg, "tool_calls")) {
-					// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
-					if jinja2.Eq(jinja2.ItemAttr(toolCall, "id"), toolCallId) {
-						// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
-						jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
-					}
-				}
-			}
-		}
-	}
+	// (the function renderUpstageSolarOpen100B_getToolName)
 	// upstage-Solar-Open-100B.jinja:78:1 {%- macro render_tool_arguments(tool_arguments) %}
-	renderToolArguments := func(toolArguments jinja2.Value) {
-		toolArguments = jinja2.Param(toolArguments, "tool_arguments")
-		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
-		if jinja2.IsMapping(toolArguments) {
-			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
-			jinja2.WriteJSON(w, toolArguments, nil, nil)
-		} else {
-			// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
-			// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}
-			jinja2.Write(w, toolArguments)
-		}
-	}
+	// (the function renderUpstageSolarOpen100B_renderToolArguments)
 	// upstage-Solar-Open-100B.jinja:87:1 {%- set ns = namespace(system_messages=[]) -%}
 	nsSystemMessages := jinja2.NewList()
 	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
@@ -190,16 +103,16 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 	if ((nsSystemMessages.Truthy() || defaultSystemPrompt.Truthy()) || tools.Truthy()) || responseFormat.Truthy() {
 		w.WriteString("<|begin|>system<|content|>")
 		// upstage-Solar-Open-100B.jinja:96:9 {{- render_system_message(ns.system_messages) }}
-		renderSystemMessage(nsSystemMessages)
+		renderUpstageSolarOpen100B_renderSystemMessage(w, nsSystemMessages, sysNs, defaultSystemPrompt)
 		// upstage-Solar-Open-100B.jinja:97:9 {%- if tools -%}
 		if tools.Truthy() {
 			// upstage-Solar-Open-100B.jinja:98:13 {{- render_tool_instruction(tools) }}
-			renderToolInstruction(tools)
+			renderUpstageSolarOpen100B_renderToolInstruction(w, tools, sysNs)
 		}
 		// upstage-Solar-Open-100B.jinja:100:9 {%- if response_format -%}
 		if responseFormat.Truthy() {
 			// upstage-Solar-Open-100B.jinja:101:13 {{- render_json_response_format_instruction(response_format) }}
-			renderJsonResponseFormatInstruction(responseFormat)
+			renderUpstageSolarOpen100B_renderJsonResponseFormatInstruction(w, responseFormat, sysNs)
 		}
 		w.WriteString("<|end|>")
 	}
@@ -235,7 +148,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 			jinja2.WriteStr(w, messageToolCallId)
 			w.WriteString("<|tool_response:name|>")
 			// upstage-Solar-Open-100B.jinja:117:9 {{- get_tool_name(messages, message.tool_call_id) }}
-			getToolName(messages, messageToolCallId)
+			renderUpstageSolarOpen100B_getToolName(w, messages, messageToolCallId)
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
 			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
@@ -280,7 +193,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 					jinja2.WriteStr(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
 					w.WriteString("<|tool_call:args|>")
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
-					renderToolArguments(jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "arguments"))
+					renderUpstageSolarOpen100B_renderToolArguments(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "arguments"))
 					w.WriteString("<|tool_call:end|>")
 				}
 				w.WriteString("<|calls|>")
@@ -303,10 +216,132 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 	}
 }
 
+// renderUpstageSolarOpen100B_renderSystemMessage is the macro render_system_message of renderUpstageSolarOpen100B.
+// Its parameters after the macro's are the variables of renderUpstageSolarOpen100B it reads.
+func renderUpstageSolarOpen100B_renderSystemMessage(w *jinja2.Writer, userSystemMessages jinja2.Value, sysNs, defaultSystemPrompt jinja2.Value) {
+	// upstage-Solar-Open-100B.jinja:19:1 {%- macro render_system_message(user_system_messages) %}
+	userSystemMessages = jinja2.Param(userSystemMessages, "user_system_messages")
+	// upstage-Solar-Open-100B.jinja:20:5 {%- if default_system_prompt %}
+	if defaultSystemPrompt.Truthy() {
+		// upstage-Solar-Open-100B.jinja:21:9 {%- if not sys_ns.is_first_block %}
+		if !jinja2.ItemAttr(sysNs, "is_first_block").Truthy() {
+			w.WriteString("\n\n")
+		}
+		// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %} (the namespace check)
+		jinja2.CheckNamespace(sysNs)
+		// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %}
+		jinja2.SetAttr(sysNs, "is_first_block", jinja2.Bool(false))
+		// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
+		w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
+		jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
+		w.WriteString(".")
+	}
+	// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
+	if userSystemMessages.Truthy() {
+		// upstage-Solar-Open-100B.jinja:26:9 {%- if not sys_ns.is_first_block %}
+		if !jinja2.ItemAttr(sysNs, "is_first_block").Truthy() {
+			w.WriteString("\n\n")
+		}
+		// upstage-Solar-Open-100B.jinja:27:9 {%- set sys_ns.is_first_block = false %} (the namespace check)
+		jinja2.CheckNamespace(sysNs)
+		// upstage-Solar-Open-100B.jinja:27:9 {%- set sys_ns.is_first_block = false %}
+		jinja2.SetAttr(sysNs, "is_first_block", jinja2.Bool(false))
+		w.WriteString("## System Prompt")
+		// upstage-Solar-Open-100B.jinja:29:9 {%- for system_message in user_system_messages %}
+		for _, systemMessage := range jinja2.Iterate(w, userSystemMessages) {
+			w.WriteString("\n\n")
+			// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
+			jinja2.Write(w, systemMessage)
+		}
+	}
+}
+
+// renderUpstageSolarOpen100B_renderToolInstruction is the macro render_tool_instruction of renderUpstageSolarOpen100B.
+// Its parameters after the macro's are the variables of renderUpstageSolarOpen100B it reads.
+func renderUpstageSolarOpen100B_renderToolInstruction(w *jinja2.Writer, tools jinja2.Value, sysNs jinja2.Value) {
+	// upstage-Solar-Open-100B.jinja:36:1 {%- macro render_tool_instruction(tools) %}
+	tools = jinja2.Param(tools, "tools")
+	// upstage-Solar-Open-100B.jinja:37:5 {%- if not sys_ns.is_first_block %}
+	if !jinja2.ItemAttr(sysNs, "is_first_block").Truthy() {
+		w.WriteString("\n\n")
+	}
+	// upstage-Solar-Open-100B.jinja:38:5 {%- set sys_ns.is_first_block = false %} (the namespace check)
+	jinja2.CheckNamespace(sysNs)
+	// upstage-Solar-Open-100B.jinja:38:5 {%- set sys_ns.is_first_block = false %}
+	jinja2.SetAttr(sysNs, "is_first_block", jinja2.Bool(false))
+	w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
+	// upstage-Solar-Open-100B.jinja:43:5 {%- for tool in tools %}
+	for _, tool := range jinja2.Iterate(w, tools) {
+		w.WriteString("<|tool:begin|>")
+		// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
+		jinja2.WriteJSON(w, jinja2.ItemAttr(tool, "function"), nil, nil)
+		w.WriteString("<|tool:end|>")
+	}
+	w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
+}
+
+// renderUpstageSolarOpen100B_renderJsonResponseFormatInstruction is the macro render_json_response_format_instruction of renderUpstageSolarOpen100B.
+// Its parameters after the macro's are the variables of renderUpstageSolarOpen100B it reads.
+func renderUpstageSolarOpen100B_renderJsonResponseFormatInstruction(w *jinja2.Writer, responseFormat jinja2.Value, sysNs jinja2.Value) {
+	// upstage-Solar-Open-100B.jinja:57:1 {%- macro render_json_response_format_instruction(response_format) %}
+	responseFormat = jinja2.Param(responseFormat, "response_format")
+	// upstage-Solar-Open-100B.jinja:58:5 {%- if not sys_ns.is_first_block %}
+	if !jinja2.ItemAttr(sysNs, "is_first_block").Truthy() {
+		w.WriteString("\n\n")
+	}
+	// upstage-Solar-Open-100B.jinja:59:5 {%- set sys_ns.is_first_block = false %} (the namespace check)
+	jinja2.CheckNamespace(sysNs)
+	// upstage-Solar-Open-100B.jinja:59:5 {%- set sys_ns.is_first_block = false %}
+	jinja2.SetAttr(sysNs, "is_first_block", jinja2.Bool(false))
+	w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
+	// upstage-Solar-Open-100B.jinja:62:5 {{- response_format }}
+	jinja2.Write(w, responseFormat)
+	w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
+}
+
+// renderUpstageSolarOpen100B_getToolName is the macro get_tool_name of renderUpstageSolarOpen100B.
+func renderUpstageSolarOpen100B_getToolName(w *jinja2.Writer, messages, toolCallId jinja2.Value) {
+	// upstage-Solar-Open-100B.jinja:66:1 {%- macro get_tool_name(messages, tool_call_id) %}
+	messages = jinja2.Param(messages, "messages")
+	toolCallId = jinja2.Param(toolCallId, "tool_call_id")
+	// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
+	for _, msg := range jinja2.Iterate(w, messages) {
+		// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
+		if jinja2.EqStr(jinja2.ItemAttr(msg, "role"), "assistant") && jinja2.ItemAttr(msg, "tool_calls").Truthy() {
+			// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(msg, "tool_calls")) {
+				// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
+				if jinja2.Eq(jinja2.ItemAttr(toolCall, "id"), toolCallId) {
+					// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
+					jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
+				}
+			}
+		}
+	}
+}
+
+// renderUpstageSolarOpen100B_renderToolArguments is the macro render_tool_arguments of renderUpstageSolarOpen100B.
+func renderUpstageSolarOpen100B_renderToolArguments(w *jinja2.Writer, toolArguments jinja2.Value) {
+	// upstage-Solar-Open-100B.jinja:78:1 {%- macro render_tool_arguments(tool_arguments) %}
+	toolArguments = jinja2.Param(toolArguments, "tool_arguments")
+	// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
+	if jinja2.IsMapping(toolArguments) {
+		// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
+		jinja2.WriteJSON(w, toolArguments, nil, nil)
+	} else {
+		// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
+		// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}
+		jinja2.Write(w, toolArguments)
+	}
+}
+
 // renderUpstageSolarOpen100BLlama renders upstage-Solar-Open-100B.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderUpstageSolarOpen100B with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
+	// the render changes lists and dicts of its input: it works on a copy
+	llamacpp.OwnVariables(w)
+	var sysNs jinja2.Value
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	defaultSystemPrompt := w.Lookup("default_system_prompt")
 	reasoningEffort := w.Lookup("reasoning_effort")
@@ -331,7 +366,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 		thinkRenderOption = jinja2.Lit("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
-	sysNsIsFirstBlock := true
+	sysNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("is_first_block", jinja2.Bool(true))})
 	// upstage-Solar-Open-100B.jinja:11:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.SmallInt(-1)
 	// upstage-Solar-Open-100B.jinja:12:1 {%- for message in messages -%}
@@ -345,103 +380,15 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:19:1 {%- macro render_system_message(user_system_messages) %}
-	renderSystemMessage := func(userSystemMessages jinja2.Value) {
-		userSystemMessages = llamacpp.Param(userSystemMessages, "user_system_messages")
-		// upstage-Solar-Open-100B.jinja:20:5 {%- if default_system_prompt %}
-		if defaultSystemPrompt.Truthy() {
-			// upstage-Solar-Open-100B.jinja:21:9 {%- if not sys_ns.is_first_block %}
-			if !sysNsIsFirstBlock {
-				w.WriteString("\n\n")
-			}
-			// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %}
-			sysNsIsFirstBlock = false
-			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
-			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
-			llamacpp.WriteStr(w, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
-			w.WriteString(".")
-		}
-		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
-		if userSystemMessages.Truthy() {
-			// upstage-Solar-Open-100B.jinja:26:9 {%- if not sys_ns.is_first_block %}
-			if !sysNsIsFirstBlock {
-				w.WriteString("\n\n")
-			}
-			// upstage-Solar-Open-100B.jinja:27:9 {%- set sys_ns.is_first_block = false %}
-			sysNsIsFirstBlock = false
-			w.WriteString("## System Prompt")
-			// upstage-Solar-Open-100B.jinja:29:9 {%- for system_message in user_system_messages %}
-			for _, systemMessage := range llamacpp.Iterate(w, userSystemMessages) {
-				w.WriteString("\n\n")
-				// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
-				llamacpp.Write(w, systemMessage)
-			}
-		}
-	}
+	// (the function renderUpstageSolarOpen100B_renderSystemMessageLlama)
 	// upstage-Solar-Open-100B.jinja:36:1 {%- macro render_tool_instruction(tools) %}
-	renderToolInstruction := func(tools jinja2.Value) {
-		tools = llamacpp.Param(tools, "tools")
-		// upstage-Solar-Open-100B.jinja:37:5 {%- if not sys_ns.is_first_block %}
-		if !sysNsIsFirstBlock {
-			w.WriteString("\n\n")
-		}
-		// upstage-Solar-Open-100B.jinja:38:5 {%- set sys_ns.is_first_block = false %}
-		sysNsIsFirstBlock = false
-		w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
-		// upstage-Solar-Open-100B.jinja:43:5 {%- for tool in tools %}
-		for _, tool := range llamacpp.Iterate(w, tools) {
-			w.WriteString("<|tool:begin|>")
-			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-			llamacpp.WriteJSON(w, llamacpp.ItemAttr(tool, "function"), nil, nil)
-			w.WriteString("<|tool:end|>")
-		}
-		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
-	}
+	// (the function renderUpstageSolarOpen100B_renderToolInstructionLlama)
 	// upstage-Solar-Open-100B.jinja:57:1 {%- macro render_json_response_format_instruction(response_format) %}
-	renderJsonResponseFormatInstruction := func(responseFormat jinja2.Value) {
-		responseFormat = llamacpp.Param(responseFormat, "response_format")
-		// upstage-Solar-Open-100B.jinja:58:5 {%- if not sys_ns.is_first_block %}
-		if !sysNsIsFirstBlock {
-			w.WriteString("\n\n")
-		}
-		// upstage-Solar-Open-100B.jinja:59:5 {%- set sys_ns.is_first_block = false %}
-		sysNsIsFirstBlock = false
-		w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
-		// upstage-Solar-Open-100B.jinja:62:5 {{- response_format }}
-		llamacpp.Write(w, responseFormat)
-		w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
-	}
+	// (the function renderUpstageSolarOpen100B_renderJsonResponseFormatInstructionLlama)
 	// upstage-Solar-Open-100B.jinja:66:1 {%- macro get_tool_name(messages, tool_call_id) %}
-	getToolName := func(messages, toolCallId jinja2.Value) {
-		messages = llamacpp.Param(messages, "messages")
-		toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
-		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
-		for _, msg := range llamacpp.Iterate(w, messages) {
-			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-			if jinja2.EqStr(llamacpp.ItemAttr(msg, "role"), "assistant") && llamacpp.ItemAttr(msg, "tool_calls").Truthy() {
-				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
-				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(msg, "tool_calls")) {
-					// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
-					if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) {
-						// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
-						llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
-					}
-				}
-			}
-		}
-	}
+	// (the function renderUpstageSolarOpen100B_getToolNameLlama)
 	// upstage-Solar-Open-100B.jinja:78:1 {%- macro render_tool_arguments(tool_arguments) %}
-	renderToolArguments := func(toolArguments jinja2.Value) {
-		toolArguments = llamacpp.Param(toolArguments, "tool_arguments")
-		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
-		if llamacpp.IsMapping(toolArguments) {
-			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
-			llamacpp.WriteJSON(w, toolArguments, nil, nil)
-		} else {
-			// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
-			// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}
-			llamacpp.Write(w, toolArguments)
-		}
-	}
+	// (the function renderUpstageSolarOpen100B_renderToolArgumentsLlama)
 	// upstage-Solar-Open-100B.jinja:87:1 {%- set ns = namespace(system_messages=[]) -%}
 	nsSystemMessages := jinja2.NewList()
 	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
@@ -456,16 +403,16 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	if ((nsSystemMessages.Truthy() || defaultSystemPrompt.Truthy()) || tools.Truthy()) || responseFormat.Truthy() {
 		w.WriteString("<|begin|>system<|content|>")
 		// upstage-Solar-Open-100B.jinja:96:9 {{- render_system_message(ns.system_messages) }}
-		renderSystemMessage(nsSystemMessages)
+		renderUpstageSolarOpen100B_renderSystemMessageLlama(w, nsSystemMessages, sysNs, defaultSystemPrompt)
 		// upstage-Solar-Open-100B.jinja:97:9 {%- if tools -%}
 		if tools.Truthy() {
 			// upstage-Solar-Open-100B.jinja:98:13 {{- render_tool_instruction(tools) }}
-			renderToolInstruction(tools)
+			renderUpstageSolarOpen100B_renderToolInstructionLlama(w, tools, sysNs)
 		}
 		// upstage-Solar-Open-100B.jinja:100:9 {%- if response_format -%}
 		if responseFormat.Truthy() {
 			// upstage-Solar-Open-100B.jinja:101:13 {{- render_json_response_format_instruction(response_format) }}
-			renderJsonResponseFormatInstruction(responseFormat)
+			renderUpstageSolarOpen100B_renderJsonResponseFormatInstructionLlama(w, responseFormat, sysNs)
 		}
 		w.WriteString("<|end|>")
 	}
@@ -502,7 +449,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, messageToolCallId)
 			w.WriteString("<|tool_response:name|>")
 			// upstage-Solar-Open-100B.jinja:117:9 {{- get_tool_name(messages, message.tool_call_id) }}
-			getToolName(messages, messageToolCallId)
+			renderUpstageSolarOpen100B_getToolNameLlama(w, messages, messageToolCallId)
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
@@ -547,7 +494,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
 					w.WriteString("<|tool_call:args|>")
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
-					renderToolArguments(llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "arguments"))
+					renderUpstageSolarOpen100B_renderToolArgumentsLlama(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "arguments"))
 					w.WriteString("<|tool_call:end|>")
 				}
 				w.WriteString("<|calls|>")
@@ -570,6 +517,125 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	}
 }
 
+// renderUpstageSolarOpen100B_renderSystemMessageLlama is the macro render_system_message of renderUpstageSolarOpen100BLlama.
+// Its parameters after the macro's are the variables of renderUpstageSolarOpen100BLlama it reads.
+func renderUpstageSolarOpen100B_renderSystemMessageLlama(w *jinja2.Writer, userSystemMessages jinja2.Value, sysNs, defaultSystemPrompt jinja2.Value) {
+	// upstage-Solar-Open-100B.jinja:19:1 {%- macro render_system_message(user_system_messages) %}
+	userSystemMessages = llamacpp.Param(userSystemMessages, "user_system_messages")
+	// upstage-Solar-Open-100B.jinja:20:5 {%- if default_system_prompt %}
+	if defaultSystemPrompt.Truthy() {
+		// upstage-Solar-Open-100B.jinja:21:9 {%- if not sys_ns.is_first_block %}
+		if !llamacpp.ItemAttr(sysNs, "is_first_block").Truthy() {
+			w.WriteString("\n\n")
+		}
+		// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %} (the namespace check)
+		llamacpp.CheckNamespace(sysNs)
+		// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %}
+		llamacpp.SetAttr(sysNs, "is_first_block", jinja2.Bool(false))
+		// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
+		w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
+		llamacpp.WriteStr(w, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
+		w.WriteString(".")
+	}
+	// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
+	if userSystemMessages.Truthy() {
+		// upstage-Solar-Open-100B.jinja:26:9 {%- if not sys_ns.is_first_block %}
+		if !llamacpp.ItemAttr(sysNs, "is_first_block").Truthy() {
+			w.WriteString("\n\n")
+		}
+		// upstage-Solar-Open-100B.jinja:27:9 {%- set sys_ns.is_first_block = false %} (the namespace check)
+		llamacpp.CheckNamespace(sysNs)
+		// upstage-Solar-Open-100B.jinja:27:9 {%- set sys_ns.is_first_block = false %}
+		llamacpp.SetAttr(sysNs, "is_first_block", jinja2.Bool(false))
+		w.WriteString("## System Prompt")
+		// upstage-Solar-Open-100B.jinja:29:9 {%- for system_message in user_system_messages %}
+		for _, systemMessage := range llamacpp.Iterate(w, userSystemMessages) {
+			w.WriteString("\n\n")
+			// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
+			llamacpp.Write(w, systemMessage)
+		}
+	}
+}
+
+// renderUpstageSolarOpen100B_renderToolInstructionLlama is the macro render_tool_instruction of renderUpstageSolarOpen100BLlama.
+// Its parameters after the macro's are the variables of renderUpstageSolarOpen100BLlama it reads.
+func renderUpstageSolarOpen100B_renderToolInstructionLlama(w *jinja2.Writer, tools jinja2.Value, sysNs jinja2.Value) {
+	// upstage-Solar-Open-100B.jinja:36:1 {%- macro render_tool_instruction(tools) %}
+	tools = llamacpp.Param(tools, "tools")
+	// upstage-Solar-Open-100B.jinja:37:5 {%- if not sys_ns.is_first_block %}
+	if !llamacpp.ItemAttr(sysNs, "is_first_block").Truthy() {
+		w.WriteString("\n\n")
+	}
+	// upstage-Solar-Open-100B.jinja:38:5 {%- set sys_ns.is_first_block = false %} (the namespace check)
+	llamacpp.CheckNamespace(sysNs)
+	// upstage-Solar-Open-100B.jinja:38:5 {%- set sys_ns.is_first_block = false %}
+	llamacpp.SetAttr(sysNs, "is_first_block", jinja2.Bool(false))
+	w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
+	// upstage-Solar-Open-100B.jinja:43:5 {%- for tool in tools %}
+	for _, tool := range llamacpp.Iterate(w, tools) {
+		w.WriteString("<|tool:begin|>")
+		// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
+		llamacpp.WriteJSON(w, llamacpp.ItemAttr(tool, "function"), nil, nil)
+		w.WriteString("<|tool:end|>")
+	}
+	w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
+}
+
+// renderUpstageSolarOpen100B_renderJsonResponseFormatInstructionLlama is the macro render_json_response_format_instruction of renderUpstageSolarOpen100BLlama.
+// Its parameters after the macro's are the variables of renderUpstageSolarOpen100BLlama it reads.
+func renderUpstageSolarOpen100B_renderJsonResponseFormatInstructionLlama(w *jinja2.Writer, responseFormat jinja2.Value, sysNs jinja2.Value) {
+	// upstage-Solar-Open-100B.jinja:57:1 {%- macro render_json_response_format_instruction(response_format) %}
+	responseFormat = llamacpp.Param(responseFormat, "response_format")
+	// upstage-Solar-Open-100B.jinja:58:5 {%- if not sys_ns.is_first_block %}
+	if !llamacpp.ItemAttr(sysNs, "is_first_block").Truthy() {
+		w.WriteString("\n\n")
+	}
+	// upstage-Solar-Open-100B.jinja:59:5 {%- set sys_ns.is_first_block = false %} (the namespace check)
+	llamacpp.CheckNamespace(sysNs)
+	// upstage-Solar-Open-100B.jinja:59:5 {%- set sys_ns.is_first_block = false %}
+	llamacpp.SetAttr(sysNs, "is_first_block", jinja2.Bool(false))
+	w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
+	// upstage-Solar-Open-100B.jinja:62:5 {{- response_format }}
+	llamacpp.Write(w, responseFormat)
+	w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
+}
+
+// renderUpstageSolarOpen100B_getToolNameLlama is the macro get_tool_name of renderUpstageSolarOpen100BLlama.
+func renderUpstageSolarOpen100B_getToolNameLlama(w *jinja2.Writer, messages, toolCallId jinja2.Value) {
+	// upstage-Solar-Open-100B.jinja:66:1 {%- macro get_tool_name(messages, tool_call_id) %}
+	messages = llamacpp.Param(messages, "messages")
+	toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
+	// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
+	for _, msg := range llamacpp.Iterate(w, messages) {
+		// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
+		if jinja2.EqStr(llamacpp.ItemAttr(msg, "role"), "assistant") && llamacpp.ItemAttr(msg, "tool_calls").Truthy() {
+			// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(msg, "tool_calls")) {
+				// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
+				if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) {
+					// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
+					llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
+				}
+			}
+		}
+	}
+}
+
+// renderUpstageSolarOpen100B_renderToolArgumentsLlama is the macro render_tool_arguments of renderUpstageSolarOpen100BLlama.
+func renderUpstageSolarOpen100B_renderToolArgumentsLlama(w *jinja2.Writer, toolArguments jinja2.Value) {
+	// upstage-Solar-Open-100B.jinja:78:1 {%- macro render_tool_arguments(tool_arguments) %}
+	toolArguments = llamacpp.Param(toolArguments, "tool_arguments")
+	// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
+	if llamacpp.IsMapping(toolArguments) {
+		// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
+		llamacpp.WriteJSON(w, toolArguments, nil, nil)
+	} else {
+		// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
+		// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}
+		llamacpp.Write(w, toolArguments)
+	}
+}
+
 // spansUpstageSolarOpen100B is the position table of upstage-Solar-Open-100B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUpstageSolarOpen100B = "set,for,if,macro,{{ }}|oDEECAIECAAIECAAIECAAIAGAAEAGAAEQCACIGCIEEACIAI+BKRGGWCIEEECIEIACAAEECAIKcEJEEECIEICCAAGIEACGAEIIKiBKZGGECIEICCAAGMKACGCEIIMYYRGGECIEICCAAGCGAIIiBIJGIYCICESCIEEMCICEGCIEEACIIOWOpBGGOCIEEACIIIAEAIIAKRAEMCACEGCIEEACIAIeIREGAEQIEGCAEEACIIGIEJEEACIIKwFMZCKkFCIEGECKIG4ECDEGECAAIECAAIECAEIGGAIKCCAIGCEAIGEEAEG+CGAEGmBEAEEMCIEGECIIIUEJEGMCAEGECIIMsBKREIWEICEICIIMCCAIOEKJIOMKZEEGCIEmBEtJJAIECAAIECAAIECAAIAGAAEAGAAEQCACIGCIEEACIAI+BKRGGWCIEEECIEIACAAEECAIKcEJEEECIEICCAAGIEACGAEIIKiBKZGGECIEICCAAGMKACGCEIIMYYRGGECIEICCAAGCGAIIiBIJGIYCICESCIEEMCICEGCIEEACIIOWOpBGGOCIEEACIIIAEAIIAKRAEMCACEGCIEEACIAIeIREGAEQIEGCAEEACIIGIEJEEACIIMwFMZCKkFCIEGECKIG4ECDEGECAAIECAAIECAEIGGAIKCCAIGCEAIGEEAEG+CGAEGmBEAEEMCIEGECIIIUEJEGMCAEGECIIMsBKREIWEICEICIIMCCAIOEKJIOMKZEEGCIE"
+const spansUpstageSolarOpen100B = "set,for,if,{{ }},macro|qDEECAIECAAIECAAIECAAIAGAAEAGAAEQCACIGCIEEACIAcAyERAEMCACEGCIEEACIAIeIREGAEQGEGCAEEACIGGIEJEEACIGKwFMZCKkFCIEGECKGG4ECDEGECAAIECAAIECAEIGGAGKCCAGGCEAGGEEAEG+CGAEGmBEAEEMCIEGECIGIUEJEGMCAEGECIGMsBKREIWEICEICIGMCCAGOEKJGOMKZEEGCIEWArIJIEaCIEEECIEIAAAAEACAAEECAGKgBEJEEECIEIAAAAECCAAGIEACGAEIGSAKZIEECIEIAAAAECCAAGMKACGCEIGUAYRIEECIEIAAAAECCAAGCGAGOCIJIGYCICESCIEEMCICEGCIEEACIGUAOpBIEOCIEEACIGIAEAGmBEhFRAIECAAIECAAIECAAIAGAAEAGAAEQCACIGCIEEACIAcAyERAEMCACEGCIEEACIAIeIREGAEQGEGCAEEACIGGIEJEEACIGMwFMZCKkFCIEGECKGG4ECDEGECAAIECAAIECAEIGGAGKCCAGGCEAGGEEAEG+CGAEGmBEAEEMCIEGECIGIUEJEGMCAEGECIGMsBKREIWEICEICIGMCCAGOEKJGOMKZEEGCIEWArIJIEaCIEEECIEIAAAAEACAAEECAGKgBEJEEECIEIAAAAECCAAGIEACGAEIGSAKZIEECIEIAAAAECCAAGMKACGCEIGUAYRIEECIEIAAAAECCAAGCGAGOCIJIGYCICESCIEEMCICEGCIEEACIGUAOpBIEOCIEEACIGIAEAG"

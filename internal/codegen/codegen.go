@@ -119,7 +119,7 @@ func File(pkg string, u *Unit) ([]byte, error) {
 		}
 		declare(fmt.Sprintf("%s is the chat template %s.", u.Ident, sanitizeComment(u.Origin)),
 			fmt.Sprintf("Its text is %s's, whose functions render it.", same.Ident))
-		return render(f, nil)
+		return render(f, nil, nil)
 	}
 	g := newGen(u.IR, false)
 	fn := "render" + u.Ident
@@ -151,7 +151,11 @@ func File(pkg string, u *Unit) ([]byte, error) {
 	f.Func().Id(fn).Params(
 		jen.Id("w").Op("*").Qual(Jinja2Path, "Writer"),
 	).Block(body...)
+	// the macros' functions: renderX_show beside renderX, renderX_showLlama beside
+	// renderXLlama
+	targets := []liftTarget{g.liftTarget(fn, fn, "")}
 	if lg.variants > 0 {
+		targets = append(targets, lg.liftTarget(llamaFn, fn, "Llama"))
 		f.Line()
 		if u.JinjaRefusal != "" {
 			f.Commentf("%s renders %s as llama.cpp's Jinja engine does, for llama-server.", llamaFn, sanitizeComment(u.IR.File))
@@ -170,7 +174,7 @@ func File(pkg string, u *Unit) ([]byte, error) {
 			g.sites[text] = s
 		}
 	}
-	src, err := render(f, g.numbered)
+	src, err := render(f, g.numbered, targets)
 	if err != nil || len(g.sites) == 0 {
 		return src, err
 	}
@@ -261,20 +265,24 @@ func Registry(pkg string, units []*Unit) ([]byte, error) {
 	f.Comment("*tmplgen.UnknownTemplateError.")
 	f.Func().Id("ByName").Params(jen.Id("name").String()).Params(jen.Op("*").Qual(TmplgenPath, "Template"), jen.Error()).Block(
 		jen.Return(jen.Id("Registry").Dot("ByName").Call(jen.Id("name"))))
-	return render(f, nil)
+	return render(f, nil, nil)
 }
 
 // render formats a jennifer file, whose imports jennifer writes itself. Only gofmt's
 // formatting runs on it, after renameNumbered: both leave out go/parser's object resolution, which gives up on
 // the deep nesting of a long elif chain. jennifer's own formatting is off: it would
 // format the comments unindented (see indentComments).
-func render(f *jen.File, numbered map[string]string) ([]byte, error) {
+func render(f *jen.File, numbered map[string]string, lift []liftTarget) ([]byte, error) {
 	f.NoFormat = true
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("codegen: %w", err)
 	}
-	src, err := renameNumbered(buf.Bytes(), numbered)
+	src, err := liftMacros(buf.Bytes(), lift)
+	if err != nil {
+		return nil, fmt.Errorf("codegen: %w", err)
+	}
+	src, err = renameNumbered(src, numbered)
 	if err != nil {
 		return nil, fmt.Errorf("codegen: %w", err)
 	}

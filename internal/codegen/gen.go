@@ -49,6 +49,9 @@ type gen struct {
 	macros     *ir.MacroCalls
 	macroFuncs map[*ir.Var]string
 
+	// the Go types of the locals that are not jinja2.Values (see allocLocal)
+	localTypes map[string]string
+
 	inputs map[string]string // input variables looked up once, by name (see inputDecls)
 
 	// llama.cpp's macro scope (see ir/llamascope.go), in the function of a macro with
@@ -100,6 +103,7 @@ func newGen(t *ir.Template, llama bool) *gen {
 
 		macros:     macros,
 		macroFuncs: map[*ir.Var]string{},
+		localTypes: map[string]string{},
 		inputs:     map[string]string{},
 		sites:      map[string]site{},
 		namespaces: findLocalNamespaces(t, func(d *ir.MacroDef) bool { return needed[d.Var] || macros.Called[d.Var] }),
@@ -326,4 +330,15 @@ func (g *gen) freshReads() (restore func()) {
 	held := g.reads
 	g.reads = readCache{}
 	return func() { g.reads = held }
+}
+
+// liftTarget returns what liftMacros needs to move the macro closures of the render
+// function fn, which g generated, out to functions of their own, named
+// prefix_macroSuffix.
+func (g *gen) liftTarget(fn, prefix, suffix string) liftTarget {
+	macros := map[string]string{}
+	for v, name := range g.macroFuncs {
+		macros[name] = v.Name
+	}
+	return liftTarget{fn: fn, prefix: prefix, suffix: suffix, macros: macros, types: g.localTypes}
 }

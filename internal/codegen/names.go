@@ -33,6 +33,15 @@ func (g *gen) alloc(base string) string {
 	return name
 }
 
+// allocLocal returns a Go identifier as alloc does, for a local variable that is not a
+// jinja2.Value: typ is its Go type, or "" for one a macro's function cannot take as a
+// parameter (see lift.go).
+func (g *gen) allocLocal(base, typ string) string {
+	name := g.alloc(base)
+	g.localTypes[name] = typ
+	return name
+}
+
 // varName returns the Go name of a template variable.
 func (g *gen) varName(v *ir.Var) string {
 	if n, ok := g.goName[v]; ok {

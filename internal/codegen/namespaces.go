@@ -24,7 +24,8 @@ import (
 //   - is used only through its attributes (ns.name read, or {% set ns.name = ... %}), never
 //     passed, printed, tested or called;
 //   - is used in a macro body only when it is made at the top level of the template (a
-//     macro is a Go closure: it sees the variables of the one namespace there is);
+//     macro's function takes the variables of the one namespace there is), and only
+//     read there (a macro's function takes them as parameters; see lift.go);
 //   - reads and sets only the attributes it was created with, none starting with "_"
 //     (which the sandbox refuses).
 // An attribute that is only ever assigned true or false literals is a Go bool.
@@ -91,7 +92,7 @@ func findLocalNamespaces(t *ir.Template, generated func(*ir.MacroDef) bool) map[
 	for v, c := range candidates {
 		u := all[v]
 		dominated := countNamespaceUses(c.after, found, generated)[v].uses() == u.uses()
-		if u.bad || u.stores != 1 || u.loads != u.attrReads || !dominated || u.inMacro && !c.topLevel {
+		if u.bad || u.stores != 1 || u.loads != u.attrReads || !dominated || u.inMacro && !c.topLevel || u.setInMacro {
 			delete(found, v)
 			continue
 		}
@@ -158,9 +159,11 @@ type namespaceUses struct {
 	attrReads int // loads that read an attribute it was created with: ns.name
 	targets   int // {% set ns.name = ... %} of an attribute it was created with
 	bad       bool
-	inMacro   bool            // a macro body uses it
-	read      map[string]bool // the attributes read
-	notBool   map[string]bool // the attributes assigned something else than a bool literal
+	inMacro   bool // a macro body uses it
+	// the body of a macro (not the caller of a call block) sets one of its attributes
+	setInMacro bool
+	read       map[string]bool // the attributes read
+	notBool    map[string]bool // the attributes assigned something else than a bool literal
 }
 
 func (u *namespaceUses) uses() int { return u.loads + u.targets }
@@ -173,9 +176,11 @@ func countNamespaceUses(ss []ir.Stmt, found map[*ir.Var]*localNamespace, generat
 		all[v] = &namespaceUses{read: map[string]bool{}, notBool: map[string]bool{}}
 	}
 	boolTargets := map[*ir.AttrTarget]bool{}
+	defined := map[*ir.Macro]bool{} // the macros of definitions, not callers of call blocks
 	ir.Inspect(ss, func(n any) bool {
 		switch n := n.(type) {
 		case *ir.MacroDef:
+			defined[n.Macro] = true
 			return generated(n)
 		case *ir.Block:
 			markInitLoads(n.Scope, all)
@@ -184,6 +189,7 @@ func countNamespaceUses(ss []ir.Stmt, found map[*ir.Var]*localNamespace, generat
 				markInitLoads(n.FilterScope, all)
 			}
 		case *ir.Macro:
+			def := defined[n]
 			ir.Inspect(n.Body.Stmts, func(n any) bool {
 				switch n := n.(type) {
 				case *ir.Load:
@@ -193,6 +199,7 @@ func countNamespaceUses(ss []ir.Stmt, found map[*ir.Var]*localNamespace, generat
 				case *ir.AttrTarget:
 					if all[n.NS] != nil {
 						all[n.NS].inMacro = true
+						all[n.NS].setInMacro = all[n.NS].setInMacro || def
 					}
 				}
 				return true
@@ -275,6 +282,9 @@ func (g *gen) defineLocalNamespace(v *ir.Var, ns *localNamespace) []jen.Code {
 			continue
 		}
 		a.goName = g.alloc(joinWords(Identifier(v.Name, false), Identifier(kw.Name, true)))
+		if a.isBool {
+			g.localTypes[a.goName] = "bool"
+		}
 		val := g.value(kw.Value)
 		if a.isBool {
 			val = g.cond(kw.Value)

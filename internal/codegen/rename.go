@@ -28,15 +28,7 @@ func renameNumbered(src []byte, numbered map[string]string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	info := &types.Info{
-		Defs:   map[*ast.Ident]types.Object{},
-		Uses:   map[*ast.Ident]types.Object{},
-		Scopes: map[ast.Node]*types.Scope{},
-	}
-	// The runtime is not type-checked (generated code only calls it): the local
-	// variables and their scopes, which are all this needs, resolve without it.
-	conf := types.Config{Importer: fakeImporter{}, Error: func(error) {}}
-	conf.Check("generated", fset, []*ast.File{f}, info) //nolint:errcheck // errors are expected, see above
+	info := resolveLocals(fset, f)
 
 	type use struct {
 		pos   token.Pos
@@ -172,6 +164,20 @@ func innermost(info *types.Info, f *ast.File, pos token.Pos) *types.Scope {
 		return nil
 	}
 	return s.Innermost(pos)
+}
+
+// resolveLocals resolves the names of a generated file: the Defs, Uses and Scopes of
+// its local variables. The runtime is not type-checked (generated code only calls it):
+// the local variables and their scopes resolve without it.
+func resolveLocals(fset *token.FileSet, f *ast.File) *types.Info {
+	info := &types.Info{
+		Defs:   map[*ast.Ident]types.Object{},
+		Uses:   map[*ast.Ident]types.Object{},
+		Scopes: map[ast.Node]*types.Scope{},
+	}
+	conf := types.Config{Importer: fakeImporter{}, Error: func(error) {}}
+	conf.Check("generated", fset, []*ast.File{f}, info) //nolint:errcheck // errors are expected, see above
+	return info
 }
 
 // fakeImporter gives every import an empty package.

@@ -117,7 +117,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 // capture renders a block (of a set block or filter block) into the output and cuts it
 // back out: it returns the code and the text with the filters applied.
 func (g *gen) capture(s ir.Stmt, body *ir.Block, filters []*ir.Filter) ([]jen.Code, *jen.Statement) {
-	mark := g.alloc("mark")
+	mark := g.allocLocal("mark", "")
 	code := g.at(s.Position(), ir.Construct(s))
 	code = append(code, jen.Id(mark).Op(":=").Id("w").Dot("Mark").Call())
 	sites := len(g.sites)
@@ -163,7 +163,7 @@ func (g *gen) loopBlock(b *ir.Block) []jen.Code {
 			continue
 		}
 		g.variants++
-		mark := g.alloc("mark")
+		mark := g.allocLocal("mark", "")
 		code = append(code, jen.Id(mark).Op(":=").Id("w").Dot("Mark").Call())
 		g.captures = append(g.captures, mark)
 		code = append(code, g.stmts([]ir.Stmt{s})...)
@@ -331,7 +331,7 @@ func (g *gen) forStmt(s *ir.For) []jen.Code {
 // loop (with its else block) becomes a Go closure over an iterable and a depth, which
 // runs it at depth 1 and which loop(x) calls to render the body over x one level deeper.
 func (g *gen) recursiveFor(s *ir.For) []jen.Code {
-	fn, iter, depth := g.alloc("recurse"), g.alloc("iter"), g.alloc("depth")
+	fn, iter, depth := g.allocLocal("recurse", ""), g.alloc("iter"), g.alloc("depth")
 	rec := &recursion{fn: fn, depth: depth}
 	restore := g.freshReads()
 	body := g.forLoop(s, jen.Id(iter), rec)
@@ -365,9 +365,9 @@ func (g *gen) itemsFor(s *ir.For) []jen.Code {
 	if withLoop && !onlyPositionsOf(s.Loop, s.Body) {
 		return nil
 	}
-	keys, vals := g.alloc("keys"), g.alloc("values")
+	keys, vals := g.allocLocal("keys", ""), g.allocLocal("values", "")
 	code := []jen.Code{jen.List(jen.Id(keys), jen.Id(vals)).Op(":=").Add(pairs)}
-	i := g.alloc("i")
+	i := g.allocLocal("i", "int")
 	if withLoop {
 		g.positions[s.Loop] = position{index: i, items: keys}
 	}
@@ -499,7 +499,7 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 	var code []jen.Code
 	iterated := ""
 	if s.Else != nil {
-		iterated = g.alloc("iterated")
+		iterated = g.allocLocal("iterated", "bool")
 		code = append(code, jen.Id(iterated).Op(":=").False())
 	}
 	var body []jen.Code
@@ -532,7 +532,7 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 	useLoop := withLoop || s.Filter != nil || rec != nil || reversed
 	if (withLoop || reversed) && s.Filter == nil && rec == nil && (!withLoop || onlyPositionsOf(s.Loop, s.Body)) {
 		// loop.index and the like: the position in a slice of the items
-		items, i := g.alloc("items"), g.alloc("i")
+		items, i := g.allocLocal("items", ""), g.allocLocal("i", "int")
 		if withLoop {
 			g.positions[s.Loop] = position{index: i, items: items}
 		}
@@ -548,9 +548,10 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 		name := "loop"
 		if s.Loop != nil && g.needed[s.Loop] {
 			name = g.varName(s.Loop)
+			g.localTypes[name] = ""
 			g.loops[s.Loop] = true
 		} else {
-			name = g.alloc("loop")
+			name = g.allocLocal("loop", "")
 		}
 		filter := jen.Nil()
 		if s.Filter != nil {
@@ -655,7 +656,7 @@ func (g *gen) storeWith(t ir.Target, v jen.Code, op string) []jen.Code {
 		}
 		return []jen.Code{g.op("SetAttr").Call(g.load(t.NS), jen.Lit(t.Attr), v)}
 	case *ir.TupleTarget:
-		vals := g.alloc("vals")
+		vals := g.allocLocal("vals", "")
 		code := []jen.Code{jen.Id(vals).Op(":=").Add(g.op("Unpack")).Call(v, jen.Lit(len(t.Items)))}
 		failed := false
 		for i, it := range t.Items {

@@ -50,13 +50,7 @@ func renderModel(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// model:24:1 {%- macro llama3_header(role) -%}
-	llama3Header := func(role jinja2.Value) {
-		role = jinja2.Param(role, "role")
-		w.WriteString("<|start_header_id|>")
-		// model:25:20 {{ role }}
-		jinja2.Write(w, role)
-		w.WriteString("<|end_header_id|>\n\n")
-	}
+	// (the function renderModel_llama3Header)
 	// model:29:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// model:31:1 {%- for message in messages -%}
@@ -65,21 +59,21 @@ func renderModel(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// model:33:1 {{- llama3_header('system') -}}
-			llama3Header(jinja2.Lit("system"))
+			renderModel_llama3Header(w, jinja2.Lit("system"))
 			// model:34:1 {{- message.content | trim -}}
 			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// model:36:5 {%- elif message.role == 'user' -%}
 			// model:37:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Lit("user"))
+			renderModel_llama3Header(w, jinja2.Lit("user"))
 			// model:38:1 {{- message.content | trim -}}
 			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// model:40:5 {%- elif message.role == 'assistant' -%}
 			// model:41:1 {{- llama3_header('assistant') -}}
-			llama3Header(jinja2.Lit("assistant"))
+			renderModel_llama3Header(w, jinja2.Lit("assistant"))
 			// model:42:1 {%- if message.content -%}
 			messageContent := jinja2.ItemAttr(message, "content")
 			if messageContent.Truthy() {
@@ -125,7 +119,7 @@ func renderModel(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// model:62:5 {%- elif message.role == 'tool' -%}
 			// model:63:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Lit("user"))
+			renderModel_llama3Header(w, jinja2.Lit("user"))
 			w.WriteString("<tool_response>\n")
 			// model:65:1 {{ message.content }}
 			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
@@ -135,8 +129,18 @@ func renderModel(w *jinja2.Writer) {
 	// model:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// model:72:1 {{- llama3_header('assistant') -}}
-		llama3Header(jinja2.Lit("assistant"))
+		renderModel_llama3Header(w, jinja2.Lit("assistant"))
 	}
+}
+
+// renderModel_llama3Header is the macro llama3_header of renderModel.
+func renderModel_llama3Header(w *jinja2.Writer, role jinja2.Value) {
+	// model:24:1 {%- macro llama3_header(role) -%}
+	role = jinja2.Param(role, "role")
+	w.WriteString("<|start_header_id|>")
+	// model:25:20 {{ role }}
+	jinja2.Write(w, role)
+	w.WriteString("<|end_header_id|>\n\n")
 }
 
 // renderModelLlama renders model as llama.cpp's Jinja engine does, for llama-server:
@@ -147,13 +151,7 @@ func renderModelLlama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// model:24:1 {%- macro llama3_header(role) -%}
-	llama3Header := func(role jinja2.Value) {
-		role = llamacpp.Param(role, "role")
-		w.WriteString("<|start_header_id|>")
-		// model:25:20 {{ role }}
-		llamacpp.Write(w, role)
-		w.WriteString("<|end_header_id|>\n\n")
-	}
+	// (the function renderModel_llama3HeaderLlama)
 	// model:29:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// model:31:1 {%- for message in messages -%}
@@ -162,21 +160,21 @@ func renderModelLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// model:33:1 {{- llama3_header('system') -}}
-			llama3Header(jinja2.Lit("system"))
+			renderModel_llama3HeaderLlama(w, jinja2.Lit("system"))
 			// model:34:1 {{- message.content | trim -}}
 			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// model:36:5 {%- elif message.role == 'user' -%}
 			// model:37:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Lit("user"))
+			renderModel_llama3HeaderLlama(w, jinja2.Lit("user"))
 			// model:38:1 {{- message.content | trim -}}
 			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// model:40:5 {%- elif message.role == 'assistant' -%}
 			// model:41:1 {{- llama3_header('assistant') -}}
-			llama3Header(jinja2.Lit("assistant"))
+			renderModel_llama3HeaderLlama(w, jinja2.Lit("assistant"))
 			// model:42:1 {%- if message.content -%}
 			messageContent := llamacpp.ItemAttr(message, "content")
 			if messageContent.Truthy() {
@@ -223,7 +221,7 @@ func renderModelLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// model:62:5 {%- elif message.role == 'tool' -%}
 			// model:63:1 {{- llama3_header('user') -}}
-			llama3Header(jinja2.Lit("user"))
+			renderModel_llama3HeaderLlama(w, jinja2.Lit("user"))
 			w.WriteString("<tool_response>\n")
 			// model:65:1 {{ message.content }}
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
@@ -233,10 +231,20 @@ func renderModelLlama(w *jinja2.Writer) {
 	// model:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// model:72:1 {{- llama3_header('assistant') -}}
-		llama3Header(jinja2.Lit("assistant"))
+		renderModel_llama3HeaderLlama(w, jinja2.Lit("assistant"))
 	}
+}
+
+// renderModel_llama3HeaderLlama is the macro llama3_header of renderModelLlama.
+func renderModel_llama3HeaderLlama(w *jinja2.Writer, role jinja2.Value) {
+	// model:24:1 {%- macro llama3_header(role) -%}
+	role = llamacpp.Param(role, "role")
+	w.WriteString("<|start_header_id|>")
+	// model:25:20 {{ role }}
+	llamacpp.Write(w, role)
+	w.WriteString("<|end_header_id|>\n\n")
 }
 
 // spansModel is the position table of model (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansModel = "macro,{{ }},for,if,set|qDMwBCAICCmBCIAInBCEuEEAEEoECAGGACACECCACE6DEIGGACJCECCACEsDEIGGACJCEICAGGACACGkCEAGG6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACACYMhDAAICCmBCIAInBCEwEEAEEqECAGGACACECCACE8DEIGGACJCECCACEuDEIGGACJCEICAGGACACGmCEAGI6BCAEGSCAGGACAIIAEAIIcGAGICCUCGCA+BCKAEzCCMQMIGGCCJCGCEACKGMAGEACAC"
+const spansModel = "{{ }},for,if,set,macro|uDA6BCAEuEEACEoECAEGACAAECCAAE6DEIEGACJAECCAAEsDEIEGACJAEICAEGACAAGkCEAEG6BCACGSCAEGACAGIAEAGIcGAEICCUAGCA+BAKAEzCAMQMIEGCCJAGCEAAKGMAEEACAAOChDAIGCCmBAcAInBAEwEEACEqECAEGACAAECCAAE8DEIEGACJAECCAAEuDEIEGACJAEICAEGACAAGmCEAEI6BCACGSCAEGACAGIAEAGIcGAEICCUAGCA+BAKAEzCAMQMIEGCCJAGCEAAKGMAEEACAAOChDAIGCCmBA"

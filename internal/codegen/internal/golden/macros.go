@@ -40,18 +40,7 @@ func renderMacros(w *jinja2.Writer) {
 	listing := jinja2.Undefined("listing")
 	messages := w.Lookup("messages")
 	// macros.jinja:2:1 {%- macro header(role, sep='\n') -%}
-	header := func(role, sep jinja2.Value) {
-		role = jinja2.Param(role, "role")
-		if sep.IsMissing() {
-			sep = jinja2.Lit("\n")
-		}
-		w.WriteString("<|")
-		// macros.jinja:3:3 {{ role }}
-		jinja2.Write(w, role)
-		w.WriteString("|>")
-		// macros.jinja:3:15 {{ sep }}
-		jinja2.Write(w, sep)
-	}
+	// (the function renderMacros_header)
 	// macros.jinja:5:1 {%- macro wrap(tag) -%}
 	wrap = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Caller: true,
@@ -86,24 +75,11 @@ func renderMacros(w *jinja2.Writer) {
 		jinja2.Write(w, jinja2.FilterJoin(jinja2.FilterMap(jinja2.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Lit("join"), jinja2.Lit("=")}, nil), []jinja2.Value{jinja2.Lit(",")}, nil))
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
-	var countdown func(jinja2.Value)
-	countdown = func(n jinja2.Value) {
-		n = jinja2.Param(n, "n")
-		// macros.jinja:12:1 {{ n }}
-		jinja2.Write(w, n)
-		// macros.jinja:12:8 {% if n > 0 %}
-		if jinja2.Gt(n, jinja2.SmallInt(0)) {
-			w.WriteString(" ")
-			// macros.jinja:12:23 {{ countdown(n - 1) }}
-			jinja2.Write(w, w.Capture(func() {
-				countdown(jinja2.Sub(n, jinja2.SmallInt(1)))
-			}))
-		}
-	}
+	// (the function renderMacros_countdown)
 	// macros.jinja:14:1 {%- for m in messages -%}
 	for _, m := range jinja2.Iterate(w, messages) {
 		// macros.jinja:15:1 {{ header(m.role) }}
-		header(jinja2.ItemAttr(m, "role"), jinja2.Missing())
+		renderMacros_header(w, jinja2.ItemAttr(m, "role"), jinja2.Missing())
 		// macros.jinja:15:21 {{ m.content }}
 		jinja2.Write(w, jinja2.ItemAttr(m, "content"))
 		w.WriteString("\n")
@@ -121,11 +97,42 @@ func renderMacros(w *jinja2.Writer) {
 	w.WriteString("\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
 	jinja2.Write(w, w.Capture(func() {
-		countdown(jinja2.SmallInt(3))
+		renderMacros_countdown(w, jinja2.SmallInt(3))
 	}))
 	w.WriteString("\n")
 	// macros.jinja:20:1 {{ header('end', sep='') }}
-	header(jinja2.Lit("end"), jinja2.Lit(""))
+	renderMacros_header(w, jinja2.Lit("end"), jinja2.Lit(""))
+}
+
+// renderMacros_header is the macro header of renderMacros.
+func renderMacros_header(w *jinja2.Writer, role, sep jinja2.Value) {
+	// macros.jinja:2:1 {%- macro header(role, sep='\n') -%}
+	role = jinja2.Param(role, "role")
+	if sep.IsMissing() {
+		sep = jinja2.Lit("\n")
+	}
+	w.WriteString("<|")
+	// macros.jinja:3:3 {{ role }}
+	jinja2.Write(w, role)
+	w.WriteString("|>")
+	// macros.jinja:3:15 {{ sep }}
+	jinja2.Write(w, sep)
+}
+
+// renderMacros_countdown is the macro countdown of renderMacros.
+func renderMacros_countdown(w *jinja2.Writer, n jinja2.Value) {
+	// macros.jinja:11:1 {%- macro countdown(n) -%}
+	n = jinja2.Param(n, "n")
+	// macros.jinja:12:1 {{ n }}
+	jinja2.Write(w, n)
+	// macros.jinja:12:8 {% if n > 0 %}
+	if jinja2.Gt(n, jinja2.SmallInt(0)) {
+		w.WriteString(" ")
+		// macros.jinja:12:23 {{ countdown(n - 1) }}
+		jinja2.Write(w, w.Capture(func() {
+			renderMacros_countdown(w, jinja2.Sub(n, jinja2.SmallInt(1)))
+		}))
+	}
 }
 
 // renderMacrosLlama renders macros.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -136,18 +143,7 @@ func renderMacrosLlama(w *jinja2.Writer) {
 	listing := jinja2.Undefined("listing")
 	messages := w.Lookup("messages")
 	// macros.jinja:2:1 {%- macro header(role, sep='\n') -%}
-	header := func(role, sep jinja2.Value) {
-		role = llamacpp.Param(role, "role")
-		if sep.IsMissing() {
-			sep = jinja2.Lit("\n")
-		}
-		w.WriteString("<|")
-		// macros.jinja:3:3 {{ role }}
-		llamacpp.Write(w, role)
-		w.WriteString("|>")
-		// macros.jinja:3:15 {{ sep }}
-		llamacpp.Write(w, sep)
-	}
+	// (the function renderMacros_headerLlama)
 	// macros.jinja:5:1 {%- macro wrap(tag) -%}
 	wrap = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Bind:   llamacpp.BindMacro,
@@ -184,24 +180,11 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.FilterMap(llamacpp.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Lit("join"), jinja2.Lit("=")}, nil), []jinja2.Value{jinja2.Lit(",")}, nil))
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
-	var countdown func(jinja2.Value)
-	countdown = func(n jinja2.Value) {
-		n = llamacpp.Param(n, "n")
-		// macros.jinja:12:1 {{ n }}
-		llamacpp.Write(w, n)
-		// macros.jinja:12:8 {% if n > 0 %}
-		if llamacpp.Gt(n, jinja2.SmallInt(0)) {
-			w.WriteString(" ")
-			// macros.jinja:12:23 {{ countdown(n - 1) }}
-			llamacpp.Write(w, w.Capture(func() {
-				countdown(llamacpp.Sub(n, jinja2.SmallInt(1)))
-			}))
-		}
-	}
+	// (the function renderMacros_countdownLlama)
 	// macros.jinja:14:1 {%- for m in messages -%}
 	for _, m := range llamacpp.Iterate(w, messages) {
 		// macros.jinja:15:1 {{ header(m.role) }}
-		header(llamacpp.ItemAttr(m, "role"), jinja2.Missing())
+		renderMacros_headerLlama(w, llamacpp.ItemAttr(m, "role"), jinja2.Missing())
 		// macros.jinja:15:21 {{ m.content }}
 		llamacpp.Write(w, llamacpp.ItemAttr(m, "content"))
 		w.WriteString("\n")
@@ -220,13 +203,44 @@ func renderMacrosLlama(w *jinja2.Writer) {
 	w.WriteString("\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
 	llamacpp.Write(w, w.Capture(func() {
-		countdown(jinja2.SmallInt(3))
+		renderMacros_countdownLlama(w, jinja2.SmallInt(3))
 	}))
 	w.WriteString("\n")
 	// macros.jinja:20:1 {{ header('end', sep='') }}
-	header(jinja2.Lit("end"), jinja2.Lit(""))
+	renderMacros_headerLlama(w, jinja2.Lit("end"), jinja2.Lit(""))
+}
+
+// renderMacros_headerLlama is the macro header of renderMacrosLlama.
+func renderMacros_headerLlama(w *jinja2.Writer, role, sep jinja2.Value) {
+	// macros.jinja:2:1 {%- macro header(role, sep='\n') -%}
+	role = llamacpp.Param(role, "role")
+	if sep.IsMissing() {
+		sep = jinja2.Lit("\n")
+	}
+	w.WriteString("<|")
+	// macros.jinja:3:3 {{ role }}
+	llamacpp.Write(w, role)
+	w.WriteString("|>")
+	// macros.jinja:3:15 {{ sep }}
+	llamacpp.Write(w, sep)
+}
+
+// renderMacros_countdownLlama is the macro countdown of renderMacrosLlama.
+func renderMacros_countdownLlama(w *jinja2.Writer, n jinja2.Value) {
+	// macros.jinja:11:1 {%- macro countdown(n) -%}
+	n = llamacpp.Param(n, "n")
+	// macros.jinja:12:1 {{ n }}
+	llamacpp.Write(w, n)
+	// macros.jinja:12:8 {% if n > 0 %}
+	if llamacpp.Gt(n, jinja2.SmallInt(0)) {
+		w.WriteString(" ")
+		// macros.jinja:12:23 {{ countdown(n - 1) }}
+		llamacpp.Write(w, w.Capture(func() {
+			renderMacros_countdownLlama(w, llamacpp.Sub(n, jinja2.SmallInt(1)))
+		}))
+	}
 }
 
 // spansMacros is the position table of macros.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMacros = "macro,{{ }},if,for,call|2CWECAOCCECGAAYCGiBEdASCCCCGCAUCGCAgBCIYE3BAQCCACGAA0BCGaE1BAIACACEMAOEGEAeCMcEtBGEACACECAoBCGMCpBIKAAoBCICEpBCGGCACKACACWWlBAAOCCECGAAYCGkBEdAUCCCCGCAUCGCAgBCIaE3BASCCACGAA0BCGaE1BAIACACEMAOEGEAeCMeEtBGEACACECAoBCGOCpBIMAAoBCICEpBCGGCACKACAC"
+const spansMacros = "macro,{{ }},for,call,if|6CiBKCASCCCCGCAUCGCAgBCIYE3BAQCCACGAA0BCKcK1BEEACACECAoBCGMCpBGKAAoBCICEpBCGGCACKACACMIlBAAMCCECGAAYCMAQdAEACACEMAOIGEAeCgBkBPtBAUCCCCGCAUCGCAgBCIaE3BASCCACGAA0BCKeK1BEEACACECAoBCGOCpBGMAAoBCICEpBCGGCACKACACMIlBAAMCCECGAAYCMAQdAEACACEMAOIGEAeC"
