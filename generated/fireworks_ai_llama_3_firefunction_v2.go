@@ -19,6 +19,8 @@ var FireworksAiLlama3FirefunctionV2 = &tmplgen.Template{
 		ObjectArguments:   true,
 		Handler:           "generic",
 		ReasoningMode:     "none",
+		ToolArguments:     "json",
+		ToolTrigger:       true,
 	},
 	File:        "fireworks-ai-llama-3-firefunction-v2.jinja",
 	Func:        renderFireworksAiLlama3FirefunctionV2,
@@ -228,4 +230,4 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 
 // spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|uDACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGiBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"
+const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|yDACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGiBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"

@@ -20,6 +20,8 @@ var LlamaCppMicrosoftPhi4MiniInstruct = &tmplgen.Template{
 		ObjectArguments:   true,
 		Handler:           "generic",
 		ReasoningMode:     "none",
+		ToolArguments:     "json",
+		ToolTrigger:       true,
 	},
 	File:        "llama-cpp-microsoft-Phi-4-mini-instruct.jinja",
 	Func:        renderLlamaCppMicrosoftPhi4MiniInstruct,
@@ -200,4 +202,4 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 
 // spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|mDYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGE"
+const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|qDYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGE"

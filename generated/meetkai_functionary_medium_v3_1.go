@@ -20,6 +20,8 @@ var MeetkaiFunctionaryMediumV3_1 = &tmplgen.Template{
 		ObjectArguments:   true,
 		Handler:           "generic",
 		ReasoningMode:     "none",
+		ToolArguments:     "json",
+		ToolTrigger:       true,
 	},
 	File:        "meetkai-functionary-medium-v3.1.jinja",
 	Func:        renderMeetkaiFunctionaryMediumV3_1,
@@ -240,4 +242,4 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 
 // spansMeetkaiFunctionaryMediumV3_1 is the position table of meetkai-functionary-medium-v3.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMeetkaiFunctionaryMediumV3_1 = "if,set,{{ }},for|mDGC0BAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBAeGvDyBAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBA"
+const spansMeetkaiFunctionaryMediumV3_1 = "if,set,{{ }},for|qDGC0BAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBAeGvDyBAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ0CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEWESpBA"

@@ -20,6 +20,7 @@ var MetaLlamaLlama3_3_70B_Instruct = &tmplgen.Template{
 		ObjectArguments: true,
 		Handler:         "generic",
 		ReasoningMode:   "none",
+		ToolArguments:   "json",
 	},
 	File:        "meta-llama-Llama-3.3-70B-Instruct.jinja",
 	Func:        MetaLlamaLlama3_1_8B_Instruct.Func,

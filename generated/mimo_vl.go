@@ -20,6 +20,8 @@ var MiMoVL = &tmplgen.Template{
 		ObjectArguments:   true,
 		Handler:           "generic",
 		ReasoningMode:     "none",
+		ToolArguments:     "json",
+		ToolTrigger:       true,
 	},
 	File:      "MiMo-VL.jinja",
 	Func:      renderMiMoVL,
@@ -251,4 +253,4 @@ func renderMiMoVLLlama(w *jinja2.Writer) {
 
 // spansMiMoVL is the position table of MiMo-VL.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiMoVL = "if,{{ }},for,set|gDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"
+const spansMiMoVL = "if,{{ }},for,set|kDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"

@@ -21,6 +21,8 @@ var NousResearchHermes3Llama3_1_8B_ToolUse = &tmplgen.Template{
 		ObjectArguments:   true,
 		Handler:           "generic",
 		ReasoningMode:     "none",
+		ToolArguments:     "json",
+		ToolTrigger:       true,
 	},
 	File:        "NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja",
 	Func:        NousResearchHermes2ProLlama3_8B_ToolUse.Func,

@@ -20,6 +20,8 @@ var QwenQwen2_5_7B_Instruct = &tmplgen.Template{
 		ObjectArguments:   true,
 		Handler:           "generic",
 		ReasoningMode:     "none",
+		ToolArguments:     "json",
+		ToolTrigger:       true,
 	},
 	File:      "Qwen-Qwen2.5-7B-Instruct.jinja",
 	Func:      renderQwenQwen2_5_7B_Instruct,
@@ -251,4 +253,4 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 
 // spansQwenQwen2_5_7B_Instruct is the position table of Qwen-Qwen2.5-7B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|gDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"
+const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|kDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"

@@ -19,6 +19,8 @@ var Roka = &tmplgen.Template{
 		ObjectArguments:   true,
 		Handler:           "generic",
 		ReasoningMode:     "none",
+		ToolArguments:     "json",
+		ToolTrigger:       true,
 	},
 	File:        "roka.jinja",
 	Func:        renderRoka,
@@ -242,4 +244,4 @@ func renderRoka_llama3HeaderLlama(w *jinja2.Writer, role jinja2.Value) {
 
 // spansRoka is the position table of roka.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRoka = "{{ }},for,if,set,macro|kDA6BCAEuEEACEoECAEGACAAECCAAE6DEIEGACJAECCAAEsDEIEGACJAEICAEGACAAGkCEAEG6BCACGSCAEGACAGIAEAGIcGAEICCUAGCA+BAKAEzCAMQMIEGCCJAGCEAAKGMAEEACAAOChDAIGCCmBAcAInBAEwEEACEqECAEGACAAECCAAE8DEIEGACJAECCAAEuDEIEGACJAEICAEGACAAGmCEAEI6BCACGSCAEGACAGIAEAGIcGAEICCUAGCA+BAKAEzCAMQMIEGCCJAGCEAAKGMAEEACAAOChDAIGCCmBA"
+const spansRoka = "{{ }},for,if,set,macro|oDA6BCAEuEEACEoECAEGACAAECCAAE6DEIEGACJAECCAAEsDEIEGACJAEICAEGACAAGkCEAEG6BCACGSCAEGACAGIAEAGIcGAEICCUAGCA+BAKAEzCAMQMIEGCCJAGCEAAKGMAEEACAAOChDAIGCCmBAcAInBAEwEEACEqECAEGACAAECCAAE8DEIEGACJAECCAAEuDEIEGACJAEICAEGACAAGmCEAEI6BCACGSCAEGACAGIAEAGIcGAEICCUAGCA+BAKAEzCAMQMIEGCCJAGCEAAKGMAEEACAAOChDAIGCCmBA"

@@ -311,7 +311,8 @@ func Gt(a, b jinja2.Value) bool { return impl.Gt(a, b) }
 // error (its binary operator takes two arrays for +, and nothing else).
 func In(item, container jinja2.Value) bool { return impl.In(item, container) }
 
-// InStrs is jinja2.InStrs as llama.cpp's in: an undefined or none item is an error.
+// InStrs is jinja2.InStrs as llama.cpp's in: an undefined or none item, or a list, is an
+// error.
 func InStrs(item jinja2.Value, strs ...string) bool { return impl.InStrs(item, strs...) }
 
 // IsBoolean is jinja2.IsBoolean as llama.cpp's engine runs the test boolean.

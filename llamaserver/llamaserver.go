@@ -153,7 +153,7 @@ func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input
 	if err != nil {
 		return dst, err
 	}
-	if err := schemaRefusal(t, rw.schema); err != nil {
+	if err := grammarRefusal(t, rw.tools, rw.toolChoice, rw.schema); err != nil {
 		return dst, err
 	}
 	// splice replaces the prompt's bytes [at, at+del) by ins, markup or not
@@ -362,8 +362,11 @@ type llamaRewrite struct {
 	cont    tmplgen.Continuation
 	contMsg llamaMsg
 	// schema is the request's JSON schema of the answer (json_schema,
-	// response_format), undefined when there is none
-	schema jinja2.Value
+	// response_format), undefined when there is none; tools and toolChoice are the
+	// request's, which with it make the grammar (grammar.go)
+	schema     jinja2.Value
+	tools      jinja2.Value
+	toolChoice string
 
 	// the storage of the rewrite, kept between renders (rewritePool)
 	fields  []messageFields // the request's messages' fields
@@ -511,6 +514,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		return llamaError(t, "Cannot set both add_generation_prompt and continue_final_message to true.")
 	}
 	rw.agp = agp
+	rw.tools, rw.toolChoice = tools, toolChoice
 	if f := in.Server.ReasoningFormat; !f.IsUndefined() {
 		if f.Kind() != jinja2.KindString {
 			return llamaError(t, "%s", typeError302(f))

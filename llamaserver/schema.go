@@ -5,13 +5,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
-// llama-server turns a request's JSON schema (response_format, json_schema) into a
-// grammar before it answers, and refuses the request when it cannot: the schema's
-// errors are what this file finds. It follows common/json-schema-to-grammar.cpp's
+// llama-server turns a request's JSON schemas (response_format or json_schema, and the
+// parameters of its tools) into a grammar before it answers, and refuses the request
+// when it cannot: the schemas' errors are what this file finds (grammar.go says which
+// schemas each handler's grammar holds). It follows common/json-schema-to-grammar.cpp's
 // common_schema_converter (b10587) where it records an error or nlohmann::json throws:
 // resolve_refs (a $ref that is not "#/..." nor https://, or whose path is not in the
 // schema), then visit from the root (a schema whose type is no primitive of the
@@ -21,8 +21,16 @@ import (
 // schemaError returns the error llama-server's conversion of schema into a grammar
 // throws, or "" when it converts it.
 func schemaError(schema jinja2.Value) string {
-	c := &schemaConverter{root: schema, refs: map[string]jinja2.Value{}, done: map[string]bool{}, resolving: map[string]bool{}}
-	if msg := c.run(); msg != "" {
+	return grammarSchemasError([]jinja2.Value{schema}, []jinja2.Value{schema})
+}
+
+// grammarSchemasError returns the error llama-server's build of a grammar throws
+// (build_grammar), or "" when it builds it: resolve_refs runs on each schema of resolve,
+// each against itself, then the grammar visits each schema of visit, in order, with the
+// refs all of them resolved.
+func grammarSchemasError(resolve, visit []jinja2.Value) string {
+	c := newSchemaConverter()
+	if msg := c.run(resolve, visit); msg != "" {
 		return msg
 	}
 	if len(c.errors) > 0 {
@@ -31,9 +39,14 @@ func schemaError(schema jinja2.Value) string {
 	return ""
 }
 
+// newSchemaConverter returns the state of a new conversion.
+func newSchemaConverter() *schemaConverter {
+	return &schemaConverter{refs: map[string]jinja2.Value{}, done: map[string]bool{}, resolving: map[string]bool{}}
+}
+
 // schemaConverter is the state of one conversion.
 type schemaConverter struct {
-	root   jinja2.Value
+	root   jinja2.Value // the schema resolve_refs runs on
 	errors []string
 	// refs are the targets of the refs resolve_refs resolved (_refs); done the names of
 	// the refs whose target's visit made a rule (_rules); resolving the refs being
@@ -75,9 +88,21 @@ const maxRefChain = 1000
 // type than the one asked for.
 type nlohmannTypeError string
 
-// run resolves the refs and visits the root, and returns the message of an exception
-// thrown on the way, or "".
-func (c *schemaConverter) run() (msg string) {
+// run resolves the refs of each schema of resolve and visits each of visit, and returns
+// the message of an exception thrown on the way, or "".
+func (c *schemaConverter) run(resolve, visit []jinja2.Value) string {
+	return catchTypeError(func() {
+		for _, s := range resolve {
+			c.root = s
+			c.visitRefs(s)
+		}
+		c.visitAll(visit)
+	})
+}
+
+// catchTypeError runs f and returns the message of the nlohmann type error it throws,
+// or "".
+func catchTypeError(f func()) (msg string) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(nlohmannTypeError)
@@ -87,8 +112,7 @@ func (c *schemaConverter) run() (msg string) {
 			msg = string(e)
 		}
 	}()
-	c.visitRefs(c.root)
-	c.visit(c.root)
+	f()
 	return ""
 }
 
@@ -412,28 +436,4 @@ func (c *schemaConverter) resolveRef(ref string) {
 		c.done[name] = true
 	}
 	delete(c.resolving, ref)
-}
-
-// schemaRefusal is llama-server's refusal of a request whose JSON schema of the answer
-// it cannot turn into a grammar, which it builds once the prompt is rendered
-// (common_chat_templates_apply), or nil. The generic handler (the differential
-// autoparser) wraps the error in its own; the handlers of functionary v3.2, GigaChat 3,
-// Kimi K2 and K3 and Muse Glimmer never read the schema. An empty object gives no
-// grammar.
-func schemaRefusal(t *tmplgen.Template, schema jinja2.Value) error {
-	if schema.Kind() != jinja2.KindDict || schema.AsDict().Len() == 0 {
-		return nil
-	}
-	switch t.Caps.Handler {
-	case "functionary_v3_2", "gigachat_v3", "kimi_k2", "kimi_k3", "muse_glimmer":
-		return nil
-	}
-	msg := schemaError(schema)
-	if msg == "" {
-		return nil
-	}
-	if t.Caps.Handler == "generic" {
-		msg = "Unable to generate parser for this template. Automatic parser generation failed: " + msg
-	}
-	return llamaError(t, "%s", msg)
 }

@@ -33,6 +33,8 @@ func capsLiteral(c *llamacpp.Capabilities) jen.Code {
 		{"ReasoningMode", c.ReasoningMode},
 		{"ReasoningStart", c.ReasoningStart},
 		{"ReasoningEnd", c.ReasoningEnd},
+		{"ToolArguments", c.ToolArguments},
+		{"ToolTrigger", c.ToolTrigger},
 		{"LoadError", c.LoadError},
 	}
 	items := make([]jen.Code, 0, len(fields)+1)

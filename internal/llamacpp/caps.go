@@ -66,6 +66,17 @@ type Capabilities struct {
 	// around reasoning (with their whitespace). Empty for a specialized handler.
 	ReasoningMode                string
 	ReasoningStart, ReasoningEnd string
+	// ToolArguments and ToolTrigger are what the generic handler's tool-call analysis
+	// found, which decides the grammar of tool calls llama-server builds for a request
+	// with tools (and refuses the request when a tool's parameters cannot be turned into
+	// one): ToolArguments is "json" when a call writes its arguments as one JSON object
+	// (the grammar holds the tool's parameters schema), "tagged" when it writes each
+	// argument in a tag of its own (the grammar holds the schema of each argument that is
+	// not a string), "" when the analysis found no tool calls (no grammar); ToolTrigger,
+	// that text starts a call, without which tool_choice auto builds no grammar. Empty for
+	// a specialized handler.
+	ToolArguments string
+	ToolTrigger   bool
 	// LoadError is the error llama.cpp gives when it loads the template, "" when it
 	// loads it: a llama-server given the template refuses to start, and package
 	// llamaserver answers every request with it.

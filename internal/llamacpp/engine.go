@@ -295,10 +295,16 @@ func NotIn(item, container jinja2.Value) bool {
 	return !In(item, container)
 }
 
-// InStrs is jinja2.InStrs as llama.cpp's in: an undefined or none item is an error.
+// InStrs is jinja2.InStrs as llama.cpp's in: an undefined or none item, or a list, is an
+// error.
 func InStrs(item jinja2.Value, strs ...string) bool {
-	if isNull(item) {
-		nullOperand("in", item, jinja2.NewList())
+	if item.Kind() != jinja2.KindString {
+		// its errors (null, a list in a list) and its equality of other kinds
+		list := make([]jinja2.Value, len(strs))
+		for i, s := range strs {
+			list[i] = jinja2.Str(s)
+		}
+		return In(item, jinja2.ListOf(list))
 	}
 	return jinja2.InStrs(item, strs...)
 }

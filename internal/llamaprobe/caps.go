@@ -46,8 +46,11 @@ func CapabilitiesWithTokens(t *ir.Template, tokens map[string]string) llamacpp.C
 	case "generic":
 		r := analyzeReasoning(t, tok, c.ToolCalls)
 		if c.ToolCalls && c.LoadError == "" {
-			if err := toolCallAnalysisError(t, tok, r); err != "" {
-				c.LoadError = "Unable to generate parser for this template. Automatic parser generation failed: " + err
+			if section, ok := toolCallSection(t, tok); ok {
+				c.ToolArguments, c.ToolTrigger = toolArguments(section)
+				if err := toolCallAnalysisError(section, r); err != "" {
+					c.LoadError = "Unable to generate parser for this template. Automatic parser generation failed: " + err
+				}
 			}
 		}
 		r = reasoningWorkarounds(src, r)

@@ -24,16 +24,51 @@ const firstToolCall = `{"id": "call00001", "type": "function", "function": {"nam
 // (C's isspace), the name quoted.
 var reJSONName = regexp.MustCompile(`[{:][ \t\n\v\f\r]*"FFF_FIRST_FUN_F"`)
 
-// toolCallAnalysisError returns what analyze_tools throws for a template whose
-// reasoning analysis found r, or "".
-func toolCallAnalysisError(t *ir.Template, tok probeTokens, r reasoning) string {
+// reJSONArgument is the first argument's name as a JSON key.
+var reJSONArgument = regexp.MustCompile(`"AA_ARG_FST_AA"[ \t\n\v\f\r]*:`)
+
+// toolCallSection returns what a past assistant turn with a tool call renders where one
+// with text renders the text (the autoparser's first comparison of analyze_tools), and
+// whether both renders succeeded.
+func toolCallSection(t *ir.Template, tok probeTokens) (string, bool) {
 	user := `{"role": "user", "content": "` + userMsg + `"}`
 	text, okA := applyProbe(t, tok, `[`+user+`, {"role": "assistant", "content": "`+assistantMsg+`"}]`, autoTools, false, true)
 	call, okB := applyProbe(t, tok, `[`+user+`, {"role": "assistant", "content": "", "tool_calls": [`+firstToolCall+`]}]`, autoTools, false, true)
 	if !okA || !okB {
-		return ""
+		return "", false
 	}
-	section := diffSplit(text, call).right
+	return diffSplit(text, call).right, true
+}
+
+// toolArguments is how the tool calls of the section toolCallSection found write their
+// arguments (see llamacpp.Capabilities' ToolArguments), and whether text starts them
+// (ToolTrigger). It classifies what analyze_tools finds by its outcome rather than
+// following it: "json" when the first argument's name is a JSON key, "tagged" when it
+// is written otherwise; a trigger when something else than whitespace comes before the
+// function's name and the arguments' JSON (a call that is bare JSON, as Llama 3.1's,
+// has none).
+func toolArguments(section string) (args string, trigger bool) {
+	name := strings.Index(section, "FFF_FIRST_FUN_F")
+	switch {
+	case name < 0:
+		return "", false
+	case reJSONArgument.MatchString(section):
+		args = "json"
+	case strings.Contains(section, "AA_ARG_FST_AA"):
+		args = "tagged"
+	default:
+		return "", false
+	}
+	start := name
+	if i := strings.IndexByte(section, '{'); i >= 0 && i < start {
+		start = i
+	}
+	return args, trimSpace(section[:start]) != ""
+}
+
+// toolCallAnalysisError returns what analyze_tools throws for a template whose
+// reasoning analysis found r and whose tool-call section is section, or "".
+func toolCallAnalysisError(section string, r reasoning) string {
 	if section == "" || !reJSONName.MatchString(section) {
 		return "" // not JSON_NATIVE: the other formats are analyzed without parsing JSON
 	}

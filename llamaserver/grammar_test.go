@@ -1,0 +1,69 @@
+package llamaserver
+
+import (
+	"testing"
+
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+)
+
+// TestNonStringArguments checks which arguments of a tool a handler that writes each
+// argument in a tag of its own puts in its grammar, case by case of llama.cpp's
+// common_schema_info::resolves_to_string (b10587, json-schema-to-grammar.cpp); the
+// requests llama-server answers are checked against its answers in testdata/fields
+// (cases tool_schema_*).
+func TestNonStringArguments(t *testing.T) {
+	params := `{"type": "object", "$defs": {"S": {"type": "string"}, "N": {"type": "number"}, "C": {"$ref": "#/$defs/C"}}, "properties": {
+		"string": {"type": "string"},
+		"nullable": {"type": ["null", "string"]},
+		"number_or_string": {"type": ["number", "string"]},
+		"number": {"type": "number"},
+		"any_of": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+		"one_of": {"oneOf": [{"type": "integer"}]},
+		"all_of": {"allOf": [{"type": "string"}, {"minLength": 1}]},
+		"all_of_mixed": {"allOf": [{"type": "string"}, {"type": "integer"}]},
+		"empty_all_of": {"allOf": []},
+		"const": {"const": "x"},
+		"const_number": {"const": 1},
+		"enum": {"enum": [1, "a"]},
+		"enum_numbers": {"enum": [1, 2]},
+		"pattern": {"pattern": "^a"},
+		"max_length": {"maxLength": 3},
+		"format_date": {"format": "date"},
+		"format_uuid4": {"format": "uuid4"},
+		"format_other": {"format": "int32"},
+		"ref_string": {"$ref": "#/$defs/S"},
+		"ref_number": {"$ref": "#/$defs/N"},
+		"ref_cycle": {"$ref": "#/$defs/C"},
+		"ref_missing": {"$ref": "#/$defs/X"},
+		"no_type": {}
+	}}`
+	want := []string{"number", "one_of", "all_of_mixed", "const_number", "enum_numbers", "format_other", "ref_number", "ref_cycle", "ref_missing", "no_type"}
+	p, err := jinja2.ParseJSON([]byte(params))
+	if err != nil {
+		t.Fatal(err)
+	}
+	props, _ := p.AsDict().GetStr("properties")
+	names := map[string]string{} // each property's schema, as JSON, to its name
+	for _, k := range props.AsDict().Keys() {
+		v, _ := props.AsDict().Get(k)
+		names[jinja2.CompactJSON(v)] = k.String()
+	}
+	var got []string
+	for _, s := range nonStringArguments(p) {
+		got = append(got, names[jinja2.CompactJSON(s)])
+	}
+	if len(got) != len(want) {
+		t.Fatalf("the arguments in the grammar are %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("the arguments in the grammar are %q, want %q", got, want)
+		}
+	}
+
+	// a format that is no string throws, as nlohmann::json's get<std::string> does
+	bad, _ := jinja2.ParseJSON([]byte(`{"properties": {"a": {"format": 3}}}`))
+	if msg := catchTypeError(func() { nonStringArguments(bad) }); msg != "[json.exception.type_error.302] type must be string, but is number" {
+		t.Errorf("a format 3: %q", msg)
+	}
+}
