@@ -21,7 +21,9 @@ import (
 //   - the handlers of Gemma 4, Kimi K3 and LFM2 resolve the parameters' refs, and add no
 //     schema of them.
 // The generic handler builds a grammar for tool_choice auto only when a marker starts
-// its tool calls (Capabilities.ToolTrigger); every handler builds one for required.
+// its tool calls (Capabilities.ToolTrigger); every handler builds one for required. A
+// request with a JSON schema of the answer too gets a grammar of one, the other, both or
+// neither (bothSchemas), and the refs of every tool resolved.
 
 // toolSchemas is how a handler's grammar holds a tool's parameters.
 type toolSchemas int
@@ -90,35 +92,67 @@ func grammarRefusal(t *tmplgen.Template, tools jinja2.Value, toolChoice string, 
 // grammarSchemas returns the schemas of the grammar of a request (see grammarRefusal):
 // those whose refs build_grammar resolves, and those it adds, in order.
 func grammarSchemas(t *tmplgen.Template, tools jinja2.Value, toolChoice string, schema jinja2.Value) (resolve, visit []jinja2.Value) {
-	if tools.Kind() == jinja2.KindList && len(tools.Items()) > 0 && toolChoice != "none" {
-		how, times := toolSchemasOf(t)
-		if t.Caps.Handler == "generic" && toolChoice == "auto" && !t.Caps.ToolTrigger {
-			how = noToolSchemas
+	hasTools := tools.Kind() == jinja2.KindList && len(tools.Items()) > 0 && toolChoice != "none"
+	hasSchema := schema.Kind() == jinja2.KindDict && schema.AsDict().Len() > 0
+	how, times := toolSchemasOf(t)
+	if t.Caps.Handler == "generic" && toolChoice == "auto" && !t.Caps.ToolTrigger {
+		how = noToolSchemas
+	}
+	withTools, withSchema := hasTools && how != noToolSchemas, hasSchema && readsResponseSchema(t)
+	if t.Caps.Handler == "deepseek_v3_2" && toolChoice == "none" && tools.Kind() == jinja2.KindList && len(tools.Items()) > 0 {
+		withSchema = false // its parser reads the schema of the answer only without tools
+	}
+	if hasTools && hasSchema {
+		withTools, withSchema = bothSchemas(t.Caps.Handler, toolChoice)
+		withTools = withTools && how != noToolSchemas
+	}
+	if hasTools && (how != noToolSchemas || hasSchema) {
+		// the refs of every tool's parameters, whether the grammar holds them or not
+		for _, tool := range tools.Items() {
+			_, _, p, _ := jinja2.FunctionTool(tool)
+			resolve = append(resolve, p)
 		}
-		if how != noToolSchemas {
-			params := make([]jinja2.Value, 0, len(tools.Items()))
-			for _, tool := range tools.Items() {
-				_, _, p, _ := jinja2.FunctionTool(tool)
-				params = append(params, p)
-			}
-			resolve = params
-			for range times {
-				for _, p := range params {
-					switch how {
-					case toolParameters:
-						visit = append(visit, p)
-					case toolArguments:
-						visit = append(visit, nonStringArguments(p)...)
-					}
+	}
+	if withTools {
+		for range times {
+			for _, p := range resolve {
+				switch how {
+				case toolParameters:
+					visit = append(visit, p)
+				case toolArguments:
+					visit = append(visit, nonStringArguments(p)...)
 				}
 			}
 		}
 	}
-	if schema.Kind() == jinja2.KindDict && schema.AsDict().Len() > 0 && readsResponseSchema(t) {
+	if hasSchema && (withSchema || len(resolve) > 0) {
 		resolve = append(resolve, schema)
+	}
+	if withSchema {
 		visit = append(visit, schema)
 	}
 	return resolve, visit
+}
+
+// bothSchemas returns whether the grammar of a handler holds the tools' schemas and the
+// schema of the answer, for a request that has both, with tool_choice auto or required
+// (measured with llama-server b10587: each handler's parser takes one or the other, or
+// both, or neither).
+func bothSchemas(handler, toolChoice string) (tools, answer bool) {
+	auto := toolChoice == "auto"
+	switch handler {
+	case "cohere2moe":
+		return true, auto
+	case "deepseek_v3_2":
+		return auto, !auto
+	case "functionary_v3_2", "kimi_k2", "muse_glimmer", "gigachat_v3":
+		return true, false
+	case "ministral_3", "qwen3_coder":
+		return false, !auto
+	case "lfm2", "lfm2_5", "kimi_k3":
+		return false, false
+	}
+	return false, true // generic, gemma4, gpt_oss, minicpm5, minimax_m3
 }
 
 // nonStringArguments returns the schemas of the arguments of a tool's parameters that

@@ -47,7 +47,7 @@ func CapabilitiesWithTokens(t *ir.Template, tokens map[string]string) llamacpp.C
 		r := analyzeReasoning(t, tok, c.ToolCalls)
 		if c.ToolCalls && c.LoadError == "" {
 			if section, ok := toolCallSection(t, tok); ok {
-				c.ToolArguments, c.ToolTrigger = toolArguments(section)
+				c.ToolArguments, c.ToolTrigger = toolFormat(src, section, r)
 				if err := toolCallAnalysisError(section, r); err != "" {
 					c.LoadError = "Unable to generate parser for this template. Automatic parser generation failed: " + err
 				}

@@ -152,11 +152,12 @@ func probeRenderError(e string) bool {
 	return strings.Contains(e, "\n------------\nWhile executing") || strings.Contains(e, "failed: NotImplemented: ")
 }
 
-// TestToolArguments checks the classification of the tool-call sections the generic
-// handler's analysis compares, as the catalog's templates render them (Llama 3.1,
-// Mistral Nemo, DeepSeek V3.1, MiniMax M2, GLM 4.6), against what llama-server b10587
-// builds for them (testdata/fields, cases tool_schema_*).
-func TestToolArguments(t *testing.T) {
+// TestToolFormat checks what the generic handler's tool analysis finds in the tool-call
+// sections templates render (Llama 3.1, Mistral Nemo, a bare JSON array, DeepSeek V3.1,
+// MiniMax M2, GLM 4.6, a Python call, FunctionGemma's), against what llama-server b10587
+// builds for them (testdata/fields, cases tool_schema_*, and the same requests on every
+// template of ../shared).
+func TestToolFormat(t *testing.T) {
 	for _, tt := range []struct {
 		section string
 		args    string
@@ -164,12 +165,15 @@ func TestToolArguments(t *testing.T) {
 	}{
 		{`{"name": "FFF_FIRST_FUN_F", "parameters": {"AA_ARG_FST_AA": "XXXX", "BB_ARG_SND_BB": "YYYY"}}`, "json", false},
 		{`[TOOL_CALLS][{"name": "FFF_FIRST_FUN_F", "arguments": {"AA_ARG_FST_AA": "XXXX"}, "id": "call00001"}]`, "json", true},
+		{`[{"name": "FFF_FIRST_FUN_F", "arguments": {"AA_ARG_FST_AA": "XXXX"}}]`, "json", false},
 		{"<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>FFF_FIRST_FUN_F<｜tool▁sep｜>{\"AA_ARG_FST_AA\": \"XXXX\"}", "json", true},
 		{"\n<minimax:tool_call>\n<invoke name=\"FFF_FIRST_FUN_F\">\n<parameter name=\"AA_ARG_FST_AA\">XXXX</parameter>\n</invoke>", "tagged", true},
 		{"<tool_call>FFF_FIRST_FUN_F\n<arg_key>AA_ARG_FST_AA</arg_key>\n<arg_value>XXXX</arg_value>\n</tool_call>", "tagged", true},
+		{"[FFF_FIRST_FUN_F(AA_ARG_FST_AA=%s, BB_ARG_SND_BB=%s)]", "tagged", false},
+		{"<start_function_call>call:FFF_FIRST_FUN_F{AA_ARG_FST_AA:<escape>XXXX<escape>}<end_function_call>", "tagged", false},
 		{"", "", false},
 	} {
-		args, trigger := toolArguments(tt.section)
+		args, trigger := toolFormat("", tt.section, reasoning{})
 		if args != tt.args || trigger != tt.trigger {
 			t.Errorf("%q: %q, %v; want %q, %v", tt.section, args, trigger, tt.args, tt.trigger)
 		}

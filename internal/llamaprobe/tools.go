@@ -24,8 +24,8 @@ const firstToolCall = `{"id": "call00001", "type": "function", "function": {"nam
 // (C's isspace), the name quoted.
 var reJSONName = regexp.MustCompile(`[{:][ \t\n\v\f\r]*"FFF_FIRST_FUN_F"`)
 
-// reJSONArgument is the first argument's name as a JSON key.
-var reJSONArgument = regexp.MustCompile(`"AA_ARG_FST_AA"[ \t\n\v\f\r]*:`)
+// reJSONArgument is in_json_haystack for the first argument's name.
+var reJSONArgument = regexp.MustCompile(`[{:][ \t\n\v\f\r]*"AA_ARG_FST_AA"`)
 
 // toolCallSection returns what a past assistant turn with a tool call renders where one
 // with text renders the text (the autoparser's first comparison of analyze_tools), and
@@ -40,30 +40,156 @@ func toolCallSection(t *ir.Template, tok probeTokens) (string, bool) {
 	return diffSplit(text, call).right, true
 }
 
-// toolArguments is how the tool calls of the section toolCallSection found write their
-// arguments (see llamacpp.Capabilities' ToolArguments), and whether text starts them
-// (ToolTrigger). It classifies what analyze_tools finds by its outcome rather than
-// following it: "json" when the first argument's name is a JSON key, "tagged" when it
-// is written otherwise; a trigger when something else than whitespace comes before the
-// function's name and the arguments' JSON (a call that is bare JSON, as Llama 3.1's,
-// has none).
-func toolArguments(section string) (args string, trigger bool) {
-	name := strings.Index(section, "FFF_FIRST_FUN_F")
+// toolFormat is what analyze_tools finds of the tool calls of section (see
+// llamacpp.Capabilities' ToolArguments and ToolTrigger) for a template of text src whose
+// reasoning analysis found r: their mode by whether the function's and the first
+// argument's names are JSON strings, and the markers that start them
+// (section_start, per_call_start), then llama.cpp's patches of the analysis for
+// templates it knows.
+func toolFormat(src, section string, r reasoning) (args string, trigger bool) {
+	if section == "" {
+		return "", false
+	}
+	clean := removeReasoningMarkers(section, r)
 	switch {
-	case name < 0:
-		return "", false
+	case reJSONName.MatchString(section):
+		args, trigger = "json", jsonSectionStart(clean) != ""
 	case reJSONArgument.MatchString(section):
-		args = "json"
-	case strings.Contains(section, "AA_ARG_FST_AA"):
-		args = "tagged"
+		args, trigger = "json", taggedCallStart(clean)
 	default:
-		return "", false
+		args, trigger = "tagged", taggedCallStart(clean)
 	}
-	start := name
-	if i := strings.IndexByte(section, '{'); i >= 0 && i < start {
-		start = i
+	has := func(s string) bool { return strings.Contains(src, s) }
+	switch {
+	case has(`set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | length > 0`):
+		trigger = true // Functionary 3.1: per_call_start "<function="
+	case has("{{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>'"):
+		trigger = true // DeepSeek-R1-Distill-Qwen
+	case has("<SPECIAL_10>") && has("<SPECIAL_11>") && has("<SPECIAL_12>") && has("<TOOL_RESPONSE>"):
+		args, trigger = "json", true // Nemotron Nano v2: per_call_start "<TOOLCALL>"
 	}
-	return args, trimSpace(section[:start]) != ""
+	return args, trigger
+}
+
+// removeReasoningMarkers removes the first occurrence of each of r's markers from text.
+func removeReasoningMarkers(text string, r reasoning) string {
+	if r.start != "" {
+		text = strings.Replace(text, r.start, "", 1)
+	}
+	if r.end != "" {
+		text = strings.Replace(text, r.end, "", 1)
+	}
+	return text
+}
+
+// jsonSectionStart is analyze_tool_call_format_json_native's section_start: what comes
+// before the call's JSON object, or before the "[" of an array around it, without its
+// leading whitespace.
+func jsonSectionStart(clean string) string {
+	start, end := strings.IndexByte(clean, '{'), strings.LastIndexByte(clean, '}')
+	if start < 0 || end < start {
+		return ""
+	}
+	before := strings.TrimRight(clean[:start], " \t\n\v\f\r")
+	after := strings.TrimLeft(clean[end+1:], " \t\n\v\f\r")
+	if strings.HasSuffix(before, "[") && strings.HasPrefix(after, "]") {
+		start = len(before) - 1 // tools_array_wrapped
+	}
+	return strings.TrimLeft(clean[:start], " \t\n\v\f\r")
+}
+
+// taggedCallStart reports whether analyze_tool_call_format_non_json finds a marker (a
+// <...> or [...]) starting the calls: two markers before the function (section_start,
+// per_call_start), or one right before it, where the function is its name or the
+// marker around it.
+func taggedCallStart(clean string) bool {
+	fun := functionMarker(clean)
+	for i := range clean {
+		// sec_start, call_start, anything, the function
+		if j, ok := markerAt(clean, i); ok {
+			if k, ok := markerAt(clean, j); ok && strings.Contains(clean[k:], fun) {
+				return true
+			}
+		}
+	}
+	for i := range clean {
+		// sec_start, the function
+		if j, ok := markerAt(clean, i); ok && strings.HasPrefix(clean[j:], fun) {
+			return true
+		}
+	}
+	return false
+}
+
+// functionMarker is the fun_marker of analyze_tool_call_format_non_json: the <...> or
+// [... tag the function's name is in, with the whitespace after it, or the name.
+func functionMarker(s string) string {
+	const name = "FFF_FIRST_FUN_F"
+	for i := range s {
+		switch s[i] {
+		case '<':
+			// "<", no ">" before the name, the name, no "<" after it (past spaces), up
+			// to ">", spaces
+			n := strings.Index(s[i:], name)
+			if n < 0 || strings.Contains(s[i:i+n], ">") {
+				continue
+			}
+			rest := i + n + len(name)
+			if strings.HasPrefix(strings.TrimLeft(s[rest:], asciiSpace), "<") {
+				continue
+			}
+			gt := strings.IndexByte(s[rest:], '>')
+			if gt < 0 {
+				continue
+			}
+			end := rest + gt + 1
+			return s[i:end] + spaceAt(s, end)
+		case '[':
+			// "[", no "]" before the name, the name, not followed by a [...] (past spaces),
+			// spaces
+			n := strings.Index(s[i:], name)
+			if n < 0 || strings.Contains(s[i:i+n], "]") {
+				continue
+			}
+			rest := i + n + len(name)
+			if after := strings.TrimLeft(s[rest:], asciiSpace); strings.HasPrefix(after, "[") && strings.Contains(after, "]") {
+				continue
+			}
+			return s[i:rest] + spaceAt(s, rest)
+		}
+	}
+	return name
+}
+
+// asciiSpace is the whitespace of the autoparser's space().
+const asciiSpace = " \t\n\v\f\r"
+
+// spaceAt returns the whitespace of s at i.
+func spaceAt(s string, i int) string {
+	return s[i : len(s)-len(strings.TrimLeft(s[i:], asciiSpace))]
+}
+
+// markerAt reports whether a marker (<...> or [...]) starts at s[i], and where it ends
+// with the whitespace after it.
+func markerAt(s string, i int) (int, bool) {
+	if i >= len(s) {
+		return 0, false
+	}
+	var closer byte
+	switch s[i] {
+	case '<':
+		closer = '>'
+	case '[':
+		closer = ']'
+	default:
+		return 0, false
+	}
+	j := strings.IndexByte(s[i+1:], closer)
+	if j < 0 {
+		return 0, false
+	}
+	end := i + 1 + j + 1
+	return end + len(spaceAt(s, end)), true
 }
 
 // toolCallAnalysisError returns what analyze_tools throws for a template whose
@@ -73,13 +199,7 @@ func toolCallAnalysisError(section string, r reasoning) string {
 		return "" // not JSON_NATIVE: the other formats are analyzed without parsing JSON
 	}
 	// the reasoning markers are removed (their first occurrence each)
-	clean := section
-	if r.start != "" {
-		clean = strings.Replace(clean, r.start, "", 1)
-	}
-	if r.end != "" {
-		clean = strings.Replace(clean, r.end, "", 1)
-	}
+	clean := removeReasoningMarkers(section, r)
 	start, end := strings.IndexByte(clean, '{'), strings.LastIndexByte(clean, '}')
 	if start < 0 {
 		// std::string::substr(npos, ...)
