@@ -16,7 +16,8 @@ import (
 // resolve_refs (a $ref that is not "#/..." nor https://, or whose path is not in the
 // schema), then visit from the root (a schema whose type is no primitive of the
 // grammar, a format or $ref that is not a string, a bound that is not a number). The
-// grammar itself is not built.
+// grammar itself is not built; a string's pattern is scanned for what makes it invalid
+// (pattern.go).
 
 // schemaError returns the error llama-server's conversion of schema into a grammar
 // throws, or "" when it converts it.
@@ -342,7 +343,11 @@ func (c *schemaConverter) visit(schema jinja2.Value) bool {
 		}
 	}
 	if p, ok := member(schema, "pattern"); ok && (isNull || is("string")) {
-		mustStr(p)
+		pattern := mustStr(p)
+		if why := patternError(pattern); why != "" {
+			c.addError(func() string { return "Invalid pattern " + pattern + ": " + why })
+			return false
+		}
 		return true
 	}
 	if isNull || is("string") {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records testdata/fields/expected: every request of cases.json (one or more for each
 # request field and value class: continue_final_message, tool_choice, reasoning_format,
-# reasoning_effort, response_format, json_schema (schema_*: schemas llama-server cannot turn
+# reasoning_effort, response_format, json_schema (schema_*: schemas, patterns included, llama-server cannot turn
 # into a grammar), tools whose parameters it cannot (tool_schema_*), grammar, chat_template_kwargs that name
 # the references' own variables, documents, special tokens, the server's message checks,
 # fields neither reads) through the three references (testdata/record_all.sh), for
