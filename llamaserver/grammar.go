@@ -74,11 +74,12 @@ func readsResponseSchema(t *tmplgen.Template) bool {
 // grammar). The generic handler (the differential autoparser) wraps the error in its
 // own. Nil when the grammar builds.
 func grammarRefusal(t *tmplgen.Template, tools jinja2.Value, toolChoice string, schema jinja2.Value) error {
-	var resolve, visit []jinja2.Value
+	c := newSchemaConverter()
+	defer c.release()
 	// the handler's parser, built first, decides which argument is a string
-	msg := catchTypeError(func() { resolve, visit = grammarSchemas(t, tools, toolChoice, schema) })
-	if msg == "" && len(resolve) > 0 {
-		msg = grammarSchemasError(resolve, visit)
+	msg := catchTypeError(func() { c.grammarSchemas(t, tools, toolChoice, schema) })
+	if msg == "" && len(c.resolveList) > 0 {
+		msg = c.convert(c.resolveList, c.visitList)
 	}
 	if msg == "" {
 		return nil
@@ -89,9 +90,12 @@ func grammarRefusal(t *tmplgen.Template, tools jinja2.Value, toolChoice string, 
 	return llamaError(t, "%s", msg)
 }
 
-// grammarSchemas returns the schemas of the grammar of a request (see grammarRefusal):
-// those whose refs build_grammar resolves, and those it adds, in order.
-func grammarSchemas(t *tmplgen.Template, tools jinja2.Value, toolChoice string, schema jinja2.Value) (resolve, visit []jinja2.Value) {
+// grammarSchemas sets c.resolveList and c.visitList to the schemas of the grammar of a
+// request (see grammarRefusal): those whose refs build_grammar resolves, and those it
+// adds, in order.
+func (c *schemaConverter) grammarSchemas(t *tmplgen.Template, tools jinja2.Value, toolChoice string, schema jinja2.Value) {
+	resolve, visit := c.resolveList[:0], c.visitList[:0]
+	defer func() { c.resolveList, c.visitList = resolve, visit }()
 	hasTools := tools.Kind() == jinja2.KindList && len(tools.Items()) > 0 && toolChoice != "none"
 	hasSchema := schema.Kind() == jinja2.KindDict && schema.AsDict().Len() > 0
 	how, times := toolSchemasOf(t)
@@ -120,7 +124,7 @@ func grammarSchemas(t *tmplgen.Template, tools jinja2.Value, toolChoice string, 
 				case toolParameters:
 					visit = append(visit, p)
 				case toolArguments:
-					visit = append(visit, nonStringArguments(p)...)
+					visit = appendNonStringArguments(visit, p)
 				}
 			}
 		}
@@ -131,7 +135,6 @@ func grammarSchemas(t *tmplgen.Template, tools jinja2.Value, toolChoice string, 
 	if withSchema {
 		visit = append(visit, schema)
 	}
-	return resolve, visit
 }
 
 // bothSchemas returns whether the grammar of a handler holds the tools' schemas and the
@@ -155,20 +158,22 @@ func bothSchemas(handler, toolChoice string) (tools, answer bool) {
 	return false, true // generic, gemma4, gpt_oss, minicpm5, minimax_m3
 }
 
-// nonStringArguments returns the schemas of the arguments of a tool's parameters that
-// do not resolve to a string, in order: what a handler that writes each argument in a
-// tag of its own adds to its grammar. The refs are resolved as a separate
+// appendNonStringArguments appends to schemas those of the arguments of a tool's
+// parameters that do not resolve to a string, in order: what a handler that writes each
+// argument in a tag of its own adds to its grammar. The refs are resolved as a separate
 // common_schema_info resolves them (its errors are not the request's).
-func nonStringArguments(params jinja2.Value) (schemas []jinja2.Value) {
+func appendNonStringArguments(schemas []jinja2.Value, params jinja2.Value) []jinja2.Value {
 	props, ok := member(params, "properties")
 	if !ok || props.Kind() != jinja2.KindDict || props.AsDict().Len() == 0 {
-		return nil
+		return schemas
 	}
-	c := newSchemaConverter()
-	c.root = params
-	c.visitRefs(params)
+	info := newSchemaConverter()
+	defer info.release()
+	info.root = params
+	info.visitRefs(params)
 	for _, p := range props.AsDict().Values() {
-		if !resolvesToString(p, c.refs, map[string]bool{}) {
+		clear(info.resolving) // the refs one check followed
+		if !resolvesToString(p, info.refs, info.resolving) {
 			schemas = append(schemas, p)
 		}
 	}

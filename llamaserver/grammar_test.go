@@ -49,7 +49,7 @@ func TestNonStringArguments(t *testing.T) {
 		names[jinja2.CompactJSON(v)] = k.String()
 	}
 	var got []string
-	for _, s := range nonStringArguments(p) {
+	for _, s := range appendNonStringArguments(nil, p) {
 		got = append(got, names[jinja2.CompactJSON(s)])
 	}
 	if len(got) != len(want) {
@@ -63,7 +63,7 @@ func TestNonStringArguments(t *testing.T) {
 
 	// a format that is no string throws, as nlohmann::json's get<std::string> does
 	bad, _ := jinja2.ParseJSON([]byte(`{"properties": {"a": {"format": 3}}}`))
-	if msg := catchTypeError(func() { nonStringArguments(bad) }); msg != "[json.exception.type_error.302] type must be string, but is number" {
+	if msg := catchTypeError(func() { appendNonStringArguments(nil, bad) }); msg != "[json.exception.type_error.302] type must be string, but is number" {
 		t.Errorf("a format 3: %q", msg)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
@@ -22,15 +23,16 @@ import (
 // schemaError returns the error llama-server's conversion of schema into a grammar
 // throws, or "" when it converts it.
 func schemaError(schema jinja2.Value) string {
-	return grammarSchemasError([]jinja2.Value{schema}, []jinja2.Value{schema})
+	c := newSchemaConverter()
+	defer c.release()
+	return c.convert([]jinja2.Value{schema}, []jinja2.Value{schema})
 }
 
-// grammarSchemasError returns the error llama-server's build of a grammar throws
-// (build_grammar), or "" when it builds it: resolve_refs runs on each schema of resolve,
-// each against itself, then the grammar visits each schema of visit, in order, with the
-// refs all of them resolved.
-func grammarSchemasError(resolve, visit []jinja2.Value) string {
-	c := newSchemaConverter()
+// convert returns the error llama-server's build of a grammar throws (build_grammar), or
+// "" when it builds it: resolve_refs runs on each schema of resolve, each against
+// itself, then the grammar visits each schema of visit, in order, with the refs all of
+// them resolved.
+func (c *schemaConverter) convert(resolve, visit []jinja2.Value) string {
 	if msg := c.run(resolve, visit); msg != "" {
 		return msg
 	}
@@ -40,15 +42,40 @@ func grammarSchemasError(resolve, visit []jinja2.Value) string {
 	return ""
 }
 
-// newSchemaConverter returns the state of a new conversion.
-func newSchemaConverter() *schemaConverter {
+// converterPool recycles the state of conversions, so that checking the schemas of a
+// request allocates nothing once it is warm.
+var converterPool = sync.Pool{New: func() any {
 	return &schemaConverter{refs: map[string]jinja2.Value{}, done: map[string]bool{}, resolving: map[string]bool{}}
+}}
+
+// maxPooledWork is the most work a conversion kept in converterPool did: the maps of a
+// larger one are left to the garbage collector.
+const maxPooledWork = 1 << 12
+
+// newSchemaConverter returns the state of a new conversion, which release recycles.
+func newSchemaConverter() *schemaConverter { return converterPool.Get().(*schemaConverter) }
+
+// release empties c, which references the request no more, and puts it back in
+// converterPool.
+func (c *schemaConverter) release() {
+	if c.work > maxPooledWork || len(c.resolveList)+len(c.visitList) > maxPooledWork {
+		return
+	}
+	clear(c.refs)
+	clear(c.done)
+	clear(c.resolving)
+	clear(c.resolveList)
+	clear(c.visitList)
+	*c = schemaConverter{refs: c.refs, done: c.done, resolving: c.resolving, resolveList: c.resolveList[:0], visitList: c.visitList[:0]}
+	converterPool.Put(c)
 }
 
 // schemaConverter is the state of one conversion.
 type schemaConverter struct {
 	root   jinja2.Value // the schema resolve_refs runs on
 	errors []string
+	// resolveList and visitList are the schemas of a request's grammar (grammarSchemas)
+	resolveList, visitList []jinja2.Value
 	// refs are the targets of the refs resolve_refs resolved (_refs); done the names of
 	// the refs whose target's visit made a rule (_rules); resolving the refs being
 	// visited (_refs_being_resolved)
