@@ -74,6 +74,9 @@ func readsResponseSchema(t *tmplgen.Template) bool {
 // grammar). The generic handler (the differential autoparser) wraps the error in its
 // own. Nil when the grammar builds.
 func grammarRefusal(t *tmplgen.Template, tools jinja2.Value, toolChoice string, schema jinja2.Value) error {
+	if (tools.Kind() != jinja2.KindList || len(tools.Items()) == 0) && (schema.Kind() != jinja2.KindDict || schema.AsDict().Len() == 0) {
+		return nil // no grammar
+	}
 	c := newSchemaConverter()
 	defer c.release()
 	// the handler's parser, built first, decides which argument is a string
