@@ -1,9 +1,13 @@
 package llamaserver
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // TestNonStringArguments checks which arguments of a tool a handler that writes each
@@ -65,5 +69,38 @@ func TestNonStringArguments(t *testing.T) {
 	bad, _ := jinja2.ParseJSON([]byte(`{"properties": {"a": {"format": 3}}}`))
 	if msg := catchTypeError(func() { appendNonStringArguments(nil, bad) }); msg != "[json.exception.type_error.302] type must be string, but is number" {
 		t.Errorf("a format 3: %q", msg)
+	}
+}
+
+// TestGrammarRefusalHostile checks that the grammar check of hostile tools ends: deep
+// alternatives and long chains of refs in arguments a handler checks one by one, and
+// many tools.
+func TestGrammarRefusalHostile(t *testing.T) {
+	deep := strings.Repeat(`{"anyOf": [`, 400) + `{"type": "int"}` + strings.Repeat(`]}`, 400)
+	var chain strings.Builder
+	chain.WriteString(`{"type": "object", "$defs": {`)
+	for i := range 2000 {
+		fmt.Fprintf(&chain, `"d%d": {"$ref": "#/$defs/d%d"}, `, i, i+1)
+	}
+	chain.WriteString(`"d2000": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/d0"}, "b": ` + deep + `}}`)
+	var many strings.Builder
+	many.WriteString(`[`)
+	for i := range 200 {
+		if i > 0 {
+			many.WriteString(", ")
+		}
+		fmt.Fprintf(&many, `{"type": "function", "function": {"name": "f%d", "description": "", "parameters": %s}}`, i, chain.String())
+	}
+	many.WriteString(`]`)
+	tools, err := jinja2.ParseJSON([]byte(many.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, handler := range []string{"qwen3_coder", "gpt_oss", "generic"} {
+		tmpl := &tmplgen.Template{Name: "hostile", Caps: llamacpp.Capabilities{Handler: handler, ToolArguments: "tagged", ToolTrigger: true}}
+		err := grammarRefusal(tmpl, tools, "required", jinja2.Value{})
+		if err == nil || !strings.Contains(err.Error(), `Unrecognized schema: {"type":"int"}`) {
+			t.Errorf("%s: %.200v", handler, err)
+		}
 	}
 }
