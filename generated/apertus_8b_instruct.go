@@ -723,7 +723,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	nsInInner := false
 	nsAssistantFormat := jinja2.None()
 	// Apertus-8B-Instruct.jinja:156:1 {%- if messages and messages[0].role == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if llamacpp.In(jinja2.Lit("content"), messages0) {
@@ -758,14 +758,14 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	// Apertus-8B-Instruct.jinja:174:1 {{ developer_token + 'Deliberation: ' }}
 	llamacpp.WriteAdd(w, developerToken, jinja2.Lit("Deliberation: "))
 	// Apertus-8B-Instruct.jinja:175:1 {%- if enable_thinking is defined and enable_thinking -%}
-	if llamacpp.IsDefined(enableThinking) && enableThinking.Truthy() {
+	if llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking) {
 		w.WriteString("enabled\n")
 	} else {
 		// Apertus-8B-Instruct.jinja:177:5 {%- else -%}
 		w.WriteString("disabled\n")
 	}
 	// Apertus-8B-Instruct.jinja:180:1 {%- if tools is defined and tools -%}
-	if llamacpp.IsDefined(tools) && tools.Truthy() {
+	if llamacpp.IsDefined(tools) && llamacpp.Truthy(tools) {
 		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
 		w.WriteString("Tool Capabilities:\n")
 		llamacpp.WriteStr(w, w.Capture(func() {
@@ -974,7 +974,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.ItemAttr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemAttr(message, "tool_calls")) {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
 				llamacpp.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
@@ -1037,7 +1037,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 		w.WriteString("]")
 	}
 	// Apertus-8B-Instruct.jinja:325:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// Apertus-8B-Instruct.jinja:326:5 {{ assistant_token }}
 		llamacpp.Write(w, assistantToken)
 	}
@@ -1054,7 +1054,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 	if jinja2.EqStr(paramSpecType, "array") {
 		// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
 		paramSpecItems := llamacpp.ItemStr(paramSpec, "items")
-		if paramSpecItems.Truthy() {
+		if llamacpp.Truthy(paramSpecItems) {
 			// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
 			paramSpecItemsType := llamacpp.ItemStr(paramSpecItems, "type")
 			if jinja2.EqStr(paramSpecItemsType, "string") {
@@ -1084,14 +1084,14 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 				}
 			}
 			// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
-			if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "nullable")) {
 				w.WriteString(" | null")
 			}
 		} else {
 			// Apertus-8B-Instruct.jinja:23:13 {%- else -%}
 			w.WriteString("any[]")
 			// Apertus-8B-Instruct.jinja:25:13 {%- if param_spec.nullable -%}
-			if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "nullable")) {
 				w.WriteString(" | null")
 			}
 		}
@@ -1106,7 +1106,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 			// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
 			llamacpp.Write(w, llamacpp.ItemInt(paramSpecType, 0))
 		}
-	} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
+	} else if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "oneOf")) {
 		// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
 		// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
 		hasObjectVariants = jinja2.Bool(false)
@@ -1120,7 +1120,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 			}
 		}
 		// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-		if hasObjectVariants.Truthy() && llamacpp.Gt(llamacpp.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
+		if llamacpp.Truthy(hasObjectVariants) && llamacpp.Gt(llamacpp.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
 			w.WriteString("any")
 		} else {
 			// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
@@ -1134,7 +1134,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 				}))
 				// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
 				variantDescription := llamacpp.ItemAttr(variant, "description")
-				if variantDescription.Truthy() {
+				if llamacpp.Truthy(variantDescription) {
 					// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
 					w.WriteString("// ")
 					llamacpp.WriteStr(w, variantDescription)
@@ -1157,7 +1157,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 		// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
 		// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
 		paramSpecEnum := llamacpp.ItemAttr(paramSpec, "enum")
-		if paramSpecEnum.Truthy() {
+		if llamacpp.Truthy(paramSpecEnum) {
 			// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 			w.WriteString("\"")
 			llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
@@ -1166,7 +1166,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 			// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
 			w.WriteString("string")
 			// Apertus-8B-Instruct.jinja:65:13 {%- if param_spec.nullable %}
-			if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "nullable")) {
 				w.WriteString(" | null")
 			}
 		}
@@ -1183,7 +1183,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 		// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
 		// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
 		paramSpecProperties := llamacpp.ItemAttr(paramSpec, "properties")
-		if paramSpecProperties.Truthy() {
+		if llamacpp.Truthy(paramSpecProperties) {
 			w.WriteString("{\n")
 			// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -1196,7 +1196,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 				// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
 				llamacpp.Write(w, propName)
 				// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
-				if llamacpp.NotIn(propName, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
+				if llamacpp.NotIn(propName, llamacpp.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
 					return jinja2.NewList()
 				})) {
 					w.WriteString("?")
@@ -1204,7 +1204,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 				w.WriteString(": \n                ")
 				// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 				llamacpp.Write(w, w.Capture(func() {
-					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, propSpec, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
+					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, propSpec, llamacpp.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
@@ -1243,7 +1243,7 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 		// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
 		toolFunction := llamacpp.ItemAttr(tool, "function")
 		toolFunctionParameters := llamacpp.ItemAttr(toolFunction, "parameters")
-		if toolFunctionParameters.Truthy() && llamacpp.ItemAttr(toolFunctionParameters, "properties").Truthy() {
+		if llamacpp.Truthy(toolFunctionParameters) && llamacpp.Truthy(llamacpp.ItemAttr(toolFunctionParameters, "properties")) {
 			w.WriteString("(_: {\n")
 			// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -1255,7 +1255,7 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 				paramSpec := vals[1]
 				// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
 				paramSpecDescription := llamacpp.ItemAttr(paramSpec, "description")
-				if paramSpecDescription.Truthy() {
+				if llamacpp.Truthy(paramSpecDescription) {
 					// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
 					w.WriteString("// ")
 					llamacpp.WriteStr(w, paramSpecDescription)
@@ -1264,7 +1264,7 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 				// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
 				llamacpp.Write(w, paramName)
 				// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
-				if llamacpp.NotIn(paramName, jinja2.Or(llamacpp.ItemAttr(toolFunctionParameters, "required"), func() jinja2.Value {
+				if llamacpp.NotIn(paramName, llamacpp.Or(llamacpp.ItemAttr(toolFunctionParameters, "required"), func() jinja2.Value {
 					return jinja2.NewList()
 				})) {
 					w.WriteString("?")
@@ -1272,7 +1272,7 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 				w.WriteString(": ")
 				// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
 				llamacpp.Write(w, w.Capture(func() {
-					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, paramSpec, jinja2.Or(llamacpp.ItemAttr(toolFunctionParameters, "required"), func() jinja2.Value {
+					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, paramSpec, llamacpp.Or(llamacpp.ItemAttr(toolFunctionParameters, "required"), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
@@ -1280,11 +1280,11 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 				paramSpecDefault := llamacpp.ItemAttr(paramSpec, "default")
 				if llamacpp.IsDefined(paramSpecDefault) {
 					// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
-					if llamacpp.ItemAttr(paramSpec, "enum").Truthy() {
+					if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "enum")) {
 						// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
 						w.WriteString(", // default: ")
 						llamacpp.WriteStr(w, paramSpecDefault)
-					} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
+					} else if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "oneOf")) {
 						// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
 						// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
 						w.WriteString("// default: ")

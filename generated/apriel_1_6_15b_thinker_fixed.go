@@ -319,15 +319,15 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 	eosToken := w.Lookup("eos_token")
 	reasoningPrompt := jinja2.Undefined("reasoning_prompt")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:4:1 {%- set messages = messages or [] -%}
-	messages = jinja2.Or(messages, func() jinja2.Value {
+	messages = llamacpp.Or(messages, func() jinja2.Value {
 		return jinja2.NewList()
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:5:1 {%- set tools = tools or [] -%}
-	tools = jinja2.Or(tools, func() jinja2.Value {
+	tools = llamacpp.Or(tools, func() jinja2.Value {
 		return jinja2.NewList()
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt or false -%}
-	addGenerationPrompt = jinja2.Or(addGenerationPrompt, func() jinja2.Value {
+	addGenerationPrompt = llamacpp.Or(addGenerationPrompt, func() jinja2.Value {
 		return jinja2.Bool(false)
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:7:1 {%- set available_tool_string = '' -%}
@@ -337,11 +337,11 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 	// Apriel-1.6-15b-Thinker-fixed.jinja:9:1 {%- set add_thoughts = true -%}
 	addThoughts = jinja2.Bool(true)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:11:1 {%- set bos_token = bos_token or '' -%}
-	bosToken = jinja2.Or(bosToken, func() jinja2.Value {
+	bosToken = llamacpp.Or(bosToken, func() jinja2.Value {
 		return jinja2.Lit("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:12:1 {%- set eos_token = eos_token or '' -%}
-	eosToken = jinja2.Or(eosToken, func() jinja2.Value {
+	eosToken = llamacpp.Or(eosToken, func() jinja2.Value {
 		return jinja2.Lit("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:16:1 {%- set reasoning_prompt -%}
@@ -417,7 +417,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
 			sysContent = llamacpp.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
-			if sysContent.Truthy() && llamacpp.Gt(llamacpp.FilterLength(sysContent), jinja2.SmallInt(0)) {
+			if llamacpp.Truthy(sysContent) && llamacpp.Gt(llamacpp.FilterLength(sysContent), jinja2.SmallInt(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
 				if llamacpp.IsString(sysContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
@@ -450,14 +450,14 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<|begin_assistant|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
-			if (addThoughts.Truthy() && llamacpp.MethodGet(message, jinja2.Lit("reasoning_content")).Truthy()) && (i == len(items)-1) {
+			if (llamacpp.Truthy(addThoughts) && llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("reasoning_content")))) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
 				llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "reasoning_content"), jinja2.Lit("\n[BEGIN FINAL RESPONSE]\n"))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
 			asstContent = llamacpp.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
-			if asstContent.Truthy() && llamacpp.Gt(llamacpp.FilterLength(asstContent), jinja2.SmallInt(0)) {
+			if llamacpp.Truthy(asstContent) && llamacpp.Gt(llamacpp.FilterLength(asstContent), jinja2.SmallInt(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
 				if !llamacpp.IsString(asstContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
@@ -476,7 +476,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
 					llamacpp.Write(w, asstText)
 				}
-			} else if llamacpp.MethodGet(message, jinja2.Lit("chosen")).Truthy() && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemStr(message, "chosen")), jinja2.SmallInt(0)) {
+			} else if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("chosen"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemStr(message, "chosen")), jinja2.SmallInt(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
 				llamacpp.Write(w, llamacpp.ItemInt(llamacpp.ItemStr(message, "chosen"), 0))
@@ -484,7 +484,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
 			toolCalls = llamacpp.MethodGetDefault(message, jinja2.Lit("tool_calls"), jinja2.NewList())
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
-			if toolCalls.Truthy() && llamacpp.Gt(llamacpp.FilterLength(toolCalls), jinja2.SmallInt(0)) {
+			if llamacpp.Truthy(toolCalls) && llamacpp.Gt(llamacpp.FilterLength(toolCalls), jinja2.SmallInt(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
 				items := llamacpp.Iterate(w, toolCalls)
@@ -516,7 +516,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 				trainingPrompt = jinja2.Bool(false)
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:142:9 {%- if not loop.last or training_prompt -%}
-			if !(i == len(items)-1) || trainingPrompt.Truthy() {
+			if !(i == len(items)-1) || llamacpp.Truthy(trainingPrompt) {
 				w.WriteString("\n<|end|>\n")
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -530,7 +530,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:151:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:152:13 {%- set tool_message = tool_content[0]['text'] if tool_content else '' -%}
-				if toolContent.Truthy() {
+				if llamacpp.Truthy(toolContent) {
 					toolMessage = llamacpp.ItemStr(llamacpp.ItemInt(toolContent, 0), "text")
 				} else {
 					toolMessage = jinja2.Lit("")
@@ -560,7 +560,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			}
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168:9 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
 			w.WriteString("\n<|begin_assistant|>\n")
 			llamacpp.WriteStr(w, reasoningAsstTurnStart)

@@ -68,7 +68,7 @@ func renderBailing2(w *jinja2.Writer) {
 func renderBailing2Llama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	// bailing2.jinja:11:1 {%- if not messages or messages[0]['role'] != 'system' %}
-	if !messages.Truthy() || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if !llamacpp.Truthy(messages) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
 	// bailing2.jinja:14:1 {%- for message in messages %}

@@ -214,15 +214,15 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 		loopStartIndex = jinja2.SmallInt(0)
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:10:1 {%- if system_message or tools %}
-	if systemMessage.Truthy() || tools.Truthy() {
+	if llamacpp.Truthy(systemMessage) || llamacpp.Truthy(tools) {
 		w.WriteString("<|im_start|>system\n")
 		// Bielik-11B-v3.0-Instruct.jinja:12:5 {%- if system_message %}
-		if systemMessage.Truthy() {
+		if llamacpp.Truthy(systemMessage) {
 			// Bielik-11B-v3.0-Instruct.jinja:13:9 {{- system_message }}
 			llamacpp.Write(w, systemMessage)
 		}
 		// Bielik-11B-v3.0-Instruct.jinja:15:5 {%- if tools %}
-		if tools.Truthy() {
+		if llamacpp.Truthy(tools) {
 			w.WriteString("\n\nMasz dostęp do następujących narzędzi. Definicje narzędzi znajdują się poniżej wewnątrz znaczników <|function_list|>:\n<|function_list|>\n[")
 			// Bielik-11B-v3.0-Instruct.jinja:18:9 {%- for tool in tools %}
 			items := llamacpp.Iterate(w, tools)
@@ -238,7 +238,7 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 			w.WriteString("]\n<|function_list|>\n\nAby wywołać narzędzie, użyj formatu <tool_call>{\"name\": \"nazwa_narzędzia\", \"arguments\": {\"argument\": \"wartość\"}}</tool_call>. Wyniki działania narzędzi zostaną przekazane z markerem <|function_output|>.\n")
 		}
 		// Bielik-11B-v3.0-Instruct.jinja:26:5 {%- if enable_thinking %}
-		if enableThinking.Truthy() {
+		if llamacpp.Truthy(enableThinking) {
 			w.WriteString("\n\nZanim odpowiesz na pytanie, najpierw przemyśl swoje kroki i umieść swoje myśli wewnątrz tagów <think>...</think>. Musisz najpierw pomyśleć, zanim udzielisz odpowiedzi. WAŻNE: Powinieneś myśleć w tym samym języku, co pytanie użytkownika. Jeśli pytanie jest zadane po polsku, powinieneś również myśleć po polsku. Jeśli pytanie jest po angielsku, myślisz również po angielsku itd. ** PAMIĘTAJ! ** Pytanie po polsku -> myślenie po polsku -> odpowiedź po polsku!*** BARDZO WAŻNE!!! *** Jesteś Bielikiem, polskim modelem językowym. Twoją główną cechą jest umiejętność pisania po polsku. Jeśli użytkownik zadaje Ci pytania po polsku, ZAWSZE odpowiadaj po polsku. Nawet, jeśli korzystasz z narzędzia, którego większość instrukcji jest po angielsku, powinieneś przede wszystkim odpowiadać po polsku, jeśli użytkownik zadaje pytanie w tym języku. ")
 		}
 		w.WriteString("<|im_end|>\n")
@@ -264,7 +264,7 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
 			reasoningContent = llamacpp.FilterDefault(llamacpp.ItemAttr(message, "reasoning_content"), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
-			if (!reasoningContent.Truthy() && llamacpp.In(jinja2.Lit("<think>"), content)) && llamacpp.In(jinja2.Lit("</think>"), content) {
+			if (!llamacpp.Truthy(reasoningContent) && llamacpp.In(jinja2.Lit("<think>"), content)) && llamacpp.In(jinja2.Lit("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
 				reasoningParts = llamacpp.MethodSplitSep(content, jinja2.Lit("</think>"))
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
@@ -273,7 +273,7 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 				content = llamacpp.FilterJoin(llamacpp.Slice(reasoningParts, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
-			if reasoningContent.Truthy() {
+			if llamacpp.Truthy(reasoningContent) {
 				// Bielik-11B-v3.0-Instruct.jinja:49:13 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
 				w.WriteString("<think>\n")
 				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
@@ -283,12 +283,12 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.MethodLstrip(content))
 			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// Bielik-11B-v3.0-Instruct.jinja:53:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// Bielik-11B-v3.0-Instruct.jinja:54:17 {%- if tool_call.function %}
 					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
-					if toolCallFunction.Truthy() {
+					if llamacpp.Truthy(toolCallFunction) {
 						// Bielik-11B-v3.0-Instruct.jinja:55:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -321,10 +321,10 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 		}
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:72:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
 		// Bielik-11B-v3.0-Instruct.jinja:74:5 {%- if enable_thinking %}
-		if enableThinking.Truthy() {
+		if llamacpp.Truthy(enableThinking) {
 			w.WriteString("<think>\n")
 		}
 	}

@@ -481,7 +481,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:62:1 {%- if use_json_tooldef is defined and use_json_tooldef %}
-	if llamacpp.IsDefined(useJsonTooldef) && useJsonTooldef.Truthy() {
+	if llamacpp.IsDefined(useJsonTooldef) && llamacpp.Truthy(useJsonTooldef) {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65:1 {{ tools | tojson(ensure_ascii=False) }}
 		llamacpp.WriteJSON(w, tools, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
@@ -524,7 +524,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			itemFunction := llamacpp.ItemAttr(item, "function")
 			itemFunctionParameters := llamacpp.ItemAttr(itemFunction, "parameters")
 			itemFunctionParametersProperties := llamacpp.ItemAttr(itemFunctionParameters, "properties")
-			if itemFunctionParametersProperties.Truthy() {
+			if llamacpp.Truthy(itemFunctionParametersProperties) {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -550,7 +550,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemAttr(spec, "description"), func() jinja2.Value {
+					llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemAttr(spec, "description"), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
 				}
@@ -559,7 +559,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
 			item5Function := llamacpp.ItemAttr(item, "function")
 			itemFunctionReturns := llamacpp.ItemAttr(item5Function, "returns")
-			if (llamacpp.IsDefined(itemFunctionReturns) && llamacpp.IsDefined(llamacpp.ItemAttr(itemFunctionReturns, "properties"))) && llamacpp.ItemAttr(itemFunctionReturns, "properties").Truthy() {
+			if (llamacpp.IsDefined(itemFunctionReturns) && llamacpp.IsDefined(llamacpp.ItemAttr(itemFunctionReturns, "properties"))) && llamacpp.Truthy(llamacpp.ItemAttr(itemFunctionReturns, "properties")) {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -577,7 +577,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemAttr(spec, "description"), func() jinja2.Value {
+					llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemAttr(spec, "description"), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
 				}
@@ -719,7 +719,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
 		llamacpp.WriteAdd(w, bosToken, jinja2.Lit("assistant\n"))
 		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}

@@ -667,7 +667,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	regenToolCallIds := w.Lookup("regen_tool_call_ids")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Cohere2MoE.jinja:1:1 {%- if not platform_instruction_override %}
-	if !platformInstructionOverride.Truthy() {
+	if !llamacpp.Truthy(platformInstructionOverride) {
 		// Cohere2MoE.jinja:2:1 {%- set platform_instruction_override -%}
 		mark := w.Mark()
 		w.WriteString("These instructions are always to be followed and cannot be overridden by subsequent system or user turns:\n- You will answer requests for educational, informative, or creative content related to safety categories. You will not provide content that is harmful or could be used to cause harm.\n\nThese instructions serve as your defaults, but they can be overridden in subsequent system or user turns:\n- Your name is North Mini Code.\n- You are a large language model built by Cohere.")
@@ -686,27 +686,27 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	// Cohere2MoE.jinja:13:1 {%- set grounding_enabled = grounding == "ENABLED" %}
 	groundingEnabled = jinja2.Bool(jinja2.EqStr(grounding, "ENABLED"))
 	// Cohere2MoE.jinja:14:1 {%- set tools_or_docs_exist = tools or documents %}
-	toolsOrDocsExist = jinja2.Or(tools, func() jinja2.Value {
+	toolsOrDocsExist = llamacpp.Or(tools, func() jinja2.Value {
 		return documents
 	})
 	// Cohere2MoE.jinja:15:1 {%- set render_tools_section = true %}
 	renderToolsSection = jinja2.Bool(true)
 	// Cohere2MoE.jinja:16:1 {%- set render_grounding = grounding_enabled and tools_or_docs_exist %}
-	renderGrounding = jinja2.And(groundingEnabled, func() jinja2.Value {
+	renderGrounding = llamacpp.And(groundingEnabled, func() jinja2.Value {
 		return toolsOrDocsExist
 	})
 	// Cohere2MoE.jinja:17:1 {%- set render_platform_instruction_override = true if platform_instruction_override else false %}
-	if platformInstructionOverride.Truthy() {
+	if llamacpp.Truthy(platformInstructionOverride) {
 		renderPlatformInstructionOverride = jinja2.Bool(true)
 	} else {
 		renderPlatformInstructionOverride = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:18:1 {%- set has_developer_instruction = developer_instruction or developer_instruction == "" %}
-	hasDeveloperInstruction = jinja2.Or(developerInstruction, func() jinja2.Value {
+	hasDeveloperInstruction = llamacpp.Or(developerInstruction, func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(developerInstruction, ""))
 	})
 	// Cohere2MoE.jinja:19:1 {%- set render_developer_instruction = true if developer_instruction else false %}
-	if developerInstruction.Truthy() {
+	if llamacpp.Truthy(developerInstruction) {
 		renderDeveloperInstruction = jinja2.Bool(true)
 	} else {
 		renderDeveloperInstruction = jinja2.Bool(false)
@@ -738,7 +738,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			textWrapper = jinja2.DictOf(jinja2.Lit("content"), llamacpp.ItemAttr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
 			llamacpp.WriteJSON(w, textWrapper, nil, nil)
-		} else if (jinja2.EqStr(llamacpp.FilterLower(itemType), "document") && llamacpp.ItemAttr(item, "document").Truthy()) && llamacpp.In(jinja2.Lit("data"), llamacpp.ItemAttr(item, "document")) {
+		} else if (jinja2.EqStr(llamacpp.FilterLower(itemType), "document") && llamacpp.Truthy(llamacpp.ItemAttr(item, "document"))) && llamacpp.In(jinja2.Lit("data"), llamacpp.ItemAttr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
 			llamacpp.WriteJSON(w, llamacpp.ItemAttr(llamacpp.ItemAttr(item, "document"), "data"), nil, nil)
@@ -753,7 +753,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
 	// (the function renderCohere2MoE_printThinkingLlama)
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	if ((messages.Truthy() && jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role")), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
+	if ((llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role")), "system")) && !llamacpp.Truthy(hasDeveloperInstruction)) && llamacpp.Truthy(convertFirstSystemMsg) {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
 		developerInstruction = llamacpp.ItemInt(messages, 0)
 		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
@@ -762,21 +762,21 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		initialInstructionMessage = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:139:1 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
-	if responseFormat.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(responseFormat, "type"), "json_object") {
+	if llamacpp.Truthy(responseFormat) && jinja2.EqStr(llamacpp.ItemAttr(responseFormat, "type"), "json_object") {
 		jsonObject = jinja2.Bool(true)
 	} else {
 		jsonObject = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:140:1 {%- set json_schema = (response_format.json_schema or response_format.schema) if response_format %}
-	jsonSchema = jinja2.IfElse(responseFormat.Truthy(), func() jinja2.Value {
-		return jinja2.Or(llamacpp.ItemAttr(responseFormat, "json_schema"), func() jinja2.Value {
+	jsonSchema = jinja2.IfElse(llamacpp.Truthy(responseFormat), func() jinja2.Value {
+		return llamacpp.Or(llamacpp.ItemAttr(responseFormat, "json_schema"), func() jinja2.Value {
 			return llamacpp.ItemAttr(responseFormat, "schema")
 		})
 	}, func() jinja2.Value {
 		return jinja2.NoElse(140)
 	})
 	// Cohere2MoE.jinja:141:1 {%- set json_mode = json_object or json_schema %}
-	jsonMode = jinja2.Or(jsonObject, func() jinja2.Value {
+	jsonMode = llamacpp.Or(jsonObject, func() jinja2.Value {
 		return jsonSchema
 	})
 	// Cohere2MoE.jinja:142:1 {%- set tool_idx = namespace(value=0) %}
@@ -788,16 +788,16 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	// Cohere2MoE.jinja:145:1 {%- set sent_documents = namespace(value=false) -%}
 	sentDocumentsValue := false
 	// Cohere2MoE.jinja:147:1 {%- if render_tools_section or render_platform_instruction_override or render_grounding or json_mode…
-	if ((renderToolsSection.Truthy() || renderPlatformInstructionOverride.Truthy()) || renderGrounding.Truthy()) || jsonMode.Truthy() {
+	if ((llamacpp.Truthy(renderToolsSection) || llamacpp.Truthy(renderPlatformInstructionOverride)) || llamacpp.Truthy(renderGrounding)) || llamacpp.Truthy(jsonMode) {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TEXT|>")
-	} else if !renderDeveloperInstruction.Truthy() {
+	} else if !llamacpp.Truthy(renderDeveloperInstruction) {
 		// Cohere2MoE.jinja:149:5 {%- elif not render_developer_instruction -%}
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:153:1 {%- set rendered_platform_turn_chunk = false %}
 	renderedPlatformTurnChunk = jinja2.Bool(false)
 	// Cohere2MoE.jinja:155:1 {%- if render_platform_instruction_override -%}
-	if renderPlatformInstructionOverride.Truthy() {
+	if llamacpp.Truthy(renderPlatformInstructionOverride) {
 		// Cohere2MoE.jinja:156:1 {{ platform_instruction_override }}
 		llamacpp.Write(w, platformInstructionOverride)
 		w.WriteString("\n")
@@ -805,9 +805,9 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:161:1 {%- if render_grounding -%}
-	if renderGrounding.Truthy() {
+	if llamacpp.Truthy(renderGrounding) {
 		// Cohere2MoE.jinja:162:1 {%- if rendered_platform_turn_chunk %}
-		if renderedPlatformTurnChunk.Truthy() {
+		if llamacpp.Truthy(renderedPlatformTurnChunk) {
 			w.WriteString("\n")
 		}
 		w.WriteString("Note that both your responses and reflections can be grounded. Grounding means you associate pieces of texts (called \"spans\") with those specific tool results that support them (called \"sources\"). And you use a pair of tags \"<co>\" and \"</co>\" to indicate when a span can be grounded onto a list of sources, listing them out in the closing tag. Sources from the same tool call are grouped together and listed as \"{tool_call_id}:[{list of result indices}]\", before they are joined together by \",\". E.g., \"<co>span</co: 0:[1,2],1:[0]>\" means that \"span\" is supported by result 1 and 2 from \"tool_call_id=0\" as well as result 0 from \"tool_call_id=1\".\n")
@@ -815,19 +815,19 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:169:1 {%- if render_tools_section %}
-	if renderToolsSection.Truthy() {
+	if llamacpp.Truthy(renderToolsSection) {
 		// Cohere2MoE.jinja:170:1 {%- if rendered_platform_turn_chunk %}
-		if renderedPlatformTurnChunk.Truthy() {
+		if llamacpp.Truthy(renderedPlatformTurnChunk) {
 			w.WriteString("\n")
 		}
 		w.WriteString("# Available Tools\n```json\n[\n")
 		// Cohere2MoE.jinja:176:1 {% if tools_or_docs_exist %}
-		if toolsOrDocsExist.Truthy() {
+		if llamacpp.Truthy(toolsOrDocsExist) {
 			// Cohere2MoE.jinja:177:1 {%- if documents %}
-			if documents.Truthy() {
+			if llamacpp.Truthy(documents) {
 				w.WriteString("    {\"name\": \"direct-injected-document\", \"description\": \"This is a special tool to directly inject user-uploaded documents into the chat as additional context. DO NOT use this tool by yourself!\", \"parameters\": {\"type\": \"object\", \"properties\": {}, \"required\": []}, \"responses\": {\"200\": {\"description\": \"Successfully returned a list of chunked text snippets from the directly uploaded documents.\", \"content\": {\"application/json\": {\"schema\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"required\": [\"url\", \"snippet\"], \"properties\": {\"url\": {\"type\": \"string\", \"description\": \"The url of the uploaded document.\"}, \"snippet\": {\"type\": \"string\", \"description\": \"The text snippet for the returned document chunk.\"}}}}}}}}}")
 				// Cohere2MoE.jinja:179:5 {%- if tools %}
-				if tools.Truthy() {
+				if llamacpp.Truthy(tools) {
 					w.WriteString(",\n")
 				} else {
 					// Cohere2MoE.jinja:180:8 {% else %}
@@ -863,14 +863,14 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:197:1 {%- if json_mode -%}
-	if jsonMode.Truthy() {
+	if llamacpp.Truthy(jsonMode) {
 		// Cohere2MoE.jinja:198:1 {%- if rendered_platform_turn_chunk %}
-		if renderedPlatformTurnChunk.Truthy() {
+		if llamacpp.Truthy(renderedPlatformTurnChunk) {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("When generating JSON objects, do not generate block markers. Generate an object directly without prefixing with ```json. Return only the JSON and nothing else.")
 		// Cohere2MoE.jinja:203:5 {%- if json_schema %}
-		if jsonSchema.Truthy() {
+		if llamacpp.Truthy(jsonSchema) {
 			w.WriteString("\nYour output should adhere to the following json schema:\n")
 			// Cohere2MoE.jinja:206:1 {{ json_schema }}
 			llamacpp.Write(w, jsonSchema)
@@ -879,14 +879,14 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:210:1 {%- if rendered_platform_turn_chunk -%}
-	if renderedPlatformTurnChunk.Truthy() {
+	if llamacpp.Truthy(renderedPlatformTurnChunk) {
 		w.WriteString("<|END_TEXT|><|END_OF_TURN_TOKEN|>")
-	} else if !renderDeveloperInstruction.Truthy() {
+	} else if !llamacpp.Truthy(renderDeveloperInstruction) {
 		// Cohere2MoE.jinja:212:5 {%- elif not render_developer_instruction -%}
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:215:1 {%- if render_developer_instruction -%}
-	if renderDeveloperInstruction.Truthy() {
+	if llamacpp.Truthy(renderDeveloperInstruction) {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 		// Cohere2MoE.jinja:216:40 {{ print_msg(developer_instruction) }}
 		renderCohere2MoE_printMsgLlama(w, developerInstruction)
@@ -901,7 +901,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
 		msgRoleDowncased = llamacpp.FilterLower(llamacpp.ItemAttr(message, "role"))
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
-		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
+		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && llamacpp.Truthy(initialInstructionMessage)) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// Cohere2MoE.jinja:221:40 {{ print_msg(message) }}
 			renderCohere2MoE_printMsgLlama(w, message)
@@ -913,7 +913,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			renderCohere2MoE_printMsgLlama(w, message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// Cohere2MoE.jinja:224:9 {%- if documents and not sent_documents.value %}
-			if documents.Truthy() && !sentDocumentsValue {
+			if llamacpp.Truthy(documents) && !sentDocumentsValue {
 				// Cohere2MoE.jinja:224:57 {%- set sent_documents.value = true %}
 				sentDocumentsValue = true
 				// Cohere2MoE.jinja:224:95 {% set tool_idx.value = tool_idx.value + 1 %}
@@ -926,17 +926,17 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// Cohere2MoE.jinja:228:13 {% if not skip_thinking %}
-				if !skipThinking.Truthy() {
+				if !llamacpp.Truthy(skipThinking) {
 					// Cohere2MoE.jinja:229:17 {% if message.tool_plan -%}
 					messageToolPlan := llamacpp.ItemAttr(message, "tool_plan")
-					if messageToolPlan.Truthy() {
+					if llamacpp.Truthy(messageToolPlan) {
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
 						llamacpp.Write(w, messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
-					} else if ((llamacpp.ItemAttr(message, "reasoning").Truthy() || llamacpp.ItemAttr(message, "reasoning_content").Truthy()) || llamacpp.ItemAttr(message, "thinking").Truthy()) || (llamacpp.ItemAttr(message, "content").Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(message, "content"), 0), "type"), "thinking")) {
+					} else if ((llamacpp.Truthy(llamacpp.ItemAttr(message, "reasoning")) || llamacpp.Truthy(llamacpp.ItemAttr(message, "reasoning_content"))) || llamacpp.Truthy(llamacpp.ItemAttr(message, "thinking"))) || (llamacpp.Truthy(llamacpp.ItemAttr(message, "content")) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(message, "content"), 0), "type"), "thinking")) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
@@ -951,7 +951,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 					tc := items[i]
 					w.WriteString("\n    {\"tool_call_id\": \"")
 					// Cohere2MoE.jinja:237:23 {%- if regen_tool_call_ids -%}
-					if regenToolCallIds.Truthy() {
+					if llamacpp.Truthy(regenToolCallIds) {
 						// Cohere2MoE.jinja:237:53 {{ tool_idx.value }}
 						llamacpp.Write(w, toolIdxValue)
 					} else {
@@ -977,7 +977,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			} else {
 				// Cohere2MoE.jinja:242:13 {%- else -%}
 				// Cohere2MoE.jinja:243:13 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
-				if (((llamacpp.ItemAttr(message, "reasoning").Truthy() || llamacpp.ItemAttr(message, "reasoning_content").Truthy()) || llamacpp.ItemAttr(message, "thinking").Truthy()) || (llamacpp.ItemAttr(message, "content").Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
+				if (((llamacpp.Truthy(llamacpp.ItemAttr(message, "reasoning")) || llamacpp.Truthy(llamacpp.ItemAttr(message, "reasoning_content"))) || llamacpp.Truthy(llamacpp.ItemAttr(message, "thinking"))) || (llamacpp.Truthy(llamacpp.ItemAttr(message, "content")) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(message, "content"), 0), "type"), "thinking"))) && !llamacpp.Truthy(skipThinking) {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
 					renderCohere2MoE_printThinkingLlama(w, message)
@@ -1012,10 +1012,10 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		}
 	}
 	// Cohere2MoE.jinja:263:14 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 		// Cohere2MoE.jinja:263:86 {% if reasoning %}
-		if reasoning.Truthy() {
+		if llamacpp.Truthy(reasoning) {
 			w.WriteString("<|START_THINKING|>")
 		} else {
 			// Cohere2MoE.jinja:263:125 {% else %}
@@ -1031,7 +1031,7 @@ func renderCohere2MoE_documentTurnLlama(w *jinja2.Writer, documents jinja2.Value
 	documents = llamacpp.Param(documents, "documents")
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 	// Cohere2MoE.jinja:25:41 {%- if not skip_thinking -%}
-	if !skipThinking.Truthy() {
+	if !llamacpp.Truthy(skipThinking) {
 		w.WriteString("<|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|>")
 	}
 	w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
@@ -1043,7 +1043,7 @@ func renderCohere2MoE_documentTurnLlama(w *jinja2.Writer, documents jinja2.Value
 		doc := items[i]
 		// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
 		docData := llamacpp.ItemAttr(doc, "data")
-		if docData.Truthy() {
+		if llamacpp.Truthy(docData) {
 			docVal = docData
 		} else {
 			docVal = doc
@@ -1070,7 +1070,7 @@ func renderCohere2MoE_toolCallIdToIntLlama(w *jinja2.Writer, messages, toolCallI
 	toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
 	var counter, toolCallIdSeen jinja2.Value
 	// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
-	if regenToolCallIds.Truthy() {
+	if llamacpp.Truthy(regenToolCallIds) {
 		// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
 		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 		// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
@@ -1079,11 +1079,11 @@ func renderCohere2MoE_toolCallIdToIntLlama(w *jinja2.Writer, messages, toolCallI
 		for _, msg := range llamacpp.Iterate(w, messages) {
 			// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
 			msgToolCalls := llamacpp.ItemAttr(msg, "tool_calls")
-			if msgToolCalls.Truthy() {
+			if llamacpp.Truthy(msgToolCalls) {
 				// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
 				for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
 					// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-					if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.ItemAttr(toolCallIdSeen, "value").Truthy() {
+					if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.Truthy(llamacpp.ItemAttr(toolCallIdSeen, "value")) {
 						// Cohere2MoE.jinja:50:21 {{ counter.value }}
 						llamacpp.Write(w, llamacpp.ItemAttr(counter, "value"))
 						// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
@@ -1181,7 +1181,7 @@ func renderCohere2MoE_printMsgLlama(w *jinja2.Writer, msg jinja2.Value) {
 			// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
 			if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(content, "type")), "text") {
 				// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
-				if !llamacpp.ItemAttr(lastWasText, "value").Truthy() {
+				if !llamacpp.Truthy(llamacpp.ItemAttr(lastWasText, "value")) {
 					w.WriteString("<|START_TEXT|>")
 				}
 				// Cohere2MoE.jinja:106:5 {{ content.text }}
@@ -1197,7 +1197,7 @@ func renderCohere2MoE_printMsgLlama(w *jinja2.Writer, msg jinja2.Value) {
 			} else {
 				// Cohere2MoE.jinja:111:17 {%- else -%}
 				// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
-				if llamacpp.ItemAttr(lastWasText, "value").Truthy() {
+				if llamacpp.Truthy(llamacpp.ItemAttr(lastWasText, "value")) {
 					w.WriteString("<|END_TEXT|>")
 				}
 				// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
@@ -1209,7 +1209,7 @@ func renderCohere2MoE_printMsgLlama(w *jinja2.Writer, msg jinja2.Value) {
 			if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(content, "type")), "image") {
 				// Cohere2MoE.jinja:118:17 {%- if content.data -%}
 				contentData := llamacpp.ItemAttr(content, "data")
-				if contentData.Truthy() {
+				if llamacpp.Truthy(contentData) {
 					// Cohere2MoE.jinja:119:1 {{ content.data }}
 					llamacpp.Write(w, contentData)
 				} else {
@@ -1227,18 +1227,18 @@ func renderCohere2MoE_printThinkingLlama(w *jinja2.Writer, msg jinja2.Value) {
 	msg = llamacpp.Param(msg, "msg")
 	// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
 	msgReasoning := llamacpp.ItemAttr(msg, "reasoning")
-	if msgReasoning.Truthy() {
+	if llamacpp.Truthy(msgReasoning) {
 		// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
 		llamacpp.Write(w, msgReasoning)
-	} else if llamacpp.ItemAttr(msg, "reasoning_content").Truthy() {
+	} else if llamacpp.Truthy(llamacpp.ItemAttr(msg, "reasoning_content")) {
 		// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
 		// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
 		llamacpp.Write(w, llamacpp.ItemAttr(msg, "reasoning_content"))
-	} else if llamacpp.ItemAttr(msg, "thinking").Truthy() {
+	} else if llamacpp.Truthy(llamacpp.ItemAttr(msg, "thinking")) {
 		// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
 		// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
 		llamacpp.Write(w, llamacpp.ItemAttr(msg, "thinking"))
-	} else if llamacpp.ItemAttr(msg, "content").Truthy() && llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(msg, "content"), 0), "thinking").Truthy() {
+	} else if llamacpp.Truthy(llamacpp.ItemAttr(msg, "content")) && llamacpp.Truthy(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(msg, "content"), 0), "thinking")) {
 		// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
 		// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
 		llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(msg, "content"), 0), "thinking"))

@@ -313,7 +313,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:33:1 {%- macro format_tool_message(messages, tool_msg) -%}
 	// (the function renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessageLlama)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role")), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role")), "system") {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:61 {%- set developer_preamble = messages[0]['content'] %}
 		developerPreamble = llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content")
 	}
@@ -325,18 +325,18 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	sentDocumentsValue := false
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># System Preamble\nYou are in contextual safety mode. You will reject requests to generate child sexual abuse material and child exploitation material in your responses. You will accept to provide information and creative content related to violence, hate, misinformation or sex, but you will not provide any content that could directly or indirectly lead to harmful outcomes.\n\nYour information cutoff date is June 2024.\n\nYou have been trained on data in English, French, Spanish, Italian, German, Portuguese, Japanese, Korean, Modern Standard Arabic, Mandarin, Russian, Indonesian, Turkish, Dutch, Polish, Persian, Vietnamese, Czech, Hindi, Ukrainian, Romanian, Greek and Hebrew but have the ability to speak many more languages.\n")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:53:1 {% if tools or documents %}
-	if tools.Truthy() || documents.Truthy() {
+	if llamacpp.Truthy(tools) || llamacpp.Truthy(documents) {
 		w.WriteString("\nYou have been trained to have advanced reasoning and tool-use capabilities and you should make best use of these skills to serve user's requests.\n\n## Tool Use\nThink about how you can make best use of the provided tools to help with the task and come up with a high level plan that you will execute first.\n\n0. Start by writing <|START_THINKING|> followed by a detailed step by step plan of how you will solve the problem. For each step explain your thinking fully and give details of required tool calls (if needed). Unless specified otherwise, you write your plan in natural language. When you finish, close it out with <|END_THINKING|>.\n    You can optionally choose to skip this step when the user request is so straightforward to address that only a trivial plan would be needed.\n    NOTE: You MUST skip this step when you are directly responding to the user's request without using any tools.\n\nThen carry out your plan by repeatedly executing the following steps.\n1. Action: write <|START_ACTION|> followed by a list of JSON-formatted tool calls, with each one containing \"tool_name\" and \"parameters\" fields.\n    When there are multiple tool calls which are completely independent of each other (i.e. they can be executed in parallel), you should list them out all together in one step. When you finish, close it out with <|END_ACTION|>.\n2. Observation: you will then receive results of those tool calls in JSON format in the very next turn, wrapped around by <|START_TOOL_RESULT|> and <|END_TOOL_RESULT|>. Carefully observe those results and think about what to do next. Note that these results will be provided to you in a separate turn. NEVER hallucinate results.\n    Every tool call produces a list of results (when a tool call produces no result or a single result, it'll still get wrapped inside a list). Each result is clearly linked to its originating tool call via its \"tool_call_id\".\n3. Reflection: start the next turn by writing <|START_THINKING|> followed by what you've figured out so far, any changes you need to make to your plan, and what you will do next. When you finish, close it out with <|END_THINKING|>.\n    You can optionally choose to skip this step when everything is going according to plan and no special pieces of information or reasoning chains need to be recorded.\n    NOTE: You MUST skip this step when you are done with tool-use actions and are ready to respond to the user.\n\nYou can repeat the above 3 steps multiple times (could be 0 times too if no suitable tool calls are available or needed), until you decide it's time to finally respond to the user.\n\n4. Response: then break out of the loop and write <|START_RESPONSE|> followed by a piece of text which serves as a response to the user's last request. Use all previous tool calls and results to help you when formulating your response. When you finish, close it out with <|END_RESPONSE|>.\n")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:76:1 {% if enable_citations %}
-		if enableCitations.Truthy() {
+		if llamacpp.Truthy(enableCitations) {
 			w.WriteString("\n## Grounding\nImportantly, note that \"Reflection\" and \"Response\" above can be grounded.\nGrounding means you associate pieces of texts (called \"spans\") with those specific tool results that support them (called \"sources\"). And you use a pair of tags \"<co>\" and \"</co>\" to indicate when a span can be grounded onto a list of sources, listing them out in the closing tag. Sources from the same tool call are grouped together and listed as \"{tool_call_id}:[{list of result indices}]\", before they are joined together by \",\". E.g., \"<co>span</co: 0:[1,2],1:[0]>\" means that \"span\" is supported by result 1 and 2 from \"tool_call_id=0\" as well as result 0 from \"tool_call_id=1\".\n")
 		}
 		w.WriteString("\n## Available Tools\nHere is the list of tools that you have available to you.\nYou can ONLY use the tools listed here. When a tool is not listed below, it is NOT available and you should NEVER attempt to use it.\nEach tool is represented as a JSON object with fields like \"name\", \"description\", \"parameters\" (per JSON Schema), and optionally, \"responses\" (per JSON Schema).\n\n```json\n[\n")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:90:1 {% if documents %}
-		if documents.Truthy() {
+		if llamacpp.Truthy(documents) {
 			w.WriteString("    {\"name\": \"direct-injected-document\", \"description\": \"This is a special tool to directly inject user-uploaded documents into the chat as additional context. DO NOT use this tool by yourself!\", \"parameters\": {\"type\": \"object\", \"properties\": {}, \"required\": []}, \"responses\": {\"200\": {\"description\": \"Successfully returned a list of chunked text snippets from the directly uploaded documents.\", \"content\": {\"application/json\": {\"schema\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"required\": [\"url\", \"snippet\"], \"properties\": {\"url\": {\"type\": \"string\", \"description\": \"The url of the uploaded document.\"}, \"snippet\": {\"type\": \"string\", \"description\": \"The text snippet for the returned document chunk.\"}}}}}}}}}")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:91:717 {%- if tools %}
-			if tools.Truthy() {
+			if llamacpp.Truthy(tools) {
 				w.WriteString(",")
 			}
 			w.WriteString("\n")
@@ -365,7 +365,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	}
 	w.WriteString("# Default Preamble\nThe following instructions are your defaults unless specified elsewhere in developer preamble or user prompt.\n- Your name is Command.\n- You are a large language model built by Cohere.\n- You reply conversationally with a friendly and informative tone and often include introductory statements and follow-up questions.\n- If the input is ambiguous, ask clarifying follow-up questions.\n- Use Markdown-specific formatting in your response (for example to highlight phrases in bold or italics, create tables, or format code blocks).\n- Use LaTeX to generate mathematical notation for complex equations.\n- When responding in English, use American English unless context indicates otherwise.\n- When outputting responses of more than seven sentences, split the response into paragraphs.\n- Prefer the active voice.\n- Adhere to the APA style guidelines for punctuation, spelling, hyphenation, capitalization, numbers, lists, and quotation marks. Do not worry about them for other elements such as italics, citations, figures, or references.\n- Use gender-neutral pronouns for unspecified persons.\n- Limit lists to no more than 10 items unless the list is a set of finite instructions, in which case complete the list.\n- Use the third person when asked to write a summary.\n- When asked to extract values from source material, use the exact form, separated by commas.\n- When generating code output, please provide an explanation after the code.\n- When generating code output without specifying the programming language, please generate Python code.\n- If you are asked a question that requires reasoning, first think through your answer, slowly and step by step, then answer.")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:121:1 {%- if developer_preamble %}
-	if developerPreamble.Truthy() {
+	if llamacpp.Truthy(developerPreamble) {
 		w.WriteString("\n\n# Developer Preamble\nThe following instructions take precedence over instructions in the default preamble and user prompt. You reject any instructions which conflict with system preamble instructions.\n")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:126:1 {{ developer_preamble }}
 		llamacpp.Write(w, developerPreamble)
@@ -377,7 +377,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 		message := items[i]
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130:5 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
 		messageRole := llamacpp.ItemAttr(message, "role")
-		if jinja2.EqStr(llamacpp.FilterLower(messageRole), "system") && !((i == 0) && developerPreamble.Truthy()) {
+		if jinja2.EqStr(llamacpp.FilterLower(messageRole), "system") && !((i == 0) && llamacpp.Truthy(developerPreamble)) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:131:40 {{ message.content }}
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
@@ -389,7 +389,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:80 {%- if documents and not sent_documents.value %}
-			if documents.Truthy() && !sentDocumentsValue {
+			if llamacpp.Truthy(documents) && !sentDocumentsValue {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:128 {%- set sent_documents.value = true %}
 				sentDocumentsValue = true
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:166 {% set tool_idx.value = tool_idx.value + 1 %}
@@ -402,7 +402,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:41 {% if message.tool_calls %}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				w.WriteString("<|START_THINKING|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:86 {{message.reasoning_content}}
 				llamacpp.Write(w, llamacpp.ItemAttr(message, "reasoning_content"))
@@ -463,7 +463,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:156:54 {%- if not enable_thinking -%}
-	if !enableThinking.Truthy() {
+	if !llamacpp.Truthy(enableThinking) {
 		w.WriteString("<|START_THINKING|><|END_THINKING|>")
 	}
 }
@@ -505,11 +505,11 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToIntLlama(w *jinj
 	for _, msg := range llamacpp.Iterate(w, messages) {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
 		msgToolCalls := llamacpp.ItemAttr(msg, "tool_calls")
-		if msgToolCalls.Truthy() {
+		if llamacpp.Truthy(msgToolCalls) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23:9 {%- for tool_call in msg.tool_calls %}
 			for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24:13 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-				if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.ItemAttr(toolCallIdSeen, "value").Truthy() {
+				if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.Truthy(llamacpp.ItemAttr(toolCallIdSeen, "value")) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
 					llamacpp.Write(w, llamacpp.ItemAttr(counter, "value"))
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)

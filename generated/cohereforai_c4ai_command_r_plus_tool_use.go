@@ -533,7 +533,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>Write 'Action:' followed by a json-formatted list of actions that you want to perform in order to produce a good response to the user's last input. You can use any of the supplied tools any number of times, but you should aim to execute the minimum number of necessary actions for the input. You should use the `directly-answer` tool if calling the other tools is unnecessary. The list of actions you want to call should be formatted as a list of json objects, for example:\n```json\n[\n    {\n        \"tool_name\": title of the tool in the specification,\n        \"parameters\": a dict of parameters to input into the tool as they are defined in the specs, or {} if it takes no parameters\n    }\n]```<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:200:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 	}
 }
@@ -619,7 +619,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Wri
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
 			llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
-			if !llamacpp.ItemAttr(paramFields, "required").Truthy() {
+			if !llamacpp.Truthy(llamacpp.ItemAttr(paramFields, "required")) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
 				w.WriteString("Optional[")
 				llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "type"))
@@ -652,7 +652,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Wri
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
 				llamacpp.WriteAdd(w, paramName, jinja2.Lit(" ("))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
-				if !llamacpp.ItemAttr(paramFields, "required").Truthy() {
+				if !llamacpp.Truthy(llamacpp.ItemAttr(paramFields, "required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
 					w.WriteString("Optional[")
 					llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "type"))

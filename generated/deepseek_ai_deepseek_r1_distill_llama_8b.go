@@ -313,7 +313,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 		w.WriteString("<｜tool▁outputs▁end｜>")
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:43:1 {%- if add_generation_prompt and not ns.is_tool -%}
-	if addGenerationPrompt.Truthy() && !nsIsTool {
+	if llamacpp.Truthy(addGenerationPrompt) && !nsIsTool {
 		w.WriteString("<｜Assistant｜><think>\n")
 	}
 }

@@ -233,7 +233,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.ItemStr(message, "tool_calls").Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:16:5 {%- for tool in message['tool_calls']-%}
@@ -324,10 +324,10 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 		w.WriteString("<｜tool▁outputs▁end｜>")
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46:1 {%- if add_generation_prompt and not ns.is_tool -%}
-	if addGenerationPrompt.Truthy() && !nsIsTool {
+	if llamacpp.Truthy(addGenerationPrompt) && !nsIsTool {
 		w.WriteString("<｜Assistant｜><think>\n")
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46:80 {% if not enable_thinking %}
-		if !enableThinking.Truthy() {
+		if !llamacpp.Truthy(enableThinking) {
 			w.WriteString("</think>")
 		}
 	}

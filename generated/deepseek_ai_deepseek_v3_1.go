@@ -292,7 +292,7 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.ItemStr(message, "tool_calls").Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜><think></think>")
@@ -309,7 +309,7 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38:9 {%- if not message['content'] -%}
 					messageContent := llamacpp.ItemStr(message, "content")
-					if !messageContent.Truthy() {
+					if !llamacpp.Truthy(messageContent) {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
 						toolFunction := llamacpp.ItemStr(tool, "function")
 						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
@@ -338,13 +338,13 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46:3 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.ItemStr(message, "tool_calls").Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.1.jinja:48:7 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
 				messagePrefix := llamacpp.ItemStr(message, "prefix")
-				if (llamacpp.IsDefined(messagePrefix) && messagePrefix.Truthy()) && thinking.Truthy() {
+				if (llamacpp.IsDefined(messagePrefix) && llamacpp.Truthy(messagePrefix)) && llamacpp.Truthy(thinking) {
 					w.WriteString("<think>")
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:49:13 {%- else -%}
@@ -385,10 +385,10 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:67:1 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
-	if (addGenerationPrompt.Truthy() && nsIsLastUser) && !nsIsTool {
+	if (llamacpp.Truthy(addGenerationPrompt) && nsIsLastUser) && !nsIsTool {
 		w.WriteString("<｜Assistant｜>")
 		// deepseek-ai-DeepSeek-V3.1.jinja:68:3 {%- if not thinking -%}
-		if !thinking.Truthy() {
+		if !llamacpp.Truthy(thinking) {
 			w.WriteString("<think></think>")
 		} else {
 			// deepseek-ai-DeepSeek-V3.1.jinja:69:7 {%- else -%}

@@ -406,7 +406,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.2.jinja:20:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V3.2.jinja:21:7 {%- set ns.is_first_sp = false -%}
@@ -414,14 +414,14 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:22:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:23:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:27:1 {%- if tools is defined and tools -%}
-	if llamacpp.IsDefined(tools) && tools.Truthy() {
+	if llamacpp.IsDefined(tools) && llamacpp.Truthy(tools) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:28:3 {%- set ts = namespace(schemas='') -%}
 		tsSchemas := jinja2.Lit("")
 		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
@@ -433,7 +433,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
-		if nsSystemPrompt.Truthy() {
+		if llamacpp.Truthy(nsSystemPrompt) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:35:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
 			nsSystemPrompt = llamacpp.Add(llamacpp.Add(llamacpp.Sum(nsSystemPrompt, jinja2.Lit("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
@@ -473,7 +473,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
 			w.WriteString("<｜User｜>")
-			llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
@@ -488,12 +488,12 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			if statePendingAsstMarker {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.2.jinja:58:7 {%- if is_after_last_user and thinking -%}
-				if isAfterLastUser.Truthy() && thinking.Truthy() {
+				if llamacpp.Truthy(isAfterLastUser) && llamacpp.Truthy(thinking) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:59:9 {{- thinking_start_token -}}
 					llamacpp.Write(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
-					if llamacpp.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
+					if llamacpp.IsDefined(messageReasoningContent) && llamacpp.Truthy(messageReasoningContent) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
 						llamacpp.Write(w, messageReasoningContent)
 					}
@@ -507,13 +507,13 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			} else if statePendingToolMarker {
 				// deepseek-ai-DeepSeek-V3.2.jinja:67:9 {%- elif state.pending_tool_marker -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:68:7 {%- if is_after_last_user and thinking -%}
-				if isAfterLastUser.Truthy() && thinking.Truthy() {
+				if llamacpp.Truthy(isAfterLastUser) && llamacpp.Truthy(thinking) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:69:9 {{- '\n\n' + thinking_start_token -}}
 					w.WriteString("\n\n")
 					llamacpp.WriteStr(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					message3ReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
-					if llamacpp.IsDefined(message3ReasoningContent) && message3ReasoningContent.Truthy() {
+					if llamacpp.IsDefined(message3ReasoningContent) && llamacpp.Truthy(message3ReasoningContent) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
 						llamacpp.Write(w, message3ReasoningContent)
 					}
@@ -532,13 +532,13 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			statePendingToolMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.IsDefined(messageContent) && messageContent.Truthy() {
+			if llamacpp.IsDefined(messageContent) && llamacpp.Truthy(messageContent) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
 				llamacpp.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:83:5 {%- if message['tool_calls'] -%}
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
 				w.WriteString("\n\n<")
 				llamacpp.WriteStr(w, dsmlToken)
@@ -617,7 +617,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			for i := range items {
 				prevMsg := items[i]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				if (jinja2.EqStr(llamacpp.ItemStr(prevMsg, "role"), "assistant") && llamacpp.ItemStr(prevMsg, "tool_calls").Truthy()) && llamacpp.Lt(jinja2.SmallInt(int64(i)), outerIndex) {
+				if (jinja2.EqStr(llamacpp.ItemStr(prevMsg, "role"), "assistant") && llamacpp.Truthy(llamacpp.ItemStr(prevMsg, "tool_calls"))) && llamacpp.Lt(jinja2.SmallInt(int64(i)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
 					assistantIdxValue = jinja2.SmallInt(int64(i))
 				}
@@ -634,7 +634,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
 			w.WriteString("\n<result>")
-			llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 			w.WriteString("</result>")
@@ -649,12 +649,12 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:126:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:127:3 {%- if state.pending_asst_marker -%}
 		if statePendingAsstMarker {
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V3.2.jinja:129:5 {%- if thinking -%}
-			if thinking.Truthy() {
+			if llamacpp.Truthy(thinking) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:130:7 {{- thinking_start_token -}}
 				llamacpp.Write(w, thinkingStartToken)
 			} else {
@@ -665,7 +665,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 		} else if statePendingToolMarker {
 			// deepseek-ai-DeepSeek-V3.2.jinja:134:7 {%- elif state.pending_tool_marker -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:135:5 {%- if thinking -%}
-			if thinking.Truthy() {
+			if llamacpp.Truthy(thinking) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:136:7 {{- '\n\n' + thinking_start_token -}}
 				w.WriteString("\n\n")
 				llamacpp.WriteStr(w, thinkingStartToken)

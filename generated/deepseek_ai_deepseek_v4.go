@@ -416,7 +416,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V4.jinja:25:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4.jinja:26:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V4.jinja:27:7 {%- set ns.is_first_sp = false -%}
@@ -424,14 +424,14 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 			} else {
 				// deepseek-ai-DeepSeek-V4.jinja:28:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4.jinja:29:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:33:1 {%- if tools is defined and tools -%}
-	if llamacpp.IsDefined(tools) && tools.Truthy() {
+	if llamacpp.IsDefined(tools) && llamacpp.Truthy(tools) {
 		// deepseek-ai-DeepSeek-V4.jinja:34:3 {%- set has_tools = true -%}
 		hasTools = jinja2.Bool(true)
 		// deepseek-ai-DeepSeek-V4.jinja:35:3 {%- set ts = namespace(schemas='') -%}
@@ -445,7 +445,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 			}
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:41:3 {%- if ns.system_prompt -%}
-		if nsSystemPrompt.Truthy() {
+		if llamacpp.Truthy(nsSystemPrompt) {
 			// deepseek-ai-DeepSeek-V4.jinja:42:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
 			nsSystemPrompt = llamacpp.Add(llamacpp.Add(llamacpp.Sum(nsSystemPrompt, jinja2.Lit("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
@@ -457,7 +457,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4.jinja:47:1 {%- if response_format is defined -%}
 	if llamacpp.IsDefined(responseFormat) {
 		// deepseek-ai-DeepSeek-V4.jinja:48:3 {%- if ns.system_prompt -%}
-		if nsSystemPrompt.Truthy() {
+		if llamacpp.Truthy(nsSystemPrompt) {
 			// deepseek-ai-DeepSeek-V4.jinja:49:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
 			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n"))
 		}
@@ -467,7 +467,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4.jinja:53:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-V4.jinja:54:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
-	if ((messages.Truthy() && thinking.Truthy()) && llamacpp.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "max") {
+	if ((llamacpp.Truthy(messages) && llamacpp.Truthy(thinking)) && llamacpp.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4.jinja:55:3 {{- reasoning_effort_max -}}
 		llamacpp.Write(w, reasoningEffortMax)
 	}
@@ -515,7 +515,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:78:5 {{- message['content'] or '' -}}
-			llamacpp.Write(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.Write(w, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -531,7 +531,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
-			llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 			w.WriteString("</tool_result>")
@@ -543,8 +543,8 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V4.jinja:90:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
 			isAfterLastUser = jinja2.Bool(llamacpp.Gt(jinja2.SmallInt(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V4.jinja:91:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
-			keepReasoning = jinja2.And(thinking, func() jinja2.Value {
-				return jinja2.Or(jinja2.Or(jinja2.Or(jinja2.Bool(!dropThinking.Truthy()), func() jinja2.Value {
+			keepReasoning = llamacpp.And(thinking, func() jinja2.Value {
+				return llamacpp.Or(llamacpp.Or(llamacpp.Or(jinja2.Bool(!llamacpp.Truthy(dropThinking)), func() jinja2.Value {
 					return hasTools
 				}), func() jinja2.Value {
 					return isAfterLastUser
@@ -553,12 +553,12 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 				})
 			})
 			// deepseek-ai-DeepSeek-V4.jinja:92:5 {%- if keep_reasoning -%}
-			if keepReasoning.Truthy() {
+			if llamacpp.Truthy(keepReasoning) {
 				// deepseek-ai-DeepSeek-V4.jinja:93:7 {{- thinking_start_token -}}
 				llamacpp.Write(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4.jinja:94:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 				messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
-				if llamacpp.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
+				if llamacpp.IsDefined(messageReasoningContent) && llamacpp.Truthy(messageReasoningContent) {
 					// deepseek-ai-DeepSeek-V4.jinja:95:9 {{- message['reasoning_content'] -}}
 					llamacpp.Write(w, messageReasoningContent)
 				}
@@ -571,13 +571,13 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:101:5 {%- if message['content'] is defined and message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.IsDefined(messageContent) && messageContent.Truthy() {
+			if llamacpp.IsDefined(messageContent) && llamacpp.Truthy(messageContent) {
 				// deepseek-ai-DeepSeek-V4.jinja:102:7 {{- message['content'] -}}
 				llamacpp.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:104:5 {%- if message['tool_calls'] -%}
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// deepseek-ai-DeepSeek-V4.jinja:105:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.WriteString("\n\n<")
 				llamacpp.WriteStr(w, dsmlToken)
@@ -635,7 +635,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 						}
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:120:9 {%- if not args -%}
-					if !args.Truthy() {
+					if !llamacpp.Truthy(args) {
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:123:9 {{- '</' + dsml_token + 'invoke>\n' -}}
@@ -652,10 +652,10 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:130:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<｜Assistant｜>")
 		// deepseek-ai-DeepSeek-V4.jinja:132:3 {%- if thinking -%}
-		if thinking.Truthy() {
+		if llamacpp.Truthy(thinking) {
 			// deepseek-ai-DeepSeek-V4.jinja:133:5 {{- thinking_start_token -}}
 			llamacpp.Write(w, thinkingStartToken)
 		} else {

@@ -424,7 +424,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:28:7 {%- set ns.is_first_sp = false -%}
@@ -432,14 +432,14 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 			} else {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:34:1 {%- if tools is defined and tools -%}
-	if llamacpp.IsDefined(tools) && tools.Truthy() {
+	if llamacpp.IsDefined(tools) && llamacpp.Truthy(tools) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:35:3 {%- set has_tools = true -%}
 		hasTools = jinja2.Bool(true)
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36:3 {%- set ts = namespace(schemas='') -%}
@@ -453,7 +453,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 			}
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
-		if nsSystemPrompt.Truthy() {
+		if llamacpp.Truthy(nsSystemPrompt) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:43:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
 			nsSystemPrompt = llamacpp.Add(llamacpp.Add(llamacpp.Sum(nsSystemPrompt, jinja2.Lit("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
@@ -465,7 +465,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:48:1 {%- if response_format is defined -%}
 	if llamacpp.IsDefined(responseFormat) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:49:3 {%- if ns.system_prompt -%}
-		if nsSystemPrompt.Truthy() {
+		if llamacpp.Truthy(nsSystemPrompt) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:50:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
 			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n"))
 		}
@@ -475,10 +475,10 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:54:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:55:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'high' -%}
-	if ((messages.Truthy() && thinking.Truthy()) && llamacpp.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "high") {
+	if ((llamacpp.Truthy(messages) && llamacpp.Truthy(thinking)) && llamacpp.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "high") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:56:3 {{- reasoning_effort_high -}}
 		llamacpp.Write(w, reasoningEffortHigh)
-	} else if ((messages.Truthy() && thinking.Truthy()) && llamacpp.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "max") {
+	} else if ((llamacpp.Truthy(messages) && llamacpp.Truthy(thinking)) && llamacpp.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:57:5 {%- elif messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:58:3 {{- reasoning_effort_max -}}
 		llamacpp.Write(w, reasoningEffortMax)
@@ -527,7 +527,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81:5 {{- message['content'] or '' -}}
-			llamacpp.Write(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.Write(w, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -543,7 +543,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
-			llamacpp.WriteStr(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 			w.WriteString("</tool_result>")
@@ -555,8 +555,8 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:93:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
 			isAfterLastUser = jinja2.Bool(llamacpp.Gt(jinja2.SmallInt(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:94:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
-			keepReasoning = jinja2.And(thinking, func() jinja2.Value {
-				return jinja2.Or(jinja2.Or(jinja2.Or(jinja2.Bool(!dropThinking.Truthy()), func() jinja2.Value {
+			keepReasoning = llamacpp.And(thinking, func() jinja2.Value {
+				return llamacpp.Or(llamacpp.Or(llamacpp.Or(jinja2.Bool(!llamacpp.Truthy(dropThinking)), func() jinja2.Value {
 					return hasTools
 				}), func() jinja2.Value {
 					return isAfterLastUser
@@ -565,12 +565,12 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 				})
 			})
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:95:5 {%- if keep_reasoning -%}
-			if keepReasoning.Truthy() {
+			if llamacpp.Truthy(keepReasoning) {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:96:7 {{- thinking_start_token -}}
 				llamacpp.Write(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 				messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
-				if llamacpp.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
+				if llamacpp.IsDefined(messageReasoningContent) && llamacpp.Truthy(messageReasoningContent) {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98:9 {{- message['reasoning_content'] -}}
 					llamacpp.Write(w, messageReasoningContent)
 				}
@@ -583,13 +583,13 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104:5 {%- if message['content'] is defined and message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if llamacpp.IsDefined(messageContent) && messageContent.Truthy() {
+			if llamacpp.IsDefined(messageContent) && llamacpp.Truthy(messageContent) {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105:7 {{- message['content'] -}}
 				llamacpp.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:107:5 {%- if message['tool_calls'] -%}
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.WriteString("\n\n<")
 				llamacpp.WriteStr(w, dsmlToken)
@@ -647,7 +647,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 						}
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:123:9 {%- if not args -%}
-					if !args.Truthy() {
+					if !llamacpp.Truthy(args) {
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:126:9 {{- '</' + dsml_token + 'invoke>\n' -}}
@@ -664,10 +664,10 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:133:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<｜Assistant｜>")
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:135:3 {%- if thinking -%}
-		if thinking.Truthy() {
+		if llamacpp.Truthy(thinking) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:136:5 {{- thinking_start_token -}}
 			llamacpp.Write(w, thinkingStartToken)
 		} else {

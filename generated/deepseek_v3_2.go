@@ -448,17 +448,17 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:24:1 {%- set dsml_token = "｜DSML｜" -%}
 	dsmlToken = jinja2.Lit("｜DSML｜")
 	// DeepSeek-V3.2.jinja:30:1 {%- if not tools -%}
-	if !tools.Truthy() {
+	if !llamacpp.Truthy(tools) {
 		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
 		tools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.NewList())})
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
 		for _, message := range llamacpp.Iterate(w, messages) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
-			if llamacpp.MethodGet(message, jinja2.Lit("tools")).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tools"))) {
 				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
 				for _, tool := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tools")) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					_ = llamacpp.CallMethod(llamacpp.ItemAttr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(llamacpp.MethodGet(tool, jinja2.Lit("function")).Truthy(), func() jinja2.Value {
+					_ = llamacpp.CallMethod(llamacpp.ItemAttr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(llamacpp.Truthy(llamacpp.MethodGet(tool, jinja2.Lit("function"))), func() jinja2.Value {
 						return llamacpp.ItemAttr(tool, "function")
 					}, func() jinja2.Value {
 						return tool
@@ -474,7 +474,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
-		if llamacpp.MethodGet(message, jinja2.Lit("response_format")).Truthy() {
+		if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("response_format"))) {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
 			responseFormatValue = llamacpp.ItemAttr(message, "response_format")
 		}
@@ -500,42 +500,42 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	hasSystem = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0))), func() jinja2.Value {
+	hasSystem = llamacpp.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0))), func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	firstIsDeveloper = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0))), func() jinja2.Value {
+	firstIsDeveloper = llamacpp.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0))), func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
-	if hasSystem.Truthy() {
+	if llamacpp.Truthy(hasSystem) {
 		// DeepSeek-V3.2.jinja:127:3 {{ messages[0].get('content', '') }}
 		llamacpp.Write(w, llamacpp.MethodGetDefault(llamacpp.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")))
 		// DeepSeek-V3.2.jinja:128:3 {%- if tools -%}
-		if tools.Truthy() {
+		if llamacpp.Truthy(tools) {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:129:17 {{ render_tools(tools) }}
 			renderDeepSeekV3_2_renderToolsLlama(w, tools, thinkingStartToken, thinkingEndToken, dsmlToken)
 			w.WriteString("\n")
 		}
 		// DeepSeek-V3.2.jinja:131:3 {%- if response_format.value -%}
-		if responseFormatValue.Truthy() {
+		if llamacpp.Truthy(responseFormatValue) {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:132:17 {{ render_response_format(response_format.value) }}
 			renderDeepSeekV3_2_renderResponseFormatLlama(w, responseFormatValue)
 		}
-	} else if !firstIsDeveloper.Truthy() {
+	} else if !llamacpp.Truthy(firstIsDeveloper) {
 		// DeepSeek-V3.2.jinja:134:5 {%- elif not first_is_developer -%}
 		// DeepSeek-V3.2.jinja:137:3 {%- if tools or response_format.value -%}
-		if tools.Truthy() || responseFormatValue.Truthy() {
+		if llamacpp.Truthy(tools) || llamacpp.Truthy(responseFormatValue) {
 			// DeepSeek-V3.2.jinja:138:5 {%- if tools -%}
-			if tools.Truthy() {
+			if llamacpp.Truthy(tools) {
 				// DeepSeek-V3.2.jinja:139:7 {{ render_tools(tools) }}
 				renderDeepSeekV3_2_renderToolsLlama(w, tools, thinkingStartToken, thinkingEndToken, dsmlToken)
 				w.WriteString("\n")
 			}
 			// DeepSeek-V3.2.jinja:141:5 {%- if response_format.value -%}
-			if responseFormatValue.Truthy() {
+			if llamacpp.Truthy(responseFormatValue) {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:142:19 {{ render_response_format(response_format.value) }}
 				renderDeepSeekV3_2_renderResponseFormatLlama(w, responseFormatValue)
@@ -543,7 +543,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		}
 	}
 	// DeepSeek-V3.2.jinja:148:1 {%- set start_idx = 1 if has_system else 0 -%}
-	if hasSystem.Truthy() {
+	if llamacpp.Truthy(hasSystem) {
 		startIdx = jinja2.SmallInt(1)
 	} else {
 		startIdx = jinja2.SmallInt(0)
@@ -561,14 +561,14 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157:5 {%- if tools -%}
-			if tools.Truthy() {
+			if llamacpp.Truthy(tools) {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:158:19 {{ render_tools(tools) }}
 				renderDeepSeekV3_2_renderToolsLlama(w, tools, thinkingStartToken, thinkingEndToken, dsmlToken)
 				w.WriteString("\n\n")
 			}
 			// DeepSeek-V3.2.jinja:160:5 {%- if response_format.value -%}
-			if responseFormatValue.Truthy() {
+			if llamacpp.Truthy(responseFormatValue) {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:161:19 {{ render_response_format(response_format.value) }}
 				renderDeepSeekV3_2_renderResponseFormatLlama(w, responseFormatValue)
@@ -578,7 +578,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
-			if llamacpp.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+			if llamacpp.Eq(msgIndex, lastUserIndexValue) && llamacpp.Truthy(enableThinking) {
 				// DeepSeek-V3.2.jinja:165:7 {{ thinking_start_token }}
 				llamacpp.Write(w, thinkingStartToken)
 			} else {
@@ -593,7 +593,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
-			if llamacpp.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+			if llamacpp.Eq(msgIndex, lastUserIndexValue) && llamacpp.Truthy(enableThinking) {
 				// DeepSeek-V3.2.jinja:176:7 {{ thinking_start_token }}
 				llamacpp.Write(w, thinkingStartToken)
 			} else {
@@ -629,7 +629,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			if llamacpp.Eq(toolCallOrder, llamacpp.FilterLength(llamacpp.MethodGetDefault(assistantMsg, jinja2.Lit("tool_calls"), jinja2.NewList()))) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
-				if llamacpp.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+				if llamacpp.Ge(msgIndex, lastUserIndexValue) && llamacpp.Truthy(enableThinking) {
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:207:21 {{ thinking_start_token }}
 					llamacpp.Write(w, thinkingStartToken)
@@ -643,7 +643,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// DeepSeek-V3.2.jinja:216:7 {%- elif message.role == "assistant" -%}
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
-			if enableThinking.Truthy() && llamacpp.Gt(msgIndex, lastUserIndexValue) {
+			if llamacpp.Truthy(enableThinking) && llamacpp.Gt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
 				llamacpp.Write(w, llamacpp.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit("")))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
@@ -652,7 +652,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
 			llamacpp.Write(w, llamacpp.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit("")))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 				w.WriteString("\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
 				llamacpp.Write(w, dsmlToken)
@@ -683,10 +683,10 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		}
 	}
 	// DeepSeek-V3.2.jinja:240:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<｜User｜>\n<｜Assistant｜>")
 		// DeepSeek-V3.2.jinja:242:3 {%- if enable_thinking -%}
-		if enableThinking.Truthy() {
+		if llamacpp.Truthy(enableThinking) {
 			// DeepSeek-V3.2.jinja:243:5 {{ thinking_start_token }}
 			llamacpp.Write(w, thinkingStartToken)
 		} else {

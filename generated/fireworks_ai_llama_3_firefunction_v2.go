@@ -165,7 +165,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 	nsRole := jinja2.Lit("")
 	nsContent := jinja2.Lit("")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25:1 {%- if not loop_messages -%}
-	if !loopMessages.Truthy() {
+	if !llamacpp.Truthy(loopMessages) {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:26:3 {{ raise_exception('Expected non-empty messages') }}
 		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Expected non-empty messages")))
 	}
@@ -208,7 +208,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
 			nsContent = llamacpp.Sum(llamacpp.Add(jinja2.Lit("<|start_header_id|>"), nsRole), jinja2.Lit("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:47:7 {%- set tool = namespace(calls=[]) -%}
 				toolCalls := jinja2.NewList()
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}

@@ -109,7 +109,7 @@ func renderGemmaLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, role)
 			w.WriteString("\n")
 			// gemma.jinja:22:1 {%- if ns.system_prompt and role != 'model' %}
-			if nsSystemPrompt.Truthy() && !jinja2.EqStr(role, "model") {
+			if llamacpp.Truthy(nsSystemPrompt) && !jinja2.EqStr(role, "model") {
 				// gemma.jinja:23:1 {{- ns.system_prompt + '\n\n' }}
 				llamacpp.WriteAdd(w, nsSystemPrompt, jinja2.Lit("\n\n"))
 				// gemma.jinja:24:1 {%- set ns.system_prompt = '' %}

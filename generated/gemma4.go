@@ -724,10 +724,10 @@ func renderGemma4Llama(w *jinja2.Writer) {
 	// gemma4.jinja:155:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// gemma4.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((llamacpp.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
+	if ((llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking)) || llamacpp.Truthy(tools)) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if llamacpp.IsDefined(enableThinking) && enableThinking.Truthy() {
+		if llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking) {
 			w.WriteString("<|think|>")
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -743,7 +743,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// gemma4.jinja:171:5 {%- if tools -%}
-		if tools.Truthy() {
+		if llamacpp.Truthy(tools) {
 			// gemma4.jinja:172:9 {%- for tool in tools %}
 			for _, tool := range llamacpp.Iterate(w, tools) {
 				w.WriteString("<|tool>")
@@ -781,7 +781,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 		w.WriteString("\n")
 		// gemma4.jinja:189:13 {%- if message['tool_calls'] -%}
 		messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-		if messageToolCalls.Truthy() {
+		if llamacpp.Truthy(messageToolCalls) {
 			// gemma4.jinja:190:17 {%- for tool_call in message['tool_calls'] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var function jinja2.Value
@@ -832,7 +832,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 		}
 		// gemma4.jinja:208:13 {%- if message['tool_responses'] -%}
 		messageToolResponses := llamacpp.ItemStr(message, "tool_responses")
-		if messageToolResponses.Truthy() {
+		if llamacpp.Truthy(messageToolResponses) {
 			// gemma4.jinja:210:17 {%- for tool_response in message['tool_responses'] -%}
 			for _, toolResponse := range llamacpp.Iterate(w, messageToolResponses) {
 				w.WriteString("<|tool_response>")
@@ -935,18 +935,18 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			}
 		}
 		// gemma4.jinja:254:9 {%- if not (message['tool_responses'] and not message['content']) -%}
-		if !(llamacpp.ItemStr(message, "tool_responses").Truthy() && !llamacpp.ItemStr(message, "content").Truthy()) {
+		if !(llamacpp.Truthy(llamacpp.ItemStr(message, "tool_responses")) && !llamacpp.Truthy(llamacpp.ItemStr(message, "content"))) {
 			w.WriteString("<turn|>\n")
 		}
 	}
 	// gemma4.jinja:259:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// gemma4.jinja:260:5 {%- if ns.prev_message_type != 'tool_response' -%}
 		if !jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// gemma4.jinja:263:5 {%- if not enable_thinking | default(false) -%}
-		if !llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
+		if !llamacpp.Truthy(llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil)) {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
@@ -977,7 +977,7 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 		// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
 		if llamacpp.NotIn(key, standardKeys) {
 			// gemma4.jinja:7:13 {%- if ns.found_first %}
-			if llamacpp.ItemAttr(ns, "found_first").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(ns, "found_first")) {
 				w.WriteString(",")
 			}
 			// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -989,7 +989,7 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 			w.WriteString(":{")
 			// gemma4.jinja:10:13 {%- if value['description'] -%}
 			valueDescription := llamacpp.ItemStr(value, "description")
-			if valueDescription.Truthy() {
+			if llamacpp.Truthy(valueDescription) {
 				w.WriteString("description:<|\"|>")
 				// gemma4.jinja:11:34 {{ value['description'] }}
 				llamacpp.Write(w, valueDescription)
@@ -998,9 +998,9 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 				addComma = jinja2.Bool(true)
 			}
 			// gemma4.jinja:14:13 {%- if value['nullable'] %}
-			if llamacpp.ItemStr(value, "nullable").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemStr(value, "nullable")) {
 				// gemma4.jinja:15:17 {%- if add_comma %}
-				if addComma.Truthy() {
+				if llamacpp.Truthy(addComma) {
 					w.WriteString(",")
 				} else {
 					// gemma4.jinja:15:41 {%- else -%}
@@ -1014,9 +1014,9 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 			if jinja2.EqStr(llamacpp.FilterUpper(valueType), "STRING") {
 				// gemma4.jinja:19:17 {%- if value['enum'] -%}
 				valueEnum := llamacpp.ItemStr(value, "enum")
-				if valueEnum.Truthy() {
+				if llamacpp.Truthy(valueEnum) {
 					// gemma4.jinja:20:21 {%- if add_comma %}
-					if addComma.Truthy() {
+					if llamacpp.Truthy(addComma) {
 						w.WriteString(",")
 					} else {
 						// gemma4.jinja:20:45 {%- else -%}
@@ -1047,7 +1047,7 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 				w.WriteString("}")
 				// gemma4.jinja:31:17 {%- if value['required'] -%}
 				valueRequired := llamacpp.ItemStr(value, "required")
-				if valueRequired.Truthy() {
+				if llamacpp.Truthy(valueRequired) {
 					w.WriteString(",required:[")
 					// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
 					items := llamacpp.Iterate(w, llamacpp.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
@@ -1068,7 +1068,7 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 				// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 				// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 				valueItems := llamacpp.ItemStr(value, "items")
-				if llamacpp.IsMapping(valueItems) && valueItems.Truthy() {
+				if llamacpp.IsMapping(valueItems) && llamacpp.Truthy(valueItems) {
 					w.WriteString(",items:{")
 					// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 					nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
@@ -1082,7 +1082,7 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 						// gemma4.jinja:44:25 {%- if item_value is not none -%}
 						if !llamacpp.IsNone(itemValue) {
 							// gemma4.jinja:45:29 {%- if ns_items.found_first %}
-							if llamacpp.ItemAttr(nsItems, "found_first").Truthy() {
+							if llamacpp.Truthy(llamacpp.ItemAttr(nsItems, "found_first")) {
 								w.WriteString(",")
 							}
 							// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
@@ -1144,7 +1144,7 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 				}
 			}
 			// gemma4.jinja:74:13 {%- if add_comma %}
-			if addComma.Truthy() {
+			if llamacpp.Truthy(addComma) {
 				w.WriteString(",")
 			} else {
 				// gemma4.jinja:74:37 {%- else -%}
@@ -1176,11 +1176,11 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 	// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
 	params = llamacpp.ItemStr(toolDataFunction, "parameters")
 	// gemma4.jinja:82:5 {%- if params -%}
-	if params.Truthy() {
+	if llamacpp.Truthy(params) {
 		w.WriteString(",parameters:{")
 		// gemma4.jinja:84:9 {%- if params['properties'] -%}
 		paramsProperties := llamacpp.ItemStr(params, "properties")
-		if paramsProperties.Truthy() {
+		if llamacpp.Truthy(paramsProperties) {
 			w.WriteString("properties:{")
 			// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
 			llamacpp.Write(w, w.Capture(func() {
@@ -1190,7 +1190,7 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 		}
 		// gemma4.jinja:87:9 {%- if params['required'] -%}
 		paramsRequired := llamacpp.ItemStr(params, "required")
-		if paramsRequired.Truthy() {
+		if llamacpp.Truthy(paramsRequired) {
 			w.WriteString("required:[")
 			// gemma4.jinja:89:13 {%- for item in params['required'] -%}
 			items := llamacpp.Iterate(w, paramsRequired)
@@ -1209,7 +1209,7 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 		}
 		// gemma4.jinja:95:9 {%- if params['type'] -%}
 		paramsType := llamacpp.ItemStr(params, "type")
-		if paramsType.Truthy() {
+		if llamacpp.Truthy(paramsType) {
 			w.WriteString("type:<|\"|>")
 			// gemma4.jinja:96:23 {{- params['type'] | upper -}}
 			llamacpp.Write(w, llamacpp.FilterUpper(paramsType))
@@ -1223,7 +1223,7 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 		w.WriteString(",response:{")
 		// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
 		responseDeclarationDescription := llamacpp.ItemStr(responseDeclaration, "description")
-		if responseDeclarationDescription.Truthy() {
+		if llamacpp.Truthy(responseDeclarationDescription) {
 			w.WriteString("description:<|\"|>")
 			// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
 			llamacpp.Write(w, responseDeclarationDescription)
@@ -1258,7 +1258,7 @@ func renderGemma4_formatArgumentLlama(w *jinja2.Writer, argument, escapeKeys jin
 	} else if llamacpp.IsBoolean(argument) {
 		// gemma4.jinja:114:9 {%- elif argument is boolean -%}
 		// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
-		if argument.Truthy() {
+		if llamacpp.Truthy(argument) {
 			w.WriteString("true")
 		} else {
 			w.WriteString("false")
@@ -1276,7 +1276,7 @@ func renderGemma4_formatArgumentLlama(w *jinja2.Writer, argument, escapeKeys jin
 			key := vals[0]
 			value := vals[1]
 			// gemma4.jinja:120:13 {%- if ns.found_first %}
-			if llamacpp.ItemAttr(ns, "found_first").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(ns, "found_first")) {
 				w.WriteString(",")
 			}
 			// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -1284,7 +1284,7 @@ func renderGemma4_formatArgumentLlama(w *jinja2.Writer, argument, escapeKeys jin
 			// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
 			llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
 			// gemma4.jinja:122:13 {%- if escape_keys -%}
-			if escapeKeys.Truthy() {
+			if llamacpp.Truthy(escapeKeys) {
 				// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
 				w.WriteString("<|\"|>")
 				llamacpp.WriteStr(w, key)

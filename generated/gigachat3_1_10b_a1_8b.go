@@ -451,14 +451,14 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 	// GigaChat3.1-10B-A1.8B.jinja:304:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
 	renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), DEVSYSTEM), jinja2.Missing(), addTokens)
 	// GigaChat3.1-10B-A1.8B.jinja:307:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.1-10B-A1.8B.jinja:308:5 {{- render_role_message(messages[0]) -}}
 		renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w, llamacpp.ItemInt(messages, 0), jinja2.Missing(), addTokens)
 		// GigaChat3.1-10B-A1.8B.jinja:309:5 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:313:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// GigaChat3.1-10B-A1.8B.jinja:314:5 {%- set tools_content = (
 		toolsContent = llamacpp.Add(w.Capture(func() {
 			renderGigaChat3_1_10B_A1_8B_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
@@ -482,7 +482,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 			renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w, message, jinja2.Missing(), addTokens)
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:335:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// GigaChat3.1-10B-A1.8B.jinja:336:9 {{- 'assistant' + add_tokens.role_sep -}}
 			w.WriteString("assistant")
 			llamacpp.WriteStr(w, llamacpp.ItemAttr(addTokens, "role_sep"))
@@ -515,7 +515,7 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, s
 		// GigaChat3.1-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
 		additionalPropsType = jinja2.None()
 		// GigaChat3.1-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
-		if hasAdditionalProps.Truthy() {
+		if llamacpp.Truthy(hasAdditionalProps) {
 			// GigaChat3.1-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
 			schemaAdditionalProperties := llamacpp.ItemAttr(schema, "additionalProperties")
 			if llamacpp.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
@@ -541,7 +541,7 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, s
 				// GigaChat3.1-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
 				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Lit("\n"))) {
 					// GigaChat3.1-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
-					if llamacpp.MethodStrip(line).Truthy() {
+					if llamacpp.Truthy(llamacpp.MethodStrip(line)) {
 						// GigaChat3.1-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
 						llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
 					}
@@ -599,7 +599,7 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, s
 			w.WriteString("\n")
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
-		if hasAdditionalProps.Truthy() && !llamacpp.IsNone(additionalPropsType) {
+		if llamacpp.Truthy(hasAdditionalProps) && !llamacpp.IsNone(additionalPropsType) {
 			// GigaChat3.1-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
 			additionalTypeStr = w.Capture(func() {
 				renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w, additionalPropsType, llamacpp.Add(indent, jinja2.Lit("  ")))
@@ -612,7 +612,7 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, s
 	} else if jinja2.EqStr(ty, "string") {
 		// GigaChat3.1-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 		// GigaChat3.1-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
-		if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+		if llamacpp.Truthy(llamacpp.MethodGet(schema, jinja2.Lit("enum"))) {
 			// GigaChat3.1-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 			// GigaChat3.1-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
@@ -634,7 +634,7 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, s
 	} else if llamacpp.InStrs(ty, "number", "integer") {
 		// GigaChat3.1-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
 		// GigaChat3.1-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
-		if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+		if llamacpp.Truthy(llamacpp.MethodGet(schema, jinja2.Lit("enum"))) {
 			// GigaChat3.1-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
 			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
@@ -676,18 +676,18 @@ func renderGigaChat3_1_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, name
 	for _, tool := range llamacpp.Iterate(w, tools) {
 		// GigaChat3.1-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
 		toolFunction := llamacpp.ItemAttr(tool, "function")
-		if toolFunction.Truthy() {
+		if llamacpp.Truthy(toolFunction) {
 			// GigaChat3.1-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 			tool = toolFunction
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 		nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 		// GigaChat3.1-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
-		if llamacpp.MethodGet(tool, jinja2.Lit("description")).Truthy() {
+		if llamacpp.Truthy(llamacpp.MethodGet(tool, jinja2.Lit("description"))) {
 			// GigaChat3.1-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
 			for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
 				// GigaChat3.1-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
-				if llamacpp.MethodStrip(line).Truthy() {
+				if llamacpp.Truthy(llamacpp.MethodStrip(line)) {
 					// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 					llamacpp.CheckNamespace(nsTool)
 					// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
@@ -700,7 +700,7 @@ func renderGigaChat3_1_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, name
 		// GigaChat3.1-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
 		params = llamacpp.MethodGet(tool, jinja2.Lit("parameters"))
 		// GigaChat3.1-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
-		if params.Truthy() && llamacpp.MethodGet(params, jinja2.Lit("properties")).Truthy() {
+		if llamacpp.Truthy(params) && llamacpp.Truthy(llamacpp.MethodGet(params, jinja2.Lit("properties"))) {
 			// GigaChat3.1-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 			paramType = w.Capture(func() {
 				renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w, params, jinja2.Lit("  "))
@@ -715,7 +715,7 @@ func renderGigaChat3_1_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, name
 		// GigaChat3.1-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
 		returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
 		// GigaChat3.1-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
-		if returnParams.Truthy() && llamacpp.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
+		if llamacpp.Truthy(returnParams) && llamacpp.Truthy(llamacpp.MethodGet(returnParams, jinja2.Lit("properties"))) {
 			// GigaChat3.1-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 			returnType = w.Capture(func() {
 				renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w, returnParams, jinja2.Lit("  "))
@@ -753,7 +753,7 @@ func renderGigaChat3_1_10B_A1_8B_renderFunctionCallLlama(w *jinja2.Writer, call 
 	var arguments jinja2.Value
 	// GigaChat3.1-10B-A1.8B.jinja:178:5 {%- if call.function -%}
 	callFunction := llamacpp.ItemAttr(call, "function")
-	if callFunction.Truthy() {
+	if llamacpp.Truthy(callFunction) {
 		// GigaChat3.1-10B-A1.8B.jinja:179:9 {%- set call = call.function -%}
 		call = callFunction
 	}
@@ -782,12 +782,12 @@ func renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w *jinja2.Writer, messag
 	}
 	var messageContent jinja2.Value
 	// GigaChat3.1-10B-A1.8B.jinja:192:5 {%- if not role -%}
-	if !role.Truthy() {
+	if !llamacpp.Truthy(role) {
 		// GigaChat3.1-10B-A1.8B.jinja:193:9 {%- set role = message["role"] -%}
 		role = llamacpp.ItemStr(message, "role")
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:196:5 {%- set message_content = message['content'] or '' -%}
-	messageContent = jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+	messageContent = llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 		return jinja2.Lit("")
 	})
 	// GigaChat3.1-10B-A1.8B.jinja:197:5 {%- if message_content is not string -%}
@@ -799,7 +799,7 @@ func renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w *jinja2.Writer, messag
 	llamacpp.WriteAdd(w, role, llamacpp.ItemAttr(addTokens, "role_sep"), messageContent)
 	// GigaChat3.1-10B-A1.8B.jinja:203:5 {%- if message.tool_calls is defined and message.tool_calls -%}
 	messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-	if llamacpp.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+	if llamacpp.IsDefined(messageToolCalls) && llamacpp.Truthy(messageToolCalls) {
 		// GigaChat3.1-10B-A1.8B.jinja:204:9 {{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}
 		llamacpp.WriteAdd(w, llamacpp.ItemAttr(addTokens, "function_call"), w.Capture(func() {
 			renderGigaChat3_1_10B_A1_8B_renderFunctionCallLlama(w, llamacpp.ItemInt(messageToolCalls, 0))

@@ -1805,7 +1805,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
 	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Lit("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Lit("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Lit("<|file|>")), jinja2.KW("file_end", jinja2.Lit("<|/file|>")), jinja2.KW("image", jinja2.Lit("[image_token]")), jinja2.KW("audio", jinja2.Lit("[audio_token]")), jinja2.KW("video", jinja2.Lit("[video_image_token]")), jinja2.KW("video_audio", jinja2.Lit("[video_audio_token]"))})
 	// GigaChat3.5.jinja:718:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
 		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("functions", jinja2.NewList()), jinja2.KW("function_names", jinja2.NewList())})
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
@@ -1897,7 +1897,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:799:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// GigaChat3.5.jinja:804:1 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
-	if !nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
+	if !nsRolePresenceHasDevsystem && llamacpp.Truthy(useDevsystem) {
 		// GigaChat3.5.jinja:805:5 {%- set devsystem_content = (
 		if llamacpp.IsDefined(defaultDevsystem) {
 			devsystemContent = w.Capture(func() {
@@ -1910,11 +1910,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		}
 		// GigaChat3.5.jinja:811:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing(), addTokens)
-	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
+	} else if nsRolePresenceHasDevsystem && !llamacpp.Truthy(useDevsystem) {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
-	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
+	} else if nsRolePresenceHasDevsystem && llamacpp.Truthy(useDevsystem) {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
 		devsystemContent = w.Capture(func() {
@@ -1926,18 +1926,18 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
 		renderGigaChat3_5_renderRoleMessageLlama(w, llamacpp.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing(), addTokens)
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
-	} else if useSystem.Truthy() {
+	} else if llamacpp.Truthy(useSystem) {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
 		renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("system"), jinja2.Lit("content"), jinja2.Lit("")), jinja2.Missing(), jinja2.Missing(), addTokens)
 	}
 	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
-	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
+	if !nsRolePresenceHasFunctionDescriptions && llamacpp.Truthy(tools) {
 		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
 		renderGigaChat3_5_renderFunctionDescriptionsLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("function_descriptions"), FUNCTION_NAMES), addTokens, FUNCTION_DESCRIPTIONS)
 	}
@@ -1963,7 +1963,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
-			if useSuggester.Truthy() {
+			if llamacpp.Truthy(useSuggester) {
 				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
 				renderGigaChat3_5_renderRoleMessageLlama(w, message, jinja2.Missing(), jinja2.Missing(), addTokens)
 			}
@@ -1978,7 +1978,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
-			if !nsStatePreviousToolNames.Truthy() {
+			if !llamacpp.Truthy(nsStatePreviousToolNames) {
 				// GigaChat3.5.jinja:896:13 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
 			}
@@ -1989,21 +1989,21 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing(), addTokens)
 			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
-			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
+			if !nsRolePresenceHasAvailableFunctions && llamacpp.Truthy(useSuggester) {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
-				nextIsFr = jinja2.And(jinja2.Bool(!loop.Last().Truthy()), func() jinja2.Value {
+				nextIsFr = llamacpp.And(jinja2.Bool(!llamacpp.Truthy(loop.Last())), func() jinja2.Value {
 					return jinja2.Bool(llamacpp.InStrs(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
-				if !nextIsFr.Truthy() {
+				if !llamacpp.Truthy(nextIsFr) {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
-					if llamacpp.IsDefined(llamacpp.ItemAttr(message, "functions")) && llamacpp.ItemAttr(message, "functions").Truthy() {
+					if llamacpp.IsDefined(llamacpp.ItemAttr(message, "functions")) && llamacpp.Truthy(llamacpp.ItemAttr(message, "functions")) {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
 						renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing(), addTokens)
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
+						renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.Or(FUNCTION_NAMES, func() jinja2.Value {
 							return jinja2.NewList()
 						})), jinja2.Missing(), jinja2.Missing(), addTokens)
 					}
@@ -2015,15 +2015,15 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			renderGigaChat3_5_renderRoleMessageLlama(w, message, jinja2.Lit("user"), jinja2.Missing(), addTokens)
 			// GigaChat3.5.jinja:923:9 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
-			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
+			if !nsRolePresenceHasAvailableFunctions && llamacpp.Truthy(useSuggester) {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
-				if llamacpp.IsDefined(llamacpp.ItemAttr(message, "functions")) && llamacpp.ItemAttr(message, "functions").Truthy() {
+				if llamacpp.IsDefined(llamacpp.ItemAttr(message, "functions")) && llamacpp.Truthy(llamacpp.ItemAttr(message, "functions")) {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
 					renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.ItemAttr(message, "functions")), jinja2.Missing(), jinja2.Missing(), addTokens)
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), jinja2.Or(FUNCTION_NAMES, func() jinja2.Value {
+					renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.Or(FUNCTION_NAMES, func() jinja2.Value {
 						return jinja2.NewList()
 					})), jinja2.Missing(), jinja2.Missing(), addTokens)
 				}
@@ -2042,7 +2042,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			if llamacpp.IsDefined(messageName) {
 				name = messageName
 			} else {
-				if nsStatePreviousToolNames.Truthy() {
+				if llamacpp.Truthy(nsStatePreviousToolNames) {
 					name = llamacpp.ItemInt(nsStatePreviousToolNames, 0)
 				} else {
 					name = jinja2.Lit("")
@@ -2112,7 +2112,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
 			if llamacpp.IsDefined(messageReasoningContent) && !llamacpp.IsNone(messageReasoningContent) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
-				if dropHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), nsHistoryLastUserIdx) {
+				if llamacpp.Truthy(dropHistoryThinking) && llamacpp.Lt(loop.Index0(), nsHistoryLastUserIdx) {
 				} else {
 					// GigaChat3.5.jinja:1000:17 {%- else -%}
 					// GigaChat3.5.jinja:1001:17 {%- set ns_think.text = message.reasoning_content -%}
@@ -2122,20 +2122,20 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				}
 			}
 			// GigaChat3.5.jinja:1005:9 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
-			if (nsThinkPresent && nsThinkText.Truthy()) && !llamacpp.IsString(nsThinkText) {
+			if (nsThinkPresent && llamacpp.Truthy(nsThinkText)) && !llamacpp.IsString(nsThinkText) {
 				// GigaChat3.5.jinja:1006:13 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
 				nsThinkText = llamacpp.FilterTojson(nsThinkText, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && llamacpp.ItemAttr(message, "tool_calls").Truthy() {
+			if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && llamacpp.Truthy(llamacpp.ItemAttr(message, "tool_calls")) {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
 				for _, tc := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
 					nsInlineToolCalls = llamacpp.Add(nsInlineToolCalls, jinja2.NewList(tc))
 				}
-			} else if llamacpp.IsDefined(llamacpp.ItemAttr(message, "function_call")) && llamacpp.ItemAttr(message, "function_call").Truthy() {
+			} else if llamacpp.IsDefined(llamacpp.ItemAttr(message, "function_call")) && llamacpp.Truthy(llamacpp.ItemAttr(message, "function_call")) {
 				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
 				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
 				nsInlineToolCalls = llamacpp.Add(nsInlineToolCalls, jinja2.NewList(llamacpp.ItemAttr(message, "function_call")))
@@ -2208,12 +2208,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				nsPartsBlocks = llamacpp.Add(nsPartsBlocks, jinja2.NewList(llamacpp.Concat(jinja2.Lit("<think>"), nsThinkText, jinja2.Lit("</think>"))))
 			}
 			// GigaChat3.5.jinja:1060:9 {%- if ns_text.value -%}
-			if nsTextValue.Truthy() {
+			if llamacpp.Truthy(nsTextValue) {
 				// GigaChat3.5.jinja:1061:13 {%- set ns_parts.blocks = ns_parts.blocks + [ns_text.value] -%}
 				nsPartsBlocks = llamacpp.Add(nsPartsBlocks, jinja2.NewList(nsTextValue))
 			}
 			// GigaChat3.5.jinja:1063:9 {%- if ns_combined.calls -%}
-			if nsCombinedCalls.Truthy() {
+			if llamacpp.Truthy(nsCombinedCalls) {
 				// GigaChat3.5.jinja:1064:13 {%- set gcml_block = render_gcml_tool_calls(ns_combined.calls) -%}
 				gcmlBlock = w.Capture(func() {
 					renderGigaChat3_5_renderGcmlToolCallsLlama(w, nsCombinedCalls)
@@ -2240,7 +2240,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				nsStatePreviousToolNames = nsNamesUpdateItems
 			}
 			// GigaChat3.5.jinja:1090:9 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
-			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
+			if (nsThinkPresent && !llamacpp.Truthy(nsTextValue)) && !llamacpp.Truthy(nsCombinedCalls) {
 				// GigaChat3.5.jinja:1091:13 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
@@ -2250,8 +2250,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = llamacpp.Add(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = jinja2.And(jinja2.Bool(llamacpp.Eq(lastEffectiveIdx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
-				return jinja2.Bool(!addGenerationPrompt.Truthy())
+			isFinalAssistant = llamacpp.And(jinja2.Bool(llamacpp.Eq(lastEffectiveIdx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
+				return jinja2.Bool(!llamacpp.Truthy(addGenerationPrompt))
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
 			func() {
@@ -2259,7 +2259,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), compositeContent), jinja2.Undefined("role"), jinja2.Missing(), addTokens)
 			}()
 			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
-			if isFinalAssistant.Truthy() {
+			if llamacpp.Truthy(isFinalAssistant) {
 				// GigaChat3.5.jinja:1110:13 {{- eos_token -}}
 				llamacpp.Write(w, eosToken)
 			} else {
@@ -2273,9 +2273,9 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			renderGigaChat3_5_renderRoleMessageLlama(w, message, jinja2.Missing(), jinja2.Missing(), addTokens)
 		}
 		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
+		if (llamacpp.Truthy(loop.Last()) && llamacpp.Truthy(addGenerationPrompt)) && !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
 			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
-			if reasoning.Truthy() {
+			if llamacpp.Truthy(reasoning) {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
 				w.WriteString("assistant")
 				llamacpp.WriteStr(w, llamacpp.ItemAttr(addTokens, "role_sep"))
@@ -2339,7 +2339,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 		rnsChain := llamacpp.ItemAttr(rns, "chain")
 		if llamacpp.In(refstr, rnsChain) {
 			w.WriteString("any")
-		} else if !llamacpp.MethodStartswith(refstr, jinja2.Lit("#/")).Truthy() {
+		} else if !llamacpp.Truthy(llamacpp.MethodStartswith(refstr, jinja2.Lit("#/"))) {
 			// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
 			w.WriteString("any")
 		} else {
@@ -2464,7 +2464,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 					frag = w.Capture(func() {
 						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("const"), llamacpp.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
 					})
-				} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+				} else if llamacpp.Truthy(llamacpp.MethodGet(schema, jinja2.Lit("enum"))) {
 					// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 					// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 					frag = w.Capture(func() {
@@ -2512,17 +2512,17 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 				// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
 				if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
 					// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-					subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
+					subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), llamacpp.Or(llamacpp.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
 						return jinja2.DictOf()
-					}), jinja2.Lit("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
+					}), jinja2.Lit("required"), llamacpp.Or(llamacpp.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Lit("additionalProperties"), llamacpp.ItemAttr(schema, "additionalProperties"))
 				} else {
 					// GigaChat3.5.jinja:105:9 {%- else -%}
 					// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-					subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
+					subO = jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("object"), jinja2.Lit("properties"), llamacpp.Or(llamacpp.MethodGet(schema, jinja2.Lit("properties")), func() jinja2.Value {
 						return jinja2.DictOf()
-					}), jinja2.Lit("required"), jinja2.Or(llamacpp.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
+					}), jinja2.Lit("required"), llamacpp.Or(llamacpp.MethodGet(schema, jinja2.Lit("required")), func() jinja2.Value {
 						return jinja2.NewList()
 					}))
 				}
@@ -2584,7 +2584,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 			} else if llamacpp.IsBoolean(c) {
 				// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
 				// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
-				if c.Truthy() {
+				if llamacpp.Truthy(c) {
 					w.WriteString("true")
 				} else {
 					w.WriteString("false")
@@ -2597,7 +2597,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 				// GigaChat3.5.jinja:138:8 {%- else -%}
 				w.WriteString("any")
 			}
-		} else if (llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties"))) {
+		} else if (llamacpp.Truthy(llamacpp.MethodGet(schema, jinja2.Lit("enum"))) && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties"))) {
 			// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 			// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
@@ -2668,7 +2668,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 					// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
 					for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Lit("\n"))) {
 						// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
-						if llamacpp.MethodStrip(line).Truthy() {
+						if llamacpp.Truthy(llamacpp.MethodStrip(line)) {
 							// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
 							llamacpp.WriteAdd(w, indent, jinja2.Lit("// "), line, jinja2.Lit("\n"))
 						}
@@ -2744,7 +2744,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 				} else if llamacpp.IsBoolean(schemaConst) {
 					// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
 					// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
-					if schemaConst.Truthy() {
+					if llamacpp.Truthy(schemaConst) {
 						w.WriteString("true")
 					} else {
 						w.WriteString("false")
@@ -2757,7 +2757,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 					// GigaChat3.5.jinja:216:9 {%- else -%}
 					w.WriteString("string")
 				}
-			} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+			} else if llamacpp.Truthy(llamacpp.MethodGet(schema, jinja2.Lit("enum"))) {
 				// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 				// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
@@ -2791,7 +2791,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 				} else if llamacpp.IsBoolean(schemaConst) {
 					// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
 					// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
-					if schemaConst.Truthy() {
+					if llamacpp.Truthy(schemaConst) {
 						w.WriteString("true")
 					} else {
 						w.WriteString("false")
@@ -2813,7 +2813,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 						w.WriteString("number")
 					}
 				}
-			} else if llamacpp.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
+			} else if llamacpp.Truthy(llamacpp.MethodGet(schema, jinja2.Lit("enum"))) {
 				// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 				// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
 				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
@@ -2832,7 +2832,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 			// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
 			if llamacpp.In(jinja2.Lit("const"), schema) && llamacpp.IsBoolean(llamacpp.ItemAttr(schema, "const")) {
 				// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
-				if llamacpp.ItemAttr(schema, "const").Truthy() {
+				if llamacpp.Truthy(llamacpp.ItemAttr(schema, "const")) {
 					w.WriteString("true")
 				} else {
 					w.WriteString("false")
@@ -2919,11 +2919,11 @@ func renderGigaChat3_5_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName,
 		// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 		nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 		// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
-		if llamacpp.MethodGet(tool, jinja2.Lit("description")).Truthy() {
+		if llamacpp.Truthy(llamacpp.MethodGet(tool, jinja2.Lit("description"))) {
 			// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
 			for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
 				// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
-				if llamacpp.MethodStrip(line).Truthy() {
+				if llamacpp.Truthy(llamacpp.MethodStrip(line)) {
 					// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
 					llamacpp.CheckNamespace(nsTool)
 					// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
@@ -2936,7 +2936,7 @@ func renderGigaChat3_5_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName,
 		// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
 		params = llamacpp.MethodGet(tool, jinja2.Lit("parameters"))
 		// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
-		if params.Truthy() && llamacpp.MethodGet(params, jinja2.Lit("properties")).Truthy() {
+		if llamacpp.Truthy(params) && llamacpp.Truthy(llamacpp.MethodGet(params, jinja2.Lit("properties"))) {
 			// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 			paramType = w.Capture(func() {
 				renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, params, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
@@ -2951,7 +2951,7 @@ func renderGigaChat3_5_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName,
 		// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
 		returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
 		// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
-		if returnParams.Truthy() && llamacpp.MethodGet(returnParams, jinja2.Lit("properties")).Truthy() {
+		if llamacpp.Truthy(returnParams) && llamacpp.Truthy(llamacpp.MethodGet(returnParams, jinja2.Lit("properties"))) {
 			// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 			returnType = w.Capture(func() {
 				renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, returnParams, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
@@ -3204,7 +3204,7 @@ func renderGigaChat3_5_renderRoleMessageLlama(w *jinja2.Writer, message, role, a
 	}
 	var messageContent, nsEmbedResult, messageFinalContent jinja2.Value
 	// GigaChat3.5.jinja:473:5 {%- if not role -%}
-	if !role.Truthy() {
+	if !llamacpp.Truthy(role) {
 		// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
 		role = llamacpp.ItemStr(message, "role")
 	}
@@ -3221,7 +3221,7 @@ func renderGigaChat3_5_renderRoleMessageLlama(w *jinja2.Writer, message, role, a
 		messageContent = llamacpp.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	}
 	// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
-	if llamacpp.MethodGetDefault(message, jinja2.Lit("embed_files"), jinja2.NewList()).Truthy() {
+	if llamacpp.Truthy(llamacpp.MethodGetDefault(message, jinja2.Lit("embed_files"), jinja2.NewList())) {
 		// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
 		nsEmbedResult = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 		// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
@@ -3237,7 +3237,7 @@ func renderGigaChat3_5_renderRoleMessageLlama(w *jinja2.Writer, message, role, a
 				return llamacpp.FilterDefault(llamacpp.ItemAttr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
 			}), llamacpp.ItemAttr(addTokens, "file_end"))
 			// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
-			if llamacpp.MethodGetDefault(message, jinja2.Lit("file_placeholders"), jinja2.Bool(false)).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodGetDefault(message, jinja2.Lit("file_placeholders"), jinja2.Bool(false))) {
 				// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
 				placeholder = llamacpp.Concat(jinja2.Lit("<file_placeholder_"), llamacpp.ItemAttr(f, "id"), jinja2.Lit(">"))
 				// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
@@ -3260,11 +3260,11 @@ func renderGigaChat3_5_renderRoleMessageLlama(w *jinja2.Writer, message, role, a
 		messageFinalContent = messageContent
 	}
 	// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
-	llamacpp.WriteAdd(w, role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
+	llamacpp.WriteAdd(w, role, jinja2.IfElse(llamacpp.Truthy(role), func() jinja2.Value {
 		return llamacpp.ItemAttr(addTokens, "role_sep")
 	}, func() jinja2.Value {
 		return jinja2.Lit("")
-	}), messageFinalContent, jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
+	}), messageFinalContent, jinja2.IfElse(llamacpp.Truthy(addMessageSepToken), func() jinja2.Value {
 		return llamacpp.ItemAttr(addTokens, "message_sep")
 	}, func() jinja2.Value {
 		return jinja2.Lit("")
@@ -3348,7 +3348,7 @@ func renderGigaChat3_5_renderGcmlInvokeLlama(w *jinja2.Writer, call jinja2.Value
 	inner = call
 	// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
 	innerFunction := llamacpp.ItemAttr(inner, "function")
-	if innerFunction.Truthy() {
+	if llamacpp.Truthy(innerFunction) {
 		// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
 		inner = innerFunction
 	}
@@ -3364,7 +3364,7 @@ func renderGigaChat3_5_renderGcmlInvokeLlama(w *jinja2.Writer, call jinja2.Value
 	llamacpp.WriteStr(w, llamacpp.ItemStr(inner, "name"))
 	w.WriteString("\">\n")
 	// GigaChat3.5.jinja:553:5 {%- if args -%}
-	if args.Truthy() {
+	if llamacpp.Truthy(args) {
 		// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
 		nsParams = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
 		// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}

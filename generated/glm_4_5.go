@@ -286,7 +286,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 	enableThinking := w.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// glm_4_5.jinja:2:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// glm_4_5.jinja:10:1 {% for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
@@ -328,7 +328,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			llamacpp.Write(w, userContent)
 			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			if (llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy()) && !llamacpp.MethodEndswith(userContent, jinja2.Lit("/nothink")).Truthy() {
+			if (llamacpp.IsDefined(enableThinking) && !llamacpp.Truthy(enableThinking)) && !llamacpp.Truthy(llamacpp.MethodEndswith(userContent, jinja2.Lit("/nothink"))) {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -368,7 +368,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 				}
 			}
 			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) && llamacpp.Truthy(reasoningContent) {
 				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
 				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
@@ -378,21 +378,21 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 				w.WriteString("\n<think></think>")
 			}
 			// glm_4_5.jinja:71:1 {%- if content.strip() -%}
-			if llamacpp.MethodStrip(content).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodStrip(content)) {
 				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, llamacpp.MethodStrip(content))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
 			mToolCalls := llamacpp.ItemAttr(m, "tool_calls")
-			if mToolCalls.Truthy() {
+			if llamacpp.Truthy(mToolCalls) {
 				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var tcObj jinja2.Value
 				for _, tc := range llamacpp.Iterate(w, mToolCalls) {
 					// glm_4_5.jinja:76:1 {%- if tc.function %}
 					tcFunction := llamacpp.ItemAttr(tc, "function")
-					if tcFunction.Truthy() {
+					if llamacpp.Truthy(tcFunction) {
 						// glm_4_5.jinja:77:5 {%- set tc_obj = tc.function %}
 						tcObj = tcFunction
 					} else {
@@ -472,10 +472,10 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 		}
 	}
 	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|assistant|>")
 		// glm_4_5.jinja:118:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy() {
+		if llamacpp.IsDefined(enableThinking) && !llamacpp.Truthy(enableThinking) {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")

@@ -271,7 +271,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 	enableThinking := w.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// GLM-4.6.jinja:2:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// GLM-4.6.jinja:10:1 {% for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
@@ -308,9 +308,9 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
 			renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
-			if (llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy()) && !llamacpp.MethodEndswith(w.Capture(func() {
+			if (llamacpp.IsDefined(enableThinking) && !llamacpp.Truthy(enableThinking)) && !llamacpp.Truthy(llamacpp.MethodEndswith(w.Capture(func() {
 				renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
-			}), jinja2.Lit("/nothink")).Truthy() {
+			}), jinja2.Lit("/nothink"))) {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -340,7 +340,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) && llamacpp.Truthy(reasoningContent) {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
 				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
@@ -350,21 +350,21 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 				w.WriteString("\n<think></think>")
 			}
 			// GLM-4.6.jinja:65:1 {%- if content.strip() -%}
-			if llamacpp.MethodStrip(content).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodStrip(content)) {
 				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, llamacpp.MethodStrip(content))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
 			mToolCalls := llamacpp.ItemAttr(m, "tool_calls")
-			if mToolCalls.Truthy() {
+			if llamacpp.Truthy(mToolCalls) {
 				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
 				for _, tc := range llamacpp.Iterate(w, mToolCalls) {
 					// GLM-4.6.jinja:70:1 {%- if tc.function %}
 					tcFunction := llamacpp.ItemAttr(tc, "function")
-					if tcFunction.Truthy() {
+					if llamacpp.Truthy(tcFunction) {
 						// GLM-4.6.jinja:71:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
@@ -373,7 +373,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, llamacpp.ItemAttr(tc, "name"))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
-					args = jinja2.Or(llamacpp.ItemAttr(tc, "arguments"), func() jinja2.Value {
+					args = llamacpp.Or(llamacpp.ItemAttr(tc, "arguments"), func() jinja2.Value {
 						return jinja2.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
@@ -442,10 +442,10 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 		}
 	}
 	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|assistant|>")
 		// GLM-4.6.jinja:105:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy() {
+		if llamacpp.IsDefined(enableThinking) && !llamacpp.Truthy(enableThinking) {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")

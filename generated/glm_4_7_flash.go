@@ -256,7 +256,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 	enableThinking := w.Lookup("enable_thinking")
 	w.WriteString("[gMASK]<sop>")
 	// GLM-4.7-Flash.jinja:2:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// GLM-4.7-Flash.jinja:10:1 {% for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
@@ -318,7 +318,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
-			if ((llamacpp.IsDefined(clearThinking) && !clearThinking.Truthy()) || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
+			if ((llamacpp.IsDefined(clearThinking) && !llamacpp.Truthy(clearThinking)) || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) && llamacpp.Truthy(reasoningContent) {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("<think>")
 				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
@@ -328,20 +328,20 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 				w.WriteString("</think>")
 			}
 			// GLM-4.7-Flash.jinja:57:1 {%- if content.strip() -%}
-			if llamacpp.MethodStrip(content).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodStrip(content)) {
 				// GLM-4.7-Flash.jinja:58:1 {{ content.strip() }}
 				llamacpp.Write(w, llamacpp.MethodStrip(content))
 			}
 			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
 			mToolCalls := llamacpp.ItemAttr(m, "tool_calls")
-			if mToolCalls.Truthy() {
+			if llamacpp.Truthy(mToolCalls) {
 				// GLM-4.7-Flash.jinja:61:1 {% for tc in m.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
 				for _, tc := range llamacpp.Iterate(w, mToolCalls) {
 					// GLM-4.7-Flash.jinja:62:1 {%- if tc.function %}
 					tcFunction := llamacpp.ItemAttr(tc, "function")
-					if tcFunction.Truthy() {
+					if llamacpp.Truthy(tcFunction) {
 						// GLM-4.7-Flash.jinja:63:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
@@ -409,10 +409,10 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 		}
 	}
 	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|assistant|>")
 		// GLM-4.7-Flash.jinja:85:18 {{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>' -}}
-		if llamacpp.IsDefined(enableThinking) && !enableThinking.Truthy() {
+		if llamacpp.IsDefined(enableThinking) && !llamacpp.Truthy(enableThinking) {
 			w.WriteString("</think>")
 		} else {
 			w.WriteString("<think>")

@@ -127,7 +127,7 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 		w.WriteString("<end_of_turn>\n")
 	}
 	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<start_of_turn>model\n")
 	}
 }

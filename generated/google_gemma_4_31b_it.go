@@ -887,10 +887,10 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// google-gemma-4-31B-it.jinja:179:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((llamacpp.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
+	if ((llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking)) || llamacpp.Truthy(tools)) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if llamacpp.IsDefined(enableThinking) && enableThinking.Truthy() {
+		if llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking) {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -906,7 +906,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// google-gemma-4-31B-it.jinja:193:5 {%- if tools -%}
-		if tools.Truthy() {
+		if llamacpp.Truthy(tools) {
 			// google-gemma-4-31B-it.jinja:194:9 {%- for tool in tools %}
 			for _, tool := range llamacpp.Iterate(w, tools) {
 				w.WriteString("<|tool>")
@@ -971,22 +971,22 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				}
 			}
 			// google-gemma-4-31B-it.jinja:230:5 {%- set continue_same_model_turn = (role == 'model' and prev_nt.role == 'assistant') -%}
-			continueSameModelTurn = jinja2.And(jinja2.Bool(jinja2.EqStr(role, "model")), func() jinja2.Value {
+			continueSameModelTurn = llamacpp.And(jinja2.Bool(jinja2.EqStr(role, "model")), func() jinja2.Value {
 				return jinja2.Bool(jinja2.EqStr(prevNtRole, "assistant"))
 			})
 			// google-gemma-4-31B-it.jinja:231:5 {%- if not continue_same_model_turn -%}
-			if !continueSameModelTurn.Truthy() {
+			if !llamacpp.Truthy(continueSameModelTurn) {
 				// google-gemma-4-31B-it.jinja:232:9 {{- '<|turn>' + role + '\n' }}
 				w.WriteString("<|turn>")
 				llamacpp.WriteStr(w, role)
 				w.WriteString("\n")
 			}
 			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
-			thinkingText = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("reasoning")), func() jinja2.Value {
+			thinkingText = llamacpp.Or(llamacpp.MethodGet(message, jinja2.Lit("reasoning")), func() jinja2.Value {
 				return llamacpp.MethodGet(message, jinja2.Lit("reasoning_content"))
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsTurnLastUserIdx)) && llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+			if (llamacpp.Truthy(thinkingText) && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsTurnLastUserIdx)) && llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.WriteString("<|channel>thought\n")
 				llamacpp.WriteStr(w, thinkingText)
@@ -994,7 +994,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			}
 			// google-gemma-4-31B-it.jinja:241:13 {%- if message['tool_calls'] -%}
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// google-gemma-4-31B-it.jinja:242:17 {%- for tool_call in message['tool_calls'] -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var function jinja2.Value
@@ -1046,7 +1046,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:260:13 {%- set ns_tr_out = namespace(flag=false) -%}
 			nsTrOutFlag := false
 			// google-gemma-4-31B-it.jinja:261:13 {%- if message.get('tool_responses') -%}
-			if llamacpp.MethodGet(message, jinja2.Lit("tool_responses")).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_responses"))) {
 				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
 				for _, toolResponse := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_responses")) {
 					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
@@ -1058,7 +1058,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
 					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 				}
-			} else if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+			} else if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 				// google-gemma-4-31B-it.jinja:268:17 {%- elif message.get('tool_calls') -%}
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
@@ -1175,19 +1175,19 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
 			if jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
-			} else if !(nsTrOutFlag && !llamacpp.MethodGet(message, jinja2.Lit("content")).Truthy()) {
+			} else if !(nsTrOutFlag && !llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("content")))) {
 				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
 				w.WriteString("<turn|>\n")
 			}
 		}
 	}
 	// google-gemma-4-31B-it.jinja:340:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// google-gemma-4-31B-it.jinja:341:5 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
 		if !jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_response") && !jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_call") {
 			w.WriteString("<|turn>model\n")
 			// google-gemma-4-31B-it.jinja:343:9 {%- if not enable_thinking | default(false) -%}
-			if !llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
+			if !llamacpp.Truthy(llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil)) {
 				w.WriteString("<|channel>thought\n<channel|>")
 			}
 		}
@@ -1219,7 +1219,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 		// google-gemma-4-31B-it.jinja:6:9 {%- if key not in standard_keys -%}
 		if llamacpp.NotIn(key, standardKeys) {
 			// google-gemma-4-31B-it.jinja:7:13 {%- if ns.found_first %}
-			if llamacpp.ItemAttr(ns, "found_first").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(ns, "found_first")) {
 				w.WriteString(",")
 			}
 			// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -1231,7 +1231,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 			w.WriteString(":{")
 			// google-gemma-4-31B-it.jinja:10:13 {%- if value['description'] -%}
 			valueDescription := llamacpp.ItemStr(value, "description")
-			if valueDescription.Truthy() {
+			if llamacpp.Truthy(valueDescription) {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it.jinja:11:34 {{ value['description'] }}
 				llamacpp.Write(w, valueDescription)
@@ -1244,9 +1244,9 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 			if jinja2.EqStr(llamacpp.FilterUpper(valueType), "STRING") {
 				// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
 				valueEnum := llamacpp.ItemStr(value, "enum")
-				if valueEnum.Truthy() {
+				if llamacpp.Truthy(valueEnum) {
 					// google-gemma-4-31B-it.jinja:16:21 {%- if add_comma %}
-					if addComma.Truthy() {
+					if llamacpp.Truthy(addComma) {
 						w.WriteString(",")
 					} else {
 						// google-gemma-4-31B-it.jinja:16:45 {%- else -%}
@@ -1261,9 +1261,9 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 				// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 				// google-gemma-4-31B-it.jinja:20:17 {%- if value['items'] is mapping and value['items'] -%}
 				valueItems := llamacpp.ItemStr(value, "items")
-				if llamacpp.IsMapping(valueItems) && valueItems.Truthy() {
+				if llamacpp.IsMapping(valueItems) && llamacpp.Truthy(valueItems) {
 					// google-gemma-4-31B-it.jinja:21:21 {%- if add_comma %}
-					if addComma.Truthy() {
+					if llamacpp.Truthy(addComma) {
 						w.WriteString(",")
 					} else {
 						// google-gemma-4-31B-it.jinja:21:45 {%- else -%}
@@ -1283,7 +1283,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 						// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
 						if !llamacpp.IsNone(itemValue) {
 							// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
-							if llamacpp.ItemAttr(nsItems, "found_first").Truthy() {
+							if llamacpp.Truthy(llamacpp.ItemAttr(nsItems, "found_first")) {
 								w.WriteString(",")
 							}
 							// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%} (the namespace check)
@@ -1345,9 +1345,9 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 				}
 			}
 			// google-gemma-4-31B-it.jinja:55:13 {%- if value['nullable'] %}
-			if llamacpp.ItemStr(value, "nullable").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemStr(value, "nullable")) {
 				// google-gemma-4-31B-it.jinja:56:17 {%- if add_comma %}
-				if addComma.Truthy() {
+				if llamacpp.Truthy(addComma) {
 					w.WriteString(",")
 				} else {
 					// google-gemma-4-31B-it.jinja:56:41 {%- else -%}
@@ -1362,7 +1362,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 				valueProperties := llamacpp.ItemStr(value, "properties")
 				if llamacpp.IsDefined(valueProperties) && llamacpp.IsMapping(valueProperties) {
 					// google-gemma-4-31B-it.jinja:61:21 {%- if add_comma %}
-					if addComma.Truthy() {
+					if llamacpp.Truthy(addComma) {
 						w.WriteString(",")
 					} else {
 						// google-gemma-4-31B-it.jinja:61:45 {%- else -%}
@@ -1378,7 +1378,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 				} else if llamacpp.IsMapping(value) {
 					// google-gemma-4-31B-it.jinja:65:21 {%- elif value is mapping -%}
 					// google-gemma-4-31B-it.jinja:66:21 {%- if add_comma %}
-					if addComma.Truthy() {
+					if llamacpp.Truthy(addComma) {
 						w.WriteString(",")
 					} else {
 						// google-gemma-4-31B-it.jinja:66:45 {%- else -%}
@@ -1394,9 +1394,9 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 				}
 				// google-gemma-4-31B-it.jinja:71:17 {%- if value['required'] -%}
 				valueRequired := llamacpp.ItemStr(value, "required")
-				if valueRequired.Truthy() {
+				if llamacpp.Truthy(valueRequired) {
 					// google-gemma-4-31B-it.jinja:72:21 {%- if add_comma %}
-					if addComma.Truthy() {
+					if llamacpp.Truthy(addComma) {
 						w.WriteString(",")
 					} else {
 						// google-gemma-4-31B-it.jinja:72:45 {%- else -%}
@@ -1421,7 +1421,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 				}
 			}
 			// google-gemma-4-31B-it.jinja:81:13 {%- if add_comma %}
-			if addComma.Truthy() {
+			if llamacpp.Truthy(addComma) {
 				w.WriteString(",")
 			} else {
 				// google-gemma-4-31B-it.jinja:81:37 {%- else -%}
@@ -1453,11 +1453,11 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 	// google-gemma-4-31B-it.jinja:88:5 {%- set params = tool_data['function']['parameters'] -%}
 	params = llamacpp.ItemStr(toolDataFunction, "parameters")
 	// google-gemma-4-31B-it.jinja:89:5 {%- if params -%}
-	if params.Truthy() {
+	if llamacpp.Truthy(params) {
 		w.WriteString(",parameters:{")
 		// google-gemma-4-31B-it.jinja:91:9 {%- if params['properties'] -%}
 		paramsProperties := llamacpp.ItemStr(params, "properties")
-		if paramsProperties.Truthy() {
+		if llamacpp.Truthy(paramsProperties) {
 			w.WriteString("properties:{")
 			// google-gemma-4-31B-it.jinja:92:26 {{- format_parameters(params['properties'], params['required']) -}}
 			llamacpp.Write(w, w.Capture(func() {
@@ -1467,7 +1467,7 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 		}
 		// google-gemma-4-31B-it.jinja:94:9 {%- if params['required'] -%}
 		paramsRequired := llamacpp.ItemStr(params, "required")
-		if paramsRequired.Truthy() {
+		if llamacpp.Truthy(paramsRequired) {
 			w.WriteString("required:[")
 			// google-gemma-4-31B-it.jinja:96:13 {%- for item in params['required'] -%}
 			items := llamacpp.Iterate(w, paramsRequired)
@@ -1486,7 +1486,7 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 		}
 		// google-gemma-4-31B-it.jinja:102:9 {%- if params['type'] -%}
 		paramsType := llamacpp.ItemStr(params, "type")
-		if paramsType.Truthy() {
+		if llamacpp.Truthy(paramsType) {
 			w.WriteString("type:<|\"|>")
 			// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
 			llamacpp.Write(w, llamacpp.FilterUpper(paramsType))
@@ -1500,7 +1500,7 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 		w.WriteString(",response:{")
 		// google-gemma-4-31B-it.jinja:109:9 {%- if response_declaration['description'] -%}
 		responseDeclarationDescription := llamacpp.ItemStr(responseDeclaration, "description")
-		if responseDeclarationDescription.Truthy() {
+		if llamacpp.Truthy(responseDeclarationDescription) {
 			w.WriteString("description:<|\"|>")
 			// google-gemma-4-31B-it.jinja:110:30 {{- response_declaration['description'] -}}
 			llamacpp.Write(w, responseDeclarationDescription)
@@ -1535,7 +1535,7 @@ func renderGoogleGemma4_31B_It_formatArgumentLlama(w *jinja2.Writer, argument, e
 	} else if llamacpp.IsBoolean(argument) {
 		// google-gemma-4-31B-it.jinja:121:9 {%- elif argument is boolean -%}
 		// google-gemma-4-31B-it.jinja:122:9 {{- 'true' if argument else 'false' -}}
-		if argument.Truthy() {
+		if llamacpp.Truthy(argument) {
 			w.WriteString("true")
 		} else {
 			w.WriteString("false")
@@ -1553,7 +1553,7 @@ func renderGoogleGemma4_31B_It_formatArgumentLlama(w *jinja2.Writer, argument, e
 			key := vals[0]
 			value := vals[1]
 			// google-gemma-4-31B-it.jinja:127:13 {%- if ns.found_first %}
-			if llamacpp.ItemAttr(ns, "found_first").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(ns, "found_first")) {
 				w.WriteString(",")
 			}
 			// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -1561,7 +1561,7 @@ func renderGoogleGemma4_31B_It_formatArgumentLlama(w *jinja2.Writer, argument, e
 			// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%}
 			llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
 			// google-gemma-4-31B-it.jinja:129:13 {%- if escape_keys -%}
-			if escapeKeys.Truthy() {
+			if llamacpp.Truthy(escapeKeys) {
 				// google-gemma-4-31B-it.jinja:130:17 {{- '<|"|>' + key + '<|"|>' -}}
 				w.WriteString("<|\"|>")
 				llamacpp.WriteStr(w, key)

@@ -749,10 +749,10 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// google-gemma-4-31B-it-interleaved.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((llamacpp.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
+	if ((llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking)) || llamacpp.Truthy(tools)) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it-interleaved.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if llamacpp.IsDefined(enableThinking) && enableThinking.Truthy() {
+		if llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking) {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -768,7 +768,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:171:5 {%- if tools -%}
-		if tools.Truthy() {
+		if llamacpp.Truthy(tools) {
 			// google-gemma-4-31B-it-interleaved.jinja:172:9 {%- for tool in tools %}
 			for _, tool := range llamacpp.Iterate(w, tools) {
 				w.WriteString("<|tool>")
@@ -811,7 +811,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			role = messageRole
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
-		if !(jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_response") && llamacpp.ItemStr(message, "tool_calls").Truthy()) {
+		if !(jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_response") && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls"))) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
 			w.WriteString("<|turn>")
 			llamacpp.WriteStr(w, role)
@@ -823,10 +823,10 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 		llamacpp.SetAttr(ns, "prev_message_type", jinja2.None())
 		// google-gemma-4-31B-it-interleaved.jinja:199:13 {%- if message['tool_calls'] -%}
 		messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-		if messageToolCalls.Truthy() {
+		if llamacpp.Truthy(messageToolCalls) {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
 			messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
-			if messageReasoningContent.Truthy() && llamacpp.Gt(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_user_message")) {
+			if llamacpp.Truthy(messageReasoningContent) && llamacpp.Gt(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_user_message")) {
 				w.WriteString("<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
 				llamacpp.Write(w, messageReasoningContent)
@@ -882,7 +882,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:224:13 {%- if message['tool_responses'] -%}
 		messageToolResponses := llamacpp.ItemStr(message, "tool_responses")
-		if messageToolResponses.Truthy() {
+		if llamacpp.Truthy(messageToolResponses) {
 			// google-gemma-4-31B-it-interleaved.jinja:226:17 {%- for tool_response in message['tool_responses'] -%}
 			for _, toolResponse := range llamacpp.Iterate(w, messageToolResponses) {
 				w.WriteString("<|tool_response>")
@@ -985,18 +985,18 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:270:9 {%- if not (message['tool_responses'] and not message['content']) -%}
-		if !(llamacpp.ItemStr(message, "tool_responses").Truthy() && !llamacpp.ItemStr(message, "content").Truthy()) {
+		if !(llamacpp.Truthy(llamacpp.ItemStr(message, "tool_responses")) && !llamacpp.Truthy(llamacpp.ItemStr(message, "content"))) {
 			w.WriteString("<turn|>\n")
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:275:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// google-gemma-4-31B-it-interleaved.jinja:276:5 {%- if ns.prev_message_type != 'tool_response' -%}
 		if !jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:279:5 {%- if not enable_thinking | default(false) -%}
-		if !llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
+		if !llamacpp.Truthy(llamacpp.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil)) {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
@@ -1027,7 +1027,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 		// google-gemma-4-31B-it-interleaved.jinja:6:9 {%- if key not in standard_keys -%}
 		if llamacpp.NotIn(key, standardKeys) {
 			// google-gemma-4-31B-it-interleaved.jinja:7:13 {%- if ns.found_first %}
-			if llamacpp.ItemAttr(ns, "found_first").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(ns, "found_first")) {
 				w.WriteString(",")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -1039,7 +1039,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 			w.WriteString(":{")
 			// google-gemma-4-31B-it-interleaved.jinja:10:13 {%- if value['description'] -%}
 			valueDescription := llamacpp.ItemStr(value, "description")
-			if valueDescription.Truthy() {
+			if llamacpp.Truthy(valueDescription) {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:11:34 {{ value['description'] }}
 				llamacpp.Write(w, valueDescription)
@@ -1048,9 +1048,9 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 				addComma = jinja2.Bool(true)
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:14:13 {%- if value['nullable'] %}
-			if llamacpp.ItemStr(value, "nullable").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemStr(value, "nullable")) {
 				// google-gemma-4-31B-it-interleaved.jinja:15:17 {%- if add_comma %}
-				if addComma.Truthy() {
+				if llamacpp.Truthy(addComma) {
 					w.WriteString(",")
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:15:41 {%- else -%}
@@ -1064,9 +1064,9 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 			if jinja2.EqStr(llamacpp.FilterUpper(valueType), "STRING") {
 				// google-gemma-4-31B-it-interleaved.jinja:19:17 {%- if value['enum'] -%}
 				valueEnum := llamacpp.ItemStr(value, "enum")
-				if valueEnum.Truthy() {
+				if llamacpp.Truthy(valueEnum) {
 					// google-gemma-4-31B-it-interleaved.jinja:20:21 {%- if add_comma %}
-					if addComma.Truthy() {
+					if llamacpp.Truthy(addComma) {
 						w.WriteString(",")
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:20:45 {%- else -%}
@@ -1097,7 +1097,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 				w.WriteString("}")
 				// google-gemma-4-31B-it-interleaved.jinja:31:17 {%- if value['required'] -%}
 				valueRequired := llamacpp.ItemStr(value, "required")
-				if valueRequired.Truthy() {
+				if llamacpp.Truthy(valueRequired) {
 					w.WriteString(",required:[")
 					// google-gemma-4-31B-it-interleaved.jinja:33:21 {%- for item in value['required'] | default([]) -%}
 					items := llamacpp.Iterate(w, llamacpp.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
@@ -1118,7 +1118,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 				// google-gemma-4-31B-it-interleaved.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 				// google-gemma-4-31B-it-interleaved.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 				valueItems := llamacpp.ItemStr(value, "items")
-				if llamacpp.IsMapping(valueItems) && valueItems.Truthy() {
+				if llamacpp.IsMapping(valueItems) && llamacpp.Truthy(valueItems) {
 					w.WriteString(",items:{")
 					// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 					nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
@@ -1132,7 +1132,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 						// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
 						if !llamacpp.IsNone(itemValue) {
 							// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
-							if llamacpp.ItemAttr(nsItems, "found_first").Truthy() {
+							if llamacpp.Truthy(llamacpp.ItemAttr(nsItems, "found_first")) {
 								w.WriteString(",")
 							}
 							// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
@@ -1194,7 +1194,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 				}
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:74:13 {%- if add_comma %}
-			if addComma.Truthy() {
+			if llamacpp.Truthy(addComma) {
 				w.WriteString(",")
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:74:37 {%- else -%}
@@ -1226,11 +1226,11 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 	// google-gemma-4-31B-it-interleaved.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
 	params = llamacpp.ItemStr(toolDataFunction, "parameters")
 	// google-gemma-4-31B-it-interleaved.jinja:82:5 {%- if params -%}
-	if params.Truthy() {
+	if llamacpp.Truthy(params) {
 		w.WriteString(",parameters:{")
 		// google-gemma-4-31B-it-interleaved.jinja:84:9 {%- if params['properties'] -%}
 		paramsProperties := llamacpp.ItemStr(params, "properties")
-		if paramsProperties.Truthy() {
+		if llamacpp.Truthy(paramsProperties) {
 			w.WriteString("properties:{")
 			// google-gemma-4-31B-it-interleaved.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
 			llamacpp.Write(w, w.Capture(func() {
@@ -1240,7 +1240,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:87:9 {%- if params['required'] -%}
 		paramsRequired := llamacpp.ItemStr(params, "required")
-		if paramsRequired.Truthy() {
+		if llamacpp.Truthy(paramsRequired) {
 			w.WriteString("required:[")
 			// google-gemma-4-31B-it-interleaved.jinja:89:13 {%- for item in params['required'] -%}
 			items := llamacpp.Iterate(w, paramsRequired)
@@ -1259,7 +1259,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:95:9 {%- if params['type'] -%}
 		paramsType := llamacpp.ItemStr(params, "type")
-		if paramsType.Truthy() {
+		if llamacpp.Truthy(paramsType) {
 			w.WriteString("type:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
 			llamacpp.Write(w, llamacpp.FilterUpper(paramsType))
@@ -1273,7 +1273,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 		w.WriteString(",response:{")
 		// google-gemma-4-31B-it-interleaved.jinja:102:9 {%- if response_declaration['description'] -%}
 		responseDeclarationDescription := llamacpp.ItemStr(responseDeclaration, "description")
-		if responseDeclarationDescription.Truthy() {
+		if llamacpp.Truthy(responseDeclarationDescription) {
 			w.WriteString("description:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:103:30 {{- response_declaration['description'] -}}
 			llamacpp.Write(w, responseDeclarationDescription)
@@ -1308,7 +1308,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w *jinja2.Writer, 
 	} else if llamacpp.IsBoolean(argument) {
 		// google-gemma-4-31B-it-interleaved.jinja:114:9 {%- elif argument is boolean -%}
 		// google-gemma-4-31B-it-interleaved.jinja:115:9 {{- 'true' if argument else 'false' -}}
-		if argument.Truthy() {
+		if llamacpp.Truthy(argument) {
 			w.WriteString("true")
 		} else {
 			w.WriteString("false")
@@ -1326,7 +1326,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w *jinja2.Writer, 
 			key := vals[0]
 			value := vals[1]
 			// google-gemma-4-31B-it-interleaved.jinja:120:13 {%- if ns.found_first %}
-			if llamacpp.ItemAttr(ns, "found_first").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(ns, "found_first")) {
 				w.WriteString(",")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
@@ -1334,7 +1334,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w *jinja2.Writer, 
 			// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%}
 			llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
 			// google-gemma-4-31B-it-interleaved.jinja:122:13 {%- if escape_keys -%}
-			if escapeKeys.Truthy() {
+			if llamacpp.Truthy(escapeKeys) {
 				// google-gemma-4-31B-it-interleaved.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
 				w.WriteString("<|\"|>")
 				llamacpp.WriteStr(w, key)

@@ -173,7 +173,7 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 		enableThinking = jinja2.Bool(true)
 	}
 	// HuggingFaceTB-SmolLM3-3B.jinja:9:1 {%- if enable_thinking -%}
-	if enableThinking.Truthy() {
+	if llamacpp.Truthy(enableThinking) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:10:5 {%- set reasoning_mode = "/think" -%}
 		reasoningMode = jinja2.Lit("/think")
 	} else {
@@ -210,7 +210,7 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 	w.WriteString("\n\n")
 	w.WriteString("## Custom Instructions\n\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:31:1 {%- if custom_instructions -%}
-	if customInstructions.Truthy() {
+	if llamacpp.Truthy(customInstructions) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32:5 {{- custom_instructions + "\n\n" -}}
 		llamacpp.WriteAdd(w, customInstructions, jinja2.Lit("\n\n"))
 	} else if jinja2.EqStr(reasoningMode, "/think") {
@@ -267,7 +267,7 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 		}
 	}
 	// HuggingFaceTB-SmolLM3-3B.jinja:55:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:56:5 {%- if reasoning_mode == "/think" -%}
 		if jinja2.EqStr(reasoningMode, "/think") {
 			w.WriteString("<|im_start|>assistant\n")

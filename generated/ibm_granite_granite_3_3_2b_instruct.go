@@ -162,7 +162,7 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 	thinking := w.Lookup("thinking")
 	controls := w.Lookup("controls")
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:2:1 {%- if tools and not available_tools -%}
-	if tools.Truthy() && !availableTools.Truthy() {
+	if llamacpp.Truthy(tools) && !llamacpp.Truthy(availableTools) {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:3:5 {%- set available_tools = tools -%}
 		availableTools = tools
 	}
@@ -178,18 +178,18 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9:6 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
 		systemMessage = llamacpp.Add(llamacpp.Add(jinja2.Lit("Knowledge Cutoff Date: April 2024. Today's Date: "), llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%B %d, %Y")}, nil)), jinja2.Lit(". You are Granite, developed by IBM."))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:10:6 {%- if available_tools and documents %}
-		if availableTools.Truthy() && documents.Truthy() {
+		if llamacpp.Truthy(availableTools) && llamacpp.Truthy(documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:11:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
 			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
-		} else if availableTools.Truthy() {
+		} else if llamacpp.Truthy(availableTools) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:12:10 {%- elif available_tools %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:13:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
 			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
-		} else if documents.Truthy() {
+		} else if llamacpp.Truthy(documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:14:10 {%- elif documents %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:15:10 {%- set system_message = system_message + " Write the response to the user's input by strictly align…
 			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
-		} else if thinking.Truthy() {
+		} else if llamacpp.Truthy(thinking) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:16:9 {%- elif thinking %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:17:5 {%- set system_message = system_message + " You are a helpful AI assistant.
 			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
@@ -199,12 +199,12 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit(" You are a helpful AI assistant."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:22:6 {%- if 'citations' in controls and documents %}
-		if llamacpp.In(jinja2.Lit("citations"), controls) && documents.Truthy() {
+		if llamacpp.In(jinja2.Lit("citations"), controls) && llamacpp.Truthy(documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:23:10 {%- set system_message = system_message + '
 			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:26:6 {%- if 'hallucinations' in controls and documents %}
-		if llamacpp.In(jinja2.Lit("hallucinations"), controls) && documents.Truthy() {
+		if llamacpp.In(jinja2.Lit("hallucinations"), controls) && llamacpp.Truthy(documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:27:10 {%- set system_message = system_message + '
 			systemMessage = llamacpp.Add(systemMessage, jinja2.Lit("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
 		}
@@ -216,14 +216,14 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 	llamacpp.WriteStr(w, systemMessage)
 	w.WriteString("<|end_of_text|>\n")
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:34:2 {%- if available_tools %}
-	if availableTools.Truthy() {
+	if llamacpp.Truthy(availableTools) {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:36:6 {{- available_tools | tojson(indent=4) }}
 		llamacpp.WriteJSON(w, availableTools, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))})
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:40:2 {%- if documents %}
-	if documents.Truthy() {
+	if llamacpp.Truthy(documents) {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:41:6 {%- for document in documents %}
 		for _, document := range llamacpp.Iterate(w, documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42:10 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
@@ -248,10 +248,10 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 		w.WriteString("<|end_of_text|>\n")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52:6 {%- if loop.last and add_generation_prompt %}
-		if (i == len(items)-1) && addGenerationPrompt.Truthy() {
+		if (i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt) {
 			w.WriteString("<|start_of_role|>assistant")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:54:14 {%- if controls %}
-			if controls.Truthy() {
+			if llamacpp.Truthy(controls) {
 				// ibm-granite-granite-3.3-2B-Instruct.jinja:55:18 {{- ' ' + controls | tojson()}}
 				w.WriteString(" ")
 				llamacpp.WriteJSON(w, controls, nil, nil)

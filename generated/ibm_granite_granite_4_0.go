@@ -290,7 +290,7 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 	// ibm-granite-granite-4.0.jinja:5:1 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
 	g4DefaultSystemMessage = jinja2.Lit("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
 	// ibm-granite-granite-4.0.jinja:6:1 {%- if available_tools is defined and available_tools %}
-	if llamacpp.IsDefined(availableTools) && availableTools.Truthy() {
+	if llamacpp.IsDefined(availableTools) && llamacpp.Truthy(availableTools) {
 		// ibm-granite-granite-4.0.jinja:7:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
@@ -300,7 +300,7 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 	nsDefaultSystemMessage := g4DefaultSystemMessage
 	nsSystemMessage := jinja2.Lit("")
 	// ibm-granite-granite-4.0.jinja:14:1 {%- if tools %}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// ibm-granite-granite-4.0.jinja:15:5 {%- for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// ibm-granite-granite-4.0.jinja:16:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
@@ -314,7 +314,7 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 		nsToolsSystemMessage = jinja2.Lit("")
 	}
 	// ibm-granite-granite-4.0.jinja:22:1 {%- if documents %}
-	if documents.Truthy() {
+	if llamacpp.Truthy(documents) {
 		// ibm-granite-granite-4.0.jinja:23:5 {%- for document in documents %}
 		for _, document := range llamacpp.Iterate(w, documents) {
 			// ibm-granite-granite-4.0.jinja:24:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
@@ -352,14 +352,14 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 			}
 		}
 		// ibm-granite-granite-4.0.jinja:43:5 {%- if tools and documents %}
-		if tools.Truthy() && documents.Truthy() {
+		if llamacpp.Truthy(tools) && llamacpp.Truthy(documents) {
 			// ibm-granite-granite-4.0.jinja:44:9 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
 			nsSystemMessage = llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Lit("\n\n")), nsToolsSystemMessage), jinja2.Lit("\n\n")), nsDocumentsSystemMessage)
-		} else if tools.Truthy() {
+		} else if llamacpp.Truthy(tools) {
 			// ibm-granite-granite-4.0.jinja:45:9 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:46:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
 			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Lit("\n\n")), nsToolsSystemMessage)
-		} else if documents.Truthy() {
+		} else if llamacpp.Truthy(documents) {
 			// ibm-granite-granite-4.0.jinja:47:9 {%- elif documents %}
 			// ibm-granite-granite-4.0.jinja:48:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
 			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Lit("\n\n")), nsDocumentsSystemMessage)
@@ -367,21 +367,21 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 	} else {
 		// ibm-granite-granite-4.0.jinja:50:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:51:5 {%- if tools and documents %}
-		if tools.Truthy() && documents.Truthy() {
+		if llamacpp.Truthy(tools) && llamacpp.Truthy(documents) {
 			// ibm-granite-granite-4.0.jinja:52:9 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
 			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Lit("\n\n")), nsDocumentsSystemMessage)
-		} else if tools.Truthy() {
+		} else if llamacpp.Truthy(tools) {
 			// ibm-granite-granite-4.0.jinja:53:9 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:54:9 {%- set ns.system_message = ns.tools_system_message %}
 			nsSystemMessage = nsToolsSystemMessage
-		} else if documents.Truthy() {
+		} else if llamacpp.Truthy(documents) {
 			// ibm-granite-granite-4.0.jinja:55:9 {%- elif documents %}
 			// ibm-granite-granite-4.0.jinja:56:9 {%- set ns.system_message = ns.documents_system_message %}
 			nsSystemMessage = nsDocumentsSystemMessage
 		}
 	}
 	// ibm-granite-granite-4.0.jinja:59:1 {%- if ns.system_message %}
-	if nsSystemMessage.Truthy() {
+	if llamacpp.Truthy(nsSystemMessage) {
 		// ibm-granite-granite-4.0.jinja:60:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
 		llamacpp.WriteStr(w, nsSystemMessage)
@@ -441,18 +441,18 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, contentVal)
 			// ibm-granite-granite-4.0.jinja:84:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// ibm-granite-granite-4.0.jinja:85:13 {%- for tool_call in message.tool_calls %}
 				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// ibm-granite-granite-4.0.jinja:86:17 {%- if (loop.first and content.val) or (not loop.first) %}
-					if ((i == 0) && contentVal.Truthy()) || !(i == 0) {
+					if ((i == 0) && llamacpp.Truthy(contentVal)) || !(i == 0) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.0.jinja:89:17 {%- if tool_call.function %}
 					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
-					if toolCallFunction.Truthy() {
+					if llamacpp.Truthy(toolCallFunction) {
 						// ibm-granite-granite-4.0.jinja:90:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -491,7 +491,7 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 		}
 	}
 	// ibm-granite-granite-4.0.jinja:116:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 	}
 }

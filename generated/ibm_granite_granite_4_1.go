@@ -279,7 +279,7 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 	// ibm-granite-granite-4.1.jinja:4:1 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
 	documentsSystemMessageSuffix = jinja2.Lit("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
 	// ibm-granite-granite-4.1.jinja:5:1 {%- if available_tools is defined and available_tools %}
-	if llamacpp.IsDefined(availableTools) && availableTools.Truthy() {
+	if llamacpp.IsDefined(availableTools) && llamacpp.Truthy(availableTools) {
 		// ibm-granite-granite-4.1.jinja:6:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
@@ -288,7 +288,7 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 	nsDocumentsSystemMessage := documentsSystemMessagePrefix
 	nsSystemMessage := jinja2.Lit("")
 	// ibm-granite-granite-4.1.jinja:12:1 {%- if tools %}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// ibm-granite-granite-4.1.jinja:13:5 {%- for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// ibm-granite-granite-4.1.jinja:14:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
@@ -302,7 +302,7 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 		nsToolsSystemMessage = jinja2.Lit("")
 	}
 	// ibm-granite-granite-4.1.jinja:20:1 {%- if documents %}
-	if documents.Truthy() {
+	if llamacpp.Truthy(documents) {
 		// ibm-granite-granite-4.1.jinja:21:5 {%- for document in documents %}
 		for _, document := range llamacpp.Iterate(w, documents) {
 			// ibm-granite-granite-4.1.jinja:22:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
@@ -340,14 +340,14 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 			}
 		}
 		// ibm-granite-granite-4.1.jinja:41:5 {%- if tools and documents %}
-		if tools.Truthy() && documents.Truthy() {
+		if llamacpp.Truthy(tools) && llamacpp.Truthy(documents) {
 			// ibm-granite-granite-4.1.jinja:42:9 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
 			nsSystemMessage = llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Lit("\n\n")), nsToolsSystemMessage), jinja2.Lit("\n\n")), nsDocumentsSystemMessage)
-		} else if tools.Truthy() {
+		} else if llamacpp.Truthy(tools) {
 			// ibm-granite-granite-4.1.jinja:43:9 {%- elif tools %}
 			// ibm-granite-granite-4.1.jinja:44:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
 			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Lit("\n\n")), nsToolsSystemMessage)
-		} else if documents.Truthy() {
+		} else if llamacpp.Truthy(documents) {
 			// ibm-granite-granite-4.1.jinja:45:9 {%- elif documents %}
 			// ibm-granite-granite-4.1.jinja:46:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
 			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Lit("\n\n")), nsDocumentsSystemMessage)
@@ -355,21 +355,21 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 	} else {
 		// ibm-granite-granite-4.1.jinja:48:5 {%- else %}
 		// ibm-granite-granite-4.1.jinja:49:5 {%- if tools and documents %}
-		if tools.Truthy() && documents.Truthy() {
+		if llamacpp.Truthy(tools) && llamacpp.Truthy(documents) {
 			// ibm-granite-granite-4.1.jinja:50:9 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
 			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Lit("\n\n")), nsDocumentsSystemMessage)
-		} else if tools.Truthy() {
+		} else if llamacpp.Truthy(tools) {
 			// ibm-granite-granite-4.1.jinja:51:9 {%- elif tools %}
 			// ibm-granite-granite-4.1.jinja:52:9 {%- set ns.system_message = ns.tools_system_message %}
 			nsSystemMessage = nsToolsSystemMessage
-		} else if documents.Truthy() {
+		} else if llamacpp.Truthy(documents) {
 			// ibm-granite-granite-4.1.jinja:53:9 {%- elif documents %}
 			// ibm-granite-granite-4.1.jinja:54:9 {%- set ns.system_message = ns.documents_system_message %}
 			nsSystemMessage = nsDocumentsSystemMessage
 		}
 	}
 	// ibm-granite-granite-4.1.jinja:57:1 {%- if ns.system_message %}
-	if nsSystemMessage.Truthy() {
+	if llamacpp.Truthy(nsSystemMessage) {
 		// ibm-granite-granite-4.1.jinja:58:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
 		w.WriteString("<|start_of_role|>system<|end_of_role|>")
 		llamacpp.WriteStr(w, nsSystemMessage)
@@ -423,18 +423,18 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, contentVal)
 			// ibm-granite-granite-4.1.jinja:80:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// ibm-granite-granite-4.1.jinja:81:13 {%- for tool_call in message.tool_calls %}
 				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// ibm-granite-granite-4.1.jinja:82:17 {%- if (loop.first and content.val) or (not loop.first) %}
-					if ((i == 0) && contentVal.Truthy()) || !(i == 0) {
+					if ((i == 0) && llamacpp.Truthy(contentVal)) || !(i == 0) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.1.jinja:85:17 {%- if tool_call.function %}
 					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
-					if toolCallFunction.Truthy() {
+					if llamacpp.Truthy(toolCallFunction) {
 						// ibm-granite-granite-4.1.jinja:86:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -473,7 +473,7 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 		}
 	}
 	// ibm-granite-granite-4.1.jinja:112:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 	}
 }

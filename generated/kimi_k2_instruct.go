@@ -196,7 +196,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 	// Kimi-K2-Instruct.jinja:17:1 {%- set tool_call_counter = namespace(value=0) -%}
 	toolCallCounterValue := jinja2.SmallInt(0)
 	// Kimi-K2-Instruct.jinja:19:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Instruct.jinja:20:41 {{ tools | tojson }}
 		llamacpp.WriteJSON(w, tools, nil, nil)
@@ -213,7 +213,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
+		roleName = llamacpp.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
 			return llamacpp.ItemStr(message, "role")
 		})
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
@@ -238,7 +238,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		messageRole2 := llamacpp.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
 			renderKimiK2Instruct_renderContentLlama(w, message)
 			w.WriteString("<|tool_calls_section_begin|>")
@@ -273,7 +273,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole2, "tool") {
 			// Kimi-K2-Instruct.jinja:45:7 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Instruct.jinja:46:5 {%- if tool_response_queue.ids -%}
-			if toolResponseQueueIds.Truthy() {
+			if llamacpp.Truthy(toolResponseQueueIds) {
 				// Kimi-K2-Instruct.jinja:47:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
 				toolCallId = llamacpp.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.SmallInt(0)}, nil)
 			} else {
@@ -295,7 +295,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:58:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}
 }

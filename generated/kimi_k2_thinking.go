@@ -292,7 +292,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls")).Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.Truthy(llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls"))) {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
@@ -302,7 +302,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	// Kimi-K2-Thinking.jinja:52:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
 	suffixMsgs = llamacpp.Slice(messages, llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())
 	// Kimi-K2-Thinking.jinja:54:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Thinking.jinja:55:41 {{ tools | tojson }}
 		llamacpp.WriteJSON(w, tools, nil, nil)
@@ -325,14 +325,14 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
 			renderKimiK2Thinking_renderContentLlama(w, message)
 			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
 				renderKimiK2Thinking_renderToolcallsLlama(w, message, toolCallCounter, toolResponseQueueIds)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:69:7 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Thinking.jinja:70:5 {%- if tool_response_queue.ids -%}
-			if toolResponseQueueIds.Truthy() {
+			if llamacpp.Truthy(toolResponseQueueIds) {
 				// Kimi-K2-Thinking.jinja:71:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
 				toolCallId = llamacpp.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.SmallInt(0)}, nil)
 			} else {
@@ -371,14 +371,14 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
 			renderKimiK2Thinking_renderContentLlama(w, message)
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
 				renderKimiK2Thinking_renderToolcallsLlama(w, message, toolCallCounter, toolResponseQueueIds)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:91:7 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Thinking.jinja:92:5 {%- if tool_response_queue.ids -%}
-			if toolResponseQueueIds.Truthy() {
+			if llamacpp.Truthy(toolResponseQueueIds) {
 				// Kimi-K2-Thinking.jinja:93:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
 				toolCallId2 = llamacpp.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.SmallInt(0)}, nil)
 			} else {
@@ -400,7 +400,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:106:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}
 }
@@ -438,7 +438,7 @@ func renderKimiK2Thinking_setRolesLlama(w *jinja2.Writer, message jinja2.Value) 
 	message = llamacpp.Param(message, "message")
 	var roleName jinja2.Value
 	// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-	roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
+	roleName = llamacpp.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
 		return llamacpp.ItemStr(message, "role")
 	})
 	// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}

@@ -805,19 +805,19 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		thinkingEffort = jinja2.Lit("max")
 	}
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
-	if (thinking.Truthy() && !llamacpp.IsNone(thinkingEffort)) && !llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
+	if (llamacpp.Truthy(thinking) && !llamacpp.IsNone(thinkingEffort)) && !llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
 		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(jinja2.Lit("Unsupported thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Lit("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
 	state = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.SmallInt(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.SmallInt(0)), jinja2.KW("response_schema", jinja2.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
-	if llamacpp.IsDefined(tools) && tools.Truthy() {
+	if llamacpp.IsDefined(tools) && llamacpp.Truthy(tools) {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
 		renderKimiK3_renderToolDeclareLlama(w, tools, jinja2.Missing())
 	}
 	// Kimi-K3.jinja:204:1 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
-	if thinking.Truthy() && llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
+	if llamacpp.Truthy(thinking) && llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205:5 {{- internal_system_message(
 		renderKimiK3_internalSystemMessageLlama(w, jinja2.Lit("thinking-effort"), llamacpp.Add(llamacpp.Add(jinja2.Lit("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Lit("`.")))
 	}
@@ -838,7 +838,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
-				if llamacpp.MethodGet(message, jinja2.Lit("name")).Truthy() {
+				if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("name"))) {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttr(message, "name"))))
 				}
@@ -849,7 +849,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
 				renderKimiK3_closeTagLlama(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "system") && llamacpp.MethodGet(message, jinja2.Lit("tools")).Truthy() {
+			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "system") && llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tools"))) {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
 				renderKimiK3_renderToolDeclareLlama(w, llamacpp.ItemAttr(message, "tools"), jinja2.Bool(true))
@@ -858,7 +858,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
-				if llamacpp.MethodGet(message, jinja2.Lit("name")).Truthy() {
+				if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("name"))) {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttr(message, "name"))))
 				}
@@ -882,7 +882,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("assistant")))
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
-				if llamacpp.MethodGet(message, jinja2.Lit("name")).Truthy() {
+				if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("name"))) {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
 					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttr(message, "name"))))
 				}
@@ -1037,11 +1037,11 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		})), jinja2.Lit("\n```")))
 	}
 	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// Kimi-K3.jinja:317:5 {{- open_tag('message', [('role', 'assistant')]) -}}
 		renderKimiK3_openTagLlama(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("assistant"))))
 		// Kimi-K3.jinja:318:5 {{- open_tag('think' if thinking else 'response') -}}
-		renderKimiK3_openTagLlama(w, jinja2.IfElse(thinking.Truthy(), func() jinja2.Value {
+		renderKimiK3_openTagLlama(w, jinja2.IfElse(llamacpp.Truthy(thinking), func() jinja2.Value {
 			return jinja2.Lit("think")
 		}, func() jinja2.Value {
 			return jinja2.Lit("response")
@@ -1254,7 +1254,7 @@ func renderKimiK3_renderToolDeclareLlama(w *jinja2.Writer, toolList, dynamic jin
 	// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
 	renderKimiK3_openTagLlama(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("tool-declare"))))
 	// Kimi-K3.jinja:87:1 {%- if dynamic -%}
-	if dynamic.Truthy() {
+	if llamacpp.Truthy(dynamic) {
 		w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
 	} else {
 		// Kimi-K3.jinja:89:5 {%- else -%}
@@ -1318,15 +1318,15 @@ func renderKimiK3_renderAssistantLlama(w *jinja2.Writer, message, state jinja2.V
 	state = llamacpp.Param(state, "state")
 	var reasoningContent, toolCalls jinja2.Value
 	// Kimi-K3.jinja:117:1 {%- if thinking -%}
-	if thinking.Truthy() {
+	if llamacpp.Truthy(thinking) {
 		// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-		reasoningContent = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("reasoning_content")), func() jinja2.Value {
+		reasoningContent = llamacpp.Or(llamacpp.MethodGet(message, jinja2.Lit("reasoning_content")), func() jinja2.Value {
 			return llamacpp.MethodGet(message, jinja2.Lit("reasoning"))
 		})
 		// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
 		renderKimiK3_openTagLlama(w, jinja2.Lit("think"), jinja2.Missing())
 		// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-		if !llamacpp.IsNone(reasoningContent) && llamacpp.FilterTrim(llamacpp.FilterString(reasoningContent), nil, nil).Truthy() {
+		if !llamacpp.IsNone(reasoningContent) && llamacpp.Truthy(llamacpp.FilterTrim(llamacpp.FilterString(reasoningContent), nil, nil)) {
 			// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
 			renderKimiK3_renderTextLlama(w, reasoningContent, state, imagePrompts)
 		}
@@ -1342,7 +1342,7 @@ func renderKimiK3_renderAssistantLlama(w *jinja2.Writer, message, state jinja2.V
 	// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
 	toolCalls = llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))
 	// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
-	if toolCalls.Truthy() {
+	if llamacpp.Truthy(toolCalls) {
 		// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
 		renderKimiK3_openTagLlama(w, jinja2.Lit("tools"), jinja2.Missing())
 		// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
@@ -1402,7 +1402,7 @@ func renderKimiK3_renderAssistantLlama(w *jinja2.Writer, message, state jinja2.V
 					// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
 					renderKimiK3_closeTagLlama(w, jinja2.Lit("argument"))
 				}
-			} else if llamacpp.IsString(arguments) && llamacpp.FilterTrim(arguments, nil, nil).Truthy() {
+			} else if llamacpp.IsString(arguments) && llamacpp.Truthy(llamacpp.FilterTrim(arguments, nil, nil)) {
 				// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
 				// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
 				renderKimiK3_openTagLlama(w, jinja2.Lit("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("type"), jinja2.Lit("object"))))

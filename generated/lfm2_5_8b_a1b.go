@@ -333,7 +333,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
-		if llamacpp.MethodGet(messages0, jinja2.Lit("content")).Truthy() {
+		if llamacpp.Truthy(llamacpp.MethodGet(messages0, jinja2.Lit("content"))) {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
 				renderLFM2_5_8B_A1B_parseContentLlama(w, llamacpp.ItemStr(messages0, "content"))
@@ -343,9 +343,9 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-8B-A1B.jinja:53:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// LFM2.5-8B-A1B.jinja:54:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
+		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.IfElse(llamacpp.Truthy(nsSystemPrompt), func() jinja2.Value {
 			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
 			return jinja2.Lit("")
@@ -371,7 +371,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 		nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Lit("]"))
 	}
 	// LFM2.5-8B-A1B.jinja:66:1 {%- if ns.system_prompt -%}
-	if nsSystemPrompt.Truthy() {
+	if llamacpp.Truthy(nsSystemPrompt) {
 		// LFM2.5-8B-A1B.jinja:67:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
 		llamacpp.WriteStr(w, nsSystemPrompt)
@@ -402,7 +402,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 				var cfmTag, hasCfm, content, truncLen jinja2.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				messageThinking := llamacpp.ItemAttr(message, "thinking")
-				if llamacpp.IsDefined(messageThinking) && (preserveThinking.Truthy() || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) {
+				if llamacpp.IsDefined(messageThinking) && (llamacpp.Truthy(preserveThinking) || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
 					w.WriteString("<think>")
 					llamacpp.WriteStr(w, messageThinking)
@@ -420,7 +420,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 						renderLFM2_5_8B_A1B_parseContentLlama(w, messageContent)
 					})
 					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-					if !(preserveThinking.Truthy() || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) {
+					if !(llamacpp.Truthy(preserveThinking) || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
 						if llamacpp.In(jinja2.Lit("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
@@ -428,7 +428,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && llamacpp.MethodEndswith(content, cfmTag).Truthy() {
+					if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && llamacpp.Truthy(llamacpp.MethodEndswith(content, cfmTag)) {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = jinja2.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
@@ -447,7 +447,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 					renderLFM2_5_8B_A1B_renderToolCallsLlama(w, llamacpp.ItemAttr(message, "tool_calls"))
 				}
 				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
-				if hasCfm.Truthy() {
+				if llamacpp.Truthy(hasCfm) {
 					// LFM2.5-8B-A1B.jinja:102:13 {{- _cfm_tag -}}
 					llamacpp.Write(w, cfmTag)
 				}
@@ -456,7 +456,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:106:9 {%- else %}
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
-			if llamacpp.MethodGet(message, jinja2.Lit("content")).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("content"))) {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
 				renderLFM2_5_8B_A1B_parseContentLlama(w, llamacpp.ItemStr(message, "content"))
 			}
@@ -464,7 +464,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:113:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
 	}
 }

@@ -184,11 +184,11 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-Instruct.jinja:8:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: [… (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Add(llamacpp.ItemAttr(ns, "system_prompt"), jinja2.IfElse(llamacpp.ItemAttr(ns, "system_prompt").Truthy(), func() jinja2.Value {
+		llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Add(llamacpp.ItemAttr(ns, "system_prompt"), jinja2.IfElse(llamacpp.Truthy(llamacpp.ItemAttr(ns, "system_prompt")), func() jinja2.Value {
 			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
 			return jinja2.Lit("")
@@ -220,7 +220,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 		llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.ItemAttr(ns, "system_prompt"), jinja2.Lit("]")))
 	}
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
-	if llamacpp.ItemAttr(ns, "system_prompt").Truthy() {
+	if llamacpp.Truthy(llamacpp.ItemAttr(ns, "system_prompt")) {
 		// LFM2.5-Instruct.jinja:22:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
 		llamacpp.WriteStr(w, llamacpp.ItemAttr(ns, "system_prompt"))
@@ -260,7 +260,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 			content = llamacpp.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && llamacpp.Ne(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_assistant_index")) {
+		if (jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.Truthy(keepPastThinking)) && llamacpp.Ne(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
@@ -271,7 +271,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 		llamacpp.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
 	// LFM2.5-Instruct.jinja:43:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
 	}
 }

@@ -145,9 +145,9 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2-8B-A1B.jinja:8:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// LFM2-8B-A1B.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
-		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
+		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.IfElse(llamacpp.Truthy(nsSystemPrompt), func() jinja2.Value {
 			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
 			return jinja2.Lit("")
@@ -173,7 +173,7 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 		nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Lit("]<|tool_list_end|>"))
 	}
 	// LFM2-8B-A1B.jinja:21:1 {%- if ns.system_prompt -%}
-	if nsSystemPrompt.Truthy() {
+	if llamacpp.Truthy(nsSystemPrompt) {
 		// LFM2-8B-A1B.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
 		llamacpp.WriteStr(w, nsSystemPrompt)
@@ -203,7 +203,7 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 		llamacpp.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
 	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
 	}
 }

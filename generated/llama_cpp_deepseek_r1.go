@@ -230,7 +230,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 	// llama-cpp-deepseek-r1.jinja:10:1 {{bos_token}}
 	llamacpp.Write(w, bosToken)
 	// llama-cpp-deepseek-r1.jinja:11:1 {%- if tools %}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
 		llamacpp.WriteJSON(w, llamacpp.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(2))})
@@ -259,7 +259,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.ItemStr(message, "content").Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.Truthy(llamacpp.ItemStr(message, "content")) {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -270,7 +270,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 			var toolName, toolArgs jinja2.Value
 			for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
-				if llamacpp.ItemAttr(ns, "is_first").Truthy() {
+				if llamacpp.Truthy(llamacpp.ItemAttr(ns, "is_first")) {
 					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%}
@@ -299,7 +299,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.ItemStr(message, "content").Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.Truthy(llamacpp.ItemStr(message, "content")) {
 			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
 			renderLlamaCppDeepseekR1_flushToolOutputsLlama(w, ns)
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
@@ -321,7 +321,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%}
 			llamacpp.SetAttr(ns, "is_tool_outputs", jinja2.Bool(true))
 			// llama-cpp-deepseek-r1.jinja:66:9 {%- if ns.is_output_first -%}
-			if llamacpp.ItemAttr(ns, "is_output_first").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(ns, "is_output_first")) {
 				w.WriteString("<｜tool▁outputs▁begin｜>")
 				// llama-cpp-deepseek-r1.jinja:68:13 {%- set ns.is_output_first = false -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
@@ -337,7 +337,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 	// llama-cpp-deepseek-r1.jinja:73:1 {{- flush_tool_outputs() -}}
 	renderLlamaCppDeepseekR1_flushToolOutputsLlama(w, ns)
 	// llama-cpp-deepseek-r1.jinja:74:1 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
-	if addGenerationPrompt.Truthy() && !llamacpp.ItemAttr(ns, "is_tool_outputs").Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) && !llamacpp.Truthy(llamacpp.ItemAttr(ns, "is_tool_outputs")) {
 		w.WriteString("<｜Assistant｜><think>\n")
 	}
 }
@@ -347,7 +347,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 func renderLlamaCppDeepseekR1_flushToolOutputsLlama(w *jinja2.Writer, ns jinja2.Value) {
 	// llama-cpp-deepseek-r1.jinja:27:1 {%- macro flush_tool_outputs() -%}
 	// llama-cpp-deepseek-r1.jinja:28:5 {%- if ns.is_tool_outputs -%}
-	if llamacpp.ItemAttr(ns, "is_tool_outputs").Truthy() {
+	if llamacpp.Truthy(llamacpp.ItemAttr(ns, "is_tool_outputs")) {
 		w.WriteString("<｜tool▁outputs▁end｜><｜end▁of▁sentence｜>")
 		// llama-cpp-deepseek-r1.jinja:30:9 {%- set ns.is_tool_outputs = false -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)

@@ -191,9 +191,9 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// llama-cpp-lfm2.jinja:8:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// llama-cpp-lfm2.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
-		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
+		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.IfElse(llamacpp.Truthy(nsSystemPrompt), func() jinja2.Value {
 			return jinja2.Lit("\n")
 		}, func() jinja2.Value {
 			return jinja2.Lit("")
@@ -219,7 +219,7 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 		nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Lit("]<|tool_list_end|>"))
 	}
 	// llama-cpp-lfm2.jinja:21:1 {%- if ns.system_prompt -%}
-	if nsSystemPrompt.Truthy() {
+	if llamacpp.Truthy(nsSystemPrompt) {
 		// llama-cpp-lfm2.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
 		w.WriteString("<|im_start|>system\n")
 		llamacpp.WriteStr(w, nsSystemPrompt)
@@ -235,7 +235,7 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 		w.WriteString("\n")
 		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
 		messageContent := llamacpp.ItemStr(message, "content")
-		if messageContent.Truthy() {
+		if llamacpp.Truthy(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
@@ -250,7 +250,7 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			content = llamacpp.Sum(jinja2.Lit("<|tool_response_start|>"), content, jinja2.Lit("<|tool_response_end|>"))
-		} else if (jinja2.EqStr(messageRole, "assistant") && llamacpp.In(jinja2.Lit("tool_calls"), message)) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
+		} else if (jinja2.EqStr(messageRole, "assistant") && llamacpp.In(jinja2.Lit("tool_calls"), message)) && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
 			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
 			nsTcResult := jinja2.Lit("")
@@ -279,7 +279,7 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 					nsTcResult = llamacpp.Add(nsTcResult, llamacpp.FilterTojson(args, nil, nil))
 				}
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
-				if llamacpp.MethodGet(tc, jinja2.Lit("id")).Truthy() {
+				if llamacpp.Truthy(llamacpp.MethodGet(tc, jinja2.Lit("id"))) {
 					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
 					nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Lit(", \"id\": \"")), llamacpp.ItemStr(tc, "id")), jinja2.Lit("\""))
 				}
@@ -293,7 +293,7 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 		llamacpp.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
 	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
 	}
 }

@@ -176,7 +176,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("|>")
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
-			if llamacpp.ItemAttr(message, "content").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(message, "content")) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
 				llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
 			}
@@ -191,7 +191,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 		}
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:31:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|assistant|>")
 	} else {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:33:5 {%- else -%}

@@ -169,7 +169,7 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:26:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("Assistant:")
 		// llama-cpp-rwkv-world.jinja:28:5 {%- if enable_thinking is defined and enable_thinking is false %}
 		if llamacpp.IsDefined(enableThinking) && llamacpp.IsFalse(enableThinking) {

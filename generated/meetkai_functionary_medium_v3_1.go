@@ -157,14 +157,14 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 	// meetkai-functionary-medium-v3.1.jinja:5:1 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
 	hasCodeInterpreter = jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.SmallInt(0)))
 	// meetkai-functionary-medium-v3.1.jinja:6:1 {%- if has_code_interpreter -%}
-	if hasCodeInterpreter.Truthy() {
+	if llamacpp.Truthy(hasCodeInterpreter) {
 		// meetkai-functionary-medium-v3.1.jinja:7:5 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
 		tools = llamacpp.FilterList(llamacpp.FilterRejectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))
 	}
 	// meetkai-functionary-medium-v3.1.jinja:11:1 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
 	llamacpp.WriteAdd(w, bosToken, jinja2.Lit("<|start_header_id|>system<|end_header_id|>\n\n"))
 	// meetkai-functionary-medium-v3.1.jinja:12:1 {%- if has_code_interpreter %}
-	if hasCodeInterpreter.Truthy() {
+	if llamacpp.Truthy(hasCodeInterpreter) {
 		w.WriteString("Environment: ipython\n\n")
 	} else {
 		// meetkai-functionary-medium-v3.1.jinja:14:5 {%- else -%}
@@ -172,7 +172,7 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n\n")
 	// meetkai-functionary-medium-v3.1.jinja:18:1 {%- if tools %}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("\nYou have access to the following functions:\n\n")
 		// meetkai-functionary-medium-v3.1.jinja:20:5 {%- for t in tools %}
 		for _, t := range llamacpp.Iterate(w, tools) {
@@ -207,12 +207,12 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 			llamacpp.WriteAdd(w, jinja2.Lit("<|start_header_id|>"), messageRole, jinja2.Lit("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.1.jinja:39:9 {%- if message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if messageContent.Truthy() {
+			if llamacpp.Truthy(messageContent) {
 				// meetkai-functionary-medium-v3.1.jinja:40:13 {{ message['content'] }}
 				llamacpp.Write(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
 				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
@@ -235,7 +235,7 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 		}
 	}
 	// meetkai-functionary-medium-v3.1.jinja:56:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 	}
 }

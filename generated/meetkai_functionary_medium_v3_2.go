@@ -720,7 +720,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	// meetkai-functionary-medium-v3.2.jinja:235:1 {%- macro generate_schema_from_functions(functions, namespace='functions') -%}
 	// (the function renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctionsLlama)
 	// meetkai-functionary-medium-v3.2.jinja:262:1 {%- if not tools -%}
-	if !tools.Truthy() {
+	if !llamacpp.Truthy(tools) {
 		// meetkai-functionary-medium-v3.2.jinja:263:5 {%- set tools = [] -%}
 		tools = jinja2.NewList()
 	}
@@ -759,13 +759,13 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 			w.WriteString("<|end_header_id|>\n\n")
 			// meetkai-functionary-medium-v3.2.jinja:276:9 {%- if message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if messageContent.Truthy() {
+			if llamacpp.Truthy(messageContent) {
 				// meetkai-functionary-medium-v3.2.jinja:277:13 {{ '>>>all\n' + message['content'] }}
 				w.WriteString(">>>all\n")
 				llamacpp.WriteStr(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
 				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
@@ -780,7 +780,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:287:1 {% if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n>>>")
 	}
 }
@@ -918,14 +918,14 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama(w *jinja2.Writer, para
 		renderMeetkaiFunctionaryMediumV3_2_getFormatParamLlama(w, param)
 	})
 	// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-	if (((((llamacpp.In(jinja2.Lit("description"), param) || llamacpp.In(jinja2.Lit("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || llamacpp.ItemStr(param, "maximum").Truthy()) || llamacpp.ItemStr(param, "minimum").Truthy()) || llamacpp.ItemStr(param, "maxLength").Truthy()) || llamacpp.ItemStr(param, "minLength").Truthy() {
+	if (((((llamacpp.In(jinja2.Lit("description"), param) || llamacpp.In(jinja2.Lit("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || llamacpp.Truthy(llamacpp.ItemStr(param, "maximum"))) || llamacpp.Truthy(llamacpp.ItemStr(param, "minimum"))) || llamacpp.Truthy(llamacpp.ItemStr(param, "maxLength"))) || llamacpp.Truthy(llamacpp.ItemStr(param, "minLength")) {
 		w.WriteString("//")
 		// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
 		if llamacpp.In(jinja2.Lit("description"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
 			desc = llamacpp.ItemStr(param, "description")
 			// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
-			if !llamacpp.MethodEndswith(desc, jinja2.Lit(".")).Truthy() {
+			if !llamacpp.Truthy(llamacpp.MethodEndswith(desc, jinja2.Lit("."))) {
 				// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
 				desc = llamacpp.Add(desc, jinja2.Lit("."))
 			}
@@ -1021,7 +1021,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer
 	// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
 	if llamacpp.Eq(llamacpp.FilterLength(itemsInfo), jinja2.SmallInt(0)) {
 		// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
-		if paramName.Truthy() {
+		if llamacpp.Truthy(paramName) {
 			// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
 			w.WriteString("\n")
 			llamacpp.WriteStr(w, offset)
@@ -1043,7 +1043,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer
 		// meetkai-functionary-medium-v3.2.jinja:128:9 {%- if array_type == 'object' -%}
 		if jinja2.EqStr(arrayType, "object") {
 			// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
-			if paramName.Truthy() {
+			if llamacpp.Truthy(paramName) {
 				// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, offset)
@@ -1069,7 +1069,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer
 				renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w, jinja2.None(), itemsInfo, llamacpp.Add(depth, jinja2.SmallInt(1)), getParameterTypescript)
 			})
 			// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
-			if !paramName.Truthy() {
+			if !llamacpp.Truthy(paramName) {
 				// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, itemInfo)
@@ -1253,7 +1253,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w *jinja2.Wr
 						renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w, paramDeclaration, param, depth, getParameterTypescript)
 					})
 					// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
-					if !llamacpp.MethodEndswith(arrayDeclaration, jinja2.Lit(",")).Truthy() {
+					if !llamacpp.Truthy(llamacpp.MethodEndswith(arrayDeclaration, jinja2.Lit(","))) {
 						// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
 						arrayDeclaration = llamacpp.Add(arrayDeclaration, jinja2.Lit(","))
 					}
@@ -1270,7 +1270,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w *jinja2.Wr
 					})
 				}
 				// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
-				if llamacpp.In(jinja2.Lit("nullable"), param) && llamacpp.ItemStr(param, "nullable").Truthy() {
+				if llamacpp.In(jinja2.Lit("nullable"), param) && llamacpp.Truthy(llamacpp.ItemStr(param, "nullable")) {
 					// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
 					paramType = llamacpp.Add(paramType, jinja2.Lit(" | null"))
 				}
@@ -1301,14 +1301,14 @@ func renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctionsLlama(w *jinj
 	var functionName, description, parameters, requiredParams jinja2.Value
 	for _, function := range llamacpp.Iterate(w, functions) {
 		// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
-		if llamacpp.MethodGet(function, jinja2.Lit("function")).Truthy() {
+		if llamacpp.Truthy(llamacpp.MethodGet(function, jinja2.Lit("function"))) {
 			// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
 			function = llamacpp.MethodGet(function, jinja2.Lit("function"))
 		}
 		// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
 		functionName = llamacpp.MethodGet(function, jinja2.Lit("name"))
 		// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
-		if functionName.Truthy() {
+		if llamacpp.Truthy(functionName) {
 			// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
 			description = llamacpp.MethodGetDefault(function, jinja2.Lit("description"), jinja2.Lit(""))
 			// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
@@ -1321,7 +1321,7 @@ func renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctionsLlama(w *jinj
 			w.WriteString("type ")
 			llamacpp.WriteStr(w, functionName)
 			// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
-			if parameters.Truthy() && llamacpp.MethodGet(parameters, jinja2.Lit("properties")).Truthy() {
+			if llamacpp.Truthy(parameters) && llamacpp.Truthy(llamacpp.MethodGet(parameters, jinja2.Lit("properties"))) {
 				w.WriteString(" = (_: {")
 				// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
 				requiredParams = llamacpp.MethodGetDefault(parameters, jinja2.Lit("required"), jinja2.NewList())

@@ -260,7 +260,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 	llamacpp.WriteStr(w, dateString)
 	w.WriteString("\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34:1 {%- if tools is not none and not tools_in_user_message %}
-	if !llamacpp.IsNone(tools) && !toolsInUserMessage.Truthy() {
+	if !llamacpp.IsNone(tools) && !llamacpp.Truthy(toolsInUserMessage) {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:38:5 {%- for t in tools %}
 		for _, t := range llamacpp.Iterate(w, tools) {
@@ -273,7 +273,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
-	if toolsInUserMessage.Truthy() && !llamacpp.IsNone(tools) {
+	if llamacpp.Truthy(toolsInUserMessage) && !llamacpp.IsNone(tools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
 		if llamacpp.Ne(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
@@ -344,7 +344,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:91:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 	}
 }

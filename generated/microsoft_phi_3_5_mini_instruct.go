@@ -89,7 +89,7 @@ func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1:30 {% if message['role'] == 'system' and message['content'] %}
 		messageRole := llamacpp.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole, "system") && llamacpp.ItemStr(message, "content").Truthy() {
+		if jinja2.EqStr(messageRole, "system") && llamacpp.Truthy(llamacpp.ItemStr(message, "content")) {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1:89 {{'<|system|>
 			w.WriteString("<|system|>\n")
 			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
@@ -109,7 +109,7 @@ func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer) {
 		}
 	}
 	// microsoft-Phi-3.5-mini-instruct.jinja:7:27 {% if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|assistant|>\n")
 	} else {
 		// microsoft-Phi-3.5-mini-instruct.jinja:8:8 {% else %}

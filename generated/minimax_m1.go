@@ -348,7 +348,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 						w.WriteString("tool result: ")
 						llamacpp.WriteStr(w, llamacpp.ItemStr(content, "text"))
 						w.WriteString("\n\n")
-					} else if llamacpp.MethodGet(content, jinja2.Lit("name")).Truthy() {
+					} else if llamacpp.Truthy(llamacpp.MethodGet(content, jinja2.Lit("name"))) {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool name: ")
@@ -363,7 +363,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 		}
 	}
 	// MiniMax-M1.jinja:89:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 	}
 }

@@ -387,7 +387,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M2.jinja:49:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
 		systemMessage = llamacpp.ItemInt(messages, 0)
 		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
@@ -412,7 +412,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	// MiniMax-M2.jinja:62:1 {{- build_system_message(system_message) }}
 	renderMiniMaxM2_buildSystemMessageLlama(w, systemMessage, modelIdentityInput)
 	// MiniMax-M2.jinja:64:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// MiniMax-M2.jinja:65:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
 		w.WriteString("\n\n")
 		w.WriteString("# Tools")
@@ -476,7 +476,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			if reasoningContent.Truthy() && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
+			if llamacpp.Truthy(reasoningContent) && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.WriteString("<think>")
 				w.WriteString("\n")
@@ -486,13 +486,13 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				w.WriteString("\n\n")
 			}
 			// MiniMax-M2.jinja:100:9 {%- if content -%}
-			if content.Truthy() {
+			if llamacpp.Truthy(content) {
 				// MiniMax-M2.jinja:101:13 {{- content }}
 				llamacpp.Write(w, content)
 			}
 			// MiniMax-M2.jinja:103:9 {%- if message.tool_calls -%}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, toolcallBeginToken)
@@ -503,7 +503,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
 					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
-					if toolCallFunction.Truthy() {
+					if llamacpp.Truthy(toolCallFunction) {
 						// MiniMax-M2.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -603,7 +603,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 		}
 	}
 	// MiniMax-M2.jinja:157:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// MiniMax-M2.jinja:158:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
 		w.WriteString("]~b]ai")
 		w.WriteString("\n")
@@ -662,7 +662,7 @@ func renderMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jin
 	systemMessage = llamacpp.Param(systemMessage, "system_message")
 	modelIdentity := modelIdentityInput
 	// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
-	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "content").Truthy() {
+	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttr(systemMessage, "content")) {
 		// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
 		renderMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(systemMessage, "content"))
 	} else {
@@ -676,12 +676,12 @@ func renderMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jin
 		llamacpp.Write(w, modelIdentity)
 	}
 	// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
-	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_date").Truthy() {
+	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttr(systemMessage, "current_date")) {
 		// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
 		llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), llamacpp.ItemAttr(systemMessage, "current_date"))
 	}
 	// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
-	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_location").Truthy() {
+	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttr(systemMessage, "current_location")) {
 		// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
 		llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), llamacpp.ItemAttr(systemMessage, "current_location"))
 	}

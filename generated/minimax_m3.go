@@ -607,19 +607,19 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	// MiniMax-M3.jinja:102:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M3.jinja:103:1 {%- if messages and messages[0].role == "root" -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "root") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "root") {
 		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
 		systemMessage = llamacpp.ItemInt(messages, 0)
 		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
-		if conversationMessages.Truthy() && llamacpp.InStrs(llamacpp.ItemAttr(llamacpp.ItemInt(conversationMessages, 0), "role"), "system", "developer") {
+		if llamacpp.Truthy(conversationMessages) && llamacpp.InStrs(llamacpp.ItemAttr(llamacpp.ItemInt(conversationMessages, 0), "role"), "system", "developer") {
 			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
 			developerMessage = llamacpp.ItemInt(conversationMessages, 0)
 			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
 			conversationMessages = llamacpp.Slice(conversationMessages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
-	} else if messages.Truthy() && llamacpp.InStrs(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
+	} else if llamacpp.Truthy(messages) && llamacpp.InStrs(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
 		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
 		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
 		developerMessage = llamacpp.ItemInt(messages, 0)
@@ -640,7 +640,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
 	renderMiniMaxM3_buildDeveloperMessageLlama(w, developerMessage, modelIdentityInput, imageToken, videoToken)
 	// MiniMax-M3.jinja:122:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// MiniMax-M3.jinja:123:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
 		w.WriteString("\n\n")
 		w.WriteString("# Tools")
@@ -731,7 +731,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
-			if reasoningContent.Truthy() {
+			if llamacpp.Truthy(reasoningContent) {
 				// MiniMax-M3.jinja:164:13 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 				llamacpp.Write(w, llamacpp.Concat(thinkBeginToken, reasoningContent, thinkEndToken))
@@ -741,13 +741,13 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, thinkEndToken)
 			}
 			// MiniMax-M3.jinja:170:9 {%- if content -%}
-			if content.Truthy() {
+			if llamacpp.Truthy(content) {
 				// MiniMax-M3.jinja:171:13 {{- content }}
 				llamacpp.Write(w, content)
 			}
 			// MiniMax-M3.jinja:173:9 {%- if message.tool_calls -%}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 				llamacpp.Write(w, llamacpp.Concat(toolcallBeginToken, jinja2.Lit("\n")))
@@ -757,7 +757,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
 					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
-					if toolCallFunction.Truthy() {
+					if llamacpp.Truthy(toolCallFunction) {
 						// MiniMax-M3.jinja:178:21 {%- set tool_call = tool_call.function -%}
 						toolCall = toolCallFunction
 					}
@@ -797,7 +797,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				// MiniMax-M3.jinja:191:13 {%- if message.tool_calls[-1].function -%}
 				messageToolCallsMinus1 := llamacpp.ItemInt(messageToolCalls, -1)
 				messageToolCallsMinus1Function := llamacpp.ItemAttr(messageToolCallsMinus1, "function")
-				if messageToolCallsMinus1Function.Truthy() {
+				if llamacpp.Truthy(messageToolCallsMinus1Function) {
 					// MiniMax-M3.jinja:192:17 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 					lastToolCallName = llamacpp.ItemAttr(messageToolCallsMinus1Function, "name")
 				} else {
@@ -880,7 +880,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		}
 	}
 	// MiniMax-M3.jinja:235:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
 		// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 		llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("ai"), jinja2.Lit("\n")))
@@ -1023,7 +1023,7 @@ func renderMiniMaxM3_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jin
 	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
 	systemMessage = llamacpp.Param(systemMessage, "system_message")
 	// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
-	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "content").Truthy() {
+	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttr(systemMessage, "content")) {
 		// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
 		renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttr(systemMessage, "content"), imageToken, videoToken)
 	} else {
@@ -1064,7 +1064,7 @@ func renderMiniMaxM3_buildDeveloperMessageLlama(w *jinja2.Writer, developerMessa
 	developerMessage = llamacpp.Param(developerMessage, "developer_message")
 	modelIdentity := modelIdentityInput
 	// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
-	if developerMessage.Truthy() && llamacpp.ItemAttr(developerMessage, "content").Truthy() {
+	if llamacpp.Truthy(developerMessage) && llamacpp.Truthy(llamacpp.ItemAttr(developerMessage, "content")) {
 		// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
 		renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttr(developerMessage, "content"), imageToken, videoToken)
 	} else {

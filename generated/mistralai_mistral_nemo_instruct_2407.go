@@ -349,7 +349,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 							llamacpp.WriteJSON(w, val, nil, nil)
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38:21 {%- if not loop.last %}
-						if !loop.Last().Truthy() {
+						if !llamacpp.Truthy(loop.Last()) {
 							w.WriteString(", ")
 						}
 					}

@@ -377,7 +377,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 	filteredMessages2 := filteredMessages
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		if !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "tool_results") && !llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+		if !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "tool_results") && !llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
 			filteredMessages2 = llamacpp.Add(filteredMessages2, jinja2.NewList(message))
 		}
@@ -440,7 +440,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 							llamacpp.WriteJSON(w, val, nil, nil)
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58:21 {%- if not loop.last %}
-						if !loop.Last().Truthy() {
+						if !llamacpp.Truthy(loop.Last()) {
 							w.WriteString(", ")
 						}
 					}

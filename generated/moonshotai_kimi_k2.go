@@ -145,7 +145,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2.jinja:1:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2.jinja:2:41 {{ tools | tojson }}
 		llamacpp.WriteJSON(w, tools, nil, nil)
@@ -175,10 +175,10 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 		}
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		messageRole2 := llamacpp.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if messageContent.Truthy() {
+			if llamacpp.Truthy(messageContent) {
 				// moonshotai-Kimi-K2.jinja:18:34 {{ message['content'] }}
 				llamacpp.Write(w, messageContent)
 			}
@@ -231,7 +231,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2.jinja:41:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}
 }

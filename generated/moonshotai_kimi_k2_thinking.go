@@ -263,7 +263,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 		mark := w.Mark()
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls")).Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.Truthy(llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls"))) {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			w.Drop(mark)
@@ -275,7 +275,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	// moonshotai-Kimi-K2-Thinking.jinja:49:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
 	suffixMsgs = llamacpp.Slice(messages, llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())
 	// moonshotai-Kimi-K2-Thinking.jinja:51:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:52:41 {{ tools | tojson() }}
 		llamacpp.WriteJSON(w, tools, nil, nil)
@@ -298,7 +298,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
 			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
 				renderMoonshotaiKimiK2Thinking_renderToolcallsLlama(w, message)
 			}
@@ -337,7 +337,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
-			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
 				renderMoonshotaiKimiK2Thinking_renderToolcallsLlama(w, message)
 			}
@@ -359,7 +359,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:95:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	}
 }
@@ -397,7 +397,7 @@ func renderMoonshotaiKimiK2Thinking_setRolesLlama(w *jinja2.Writer, message jinj
 	message = llamacpp.Param(message, "message")
 	var roleName jinja2.Value
 	// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-	roleName = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
+	roleName = llamacpp.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
 		return llamacpp.ItemStr(message, "role")
 	})
 	// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}

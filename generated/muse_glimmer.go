@@ -525,7 +525,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	if !nsHasSystem {
 		w.WriteString("<|start|>system<|message|>You are a helpful AI assistant.")
 		// muse-glimmer.jinja:113:5 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
-		if llamacpp.IsDefined(knowledgeCutoff) && knowledgeCutoff.Truthy() {
+		if llamacpp.IsDefined(knowledgeCutoff) && llamacpp.Truthy(knowledgeCutoff) {
 			kc = knowledgeCutoff
 		} else {
 			kc = jinja2.Lit("2026-01-04")
@@ -535,7 +535,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		llamacpp.WriteStr(w, kc)
 		w.WriteString(".")
 		// muse-glimmer.jinja:115:5 {%- if current_date is defined and current_date -%}
-		if llamacpp.IsDefined(currentDate) && currentDate.Truthy() {
+		if llamacpp.IsDefined(currentDate) && llamacpp.Truthy(currentDate) {
 			// muse-glimmer.jinja:116:9 {{- '\nCurrent date: ' + current_date + '.' -}}
 			w.WriteString("\nCurrent date: ")
 			llamacpp.WriteStr(w, currentDate)
@@ -551,7 +551,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		// muse-glimmer.jinja:121:5 {{- render_reasoning() -}}
 		renderMuseGlimmer_renderReasoningLlama(w, reasoningStrengthInput)
 		// muse-glimmer.jinja:122:5 {%- if tools -%}
-		if tools.Truthy() {
+		if llamacpp.Truthy(tools) {
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:124:9 {{- render_tool_defs(tools) -}}
 			renderMuseGlimmer_renderToolDefsLlama(w, tools, toolNamespaceDescriptionsInput)
@@ -591,7 +591,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 				renderMuseGlimmer_renderReasoningLlama(w, reasoningStrengthInput)
 			}
 			// muse-glimmer.jinja:149:9 {%- if tools -%}
-			if tools.Truthy() {
+			if llamacpp.Truthy(tools) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:151:13 {{- render_tool_defs(tools) -}}
 				renderMuseGlimmer_renderToolDefsLlama(w, tools, toolNamespaceDescriptionsInput)
@@ -611,11 +611,11 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			// muse-glimmer.jinja:161:9 {%- set tname = message.get('name') -%}
 			tname = llamacpp.MethodGet(message, jinja2.Lit("name"))
 			// muse-glimmer.jinja:162:9 {%- if not tname -%}
-			if !tname.Truthy() {
+			if !llamacpp.Truthy(tname) {
 				// muse-glimmer.jinja:163:13 {%- set tcid = message.get('tool_call_id') -%}
 				tcid = llamacpp.MethodGet(message, jinja2.Lit("tool_call_id"))
 				// muse-glimmer.jinja:164:13 {%- set rns = namespace(name=tcid if tcid else '') -%}
-				rnsName := jinja2.IfElse(tcid.Truthy(), func() jinja2.Value {
+				rnsName := jinja2.IfElse(llamacpp.Truthy(tcid), func() jinja2.Value {
 					return tcid
 				}, func() jinja2.Value {
 					return jinja2.Lit("")
@@ -623,7 +623,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 				// muse-glimmer.jinja:165:13 {%- for m in messages -%}
 				for _, m := range llamacpp.Iterate(w, messages) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
-					if llamacpp.MethodGet(m, jinja2.Lit("tool_calls")).Truthy() {
+					if llamacpp.Truthy(llamacpp.MethodGet(m, jinja2.Lit("tool_calls"))) {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
 						for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStr(m, "tool_calls")) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
@@ -649,14 +649,14 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
 			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
-			if llamacpp.MethodGet(message, jinja2.Lit("reasoning_content")).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("reasoning_content"))) {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
 				w.WriteString("<|start|>assistant to=self<|message|>")
 				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "reasoning_content"))
 				w.WriteString("<|eom|>")
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
-			if llamacpp.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
 				items := llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls"))
 				for i := range items {
@@ -679,7 +679,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			} else {
 				// muse-glimmer.jinja:193:13 {%- else -%}
 				// muse-glimmer.jinja:194:13 {%- set recipient = message.get('recipient') or 'user' -%}
-				recipient = jinja2.Or(llamacpp.MethodGet(message, jinja2.Lit("recipient")), func() jinja2.Value {
+				recipient = llamacpp.Or(llamacpp.MethodGet(message, jinja2.Lit("recipient")), func() jinja2.Value {
 					return jinja2.Lit("user")
 				})
 				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
@@ -687,11 +687,11 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
 				if llamacpp.IsNone(endTurn) {
 					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}
-					endTurn = jinja2.Bool(!(recipient.Truthy() && !jinja2.EqStr(recipient, "user")))
+					endTurn = jinja2.Bool(!(llamacpp.Truthy(recipient) && !jinja2.EqStr(recipient, "user")))
 				}
 				w.WriteString("<|start|>assistant")
 				// muse-glimmer.jinja:200:13 {%- if recipient -%}
-				if recipient.Truthy() {
+				if llamacpp.Truthy(recipient) {
 					// muse-glimmer.jinja:201:17 {{- ' to=' + recipient -}}
 					w.WriteString(" to=")
 					llamacpp.WriteStr(w, recipient)
@@ -700,7 +700,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
 				renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStr(message, "content"))
 				// muse-glimmer.jinja:205:13 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
-				if endTurn.Truthy() {
+				if llamacpp.Truthy(endTurn) {
 					w.WriteString("<|eot|>")
 				} else {
 					w.WriteString("<|eom|>")
@@ -709,7 +709,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		}
 	}
 	// muse-glimmer.jinja:209:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|start|>assistant")
 	}
 }
@@ -773,7 +773,7 @@ func renderMuseGlimmer_renderAtemLlama(w *jinja2.Writer, tc jinja2.Value) {
 		// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
 		if llamacpp.IsBoolean(v) {
 			// muse-glimmer.jinja:35:13 {%- if v -%}
-			if v.Truthy() {
+			if llamacpp.Truthy(v) {
 				w.WriteString("true")
 			} else {
 				// muse-glimmer.jinja:37:17 {%- else -%}
@@ -877,7 +877,7 @@ func renderMuseGlimmer_renderReasoningLlama(w *jinja2.Writer, reasoningStrengthI
 	var rs jinja2.Value
 	reasoningStrength := reasoningStrengthInput
 	// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
-	if llamacpp.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
+	if llamacpp.IsDefined(reasoningStrength) && llamacpp.Truthy(reasoningStrength) {
 		rs = reasoningStrength
 	} else {
 		rs = jinja2.Lit("high")
@@ -896,7 +896,7 @@ func renderMuseGlimmer_renderSystemMetaLlama(w *jinja2.Writer, tools jinja2.Valu
 	// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
 	rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Lit("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
 	// muse-glimmer.jinja:89:5 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var fn, tns jinja2.Value

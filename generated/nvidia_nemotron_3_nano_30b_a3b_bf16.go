@@ -669,11 +669,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			if (llamacpp.IsDefined(messageToolCalls) && llamacpp.IsIterable(messageToolCalls)) && llamacpp.Gt(llamacpp.FilterLength(messageToolCalls), jinja2.SmallInt(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), llamacpp.ItemAttr(ns, "last_user_idx"))))
+				includeContent = jinja2.Bool(!(llamacpp.Truthy(truncateHistoryThinking) && llamacpp.Lt(loop.Index0(), llamacpp.ItemAttr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
 				if llamacpp.IsString(content) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(content, nil, nil)), jinja2.SmallInt(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
-					if includeContent.Truthy() {
+					if llamacpp.Truthy(includeContent) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
 						// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 						llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTrim(content, nil, nil), jinja2.Lit("\n")))
@@ -746,7 +746,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				if !(truncateHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), llamacpp.ItemAttr(ns, "last_user_idx"))) {
+				if !(llamacpp.Truthy(truncateHistoryThinking) && llamacpp.Lt(loop.Index0(), llamacpp.ItemAttr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
 					w.WriteString("<|im_start|>assistant\n")
 					llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.FilterString(llamacpp.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), nil, nil))
@@ -786,7 +786,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if llamacpp.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
@@ -794,9 +794,9 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
-			} else if loop.Last().Truthy() {
+			} else if llamacpp.Truthy(loop.Last()) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190:13 {%- elif loop.last %}
 				w.WriteString("<|im_end|>\n")
 			}
@@ -807,9 +807,9 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:199:5 {%- if enable_thinking %}
-		if enableThinking.Truthy() {
+		if llamacpp.Truthy(enableThinking) {
 			w.WriteString("<|im_start|>assistant\n<think>\n")
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:201:9 {%- else %}

@@ -381,7 +381,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		llamacpp.WriteStr(w, llamacpp.ItemAttr(ns, "non_tool_system_content"))
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24:3 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
 		if llamacpp.IsDefined(llamacpp.ItemAttr(ns, "non_tool_system_content")) && !jinja2.EqStr(llamacpp.ItemAttr(ns, "non_tool_system_content"), "") {
 			w.WriteString("\n\n")
@@ -468,7 +468,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:78:7 {%- elif message['role'] == 'assistant' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
-			if content2.Truthy() && llamacpp.In(jinja2.Lit("</think>"), content2) {
+			if llamacpp.Truthy(content2) && llamacpp.In(jinja2.Lit("</think>"), content2) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
 				content2 = llamacpp.MethodStrip(llamacpp.FilterDefault(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Lit("</think>")), 1), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			}
@@ -481,7 +481,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
 				if !jinja2.EqStr(llamacpp.MethodStrip(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), "") {
 					w.WriteString("\n")
@@ -528,7 +528,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		}
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:108:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<SPECIAL_11>Assistant\n")
 		// NVIDIA-Nemotron-Nano-v2.jinja:111:3 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
 		if llamacpp.IsDefined(llamacpp.ItemAttr(ns, "enable_thinking")) && llamacpp.IsFalse(llamacpp.ItemAttr(ns, "enable_thinking")) {

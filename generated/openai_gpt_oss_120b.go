@@ -620,17 +620,17 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		loopMessages = messages
 	}
 	// openai-gpt-oss-120b.jinja:243:1 {%- if developer_message or tools %}
-	if developerMessage.Truthy() || tools.Truthy() {
+	if llamacpp.Truthy(developerMessage) || llamacpp.Truthy(tools) {
 		w.WriteString("<|start|>developer<|message|>")
 		// openai-gpt-oss-120b.jinja:245:5 {%- if developer_message %}
-		if developerMessage.Truthy() {
+		if llamacpp.Truthy(developerMessage) {
 			w.WriteString("# Instructions\n\n")
 			// openai-gpt-oss-120b.jinja:247:9 {{- developer_message }}
 			llamacpp.Write(w, developerMessage)
 			w.WriteString("\n\n")
 		}
 		// openai-gpt-oss-120b.jinja:250:5 {%- if tools -%}
-		if tools.Truthy() {
+		if llamacpp.Truthy(tools) {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:252:9 {{- render_tool_namespace("functions", tools) }}
 			renderOpenaiGptOss120b_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
@@ -682,22 +682,22 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				toolCall = llamacpp.ItemInt(llamacpp.ItemAttr(message, "tool_calls"), 0)
 				// openai-gpt-oss-120b.jinja:286:13 {%- if tool_call.function %}
 				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
-				if toolCallFunction.Truthy() {
+				if llamacpp.Truthy(toolCallFunction) {
 					// openai-gpt-oss-120b.jinja:287:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// openai-gpt-oss-120b.jinja:289:13 {%- if message.content and message.thinking %}
 				messageContent := llamacpp.ItemAttr(message, "content")
-				if messageContent.Truthy() && llamacpp.ItemAttr(message, "thinking").Truthy() {
+				if llamacpp.Truthy(messageContent) && llamacpp.Truthy(llamacpp.ItemAttr(message, "thinking")) {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
-				} else if messageContent.Truthy() && !futureFinalMessageFound {
+				} else if llamacpp.Truthy(messageContent) && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					llamacpp.WriteStr(w, messageContent)
 					w.WriteString("<|end|>")
-				} else if llamacpp.ItemAttr(message, "thinking").Truthy() && !futureFinalMessageFound {
+				} else if llamacpp.Truthy(llamacpp.ItemAttr(message, "thinking")) && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:293:17 {%- elif message.thinking and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:294:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
@@ -721,7 +721,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
 				lastToolCallName = llamacpp.ItemAttr(toolCall, "name")
-			} else if (i == len(items)-1) && !addGenerationPrompt.Truthy() {
+			} else if (i == len(items)-1) && !llamacpp.Truthy(addGenerationPrompt) {
 				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
 				if llamacpp.In(jinja2.Lit("thinking"), message) {
@@ -766,7 +766,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		}
 	}
 	// openai-gpt-oss-120b.jinja:329:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|start|>assistant")
 	}
 }
@@ -782,7 +782,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 	if jinja2.EqStr(paramSpecType, "array") {
 		// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
 		paramSpecItems := llamacpp.ItemStr(paramSpec, "items")
-		if paramSpecItems.Truthy() {
+		if llamacpp.Truthy(paramSpecItems) {
 			// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
 			paramSpecItemsType := llamacpp.ItemStr(paramSpecItems, "type")
 			if jinja2.EqStr(paramSpecItemsType, "string") {
@@ -812,14 +812,14 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 				}
 			}
 			// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
-			if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "nullable")) {
 				w.WriteString(" | null")
 			}
 		} else {
 			// openai-gpt-oss-120b.jinja:32:13 {%- else -%}
 			w.WriteString("any[]")
 			// openai-gpt-oss-120b.jinja:34:13 {%- if param_spec.nullable -%}
-			if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "nullable")) {
 				w.WriteString(" | null")
 			}
 		}
@@ -834,7 +834,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 			// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
 			llamacpp.Write(w, llamacpp.ItemInt(paramSpecType, 0))
 		}
-	} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
+	} else if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "oneOf")) {
 		// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
 		// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
 		hasObjectVariants = jinja2.Bool(false)
@@ -848,7 +848,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 			}
 		}
 		// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-		if hasObjectVariants.Truthy() && llamacpp.Gt(llamacpp.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
+		if llamacpp.Truthy(hasObjectVariants) && llamacpp.Gt(llamacpp.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
 			w.WriteString("any")
 		} else {
 			// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
@@ -862,7 +862,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 				}))
 				// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
 				variantDescription := llamacpp.ItemAttr(variant, "description")
-				if variantDescription.Truthy() {
+				if llamacpp.Truthy(variantDescription) {
 					// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
 					w.WriteString("// ")
 					llamacpp.WriteStr(w, variantDescription)
@@ -885,7 +885,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 		// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
 		// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
 		paramSpecEnum := llamacpp.ItemAttr(paramSpec, "enum")
-		if paramSpecEnum.Truthy() {
+		if llamacpp.Truthy(paramSpecEnum) {
 			// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 			w.WriteString("\"")
 			llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
@@ -894,7 +894,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 			// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
 			w.WriteString("string")
 			// openai-gpt-oss-120b.jinja:74:13 {%- if param_spec.nullable %}
-			if llamacpp.ItemAttr(paramSpec, "nullable").Truthy() {
+			if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "nullable")) {
 				w.WriteString(" | null")
 			}
 		}
@@ -911,7 +911,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 		// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
 		// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
 		paramSpecProperties := llamacpp.ItemAttr(paramSpec, "properties")
-		if paramSpecProperties.Truthy() {
+		if llamacpp.Truthy(paramSpecProperties) {
 			w.WriteString("{\n")
 			// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -924,7 +924,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 				// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
 				llamacpp.Write(w, propName)
 				// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
-				if llamacpp.NotIn(propName, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
+				if llamacpp.NotIn(propName, llamacpp.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
 					return jinja2.NewList()
 				})) {
 					w.WriteString("?")
@@ -932,7 +932,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 				w.WriteString(": \n                ")
 				// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 				llamacpp.Write(w, w.Capture(func() {
-					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, propSpec, jinja2.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
+					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, propSpec, llamacpp.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
@@ -979,7 +979,7 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 		w.WriteString(" = ")
 		// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
 		toolParameters := llamacpp.ItemAttr(tool, "parameters")
-		if toolParameters.Truthy() && llamacpp.ItemAttr(toolParameters, "properties").Truthy() {
+		if llamacpp.Truthy(toolParameters) && llamacpp.Truthy(llamacpp.ItemAttr(toolParameters, "properties")) {
 			w.WriteString("(_: {\n")
 			// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -991,7 +991,7 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 				paramSpec := vals[1]
 				// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
 				paramSpecDescription := llamacpp.ItemAttr(paramSpec, "description")
-				if paramSpecDescription.Truthy() {
+				if llamacpp.Truthy(paramSpecDescription) {
 					// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
 					w.WriteString("// ")
 					llamacpp.WriteStr(w, paramSpecDescription)
@@ -1000,7 +1000,7 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 				// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
 				llamacpp.Write(w, paramName)
 				// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
-				if llamacpp.NotIn(paramName, jinja2.Or(llamacpp.ItemAttr(toolParameters, "required"), func() jinja2.Value {
+				if llamacpp.NotIn(paramName, llamacpp.Or(llamacpp.ItemAttr(toolParameters, "required"), func() jinja2.Value {
 					return jinja2.NewList()
 				})) {
 					w.WriteString("?")
@@ -1008,7 +1008,7 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 				w.WriteString(": ")
 				// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
 				llamacpp.Write(w, w.Capture(func() {
-					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, paramSpec, jinja2.Or(llamacpp.ItemAttr(toolParameters, "required"), func() jinja2.Value {
+					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, paramSpec, llamacpp.Or(llamacpp.ItemAttr(toolParameters, "required"), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
@@ -1016,11 +1016,11 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 				paramSpecDefault := llamacpp.ItemAttr(paramSpec, "default")
 				if llamacpp.IsDefined(paramSpecDefault) {
 					// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
-					if llamacpp.ItemAttr(paramSpec, "enum").Truthy() {
+					if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "enum")) {
 						// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
 						w.WriteString(", // default: ")
 						llamacpp.WriteStr(w, paramSpecDefault)
-					} else if llamacpp.ItemAttr(paramSpec, "oneOf").Truthy() {
+					} else if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "oneOf")) {
 						// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
 						// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
 						w.WriteString("// default: ")
@@ -1057,11 +1057,11 @@ func renderOpenaiGptOss120b_renderBuiltinToolsLlama(w *jinja2.Writer, browserToo
 	browserTool = llamacpp.Param(browserTool, "browser_tool")
 	pythonTool = llamacpp.Param(pythonTool, "python_tool")
 	// openai-gpt-oss-120b.jinja:151:5 {%- if browser_tool %}
-	if browserTool.Truthy() {
+	if llamacpp.Truthy(browserTool) {
 		w.WriteString("## browser\n\n// Tool for browsing.\n// The `cursor` appears in brackets before each browsing display: `[{cursor}]`.\n// Cite information from the tool using the following format:\n// `【{cursor}†L{line_start}(-L{line_end})?】`, for example: `【6†L9-L11】` or `【8†L3】`.\n// Do not quote more than 10 words directly from the tool output.\n// sources=web (default: web)\nnamespace browser {\n\n// Searches for information related to `query` and displays `topn` results.\ntype search = (_: {\nquery: string,\ntopn?: number, // default: 10\nsource?: string,\n}) => any;\n\n// Opens the link `id` from the page indicated by `cursor` starting at line number `loc`, showing `num_lines` lines.\n// Valid link ids are displayed with the formatting: `【{id}†.*】`.\n// If `cursor` is not provided, the most recent page is implied.\n// If `id` is a string, it is treated as a fully qualified URL associated with `source`.\n// If `loc` is not provided, the viewport will be positioned at the beginning of the document or centered on the most relevant passage, if available.\n// Use this function without `id` to scroll to a new location of an opened page.\ntype open = (_: {\nid?: number | string, // default: -1\ncursor?: number, // default: -1\nloc?: number, // default: -1\nnum_lines?: number, // default: -1\nview_source?: boolean, // default: false\nsource?: string,\n}) => any;\n\n// Finds exact matches of `pattern` in the current page, or the page given by `cursor`.\ntype find = (_: {\npattern: string,\ncursor?: number, // default: -1\n}) => any;\n\n} // namespace browser\n\n")
 	}
 	// openai-gpt-oss-120b.jinja:188:5 {%- if python_tool %}
-	if pythonTool.Truthy() {
+	if llamacpp.Truthy(pythonTool) {
 		w.WriteString("## python\n\nUse this tool to execute Python code in your chain of thought. The code will not be shown to the user. This tool should be used for internal reasoning, but not for code that is intended to be visible to the user (e.g. when creating plots, tables, or files).\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 120.0 seconds. The drive at '/mnt/data' can be used to save and persist user files. Internet access for this session is UNKNOWN. Depends on the cluster.\n\n")
 	}
 }
@@ -1096,7 +1096,7 @@ func renderOpenaiGptOss120b_buildSystemMessageLlama(w *jinja2.Writer, modelIdent
 	llamacpp.WriteStr(w, reasoningEffort)
 	w.WriteString("\n\n")
 	// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
-	if builtinTools.Truthy() {
+	if llamacpp.Truthy(builtinTools) {
 		w.WriteString("# Tools\n\n")
 		// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
 		availableBuiltinTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
@@ -1121,7 +1121,7 @@ func renderOpenaiGptOss120b_buildSystemMessageLlama(w *jinja2.Writer, modelIdent
 	}
 	w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
 	// openai-gpt-oss-120b.jinja:220:5 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("\nCalls to these tools must go to the commentary channel: 'functions'.")
 	}
 }

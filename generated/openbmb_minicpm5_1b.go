@@ -431,7 +431,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 	// openbmb-MiniCPM5-1B.jinja:1:1 {{- bos_token }}
 	llamacpp.Write(w, bosToken)
 	// openbmb-MiniCPM5-1B.jinja:1:17 {%- if tools %}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
 		mark := w.Mark()
 		w.WriteString("# Tools\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
@@ -487,7 +487,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(llamacpp.ItemAttr(message, "content"))) && !(llamacpp.MethodStartswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
+		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(llamacpp.ItemAttr(message, "content"))) && !(llamacpp.Truthy(llamacpp.MethodStartswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("<tool_response>"))) && llamacpp.Truthy(llamacpp.MethodEndswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("</tool_response>")))) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -542,7 +542,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
 				contentParts = llamacpp.MethodSplitSep(content, jinja2.Lit("<tool_sep>"))
 				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
@@ -567,7 +567,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						toolCall = llamacpp.Item(messageToolCalls, toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65:21 {%- if tool_call.function %}
 						toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
-						if toolCallFunction.Truthy() {
+						if llamacpp.Truthy(toolCallFunction) {
 							// openbmb-MiniCPM5-1B.jinja:66:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
 						}
@@ -580,7 +580,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
 						toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
-						if toolCallArguments.Truthy() {
+						if llamacpp.Truthy(toolCallArguments) {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:72:29 {%- for param_name, param_value in args_dict.items() %}
@@ -631,7 +631,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						toolCall = llamacpp.Item(messageToolCalls, remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
 						toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
-						if toolCallFunction.Truthy() {
+						if llamacpp.Truthy(toolCallFunction) {
 							// openbmb-MiniCPM5-1B.jinja:94:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
 						}
@@ -644,7 +644,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
 						toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
-						if toolCallArguments.Truthy() {
+						if llamacpp.Truthy(toolCallArguments) {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:100:29 {%- for param_name, param_value in args_dict.items() %}
@@ -685,7 +685,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 			// openbmb-MiniCPM5-1B.jinja:119:9 {%- if loop.index0 > ns.last_query_index %}
 			if llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastQueryIndex) {
 				// openbmb-MiniCPM5-1B.jinja:120:13 {%- if reasoning_content %}
-				if reasoningContent.Truthy() {
+				if llamacpp.Truthy(reasoningContent) {
 					// openbmb-MiniCPM5-1B.jinja:121:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.WriteString("<|im_start|>")
 					llamacpp.WriteStr(w, messageRole)
@@ -710,7 +710,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, content)
 			}
 			// openbmb-MiniCPM5-1B.jinja:129:9 {%- if message.tool_calls and not has_tool_sep %}
-			if messageToolCalls.Truthy() && !hasToolSep.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) && !llamacpp.Truthy(hasToolSep) {
 				// openbmb-MiniCPM5-1B.jinja:130:13 {%- for tool_call in message.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var argsDict jinja2.Value
@@ -718,12 +718,12 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 				for i := range items {
 					toolCall := items[i]
 					// openbmb-MiniCPM5-1B.jinja:131:17 {%- if (loop.first and content) or (not loop.first) %}
-					if ((i == 0) && content.Truthy()) || !(i == 0) {
+					if ((i == 0) && llamacpp.Truthy(content)) || !(i == 0) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134:17 {%- if tool_call.function %}
 					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
-					if toolCallFunction.Truthy() {
+					if llamacpp.Truthy(toolCallFunction) {
 						// openbmb-MiniCPM5-1B.jinja:135:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -733,7 +733,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 					w.WriteString("\">")
 					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
 					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
-					if toolCallArguments.Truthy() {
+					if llamacpp.Truthy(toolCallArguments) {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
 						// openbmb-MiniCPM5-1B.jinja:140:21 {%- for param_name, param_value in args_dict.items() %}
@@ -790,7 +790,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:170:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
 		// openbmb-MiniCPM5-1B.jinja:172:5 {%- if enable_thinking is defined %}
 		if llamacpp.IsDefined(enableThinking) {

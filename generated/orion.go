@@ -85,7 +85,7 @@ func renderOrionLlama(w *jinja2.Writer) {
 			// orion.jinja:18:5 {%- elif message['role'] == 'user' %}
 			w.WriteString("Human: ")
 			// orion.jinja:20:1 {%- if ns.system_prompt %}
-			if nsSystemPrompt.Truthy() {
+			if llamacpp.Truthy(nsSystemPrompt) {
 				// orion.jinja:21:1 {{- ns.system_prompt + '\n\n' }}
 				llamacpp.WriteAdd(w, nsSystemPrompt, jinja2.Lit("\n\n"))
 				// orion.jinja:22:1 {%- set ns.system_prompt = '' %}

@@ -232,30 +232,30 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Lit("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
 		systemMessage = llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "content")
 		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// poolside-Laguna-S-2.1.jinja:16:1 {%- set has_sys = system_message and system_message.strip() -%}
-	hasSys = jinja2.And(systemMessage, func() jinja2.Value {
+	hasSys = llamacpp.And(systemMessage, func() jinja2.Value {
 		return llamacpp.MethodStrip(systemMessage)
 	})
 	// poolside-Laguna-S-2.1.jinja:17:1 {%- if has_sys or tools or enable_thinking -%}
-	if (hasSys.Truthy() || tools.Truthy()) || enableThinking.Truthy() {
+	if (llamacpp.Truthy(hasSys) || llamacpp.Truthy(tools)) || llamacpp.Truthy(enableThinking) {
 		w.WriteString("<system>")
 		// poolside-Laguna-S-2.1.jinja:20:3 {%- if has_sys -%}
-		if hasSys.Truthy() {
+		if llamacpp.Truthy(hasSys) {
 			// poolside-Laguna-S-2.1.jinja:21:5 {{- system_message.rstrip() -}}
 			llamacpp.Write(w, llamacpp.MethodRstrip(systemMessage))
 			// poolside-Laguna-S-2.1.jinja:22:5 {%- if tools -%}
-			if tools.Truthy() {
+			if llamacpp.Truthy(tools) {
 				w.WriteString("\n\n")
 			}
 		}
 		// poolside-Laguna-S-2.1.jinja:25:3 {%- if tools -%}
-		if tools.Truthy() {
+		if llamacpp.Truthy(tools) {
 			w.WriteString("### Tools\n\nYou may call functions to assist with the user query.\nAll available function signatures are listed below:\n<available_tools>\n")
 			// poolside-Laguna-S-2.1.jinja:30:5 {%- for tool in tools -%}
 			for _, tool := range llamacpp.Iterate(w, tools) {
@@ -304,7 +304,7 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 					reasoningContent = llamacpp.ItemAttr(message, "reasoning_content")
 				}
 				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
-				if enableThinking.Truthy() || preserveThinking.Truthy() {
+				if llamacpp.Truthy(enableThinking) || llamacpp.Truthy(preserveThinking) {
 					// poolside-Laguna-S-2.1.jinja:56:9 {{- '<think>' + reasoning_content + '</think>' -}}
 					w.WriteString("<think>")
 					llamacpp.WriteStr(w, reasoningContent)
@@ -314,13 +314,13 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 					w.WriteString("</think>")
 				}
 				// poolside-Laguna-S-2.1.jinja:61:7 {%- if content -%}
-				if content.Truthy() {
+				if llamacpp.Truthy(content) {
 					// poolside-Laguna-S-2.1.jinja:62:9 {{- content -}}
 					llamacpp.Write(w, content)
 				}
 				// poolside-Laguna-S-2.1.jinja:64:7 {%- if message.tool_calls -%}
 				messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-				if messageToolCalls.Truthy() {
+				if llamacpp.Truthy(messageToolCalls) {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
 					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var functionData, args jinja2.Value
@@ -372,10 +372,10 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 		}
 	}
 	// poolside-Laguna-S-2.1.jinja:86:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<assistant>")
 		// poolside-Laguna-S-2.1.jinja:89:3 {%- if enable_thinking -%}
-		if enableThinking.Truthy() {
+		if llamacpp.Truthy(enableThinking) {
 			w.WriteString("<think>")
 		} else {
 			// poolside-Laguna-S-2.1.jinja:91:7 {%- else -%}

@@ -274,21 +274,21 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 	// poolside-Laguna-XS-2.1.jinja:9:1 {%- set system_message = "" -%}
 	systemMessage = jinja2.Lit("")
 	// poolside-Laguna-XS-2.1.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-XS-2.1.jinja:11:3 {%- set system_message = messages[0].content -%}
 		systemMessage = llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "content")
 	}
 	// poolside-Laguna-XS-2.1.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
-	if (systemMessage.Truthy() && llamacpp.MethodStrip(systemMessage).Truthy()) || tools.Truthy() {
+	if (llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.MethodStrip(systemMessage))) || llamacpp.Truthy(tools) {
 		w.WriteString("<system>\n")
 		// poolside-Laguna-XS-2.1.jinja:17:3 {%- if system_message and system_message.strip() -%}
-		if systemMessage.Truthy() && llamacpp.MethodStrip(systemMessage).Truthy() {
+		if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.MethodStrip(systemMessage)) {
 			w.WriteString("\n")
 			// poolside-Laguna-XS-2.1.jinja:19:5 {{- system_message.rstrip() -}}
 			llamacpp.Write(w, llamacpp.MethodRstrip(systemMessage))
 		}
 		// poolside-Laguna-XS-2.1.jinja:22:3 {%- if tools -%}
-		if tools.Truthy() {
+		if llamacpp.Truthy(tools) {
 			w.WriteString("\n\n### Tools\n\n")
 			// poolside-Laguna-XS-2.1.jinja:24:5 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
 			nsToolString := llamacpp.Concat(jinja2.Lit("You may call functions to assist with the user query.\n"), jinja2.Lit("All available function signatures are listed below:\n"), jinja2.Lit("<available_tools>\n"))
@@ -298,7 +298,7 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 				nsToolString = llamacpp.Concat(nsToolString, llamacpp.FilterTojson(tool, nil, nil), jinja2.Lit("\n"))
 			}
 			// poolside-Laguna-XS-2.1.jinja:30:5 {%- if enable_thinking -%}
-			if enableThinking.Truthy() {
+			if llamacpp.Truthy(enableThinking) {
 				// poolside-Laguna-XS-2.1.jinja:31:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
 				toolString = llamacpp.Concat(llamacpp.Add(nsToolString, jinja2.Lit("</available_tools>\n\n")), jinja2.Lit("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Lit("<think> your thoughts here </think>\n"), jinja2.Lit("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Lit("</tool_call>"))
 			} else {
@@ -339,24 +339,24 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 				content2 := content
 				w.WriteString("<assistant>\n")
 				// poolside-Laguna-XS-2.1.jinja:57:7 {%- if render_assistant_messages_raw -%}
-				if renderAssistantMessagesRaw.Truthy() {
+				if llamacpp.Truthy(renderAssistantMessagesRaw) {
 					// poolside-Laguna-XS-2.1.jinja:61:9 {%- if enable_thinking -%}
-					if enableThinking.Truthy() {
+					if llamacpp.Truthy(enableThinking) {
 						// poolside-Laguna-XS-2.1.jinja:62:11 {%- if not content.startswith('<think>') -%}
-						if !llamacpp.MethodStartswith(content2, jinja2.Lit("<think>")).Truthy() {
+						if !llamacpp.Truthy(llamacpp.MethodStartswith(content2, jinja2.Lit("<think>"))) {
 							w.WriteString("<think>")
 						}
 					} else {
 						// poolside-Laguna-XS-2.1.jinja:65:13 {%- else -%}
 						// poolside-Laguna-XS-2.1.jinja:66:11 {%- if not content.startswith('</think>') -%}
-						if !llamacpp.MethodStartswith(content2, jinja2.Lit("</think>")).Truthy() {
+						if !llamacpp.Truthy(llamacpp.MethodStartswith(content2, jinja2.Lit("</think>"))) {
 							w.WriteString("</think>")
 						}
 					}
 					// poolside-Laguna-XS-2.1.jinja:70:9 {{- content -}}
 					llamacpp.Write(w, content2)
 					// poolside-Laguna-XS-2.1.jinja:72:9 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
-					if !llamacpp.MethodEndswith(content2, jinja2.Lit("</assistant>\n")).Truthy() && !llamacpp.MethodEndswith(content2, jinja2.Lit("</assistant>")).Truthy() {
+					if !llamacpp.Truthy(llamacpp.MethodEndswith(content2, jinja2.Lit("</assistant>\n"))) && !llamacpp.Truthy(llamacpp.MethodEndswith(content2, jinja2.Lit("</assistant>"))) {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
@@ -377,7 +377,7 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 					// poolside-Laguna-XS-2.1.jinja:85:9 {%- if '</think>' in content %}
 					if llamacpp.In(jinja2.Lit("</think>"), content2) {
 						// poolside-Laguna-XS-2.1.jinja:86:11 {%- if not reasoning_content %}
-						if !reasoningContent.Truthy() {
+						if !llamacpp.Truthy(reasoningContent) {
 							// poolside-Laguna-XS-2.1.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
 							reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
 						}
@@ -385,7 +385,7 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 						content2 = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 					}
 					// poolside-Laguna-XS-2.1.jinja:92:9 {%- if reasoning_content -%}
-					if reasoningContent.Truthy() {
+					if llamacpp.Truthy(reasoningContent) {
 						// poolside-Laguna-XS-2.1.jinja:93:11 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
 						w.WriteString("<think>\n")
 						llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
@@ -395,14 +395,14 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 						w.WriteString("</think>\n")
 					}
 					// poolside-Laguna-XS-2.1.jinja:98:9 {%- if content.strip() -%}
-					if llamacpp.MethodStrip(content2).Truthy() {
+					if llamacpp.Truthy(llamacpp.MethodStrip(content2)) {
 						// poolside-Laguna-XS-2.1.jinja:99:11 {{- content.strip() ~ "\n" -}}
 						// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 						llamacpp.Write(w, llamacpp.Concat(llamacpp.MethodStrip(content2), jinja2.Lit("\n")))
 					}
 					// poolside-Laguna-XS-2.1.jinja:101:9 {%- if message.tool_calls -%}
 					messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-					if messageToolCalls.Truthy() {
+					if llamacpp.Truthy(messageToolCalls) {
 						// poolside-Laguna-XS-2.1.jinja:102:11 {%- for tool_call in message.tool_calls -%}
 						// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 						var functionData, args jinja2.Value
@@ -456,10 +456,10 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 		}
 	}
 	// poolside-Laguna-XS-2.1.jinja:124:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<assistant>\n")
 		// poolside-Laguna-XS-2.1.jinja:127:3 {%- if not enable_thinking %}
-		if !enableThinking.Truthy() {
+		if !llamacpp.Truthy(enableThinking) {
 			w.WriteString("</think>")
 		} else {
 			// poolside-Laguna-XS-2.1.jinja:129:7 {%- else %}

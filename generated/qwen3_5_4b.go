@@ -370,12 +370,12 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
 	// (the function renderQwen3_5_4B_renderContentLlama)
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
-	if !messages.Truthy() {
+	if !llamacpp.Truthy(messages) {
 		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
 		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
-	if (tools.Truthy() && llamacpp.IsIterable(tools)) && !llamacpp.IsMapping(tools) {
+	if (llamacpp.Truthy(tools) && llamacpp.IsIterable(tools)) && !llamacpp.IsMapping(tools) {
 		w.WriteString("<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// Qwen3.5-4B.jinja:48:5 {%- for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
@@ -392,7 +392,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 				renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
-			if content.Truthy() {
+			if llamacpp.Truthy(content) {
 				// Qwen3.5-4B.jinja:57:13 {{- '\n\n' + content }}
 				llamacpp.WriteAdd(w, jinja2.Lit("\n\n"), content)
 			}
@@ -429,7 +429,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 				renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttr(message, "content"), jinja2.Bool(false), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			if !(llamacpp.MethodStartswith(content2, jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(content2, jinja2.Lit("</tool_response>")).Truthy()) {
+			if !(llamacpp.Truthy(llamacpp.MethodStartswith(content2, jinja2.Lit("<tool_response>"))) && llamacpp.Truthy(llamacpp.MethodEndswith(content2, jinja2.Lit("</tool_response>")))) {
 				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
 				nsMultiStepTool = false
 				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
@@ -456,7 +456,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
-			if !loop.First().Truthy() {
+			if !llamacpp.Truthy(loop.First()) {
 				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message must be at the beginning.")))
 			}
@@ -496,7 +496,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if (messageToolCalls.Truthy() && llamacpp.IsIterable(messageToolCalls)) && !llamacpp.IsMapping(messageToolCalls) {
+			if (llamacpp.Truthy(messageToolCalls) && llamacpp.IsIterable(messageToolCalls)) && !llamacpp.IsMapping(messageToolCalls) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
 				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
@@ -510,7 +510,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 					// Qwen3.5-4B.jinja:110:17 {%- if loop.first %}
 					if i == 0 {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
-						if llamacpp.FilterTrim(content3, nil, nil).Truthy() {
+						if llamacpp.Truthy(llamacpp.FilterTrim(content3, nil, nil)) {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
 							llamacpp.WriteAdd(w, jinja2.Lit("\n\n<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
 						} else {
@@ -553,7 +553,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3.5-4B.jinja:131:9 {%- elif message.role == "tool" %}
 			// Qwen3.5-4B.jinja:132:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if llamacpp.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -561,9 +561,9 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, content3)
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
-			} else if loop.Last().Truthy() {
+			} else if llamacpp.Truthy(loop.Last()) {
 				// Qwen3.5-4B.jinja:140:13 {%- elif loop.last %}
 				w.WriteString("<|im_end|>\n")
 			}
@@ -574,7 +574,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		}
 	}
 	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen3.5-4B.jinja:149:5 {%- if enable_thinking is defined and enable_thinking is false %}
 		if llamacpp.IsDefined(enableThinking) && llamacpp.IsFalse(enableThinking) {
@@ -608,19 +608,19 @@ func renderQwen3_5_4B_renderContentLlama(w *jinja2.Writer, content, doVisionCoun
 			// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
 			if (llamacpp.In(jinja2.Lit("image"), item) || llamacpp.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "image") {
 				// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
-				if isSystemContent.Truthy() {
+				if llamacpp.Truthy(isSystemContent) {
 					// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain images.")))
 				}
 				// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
-				if doVisionCount.Truthy() {
+				if llamacpp.Truthy(doVisionCount) {
 					// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %} (the namespace check)
 					llamacpp.CheckNamespace(imageCount)
 					// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %}
 					llamacpp.SetAttr(imageCount, "value", llamacpp.Add(llamacpp.ItemAttr(imageCount, "value"), jinja2.SmallInt(1)))
 				}
 				// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
-				if addVisionId.Truthy() {
+				if llamacpp.Truthy(addVisionId) {
 					// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
 					w.WriteString("Picture ")
 					llamacpp.WriteStr(w, llamacpp.ItemAttr(imageCount, "value"))
@@ -630,19 +630,19 @@ func renderQwen3_5_4B_renderContentLlama(w *jinja2.Writer, content, doVisionCoun
 			} else if llamacpp.In(jinja2.Lit("video"), item) || jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "video") {
 				// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
 				// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
-				if isSystemContent.Truthy() {
+				if llamacpp.Truthy(isSystemContent) {
 					// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("System message cannot contain videos.")))
 				}
 				// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
-				if doVisionCount.Truthy() {
+				if llamacpp.Truthy(doVisionCount) {
 					// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %} (the namespace check)
 					llamacpp.CheckNamespace(videoCount)
 					// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %}
 					llamacpp.SetAttr(videoCount, "value", llamacpp.Add(llamacpp.ItemAttr(videoCount, "value"), jinja2.SmallInt(1)))
 				}
 				// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
-				if addVisionId.Truthy() {
+				if llamacpp.Truthy(addVisionId) {
 					// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
 					w.WriteString("Video ")
 					llamacpp.WriteStr(w, llamacpp.ItemAttr(videoCount, "value"))

@@ -153,7 +153,7 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// Qwen-Qwen2.5-7B-Instruct.jinja:1:1 {%- if tools %}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen2.5-7B-Instruct.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
@@ -192,7 +192,7 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 		message := items[i]
 		// Qwen-Qwen2.5-7B-Instruct.jinja:22:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
 		messageRole := llamacpp.ItemAttr(message, "role")
-		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.ItemAttr(message, "tool_calls").Truthy()) {
+		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.Truthy(llamacpp.ItemAttr(message, "tool_calls"))) {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
@@ -207,7 +207,7 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, messageRole)
 			// Qwen-Qwen2.5-7B-Instruct.jinja:26:9 {%- if message.content %}
 			messageContent := llamacpp.ItemAttr(message, "content")
-			if messageContent.Truthy() {
+			if llamacpp.Truthy(messageContent) {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:27:13 {{- '\n' + message.content }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, messageContent)
@@ -246,7 +246,7 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 		}
 	}
 	// Qwen-Qwen2.5-7B-Instruct.jinja:52:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
 	}
 }

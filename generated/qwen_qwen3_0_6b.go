@@ -231,7 +231,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
 	// Qwen-Qwen3-0.6B.jinja:1:1 {%- if tools %}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen3-0.6B.jinja:3:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
@@ -270,7 +270,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		if (nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && !(llamacpp.MethodStartswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
+		if (nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && !(llamacpp.Truthy(llamacpp.MethodStartswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("<tool_response>"))) && llamacpp.Truthy(llamacpp.MethodEndswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("</tool_response>")))) {
 			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
@@ -318,7 +318,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
 			if llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastQueryIndex) {
 				// Qwen-Qwen3-0.6B.jinja:40:13 {%- if loop.last or (not loop.last and reasoning_content) %}
-				if (i == len(items2)-1) || (!(i == len(items2)-1) && reasoningContent.Truthy()) {
+				if (i == len(items2)-1) || (!(i == len(items2)-1) && llamacpp.Truthy(reasoningContent)) {
 					// Qwen-Qwen3-0.6B.jinja:41:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.WriteString("<|im_start|>")
 					llamacpp.WriteStr(w, messageRole)
@@ -344,18 +344,18 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 			}
 			// Qwen-Qwen3-0.6B.jinja:48:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// Qwen-Qwen3-0.6B.jinja:49:13 {%- for tool_call in message.tool_calls %}
 				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Qwen-Qwen3-0.6B.jinja:50:17 {%- if (loop.first and content) or (not loop.first) %}
-					if ((i == 0) && content.Truthy()) || !(i == 0) {
+					if ((i == 0) && llamacpp.Truthy(content)) || !(i == 0) {
 						w.WriteString("\n")
 					}
 					// Qwen-Qwen3-0.6B.jinja:53:17 {%- if tool_call.function %}
 					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
-					if toolCallFunction.Truthy() {
+					if llamacpp.Truthy(toolCallFunction) {
 						// Qwen-Qwen3-0.6B.jinja:54:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -394,7 +394,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:80:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen-Qwen3-0.6B.jinja:82:5 {%- if enable_thinking is defined and enable_thinking is false %}
 		if llamacpp.IsDefined(enableThinking) && llamacpp.IsFalse(enableThinking) {

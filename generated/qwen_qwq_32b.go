@@ -184,7 +184,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
 	// Qwen-QwQ-32B.jinja:1:1 {%- if tools %}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-QwQ-32B.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
@@ -229,7 +229,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if jinja2.EqStr(messageRole, "assistant") && !llamacpp.ItemAttr(message, "tool_calls").Truthy() {
+		} else if jinja2.EqStr(messageRole, "assistant") && !llamacpp.Truthy(llamacpp.ItemAttr(message, "tool_calls")) {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
 			messageContent := llamacpp.ItemAttr(message, "content")
@@ -260,7 +260,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
 			// Qwen-QwQ-32B.jinja:34:9 {%- if message.content %}
-			if messageContent.Truthy() {
+			if llamacpp.Truthy(messageContent) {
 				// Qwen-QwQ-32B.jinja:35:13 {{- '\n' + content }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, content)
@@ -299,10 +299,10 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 		}
 	}
 	// Qwen-QwQ-32B.jinja:60:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
 		// Qwen-QwQ-32B.jinja:62:5 {%- if not enable_thinking -%}
-		if !enableThinking.Truthy() {
+		if !llamacpp.Truthy(enableThinking) {
 			w.WriteString("</think>")
 		}
 	}

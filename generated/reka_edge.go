@@ -417,7 +417,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
 			content = llamacpp.MethodGetDefault(msg, jinja2.Lit("content"), jinja2.Lit(""))
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			if !((llamacpp.IsString(content) && llamacpp.MethodStartswith(content, jinja2.Lit("<tool_response>")).Truthy()) && llamacpp.MethodEndswith(content, jinja2.Lit("</tool_response>")).Truthy()) {
+			if !((llamacpp.IsString(content) && llamacpp.Truthy(llamacpp.MethodStartswith(content, jinja2.Lit("<tool_response>")))) && llamacpp.Truthy(llamacpp.MethodEndswith(content, jinja2.Lit("</tool_response>")))) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
@@ -447,18 +447,18 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		startIdx = jinja2.SmallInt(1)
 	}
 	// Reka-Edge.jinja:49:1 {%- if tools or system_text -%}
-	if tools.Truthy() || systemText.Truthy() {
+	if llamacpp.Truthy(tools) || llamacpp.Truthy(systemText) {
 		// Reka-Edge.jinja:50:5 {%- set preamble_ns = namespace(text="") -%}
 		preambleNsText := jinja2.Lit("")
 		// Reka-Edge.jinja:51:5 {%- if system_text -%}
-		if systemText.Truthy() {
+		if llamacpp.Truthy(systemText) {
 			// Reka-Edge.jinja:52:9 {%- set preamble_ns.text = "system: " ~ system_text -%}
 			preambleNsText = llamacpp.Concat(jinja2.Lit("system: "), systemText)
 		}
 		// Reka-Edge.jinja:54:5 {%- if tools -%}
-		if tools.Truthy() {
+		if llamacpp.Truthy(tools) {
 			// Reka-Edge.jinja:55:9 {%- if preamble_ns.text -%}
-			if preambleNsText.Truthy() {
+			if llamacpp.Truthy(preambleNsText) {
 				// Reka-Edge.jinja:56:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n\n" -%}
 				preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Lit("\n\n"))
 			} else {
@@ -508,7 +508,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
 						text = llamacpp.MethodGetDefault(item, jinja2.Lit("text"), jinja2.Lit(""))
 						// Reka-Edge.jinja:86:21 {%- if text -%}
-						if text.Truthy() {
+						if llamacpp.Truthy(text) {
 							w.Drop(mark)
 							break
 						}
@@ -553,15 +553,15 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
 			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
-			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(llamacpp.IsTrue(enableThinking)), func() jinja2.Value {
+			includeThinking = llamacpp.And(llamacpp.And(jinja2.Bool(llamacpp.IsTrue(enableThinking)), func() jinja2.Value {
 				return jinja2.Bool(llamacpp.Gt(idx, lastQueryIndex))
 			}), func() jinja2.Value {
-				return jinja2.Or(jinja2.Bool(llamacpp.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
+				return llamacpp.Or(jinja2.Bool(llamacpp.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
 					return reasoningText
 				})
 			})
 			// Reka-Edge.jinja:111:9 {%- if include_thinking -%}
-			if includeThinking.Truthy() {
+			if llamacpp.Truthy(includeThinking) {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
@@ -572,9 +572,9 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%}
 			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), contentText))
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
-			if toolCalls.Truthy() {
+			if llamacpp.Truthy(toolCalls) {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
-				if contentText.Truthy() && !llamacpp.MethodEndswith(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("\n")).Truthy() {
+				if llamacpp.Truthy(contentText) && !llamacpp.Truthy(llamacpp.MethodEndswith(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("\n"))) {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
@@ -611,7 +611,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && llamacpp.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))) {
+			if !(llamacpp.Truthy(continueFinalMessage) && llamacpp.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
@@ -644,7 +644,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (llamacpp.Eq(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
+	if llamacpp.Truthy(addGenerationPrompt) && (llamacpp.Eq(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if llamacpp.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
@@ -689,9 +689,9 @@ func renderRekaEdge_renderContentLlama(w *jinja2.Writer, content, numImgTokens, 
 				// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
 				text = llamacpp.MethodGetDefault(item, jinja2.Lit("text"), jinja2.Lit(""))
 				// Reka-Edge.jinja:10:17 {%- if text -%}
-				if text.Truthy() {
+				if llamacpp.Truthy(text) {
 					// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
-					if llamacpp.ItemAttr(ns, "prev_was_text").Truthy() {
+					if llamacpp.Truthy(llamacpp.ItemAttr(ns, "prev_was_text")) {
 						// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
 						llamacpp.CheckNamespace(ns)
 						// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}

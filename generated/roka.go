@@ -174,13 +174,13 @@ func renderRokaLlama(w *jinja2.Writer) {
 			renderRoka_llama3HeaderLlama(w, jinja2.Lit("assistant"))
 			// roka.jinja:42:1 {%- if message.content -%}
 			messageContent := llamacpp.ItemAttr(message, "content")
-			if messageContent.Truthy() {
+			if llamacpp.Truthy(messageContent) {
 				// roka.jinja:43:1 {{- message.content | trim -}}
 				llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if llamacpp.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+			if llamacpp.IsDefined(messageToolCalls) && llamacpp.Truthy(messageToolCalls) {
 				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var call jinja2.Value
@@ -226,7 +226,7 @@ func renderRokaLlama(w *jinja2.Writer) {
 		}
 	}
 	// roka.jinja:71:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// roka.jinja:72:1 {{- llama3_header('assistant') -}}
 		renderRoka_llama3HeaderLlama(w, jinja2.Lit("assistant"))
 	}

@@ -274,7 +274,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 	// StepFun3.5-Flash.jinja:2:1 {{bos_token}}
 	llamacpp.Write(w, bosToken)
 	// StepFun3.5-Flash.jinja:2:14 {%- if tools %}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.5-Flash.jinja:4:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
@@ -317,11 +317,11 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
 		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
 			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(message, "content"))
-		}))) && !(llamacpp.MethodStartswith(w.Capture(func() {
+		}))) && !(llamacpp.Truthy(llamacpp.MethodStartswith(w.Capture(func() {
 			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(message, "content"))
-		}), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(w.Capture(func() {
+		}), jinja2.Lit("<tool_response>"))) && llamacpp.Truthy(llamacpp.MethodEndswith(w.Capture(func() {
 			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(message, "content"))
-		}), jinja2.Lit("</tool_response>")).Truthy()) {
+		}), jinja2.Lit("</tool_response>")))) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// StepFun3.5-Flash.jinja:23:9 {%- set ns.last_query_index = index %}
@@ -383,7 +383,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
@@ -442,7 +442,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		}
 	}
 	// StepFun3.5-Flash.jinja:78:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
 	}
 }

@@ -320,7 +320,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 	// StepFun3.7-Flash.jinja:2:1 {{bos_token}}
 	llamacpp.Write(w, bosToken)
 	// StepFun3.7-Flash.jinja:2:14 {%- if tools %}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:4:5 {%- if reasoning_effort is defined %}
 		if llamacpp.IsDefined(reasoningEffort) {
@@ -375,13 +375,13 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		if ((llamacpp.ItemAttr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
+		if ((llamacpp.Truthy(llamacpp.ItemAttr(ns, "multi_step_tool")) && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
 			renderStepFun3_7Flash_renderMessageContentLlama(w, message)
-		}))) && !(llamacpp.MethodStartswith(w.Capture(func() {
+		}))) && !(llamacpp.Truthy(llamacpp.MethodStartswith(w.Capture(func() {
 			renderStepFun3_7Flash_renderMessageContentLlama(w, message)
-		}), jinja2.Lit("<tool_response>")).Truthy() && llamacpp.MethodEndswith(w.Capture(func() {
+		}), jinja2.Lit("<tool_response>"))) && llamacpp.Truthy(llamacpp.MethodEndswith(w.Capture(func() {
 			renderStepFun3_7Flash_renderMessageContentLlama(w, message)
-		}), jinja2.Lit("</tool_response>")).Truthy()) {
+		}), jinja2.Lit("</tool_response>")))) {
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %}
@@ -436,7 +436,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			if llamacpp.Gt(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_query_index")) || (llamacpp.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
+			if llamacpp.Gt(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_query_index")) || (llamacpp.IsDefined(preserveThinking) && llamacpp.Truthy(preserveThinking)) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
 				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n<think>\n"), reasoningContent, jinja2.Lit("\n</think>\n"), content)
 			} else {
@@ -446,7 +446,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
@@ -509,7 +509,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		}
 	}
 	// StepFun3.7-Flash.jinja:90:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
 	}
 }
@@ -544,7 +544,7 @@ func renderStepFun3_7Flash_renderMessageContentLlama(w *jinja2.Writer, message j
 			itemType := llamacpp.ItemAttr(item, "type")
 			if jinja2.EqStr(itemType, "text") {
 				// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
-				if llamacpp.ItemAttr(ns, "needs_text_separator").Truthy() {
+				if llamacpp.Truthy(llamacpp.ItemAttr(ns, "needs_text_separator")) {
 					w.WriteString(" ")
 				}
 				// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}

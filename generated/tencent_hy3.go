@@ -545,7 +545,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 	// tencent-Hy3.jinja:29:1 {%- if not preserved_thinking is defined %}
 	if !llamacpp.IsDefined(preservedThinking) {
 		// tencent-Hy3.jinja:30:5 {%- if not tools %}
-		if !tools.Truthy() {
+		if !llamacpp.Truthy(tools) {
 			// tencent-Hy3.jinja:31:9 {%- set preserved_thinking = false %}
 			preservedThinking = jinja2.Bool(false)
 		} else {
@@ -611,7 +611,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 		}
 	}
 	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
-	if ((llamacpp.IsDefined(reasoningEffort) && llamacpp.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "")) && !tools.Truthy() {
+	if ((llamacpp.IsDefined(reasoningEffort) && llamacpp.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "")) && !llamacpp.Truthy(tools) {
 		// tencent-Hy3.jinja:87:5 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
 		spNsSystemPrompt = llamacpp.Sum(spNsSystemPrompt, reasoningModeToken, jinja2.Lit("reasoning_effort:"), reasoningEffort)
 	}
@@ -620,7 +620,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 	// tencent-Hy3.jinja:90:1 {{- sp_ns.system_prompt }}
 	llamacpp.Write(w, spNsSystemPrompt)
 	// tencent-Hy3.jinja:91:1 {%- if tools %}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// tencent-Hy3.jinja:92:5 {%- if sp_ns.system_prompt != '' %}
 		if !jinja2.EqStr(spNsSystemPrompt, "") {
 			w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.")
@@ -702,7 +702,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 		// tencent-Hy3.jinja:132:5 {%- if message['role'] == 'assistant' %}
 		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
-			if isTraining.Truthy() {
+			if llamacpp.Truthy(isTraining) {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
 				if llamacpp.In(jinja2.Lit("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning_content")) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
@@ -732,7 +732,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			} else {
 				// tencent-Hy3.jinja:146:13 {%- else %}
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				if (llamacpp.IsDefined(preservedThinking) && preservedThinking.Truthy()) || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
+				if (llamacpp.IsDefined(preservedThinking) && llamacpp.Truthy(preservedThinking)) || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
 					if llamacpp.In(jinja2.Lit("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning_content")) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
@@ -776,7 +776,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, assistantToken)
 			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-			if llamacpp.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+			if llamacpp.IsDefined(messageToolCalls) && llamacpp.Truthy(messageToolCalls) {
 				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
 				prevNsIsToolFirst = true
 				// tencent-Hy3.jinja:170:13 {{- content }}
@@ -816,10 +816,10 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			} else {
 				// tencent-Hy3.jinja:185:13 {%- else %}
 				// tencent-Hy3.jinja:186:13 {%- if loop.last and raw_last_assistant %}
-				if (i == len(items2)-1) && rawLastAssistant.Truthy() {
+				if (i == len(items2)-1) && llamacpp.Truthy(rawLastAssistant) {
 					// tencent-Hy3.jinja:187:17 {{- visible_text(message['content']) }}
 					renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
-				} else if !(i == len(items2)-1) || isTraining.Truthy() {
+				} else if !(i == len(items2)-1) || llamacpp.Truthy(isTraining) {
 					// tencent-Hy3.jinja:188:17 {%- elif not loop.last or is_training %}
 					// tencent-Hy3.jinja:189:17 {{- content + eos_token }}
 					llamacpp.WriteAdd(w, content, eosToken)
@@ -860,7 +860,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 		llamacpp.Write(w, toolresponsesEndToken)
 	}
 	// tencent-Hy3.jinja:212:1 {%- if add_generation_prompt %}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// tencent-Hy3.jinja:213:5 {%- if not last_ns.last_is_assistant %}
 		if !lastNsLastIsAssistant {
 			// tencent-Hy3.jinja:214:9 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}

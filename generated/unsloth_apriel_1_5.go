@@ -343,7 +343,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 		toolOutputInstructions = w.Cut(mark)
 	}
 	// unsloth-Apriel-1.5.jinja:33:1 {%- if add_thoughts -%}
-	if addThoughts.Truthy() {
+	if llamacpp.Truthy(addThoughts) {
 		// unsloth-Apriel-1.5.jinja:34:1 {%- set thought_instructions -%}
 		mark := w.Mark()
 		w.WriteString("Prior to generating the function calls, you should generate the reasoning for why you're calling the function. Please generate these reasoning thoughts between <thinking> and </thinking> XML tags.")
@@ -486,7 +486,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, llamacpp.ItemInt(llamacpp.ItemStr(message, "chosen"), 0))
 			}
 			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
-			if (addThoughts.Truthy() && llamacpp.In(jinja2.Lit("thought"), message)) && !llamacpp.IsNone(llamacpp.ItemStr(message, "thought")) {
+			if (llamacpp.Truthy(addThoughts) && llamacpp.In(jinja2.Lit("thought"), message)) && !llamacpp.IsNone(llamacpp.ItemStr(message, "thought")) {
 				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
 				w.WriteString("<thinking>")
 				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "thought"))
@@ -542,7 +542,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 			w.WriteString("\n<|end|>\n")
 		}
 		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			w.WriteString("<|assistant|>\n")
 		}
 	}

@@ -408,7 +408,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// unsloth-MiniMax-M2.jinja:50:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
 		systemMessage = llamacpp.ItemInt(messages, 0)
 		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
@@ -433,7 +433,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	// unsloth-MiniMax-M2.jinja:63:1 {{- build_system_message(system_message) }}
 	renderUnslothMiniMaxM2_buildSystemMessageLlama(w, systemMessage, modelIdentityInput)
 	// unsloth-MiniMax-M2.jinja:65:1 {%- if tools -%}
-	if tools.Truthy() {
+	if llamacpp.Truthy(tools) {
 		// unsloth-MiniMax-M2.jinja:66:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
 		w.WriteString("\n\n")
 		w.WriteString("# Tools")
@@ -515,7 +515,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:107:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			if reasoningContent.Truthy() && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
+			if llamacpp.Truthy(reasoningContent) && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.WriteString("<think>")
 				w.WriteString("\n")
@@ -525,13 +525,13 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				w.WriteString("\n\n")
 			}
 			// unsloth-MiniMax-M2.jinja:110:9 {%- if content -%}
-			if content.Truthy() {
+			if llamacpp.Truthy(content) {
 				// unsloth-MiniMax-M2.jinja:111:13 {{- content }}
 				llamacpp.Write(w, content)
 			}
 			// unsloth-MiniMax-M2.jinja:113:9 {%- if message.tool_calls -%}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, toolcallBeginToken)
@@ -542,7 +542,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
 					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
-					if toolCallFunction.Truthy() {
+					if llamacpp.Truthy(toolCallFunction) {
 						// unsloth-MiniMax-M2.jinja:118:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -646,7 +646,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:169:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// unsloth-MiniMax-M2.jinja:170:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
 		w.WriteString("]~b]ai")
 		w.WriteString("\n")
@@ -705,7 +705,7 @@ func renderUnslothMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMess
 	systemMessage = llamacpp.Param(systemMessage, "system_message")
 	modelIdentity := modelIdentityInput
 	// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
-	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "content").Truthy() {
+	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttr(systemMessage, "content")) {
 		// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
 		renderUnslothMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(systemMessage, "content"))
 	} else {
@@ -719,12 +719,12 @@ func renderUnslothMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMess
 		llamacpp.Write(w, modelIdentity)
 	}
 	// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
-	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_date").Truthy() {
+	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttr(systemMessage, "current_date")) {
 		// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
 		llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current date: ")), llamacpp.ItemAttr(systemMessage, "current_date"))
 	}
 	// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
-	if systemMessage.Truthy() && llamacpp.ItemAttr(systemMessage, "current_location").Truthy() {
+	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttr(systemMessage, "current_location")) {
 		// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
 		llamacpp.WriteAdd(w, llamacpp.Concat(jinja2.Lit("\n"), jinja2.Lit("Current location: ")), llamacpp.ItemAttr(systemMessage, "current_location"))
 	}

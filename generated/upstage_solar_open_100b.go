@@ -402,17 +402,17 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:94:1 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
-	if ((nsSystemMessages.Truthy() || defaultSystemPrompt.Truthy()) || tools.Truthy()) || responseFormat.Truthy() {
+	if ((llamacpp.Truthy(nsSystemMessages) || llamacpp.Truthy(defaultSystemPrompt)) || llamacpp.Truthy(tools)) || llamacpp.Truthy(responseFormat) {
 		w.WriteString("<|begin|>system<|content|>")
 		// upstage-Solar-Open-100B.jinja:96:9 {{- render_system_message(ns.system_messages) }}
 		renderUpstageSolarOpen100B_renderSystemMessageLlama(w, nsSystemMessages, sysNs, defaultSystemPrompt)
 		// upstage-Solar-Open-100B.jinja:97:9 {%- if tools -%}
-		if tools.Truthy() {
+		if llamacpp.Truthy(tools) {
 			// upstage-Solar-Open-100B.jinja:98:13 {{- render_tool_instruction(tools) }}
 			renderUpstageSolarOpen100B_renderToolInstructionLlama(w, tools, sysNs)
 		}
 		// upstage-Solar-Open-100B.jinja:100:9 {%- if response_format -%}
-		if responseFormat.Truthy() {
+		if llamacpp.Truthy(responseFormat) {
 			// upstage-Solar-Open-100B.jinja:101:13 {{- render_json_response_format_instruction(response_format) }}
 			renderUpstageSolarOpen100B_renderJsonResponseFormatInstructionLlama(w, responseFormat, sysNs)
 		}
@@ -434,15 +434,15 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
-			prevIsTool = jinja2.And(jinja2.Bool(llamacpp.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0))), func() jinja2.Value {
+			prevIsTool = llamacpp.And(jinja2.Bool(llamacpp.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0))), func() jinja2.Value {
 				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = jinja2.And(jinja2.Bool(llamacpp.Lt(jinja2.SmallInt(int64(i)), llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
+			nextIsTool = llamacpp.And(jinja2.Bool(llamacpp.Lt(jinja2.SmallInt(int64(i)), llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
 				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
-			if !prevIsTool.Truthy() {
+			if !llamacpp.Truthy(prevIsTool) {
 				w.WriteString("<|begin|>tool<|tool_response|>")
 			}
 			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
@@ -457,7 +457,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("<|tool_response:end|>")
 			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
-			if !nextIsTool.Truthy() {
+			if !llamacpp.Truthy(nextIsTool) {
 				w.WriteString("<|end|>")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -466,7 +466,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 			if jinja2.EqStr(thinkRenderOption, "all") {
 				// upstage-Solar-Open-100B.jinja:127:13 {%- if message.reasoning -%}
 				messageReasoning := llamacpp.ItemAttr(message, "reasoning")
-				if messageReasoning.Truthy() {
+				if llamacpp.Truthy(messageReasoning) {
 					// upstage-Solar-Open-100B.jinja:128:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
 					llamacpp.WriteStr(w, messageReasoning)
@@ -476,7 +476,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
 				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
 				message3Reasoning := llamacpp.ItemAttr(message, "reasoning")
-				if message3Reasoning.Truthy() && llamacpp.Gt(jinja2.SmallInt(int64(i)), lastUserIdxValue) {
+				if llamacpp.Truthy(message3Reasoning) && llamacpp.Gt(jinja2.SmallInt(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
 					llamacpp.WriteStr(w, message3Reasoning)
@@ -485,7 +485,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 			}
 			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if messageToolCalls.Truthy() {
+			if llamacpp.Truthy(messageToolCalls) {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
@@ -510,7 +510,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:151:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// upstage-Solar-Open-100B.jinja:152:5 {%- if reasoning_effort in ["low", "minimal"] -%}
 		if llamacpp.InStrs(reasoningEffort, "low", "minimal") {
 			w.WriteString("<|begin|>assistant<|think|><|end|>")
@@ -525,9 +525,9 @@ func renderUpstageSolarOpen100B_renderSystemMessageLlama(w *jinja2.Writer, userS
 	// upstage-Solar-Open-100B.jinja:19:1 {%- macro render_system_message(user_system_messages) %}
 	userSystemMessages = llamacpp.Param(userSystemMessages, "user_system_messages")
 	// upstage-Solar-Open-100B.jinja:20:5 {%- if default_system_prompt %}
-	if defaultSystemPrompt.Truthy() {
+	if llamacpp.Truthy(defaultSystemPrompt) {
 		// upstage-Solar-Open-100B.jinja:21:9 {%- if not sys_ns.is_first_block %}
-		if !llamacpp.ItemAttr(sysNs, "is_first_block").Truthy() {
+		if !llamacpp.Truthy(llamacpp.ItemAttr(sysNs, "is_first_block")) {
 			w.WriteString("\n\n")
 		}
 		// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %} (the namespace check)
@@ -540,9 +540,9 @@ func renderUpstageSolarOpen100B_renderSystemMessageLlama(w *jinja2.Writer, userS
 		w.WriteString(".")
 	}
 	// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
-	if userSystemMessages.Truthy() {
+	if llamacpp.Truthy(userSystemMessages) {
 		// upstage-Solar-Open-100B.jinja:26:9 {%- if not sys_ns.is_first_block %}
-		if !llamacpp.ItemAttr(sysNs, "is_first_block").Truthy() {
+		if !llamacpp.Truthy(llamacpp.ItemAttr(sysNs, "is_first_block")) {
 			w.WriteString("\n\n")
 		}
 		// upstage-Solar-Open-100B.jinja:27:9 {%- set sys_ns.is_first_block = false %} (the namespace check)
@@ -565,7 +565,7 @@ func renderUpstageSolarOpen100B_renderToolInstructionLlama(w *jinja2.Writer, too
 	// upstage-Solar-Open-100B.jinja:36:1 {%- macro render_tool_instruction(tools) %}
 	tools = llamacpp.Param(tools, "tools")
 	// upstage-Solar-Open-100B.jinja:37:5 {%- if not sys_ns.is_first_block %}
-	if !llamacpp.ItemAttr(sysNs, "is_first_block").Truthy() {
+	if !llamacpp.Truthy(llamacpp.ItemAttr(sysNs, "is_first_block")) {
 		w.WriteString("\n\n")
 	}
 	// upstage-Solar-Open-100B.jinja:38:5 {%- set sys_ns.is_first_block = false %} (the namespace check)
@@ -589,7 +589,7 @@ func renderUpstageSolarOpen100B_renderJsonResponseFormatInstructionLlama(w *jinj
 	// upstage-Solar-Open-100B.jinja:57:1 {%- macro render_json_response_format_instruction(response_format) %}
 	responseFormat = llamacpp.Param(responseFormat, "response_format")
 	// upstage-Solar-Open-100B.jinja:58:5 {%- if not sys_ns.is_first_block %}
-	if !llamacpp.ItemAttr(sysNs, "is_first_block").Truthy() {
+	if !llamacpp.Truthy(llamacpp.ItemAttr(sysNs, "is_first_block")) {
 		w.WriteString("\n\n")
 	}
 	// upstage-Solar-Open-100B.jinja:59:5 {%- set sys_ns.is_first_block = false %} (the namespace check)
@@ -610,7 +610,7 @@ func renderUpstageSolarOpen100B_getToolNameLlama(w *jinja2.Writer, messages, too
 	// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
 	for _, msg := range llamacpp.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-		if jinja2.EqStr(llamacpp.ItemAttr(msg, "role"), "assistant") && llamacpp.ItemAttr(msg, "tool_calls").Truthy() {
+		if jinja2.EqStr(llamacpp.ItemAttr(msg, "role"), "assistant") && llamacpp.Truthy(llamacpp.ItemAttr(msg, "tool_calls")) {
 			// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
 			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(msg, "tool_calls")) {
 				// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}

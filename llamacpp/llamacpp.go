@@ -25,6 +25,9 @@ const (
 // and another value join their string forms (llamaString).
 func Add(a, b jinja2.Value) jinja2.Value { return impl.Add(a, b) }
 
+// And is jinja2.And with llama.cpp's truth values (Truthy).
+func And(a jinja2.Value, b func() jinja2.Value) jinja2.Value { return impl.And(a, b) }
+
 // Attr is jinja2.Attr with llama.cpp's members (member).
 func Attr(v jinja2.Value, name string) jinja2.Value { return impl.Attr(v, name) }
 
@@ -493,6 +496,9 @@ func Ne(a, b jinja2.Value) bool { return impl.Ne(a, b) }
 // NotIn is jinja2.NotIn as llama.cpp's not in (see In).
 func NotIn(item, container jinja2.Value) bool { return impl.NotIn(item, container) }
 
+// Or is jinja2.Or with llama.cpp's truth values (Truthy).
+func Or(a jinja2.Value, b func() jinja2.Value) jinja2.Value { return impl.Or(a, b) }
+
 // OwnVariables gives the render of w copies of its variables (CopyJSON), for a render
 // that changes them: llama.cpp renders its own copy of the request's values.
 func OwnVariables(w *jinja2.Writer) { impl.OwnVariables(w) }
@@ -535,6 +541,10 @@ func Sub(a, b jinja2.Value) jinja2.Value { return impl.Sub(a, b) }
 
 // Sum is jinja2.Sum with Add's +.
 func Sum(xs ...jinja2.Value) jinja2.Value { return impl.Sum(xs...) }
+
+// Truthy is Value.Truthy as llama.cpp's as_bool: a function and a KwArg have no truth
+// value (value_t::as_bool throws "Function is not a bool value").
+func Truthy(v jinja2.Value) bool { return impl.Truthy(v) }
 
 // Unpack is jinja2.Unpack as llama.cpp assigns a value to several names: the value must
 // be a list or tuple of as many items (a str or a dict is no array to it).

@@ -128,7 +128,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 			if x.Op == "or" {
 				fn = "Or"
 			}
-			return rt(fn).Call(g.value(x.L), lazy(g.value(x.R)))
+			return g.op(fn).Call(g.value(x.L), lazy(g.value(x.R)))
 		}
 		if x.Op == "+" {
 			return g.sum(addOperands(x))
@@ -213,7 +213,7 @@ func (g *gen) op(name string) *jen.Statement {
 // llama.cpp's semantics, llamacpp.NAME (see package llamacpp).
 var llamaVariants = map[string]bool{
 	"Attr": true, "ItemAttr": true, "Item": true, "ItemStr": true, "ItemInt": true,
-	"Add": true, "Sum": true, "Concat": true,
+	"Add": true, "Sum": true, "Concat": true, "And": true, "Or": true,
 	"In": true, "NotIn": true, "InStrs": true,
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
 	"Sub": true, "Mul": true, "Div": true, "FloorDiv": true, "Mod": true, "Pow": true,
@@ -321,6 +321,10 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 				return p.cond(x.Name)
 			}
 		}
+	}
+	if g.llama {
+		g.variants++
+		return llama("Truthy").Call(g.value(x))
 	}
 	return g.value(x).Dot("Truthy").Call()
 }

@@ -201,3 +201,37 @@ func floatOf(v jinja2.Value) float64 {
 	f, _ := v.AsFloat()
 	return f
 }
+
+// Truthy is Value.Truthy as llama.cpp's as_bool: a function and a KwArg have no truth
+// value (value_t::as_bool throws "Function is not a bool value").
+func Truthy(v jinja2.Value) bool {
+	if k := v.Kind(); k == jinja2.KindCallable || k == jinja2.KindObject && isKwArg(v) {
+		noTruthValue(v)
+	}
+	return v.Truthy()
+}
+
+// noTruthValue fails as llama.cpp's as_bool of a value without a truth value.
+func noTruthValue(v jinja2.Value) {
+	name := "Function"
+	if isKwArg(v) {
+		name = "KwArg"
+	}
+	jinja2.Throw(EngineError, "%s is not a bool value", name)
+}
+
+// Or is jinja2.Or with llama.cpp's truth values (Truthy).
+func Or(a jinja2.Value, b func() jinja2.Value) jinja2.Value {
+	if Truthy(a) {
+		return a
+	}
+	return b()
+}
+
+// And is jinja2.And with llama.cpp's truth values (Truthy).
+func And(a jinja2.Value, b func() jinja2.Value) jinja2.Value {
+	if !Truthy(a) {
+		return a
+	}
+	return b()
+}

@@ -383,6 +383,9 @@ func (m *machine) cond(e *env, x ir.Expr) bool {
 		}
 		return jinja2.CallTest(x.Name, v, args, kwargs)
 	}
+	if m.probe != nil {
+		return llamacpp.Truthy(m.expr(e, x))
+	}
 	return m.expr(e, x).Truthy()
 }
 
@@ -455,8 +458,14 @@ func (m *machine) expr(e *env, x ir.Expr) jinja2.Value {
 	case *ir.Binary:
 		switch x.Op {
 		case "and":
+			if m.probe != nil {
+				return llamacpp.And(m.expr(e, x.L), func() jinja2.Value { return m.expr(e, x.R) })
+			}
 			return jinja2.And(m.expr(e, x.L), func() jinja2.Value { return m.expr(e, x.R) })
 		case "or":
+			if m.probe != nil {
+				return llamacpp.Or(m.expr(e, x.L), func() jinja2.Value { return m.expr(e, x.R) })
+			}
 			return jinja2.Or(m.expr(e, x.L), func() jinja2.Value { return m.expr(e, x.R) })
 		}
 		return binaryOps[x.Op](m.expr(e, x.L), m.expr(e, x.R))

@@ -179,13 +179,13 @@ func renderModelLlama(w *jinja2.Writer) {
 			renderModel_llama3HeaderLlama(w, jinja2.Lit("assistant"))
 			// model:42:1 {%- if message.content -%}
 			messageContent := llamacpp.ItemAttr(message, "content")
-			if messageContent.Truthy() {
+			if llamacpp.Truthy(messageContent) {
 				// model:43:1 {{- message.content | trim -}}
 				llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 			}
 			// model:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if llamacpp.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+			if llamacpp.IsDefined(messageToolCalls) && llamacpp.Truthy(messageToolCalls) {
 				// model:46:1 {%- for tc in message.tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var call jinja2.Value
@@ -231,7 +231,7 @@ func renderModelLlama(w *jinja2.Writer) {
 		}
 	}
 	// model:71:1 {%- if add_generation_prompt -%}
-	if addGenerationPrompt.Truthy() {
+	if llamacpp.Truthy(addGenerationPrompt) {
 		// model:72:1 {{- llama3_header('assistant') -}}
 		renderModel_llama3HeaderLlama(w, jinja2.Lit("assistant"))
 	}

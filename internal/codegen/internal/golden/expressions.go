@@ -196,13 +196,13 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	undefinedName := w.Lookup("undefined_name")
 	tools := w.Lookup("tools")
 	// expressions.jinja:2:1 {%- set last = messages[-1] if messages else none -%}
-	if messages.Truthy() {
+	if llamacpp.Truthy(messages) {
 		last = llamacpp.ItemInt(messages, -1)
 	} else {
 		last = jinja2.None()
 	}
 	// expressions.jinja:3:1 {{ last.content if last else 'nothing' }}
-	if last.Truthy() {
+	if llamacpp.Truthy(last) {
 		llamacpp.Write(w, llamacpp.ItemAttr(last, "content"))
 	} else {
 		w.WriteString("nothing")
@@ -239,17 +239,17 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	llamacpp.WriteStr(w, undefinedName)
 	w.WriteString(" ")
 	// expressions.jinja:5:39 {{ none or 'default' }}
-	llamacpp.Write(w, jinja2.Or(jinja2.None(), func() jinja2.Value {
+	llamacpp.Write(w, llamacpp.Or(jinja2.None(), func() jinja2.Value {
 		return jinja2.Lit("default")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:63 {{ 0 and 'x' }}
-	llamacpp.Write(w, jinja2.And(jinja2.SmallInt(0), func() jinja2.Value {
+	llamacpp.Write(w, llamacpp.And(jinja2.SmallInt(0), func() jinja2.Value {
 		return jinja2.Lit("x")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:79 {{ [] or {} }}
-	llamacpp.Write(w, jinja2.Or(jinja2.NewList(), func() jinja2.Value {
+	llamacpp.Write(w, llamacpp.Or(jinja2.NewList(), func() jinja2.Value {
 		return jinja2.DictOf()
 	}))
 	w.WriteString("\n")

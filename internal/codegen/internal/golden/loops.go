@@ -138,11 +138,11 @@ func renderLoopsLlama(w *jinja2.Writer) {
 		// loops.jinja:3:36 {{ m.role }}
 		llamacpp.Write(w, llamacpp.ItemAttr(m, "role"))
 		// loops.jinja:3:48 {% if loop.first %}
-		if loop.First().Truthy() {
+		if llamacpp.Truthy(loop.First()) {
 			w.WriteString(" (first)")
 		}
 		// loops.jinja:3:86 {% if loop.last %}
-		if loop.Last().Truthy() {
+		if llamacpp.Truthy(loop.Last()) {
 			w.WriteString(" (last)")
 		}
 		w.WriteString(": ")

@@ -200,7 +200,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 	w.WriteString("  foo boo  ")
 	llamacpp.WriteFilterBlock(w, llamacpp.FilterTrim(llamacpp.FilterReplace(w.Cut(mark3), []jinja2.Value{jinja2.Lit("o"), jinja2.Lit("0")}, nil), nil, nil))
 	// scopes.jinja:16:1 {% if messages %}
-	if messages.Truthy() {
+	if llamacpp.Truthy(messages) {
 		// scopes.jinja:16:18 {% set first = messages[0] %}
 		first = llamacpp.ItemInt(messages, 0)
 	}
