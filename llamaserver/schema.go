@@ -282,26 +282,102 @@ var primitiveTypes = map[string]bool{
 // reNonAlnum is _resolve_ref's nonalphanumeric_regex.
 var reNonAlnum = regexp.MustCompile(`[^a-zA-Z0-9-]+`)
 
+// The keys visit looks up, as the bits of schemaKeys.
+const (
+	keyType uint32 = 1 << iota
+	keyFormat
+	keyRef
+	keyOneOf
+	keyAnyOf
+	keyConst
+	keyEnum
+	keyProperties
+	keyAdditionalProperties
+	keyAllOf
+	keyItems
+	keyPrefixItems
+	keyMinItems
+	keyPattern
+	keyMinLength
+	keyMaxLength
+)
+
+// schemaKeys returns the bits of the keys of schema that visit looks up.
+func schemaKeys(schema jinja2.Value) uint32 {
+	if schema.Kind() != jinja2.KindDict {
+		return 0
+	}
+	var bits uint32
+	for _, k := range schema.AsDict().Keys() {
+		if k.Kind() != jinja2.KindString {
+			continue
+		}
+		switch str(k) {
+		case "type":
+			bits |= keyType
+		case "format":
+			bits |= keyFormat
+		case "$ref":
+			bits |= keyRef
+		case "oneOf":
+			bits |= keyOneOf
+		case "anyOf":
+			bits |= keyAnyOf
+		case "const":
+			bits |= keyConst
+		case "enum":
+			bits |= keyEnum
+		case "properties":
+			bits |= keyProperties
+		case "additionalProperties":
+			bits |= keyAdditionalProperties
+		case "allOf":
+			bits |= keyAllOf
+		case "items":
+			bits |= keyItems
+		case "prefixItems":
+			bits |= keyPrefixItems
+		case "minItems":
+			bits |= keyMinItems
+		case "pattern":
+			bits |= keyPattern
+		case "minLength":
+			bits |= keyMinLength
+		case "maxLength":
+			bits |= keyMaxLength
+		}
+	}
+	return bits
+}
+
 // visit is common_schema_converter::visit, as far as it records errors. It reports
 // whether it made a rule for the schema (the unrecognized schema alone makes none).
 func (c *schemaConverter) visit(schema jinja2.Value) bool {
 	if c.work++; c.work > maxSchemaWork {
 		return true
 	}
-	typ, _ := member(schema, "type")
+	// the keys the schema has, found in one pass: most lookups are of keys it lacks
+	present := schemaKeys(schema)
+	get := func(key uint32, name string) (jinja2.Value, bool) {
+		if present&key == 0 {
+			return jinja2.Value{}, false
+		}
+		return member(schema, name)
+	}
+	typ, _ := get(keyType, "type")
 	isNull := typ.Kind() == jinja2.KindNone || typ.Kind() == jinja2.KindUndefined
 	is := func(name string) bool { return typ.Kind() == jinja2.KindString && str(typ) == name }
 	format := ""
-	if f, ok := member(schema, "format"); ok {
+	if f, ok := get(keyFormat, "format"); ok {
 		format = mustStr(f)
 	}
-	if r, ok := member(schema, "$ref"); ok {
+	if r, ok := get(keyRef, "$ref"); ok {
 		c.resolveRef(mustStr(r))
 		return true
 	}
-	alts, ok := member(schema, "oneOf")
+	alts, ok := get(keyOneOf, "oneOf")
 	if !ok {
-		alts, ok = member(schema, "anyOf")
+		alts, ok = get(keyAnyOf, "anyOf")
 	}
 	if ok {
 		c.visitAll(elements(alts))
@@ -315,19 +391,19 @@ func (c *schemaConverter) visit(schema jinja2.Value) bool {
 		}
 		return true
 	}
-	if _, ok := member(schema, "const"); ok {
+	if _, ok := get(keyConst, "const"); ok {
 		return true
 	}
-	if _, ok := member(schema, "enum"); ok {
+	if _, ok := get(keyEnum, "enum"); ok {
 		return true
 	}
-	props, hasProps := member(schema, "properties")
-	additional, hasAdditional := member(schema, "additionalProperties")
+	props, hasProps := get(keyProperties, "properties")
+	additional, hasAdditional := get(keyAdditionalProperties, "additionalProperties")
 	if (isNull || is("object")) && (hasProps || hasAdditional && !isTrue(additional)) {
 		c.visitObject(elements(props), additional)
 		return true
 	}
-	if all, ok := member(schema, "allOf"); ok && (isNull || is("object") || is("string")) {
+	if all, ok := get(keyAllOf, "allOf"); ok && (isNull || is("object") || is("string")) {
 		var collected []jinja2.Value
 		var add func(comp jinja2.Value, depth int)
 		add = func(comp jinja2.Value, depth int) {
@@ -353,9 +429,9 @@ func (c *schemaConverter) visit(schema jinja2.Value) bool {
 		return true
 	}
 	if isNull || is("array") {
-		items, ok := member(schema, "items")
+		items, ok := get(keyItems, "items")
 		if !ok {
-			items, ok = member(schema, "prefixItems")
+			items, ok = get(keyPrefixItems, "prefixItems")
 		}
 		if ok {
 			if k := items.Kind(); k == jinja2.KindList || k == jinja2.KindTuple {
@@ -363,13 +439,13 @@ func (c *schemaConverter) visit(schema jinja2.Value) bool {
 				return true
 			}
 			c.visit(items)
-			if v, ok := member(schema, "minItems"); ok {
+			if v, ok := get(keyMinItems, "minItems"); ok {
 				mustNumber(v)
 			}
 			return true
 		}
 	}
-	if p, ok := member(schema, "pattern"); ok && (isNull || is("string")) {
+	if p, ok := get(keyPattern, "pattern"); ok && (isNull || is("string")) {
 		pattern := mustStr(p)
 		if why := patternError(pattern); why != "" {
 			c.addError(func() string { return "Invalid pattern " + pattern + ": " + why })
@@ -384,8 +460,8 @@ func (c *schemaConverter) visit(schema jinja2.Value) bool {
 		}
 	}
 	if is("string") {
-		minLen, hasMin := member(schema, "minLength")
-		maxLen, hasMax := member(schema, "maxLength")
+		minLen, hasMin := get(keyMinLength, "minLength")
+		maxLen, hasMax := get(keyMaxLength, "maxLength")
 		if hasMin || hasMax {
 			if hasMin {
 				mustNumber(minLen)
