@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
@@ -197,14 +198,25 @@ func llamaToJSON(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 			}
 		}
 	}
-	var b strings.Builder
-	writeLlamaJSON(&b, v, 0, indent, itemSep, keySep)
-	jinja2.CheckSize(b.Len())
-	if a, ok := kwargOrPos(args, kwargs, "ensure_ascii", 0); ok && a.Truthy() {
-		return jinja2.Str(llamaEnsureASCII(b.String()))
+	buf := jsonBuffers.Get().(*[]byte)
+	b := appendLlamaJSON((*buf)[:0], v, 0, indent, itemSep, keySep)
+	jinja2.CheckSize(len(b))
+	js := string(b)
+	if cap(b) <= maxPooledJSON {
+		*buf = b
+		jsonBuffers.Put(buf)
 	}
-	return jinja2.Str(b.String())
+	if a, ok := kwargOrPos(args, kwargs, "ensure_ascii", 0); ok && a.Truthy() {
+		return jinja2.Str(llamaEnsureASCII(js))
+	}
+	return jinja2.Str(js)
 }
+
+// jsonBuffers recycles the buffers llamaToJSON encodes into.
+var jsonBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledJSON is the largest buffer jsonBuffers keeps.
+const maxPooledJSON = 64 << 10
 
 // llamaEnsureASCII is json_ensure_ascii_preserving_format: each non-ASCII character of
 // the JSON text's strings as \uxxxx (a surrogate pair beyond the BMP; \ufffd for a
@@ -250,93 +262,107 @@ func llamaEnsureASCII(js string) string {
 	return b.String()
 }
 
-func writeLlamaJSON(b *strings.Builder, v jinja2.Value, level, indent int, itemSep, keySep string) {
+// appendLlamaJSON appends v as llama.cpp's tojson writes it (nlohmann::json's dump):
+// indent spaces a level (none on one line when indent is negative), itemSep and keySep
+// between items and after keys, a float as its ostream writes it, what is no JSON null.
+func appendLlamaJSON(b []byte, v jinja2.Value, level, indent int, itemSep, keySep string) []byte {
 	pad := func(n int) {
-		if indent > 0 {
-			b.WriteString(strings.Repeat(" ", n*indent))
+		for range n * max(indent, 0) {
+			b = append(b, ' ')
 		}
 	}
 	newline := func() {
 		if indent >= 0 {
-			b.WriteByte('\n')
+			b = append(b, '\n')
 		}
 	}
 	switch v.Kind() {
 	case jinja2.KindBool:
-		b.WriteString(strconv.FormatBool(v.Truthy()))
+		b = strconv.AppendBool(b, v.Truthy())
 	case jinja2.KindInt:
-		b.WriteString(v.String())
+		b = append(b, v.String()...)
 	case jinja2.KindFloat:
-		b.WriteString(ostreamDouble(floatOf(v)))
+		b = append(b, ostreamDouble(floatOf(v))...)
 	case jinja2.KindString:
-		b.WriteByte('"')
-		for i := 0; i < len(v.Text()); i++ {
-			switch c := v.Text()[i]; c {
-			case '"':
-				b.WriteString(`\"`)
-			case '\\':
-				b.WriteString(`\\`)
-			case '\b':
-				b.WriteString(`\b`)
-			case '\f':
-				b.WriteString(`\f`)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			default:
-				if c < 0x20 {
-					b.WriteString(`\u00`)
-					b.WriteByte("0123456789abcdef"[c>>4])
-					b.WriteByte("0123456789abcdef"[c&15])
-				} else {
-					b.WriteByte(c)
-				}
-			}
-		}
-		b.WriteByte('"')
+		b = appendLlamaJSONString(b, v.Text())
 	case jinja2.KindList, jinja2.KindTuple, jinja2.KindIterator:
 		items := v.Items()
 		if v.Kind() == jinja2.KindIterator {
 			items = jinja2.FilterList(v).Items()
 		}
-		b.WriteByte('[')
+		b = append(b, '[')
 		if len(items) > 0 {
 			newline()
 			for i, it := range items {
 				pad(level + 1)
-				writeLlamaJSON(b, it, level+1, indent, itemSep, keySep)
+				b = appendLlamaJSON(b, it, level+1, indent, itemSep, keySep)
 				if i < len(items)-1 {
-					b.WriteString(itemSep)
+					b = append(b, itemSep...)
 				}
 				newline()
 			}
 			pad(level)
 		}
-		b.WriteByte(']')
+		b = append(b, ']')
 	case jinja2.KindDict, jinja2.KindNamespace:
 		d := object(v)
-		b.WriteByte('{')
+		b = append(b, '{')
 		if d.Len() > 0 {
 			newline()
 			for i, k := range d.Keys() {
 				pad(level + 1)
-				writeLlamaJSON(b, jinja2.Str(llamaString(k)), level+1, indent, itemSep, keySep)
-				b.WriteString(keySep)
-				writeLlamaJSON(b, d.Values()[i], level+1, indent, itemSep, keySep)
+				b = appendLlamaJSONString(b, llamaString(k))
+				b = append(b, keySep...)
+				b = appendLlamaJSON(b, d.Values()[i], level+1, indent, itemSep, keySep)
 				if i < d.Len()-1 {
-					b.WriteString(itemSep)
+					b = append(b, itemSep...)
 				}
 				newline()
 			}
 			pad(level)
 		}
-		b.WriteByte('}')
+		b = append(b, '}')
 	default: // none, undefined and what is no JSON
-		b.WriteString("null")
+		b = append(b, "null"...)
 	}
+	return b
+}
+
+// appendLlamaJSONString appends the JSON string of s as nlohmann::json dumps it: ", \\,
+// and the control characters escaped (\b \f \n \r \t, the others \u00xx), other bytes
+// as they are; the runs between escapes copied whole.
+func appendLlamaJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		start = i + 1
+		switch c {
+		case '"':
+			b = append(b, `\"`...)
+		case '\\':
+			b = append(b, `\\`...)
+		case '\b':
+			b = append(b, `\b`...)
+		case '\f':
+			b = append(b, `\f`...)
+		case '\n':
+			b = append(b, `\n`...)
+		case '\r':
+			b = append(b, `\r`...)
+		case '\t':
+			b = append(b, `\t`...)
+		default:
+			b = append(b, `\u00`...)
+			b = append(b, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+		}
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // ostreamDouble is a double as C++'s ostream writes it by default (%g, six digits).
