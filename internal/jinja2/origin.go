@@ -243,6 +243,11 @@ func (w *Writer) setData(b []byte) {
 	}
 }
 
+// AppendData writes the data appendTo appends to the bytes it is given, the output so
+// far: for an engine's encoder that writes straight into the output (llama.cpp's tojson),
+// as WriteJSON does.
+func (w *Writer) AppendData(appendTo func([]byte) []byte) { w.setData(appendTo(w.dataBuf())) }
+
 // WriteData writes s, text computed from values (a number's digits, a value's JSON):
 // data in a tracked render.
 func (w *Writer) WriteData(s string) {

@@ -739,6 +739,12 @@ func WriteAdd(w *jinja2.Writer, operands ...jinja2.Value) {
 // WriteJSON is jinja2.WriteJSON as llama.cpp writes v|tojson(...): the str its own JSON
 // writer gives (FilterTojson).
 func WriteJSON(w *jinja2.Writer, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) {
+	if k := v.Kind(); len(args)+len(kwargs) == 0 && (k == jinja2.KindList || k == jinja2.KindDict) {
+		// what the builtin gives a list or a dict (llamaToJSON), written straight into the
+		// output
+		w.AppendData(func(b []byte) []byte { return appendLlamaJSON(b, v, 0, -1, ", ", ": ") })
+		return
+	}
 	w.WriteData(FilterTojson(v, args, kwargs).Text())
 }
 

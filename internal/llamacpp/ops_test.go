@@ -26,3 +26,22 @@ func TestIntFastPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteJSONFastPath: WriteJSON of a list or dict, which it writes straight into the
+// output, writes what the tojson builtin gives.
+func TestWriteJSONFastPath(t *testing.T) {
+	for _, text := range []string{
+		`[]`, `{}`, `[1, 2.5, "a\"b\\c\n\u0001é", null, true, {"k": [{}]}]`,
+		`{"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {"a": {"type": "string", "enum": ["x", "y"]}}}}}`,
+	} {
+		v, err := jinja2.ParseJSON([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := jinja2.NewWriter(nil, jinja2.Limits{})
+		WriteJSON(w, v, nil, nil)
+		if got, want := string(w.Bytes()), FilterTojson(v, nil, nil).Text(); got != want {
+			t.Errorf("%s: WriteJSON wrote %q, the builtin gives %q", text, got, want)
+		}
+	}
+}
