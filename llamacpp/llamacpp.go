@@ -318,13 +318,13 @@ func In(item, container jinja2.Value) bool { return impl.In(item, container) }
 // error.
 func InStrs(item jinja2.Value, strs ...string) bool { return impl.InStrs(item, strs...) }
 
-// IsBoolean is jinja2.IsBoolean as llama.cpp's engine runs the test boolean.
+// IsBoolean is jinja2.IsBoolean: llama.cpp's engine runs the test boolean as Jinja2 does.
 func IsBoolean(v jinja2.Value) bool { return impl.IsBoolean(v) }
 
 // IsCallable is jinja2.IsCallable as llama.cpp's engine runs the test callable.
 func IsCallable(v jinja2.Value) bool { return impl.IsCallable(v) }
 
-// IsDefined is jinja2.IsDefined as llama.cpp's engine runs the test defined.
+// IsDefined is jinja2.IsDefined: llama.cpp's engine runs the test defined as Jinja2 does.
 func IsDefined(v jinja2.Value) bool { return impl.IsDefined(v) }
 
 // IsDivisibleby is jinja2.IsDivisibleby as llama.cpp's engine runs the test divisibleby.
@@ -339,10 +339,10 @@ func IsEscaped(v jinja2.Value) bool { return impl.IsEscaped(v) }
 // IsEven is jinja2.IsEven as llama.cpp's engine runs the test even.
 func IsEven(v jinja2.Value) bool { return impl.IsEven(v) }
 
-// IsFalse is jinja2.IsFalse as llama.cpp's engine runs the test false.
+// IsFalse is jinja2.IsFalse: llama.cpp's engine runs the test false as Jinja2 does.
 func IsFalse(v jinja2.Value) bool { return impl.IsFalse(v) }
 
-// IsFloat is jinja2.IsFloat as llama.cpp's engine runs the test float.
+// IsFloat is jinja2.IsFloat: llama.cpp's engine runs the test float as Jinja2 does.
 func IsFloat(v jinja2.Value) bool { return impl.IsFloat(v) }
 
 // IsGe is jinja2.IsGe as llama.cpp's engine runs the test ge.
@@ -354,7 +354,7 @@ func IsGt(v, arg1 jinja2.Value) bool { return impl.IsGt(v, arg1) }
 // IsIn is jinja2.IsIn as llama.cpp's engine runs the test in.
 func IsIn(v, arg1 jinja2.Value) bool { return impl.IsIn(v, arg1) }
 
-// IsInteger is jinja2.IsInteger as llama.cpp's engine runs the test integer.
+// IsInteger is jinja2.IsInteger: llama.cpp's engine runs the test integer as Jinja2 does.
 func IsInteger(v jinja2.Value) bool { return impl.IsInteger(v) }
 
 // IsIterable is jinja2.IsIterable as llama.cpp's engine runs the test iterable.
@@ -375,7 +375,7 @@ func IsMapping(v jinja2.Value) bool { return impl.IsMapping(v) }
 // IsNe is jinja2.IsNe as llama.cpp's engine runs the test ne.
 func IsNe(v, arg1 jinja2.Value) bool { return impl.IsNe(v, arg1) }
 
-// IsNone is jinja2.IsNone as llama.cpp's engine runs the test none.
+// IsNone is jinja2.IsNone: llama.cpp's engine runs the test none as Jinja2 does.
 func IsNone(v jinja2.Value) bool { return impl.IsNone(v) }
 
 // IsNumber is jinja2.IsNumber as llama.cpp's engine runs the test number.
@@ -390,16 +390,16 @@ func IsSameas(v, arg1 jinja2.Value) bool { return impl.IsSameas(v, arg1) }
 // IsSequence is jinja2.IsSequence as llama.cpp's engine runs the test sequence.
 func IsSequence(v jinja2.Value) bool { return impl.IsSequence(v) }
 
-// IsString is jinja2.IsString as llama.cpp's engine runs the test string.
+// IsString is jinja2.IsString: llama.cpp's engine runs the test string as Jinja2 does.
 func IsString(v jinja2.Value) bool { return impl.IsString(v) }
 
 // IsTest is jinja2.IsTest as llama.cpp's engine runs the test test.
 func IsTest(v jinja2.Value) bool { return impl.IsTest(v) }
 
-// IsTrue is jinja2.IsTrue as llama.cpp's engine runs the test true.
+// IsTrue is jinja2.IsTrue: llama.cpp's engine runs the test true as Jinja2 does.
 func IsTrue(v jinja2.Value) bool { return impl.IsTrue(v) }
 
-// IsUndefined is jinja2.IsUndefined as llama.cpp's engine runs the test undefined.
+// IsUndefined is jinja2.IsUndefined: llama.cpp's engine runs the test undefined as Jinja2 does.
 func IsUndefined(v jinja2.Value) bool { return impl.IsUndefined(v) }
 
 // IsUpper is jinja2.IsUpper as llama.cpp's engine runs the test upper.

@@ -84,6 +84,11 @@ func llamaDirectSource() *jen.File {
 	}
 	for _, name := range byFn(directTests) {
 		d := directTests[name]
+		if d.args == 0 && llamacpp.SameTests[name] {
+			f.Commentf("%s is jinja2.%s: llama.cpp's engine runs the test %s as Jinja2 does.", d.fn, d.fn, name)
+			f.Func().Id(d.fn).Params(params(d.args)...).Bool().Block(jen.Return(jen.Qual(jinja2Impl, d.fn).Call(jen.Id("v"))))
+			continue
+		}
 		f.Commentf("%s is jinja2.%s as llama.cpp's engine runs the test %s.", d.fn, d.fn, name)
 		f.Func().Id(d.fn).Params(params(d.args)...).Bool().Block(
 			jen.Return(jen.Id("CallTest").Call(jen.Lit(name), jen.Id("v"), args(d.args), jen.Nil())))

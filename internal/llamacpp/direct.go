@@ -4,9 +4,9 @@ package llamacpp
 
 import "github.com/tmplgen/tmplgen/internal/jinja2"
 
-// IsBoolean is jinja2.IsBoolean as llama.cpp's engine runs the test boolean.
+// IsBoolean is jinja2.IsBoolean: llama.cpp's engine runs the test boolean as Jinja2 does.
 func IsBoolean(v jinja2.Value) bool {
-	return CallTest("boolean", v, nil, nil)
+	return jinja2.IsBoolean(v)
 }
 
 // IsCallable is jinja2.IsCallable as llama.cpp's engine runs the test callable.
@@ -14,9 +14,9 @@ func IsCallable(v jinja2.Value) bool {
 	return CallTest("callable", v, nil, nil)
 }
 
-// IsDefined is jinja2.IsDefined as llama.cpp's engine runs the test defined.
+// IsDefined is jinja2.IsDefined: llama.cpp's engine runs the test defined as Jinja2 does.
 func IsDefined(v jinja2.Value) bool {
-	return CallTest("defined", v, nil, nil)
+	return jinja2.IsDefined(v)
 }
 
 // IsDivisibleby is jinja2.IsDivisibleby as llama.cpp's engine runs the test divisibleby.
@@ -39,14 +39,14 @@ func IsEven(v jinja2.Value) bool {
 	return CallTest("even", v, nil, nil)
 }
 
-// IsFalse is jinja2.IsFalse as llama.cpp's engine runs the test false.
+// IsFalse is jinja2.IsFalse: llama.cpp's engine runs the test false as Jinja2 does.
 func IsFalse(v jinja2.Value) bool {
-	return CallTest("false", v, nil, nil)
+	return jinja2.IsFalse(v)
 }
 
-// IsFloat is jinja2.IsFloat as llama.cpp's engine runs the test float.
+// IsFloat is jinja2.IsFloat: llama.cpp's engine runs the test float as Jinja2 does.
 func IsFloat(v jinja2.Value) bool {
-	return CallTest("float", v, nil, nil)
+	return jinja2.IsFloat(v)
 }
 
 // IsGe is jinja2.IsGe as llama.cpp's engine runs the test ge.
@@ -64,9 +64,9 @@ func IsIn(v, arg1 jinja2.Value) bool {
 	return CallTest("in", v, []jinja2.Value{arg1}, nil)
 }
 
-// IsInteger is jinja2.IsInteger as llama.cpp's engine runs the test integer.
+// IsInteger is jinja2.IsInteger: llama.cpp's engine runs the test integer as Jinja2 does.
 func IsInteger(v jinja2.Value) bool {
-	return CallTest("integer", v, nil, nil)
+	return jinja2.IsInteger(v)
 }
 
 // IsIterable is jinja2.IsIterable as llama.cpp's engine runs the test iterable.
@@ -99,9 +99,9 @@ func IsNe(v, arg1 jinja2.Value) bool {
 	return CallTest("ne", v, []jinja2.Value{arg1}, nil)
 }
 
-// IsNone is jinja2.IsNone as llama.cpp's engine runs the test none.
+// IsNone is jinja2.IsNone: llama.cpp's engine runs the test none as Jinja2 does.
 func IsNone(v jinja2.Value) bool {
-	return CallTest("none", v, nil, nil)
+	return jinja2.IsNone(v)
 }
 
 // IsNumber is jinja2.IsNumber as llama.cpp's engine runs the test number.
@@ -124,9 +124,9 @@ func IsSequence(v jinja2.Value) bool {
 	return CallTest("sequence", v, nil, nil)
 }
 
-// IsString is jinja2.IsString as llama.cpp's engine runs the test string.
+// IsString is jinja2.IsString: llama.cpp's engine runs the test string as Jinja2 does.
 func IsString(v jinja2.Value) bool {
-	return CallTest("string", v, nil, nil)
+	return jinja2.IsString(v)
 }
 
 // IsTest is jinja2.IsTest as llama.cpp's engine runs the test test.
@@ -134,14 +134,14 @@ func IsTest(v jinja2.Value) bool {
 	return CallTest("test", v, nil, nil)
 }
 
-// IsTrue is jinja2.IsTrue as llama.cpp's engine runs the test true.
+// IsTrue is jinja2.IsTrue: llama.cpp's engine runs the test true as Jinja2 does.
 func IsTrue(v jinja2.Value) bool {
-	return CallTest("true", v, nil, nil)
+	return jinja2.IsTrue(v)
 }
 
-// IsUndefined is jinja2.IsUndefined as llama.cpp's engine runs the test undefined.
+// IsUndefined is jinja2.IsUndefined: llama.cpp's engine runs the test undefined as Jinja2 does.
 func IsUndefined(v jinja2.Value) bool {
-	return CallTest("undefined", v, nil, nil)
+	return jinja2.IsUndefined(v)
 }
 
 // IsUpper is jinja2.IsUpper as llama.cpp's engine runs the test upper.

@@ -59,7 +59,7 @@ func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 	case jinja2.KindDict, jinja2.KindNamespace:
 		// a builtin before a key of the same name (d.items is the builtin, d['items'] the
 		// key), and no method of Jinja2's (d.update is the key update)
-		if dictBuiltins[name] {
+		if isDictBuiltin(name) {
 			return builtinMember(v, name), true
 		}
 		if x, ok := object(v).GetStr(name); ok {
@@ -70,9 +70,16 @@ func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 	return jinja2.Value{}, false
 }
 
-// dictBuiltins are the builtins of a dict (llamaBuiltins'), which member looks up at
-// each dot of the llama.cpp render function.
-var dictBuiltins = llamaBuiltins["dict"]
+// isDictBuiltin reports whether name is a builtin of a dict (llamaBuiltins["dict"]), which
+// member asks at each dot of the llama.cpp render function: a switch, which compares no
+// more than a few bytes, where the map hashes the name.
+func isDictBuiltin(name string) bool {
+	switch name {
+	case "get", "keys", "values", "items", "tojson", "string", "length", "dictsort", "join":
+		return true
+	}
+	return false
+}
 
 // builtinMember is the builtin name of v as a value: a function that calls it.
 func builtinMember(v jinja2.Value, name string) jinja2.Value {
@@ -463,6 +470,14 @@ func llamaListMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs
 		return v
 	}
 	return jinja2.CallMethod(recv, name, args, kwargs)
+}
+
+// SameTests are the tests llama.cpp's engine runs as Jinja2 does when they take no
+// argument (CallTest leaves them to jinja2.CallTest): the llama.cpp render function
+// calls Jinja2's function for them (direct.go), with no dispatch by name.
+var SameTests = map[string]bool{
+	"boolean": true, "false": true, "true": true, "string": true, "integer": true, "float": true,
+	"none": true, "defined": true, "undefined": true,
 }
 
 // llamaTests are the tests of llama.cpp's engine (sameas, escaped and filter it declares

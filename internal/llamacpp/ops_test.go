@@ -45,3 +45,37 @@ func TestWriteJSONFastPath(t *testing.T) {
 		}
 	}
 }
+
+// TestIsDictBuiltin: isDictBuiltin names the builtins of a dict, llamaBuiltins["dict"].
+func TestIsDictBuiltin(t *testing.T) {
+	for name := range llamaBuiltins["dict"] {
+		if !isDictBuiltin(name) {
+			t.Errorf("isDictBuiltin(%q) = false, a dict's builtin", name)
+		}
+	}
+	for kind, names := range llamaBuiltins {
+		for name := range names {
+			if isDictBuiltin(name) != llamaBuiltins["dict"][name] {
+				t.Errorf("isDictBuiltin(%q) = %v (a builtin of %s)", name, isDictBuiltin(name), kind)
+			}
+		}
+	}
+}
+
+// TestSameTests: the tests of SameTests, which the llama.cpp render function runs as
+// Jinja2's, are what CallTest gives, on a value of each kind.
+func TestSameTests(t *testing.T) {
+	values := []jinja2.Value{jinja2.Undefined("x"), jinja2.None(), jinja2.Bool(true), jinja2.Bool(false),
+		jinja2.Int(0), jinja2.Int(1), jinja2.Float(1.5), jinja2.Str(""), jinja2.Str("a"),
+		jinja2.NewList(), jinja2.DictValue(jinja2.NewDict(0))}
+	for name := range SameTests {
+		if !llamaTests[name] {
+			t.Errorf("%s is no test of llama.cpp's", name)
+		}
+		for _, v := range values {
+			if got, want := jinja2.CallTest(name, v, nil, nil), CallTest(name, v, nil, nil); got != want {
+				t.Errorf("%v is %s: Jinja2's test gives %v, llama.cpp's %v", v, name, got, want)
+			}
+		}
+	}
+}
