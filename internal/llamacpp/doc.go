@@ -43,6 +43,9 @@
 //     argument of its name or else the positional argument at its place (undefined if
 //     neither), and the others to their defaults (BindMacro; ir.DirectCall's
 //     LlamaArgs for the calls bound when the template is compiled);
+//   - a function (a macro, a global such as range) or a KwArg has no truth value: a
+//     condition, not, and or or of one is an error (Truthy, And, Or);
+//   - tojson writes JSON as nlohmann::json dumps it (FilterTojson, WriteJSON);
 //   - dict, lipsum, cycler and joiner are no globals (CallMissingGlobal);
 //   - arithmetic and ordering compute with doubles, and many operand types Python
 //     accepts are errors (Sub, Mul, Div, Mod, FloorDiv,
