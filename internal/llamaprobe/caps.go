@@ -324,4 +324,8 @@ var handlerThinking = map[string]struct {
 }
 
 // trimSpace removes the ASCII whitespace around s (C isspace).
-func trimSpace(s string) string { return strings.Trim(s, " \t\n\v\f\r") }
+func trimSpace(s string) string { return strings.Trim(s, cSpace) }
+
+// cSpace is C's isspace, the whitespace of llama.cpp's trims and of the autoparser's
+// space().
+const cSpace = " \t\n\v\f\r"

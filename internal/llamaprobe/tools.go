@@ -20,12 +20,15 @@ import (
 // firstToolCall is the autoparser's first_tool_call.
 const firstToolCall = `{"id": "call00001", "type": "function", "function": {"name": "FFF_FIRST_FUN_F", "arguments": {"AA_ARG_FST_AA": "XXXX", "BB_ARG_SND_BB": "YYYY"}}}`
 
-// reJSONName is in_json_haystack for the first function's name: "{" or ":", spaces
-// (C's isspace), the name quoted.
-var reJSONName = regexp.MustCompile(`[{:][ \t\n\v\f\r]*"FFF_FIRST_FUN_F"`)
+// reJSONName and reJSONArgument are in_json_haystack for the first function's name and
+// its first argument's.
+var reJSONName, reJSONArgument = inJSONHaystack("FFF_FIRST_FUN_F"), inJSONHaystack("AA_ARG_FST_AA")
 
-// reJSONArgument is in_json_haystack for the first argument's name.
-var reJSONArgument = regexp.MustCompile(`[{:][ \t\n\v\f\r]*"AA_ARG_FST_AA"`)
+// inJSONHaystack matches needle as in_json_haystack finds it: "{" or ":", spaces (C's
+// isspace), needle quoted.
+func inJSONHaystack(needle string) *regexp.Regexp {
+	return regexp.MustCompile(`[{:][` + cSpace + `]*"` + regexp.QuoteMeta(needle) + `"`)
+}
 
 // toolCallSection returns what a past assistant turn with a tool call renders where one
 // with text renders the text (the autoparser's first comparison of analyze_tools), and
@@ -90,12 +93,12 @@ func jsonSectionStart(clean string) string {
 	if start < 0 || end < start {
 		return ""
 	}
-	before := strings.TrimRight(clean[:start], " \t\n\v\f\r")
-	after := strings.TrimLeft(clean[end+1:], " \t\n\v\f\r")
+	before := strings.TrimRight(clean[:start], cSpace)
+	after := strings.TrimLeft(clean[end+1:], cSpace)
 	if strings.HasSuffix(before, "[") && strings.HasPrefix(after, "]") {
 		start = len(before) - 1 // tools_array_wrapped
 	}
-	return strings.TrimLeft(clean[:start], " \t\n\v\f\r")
+	return strings.TrimLeft(clean[:start], cSpace)
 }
 
 // taggedCallStart reports whether analyze_tool_call_format_non_json finds a marker (a
@@ -135,7 +138,7 @@ func functionMarker(s string) string {
 				continue
 			}
 			rest := i + n + len(name)
-			if strings.HasPrefix(strings.TrimLeft(s[rest:], asciiSpace), "<") {
+			if strings.HasPrefix(strings.TrimLeft(s[rest:], cSpace), "<") {
 				continue
 			}
 			gt := strings.IndexByte(s[rest:], '>')
@@ -152,7 +155,7 @@ func functionMarker(s string) string {
 				continue
 			}
 			rest := i + n + len(name)
-			if after := strings.TrimLeft(s[rest:], asciiSpace); strings.HasPrefix(after, "[") && strings.Contains(after, "]") {
+			if after := strings.TrimLeft(s[rest:], cSpace); strings.HasPrefix(after, "[") && strings.Contains(after, "]") {
 				continue
 			}
 			return s[i:rest] + spaceAt(s, rest)
@@ -161,12 +164,9 @@ func functionMarker(s string) string {
 	return name
 }
 
-// asciiSpace is the whitespace of the autoparser's space().
-const asciiSpace = " \t\n\v\f\r"
-
 // spaceAt returns the whitespace of s at i.
 func spaceAt(s string, i int) string {
-	return s[i : len(s)-len(strings.TrimLeft(s[i:], asciiSpace))]
+	return s[i : len(s)-len(strings.TrimLeft(s[i:], cSpace))]
 }
 
 // markerAt reports whether a marker (<...> or [...]) starts at s[i], and where it ends
