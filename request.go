@@ -23,7 +23,7 @@ type Request struct {
 func ParseRequest(data []byte) (*Request, error) {
 	v, err := jinja2.ParseJSON(data)
 	if err != nil {
-		return nil, fmt.Errorf("request: %w", err)
+		return nil, fmt.Errorf("request: %w", publicJSONError(err))
 	}
 	return requestOf(v)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
@@ -208,7 +209,7 @@ func hfObject(data []byte, what string) (*jinja2.Dict, error) {
 	v, err := jinja2.ParseJSONLimit(data, hfMaxJSONFile)
 	var jerr *jinja2.JSONError
 	if errors.As(err, &jerr) {
-		return nil, fmt.Errorf("%s: offset %d: invalid JSON: %w", what, jerr.Offset, jerr)
+		return nil, fmt.Errorf("%s: offset %d: invalid JSON: %w", what, jerr.Offset, (*tmplgen.JSONError)(jerr))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)

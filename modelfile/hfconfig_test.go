@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen"
 )
 
 var tokenizerConfigTests = []struct {
@@ -353,7 +353,7 @@ func FuzzParseTokenizerConfig(f *testing.F) {
 // *JSONError, with its line, column and path.
 func TestTokenizerConfigJSONError(t *testing.T) {
 	_, err := ParseTokenizerConfig([]byte(`{"chat_template": [1,}`))
-	var je *jinja2.JSONError
+	var je *tmplgen.JSONError
 	if !errors.As(err, &je) || je.Path != "chat_template[1]" ||
 		err.Error() != "tokenizer config: offset 21: invalid JSON: invalid character '}' looking for beginning of value at line 1, column 22 (chat_template[1])" {
 		t.Errorf("ParseTokenizerConfig: %v", err)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/harness"
-	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/modelfile"
 )
 
@@ -200,7 +199,7 @@ func readRequest(path string, stdin io.Reader) ([]byte, *tmplgen.Request, error)
 		return nil, nil, err
 	}
 	req, err := tmplgen.ParseRequest(data)
-	var syntax *jinja2.JSONError
+	var syntax *tmplgen.JSONError
 	switch {
 	case errors.As(err, &syntax):
 		return nil, nil, fmt.Errorf("%s: %w; want a JSON chat request ({\"messages\": [...], ...})", name, err)

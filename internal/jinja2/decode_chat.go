@@ -6,115 +6,104 @@ import (
 	"sync"
 )
 
-// Message is a chat message with the field names of OpenAI's chat API. MessagesValue
-// converts it, without reflection, into the dict a template reads, with the keys in the
-// order OpenAI clients send them: role, tool_call_id, name, content, reasoning_content,
-// tool_calls. Role and content are always there; each other key only when its field is
-// set (not empty).
-type Message struct {
-	// Role is who speaks: "system", "user", "assistant", "tool"...; it is required.
-	Role string
-	// ToolCallID is, in a tool message, the ID of the call it answers (tool_call_id).
-	ToolCallID string
-	// Name is the name of the participant, or of the tool in a tool message.
-	Name string
-	// Content is the text of the message: content is this str, empty when unset, as
-	// templates expect (many fail on a missing or null content, even beside tool calls).
-	Content string
-	// Parts, when there are any, make content a list of typed parts instead: Content
-	// must then be empty.
-	Parts []ContentPart
-	// ReasoningContent is the reasoning of an assistant message (reasoning_content).
-	ReasoningContent string
-	// ToolCalls are the calls of an assistant message (tool_calls).
-	ToolCalls []ToolCall
-}
+// The chat types a service builds are package tmplgen's (tmplgen.Message, ContentPart,
+// ToolCall, Tool), where their fields are documented; the functions here take any type of
+// their layouts, which they convert without copying. Message, ContentPart, ToolCall and
+// Tool are those layouts as this package's types.
+type (
+	partLayout = struct{ Type, Text, ImageURL string }
+	callLayout = struct {
+		ID, Name  string
+		Arguments any
+	}
+	toolLayout = struct {
+		Name, Description string
+		Parameters        any
+	}
+	messageLayout[P, C any] = struct {
+		Role, ToolCallID, Name, Content string
+		Parts                           []P
+		ReasoningContent                string
+		ToolCalls                       []C
+	}
+)
 
-// ContentPart is a part of a message's content: {"type": "text", "text": "..."} or
-// {"type": "image_url", "image_url": {"url": "..."}}, with the keys of the fields that are
-// set.
-type ContentPart struct {
-	// Type is the kind of the part: "text", "image_url", "image"...; it is required.
-	Type string
-	// Text is the text of a text part.
-	Text string
-	// ImageURL is the URL of an image_url part (a data: URL for inline data).
-	ImageURL string
-}
-
-// ToolCall is a function call of an assistant message, as OpenAI's API gives it:
-// {"id": ID, "type": "function", "function": {"name": Name, "arguments": Arguments}}, id
-// only when set.
-type ToolCall struct {
-	// ID identifies the call; a tool message answers it with its ToolCallID.
-	ID string
-	// Name is the name of the function called; it is required.
-	Name string
-	// Arguments are the arguments of the call, in either of the forms requests carry
-	// them. A string is the JSON text OpenAI's API sends (`{"city": "Paris"}`), kept as a
-	// str; templates print it as it is. Anything else is the object itself, converted
-	// with ValueOf: json.RawMessage(`{"city": "Paris"}`) parses the JSON with its keys in
-	// order, a map has its keys sorted, a struct its fields in order. nil is no
-	// arguments: an empty object.
-	Arguments any
-}
-
-// Tool is a function the model may call, as OpenAI's API defines it:
-// {"type": "function", "function": {"name": Name, "description": Description,
-// "parameters": Parameters}}, description and parameters only when set.
-type Tool struct {
-	// Name is the name of the function; it is required.
-	Name string
-	// Description says what the function does.
-	Description string
-	// Parameters is the JSON Schema of the arguments, converted with ValueOf: any Go value
-	// that encoding/json can marshal (a map has its keys sorted), a json.RawMessage (keys
-	// in order), or a Value. A schema that does not change is best converted once
-	// (ParseJSON or ValueOf) and given as that Value, which every request then shares:
-	// templates cannot modify their input.
-	Parameters any
-}
+type (
+	// Message is tmplgen.Message's layout, with the types of its parts and calls.
+	Message[P ~partLayout, C ~callLayout] messageLayout[P, C]
+	// ContentPart is tmplgen.ContentPart's layout.
+	ContentPart partLayout
+	// ToolCall is tmplgen.ToolCall's layout.
+	ToolCall callLayout
+	// Tool is tmplgen.Tool's layout.
+	Tool toolLayout
+)
 
 // MessagesValue returns msgs as Input.Messages holds them: a list of dicts (empty for
-// nil), as Message describes. With ToolsValue it fills an Input without going through
-// JSON:
-//
-//	in := tmplgen.Input{AddGenerationPrompt: true, SpecialTokens: tokens}
-//	var err error
-//	if in.Messages, err = tmplgen.MessagesValue(msgs); err != nil {
-//		return err
-//	}
-//	if in.Tools, err = tmplgen.ToolsValue(tools); err != nil {
-//		return err
-//	}
-//	prompt, err := tmpl.Render(&in)
-//
-// Other template variables go in Input.Kwargs (ValueOf converts them) and documents in
-// Input.Documents.
-func MessagesValue(msgs []Message) (Value, error) {
-	c := getConverter(chatCells(msgs))
-	defer c.release()
-	v, err := chatList(c, msgs, 0)
+// nil), as tmplgen.Message describes: what tmplgen.MessagesValue returns.
+func MessagesValue[M ~messageLayout[P, C], P ~partLayout, C ~callLayout](msgs []M) (Value, error) {
+	v, err := convertList(msgs, asMessage[M])
 	if err != nil {
 		return Value{}, fmt.Errorf("tmplgen.MessagesValue: %w", err.at("messages"))
 	}
 	return v, nil
 }
 
-// ToolsValue returns tools as Input.Tools holds them: a list of dicts as Tool describes,
-// or None for nil (no tools, as when a request has none).
-func ToolsValue(tools []Tool) (Value, error) {
+// ToolsValue returns tools as Input.Tools holds them: a list of dicts as tmplgen.Tool
+// describes, or None for nil (no tools, as when a request has none).
+func ToolsValue[T ~toolLayout](tools []T) (Value, error) {
 	if tools == nil {
 		return None(), nil
 	}
-	c := getConverter(chatCells(tools))
-	defer c.release()
-	v, err := chatList(c, tools, 0)
+	v, err := convertList(tools, asTool[T])
 	if err != nil {
 		return Value{}, fmt.Errorf("tmplgen.ToolsValue: %w", err.at("tools"))
 	}
 	return v, nil
 }
+
+// MessageValue, ContentPartValue, ToolCallValue and ToolValue return the dict of one
+// chat value, as a list of them holds it: what the chat types' TemplateValue methods
+// return. An error is the one ValueOf reports with the value's path before it.
+func MessageValue[M ~messageLayout[P, C], P ~partLayout, C ~callLayout](m M) (Value, error) {
+	return convertOne(Message[P, C](m))
+}
+
+// ContentPartValue returns the dict of p (see MessageValue).
+func ContentPartValue[T ~partLayout](p T) (Value, error) { return convertOne(ContentPart(p)) }
+
+// ToolCallValue returns the dict of tc (see MessageValue).
+func ToolCallValue[T ~callLayout](tc T) (Value, error) { return convertOne(ToolCall(tc)) }
+
+// ToolValue returns the dict of t (see MessageValue).
+func ToolValue[T ~toolLayout](t T) (Value, error) { return convertOne(Tool(t)) }
+
+// convertList returns the list of the values of xs, each as as gives it, with a
+// converter of its own.
+func convertList[T any, V chatValuer](xs []T, as func(T) V) (Value, *convError) {
+	c := getConverter(chatCells(xs, as))
+	defer c.release()
+	return chatList(c, xs, as, 0)
+}
+
+// convertOne returns the value of x, with a converter of its own.
+func convertOne[V chatValuer](x V) (Value, error) {
+	c := getConverter(x.cells())
+	defer c.release()
+	v, err := x.chatValue(c, 0)
+	if err != nil {
+		return Value{}, err // a *convError, which ValueOf puts on its path
+	}
+	return v, nil
+}
+
+// The conversions of the layouts to this package's types, for chatList.
+func asMessage[M ~messageLayout[P, C], P ~partLayout, C ~callLayout](m M) Message[P, C] {
+	return Message[P, C](m)
+}
+func asPart[P ~partLayout](p P) ContentPart { return ContentPart(p) }
+func asCall[C ~callLayout](c C) ToolCall    { return ToolCall(c) }
+func asTool[T ~toolLayout](t T) Tool        { return Tool(t) }
 
 // A chatValuer is a chat type of this package: it builds its Value itself, without
 // reflection, with c, nested depth levels deep.
@@ -124,11 +113,12 @@ type chatValuer interface {
 	cells() int
 }
 
-// chatList returns the list of the values of xs, nested depth levels deep.
-func chatList[T chatValuer](c *converter, xs []T, depth int) (Value, *convError) {
+// chatList returns the list of the values of xs, each as as gives it, nested depth
+// levels deep.
+func chatList[T any, V chatValuer](c *converter, xs []T, as func(T) V, depth int) (Value, *convError) {
 	mark := c.mark()
 	for i, x := range xs {
-		v, err := x.chatValue(c, depth+1)
+		v, err := as(x).chatValue(c, depth+1)
 		if err != nil {
 			return Value{}, err.at(indexStep(i))
 		}
@@ -139,10 +129,10 @@ func chatList[T chatValuer](c *converter, xs []T, depth int) (Value, *convError)
 
 // chatCells returns how many cells the list of xs takes, but the values ValueOf
 // converts.
-func chatCells[T chatValuer](xs []T) int {
+func chatCells[T any, V chatValuer](xs []T, as func(T) V) int {
 	n := listCells + len(xs)
 	for _, x := range xs {
-		n += x.cells()
+		n += as(x).cells()
 	}
 	return n
 }
@@ -158,13 +148,13 @@ func ifSet(s string) int {
 	return 0
 }
 
-func (m Message) cells() int {
+func (m Message[P, C]) cells() int {
 	n := dictCellsOf(2 + ifSet(m.ToolCallID) + ifSet(m.Name) + ifSet(m.ReasoningContent) + min(len(m.ToolCalls), 1))
 	if len(m.Parts) > 0 {
-		n += chatCells(m.Parts)
+		n += chatCells(m.Parts, asPart[P])
 	}
 	if len(m.ToolCalls) > 0 {
-		n += chatCells(m.ToolCalls)
+		n += chatCells(m.ToolCalls, asCall[C])
 	}
 	return n
 }
@@ -203,7 +193,7 @@ func (t Tool) cells() int {
 // three properties.
 const schemaCells = 48
 
-func (m Message) chatValue(c *converter, depth int) (Value, *convError) {
+func (m Message[P, C]) chatValue(c *converter, depth int) (Value, *convError) {
 	w := chatWords()
 	switch {
 	case m.Role == "":
@@ -222,7 +212,7 @@ func (m Message) chatValue(c *converter, depth int) (Value, *convError) {
 	content := strValue(m.Content)
 	if len(m.Parts) > 0 {
 		var err *convError
-		if content, err = chatList(c, m.Parts, depth+1); err != nil {
+		if content, err = chatList(c, m.Parts, asPart[P], depth+1); err != nil {
 			return Value{}, err.at(".content")
 		}
 	}
@@ -231,7 +221,7 @@ func (m Message) chatValue(c *converter, depth int) (Value, *convError) {
 		c.push(w.reasoningContent, strValue(m.ReasoningContent))
 	}
 	if len(m.ToolCalls) > 0 {
-		calls, err := chatList(c, m.ToolCalls, depth+1)
+		calls, err := chatList(c, m.ToolCalls, asCall[C], depth+1)
 		if err != nil {
 			return Value{}, err.at(".tool_calls")
 		}

@@ -48,9 +48,9 @@ import (
 //     ParseJSON; else a type implementing encoding.TextMarshaler is the str MarshalText
 //     returns. A method with a pointer receiver is used for a value that is addressable
 //     (an element of a slice, a field reached through a pointer), as encoding/json does.
-//   - A Value is used as it is, a *Dict as its dict. The chat types of this package
-//     (Message, ContentPart, ToolCall, Tool) convert as MessagesValue and ToolsValue
-//     describe.
+//   - A Value is used as it is, a *Dict as its dict. A TemplateValuer (tmplgen's chat
+//     types: Message, ContentPart, ToolCall, Tool) is what its TemplateValue returns,
+//     before any MarshalJSON.
 //
 // Channels, functions, complex numbers and unsafe pointers are an error naming the Go
 // type and where it is (messages[2].content), and so is a value that nests more than
@@ -64,6 +64,12 @@ func ValueOf(x any) (Value, error) {
 		return Value{}, fmt.Errorf("tmplgen.ValueOf: %w", err)
 	}
 	return v, nil
+}
+
+// A TemplateValuer is a Go value that converts itself into a template value.
+type TemplateValuer interface {
+	// TemplateValue returns the value a template sees for the receiver.
+	TemplateValue() (Value, error)
 }
 
 // A converter converts Go values into Values. Its containers take their storage from
@@ -192,9 +198,16 @@ func (c *converter) convertGo(v reflect.Value, info *typeInfo, depth int) (Value
 	case convDict:
 		d, _ := reflect.TypeAssert[*Dict](v)
 		return DictValue(d), nil
-	case convChat:
-		x, _ := reflect.TypeAssert[chatValuer](v)
-		return x.chatValue(c, depth)
+	case convTemplateValuer:
+		x, _ := reflect.TypeAssert[TemplateValuer](v)
+		tv, err := x.TemplateValue()
+		if err != nil {
+			if ce, ok := err.(*convError); ok { // a chat type's: ValueOf's path goes before its own
+				return Value{}, ce
+			}
+			return Value{}, &convError{msg: err.Error(), err: err}
+		}
+		return tv, nil
 	case convMarshalJSON, convAddrMarshalJSON:
 		m, _ := reflect.TypeAssert[json.Marshaler](addrIf(v, conv == convAddrMarshalJSON))
 		return marshalJSON(m, v.Type())
@@ -233,7 +246,7 @@ const (
 	convMap                               // a map: a dict, keys sorted
 	convValue                             // a Value, as it is
 	convDict                              // a *Dict, as its dict
-	convChat                              // a chat type of this package (chatValuer)
+	convTemplateValuer                    // a TemplateValuer: what its method returns
 	convMarshalJSON                       // a json.Marshaler
 	convAddrMarshalJSON                   // a json.Marshaler through its address
 	convMarshalText                       // an encoding.TextMarshaler
@@ -276,7 +289,7 @@ func typeInfoOf(t reflect.Type) *typeInfo {
 var (
 	valueType         = reflect.TypeFor[Value]()
 	dictType          = reflect.TypeFor[*Dict]()
-	chatValuerType    = reflect.TypeFor[chatValuer]()
+	valuerType        = reflect.TypeFor[TemplateValuer]()
 	numberType        = reflect.TypeFor[json.Number]()
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
@@ -322,8 +335,8 @@ func methodConversion(t reflect.Type, addressable bool) conversion {
 		return convDict
 	case t.Kind() == reflect.Interface:
 		return convElem // the value it holds has the methods
-	case t.Implements(chatValuerType):
-		return convChat
+	case t.Implements(valuerType):
+		return convTemplateValuer
 	case byAddr && ptr.Implements(marshalerType):
 		return convAddrMarshalJSON
 	case t.Implements(marshalerType):

@@ -168,7 +168,13 @@ func TestValueOfKinds(t *testing.T) {
 		{"Value in a map", map[string]jinja2.Value{"v": jinja2.Undefined("u")}, "{'v': Undefined}"},
 		{"Dict", jinja2.DictOf(jinja2.Str("k"), jinja2.Int(1)).AsDict(), "{'k': 1}"},
 		{"nil Dict", (*jinja2.Dict)(nil), "None"},
-		{"Message", jinja2.Message{Role: "user", Content: "hi"}, "{'role': 'user', 'content': 'hi'}"},
+		{"Message", tmplgen.Message{Role: "user", Content: "hi"}, "{'role': 'user', 'content': 'hi'}"},
+		{"chat types in a struct", struct {
+			Call tmplgen.ToolCall    `json:"call"`
+			Tool *tmplgen.Tool       `json:"tool"`
+			Part tmplgen.ContentPart `json:"part"`
+		}{tmplgen.ToolCall{Name: "f"}, &tmplgen.Tool{Name: "g"}, tmplgen.ContentPart{Type: "text", Text: "t"}},
+			"{'call': {'type': 'function', 'function': {'name': 'f', 'arguments': {}}}, 'tool': {'type': 'function', 'function': {'name': 'g'}}, 'part': {'type': 'text', 'text': 't'}}"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			v, err := jinja2.ValueOf(c.x)
@@ -273,7 +279,8 @@ func TestValueOfErrors(t *testing.T) {
 		{"cycle of slices", selfSlice, "cycle through []interface {}"},
 		{"cycle of interfaces", selfAny, "cycle through *interface {}"},
 		{"too deep", deep, "[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]...: nests more than 1000 levels"},
-		{"chat type", []jinja2.Message{{Content: "no role"}}, "[0]: a message needs a role"},
+		{"chat type", []tmplgen.Message{{Content: "no role"}}, "[0]: a message needs a role"},
+		{"chat type within", map[string]any{"m": tmplgen.Message{Role: "assistant", ToolCalls: []tmplgen.ToolCall{{ID: "1"}}}}, "m.tool_calls[0]: a tool call needs a name"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			v, err := jinja2.ValueOf(c.x)
@@ -345,24 +352,24 @@ func TestValueOfPassesValues(t *testing.T) {
 func TestChatErrors(t *testing.T) {
 	for _, c := range []struct {
 		name  string
-		msgs  []jinja2.Message
-		tools []jinja2.Tool
+		msgs  []tmplgen.Message
+		tools []tmplgen.Tool
 		want  string
 	}{
-		{name: "role", msgs: []jinja2.Message{{Role: "user"}, {Content: "x"}}, want: "tmplgen.MessagesValue: messages[1]: a message needs a role"},
-		{name: "content and parts", msgs: []jinja2.Message{{Role: "user", Content: "x", Parts: []jinja2.ContentPart{{Type: "text"}}}}, want: "tmplgen.MessagesValue: messages[0]: a message has either content or parts"},
-		{name: "part type", msgs: []jinja2.Message{{Role: "user", Parts: []jinja2.ContentPart{{Text: "x"}}}}, want: "tmplgen.MessagesValue: messages[0].content[0]: a content part needs a type"},
-		{name: "call name", msgs: []jinja2.Message{{Role: "assistant", ToolCalls: []jinja2.ToolCall{{ID: "1"}}}}, want: "tmplgen.MessagesValue: messages[0].tool_calls[0]: a tool call needs a name"},
-		{name: "arguments", msgs: []jinja2.Message{{Role: "assistant", ToolCalls: []jinja2.ToolCall{{Name: "f", Arguments: map[string]any{"x": func() {}}}}}}, want: "tmplgen.MessagesValue: messages[0].tool_calls[0].function.arguments.x: unsupported type func()"},
-		{name: "tool name", tools: []jinja2.Tool{{Description: "d"}}, want: "tmplgen.ToolsValue: tools[0]: a tool needs a name"},
-		{name: "parameters", tools: []jinja2.Tool{{Name: "f", Parameters: json.RawMessage(`{"type": }`)}}, want: "tmplgen.ToolsValue: tools[0].function.parameters: MarshalJSON of json.RawMessage returned bad JSON"},
+		{name: "role", msgs: []tmplgen.Message{{Role: "user"}, {Content: "x"}}, want: "tmplgen.MessagesValue: messages[1]: a message needs a role"},
+		{name: "content and parts", msgs: []tmplgen.Message{{Role: "user", Content: "x", Parts: []tmplgen.ContentPart{{Type: "text"}}}}, want: "tmplgen.MessagesValue: messages[0]: a message has either content or parts"},
+		{name: "part type", msgs: []tmplgen.Message{{Role: "user", Parts: []tmplgen.ContentPart{{Text: "x"}}}}, want: "tmplgen.MessagesValue: messages[0].content[0]: a content part needs a type"},
+		{name: "call name", msgs: []tmplgen.Message{{Role: "assistant", ToolCalls: []tmplgen.ToolCall{{ID: "1"}}}}, want: "tmplgen.MessagesValue: messages[0].tool_calls[0]: a tool call needs a name"},
+		{name: "arguments", msgs: []tmplgen.Message{{Role: "assistant", ToolCalls: []tmplgen.ToolCall{{Name: "f", Arguments: map[string]any{"x": func() {}}}}}}, want: "tmplgen.MessagesValue: messages[0].tool_calls[0].function.arguments.x: unsupported type func()"},
+		{name: "tool name", tools: []tmplgen.Tool{{Description: "d"}}, want: "tmplgen.ToolsValue: tools[0]: a tool needs a name"},
+		{name: "parameters", tools: []tmplgen.Tool{{Name: "f", Parameters: json.RawMessage(`{"type": }`)}}, want: "tmplgen.ToolsValue: tools[0].function.parameters: MarshalJSON of json.RawMessage returned bad JSON"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
 			if c.msgs != nil {
-				_, err = jinja2.MessagesValue(c.msgs)
+				_, err = tmplgen.MessagesValue(c.msgs)
 			} else {
-				_, err = jinja2.ToolsValue(c.tools)
+				_, err = tmplgen.ToolsValue(c.tools)
 			}
 			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 				t.Errorf("error %v, want %q", err, c.want)
@@ -372,15 +379,15 @@ func TestChatErrors(t *testing.T) {
 }
 
 func TestChatEmpty(t *testing.T) {
-	msgs, err := jinja2.MessagesValue(nil)
+	msgs, err := tmplgen.MessagesValue(nil)
 	if err != nil || msgs.Repr() != "[]" {
 		t.Errorf("MessagesValue(nil) = %s, %v; want []", msgs.Repr(), err)
 	}
-	tools, err := jinja2.ToolsValue(nil)
+	tools, err := tmplgen.ToolsValue(nil)
 	if err != nil || !tools.IsNone() {
 		t.Errorf("ToolsValue(nil) = %s, %v; want None", tools.Repr(), err)
 	}
-	tools, err = jinja2.ToolsValue([]jinja2.Tool{})
+	tools, err = tmplgen.ToolsValue([]tmplgen.Tool{})
 	if err != nil || tools.Repr() != "[]" {
 		t.Errorf("ToolsValue([]) = %s, %v; want []", tools.Repr(), err)
 	}
@@ -389,8 +396,8 @@ func TestChatEmpty(t *testing.T) {
 // A typedRequest is a request as typed Go values, and the same request as JSON.
 type typedRequest struct {
 	name  string
-	msgs  []jinja2.Message
-	tools []jinja2.Tool
+	msgs  []tmplgen.Message
+	tools []tmplgen.Tool
 	json  string
 }
 
@@ -399,11 +406,11 @@ var weatherParams = `{"type": "object", "properties": {"city": {"type": "string"
 var typedRequests = []typedRequest{
 	{
 		name: "tools",
-		msgs: []jinja2.Message{
+		msgs: []tmplgen.Message{
 			{Role: "system", Content: "You are a helpful assistant."},
 			{Role: "user", Content: "What's the weather in Paris?"},
 		},
-		tools: []jinja2.Tool{
+		tools: []tmplgen.Tool{
 			{Name: "get_weather", Description: "Get the current weather in a city (°C by default)", Parameters: json.RawMessage(weatherParams)},
 			{Name: "search_docs", Description: "Search the knowledge base", Parameters: map[string]any{
 				"type":     "object",
@@ -425,16 +432,16 @@ var typedRequests = []typedRequest{
 	},
 	{
 		name: "tool_flow",
-		msgs: []jinja2.Message{
+		msgs: []tmplgen.Message{
 			{Role: "user", Name: "alice", Content: "What's the weather in Paris?"},
-			{Role: "assistant", ReasoningContent: "The user wants the weather.", ToolCalls: []jinja2.ToolCall{
+			{Role: "assistant", ReasoningContent: "The user wants the weather.", ToolCalls: []tmplgen.ToolCall{
 				{ID: "call_1", Name: "get_weather", Arguments: `{"city": "Paris", "unit": "c"}`},
 			}},
 			{Role: "tool", ToolCallID: "call_1", Name: "get_weather", Content: `{"temp": 21, "sky": "clear"}`},
 			{Role: "assistant", Content: "It is 21°C and clear."},
 			{Role: "user", Content: "Thanks!"},
 		},
-		tools: []jinja2.Tool{{Name: "get_weather", Parameters: json.RawMessage(weatherParams)}},
+		tools: []tmplgen.Tool{{Name: "get_weather", Parameters: json.RawMessage(weatherParams)}},
 		json: `{"messages": [
 			{"role": "user", "name": "alice", "content": "What's the weather in Paris?"},
 			{"role": "assistant", "content": "", "reasoning_content": "The user wants the weather.", "tool_calls": [
@@ -446,13 +453,13 @@ var typedRequests = []typedRequest{
 	},
 	{
 		name: "parallel_calls_and_parts",
-		msgs: []jinja2.Message{
-			{Role: "user", Parts: []jinja2.ContentPart{
+		msgs: []tmplgen.Message{
+			{Role: "user", Parts: []tmplgen.ContentPart{
 				{Type: "text", Text: "Part one."},
 				{Type: "image_url", ImageURL: "https://example.com/a.png"},
 				{Type: "text", Text: "Part two."},
 			}},
-			{Role: "assistant", Content: "Let me check.", ToolCalls: []jinja2.ToolCall{
+			{Role: "assistant", Content: "Let me check.", ToolCalls: []tmplgen.ToolCall{
 				{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city": "Paris", "unit": "c"}`)},
 				{ID: "call_2", Name: "search_docs", Arguments: struct {
 					Query string `json:"query"`
@@ -481,10 +488,10 @@ func typedInput(t *testing.T, r typedRequest) *tmplgen.Input {
 	t.Helper()
 	in := &tmplgen.Input{AddGenerationPrompt: true, SpecialTokens: map[string]string{}, Kwargs: map[string]jinja2.Value{}}
 	var err error
-	if in.Messages, err = jinja2.MessagesValue(r.msgs); err != nil {
+	if in.Messages, err = tmplgen.MessagesValue(r.msgs); err != nil {
 		t.Fatal(err)
 	}
-	if in.Tools, err = jinja2.ToolsValue(r.tools); err != nil {
+	if in.Tools, err = tmplgen.ToolsValue(r.tools); err != nil {
 		t.Fatal(err)
 	}
 	in.Documents = jinja2.None()
