@@ -27,6 +27,9 @@ const (
 	AttributeError = ErrorKind(jinja2.AttributeError)
 	AssertionError = ErrorKind(jinja2.AssertionError)
 	NotImplemented = ErrorKind(jinja2.NotImplemented_)
+	// NameError is a name Jinja2's compiled Python does not know: a constant it
+	// folds into a nan or infinity, which it spells as the bare name nan or inf.
+	NameError = ErrorKind(jinja2.NameError)
 	// LimitError is a render that exceeded one of its Limits.
 	LimitError = ErrorKind(jinja2.LimitError)
 	// InputError is an input refused before the template runs (continue_final_message

@@ -68,6 +68,7 @@ type Writer = impl.Writer
 const (
 	MaxVersion   = impl.MaxVersion
 	MinVersion   = impl.MinVersion
+	NameError    = impl.NameError
 	RuntimeError = impl.RuntimeError
 	SyntaxError  = impl.SyntaxError
 	TypeError    = impl.TypeError

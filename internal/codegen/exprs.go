@@ -138,6 +138,12 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		return g.op("Concat").Call(g.values(x.Items)...)
 	case *ir.Compare, *ir.Test:
 		return rt("Bool").Call(g.cond(x))
+	case *ir.Unspelled:
+		if g.llama {
+			return g.value(x.X) // llama.cpp folds no constant
+		}
+		// X goes to Fail as its operand, which uses the names llama.cpp's X reads
+		return rt("Fail").Call(rt("NameError"), jen.Lit("name '"+x.Name+"' is not defined"), g.value(x.X))
 	case *ir.Cond:
 		els := rt("NoElse").Call(jen.Lit(x.P.Line))
 		if x.Else != nil {

@@ -235,6 +235,15 @@ type Undef struct {
 	Name string
 }
 
+// Unspelled is an expression Jinja2's compiler folds into a float constant that its
+// generated Python spells as a bare name (nan, inf), which Python does not know:
+// evaluating it raises NameError naming it. llama.cpp, which folds nothing, evaluates X.
+type Unspelled struct {
+	At
+	X    Expr
+	Name string // "nan" or "inf"
+}
+
 // Attr is x.name.
 type Attr struct {
 	At

@@ -30,7 +30,7 @@ func Compile(file, src string) (*Template, error) {
 
 // Lower turns a syntax tree into IR, resolving every name by Jinja2's scoping rules.
 func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
-	l := &lowerer{blocks: map[string]*syntax.Block{}, blockDefs: map[string]*syntax.Block{}, selfBlocks: map[string]*Var{}}
+	l := &lowerer{blocks: map[string]*syntax.Block{}, blockDefs: map[string]*syntax.Block{}, selfBlocks: map[string]*Var{}, consts: newUnspelled()}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -58,6 +58,8 @@ type lowerer struct {
 	// lowered: Jinja2 evaluates such an expression when it compiles the template
 	// (see foldsUndefined)
 	constPrint bool
+	// consts finds the expressions Jinja2 folds into a nan or inf (unspelled.go)
+	consts *unspelled
 	// blocks are the blocks lowered so far by name (Jinja2 refuses a name twice; a block
 	// self.NAME() renders, and the blocks in it, are lowered again)
 	blocks map[string]*syntax.Block
@@ -132,6 +134,7 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 	case *syntax.Data:
 		return &Text{At{p}, n.Text}
 	case *syntax.Print:
+		l.consts.root(n.X, true)
 		l.constPrint = isConstant(n.X)
 		x := l.expr(f, n.X)
 		l.constPrint = false
@@ -635,6 +638,18 @@ func (l *lowerer) expr(f *frame, x syntax.Expr) Expr {
 	if x == nil {
 		return nil
 	}
+	if !l.consts.seen[x] {
+		l.consts.root(x, false) // an expression of a statement, not of a {{ }}
+	}
+	e := l.lowerExpr(f, x)
+	if name := l.consts.names[x]; name != "" {
+		return &Unspelled{At{x.Position()}, e, name}
+	}
+	return e
+}
+
+// lowerExpr lowers x.
+func (l *lowerer) lowerExpr(f *frame, x syntax.Expr) Expr {
 	p := x.Position()
 	switch x := x.(type) {
 	case *syntax.Name:

@@ -206,6 +206,8 @@ func ExprString(x Expr) string {
 		return "global." + x.Name
 	case *Undef:
 		return "undefined(" + x.Name + ")"
+	case *Unspelled:
+		return "unspelled(" + x.Name + ", " + ExprString(x.X) + ")"
 	case *Attr:
 		return ExprString(x.X) + "." + x.Name
 	case *Item:

@@ -292,6 +292,8 @@ func (a *readAnalysis) expr(x Expr) pathSet {
 	case *Slice:
 		a.use(union(a.expr(x.Start), a.expr(x.Stop), a.expr(x.Step)))
 		return a.expr(x.X)
+	case *Unspelled:
+		return a.expr(x.X)
 	case *Cond:
 		a.use(a.expr(x.Test))
 		return union(a.expr(x.Then), a.expr(x.Else))

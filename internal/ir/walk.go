@@ -162,6 +162,8 @@ func (w walker) expr(x Expr) {
 		for _, y := range x.Ys {
 			w.expr(y)
 		}
+	case *Unspelled:
+		w.expr(x.X)
 	case *Cond:
 		w.expr(x.Test)
 		w.expr(x.Then)

@@ -26,6 +26,7 @@ const (
 	UnicodeEncode   ErrorKind = "UnicodeEncodeError"
 	UnicodeDecode   ErrorKind = "UnicodeDecodeError"
 	SyntaxError     ErrorKind = "TemplateSyntaxError"
+	NameError       ErrorKind = "NameError"
 )
 
 // Error is an error raised while rendering a template: what failed (Kind and Msg, as

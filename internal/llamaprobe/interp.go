@@ -10,8 +10,6 @@ package llamaprobe
 
 import (
 	"fmt"
-	"math"
-	"math/big"
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/ir"
@@ -408,7 +406,7 @@ func (m *machine) expr(e *env, x ir.Expr) jinja2.Value {
 	}
 	switch x := x.(type) {
 	case *ir.Const:
-		return constValue(x.Value)
+		return ir.ConstValue(x.Value)
 	case *ir.Load:
 		return e.load(x.Var)
 	case *ir.Input:
@@ -473,6 +471,11 @@ func (m *machine) expr(e *env, x ir.Expr) jinja2.Value {
 		return jinja2.Concat(m.exprs(e, x.Items)...)
 	case *ir.Compare, *ir.Test:
 		return jinja2.Bool(m.cond(e, x))
+	case *ir.Unspelled:
+		if m.probe != nil {
+			return m.expr(e, x.X) // llama.cpp folds no constant
+		}
+		return jinja2.Fail(jinja2.NameError, "name '"+x.Name+"' is not defined")
 	case *ir.Cond:
 		if m.cond(e, x.Test) {
 			return m.expr(e, x.Then)
@@ -554,24 +557,4 @@ func (m *machine) filter(e *env, f *ir.Filter, v jinja2.Value) jinja2.Value {
 		return m.probeFilter(f.Name, v, args, kwargs)
 	}
 	return jinja2.CallFilter(f.Name, v, args, kwargs)
-}
-
-// constValue converts an IR literal.
-func constValue(v any) jinja2.Value {
-	switch v := v.(type) {
-	case nil:
-		return jinja2.None()
-	case bool:
-		return jinja2.Bool(v)
-	case *big.Int:
-		return jinja2.BigInt(v)
-	case float64:
-		if math.IsNaN(v) {
-			return jinja2.Float(math.NaN())
-		}
-		return jinja2.Float(v)
-	case string:
-		return jinja2.Str(v)
-	}
-	panic(fmt.Sprintf("llamaprobe: unknown constant %T", v))
 }
