@@ -48,6 +48,11 @@ type Input struct {
 	// itself; llamaserver.Render then removes a leading bos_token or trailing
 	// eos_token of the rendered prompt.
 	AddBOS, AddEOS bool
+	// IntsFit64 says that no int of the values above is beyond int64: ParseRequest
+	// sets it when it decoded none. Otherwise llamaserver.Render looks for such ints,
+	// which llama-server's engine reads as nlohmann::json holds them (wrapped into
+	// int64 within uint64, else doubles).
+	IntsFit64 bool
 	// Server holds the request fields llama-server reads besides the conversation
 	// (tool_choice, reasoning_format...); only llamaserver.Render reads them.
 	Server ServerFields

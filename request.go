@@ -21,11 +21,15 @@ type Request struct {
 // ParseRequest decodes an OpenAI-style request. Key order is kept everywhere, since it
 // shows in what templates print (tojson, iterating a dict).
 func ParseRequest(data []byte) (*Request, error) {
-	v, err := jinja2.ParseJSON(data)
+	v, bigInts, err := jinja2.ParseJSONInts(data)
 	if err != nil {
 		return nil, fmt.Errorf("request: %w", publicJSONError(err))
 	}
-	return requestOf(v)
+	r, err := requestOf(v)
+	if r != nil {
+		r.IntsFit64 = !bigInts
+	}
+	return r, err
 }
 
 // RequestOf returns the request a Go value holds, as ParseRequest returns it for the

@@ -32,6 +32,7 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
@@ -638,7 +639,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 				if args.Kind() != jinja2.KindString {
 					continue
 				}
-				v, err := jinja2.ParseJSON([]byte(str(args)))
+				v, err := engineJSON(str(args))
 				if err != nil {
 					return llamaError(t, "Failed to parse tool call arguments as JSON: %v", err)
 				}
@@ -718,6 +719,15 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		}{{"preserve_thinking", on}, {"clear_thinking", !on}, {"truncate_history_thinking", !on}, {"drop_thinking", !on}} {
 			if !vars.Has(jinja2.Str(kv.k)) {
 				vars.SetStr(kv.k, jinja2.Bool(kv.v))
+			}
+		}
+	}
+	if !in.IntsFit64 {
+		// the engine reads every variable from JSON (global_from_json): its ints in int64
+		keys := vars.Keys()
+		for i, v := range vars.Values() {
+			if n := llamacpp.JSONNumbers(v); n != v {
+				vars.Set(keys[i], n)
 			}
 		}
 	}
@@ -1013,7 +1023,7 @@ func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value, fields []messag
 				if args.Kind() == jinja2.KindString {
 					call.args = str(args)
 				} else {
-					call.args = jinja2.CompactJSON(args)
+					call.args = jinja2.CompactJSON(llamacpp.NlohmannNumbers(args))
 				}
 				if id, ok := c.GetStr("id"); ok {
 					if call.id, ok = jsonString(id); !ok {
@@ -1235,7 +1245,7 @@ func gemma4ToolResponses(msgs []*jinja2.Dict) []*jinja2.Dict {
 			if c, ok := cur.GetStr("content"); ok {
 				resp = c
 				if c.Kind() == jinja2.KindString {
-					if v, err := jinja2.ParseJSON([]byte(str(c))); err == nil {
+					if v, err := engineJSON(str(c)); err == nil {
 						resp = v
 					}
 				}
@@ -1342,6 +1352,16 @@ func sortDeepSeekToolResults(msgs []*jinja2.Dict) {
 func dictRole(m *jinja2.Dict, role string) bool {
 	r, _ := m.GetStr("role")
 	return jinja2.EqStr(r, role)
+}
+
+// engineJSON parses the JSON text s, which llama-server parses into a value the
+// template reads: its ints as llama.cpp's engine reads them (llamacpp.JSONNumbers).
+func engineJSON(s string) (jinja2.Value, error) {
+	v, bigInts, err := jinja2.ParseJSONInts([]byte(s))
+	if bigInts {
+		v = llamacpp.JSONNumbers(v)
+	}
+	return v, err
 }
 
 // jsonString returns the str in v, as nlohmann's get<std::string> does.

@@ -87,10 +87,27 @@ func ParseJSONLimit(data []byte, limit int) (Value, error) {
 
 // decodeJSON is ParseJSON for input of at most limit bytes.
 func decodeJSON(data []byte, limit int) (Value, *JSONError) {
+	v, _, err := decodeJSONInts(data, limit)
+	return v, err
+}
+
+// ParseJSONInts is ParseJSON, and reports whether the value holds an int beyond
+// int64.
+func ParseJSONInts(data []byte) (v Value, bigInts bool, err error) {
+	v, bigInts, jerr := decodeJSONInts(data, MaxJSONSize)
+	if jerr != nil {
+		return Value{}, false, jerr
+	}
+	return v, bigInts, nil
+}
+
+// decodeJSONInts is decodeJSON, and reports whether the value holds an int beyond
+// int64.
+func decodeJSONInts(data []byte, limit int) (Value, bool, *JSONError) {
 	if len(data) > limit {
 		e := &JSONError{Offset: limit, Msg: fmt.Sprintf("the JSON text of %d bytes exceeds the limit of %d bytes", len(data), limit)}
 		e.locate(data)
-		return Value{}, e
+		return Value{}, false, e
 	}
 	d := decoders.Get().(*decoder)
 	defer d.release()
@@ -106,9 +123,9 @@ func decodeJSON(data []byte, limit int) (Value, *JSONError) {
 	if e := d.err; e != nil {
 		e.locate(data)
 		e.Path = d.pathString()
-		return Value{}, e
+		return Value{}, false, e
 	}
-	return v, nil
+	return v, d.bigInts, nil
 }
 
 // A decoder decodes one JSON text in a single pass, with few allocations:
@@ -127,7 +144,9 @@ type decoder struct {
 	esc   []byte     // where a str with invalid UTF-8 is decoded (decodeInvalid)
 	cells cellChunks // where the containers are stored (bound: cellBound of the input)
 	err   *JSONError // the first error; then every level returns at once
-	path  []pathStep // where the error is, innermost step first
+	// bigInts says an int beyond int64 was decoded
+	bigInts bool
+	path    []pathStep // where the error is, innermost step first
 }
 
 // A pathStep is a key of a dict or an index in a list.
@@ -152,7 +171,7 @@ func (d *decoder) release() {
 		d.esc = nil
 	}
 	clear(d.path)
-	d.buf, d.depth, d.cells, d.err, d.path = nil, 0, cellChunks{}, nil, d.path[:0]
+	d.buf, d.depth, d.cells, d.err, d.path, d.bigInts = nil, 0, cellChunks{}, nil, d.path[:0], false
 	decoders.Put(d)
 }
 
@@ -697,6 +716,7 @@ func (d *decoder) number(i int) (Value, int) {
 		return Int(n), i
 	}
 	big, _ := new(big.Int).SetString(text, 10)
+	d.bigInts = true
 	return BigInt(big), i
 }
 

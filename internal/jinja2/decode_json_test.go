@@ -491,3 +491,19 @@ func TestParseJSONAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestParseJSONInts: ParseJSONInts reports an int beyond int64 wherever it is, and only
+// then.
+func TestParseJSONInts(t *testing.T) {
+	for in, want := range map[string]bool{
+		`[9223372036854775807, -9223372036854775808, 1e300]`: false,
+		`{"a": [{"b": 9223372036854775808}]}`:                true,
+		`-9223372036854775809`:                               true,
+		`"9223372036854775808"`:                              false,
+	} {
+		_, got, err := ParseJSONInts([]byte(in))
+		if err != nil || got != want {
+			t.Errorf("ParseJSONInts(%s) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+}

@@ -271,6 +271,14 @@ func (v Value) AsInt() (int64, bool) {
 	return 0, false
 }
 
+// AsBigInt returns the int in v, of any size, and whether v is an int (or a bool).
+func (v Value) AsBigInt() (*big.Int, bool) {
+	if k := v.kind(); k != KindInt && k != KindBool {
+		return nil, false
+	}
+	return v.bigInt(), true
+}
+
 // AsFloat returns the float in v and whether v is a float.
 func (v Value) AsFloat() (float64, bool) {
 	if v.kind() != KindFloat {
