@@ -110,21 +110,31 @@ func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool, llama bool)
 				return true
 			case *Assign:
 				vt, isVar := n.Target.(*VarTarget)
-				self := func(x Expr) bool { l, ok := x.(*Load); return ok && isVar && l.Var == vt.Var }
-				if self(n.Value) {
-					return false // {% set x = x %} compiles to nothing: it reads nothing
+				if !isVar {
+					break
 				}
-				if c, ok := n.Value.(*Cond); ok && c.Else != nil && (self(c.Then) || self(c.Else)) {
-					// {% set x = x if c else y %} compiles to if not c: x = y, which
-					// reads x no more than the Go assignment does
-					InspectExpr(c.Test, visit)
-					for _, branch := range []Expr{c.Then, c.Else} {
-						if !self(branch) {
-							InspectExpr(branch, visit)
+				// {% set x = x %} compiles to nothing, and {% set x = x if c else y %}
+				// to if not c: x = y (also nested in the branches of an inline if): they
+				// read x no more than the Go assignments do
+				var assigned func(x Expr)
+				assigned = func(x Expr) {
+					switch x := x.(type) {
+					case *Load:
+						if x.Var == vt.Var {
+							return
+						}
+					case *Cond:
+						if x.Else != nil {
+							InspectExpr(x.Test, visit)
+							assigned(x.Then)
+							assigned(x.Else)
+							return
 						}
 					}
-					return false
+					InspectExpr(x, visit)
 				}
+				assigned(n.Value)
+				return false
 			case *Load:
 				mark(n.Var)
 			case *AttrTarget:
