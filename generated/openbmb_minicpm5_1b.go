@@ -421,6 +421,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 // llama.cpp's semantics differ from Jinja2's.
 func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 	hasToolSepInput := w.Lookup("has_tool_sep")
+	argsDictInput := w.Lookup("args_dict")
 	singleToolXmlInput := w.Lookup("single_tool_xml")
 	bosToken := w.Lookup("bos_token")
 	tools := w.Lookup("tools")
@@ -556,6 +557,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var toolIndex, toolCall jinja2.Value
+				argsDict := argsDictInput
 				singleToolXml := singleToolXmlInput
 				processedContent2 := processedContent
 				for _, i := range llamacpp.Iterate(w, jinja2.Range(w, jinja2.SmallInt(1), llamacpp.FilterLength(contentParts))) {
@@ -573,7 +575,6 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						}
 						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
 						mark := w.Mark()
-						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
 						llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
@@ -624,6 +625,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 					// openbmb-MiniCPM5-1B.jinja:91:17 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
 					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var toolCall jinja2.Value
+					argsDict := argsDictInput
 					remainingToolXml := jinja2.Undefined("remaining_tool_xml")
 					processedContent2 := processedContent
 					for _, remainingIndex := range llamacpp.Iterate(w, jinja2.Range(w, toolSepCount, toolCallsCount)) {
@@ -637,7 +639,6 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						}
 						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
 						mark := w.Mark()
-						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
 						llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
@@ -807,4 +808,4 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 
 // spansOpenbmbMiniCPM5_1B is the position table of openbmb-MiniCPM5-1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenbmbMiniCPM5_1B = "{{ }},if,set,for|uDACCAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREGaCAGKACIEEKCACEACIEEACAEI0RGRGMQCICGACIEIAEAEGyQEJCGKCIAMgQCACGACAEEaCACGACIEIKEACEACIEEACAEIsIIRCGACIEEACAEEACAEEACAEEACAEE6DEAGKACIEEqDCACEACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIuDIRCEoDCIGKACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMmDGJCE+CCIGKECICIIGACGACIEGEEJAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAASqBSpBCGGCACKQIACEACIAIAEAAIEGJCMYKRCGQEICEKCICEGEICqBA9KZAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREIaCAGKACIEEKCACEACIEEACAEKoSGRGMQCICGACIEIAEAEGmREJCGKCIAM0QCACGACAEEaCACGACIEIKEACEACIEEACAEI4IIRCGACIEEACAEEACAEEACAEEACAEG+DEAGKACIEEuDCACEACIEEICACGACIEGCEJEGECIAI6BCACGACIEIoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEI0DIRCGsDCIGKACIEEICACGACIEGCEJEGECIAI6BCACGACIEIoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMsDGJCGiDCIGKECICIIGACGACIEGEEJAI6BCACGACIEIoBCAGKECIAIUCACEECIAMAEAASsBSpBCGGCACKSIACGACIAIAEAAIEGJCMYKRCGQEICEKCICEGEIC"
+const spansOpenbmbMiniCPM5_1B = "{{ }},if,set,for|uDACCAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREGaCAGKACIEEKCACEACIEEACAEI0RGRGMQCICGACIEIAEAEGyQEJCGKCIAMgQCACGACAEEaCACGACIEIKEACEACIEEACAEIsIIRCGACIEEACAEEACAEEACAEEACAEE6DEAGKACIEEqDCACEACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIuDIRCEoDCIGKACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMmDGJCE+CCIGKECICIIGACGACIEGEEJAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAASqBSpBCGGCACKQIACEACIAIAEAAIEGJCMYKRCGQEICEKCICEGEICsBA9KZAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREIaCAGKACIEEKCACEACIEEACAEKoSGRGMQCICGACIEIAEAEGmREJCGKCIAM0QCACGACAEEaCACGACIEIKEACEACIEEACAEI4IIRCGACIEEACAEEACAEEACAEEACAEG+DEAGMACIEEsDCACEACIEEICACGACIEGAEJEEECIAI6BCACGACIEIoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEI0DIRCGsDCIGMACIEEICACGACIEGAEJEEECIAI6BCACGACIEIoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMsDGJCGiDCIGKECICIIGACGACIEGEEJAI6BCACGACIEIoBCAGKECIAIUCACEECIAMAEAASsBSpBCGGCACKSIACGACIAIAEAAIEGJCMYKRCGQEICEKCICEGEIC"

@@ -149,6 +149,10 @@ var standardInputs = map[string]bool{"messages": true, "tools": true, "documents
 
 func auditOf(s source) (*audit, error) {
 	t, refusal, err := ir.CompileLenient(s.File, s.Text)
+	var lt *ir.Template // llama.cpp's scopes, which its capabilities are probed with
+	if err == nil {
+		lt, err = ir.LlamaScoped(t)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Origin, err)
 	}
@@ -156,7 +160,7 @@ func auditOf(s source) (*audit, error) {
 		Template: s.Name, SHA256: templatehash.SHA256(s.Text), JinjaRefusal: refusal,
 		Reads: []string{}, Variables: []string{}, Raises: []lineNote{}, Clock: []lineNote{}, Refusals: []lineNote{},
 		DataWrites: []lineNote{}, MarkupLosses: []lineNote{},
-		SpecialTokens: ir.SpecialTokens(t), Capabilities: llamaprobe.Capabilities(t), VLLM: vllmprobe.Facts(s.Text, t),
+		SpecialTokens: ir.SpecialTokens(t), Capabilities: llamaprobe.Capabilities(lt), VLLM: vllmprobe.Facts(s.Text, t),
 		src: s, lines: strings.Split(t.Source, "\n"),
 	}
 	for _, p := range compactPaths(ir.Reads(t)) {

@@ -56,6 +56,10 @@ type Unit struct {
 	Aliases []string
 	// IR is the lowered template.
 	IR *ir.Template
+	// LlamaIR is the template as llama.cpp's engine scopes it (ir.LlamaScoped), which the
+	// llama.cpp render function is generated from: IR itself, but where a filter or set
+	// block's body assigns a name. Nil is IR.
+	LlamaIR *ir.Template
 	// Caps are the template's llama.cpp capabilities (see llamaprobe.Capabilities), which
 	// package compiler computes.
 	Caps llamacpp.Capabilities
@@ -125,7 +129,7 @@ func File(pkg string, u *Unit) ([]byte, error) {
 	fn := "render" + u.Ident
 	body := g.root()
 	// the same template with llama.cpp's semantics, when they make a difference
-	lg := newGen(u.IR, true)
+	lg := newGen(u.llamaIR(), true)
 	llamaFn := fn + "Llama"
 	llamaBody := lg.root()
 	fields[jen.Id("Func")] = jen.Id(fn)
@@ -179,6 +183,14 @@ func File(pkg string, u *Unit) ([]byte, error) {
 		return src, err
 	}
 	return appendSpanTable(src, table, g.t.File, g.sites)
+}
+
+// llamaIR is the IR the llama.cpp render function is generated from.
+func (u *Unit) llamaIR() *ir.Template {
+	if u.LlamaIR != nil {
+		return u.LlamaIR
+	}
+	return u.IR
 }
 
 // specialTokenVars are the variables transformers gives a template from its tokenizer's

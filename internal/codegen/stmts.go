@@ -77,6 +77,11 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 		code = append(append(code, g.at(s.P, ir.Construct(s))...), g.hoist(s.Value)...)
 		return append(code, g.assign(s.Target, s.Value)...)
 	case *ir.Capture:
+		if g.llama && len(s.Filters) > 0 {
+			code, v := g.capture(s, s.Body, nil)
+			return append(append(code, jen.Comment("llama.cpp: the filter of a set block is read as part of its target, which it cannot assign")),
+				rt("Fail").Call(llama("EngineError"), jen.Lit("Invalid LHS inside assignment expression: FilterExpression"), v))
+		}
 		code, v := g.capture(s, s.Body, s.Filters)
 		return append(code, g.store(s.Target, v)...)
 	case *ir.MacroDef:

@@ -50,15 +50,18 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 	for _, s := range srcs {
 		sum := templatehash.SHA256(s.Text)
 		same := first[sum]
-		var t *ir.Template
-		refusal := "" // Jinja2's syntax error, for a text only llama.cpp loads
+		var t, lt *ir.Template // Jinja2's IR, and llama.cpp's
+		refusal := ""          // Jinja2's syntax error, for a text only llama.cpp loads
 		if same != nil {
-			named := *same.IR
-			named.File = s.File
-			t = &named
+			named, llamaNamed := *same.IR, *same.LlamaIR
+			named.File, llamaNamed.File = s.File, s.File
+			t, lt = &named, &llamaNamed
 		} else {
 			var err error
-			if t, refusal, err = ir.CompileLenient(s.File, s.Text); err != nil {
+			if t, refusal, err = ir.CompileLenient(s.File, s.Text); err == nil {
+				lt, err = ir.LlamaScoped(t)
+			}
+			if err != nil {
 				failed = append(failed, &CompileError{s, err})
 				continue
 			}
@@ -76,7 +79,8 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 			SHA256:   sum,
 			Aliases:  aliases(s.Text),
 			IR:       t,
-			Caps:     llamaprobe.CapabilitiesWithTokens(t, s.Tokens),
+			LlamaIR:  lt,
+			Caps:     llamaprobe.CapabilitiesWithTokens(lt, s.Tokens),
 			VLLM:     vllmprobe.Facts(s.Text, t),
 			Tokens:   s.Tokens,
 			AddBOS:   s.AddBOS,

@@ -30,7 +30,30 @@ func Compile(file, src string) (*Template, error) {
 
 // Lower turns a syntax tree into IR, resolving every name by Jinja2's scoping rules.
 func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
-	l := &lowerer{blocks: map[string]*syntax.Block{}, blockDefs: map[string]*syntax.Block{}, selfBlocks: map[string]*Var{}, consts: newUnspelled()}
+	return lower(t, file, src, &lowerer{})
+}
+
+// LlamaScoped returns t as llama.cpp's engine scopes it, where that differs from
+// Jinja2's: the body of a {% filter %} or {% set %} block runs in the scope around it
+// (runtime.cpp's filter_statement and set_statement execute it in their own context),
+// so a name it assigns is that scope's, also after the block, where Jinja2 gives the
+// body a scope of its own. It returns t itself when no such body assigns a name.
+func LlamaScoped(t *Template) (*Template, error) {
+	tree, err := syntax.Parse(t.Source)
+	if err != nil {
+		return nil, err
+	}
+	l := &lowerer{llama: true}
+	lt, err := lower(tree, t.File, t.Source, l)
+	if err != nil || !l.blockStores {
+		return t, err
+	}
+	return lt, nil
+}
+
+// lower is Lower with l, whose mode is set.
+func lower(t *syntax.Template, file, src string, l *lowerer) (tmpl *Template, err error) {
+	*l = lowerer{llama: l.llama, blocks: map[string]*syntax.Block{}, blockDefs: map[string]*syntax.Block{}, selfBlocks: map[string]*Var{}, consts: newUnspelled()}
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -73,6 +96,10 @@ type lowerer struct {
 	// where Jinja2 leaves an unknown filter or test to fail when it runs; elsewhere it
 	// is an error when the template is compiled
 	soft bool
+	// llama lowers the template as llama.cpp's engine scopes it (LlamaScoped): the body
+	// of a filter or set block in the frame around it; blockStores records that such a
+	// body assigns a name
+	llama, blockStores bool
 }
 
 // hard lowers the statements of a frame of their own (a loop's or macro's body, a
@@ -150,6 +177,10 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 		value := l.expr(f, n.Value)
 		return &Assign{At{p}, l.target(f, n.Target), value}
 	case *syntax.SetBlock:
+		if l.llama { // llama.cpp: the body runs in the scope around it
+			body := &Block{Scope: &Scope{Parent: f.scope}, Stmts: l.hard(f, n.Body)}
+			return &Capture{At{p}, l.target(f, n.Target), body, l.filterChain(f, n.Filter)}
+		}
 		bf := l.newFrame(f)
 		sv := symbolVisitor{bf}
 		sv.stmts(n.Body)
@@ -168,6 +199,10 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 		call := l.expr(f, n.Call).(*Call)
 		return &CallBlock{At{p}, call, l.macro(f, p, "caller", n.Params, n.Body)}
 	case *syntax.FilterBlock:
+		if l.llama { // llama.cpp: the body runs in the scope around it
+			body := &Block{Scope: &Scope{Parent: f.scope}, Stmts: l.hard(f, n.Body)}
+			return &FilterBlock{At{p}, body, l.filterChain(f, n.Filter)}
+		}
 		ff := l.newFrame(f)
 		sv := symbolVisitor{ff}
 		sv.filterArgs(n.Filter)

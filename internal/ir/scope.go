@@ -228,12 +228,19 @@ func (v symbolVisitor) stmt(n syntax.Node) {
 		v.expr(n.Value)
 		v.target(n.Target, false)
 	case *syntax.SetBlock:
+		if v.f.lower.llama {
+			v.blockBody(n.Body)
+			v.filterArgs(n.Filter)
+		}
 		v.target(n.Target, false)
 	case *syntax.Macro:
 		v.f.store(n.Name)
 	case *syntax.CallBlock:
 		v.expr(n.Call)
 	case *syntax.FilterBlock:
+		if v.f.lower.llama {
+			v.blockBody(n.Body)
+		}
 		v.filterArgs(n.Filter)
 	case *syntax.With:
 		for _, x := range n.Values {
@@ -279,6 +286,45 @@ func (v symbolVisitor) target(t syntax.Expr, param bool) {
 			v.target(it, param)
 		}
 	}
+}
+
+// blockBody records the names the body of a filter or set block loads and stores, in
+// the frame around it: llama.cpp's scope of such a body (LlamaScoped).
+func (v symbolVisitor) blockBody(body []syntax.Node) {
+	v.stmts(body)
+	if assignsName(body) {
+		v.f.lower.blockStores = true
+	}
+}
+
+// assignsName reports whether statements assign a name in the scope they run in: a set,
+// a set block or a macro, also inside an if or a filter or set block (not in a loop or a
+// macro, which have scopes of their own).
+func assignsName(nodes []syntax.Node) bool {
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *syntax.Set:
+			if _, attr := n.Target.(*syntax.NSRef); !attr {
+				return true
+			}
+		case *syntax.SetBlock, *syntax.Macro:
+			return true
+		case *syntax.If:
+			if assignsName(n.Body) || assignsName(n.Else) {
+				return true
+			}
+			for _, e := range n.Elifs {
+				if assignsName(e.Body) || assignsName(e.Else) {
+					return true
+				}
+			}
+		case *syntax.FilterBlock:
+			if assignsName(n.Body) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (v symbolVisitor) filterArgs(f *syntax.Filter) {

@@ -32,6 +32,10 @@ func Template(t *ir.Template) *tmplgen.Template {
 	}
 }
 
+// setBlockFilter is llama.cpp's error for a set block with a filter, which its parser
+// reads as part of the block's target ({% set x | upper %}: the target x | upper).
+const setBlockFilter = "Invalid LHS inside assignment expression: FilterExpression"
+
 // machine is one render.
 type machine struct {
 	w *jinja2.Writer
@@ -161,6 +165,12 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 	case *ir.Assign:
 		m.store(e, s.Target, m.expr(e, s.Value))
 	case *ir.Capture:
+		if m.probe != nil && len(s.Filters) > 0 {
+			if _, c := m.capture(e, s.Body, nil); c != normal {
+				return c
+			}
+			jinja2.Throw(llamacpp.EngineError, setBlockFilter)
+		}
 		v, c := m.capture(e, s.Body, s.Filters)
 		if c != normal {
 			return c

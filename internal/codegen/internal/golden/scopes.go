@@ -184,7 +184,8 @@ func renderScopesLlama(w *jinja2.Writer) {
 	// scopes.jinja:12:30 {{ messages | length }}
 	llamacpp.Write(w, llamacpp.FilterLength(messages))
 	// scopes.jinja:12:1 {% set shout | upper %}
-	shout = llamacpp.FilterUpper(w.Cut(mark2))
+	// llama.cpp: the filter of a set block is read as part of its target, which it cannot assign
+	jinja2.Fail(llamacpp.EngineError, "Invalid LHS inside assignment expression: FilterExpression", w.Cut(mark2))
 	// scopes.jinja:13:1 {{ shout }}
 	llamacpp.Write(w, shout)
 	w.WriteString("\n")
@@ -223,4 +224,4 @@ func renderScopesLlama(w *jinja2.Writer) {
 
 // spansScopes is the position table of scopes.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansScopes = "set,for,{{ }},with,filter,if|+CAECAECCAAGSCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOEeAjBPAECCAAISCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOE"
+const spansScopes = "set,for,{{ }},with,filter,if|+CAECAECCAAGSCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOEeAjBPAECCAAISCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEGAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOE"
