@@ -464,9 +464,8 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	if !caps.Known() {
 		return llamaError(t, "llamaserver.Render needs the template's capabilities, which were not computed: compile %s again with this tmplgen", t.Name)
 	}
-	if caps.LoadError != "" {
-		// llama-server does not start with this template
-		return llamaError(t, "llama.cpp rejects the template when it loads it: %s", caps.LoadError)
+	if err := staticLoadError(t); err != nil {
+		return err
 	}
 	rw.bos, rw.eos = in.SpecialTokens["bos_token"], in.SpecialTokens["eos_token"]
 
@@ -1429,9 +1428,21 @@ func loadError(t *tmplgen.Template, in *tmplgen.Input) error {
 	return c.err
 }
 
+// staticLoadError is the error of a template llama-server refuses whatever its
+// special tokens (Capabilities.LoadError): it does not start with it.
+func staticLoadError(t *tmplgen.Template) error {
+	if t.Caps.LoadError == "" {
+		return nil
+	}
+	return llamaError(t, "llama.cpp rejects the template when it loads it: %s", t.Caps.LoadError)
+}
+
 // probeLoad renders llama-server's load-time probe of t with the special tokens bos and
 // eos, and returns the error llama-server then refuses to start with, or nil.
 func probeLoad(t *tmplgen.Template, bos, eos string, in *tmplgen.Input) error {
+	if err := staticLoadError(t); err != nil {
+		return err // its probe does not run
+	}
 	user := jinja2.NewDict(2)
 	user.SetStr("role", jinja2.Str("user"))
 	user.SetStr("content", jinja2.Str("test"))

@@ -157,6 +157,9 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 		return llamaSliceBuiltin(v, args, kwargs)
 	case id == "abs" && (k == "int" || k == "float") && len(args)+len(kwargs) == 0:
 		return llamaAbs(v)
+	case id == "int" && k == "float":
+		f, _ := v.AsFloat()
+		return jinja2.Int(cInt64(f))
 	case id == "string" && (k == "list" || k == "dict"):
 		return jinja2.Str(llamaString(v)) // its as_string, as + and ~ join it
 	case k == "str":

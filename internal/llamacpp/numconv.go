@@ -30,6 +30,16 @@ func llamaStrInt(s string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Va
 	return jinja2.Int(asInt(def))
 }
 
+// cInt64 is C++'s static_cast<int64_t> of a double, as x86-64 computes it (cvttsd2si,
+// which llama-server's builds run): the value truncated toward zero, and for a NaN, an
+// infinity or a value beyond int64, the "integer indefinite" value, INT64_MIN.
+func cInt64(f float64) int64 {
+	if math.IsNaN(f) || f >= 1<<63 || f < -(1<<63) {
+		return math.MinInt64
+	}
+	return int64(f)
+}
+
 // cStrtol is C's strtol(s, NULL, base) for a base of 0 or 2 to 36 (glibc before C23: no
 // 0b prefix); ok is false when it reads no digit or the number overflows a long.
 func cStrtol(s string, base int) (n int64, ok bool) {

@@ -146,7 +146,7 @@ func (t *tagScan) scan() string {
 			t.fail("parser: Parser Error: Expected }} (Got ,)")
 		case c == '|' && keyword == "filter" && t.depth <= 0:
 			t.fail("parser: Parser Error: Expected %} (Got |)")
-		case isDigit(c) && !isNameByte(t.prev) && t.prev != '.':
+		case isDigit(c) && !isNameByte(src[t.j-1]) && src[t.j-1] != '.':
 			t.number(end)
 			continue
 		case isNameByte(c):

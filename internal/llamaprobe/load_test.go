@@ -16,6 +16,8 @@ func TestLlamaLoadError(t *testing.T) {
 		// numbers, as llama_chat_driver recorded them: digits and a fraction only
 		{`{{ 2.5 }}{{ x1 }}{{ loop.index0 }}{{ 1.e5 }}{{ [1, 2,] }}{{ {'a': 1,} }}{{ f(1,) }}{{ '1e5' }}`, ""},
 		{`{{ 1e5 }}`, "parser: Parser Error: Expected }} (Got e5)"},
+		{`{% if 1e5 %}yes{% endif %}`, "parser: Parser Error: Expected %} (Got e5)"},
+		{`{% if x > 1_000 %}{% endif %}`, "parser: Parser Error: Expected %} (Got _000)"},
 		{`{{ 0x10 }}`, "parser: Parser Error: Expected }} (Got x10)"},
 		{`{{ 1_000 }}`, "parser: Parser Error: Expected }} (Got _000)"},
 		{`{% set x = 2.5e-7 %}`, "parser: Parser Error: Expected %} (Got e)"},
