@@ -151,7 +151,7 @@ func auditOf(s source) (*audit, error) {
 	t, refusal, err := ir.CompileLenient(s.File, s.Text)
 	var lt *ir.Template // llama.cpp's scopes, which its capabilities are probed with
 	if err == nil {
-		lt, err = ir.LlamaScoped(t)
+		lt, err = ir.Llama(t)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.Origin, err)

@@ -56,7 +56,7 @@ type Unit struct {
 	Aliases []string
 	// IR is the lowered template.
 	IR *ir.Template
-	// LlamaIR is the template as llama.cpp's engine scopes it (ir.LlamaScoped), which the
+	// LlamaIR is the template as llama.cpp's engine scopes it (ir.Llama), which the
 	// llama.cpp render function is generated from: IR itself, but where a filter or set
 	// block's body assigns a name. Nil is IR.
 	LlamaIR *ir.Template
@@ -137,6 +137,9 @@ func File(pkg string, u *Unit) ([]byte, error) {
 		// Jinja2 refuses the text: llama.cpp alone renders it
 		body = []jen.Code{rt("Fail").Call(rt("SyntaxError"), jen.Lit(u.JinjaRefusal))}
 		lg.variants++
+	}
+	if u.llamaIR() != u.IR {
+		lg.variants++ // llama.cpp reads the text otherwise (ir.Llama)
 	}
 	if lg.variants > 0 {
 		fields[jen.Id("LlamaFunc")] = jen.Id(llamaFn)

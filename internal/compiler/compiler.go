@@ -59,7 +59,7 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 		} else {
 			var err error
 			if t, refusal, err = ir.CompileLenient(s.File, s.Text); err == nil {
-				lt, err = ir.LlamaScoped(t)
+				lt, err = ir.Llama(t)
 			}
 			if err != nil {
 				failed = append(failed, &CompileError{s, err})

@@ -33,19 +33,22 @@ func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
 	return lower(t, file, src, &lowerer{})
 }
 
-// LlamaScoped returns t as llama.cpp's engine scopes it, where that differs from
-// Jinja2's: the body of a {% filter %} or {% set %} block runs in the scope around it
-// (runtime.cpp's filter_statement and set_statement execute it in their own context),
-// so a name it assigns is that scope's, also after the block, where Jinja2 gives the
-// body a scope of its own. It returns t itself when no such body assigns a name.
-func LlamaScoped(t *Template) (*Template, error) {
-	tree, err := syntax.Parse(t.Source)
+// Llama returns t as llama.cpp's engine reads it, where that differs from Jinja2's:
+//   - its lexer strips ASCII whitespace only around tags (syntax.ParseLlama);
+//   - the body of a {% filter %} or {% set %} block runs in the scope around it
+//     (runtime.cpp's filter_statement and set_statement execute it in their own
+//     context), so a name it assigns is that scope's, also after the block, where
+//     Jinja2 gives the body a scope of its own.
+//
+// It returns t itself when neither makes a difference.
+func Llama(t *Template) (*Template, error) {
+	tree, differs, err := syntax.ParseLlama(t.Source)
 	if err != nil {
 		return nil, err
 	}
 	l := &lowerer{llama: true}
 	lt, err := lower(tree, t.File, t.Source, l)
-	if err != nil || !l.blockStores {
+	if err != nil || !differs && !l.blockStores {
 		return t, err
 	}
 	return lt, nil
@@ -96,7 +99,7 @@ type lowerer struct {
 	// where Jinja2 leaves an unknown filter or test to fail when it runs; elsewhere it
 	// is an error when the template is compiled
 	soft bool
-	// llama lowers the template as llama.cpp's engine scopes it (LlamaScoped): the body
+	// llama lowers the template as llama.cpp's engine scopes it (Llama): the body
 	// of a filter or set block in the frame around it; blockStores records that such a
 	// body assigns a name
 	llama, blockStores bool

@@ -289,7 +289,7 @@ func (v symbolVisitor) target(t syntax.Expr, param bool) {
 }
 
 // blockBody records the names the body of a filter or set block loads and stores, in
-// the frame around it: llama.cpp's scope of such a body (LlamaScoped).
+// the frame around it: llama.cpp's scope of such a body (Llama).
 func (v symbolVisitor) blockBody(body []syntax.Node) {
 	v.stmts(body)
 	if assignsName(body) {

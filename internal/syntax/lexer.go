@@ -34,11 +34,15 @@ type lexer struct {
 	toks       []token
 	lineStarts []int // byte offset of the start of each line
 	balance    []byte
+	// llama strips whitespace around tags as llama.cpp's lexer does (ParseLlama);
+	// llamaDiffers records that it strips other text than Jinja2's
+	llama, llamaDiffers bool
 }
 
-// lex tokenizes a whole template. The text must already be normalized.
-func lex(src string) ([]token, error) {
-	l := &lexer{src: src, lineStarts: []int{0}}
+// lex tokenizes a whole template with l, whose mode (llama) is set. The text must
+// already be normalized.
+func (l *lexer) lex(src string) ([]token, error) {
+	l.src, l.lineStarts = src, []int{0}
 	for i := 0; i < len(src); i++ {
 		if src[i] == '\n' {
 			l.lineStarts = append(l.lineStarts, i+1)
@@ -103,7 +107,7 @@ func (l *lexer) run() error {
 			l.emit(tokData, l.pos, l.src[l.pos:])
 			return nil
 		}
-		text := stripBeforeTag(l.src[l.pos:start], sign, kind != tagVar, lineStarting)
+		text := l.stripBefore(l.src[l.pos:start], sign, kind != tagVar, lineStarting)
 		if text != "" {
 			l.emit(tokData, l.pos, text)
 		}
@@ -180,7 +184,7 @@ func (l *lexer) rawOpen(off int) (end int, sign byte, ok bool) {
 // stripBeforeTag applies whitespace control to the data before a tag: "-" strips all
 // trailing whitespace; otherwise, for block and comment tags (lstrip_blocks), the
 // spaces and tabs between the start of the line and the tag are removed.
-func stripBeforeTag(text string, sign byte, lstrip, lineStarting bool) string {
+func stripBeforeTag(text string, sign byte, lstrip, lineStarting bool, isSpace func(rune) bool) string {
 	if sign == '-' {
 		return strings.TrimRightFunc(text, isSpace)
 	}
@@ -194,6 +198,42 @@ func stripBeforeTag(text string, sign byte, lstrip, lineStarting bool) string {
 	return text
 }
 
+// stripBefore is stripBeforeTag, or, for llama, what llama.cpp's lexer strips: "-"
+// strips spaces, tabs and newlines only (string_rstrip(text, " \t\r\n")), and
+// lstrip_blocks C's isspace only, where Jinja2 strips Unicode's whitespace.
+func (l *lexer) stripBefore(text string, sign byte, lstrip, lineStarting bool) string {
+	out := stripBeforeTag(text, sign, lstrip, lineStarting, isSpace)
+	if !l.llama {
+		return out
+	}
+	llama := stripBeforeTag(text, sign, lstrip, lineStarting, isCSpace)
+	if sign == '-' {
+		llama = strings.TrimRight(text, " \t\r\n")
+	}
+	l.llamaDiffers = l.llamaDiffers || llama != out
+	return llama
+}
+
+// stripAfter returns the offset after the whitespace a "-" strips after a tag, at off:
+// for llama, spaces, tabs and newlines only, as llama.cpp's lexer strips them
+// (string_lstrip(text, " \t\r\n")).
+func (l *lexer) stripAfter(off int) int {
+	end := l.skipSpace(off)
+	if !l.llama {
+		return end
+	}
+	llama := off
+	for llama < len(l.src) && strings.IndexByte(" \t\r\n", l.src[llama]) >= 0 {
+		llama++
+	}
+	l.llamaDiffers = l.llamaDiffers || llama != end
+	return llama
+}
+
+// isCSpace reports whether r is whitespace to C's isspace: a space, \t, \n, \v, \f or
+// \r.
+func isCSpace(r rune) bool { return r == ' ' || '\t' <= r && r <= '\r' }
+
 // endTag matches the end of a block tag at off: +%}, -%} and the whitespace after it,
 // or %} and one newline (trim_blocks). For a variable tag: -}} and whitespace, or }}.
 func (l *lexer) endTag(kind, off int) (end int, ok bool) {
@@ -201,7 +241,7 @@ func (l *lexer) endTag(kind, off int) (end int, ok bool) {
 	if kind == tagVar {
 		switch {
 		case strings.HasPrefix(s, "-}}"):
-			return l.skipSpace(off + 3), true
+			return l.stripAfter(off + 3), true
 		case strings.HasPrefix(s, "}}"):
 			return off + 2, true
 		}
@@ -211,7 +251,7 @@ func (l *lexer) endTag(kind, off int) (end int, ok bool) {
 	case strings.HasPrefix(s, "+%}"):
 		return off + 3, true
 	case strings.HasPrefix(s, "-%}"):
-		return l.skipSpace(off + 3), true
+		return l.stripAfter(off + 3), true
 	case strings.HasPrefix(s, "%}"):
 		end = off + 2
 		if end < len(l.src) && l.src[end] == '\n' {
@@ -266,7 +306,7 @@ func (l *lexer) raw(start, off int) (lineStarting bool, err error) {
 			continue
 		}
 		// lstrip_blocks applies to {% endraw %} as to any block tag.
-		text := stripBeforeTag(l.src[off:p], sign, true, l.src[off-1] == '\n')
+		text := stripBeforeTag(l.src[off:p], sign, true, l.src[off-1] == '\n', isSpace)
 		if text != "" {
 			l.emit(tokData, off, text)
 		}

@@ -15,8 +15,21 @@ const MaxNesting = 400
 // does (\r\n and \r become \n, one trailing newline is dropped). Errors are *Error values
 // naming the line and column.
 func Parse(src string) (*Template, error) {
+	t, _, err := parse(src, false)
+	return t, err
+}
+
+// ParseLlama is Parse as llama.cpp's lexer reads the text where it differs from
+// Jinja2's: the whitespace it strips around tags is ASCII only (see lexer.stripBefore).
+// differs reports that the tree's text differs from Parse's.
+func ParseLlama(src string) (t *Template, differs bool, err error) {
+	return parse(src, true)
+}
+
+// parse is Parse, or ParseLlama for llama.
+func parse(src string, llama bool) (*Template, bool, error) {
 	if len(src) > MaxTemplateSize {
-		return nil, &Error{Pos: Pos{1, 1}, Msg: fmt.Sprintf("template is %d bytes, more than the %d allowed", len(src), MaxTemplateSize)}
+		return nil, false, &Error{Pos: Pos{1, 1}, Msg: fmt.Sprintf("template is %d bytes, more than the %d allowed", len(src), MaxTemplateSize)}
 	}
 	if !utf8.ValidString(src) {
 		off := 0
@@ -29,18 +42,19 @@ func Parse(src string) (*Template, error) {
 		}
 		line := strings.Count(src[:off], "\n") + 1
 		col := utf8.RuneCountInString(src[strings.LastIndexByte(src[:off], '\n')+1:off]) + 1
-		return nil, &Error{Pos: Pos{line, col}, Msg: fmt.Sprintf("template is not valid UTF-8 (byte offset %d)", off)}
+		return nil, false, &Error{Pos: Pos{line, col}, Msg: fmt.Sprintf("template is not valid UTF-8 (byte offset %d)", off)}
 	}
-	toks, err := lex(NormalizeNewlines(src))
+	l := &lexer{llama: llama}
+	toks, err := l.lex(NormalizeNewlines(src))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	p := &parser{toks: toks}
 	body, err := p.parseAll()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return &Template{Body: body}, nil
+	return &Template{Body: body}, l.llamaDiffers, nil
 }
 
 type parser struct {

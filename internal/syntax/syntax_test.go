@@ -301,3 +301,22 @@ func TestNestingLimit(t *testing.T) {
 		t.Errorf("deep blocks: got %v", err)
 	}
 }
+
+// TestParseLlamaDiffers: ParseLlama reports a text whose whitespace around tags
+// llama.cpp's lexer strips otherwise than Jinja2's (testdata/llama_engine's
+// strip_unicode_* record what each strips), and only then.
+func TestParseLlamaDiffers(t *testing.T) {
+	for src, want := range map[string]bool{
+		"  \t{% if x %}a{% endif %}\n{{ x -}}  \n b": false,
+		"\u3000{% if x %}a{% endif %}":               true,
+		"a \u00a0{%- if x %}a{% endif %}":            true,
+		"{{ x -}}\u2028b":                            true,
+		"\v{% if x %}a{% endif %}":                   false, // both strip \v before a block
+		"a\v{{- x }}":                                true,  // "-" strips spaces, tabs and newlines only
+	} {
+		_, got, err := ParseLlama(src)
+		if err != nil || got != want {
+			t.Errorf("ParseLlama(%q) differs = %v, %v; want %v", src, got, err, want)
+		}
+	}
+}
