@@ -203,10 +203,14 @@ func floatOf(v jinja2.Value) float64 {
 }
 
 // Truthy is Value.Truthy as llama.cpp's as_bool: a function and a KwArg have no truth
-// value (value_t::as_bool throws "Function is not a bool value").
+// value (value_t::as_bool throws "Function is not a bool value"), and a namespace is
+// an object, true when it has an attribute.
 func Truthy(v jinja2.Value) bool {
-	if k := v.Kind(); k == jinja2.KindCallable || k == jinja2.KindObject && isKwArg(v) {
+	switch k := v.Kind(); {
+	case k == jinja2.KindCallable || k == jinja2.KindObject && isKwArg(v):
 		noTruthValue(v)
+	case k == jinja2.KindNamespace:
+		return v.NamespaceAttrs().Len() > 0
 	}
 	return v.Truthy()
 }
