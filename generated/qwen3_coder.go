@@ -285,6 +285,7 @@ func renderQwen3Coder_renderExtraKeys(w *jinja2.Writer, jsonDict, handledKeys ji
 // it is renderQwen3Coder with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderQwen3CoderLlama(w *jinja2.Writer) {
+	handledKeysInput := w.Lookup("handled_keys")
 	var loopMessages jinja2.Value
 	messages := w.Lookup("messages")
 	systemMessage := w.Lookup("system_message")
@@ -325,7 +326,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
 		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
-		handledKeys := jinja2.Undefined("handled_keys")
+		handledKeys := handledKeysInput
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
 			toolFunction := llamacpp.ItemAttr(tool, "function")
@@ -534,4 +535,4 @@ func renderQwen3Coder_renderExtraKeysLlama(w *jinja2.Writer, jsonDict, handledKe
 
 // spansQwen3Coder is the position table of Qwen3-Coder.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwen3Coder = "if,set,{{ }},for,macro|mDUaCAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAKyEIJAGqEGIGGICIAGACICGEEJEIOCAAGECIEMmCGJAG+BCIGOEEIEIMCAAGECIEKMEJAGECIEKAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAK0EIJGIqECIAGACIEEICAAGACIEGgCEJGEICIAGACICGAEJEEoBCAAGeCIGKACIEEICACMCCAEOyBOZAGACAECqBCAAGGCAAKCIAEGKEAAEGEIAOAIJEIEGRAQClHAIG8BCIAE2BCIGOmBCIAEMCIEUMEAEwBUMhBAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAK6EIJAIwEGIGGICIAGACICGEEJEIOCAAGECIEMsCGJAM+BCIGOEEIEIMCAAGECIEKMEJAGECIEKAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAK4EIJGIuECIAGACIEEICAAGACIEGkCEJGEICIAGACICGAEJEEsBCAAKeCIGKACIEEICACMCCAEOyBOZAGACAECqBCAAGGCAAKCIAEGKEAAEGEIAOAIJEIEGRAQClHAIG8BCIAE2BCIGOmBCIAEMCIEUMEAE"
+const spansQwen3Coder = "if,set,{{ }},for,macro|mDUaCAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAKyEIJAGqEGIGGICIAGACICGEEJEIOCAAGECIEMmCGJAG+BCIGOEEIEIMCAAGECIEKMEJAGECIEKAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAK0EIJGIqECIAGACIEEICAAGACIEGgCEJGEICIAGACICGAEJEEoBCAAGeCIGKACIEEICACMCCAEOyBOZAGACAECqBCAAGGCAAKCIAEGKEAAEGEIAOAIJEIEGRAQClHAIG8BCIAE2BCIGOmBCIAEMCIEUMEAEyBUMhBAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAK6EIJAIwEGIGGICIAGACICGEEJEIOCAAGECIEMsCGJAM+BCIGOEEIEIMCAAGECIEKMEJAGECIEKAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAK4EIJGIuECIAGACIEEICAAGACIEGkCEJGEICIAGACICGAEJEEsBCAAKeCIGKACIEEICACMCCAEOyBOZAGACAECqBCAAGGCAAKCIAEGKEAAEGEIAOAIJEIEGRAQClHAIG8BCIAE2BCIGOmBCIAEMCIEUMEAE"

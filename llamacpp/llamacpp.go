@@ -543,7 +543,8 @@ func Sub(a, b jinja2.Value) jinja2.Value { return impl.Sub(a, b) }
 func Sum(xs ...jinja2.Value) jinja2.Value { return impl.Sum(xs...) }
 
 // Truthy is Value.Truthy as llama.cpp's as_bool: a function and a KwArg have no truth
-// value (value_t::as_bool throws "Function is not a bool value").
+// value (value_t::as_bool throws "Function is not a bool value"), and a namespace is
+// an object, true when it has an attribute.
 func Truthy(v jinja2.Value) bool { return impl.Truthy(v) }
 
 // Unpack is jinja2.Unpack as llama.cpp assigns a value to several names: the value must

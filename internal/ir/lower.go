@@ -38,7 +38,10 @@ func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
 //   - the body of a {% filter %} or {% set %} block runs in the scope around it
 //     (runtime.cpp's filter_statement and set_statement execute it in their own
 //     context), so a name it assigns is that scope's, also after the block, where
-//     Jinja2 gives the body a scope of its own.
+//     Jinja2 gives the body a scope of its own;
+//   - a loop's or macro's scope is a copy of the one around it, so a name it assigns
+//     is the render's variable until it does, where Jinja2 makes it undefined when a
+//     scope nested in it reads it first.
 //
 // It returns t itself when neither makes a difference.
 func Llama(t *Template) (*Template, error) {
@@ -48,7 +51,7 @@ func Llama(t *Template) (*Template, error) {
 	}
 	l := &lowerer{llama: true}
 	lt, err := lower(tree, t.File, t.Source, l)
-	if err != nil || !differs && !l.blockStores {
+	if err != nil || !differs && !l.blockStores && !l.llamaResolves {
 		return t, err
 	}
 	return lt, nil
@@ -100,9 +103,10 @@ type lowerer struct {
 	// is an error when the template is compiled
 	soft bool
 	// llama lowers the template as llama.cpp's engine scopes it (Llama): the body
-	// of a filter or set block in the frame around it; blockStores records that such a
-	// body assigns a name
-	llama, blockStores bool
+	// of a filter or set block in the frame around it, and a name a scope assigns read
+	// from the render's variables until it does; blockStores and llamaResolves record
+	// that either makes a difference
+	llama, blockStores, llamaResolves bool
 }
 
 // hard lowers the statements of a frame of their own (a loop's or macro's body, a

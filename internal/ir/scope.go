@@ -117,6 +117,13 @@ func (f *frame) store(name string) {
 			return
 		}
 	}
+	if f.lower.llama && f.parent != nil {
+		// llama.cpp: a scope is a copy of the one around it, which reaches the render's
+		// variables: a name read before the scope assigns it is theirs
+		f.lower.llamaResolves = true
+		f.define(name, load{kind: loadResolve})
+		return
+	}
 	f.define(name, load{kind: loadUndefined})
 }
 
