@@ -317,7 +317,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	bosToken := w.Lookup("bos_token")
 	eosToken := w.Lookup("eos_token")
-	reasoningPrompt := jinja2.Undefined("reasoning_prompt")
+	reasoningPrompt := w.Lookup("reasoning_prompt")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:4:1 {%- set messages = messages or [] -%}
 	messages = llamacpp.Or(messages, func() jinja2.Value {
 		return jinja2.NewList()

@@ -660,7 +660,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	convertFirstSystemMsg := w.Lookup("convert_first_system_msg")
 	skipThinking := w.Lookup("skip_thinking")
 	bosToken := w.Lookup("bos_token")
-	printToolContent := jinja2.Undefined("print_tool_content")
+	printToolContent := w.Lookup("print_tool_content")
 	messages := w.Lookup("messages")
 	initialInstructionMessage := w.Lookup("initial_instruction_message")
 	responseFormat := w.Lookup("response_format")

@@ -142,7 +142,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 	bosTokenInput := w.Lookup("bos_token")
 	var loopMessages, messageRoles jinja2.Value
 	messages := w.Lookup("messages")
-	systemPromptSuffix := jinja2.Undefined("system_prompt_suffix")
+	systemPromptSuffix := w.Lookup("system_prompt_suffix")
 	functions := w.Lookup("functions")
 	datetime := w.Lookup("datetime")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:1:1 {%- set loop_messages = messages -%}

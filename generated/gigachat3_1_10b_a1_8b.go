@@ -427,8 +427,8 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 	llamacpp.OwnVariables(w)
 	addGenerationPromptInput := w.Lookup("add_generation_prompt")
 	var toolsContent jinja2.Value
-	addTokens := jinja2.Undefined("add_tokens")
-	DEVSYSTEM := jinja2.Undefined("DEVSYSTEM")
+	addTokens := w.Lookup("add_tokens")
+	DEVSYSTEM := w.Lookup("DEVSYSTEM")
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")
 	tools := w.Lookup("tools")

@@ -1764,7 +1764,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	addGenerationPromptInput := w.Lookup("add_generation_prompt")
 	eosTokenInput := w.Lookup("eos_token")
 	var DEVSYSTEM, FUNCTION_NAMES, devsystemContent jinja2.Value
-	addTokens := jinja2.Undefined("add_tokens")
+	addTokens := w.Lookup("add_tokens")
 	tools := w.Lookup("tools")
 	ns := w.Lookup("ns")
 	FUNCTION_DESCRIPTIONS := w.Lookup("FUNCTION_DESCRIPTIONS")

@@ -856,8 +856,8 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 	// the render changes lists and dicts of its input: it works on a copy
 	llamacpp.OwnVariables(w)
 	var loopMessages jinja2.Value
-	formatArgument := jinja2.Undefined("format_argument")
-	ns := jinja2.Undefined("ns")
+	formatArgument := w.Lookup("format_argument")
+	ns := w.Lookup("ns")
 	messages := w.Lookup("messages")
 	bosToken := w.Lookup("bos_token")
 	enableThinking := w.Lookup("enable_thinking")

@@ -689,7 +689,7 @@ func renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctions(w *jinja2.Wr
 // it is renderMeetkaiFunctionaryMediumV3_2 with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
-	getParameterTypescript := jinja2.Undefined("get_parameter_typescript")
+	getParameterTypescript := w.Lookup("get_parameter_typescript")
 	tools := w.Lookup("tools")
 	bosToken := w.Lookup("bos_token")
 	messages := w.Lookup("messages")

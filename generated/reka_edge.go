@@ -393,7 +393,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	continueFinalMessageInput := w.Lookup("continue_final_message")
 	var lastQueryIndex, startIdx, systemText jinja2.Value
 	messages := w.Lookup("messages")
-	ns := jinja2.Undefined("ns")
+	ns := w.Lookup("ns")
 	numImgTokens := w.Lookup("num_img_tokens")
 	numVideoFrames := w.Lookup("num_video_frames")
 	tools := w.Lookup("tools")

@@ -313,7 +313,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 	tools := w.Lookup("tools")
 	reasoningEffort := w.Lookup("reasoning_effort")
 	messages := w.Lookup("messages")
-	ns := jinja2.Undefined("ns")
+	ns := w.Lookup("ns")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
 	// (the function renderStepFun3_7Flash_renderMessageContentLlama)

@@ -39,11 +39,11 @@ func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
 //     (runtime.cpp's filter_statement and set_statement execute it in their own
 //     context), so a name it assigns is that scope's, also after the block, where
 //     Jinja2 gives the body a scope of its own;
-//   - a loop's or macro's scope is a copy of the one around it, so a name it assigns
-//     is the render's variable until it does, where Jinja2 makes it undefined when a
-//     scope nested in it reads it first.
+//   - a scope is a copy of the one around it (the template's, of the render's
+//     variables), so a name it assigns is the render's variable until it does, where
+//     Jinja2 makes it undefined when a scope nested in it reads it first.
 //
-// It returns t itself when neither makes a difference.
+// It returns t itself when none makes a difference.
 func Llama(t *Template) (*Template, error) {
 	tree, differs, err := syntax.ParseLlama(t.Source)
 	if err != nil {
@@ -104,7 +104,7 @@ type lowerer struct {
 	soft bool
 	// llama lowers the template as llama.cpp's engine scopes it (Llama): the body
 	// of a filter or set block in the frame around it, and a name a scope assigns read
-	// from the render's variables until it does; blockStores and llamaResolves record
+	// from the render's variables until it does (scope.go: store); blockStores and llamaResolves record
 	// that either makes a difference
 	llama, blockStores, llamaResolves bool
 }

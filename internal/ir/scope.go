@@ -117,8 +117,8 @@ func (f *frame) store(name string) {
 			return
 		}
 	}
-	if f.lower.llama && f.parent != nil {
-		// llama.cpp: a scope is a copy of the one around it, which reaches the render's
+	if f.lower.llama {
+		// llama.cpp: a scope is a copy of the one around it, down to the render's
 		// variables: a name read before the scope assigns it is theirs
 		f.lower.llamaResolves = true
 		f.define(name, load{kind: loadResolve})

@@ -139,8 +139,8 @@ func renderMacros_countdown(w *jinja2.Writer, n jinja2.Value) {
 // it is renderMacros with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderMacrosLlama(w *jinja2.Writer) {
-	wrap := jinja2.Undefined("wrap")
-	listing := jinja2.Undefined("listing")
+	wrap := w.Lookup("wrap")
+	listing := w.Lookup("listing")
 	messages := w.Lookup("messages")
 	// macros.jinja:2:1 {%- macro header(role, sep='\n') -%}
 	// (the function renderMacros_headerLlama)

@@ -132,11 +132,11 @@ func renderScopes(w *jinja2.Writer) {
 func renderScopesLlama(w *jinja2.Writer) {
 	var count jinja2.Value
 	messages := w.Lookup("messages")
-	block := jinja2.Undefined("block")
-	shout := jinja2.Undefined("shout")
+	block := w.Lookup("block")
+	shout := w.Lookup("shout")
 	first := w.Lookup("first")
-	a := jinja2.Undefined("a")
-	b := jinja2.Undefined("b")
+	a := w.Lookup("a")
+	b := w.Lookup("b")
 	// scopes.jinja:2:1 {%- set count = 0 -%}
 	count = jinja2.SmallInt(0)
 	// scopes.jinja:3:1 {%- set ns = namespace(count=0, roles=[]) -%}
