@@ -1072,9 +1072,9 @@ func renderCohere2MoE_toolCallIdToIntLlama(w *jinja2.Writer, messages, toolCallI
 	// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 	if llamacpp.Truthy(regenToolCallIds) {
 		// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
-		counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
+		counter = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 		// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
-		toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+		toolCallIdSeen = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 		// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
 		for _, msg := range llamacpp.Iterate(w, messages) {
 			// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
@@ -1173,7 +1173,7 @@ func renderCohere2MoE_printMsgLlama(w *jinja2.Writer, msg jinja2.Value) {
 	} else {
 		// Cohere2MoE.jinja:99:9 {%- else %}
 		// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
-		lastWasText = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+		lastWasText = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 		// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
 		items := llamacpp.Iterate(w, llamacpp.ItemAttr(msg, "content"))
 		for i := range items {

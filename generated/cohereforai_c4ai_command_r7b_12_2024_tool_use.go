@@ -498,9 +498,9 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToIntLlama(w *jinj
 	toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
 	var counter, toolCallIdSeen jinja2.Value
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
-	counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
+	counter = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
-	toolCallIdSeen = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
+	toolCallIdSeen = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
 	for _, msg := range llamacpp.Iterate(w, messages) {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}

@@ -450,7 +450,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:30:1 {%- if not tools -%}
 	if !llamacpp.Truthy(tools) {
 		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
-		tools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.NewList())})
+		tools = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.NewList())})
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
 		for _, message := range llamacpp.Iterate(w, messages) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}

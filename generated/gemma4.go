@@ -718,7 +718,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 	// gemma4.jinja:141:1 {%- macro strip_thinking(text) -%}
 	// (the function renderGemma4_stripThinkingLlama)
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// gemma4.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// gemma4.jinja:155:1 {{ bos_token }}
@@ -962,7 +962,7 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 	// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 	standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 	// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 	// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
 	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -1071,7 +1071,7 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 				if llamacpp.IsMapping(valueItems) && llamacpp.Truthy(valueItems) {
 					w.WriteString(",items:{")
 					// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-					nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+					nsItems = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 					// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -1267,7 +1267,7 @@ func renderGemma4_formatArgumentLlama(w *jinja2.Writer, argument, escapeKeys jin
 		// gemma4.jinja:116:9 {%- elif argument is mapping -%}
 		w.WriteString("{")
 		// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+		ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -1331,7 +1331,7 @@ func renderGemma4_stripThinkingLlama(w *jinja2.Writer, text jinja2.Value) {
 	text = llamacpp.Param(text, "text")
 	var ns jinja2.Value
 	// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 	// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
 	for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
 		// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}

@@ -1803,11 +1803,11 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = jinja2.Lit("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
-	addTokens = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Lit("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Lit("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Lit("<|file|>")), jinja2.KW("file_end", jinja2.Lit("<|/file|>")), jinja2.KW("image", jinja2.Lit("[image_token]")), jinja2.KW("audio", jinja2.Lit("[audio_token]")), jinja2.KW("video", jinja2.Lit("[video_image_token]")), jinja2.KW("video_audio", jinja2.Lit("[video_audio_token]"))})
+	addTokens = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Lit("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Lit("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Lit("<|file|>")), jinja2.KW("file_end", jinja2.Lit("<|/file|>")), jinja2.KW("image", jinja2.Lit("[image_token]")), jinja2.KW("audio", jinja2.Lit("[audio_token]")), jinja2.KW("video", jinja2.Lit("[video_image_token]")), jinja2.KW("video_audio", jinja2.Lit("[video_audio_token]"))})
 	// GigaChat3.5.jinja:718:1 {%- if tools -%}
 	if llamacpp.Truthy(tools) {
 		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("functions", jinja2.NewList()), jinja2.KW("function_names", jinja2.NewList())})
+		ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("functions", jinja2.NewList()), jinja2.KW("function_names", jinja2.NewList())})
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
 		for _, item := range llamacpp.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
@@ -2320,7 +2320,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 	// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
 	if llamacpp.IsNone(refNs) {
 		// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
-		rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
+		rns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
 	} else {
 		// GigaChat3.5.jinja:11:6 {%- else -%}
 		// GigaChat3.5.jinja:12:3 {%- set _rns = ref_ns -%}
@@ -2347,7 +2347,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 			// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
 			segs = llamacpp.MethodSplitSep(llamacpp.Slice(refstr, jinja2.SmallInt(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
 			// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
-			nsP = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
+			nsP = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 			// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var seg jinja2.Value
@@ -2377,7 +2377,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 			// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
 			if llamacpp.IsMapping(llamacpp.ItemAttr(nsP, "n")) {
 				// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
-				rns2 = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", llamacpp.Add(rnsChain, jinja2.NewList(refstr)))})
+				rns2 = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", llamacpp.Add(rnsChain, jinja2.NewList(refstr)))})
 				// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
 				llamacpp.Write(w, w.Capture(func() {
 					renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, llamacpp.ItemAttr(nsP, "n"), indent, indentFactor, root, rns2)
@@ -2390,7 +2390,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 	} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "anyOf")) {
 		// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 		// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
-		nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+		nsb = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 		// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var t jinja2.Value
@@ -2409,7 +2409,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 	} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "oneOf")) {
 		// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 		// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
-		nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+		nsb = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 		// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var t jinja2.Value
@@ -2428,7 +2428,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 	} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("allOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "allOf")) {
 		// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 		// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
-		nsb = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+		nsb = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 		// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var t jinja2.Value
@@ -2447,7 +2447,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 	} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("type"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "type")) {
 		// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 		// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
-		nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+		nsu = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 		// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var frag, subO, subA jinja2.Value
@@ -2600,7 +2600,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 		} else if (llamacpp.Truthy(llamacpp.MethodGet(schema, jinja2.Lit("enum"))) && llamacpp.IsNone(ty)) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties"))) {
 			// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 			// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+			ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 			// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
 			for _, en := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "enum")) {
 				// GigaChat3.5.jinja:145:5 {%- if en is string -%}
@@ -2623,7 +2623,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 			// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 			w.WriteString("{\n")
 			// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
-			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
+			ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 			// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -2760,7 +2760,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 			} else if llamacpp.Truthy(llamacpp.MethodGet(schema, jinja2.Lit("enum"))) {
 				// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 				// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
-				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
+				ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
 				for _, en := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "enum")) {
 					// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
@@ -2849,7 +2849,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 			// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
 			if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("prefixItems"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "prefixItems")) {
 				// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
-				nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+				nst = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 				// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
 				for _, ps := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "prefixItems")) {
 					// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
@@ -2866,7 +2866,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 			} else if (llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("items"))) && !llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Lit("items")))) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("items"))) {
 				// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 				// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
-				nst = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
+				nst = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 				// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
 				for _, ps := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "items")) {
 					// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
@@ -2911,13 +2911,13 @@ func renderGigaChat3_5_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName,
 	tools = llamacpp.Param(tools, "tools")
 	var ns jinja2.Value
 	// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
 	// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 	for _, tool := range llamacpp.Iterate(w, tools) {
 		// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-		nsTool = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
+		nsTool = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 		// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
 		if llamacpp.Truthy(llamacpp.MethodGet(tool, jinja2.Lit("description"))) {
 			// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
@@ -2989,7 +2989,7 @@ func renderGigaChat3_5_alignJsonOrderToSchemaLlama(w *jinja2.Writer, jsonObj, js
 	jsonSchema = llamacpp.Param(jsonSchema, "json_schema")
 	var ns, keySet, properties, nsNewObj, itemSchema jinja2.Value
 	// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 	// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
 	if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "anyOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "anyOf")), jinja2.SmallInt(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
 		// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
@@ -3063,7 +3063,7 @@ func renderGigaChat3_5_alignJsonOrderToSchemaLlama(w *jinja2.Writer, jsonObj, js
 		}
 		w.WriteString("{")
 		// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
-		nsNewObj = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
+		nsNewObj = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
 		// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(ns, "kv_list"))) {
@@ -3133,7 +3133,7 @@ func renderGigaChat3_5_renderExamplesLlama(w *jinja2.Writer, functions jinja2.Va
 	functions = llamacpp.Param(functions, "functions")
 	var nsPrompt, indent jinja2.Value
 	// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
-	nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Lit("\n\n"))})
+	nsPrompt = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Lit("\n\n"))})
 	// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 	indent = jinja2.Lit("  ")
 	// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
@@ -3223,7 +3223,7 @@ func renderGigaChat3_5_renderRoleMessageLlama(w *jinja2.Writer, message, role, a
 	// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
 	if llamacpp.Truthy(llamacpp.MethodGetDefault(message, jinja2.Lit("embed_files"), jinja2.NewList())) {
 		// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
-		nsEmbedResult = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
+		nsEmbedResult = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 		// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var tokenized, placeholder jinja2.Value
@@ -3285,7 +3285,7 @@ func renderGigaChat3_5_renderFunctionDescriptionsLlama(w *jinja2.Writer, message
 	// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
 	functionIds = llamacpp.ItemStr(message, "function_descriptions")
 	// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
-	nsCurrentTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
+	nsCurrentTools = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
 	// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var toolId jinja2.Value
@@ -3366,7 +3366,7 @@ func renderGigaChat3_5_renderGcmlInvokeLlama(w *jinja2.Writer, call jinja2.Value
 	// GigaChat3.5.jinja:553:5 {%- if args -%}
 	if llamacpp.Truthy(args) {
 		// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
-		nsParams = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
+		nsParams = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
 		// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -3394,7 +3394,7 @@ func renderGigaChat3_5_renderGcmlToolCallsLlama(w *jinja2.Writer, calls jinja2.V
 	calls = llamacpp.Param(calls, "calls")
 	var nsInv jinja2.Value
 	// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
-	nsInv = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
+	nsInv = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 	// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
 	for _, call := range llamacpp.Iterate(w, calls) {
 		// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
@@ -3419,7 +3419,7 @@ func renderGigaChat3_5_renderFunctionResponseLlama(w *jinja2.Writer, name, item 
 	// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
 	if llamacpp.IsMapping(item) {
 		// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
-		nsStrip = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
+		nsStrip = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 		// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -3436,7 +3436,7 @@ func renderGigaChat3_5_renderFunctionResponseLlama(w *jinja2.Writer, name, item 
 			}
 		}
 		// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
-		nsBody = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
+		nsBody = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 		// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.ItemAttr(nsStrip, "pairs"))) {
@@ -3492,7 +3492,7 @@ func renderGigaChat3_5_renderFunctionResponsesLlama(w *jinja2.Writer, content, n
 		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Lit("FR items count "), llamacpp.FilterLength(items), jinja2.Lit(" != preceding tool calls count "), llamacpp.FilterLength(names))))
 	}
 	// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
-	nsResp = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
+	nsResp = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 	// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
 	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.FilterLength(items))) {
 		// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)

@@ -881,7 +881,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
 	// (the function renderGoogleGemma4_31B_It_formatToolResponseBlockLlama)
 	// google-gemma-4-31B-it.jinja:175:1 {%- set ns = namespace(prev_message_type=None) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// google-gemma-4-31B-it.jinja:176:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
@@ -1204,7 +1204,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 	// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 	standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 	// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 	// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
 	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -1272,7 +1272,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 					}
 					w.WriteString("items:{")
 					// google-gemma-4-31B-it.jinja:23:21 {%- set ns_items = namespace(found_first=false) -%}
-					nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+					nsItems = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 					// google-gemma-4-31B-it.jinja:24:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -1544,7 +1544,7 @@ func renderGoogleGemma4_31B_It_formatArgumentLlama(w *jinja2.Writer, argument, e
 		// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
 		w.WriteString("{")
 		// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+		ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it.jinja:126:9 {%- for key, value in argument | dictsort -%}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -1608,7 +1608,7 @@ func renderGoogleGemma4_31B_It_stripThinkingLlama(w *jinja2.Writer, text jinja2.
 	text = llamacpp.Param(text, "text")
 	var ns jinja2.Value
 	// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 	// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
 	for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
 		// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}

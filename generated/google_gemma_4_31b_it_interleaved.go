@@ -743,7 +743,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 	// google-gemma-4-31B-it-interleaved.jinja:141:1 {%- macro strip_thinking(text) -%}
 	// (the function renderGoogleGemma4_31B_ItInterleaved_stripThinkingLlama)
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.SmallInt(-1))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.SmallInt(-1))})
 	// google-gemma-4-31B-it-interleaved.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
@@ -1012,7 +1012,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 	// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 	standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 	// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 	// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
 	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -1121,7 +1121,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 				if llamacpp.IsMapping(valueItems) && llamacpp.Truthy(valueItems) {
 					w.WriteString(",items:{")
 					// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-					nsItems = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+					nsItems = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 					// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -1317,7 +1317,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w *jinja2.Writer, 
 		// google-gemma-4-31B-it-interleaved.jinja:116:9 {%- elif argument is mapping -%}
 		w.WriteString("{")
 		// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
+		ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -1381,7 +1381,7 @@ func renderGoogleGemma4_31B_ItInterleaved_stripThinkingLlama(w *jinja2.Writer, t
 	text = llamacpp.Param(text, "text")
 	var ns jinja2.Value
 	// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 	// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
 	for _, part := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(text, jinja2.Lit("<channel|>"))) {
 		// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}

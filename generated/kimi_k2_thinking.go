@@ -284,7 +284,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	// Kimi-K2-Thinking.jinja:27:1 {%- set tool_response_queue = namespace(ids=[]) -%}
 	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Thinking.jinja:28:1 {%- set tool_call_counter = namespace(value=0) -%}
-	toolCallCounter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
+	toolCallCounter = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
 	// (the function renderKimiK2Thinking_renderToolcallsLlama)
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}

@@ -810,7 +810,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(jinja2.Lit("Unsupported thinking_effort="), llamacpp.FilterString(thinkingEffort)), jinja2.Lit("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
-	state = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.SmallInt(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.SmallInt(0)), jinja2.KW("response_schema", jinja2.None())})
+	state = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.SmallInt(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.SmallInt(0)), jinja2.KW("response_schema", jinja2.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
 	if llamacpp.IsDefined(tools) && llamacpp.Truthy(tools) {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}

@@ -502,7 +502,7 @@ func renderLFM2_5_8B_A1B_parseContentLlama(w *jinja2.Writer, content jinja2.Valu
 	} else {
 		// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
 		// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
+		ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 		// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
 		for _, item := range llamacpp.Iterate(w, content) {
 			// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
@@ -537,7 +537,7 @@ func renderLFM2_5_8B_A1B_renderToolCallsLlama(w *jinja2.Writer, toolCalls jinja2
 	toolCalls = llamacpp.Param(toolCalls, "tool_calls")
 	var toolCallsNs jinja2.Value
 	// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
-	toolCallsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
+	toolCallsNs = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
 	// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var funcName, funcArgs, argsNs jinja2.Value
@@ -547,7 +547,7 @@ func renderLFM2_5_8B_A1B_renderToolCallsLlama(w *jinja2.Writer, toolCalls jinja2
 		// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
 		funcArgs = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments")
 		// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
-		argsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
+		argsNs = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
 		// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come

@@ -172,7 +172,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
 	keepPastThinking = llamacpp.FilterDefault(keepPastThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Lit(""))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Lit(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {

@@ -216,7 +216,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// llama-cpp-deepseek-r1.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=''…
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("is_first", jinja2.Bool(false)), jinja2.KW("is_tool_outputs", jinja2.Bool(false)), jinja2.KW("is_output_first", jinja2.Bool(true)), jinja2.KW("system_prompt", jinja2.Lit(""))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("is_first", jinja2.Bool(false)), jinja2.KW("is_tool_outputs", jinja2.Bool(false)), jinja2.KW("is_output_first", jinja2.Bool(true)), jinja2.KW("system_prompt", jinja2.Lit(""))})
 	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}

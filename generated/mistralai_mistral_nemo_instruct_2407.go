@@ -276,7 +276,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	userMessages = llamacpp.FilterList(llamacpp.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
-	ns = jinja2.NewNamespace(w, nil, nil)
+	ns = llamacpp.NewNamespace(w, nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
 	llamacpp.CheckNamespace(ns)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %}

@@ -805,7 +805,7 @@ func renderMuseGlimmer_renderToolDefsLlama(w *jinja2.Writer, tools jinja2.Value,
 	toolNamespaceDescriptions := toolNamespaceDescriptionsInput
 	w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 	// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
-	nsns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
+	nsns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
 	// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var fn, tns jinja2.Value
@@ -894,7 +894,7 @@ func renderMuseGlimmer_renderSystemMetaLlama(w *jinja2.Writer, tools jinja2.Valu
 	tools = llamacpp.Param(tools, "tools")
 	var rns jinja2.Value
 	// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
-	rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Lit("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
+	rns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Lit("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
 	// muse-glimmer.jinja:89:5 {%- if tools -%}
 	if llamacpp.Truthy(tools) {
 		// muse-glimmer.jinja:90:9 {%- for tool in tools -%}

@@ -467,7 +467,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 		truncateHistoryThinking = jinja2.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15:1 {%- set ns = namespace(last_user_idx = -1) %}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.SmallInt(-1))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.SmallInt(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17:1 {%- for m in loop_messages %}
@@ -502,7 +502,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 		tools = jinja2.NewList()
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34:1 {%- set ns = namespace(last_user_idx = -1) %}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.SmallInt(-1))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.SmallInt(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35:1 {%- for m in loop_messages %}
 	items2 := llamacpp.Iterate(w, loopMessages)
 	for i := range items2 {

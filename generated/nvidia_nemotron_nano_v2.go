@@ -336,7 +336,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	continueFinalMessage := w.Lookup("continue_final_message")
 	// NVIDIA-Nemotron-Nano-v2.jinja:1:1 {%- set ns = namespace(enable_thinking=true) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enable_thinking", jinja2.Bool(true))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enable_thinking", jinja2.Bool(true))})
 	// NVIDIA-Nemotron-Nano-v2.jinja:2:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value

@@ -1099,7 +1099,7 @@ func renderOpenaiGptOss120b_buildSystemMessageLlama(w *jinja2.Writer, modelIdent
 	if llamacpp.Truthy(builtinTools) {
 		w.WriteString("# Tools\n\n")
 		// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
-		availableBuiltinTools = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
+		availableBuiltinTools = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
 		// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
 		for _, tool := range llamacpp.Iterate(w, builtinTools) {
 			// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}

@@ -364,9 +364,9 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
 	enableThinking := w.Lookup("enable_thinking")
 	// Qwen3.5-4B.jinja:1:1 {%- set image_count = namespace(value=0) %}
-	imageCount = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
+	imageCount = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 	// Qwen3.5-4B.jinja:2:1 {%- set video_count = namespace(value=0) %}
-	videoCount = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
+	videoCount = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
 	// (the function renderQwen3_5_4B_renderContentLlama)
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}

@@ -402,7 +402,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
 	// (the function renderRekaEdge_renderContentLlama)
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var idx, content jinja2.Value
@@ -677,7 +677,7 @@ func renderRekaEdge_renderContentLlama(w *jinja2.Writer, content, numImgTokens, 
 	} else if llamacpp.IsSequence(content) {
 		// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 		// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
+		ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
 		// Reka-Edge.jinja:6:9 {%- for item in content -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var itemType, text, repeatTokens jinja2.Value

@@ -365,7 +365,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))})
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var index jinja2.Value
@@ -537,7 +537,7 @@ func renderStepFun3_7Flash_renderMessageContentLlama(w *jinja2.Writer, message j
 	} else if llamacpp.IsIterable(messageContent) {
 		// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
 		// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
-		ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
+		ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
 		// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
 		for _, item := range llamacpp.Iterate(w, messageContent) {
 			// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}

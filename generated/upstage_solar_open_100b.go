@@ -368,7 +368,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 		thinkRenderOption = jinja2.Lit("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
-	sysNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("is_first_block", jinja2.Bool(true))})
+	sysNs = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("is_first_block", jinja2.Bool(true))})
 	// upstage-Solar-Open-100B.jinja:11:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.SmallInt(-1)
 	// upstage-Solar-Open-100B.jinja:12:1 {%- for message in messages -%}

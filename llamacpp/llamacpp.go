@@ -493,6 +493,12 @@ func Mul(a, b jinja2.Value) jinja2.Value { return impl.Mul(a, b) }
 // Ne is jinja2.Ne as llama.cpp's !=, the negation of its == (Eq).
 func Ne(a, b jinja2.Value) bool { return impl.Ne(a, b) }
 
+// NewNamespace is jinja2.NewNamespace as llama.cpp's namespace(): keyword arguments
+// only, where Jinja2 takes a mapping too.
+func NewNamespace(w *jinja2.Writer, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	return impl.NewNamespace(w, args, kwargs)
+}
+
 // NotIn is jinja2.NotIn as llama.cpp's not in (see In).
 func NotIn(item, container jinja2.Value) bool { return impl.NotIn(item, container) }
 

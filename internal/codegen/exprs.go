@@ -224,7 +224,7 @@ var llamaVariants = map[string]bool{
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
 	"Sub": true, "Mul": true, "Div": true, "FloorDiv": true, "Mod": true, "Pow": true,
 	"Lt": true, "Le": true, "Gt": true, "Ge": true, "Eq": true, "Ne": true,
-	"StrftimeNow": true, "Unpack": true,
+	"StrftimeNow": true, "Unpack": true, "NewNamespace": true,
 }
 
 var binaryFuncs = map[string]string{
@@ -437,7 +437,7 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 		}
 		switch fn.Name {
 		case "namespace":
-			return rt("NewNamespace").Call(jen.Id("w"), args, kwargs)
+			return g.op("NewNamespace").Call(jen.Id("w"), args, kwargs)
 		case "dict":
 			return rt("NewDictCall").Call(jen.Id("w"), args, kwargs)
 		case "strftime_now":

@@ -41,7 +41,9 @@ func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
 //     Jinja2 gives the body a scope of its own;
 //   - a scope is a copy of the one around it (the template's, of the render's
 //     variables), so a name it assigns is the render's variable until it does, where
-//     Jinja2 makes it undefined when a scope nested in it reads it first.
+//     Jinja2 makes it undefined when a scope nested in it reads it first;
+//   - it folds no constant: a slice of a number, a bool or none in a {{ }} fails,
+//     where Jinja2's compiler makes it undefined.
 //
 // It returns t itself when none makes a difference.
 func Llama(t *Template) (*Template, error) {
@@ -51,7 +53,7 @@ func Llama(t *Template) (*Template, error) {
 	}
 	l := &lowerer{llama: true}
 	lt, err := lower(tree, t.File, t.Source, l)
-	if err != nil || !differs && !l.blockStores && !l.llamaResolves {
+	if err != nil || !differs && !l.blockStores && !l.llamaResolves && !l.llamaSlices {
 		return t, err
 	}
 	return lt, nil
@@ -102,11 +104,12 @@ type lowerer struct {
 	// where Jinja2 leaves an unknown filter or test to fail when it runs; elsewhere it
 	// is an error when the template is compiled
 	soft bool
-	// llama lowers the template as llama.cpp's engine scopes it (Llama): the body
-	// of a filter or set block in the frame around it, and a name a scope assigns read
-	// from the render's variables until it does (scope.go: store); blockStores and llamaResolves record
-	// that either makes a difference
-	llama, blockStores, llamaResolves bool
+	// llama lowers the template as llama.cpp's engine reads it (Llama): the body of
+	// a filter or set block in the frame around it, a name a scope assigns read from
+	// the render's variables until it does (scope.go: store), and no constant slice
+	// folded; blockStores, llamaResolves and llamaSlices record that one makes a
+	// difference
+	llama, blockStores, llamaResolves, llamaSlices bool
 }
 
 // hard lowers the statements of a frame of their own (a loop's or macro's body, a
@@ -729,6 +732,10 @@ func (l *lowerer) lowerExpr(f *frame, x syntax.Expr) Expr {
 		if s, ok := x.Arg.(*syntax.Slice); ok {
 			sl := &Slice{At{p}, obj, l.expr(f, s.Start), l.expr(f, s.Stop), l.expr(f, s.Step)}
 			if l.constPrint && foldsUndefined(sl) {
+				if l.llama {
+					l.llamaSlices = true // llama.cpp folds nothing: the slice fails
+					return sl
+				}
 				// Jinja2 evaluates a constant {{ }} when it compiles it, subscripting
 				// through the sandbox's getitem, which makes the TypeError of slicing a
 				// number, a bool or None an undefined value (at run time, and outside

@@ -763,6 +763,15 @@ func WriteJSON(w *jinja2.Writer, v jinja2.Value, args []jinja2.Value, kwargs []j
 	w.WriteData(FilterTojson(v, args, kwargs).Text())
 }
 
+// NewNamespace is jinja2.NewNamespace as llama.cpp's namespace(): keyword arguments
+// only, where Jinja2 takes a mapping too.
+func NewNamespace(w *jinja2.Writer, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if len(args) > 0 {
+		jinja2.Throw(EngineError, "namespace() arguments must be kwargs")
+	}
+	return jinja2.NewNamespace(w, args, kwargs)
+}
+
 // StrftimeNow is jinja2.StrftimeNow as llama.cpp's strftime_now(format): C's strftime
 // of the clock (GlibcStrftime: no %f, the clock's zone for %z and %Z) into a buffer of
 // 100 bytes, an empty or longer result an error; arguments after the first are ignored,

@@ -544,6 +544,8 @@ func (m *machine) call(e *env, fn ir.Expr, args []jinja2.Value, kwargs []jinja2.
 		switch {
 		case g.Name == "strftime_now":
 			return llamacpp.StrftimeNow(m.w, args, kwargs)
+		case g.Name == "namespace":
+			return llamacpp.NewNamespace(m.w, args, kwargs)
 		case llamacpp.LacksGlobal(g.Name):
 			return llamacpp.CallMissingGlobal(m.w, g.Name, args, kwargs)
 		}
