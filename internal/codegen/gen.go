@@ -106,7 +106,7 @@ func newGen(t *ir.Template, llama bool) *gen {
 		localTypes: map[string]string{},
 		inputs:     map[string]string{},
 		sites:      map[string]site{},
-		namespaces: findLocalNamespaces(t, func(d *ir.MacroDef) bool { return needed[d.Var] || macros.Called[d.Var] }),
+		namespaces: findLocalNamespaces(t, llama, func(d *ir.MacroDef) bool { return needed[d.Var] || macros.Called[d.Var] }),
 		subst:      map[*ir.Var]string{},
 		free:       map[string]string{},
 

@@ -1,11 +1,13 @@
 package codegen
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // Namespaces held in Go variables.
@@ -44,9 +46,11 @@ type localAttr struct {
 }
 
 // findLocalNamespaces returns the namespace variables that the generated code holds as
-// Go variables, as the comment above describes. generated tells the macro definitions
-// whose body is generated: uses in the others do not count.
-func findLocalNamespaces(t *ir.Template, generated func(*ir.MacroDef) bool) map[*ir.Var]*localNamespace {
+// Go variables, as the comment above describes; for the llama.cpp function, not one with
+// an attribute named as a dict's builtin, which llama.cpp's engine reads in its place.
+// generated tells the macro definitions whose body is generated: uses in the others do
+// not count.
+func findLocalNamespaces(t *ir.Template, llama bool, generated func(*ir.MacroDef) bool) map[*ir.Var]*localNamespace {
 	type candidate struct {
 		ns       *localNamespace
 		after    []ir.Stmt // the statements after its {% set %}, in the same block
@@ -58,7 +62,7 @@ func findLocalNamespaces(t *ir.Template, generated func(*ir.MacroDef) bool) map[
 		for i, s := range ss {
 			switch s := s.(type) {
 			case *ir.Assign:
-				if v, call := namespaceDef(s); v != nil {
+				if v, call := namespaceDef(s); v != nil && !(llama && slices.ContainsFunc(call.Kwargs, dictBuiltinAttr)) {
 					candidates[v] = candidate{newLocalNamespace(call), ss[i+1:], topLevel}
 				}
 			case *ir.If:
@@ -124,6 +128,10 @@ func namespaceDef(s *ir.Assign) (*ir.Var, *ir.Call) {
 	}
 	return vt.Var, call
 }
+
+// dictBuiltinAttr reports whether a namespace's attribute has the name of a dict's
+// builtin (llamacpp.IsDictBuiltin).
+func dictBuiltinAttr(kw ir.Kwarg) bool { return llamacpp.IsDictBuiltin(kw.Name) }
 
 // isNamespaceGlobal reports whether x is the global namespace, directly or through a
 // variable that holds it (as a template with macros reads globals) and is never

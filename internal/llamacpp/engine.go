@@ -59,7 +59,7 @@ func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 	case jinja2.KindDict, jinja2.KindNamespace:
 		// a builtin before a key of the same name (d.items is the builtin, d['items'] the
 		// key), and no method of Jinja2's (d.update is the key update)
-		if isDictBuiltin(name) {
+		if IsDictBuiltin(name) {
 			return builtinMember(v, name), true
 		}
 		if x, ok := object(v).GetStr(name); ok {
@@ -70,10 +70,10 @@ func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 	return jinja2.Value{}, false
 }
 
-// isDictBuiltin reports whether name is a builtin of a dict (llamaBuiltins["dict"]), which
+// IsDictBuiltin reports whether name is a builtin of a dict (llamaBuiltins["dict"]), which
 // member asks at each dot of the llama.cpp render function: a switch, which compares no
 // more than a few bytes, where the map hashes the name.
-func isDictBuiltin(name string) bool {
+func IsDictBuiltin(name string) bool {
 	switch name {
 	case "get", "keys", "values", "items", "tojson", "string", "length", "dictsort", "join":
 		return true

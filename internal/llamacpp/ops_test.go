@@ -46,17 +46,17 @@ func TestWriteJSONFastPath(t *testing.T) {
 	}
 }
 
-// TestIsDictBuiltin: isDictBuiltin names the builtins of a dict, llamaBuiltins["dict"].
+// TestIsDictBuiltin: IsDictBuiltin names the builtins of a dict, llamaBuiltins["dict"].
 func TestIsDictBuiltin(t *testing.T) {
 	for name := range llamaBuiltins["dict"] {
-		if !isDictBuiltin(name) {
-			t.Errorf("isDictBuiltin(%q) = false, a dict's builtin", name)
+		if !IsDictBuiltin(name) {
+			t.Errorf("IsDictBuiltin(%q) = false, a dict's builtin", name)
 		}
 	}
 	for kind, names := range llamaBuiltins {
 		for name := range names {
-			if isDictBuiltin(name) != llamaBuiltins["dict"][name] {
-				t.Errorf("isDictBuiltin(%q) = %v (a builtin of %s)", name, isDictBuiltin(name), kind)
+			if IsDictBuiltin(name) != llamaBuiltins["dict"][name] {
+				t.Errorf("IsDictBuiltin(%q) = %v (a builtin of %s)", name, IsDictBuiltin(name), kind)
 			}
 		}
 	}
