@@ -206,6 +206,9 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 			return jinja2.CallMethod(v, id, args, kwargs)
 		}
 	case "dict":
+		if attrs := v.NamespaceAttrs(); attrs != nil {
+			v = jinja2.DictValue(attrs) // a namespace is its attributes' dict
+		}
 		if id == "dictsort" {
 			return llamaDictsort(v, args, kwargs)
 		}
