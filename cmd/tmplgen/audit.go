@@ -149,7 +149,7 @@ var standardInputs = map[string]bool{"messages": true, "tools": true, "documents
 
 func auditOf(s source) (*audit, error) {
 	t, refusal, err := ir.CompileLenient(s.File, s.Text)
-	var lt *ir.Template // llama.cpp's scopes, which its capabilities are probed with
+	var lt *ir.Template // the template as llama.cpp reads it, which its capabilities are probed with
 	if err == nil {
 		lt, err = ir.Llama(t)
 	}

@@ -56,9 +56,9 @@ type Unit struct {
 	Aliases []string
 	// IR is the lowered template.
 	IR *ir.Template
-	// LlamaIR is the template as llama.cpp's engine scopes it (ir.Llama), which the
-	// llama.cpp render function is generated from: IR itself, but where a filter or set
-	// block's body assigns a name. Nil is IR.
+	// LlamaIR is the template as llama.cpp's engine reads it (ir.Llama), which the
+	// llama.cpp render function is generated from: IR itself where nothing differs.
+	// Nil is IR.
 	LlamaIR *ir.Template
 	// Caps are the template's llama.cpp capabilities (see llamaprobe.Capabilities), which
 	// package compiler computes.

@@ -143,7 +143,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 			return g.value(x.X) // llama.cpp folds no constant
 		}
 		// X goes to Fail as its operand, which uses the names llama.cpp's X reads
-		return rt("Fail").Call(rt("NameError"), jen.Lit("name '"+x.Name+"' is not defined"), g.value(x.X))
+		return rt("Fail").Call(rt("NameError"), jen.Lit(x.Msg()), g.value(x.X))
 	case *ir.Cond:
 		els := rt("NoElse").Call(jen.Lit(x.P.Line))
 		if x.Else != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // Statements: text, prints, if, for, set, macros and blocks, each as Go statements.
@@ -80,7 +81,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 		if g.llama && len(s.Filters) > 0 {
 			code, v := g.capture(s, s.Body, nil)
 			return append(append(code, jen.Comment("llama.cpp: the filter of a set block is read as part of its target, which it cannot assign")),
-				rt("Fail").Call(llama("EngineError"), jen.Lit("Invalid LHS inside assignment expression: FilterExpression"), v))
+				rt("Fail").Call(llama("EngineError"), jen.Lit(llamacpp.SetBlockFilterError), v))
 		}
 		code, v := g.capture(s, s.Body, s.Filters)
 		return append(code, g.store(s.Target, v)...)

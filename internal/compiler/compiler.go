@@ -53,9 +53,11 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 		var t, lt *ir.Template // Jinja2's IR, and llama.cpp's
 		refusal := ""          // Jinja2's syntax error, for a text only llama.cpp loads
 		if same != nil {
-			named, llamaNamed := *same.IR, *same.LlamaIR
-			named.File, llamaNamed.File = s.File, s.File
-			t, lt = &named, &llamaNamed
+			t = renamed(same.IR, s.File)
+			lt = t
+			if same.LlamaIR != same.IR {
+				lt = renamed(same.LlamaIR, s.File)
+			}
 		} else {
 			var err error
 			if t, refusal, err = ir.CompileLenient(s.File, s.Text); err == nil {
@@ -97,6 +99,13 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 		units = append(units, u)
 	}
 	return units, failed
+}
+
+// renamed returns a copy of t under the file name file.
+func renamed(t *ir.Template, file string) *ir.Template {
+	named := *t
+	named.File = file
+	return &named
 }
 
 // aliases returns the sha256 of the texts that render exactly as text: with one trailing

@@ -244,6 +244,9 @@ type Unspelled struct {
 	Name string // "nan" or "inf"
 }
 
+// Msg is the message of the NameError.
+func (x *Unspelled) Msg() string { return "name '" + x.Name + "' is not defined" }
+
 // Attr is x.name.
 type Attr struct {
 	At

@@ -30,7 +30,7 @@ func Compile(file, src string) (*Template, error) {
 
 // Lower turns a syntax tree into IR, resolving every name by Jinja2's scoping rules.
 func Lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
-	return lower(t, file, src, &lowerer{})
+	return newLowerer(false).lower(t, file, src)
 }
 
 // Llama returns t as llama.cpp's engine reads it, where that differs from Jinja2's:
@@ -51,17 +51,25 @@ func Llama(t *Template) (*Template, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &lowerer{llama: true}
-	lt, err := lower(tree, t.File, t.Source, l)
-	if err != nil || !differs && !l.blockStores && !l.llamaResolves && !l.llamaSlices {
+	l := newLowerer(true)
+	lt, err := l.lower(tree, t.File, t.Source)
+	if err != nil || !differs && !l.llamaDiffers {
 		return t, err
 	}
 	return lt, nil
 }
 
-// lower is Lower with l, whose mode is set.
-func lower(t *syntax.Template, file, src string, l *lowerer) (tmpl *Template, err error) {
-	*l = lowerer{llama: l.llama, blocks: map[string]*syntax.Block{}, blockDefs: map[string]*syntax.Block{}, selfBlocks: map[string]*Var{}, consts: newUnspelled()}
+// newLowerer returns a lowerer of Jinja2's semantics, or llama.cpp's (Llama).
+func newLowerer(llama bool) *lowerer {
+	l := &lowerer{llama: llama, blocks: map[string]*syntax.Block{}, blockDefs: map[string]*syntax.Block{}, selfBlocks: map[string]*Var{}}
+	if !llama {
+		l.consts = newUnspelled() // llama.cpp folds no constant
+	}
+	return l
+}
+
+// lower turns a syntax tree into IR.
+func (l *lowerer) lower(t *syntax.Template, file, src string) (tmpl *Template, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -89,7 +97,8 @@ type lowerer struct {
 	// lowered: Jinja2 evaluates such an expression when it compiles the template
 	// (see foldsUndefined)
 	constPrint bool
-	// consts finds the expressions Jinja2 folds into a nan or inf (unspelled.go)
+	// consts finds the expressions Jinja2 folds into a nan or inf (unspelled.go); nil
+	// for llama
 	consts *unspelled
 	// blocks are the blocks lowered so far by name (Jinja2 refuses a name twice; a block
 	// self.NAME() renders, and the blocks in it, are lowered again)
@@ -106,10 +115,9 @@ type lowerer struct {
 	soft bool
 	// llama lowers the template as llama.cpp's engine reads it (Llama): the body of
 	// a filter or set block in the frame around it, a name a scope assigns read from
-	// the render's variables until it does (scope.go: store), and no constant slice
-	// folded; blockStores, llamaResolves and llamaSlices record that one makes a
-	// difference
-	llama, blockStores, llamaResolves, llamaSlices bool
+	// the render's variables until it does (scope.go: store), and no constant folded;
+	// llamaDiffers records that one of them applies
+	llama, llamaDiffers bool
 }
 
 // hard lowers the statements of a frame of their own (a loop's or macro's body, a
@@ -171,7 +179,9 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 	case *syntax.Data:
 		return &Text{At{p}, n.Text}
 	case *syntax.Print:
-		l.consts.root(n.X, true)
+		if l.consts != nil {
+			l.consts.root(n.X, true)
+		}
 		l.constPrint = isConstant(n.X)
 		x := l.expr(f, n.X)
 		l.constPrint = false
@@ -683,6 +693,9 @@ func (l *lowerer) expr(f *frame, x syntax.Expr) Expr {
 	if x == nil {
 		return nil
 	}
+	if l.consts == nil {
+		return l.lowerExpr(f, x)
+	}
 	if !l.consts.seen[x] {
 		l.consts.root(x, false) // an expression of a statement, not of a {{ }}
 	}
@@ -733,7 +746,7 @@ func (l *lowerer) lowerExpr(f *frame, x syntax.Expr) Expr {
 			sl := &Slice{At{p}, obj, l.expr(f, s.Start), l.expr(f, s.Stop), l.expr(f, s.Step)}
 			if l.constPrint && foldsUndefined(sl) {
 				if l.llama {
-					l.llamaSlices = true // llama.cpp folds nothing: the slice fails
+					l.llamaDiffers = true // llama.cpp folds nothing: the slice fails
 					return sl
 				}
 				// Jinja2 evaluates a constant {{ }} when it compiles it, subscripting

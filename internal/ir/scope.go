@@ -120,7 +120,7 @@ func (f *frame) store(name string) {
 	if f.lower.llama {
 		// llama.cpp: a scope is a copy of the one around it, down to the render's
 		// variables: a name read before the scope assigns it is theirs
-		f.lower.llamaResolves = true
+		f.lower.llamaDiffers = true
 		f.define(name, load{kind: loadResolve})
 		return
 	}
@@ -300,7 +300,7 @@ func (v symbolVisitor) target(t syntax.Expr, param bool) {
 func (v symbolVisitor) blockBody(body []syntax.Node) {
 	v.stmts(body)
 	if assignsName(body) {
-		v.f.lower.blockStores = true
+		v.f.lower.llamaDiffers = true
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 // constant with str() (visit_Const): a nan or infinity becomes the bare name nan or
 // inf in the generated Python, which raises NameError where it runs. Printed directly
 // ({{ 'nan'|float }}), the constant goes into the template text instead and nothing
-// fails. unspelledConsts finds the expressions that fold into such a constant and stay
+// fails. The lowerer's unspelled analysis finds the expressions that fold into such a constant and stay
 // one, because what holds them does not fold (a call, a name, a statement).
 //
 // The analysis is conservative: an expression it cannot evaluate as Jinja2's
@@ -302,7 +302,7 @@ func tryConst(op func() jinja2.Value) (v jinja2.Value, ok bool) {
 func nonFiniteName(v jinja2.Value) string {
 	f, ok := v.AsFloat()
 	switch {
-	case !ok || v.Kind() != jinja2.KindFloat:
+	case !ok:
 		return ""
 	case math.IsNaN(f):
 		return "nan"

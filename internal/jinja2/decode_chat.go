@@ -8,8 +8,8 @@ import (
 
 // The chat types a service builds are package tmplgen's (tmplgen.Message, ContentPart,
 // ToolCall, Tool), where their fields are documented; the functions here take any type of
-// their layouts, which they convert without copying. Message, ContentPart, ToolCall and
-// Tool are those layouts as this package's types.
+// their layouts, which they convert without copying. message, contentPart, toolCall and
+// tool are those layouts as this package's types.
 type (
 	partLayout = struct{ Type, Text, ImageURL string }
 	callLayout = struct {
@@ -29,14 +29,14 @@ type (
 )
 
 type (
-	// Message is tmplgen.Message's layout, with the types of its parts and calls.
-	Message[P ~partLayout, C ~callLayout] messageLayout[P, C]
-	// ContentPart is tmplgen.ContentPart's layout.
-	ContentPart partLayout
-	// ToolCall is tmplgen.ToolCall's layout.
-	ToolCall callLayout
-	// Tool is tmplgen.Tool's layout.
-	Tool toolLayout
+	// message is tmplgen.Message's layout, with the types of its parts and calls.
+	message[P ~partLayout, C ~callLayout] messageLayout[P, C]
+	// contentPart is tmplgen.ContentPart's layout.
+	contentPart partLayout
+	// toolCall is tmplgen.ToolCall's layout.
+	toolCall callLayout
+	// tool is tmplgen.Tool's layout.
+	tool toolLayout
 )
 
 // MessagesValue returns msgs as Input.Messages holds them: a list of dicts (empty for
@@ -66,17 +66,17 @@ func ToolsValue[T ~toolLayout](tools []T) (Value, error) {
 // chat value, as a list of them holds it: what the chat types' TemplateValue methods
 // return. An error is the one ValueOf reports with the value's path before it.
 func MessageValue[M ~messageLayout[P, C], P ~partLayout, C ~callLayout](m M) (Value, error) {
-	return convertOne(Message[P, C](m))
+	return convertOne(message[P, C](m))
 }
 
 // ContentPartValue returns the dict of p (see MessageValue).
-func ContentPartValue[T ~partLayout](p T) (Value, error) { return convertOne(ContentPart(p)) }
+func ContentPartValue[T ~partLayout](p T) (Value, error) { return convertOne(contentPart(p)) }
 
 // ToolCallValue returns the dict of tc (see MessageValue).
-func ToolCallValue[T ~callLayout](tc T) (Value, error) { return convertOne(ToolCall(tc)) }
+func ToolCallValue[T ~callLayout](tc T) (Value, error) { return convertOne(toolCall(tc)) }
 
 // ToolValue returns the dict of t (see MessageValue).
-func ToolValue[T ~toolLayout](t T) (Value, error) { return convertOne(Tool(t)) }
+func ToolValue[T ~toolLayout](t T) (Value, error) { return convertOne(tool(t)) }
 
 // convertList returns the list of the values of xs, each as as gives it, with a
 // converter of its own.
@@ -98,12 +98,12 @@ func convertOne[V chatValuer](x V) (Value, error) {
 }
 
 // The conversions of the layouts to this package's types, for chatList.
-func asMessage[M ~messageLayout[P, C], P ~partLayout, C ~callLayout](m M) Message[P, C] {
-	return Message[P, C](m)
+func asMessage[M ~messageLayout[P, C], P ~partLayout, C ~callLayout](m M) message[P, C] {
+	return message[P, C](m)
 }
-func asPart[P ~partLayout](p P) ContentPart { return ContentPart(p) }
-func asCall[C ~callLayout](c C) ToolCall    { return ToolCall(c) }
-func asTool[T ~toolLayout](t T) Tool        { return Tool(t) }
+func asPart[P ~partLayout](p P) contentPart { return contentPart(p) }
+func asCall[C ~callLayout](c C) toolCall    { return toolCall(c) }
+func asTool[T ~toolLayout](t T) tool        { return tool(t) }
 
 // A chatValuer is a chat type of this package: it builds its Value itself, without
 // reflection, with c, nested depth levels deep.
@@ -148,7 +148,7 @@ func ifSet(s string) int {
 	return 0
 }
 
-func (m Message[P, C]) cells() int {
+func (m message[P, C]) cells() int {
 	n := dictCellsOf(2 + ifSet(m.ToolCallID) + ifSet(m.Name) + ifSet(m.ReasoningContent) + min(len(m.ToolCalls), 1))
 	if len(m.Parts) > 0 {
 		n += chatCells(m.Parts, asPart[P])
@@ -159,7 +159,7 @@ func (m Message[P, C]) cells() int {
 	return n
 }
 
-func (p ContentPart) cells() int {
+func (p contentPart) cells() int {
 	n := dictCellsOf(1 + ifSet(p.Text) + ifSet(p.ImageURL))
 	if p.ImageURL != "" {
 		n += dictCellsOf(1)
@@ -167,7 +167,7 @@ func (p ContentPart) cells() int {
 	return n
 }
 
-func (tc ToolCall) cells() int {
+func (tc toolCall) cells() int {
 	n := dictCellsOf(2+ifSet(tc.ID)) + dictCellsOf(2)
 	if tc.Arguments == nil {
 		n += dictCellsOf(0)
@@ -175,7 +175,7 @@ func (tc ToolCall) cells() int {
 	return n
 }
 
-func (t Tool) cells() int {
+func (t tool) cells() int {
 	if t.Parameters == nil {
 		return dictCellsOf(2) + dictCellsOf(1+ifSet(t.Description))
 	}
@@ -193,7 +193,7 @@ func (t Tool) cells() int {
 // three properties.
 const schemaCells = 48
 
-func (m Message[P, C]) chatValue(c *converter, depth int) (Value, *convError) {
+func (m message[P, C]) chatValue(c *converter, depth int) (Value, *convError) {
 	w := chatWords()
 	switch {
 	case m.Role == "":
@@ -230,7 +230,7 @@ func (m Message[P, C]) chatValue(c *converter, depth int) (Value, *convError) {
 	return c.dict(mark), nil
 }
 
-func (p ContentPart) chatValue(c *converter, _ int) (Value, *convError) {
+func (p contentPart) chatValue(c *converter, _ int) (Value, *convError) {
 	w := chatWords()
 	if p.Type == "" {
 		return Value{}, &convError{msg: "a content part needs a type"}
@@ -248,7 +248,7 @@ func (p ContentPart) chatValue(c *converter, _ int) (Value, *convError) {
 	return c.dict(mark), nil
 }
 
-func (tc ToolCall) chatValue(c *converter, depth int) (Value, *convError) {
+func (tc toolCall) chatValue(c *converter, depth int) (Value, *convError) {
 	w := chatWords()
 	if tc.Name == "" {
 		return Value{}, &convError{msg: "a tool call needs a name"}
@@ -273,7 +273,7 @@ func (tc ToolCall) chatValue(c *converter, depth int) (Value, *convError) {
 	return c.dict(mark), nil
 }
 
-func (t Tool) chatValue(c *converter, depth int) (Value, *convError) {
+func (t tool) chatValue(c *converter, depth int) (Value, *convError) {
 	w := chatWords()
 	if t.Name == "" {
 		return Value{}, &convError{msg: "a tool needs a name"}

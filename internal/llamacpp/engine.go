@@ -763,6 +763,10 @@ func WriteJSON(w *jinja2.Writer, v jinja2.Value, args []jinja2.Value, kwargs []j
 	w.WriteData(FilterTojson(v, args, kwargs).Text())
 }
 
+// SetBlockFilterError is llama.cpp's error for a set block with a filter, which its
+// parser reads as part of the block's target ({% set x | upper %}: the target x | upper).
+const SetBlockFilterError = "Invalid LHS inside assignment expression: FilterExpression"
+
 // NewNamespace is jinja2.NewNamespace as llama.cpp's namespace(): keyword arguments
 // only, where Jinja2 takes a mapping too.
 func NewNamespace(w *jinja2.Writer, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {

@@ -50,10 +50,10 @@ func numbers(v jinja2.Value, wrap bool) jinja2.Value {
 		}
 	case jinja2.KindDict:
 		d := v.AsDict()
-		for i, it := range d.Values() {
+		keys, vals := d.Keys(), d.Values()
+		for i, it := range vals {
 			if n := numbers(it, wrap); n != it {
 				out := d.Copy()
-				keys, vals := d.Keys(), d.Values()
 				out.Set(keys[i], n)
 				for j := i + 1; j < len(keys); j++ {
 					out.Set(keys[j], numbers(vals[j], wrap))

@@ -32,10 +32,6 @@ func Template(t *ir.Template) *tmplgen.Template {
 	}
 }
 
-// setBlockFilter is llama.cpp's error for a set block with a filter, which its parser
-// reads as part of the block's target ({% set x | upper %}: the target x | upper).
-const setBlockFilter = "Invalid LHS inside assignment expression: FilterExpression"
-
 // machine is one render.
 type machine struct {
 	w *jinja2.Writer
@@ -169,7 +165,7 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 			if _, c := m.capture(e, s.Body, nil); c != normal {
 				return c
 			}
-			jinja2.Throw(llamacpp.EngineError, setBlockFilter)
+			jinja2.Throw(llamacpp.EngineError, llamacpp.SetBlockFilterError)
 		}
 		v, c := m.capture(e, s.Body, s.Filters)
 		if c != normal {
@@ -485,7 +481,7 @@ func (m *machine) expr(e *env, x ir.Expr) jinja2.Value {
 		if m.probe != nil {
 			return m.expr(e, x.X) // llama.cpp folds no constant
 		}
-		return jinja2.Fail(jinja2.NameError, "name '"+x.Name+"' is not defined")
+		return jinja2.Fail(jinja2.NameError, x.Msg())
 	case *ir.Cond:
 		if m.cond(e, x.Test) {
 			return m.expr(e, x.Then)

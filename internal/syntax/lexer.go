@@ -206,9 +206,9 @@ func (l *lexer) stripBefore(text string, sign byte, lstrip, lineStarting bool) s
 	if !l.llama {
 		return out
 	}
-	llama := stripBeforeTag(text, sign, lstrip, lineStarting, isCSpace)
-	if sign == '-' {
-		llama = strings.TrimRight(text, " \t\r\n")
+	llama := strings.TrimRight(text, llamaTrimmed)
+	if sign != '-' {
+		llama = stripBeforeTag(text, sign, lstrip, lineStarting, isCSpace)
 	}
 	l.llamaDiffers = l.llamaDiffers || llama != out
 	return llama
@@ -222,13 +222,13 @@ func (l *lexer) stripAfter(off int) int {
 	if !l.llama {
 		return end
 	}
-	llama := off
-	for llama < len(l.src) && strings.IndexByte(" \t\r\n", l.src[llama]) >= 0 {
-		llama++
-	}
+	llama := len(l.src) - len(strings.TrimLeft(l.src[off:], llamaTrimmed))
 	l.llamaDiffers = l.llamaDiffers || llama != end
 	return llama
 }
+
+// llamaTrimmed is the whitespace llama.cpp's lexer strips beside a "-".
+const llamaTrimmed = " \t\r\n"
 
 // isCSpace reports whether r is whitespace to C's isspace: a space, \t, \n, \v, \f or
 // \r.
