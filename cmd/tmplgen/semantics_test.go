@@ -47,18 +47,22 @@ func (s snippet) request() json.RawMessage {
 }
 
 // TestSemantics compiles every snippet of testdata/semantics/snippets.json with the
-// real pipeline, renders it and compares with the Python Jinja2 rendering recorded in
-// expected.json: the same bytes, or an error where Jinja2 raised one, at the template
-// line Jinja2's traceback names.
+// real pipeline and renders it under both profiles: under transformers' it compares with
+// the Python Jinja2 rendering recorded in expected.json (the same bytes, or an error where
+// Jinja2 raised one, at the template line Jinja2's traceback names), under llama-server's
+// with llama-server b10587's, recorded in expected_llama_server.json.
 func TestSemantics(t *testing.T) {
 	var snippets []snippet
 	readJSON(t, filepath.Join(semanticsDir, "snippets.json"), &snippets)
-	var expected map[string]result
+	var expected, expectedLlama map[string]result
 	readJSON(t, filepath.Join(semanticsDir, "expected.json"), &expected)
-	// the snippets where tmplgen knowingly differs from Jinja2, with the reason: reported
-	// without failing, and a failure when one starts to match (to take it off the list)
-	var knownDifferences map[string]string
+	readJSON(t, filepath.Join(semanticsDir, "expected_llama_server.json"), &expectedLlama)
+	// the snippets where tmplgen knowingly differs from a reference, with the reason:
+	// reported without failing, and a failure when one starts to match (to take it off
+	// the list)
+	var knownDifferences, knownLlamaDifferences map[string]string
 	readJSON(t, filepath.Join(semanticsDir, "known_differences.json"), &knownDifferences)
+	readJSON(t, filepath.Join(semanticsDir, "known_differences_llama_server.json"), &knownLlamaDifferences)
 	// the template line Jinja2's traceback names for an error raised while rendering
 	var errorLines map[string]struct {
 		Line int `json:"line"`
@@ -66,30 +70,41 @@ func TestSemantics(t *testing.T) {
 	readJSON(t, filepath.Join(semanticsDir, "expected.json"), &errorLines)
 
 	srcs := make([]source, 0, len(snippets))
-	pairs := make([]checkPair, 0, len(snippets))
+	pairs := make([]checkPair, 0, 2*len(snippets))
 	byName := map[string]snippet{}
 	for _, s := range snippets {
 		if _, dup := byName[s.ID]; dup {
 			t.Fatalf("snippet %q appears twice", s.ID)
 		}
 		byName[s.ID] = s
-		want, ok := expected[s.ID]
-		if !ok || (want.Prompt == nil && want.Error == nil) {
-			t.Errorf("snippet %q has no recorded expectation: run python3 testdata/semantics/record.py", s.ID)
-			continue
-		}
 		srcs = append(srcs, source{Name: s.ID, Origin: s.ID, File: s.ID + ".jinja", Text: s.Template})
-		pairs = append(pairs, checkPair{Template: s.ID, Case: s.ID, Want: want, Request: s.request()})
-	}
-	var stale []string
-	for id := range expected {
-		if _, ok := byName[id]; !ok {
-			stale = append(stale, id)
+		for _, ref := range []struct {
+			file     string
+			expected map[string]result
+			profile  harness.Profile
+		}{{"expected.json", expected, harness.Transformers}, {"expected_llama_server.json", expectedLlama, harness.LlamaServer}} {
+			want, ok := ref.expected[s.ID]
+			if !ok || (want.Prompt == nil && want.Error == nil) {
+				t.Errorf("snippet %q has no expectation in %s: run python3 testdata/semantics/record.py", s.ID, ref.file)
+				continue
+			}
+			pairs = append(pairs, checkPair{Template: s.ID, Case: s.ID, Want: want, Request: s.request(), Profile: ref.profile})
 		}
 	}
-	sort.Strings(stale)
-	for _, id := range stale {
-		t.Errorf("expected.json records %q, which is not a snippet: run python3 testdata/semantics/record.py", id)
+	for _, ref := range []struct {
+		file     string
+		expected map[string]result
+	}{{"expected.json", expected}, {"expected_llama_server.json", expectedLlama}} {
+		var stale []string
+		for id := range ref.expected {
+			if _, ok := byName[id]; !ok {
+				stale = append(stale, id)
+			}
+		}
+		sort.Strings(stale)
+		for _, id := range stale {
+			t.Errorf("%s records %q, which is not a snippet: run python3 testdata/semantics/record.py", ref.file, id)
+		}
 	}
 	if len(pairs) == 0 {
 		t.Fatal("no snippets")
@@ -106,20 +121,28 @@ func TestSemantics(t *testing.T) {
 		t.Fatalf("rendering the snippets: %v\n%s", err, stderr.String())
 	}
 	buildErrs := buildErrors(failures)
-	for id := range knownDifferences {
-		if _, ok := byName[id]; !ok {
-			t.Errorf("knownDifferences names %q, which is not a snippet", id)
+	for file, known := range map[string]map[string]string{"known_differences.json": knownDifferences, "known_differences_llama_server.json": knownLlamaDifferences} {
+		for id := range known {
+			if _, ok := byName[id]; !ok {
+				t.Errorf("%s names %q, which is not a snippet", file, id)
+			}
 		}
 	}
-	nfail := 0
+	nfail := map[harness.Profile]int{}
 	for i, p := range pairs {
 		if err, ok := buildErrs[p.Template]; ok {
-			nfail++
-			t.Errorf("%s: the generated Go does not build: %v", p.Template, err)
+			if p.Profile == harness.Transformers {
+				nfail[p.Profile]++
+				t.Errorf("%s: the generated Go does not build: %v", p.Template, err)
+			}
 			continue
 		}
-		reason, known := knownDifferences[p.Template]
-		if want := errorLines[p.Template].Line; want > 0 && got[i].Error != nil {
+		ref, knownList := "Python Jinja2", knownDifferences
+		if p.Profile == harness.LlamaServer {
+			ref, knownList = "llama-server", knownLlamaDifferences
+		}
+		reason, known := knownList[p.Template]
+		if want := errorLines[p.Template].Line; p.Profile == harness.Transformers && want > 0 && got[i].Error != nil {
 			line := harness.ErrorLine(*got[i].Error, p.Template+".jinja")
 			lineReason, knownLine := knownLineDifferences[p.Template]
 			switch {
@@ -128,26 +151,26 @@ func TestSemantics(t *testing.T) {
 			case line != want && knownLine:
 				t.Logf("known difference %s (%s): Jinja2 reports line %d; got %s", p.Template, lineReason, want, *got[i].Error)
 			case line != want:
-				nfail++
+				nfail[p.Profile]++
 				t.Errorf("%s: Jinja2 reports the error at line %d; got %s", p.Template, want, *got[i].Error)
 			}
 		}
 		if harness.Same(p.Want, got[i]) {
 			if known {
-				t.Errorf("%s now matches Jinja2: take it off knownDifferences", p.Template)
+				t.Errorf("%s now matches %s: take it off its known differences", p.Template, ref)
 			}
 			continue
 		}
 		if known {
-			t.Logf("known difference %s (%s): want %s; got %s", p.Template, reason, showResult(p.Want), showResult(got[i]))
+			t.Logf("known difference from %s %s (%s): want %s; got %s", ref, p.Template, reason, showResult(p.Want), showResult(got[i]))
 			continue
 		}
-		nfail++
-		t.Errorf("%s\n\ttemplate: %s\n\twant:     %s\n\tgot:      %s", p.Template,
+		nfail[p.Profile]++
+		t.Errorf("%s (%s)\n\ttemplate: %s\n\twant:     %s\n\tgot:      %s", p.Template, ref,
 			strconv.Quote(byName[p.Template].Template), showResult(p.Want), showResult(got[i]))
 	}
-	if nfail > 0 {
-		t.Logf("%d of %d snippets differ from Python Jinja2", nfail, len(pairs))
+	for profile, n := range nfail {
+		t.Logf("%d of %d snippets differ under the %s profile", n, len(snippets), profile)
 	}
 }
 

@@ -14,7 +14,14 @@ The answers go to expected.json as {"id": {"prompt": ...}} or {"id": {"error": .
 error raised while rendering also records "line", the template line Jinja2's traceback
 names (the innermost frame of the template).
 
-Usage: python3 testdata/semantics/record.py [--oracle PATH/TO/hf_render.py]
+With --llama-driver PATH (the llama_chat_driver that
+LLAMA_VERSION=b10587 ../shared/oracle/tools/build_native.sh DIR builds as
+DIR/native-b10587/llama_chat_driver), it also renders every snippet from the same request
+through llama-server b10587 (llama.cpp's engine, its load-time checks and the server's
+request handling) into expected_llama_server.json, {"id": {"prompt": ...}} or
+{"id": {"error": ...}}.
+
+Usage: python3 testdata/semantics/record.py [--oracle PATH/TO/hf_render.py] [--llama-driver PATH]
 The output is deterministic: rerunning it on unchanged snippets rewrites the same bytes.
 """
 import argparse
@@ -22,6 +29,7 @@ import importlib.util
 import json
 import os
 import re
+import subprocess
 import sys
 import traceback
 
@@ -37,6 +45,8 @@ RESERVED = {"messages", "tools", "documents", "add_generation_prompt"}
 
 ID_RE = re.compile(r"^[a-z0-9_]+$")
 ADDRESS_RE = re.compile(r" at 0x[0-9a-fA-F]+")
+# a position read from freed memory in a llama.cpp error (substr of a string gone)
+WILD_POS_RE = re.compile(r"\(which is [0-9]{10,}\)")
 
 
 def load_oracle(path):
@@ -92,6 +102,8 @@ def main():
     ap.add_argument("--oracle", default=DEFAULT_ORACLE, help="path of hf_render.py")
     ap.add_argument("--snippets", default=os.path.join(HERE, "snippets.json"))
     ap.add_argument("--out", default=os.path.join(HERE, "expected.json"))
+    ap.add_argument("--llama-driver", help="path of llama_chat_driver (b10587): also record llama-server")
+    ap.add_argument("--llama-out", default=os.path.join(HERE, "expected_llama_server.json"))
     args = ap.parse_args()
 
     oracle = load_oracle(args.oracle)
@@ -128,6 +140,29 @@ def main():
     with open(args.out, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
     print("record.py: %d snippets (%d errors) -> %s" % (len(snippets), nerr, os.path.relpath(args.out)), file=sys.stderr)
+    if args.llama_driver:
+        record_llama(args.llama_driver, snippets, args.llama_out)
+
+
+def record_llama(driver, snippets, out):
+    """Renders every snippet through llama-server (the driver) into out."""
+    payload = "".join(json.dumps(dict(request(s), id=s["id"]), ensure_ascii=False) + "\n" for s in snippets)
+    p = subprocess.run([os.path.abspath(driver)], input=payload.encode("utf-8"), stdout=subprocess.PIPE, check=True)
+    rows = [json.loads(l) for l in p.stdout.decode("utf-8").split("\n") if l.strip()]
+    if [r["id"] for r in rows] != [s["id"] for s in snippets]:
+        sys.exit("%s answered %d of %d snippets, or out of order" % (driver, len(rows), len(snippets)))
+    expected = {}
+    nerr = 0
+    for r in rows:
+        if "prompt" in r:
+            expected[r["id"]] = {"prompt": r["prompt"]}
+        else:
+            nerr += 1
+            expected[r["id"]] = {"error": WILD_POS_RE.sub("(which is ...)", r.get("error", ""))}
+    text = json.dumps(expected, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    with open(out, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    print("record.py: %d snippets through llama-server (%d errors) -> %s" % (len(snippets), nerr, os.path.relpath(out)), file=sys.stderr)
 
 
 if __name__ == "__main__":
