@@ -606,7 +606,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			prevAssistantIdxValue := jinja2.SmallInt(-1)
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
-			for _, i := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(msgIndex, jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
+			for _, i := range llamacpp.Iterate(w, llamacpp.Range(w, llamacpp.Sub(msgIndex, jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
 				if !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, i), "role"), "tool") && llamacpp.Eq(prevAssistantIdxValue, jinja2.SmallInt(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}

@@ -2055,7 +2055,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var nm jinja2.Value
-			for _, k := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Add(loop.Index0(), jinja2.SmallInt(1)), llamacpp.FilterLength(messages))) {
+			for _, k := range llamacpp.Iterate(w, llamacpp.Range(w, llamacpp.Add(loop.Index0(), jinja2.SmallInt(1)), llamacpp.FilterLength(messages))) {
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !llamacpp.Truthy(llamacpp.ItemAttr(nsLaTr, "stopped")) {
 					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
@@ -2161,7 +2161,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var fcContent jinja2.Value
-			for _, k := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Add(loop.Index0(), jinja2.SmallInt(1)), llamacpp.FilterLength(messages))) {
+			for _, k := range llamacpp.Iterate(w, llamacpp.Range(w, llamacpp.Add(loop.Index0(), jinja2.SmallInt(1)), llamacpp.FilterLength(messages))) {
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
@@ -3510,7 +3510,7 @@ func renderGigaChat3_5_renderFunctionResponsesLlama(w *jinja2.Writer, content, n
 	// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
 	nsResp = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 	// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
-	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.FilterLength(items))) {
+	for _, idx := range llamacpp.Iterate(w, llamacpp.Range(w, llamacpp.FilterLength(items))) {
 		// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
 		llamacpp.CheckNamespace(nsResp)
 		// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}

@@ -290,7 +290,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.SmallInt(-1)
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
+	for _, idx := range llamacpp.Iterate(w, llamacpp.Range(w, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.Truthy(llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls"))) {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}

@@ -260,7 +260,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.SmallInt(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
+	for _, idx := range llamacpp.Iterate(w, llamacpp.Range(w, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 		mark := w.Mark()
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
 		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.Truthy(llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls"))) {

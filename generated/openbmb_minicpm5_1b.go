@@ -561,7 +561,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 				argsDict := argsDictInput
 				singleToolXml := singleToolXmlInput
 				processedContent2 := processedContent
-				for _, i := range llamacpp.Iterate(w, jinja2.Range(w, jinja2.SmallInt(1), llamacpp.FilterLength(contentParts))) {
+				for _, i := range llamacpp.Iterate(w, llamacpp.Range(w, jinja2.SmallInt(1), llamacpp.FilterLength(contentParts))) {
 					// openbmb-MiniCPM5-1B.jinja:62:17 {%- set tool_index = i - 1 %}
 					toolIndex = llamacpp.Sub(i, jinja2.SmallInt(1))
 					// openbmb-MiniCPM5-1B.jinja:63:17 {%- if tool_index < tool_calls_count %}
@@ -629,7 +629,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 					argsDict := argsDictInput
 					remainingToolXml := remainingToolXmlInput
 					processedContent2 := processedContent
-					for _, remainingIndex := range llamacpp.Iterate(w, jinja2.Range(w, toolSepCount, toolCallsCount)) {
+					for _, remainingIndex := range llamacpp.Iterate(w, llamacpp.Range(w, toolSepCount, toolCallsCount)) {
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
 						toolCall = llamacpp.Item(messageToolCalls, remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}

@@ -485,7 +485,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var message, role, content2, toolCalls, contentText, reasoningText, includeThinking, responseText jinja2.Value
 	continueFinalMessage := continueFinalMessageInput
-	for _, idx := range llamacpp.Iterate(w, jinja2.Range(w, startIdx, llamacpp.FilterLength(messages))) {
+	for _, idx := range llamacpp.Iterate(w, llamacpp.Range(w, startIdx, llamacpp.FilterLength(messages))) {
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
 		message = llamacpp.Item(messages, idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}

@@ -520,6 +520,13 @@ func Param(v jinja2.Value, name string) jinja2.Value { return impl.Param(v, name
 // Pow is jinja2.Pow in llama.cpp, which has no **.
 func Pow(a, b jinja2.Value) jinja2.Value { return impl.Pow(a, b) }
 
+// Range is llama.cpp's range(): a list of ints (no range object: it concatenates with +
+// and prints as a list) with no bound of its own on its size; llama.cpp builds it in a
+// loop, so its items are charged to the render's loop iterations (Limits.MaxIterations)
+// where Jinja2's sandbox refuses more than 100,000. Its first argument is an int, the
+// others numbers (a float truncated). A render variable named range is called instead.
+func Range(w *jinja2.Writer, args ...jinja2.Value) jinja2.Value { return impl.Range(w, args...) }
+
 // SetAttr is jinja2.SetAttr as llama.cpp's {% set x.attr = v %}: on a dict it sets the
 // item.
 func SetAttr(ns jinja2.Value, name string, v jinja2.Value) { impl.SetAttr(ns, name, v) }

@@ -303,7 +303,7 @@ func vllmLines(f tmplgen.VLLMFacts) []string {
 func (a *audit) write(w io.Writer) {
 	fmt.Fprintf(w, "template %s\nsha256   %s\n", a.Template, a.SHA256)
 	if a.JinjaRefusal != "" {
-		fmt.Fprintf(w, "\nJinja2 refuses the template when it loads it (llama.cpp loads it, its generation tags doing nothing):\n  %s\n", a.JinjaRefusal)
+		fmt.Fprintf(w, "\nJinja2 refuses the template when it loads it (llama.cpp loads it):\n  %s\n", a.JinjaRefusal)
 	}
 	for _, s := range a.sections() {
 		fmt.Fprintf(w, "\n%s:\n", s.title)

@@ -65,7 +65,7 @@ func TestAuditJinjaRefusal(t *testing.T) {
 	}
 	for _, want := range []string{
 		// Jinja2's message, as Python's jinja2 words it
-		"Jinja2 refuses the template when it loads it (llama.cpp loads it, its generation tags doing nothing):\n  line 1",
+		"Jinja2 refuses the template when it loads it (llama.cpp loads it):\n  line 1",
 		"Encountered unknown tag 'endgeneration'. Jinja was looking for the following tags: 'endfor' or 'else'. " +
 			"The innermost block that needs to be closed is 'for'.\n",
 		"reads from the request:\n  messages[].content\n",

@@ -101,6 +101,9 @@ func genFlags(fs *flag.FlagSet) func(stdio, []string) error {
 			fmt.Fprintf(s.err, "tmplgen gen: %v\n", f)
 		}
 		for _, u := range units {
+			if u.JinjaRefusal != "" && u.SameText == nil {
+				fmt.Fprintf(s.err, "tmplgen gen: %s: warning: Jinja2 refuses it (%s): its transformers and vLLM renders fail; llama.cpp loads it\n", u.Origin, u.JinjaRefusal)
+			}
 			for _, r := range ir.SandboxRefusals(u.IR) {
 				fmt.Fprintf(s.err, "tmplgen gen: %s:%d:%d: warning: %s: the sandbox refuses it when it runs (SecurityError)\n", u.Origin, r.Pos.Line, r.Pos.Col, r.What)
 			}

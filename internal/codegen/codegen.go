@@ -70,10 +70,9 @@ type Unit struct {
 	// (see compiler.Source).
 	Tokens         map[string]string
 	AddBOS, AddEOS bool
-	// JinjaRefusal is the syntax error Jinja2 gives for a text llama.cpp loads (generation
-	// tags that do not pair up, which llama.cpp ignores): IR is then the text as llama.cpp
-	// reads it, Func fails every render with this error, and LlamaFunc renders. Empty for
-	// a text Jinja2 loads.
+	// JinjaRefusal is the error Jinja2 gives for a text llama.cpp loads (see
+	// ir.CompileLenient): IR is then the text as llama.cpp reads it, Func fails every
+	// render with this error, and LlamaFunc renders. Empty for a text Jinja2 loads.
 	JinjaRefusal string
 	// SameText is the unit of the package compiled from the same text, when this one's
 	// text is another's (two models with one template): this unit's template renders
@@ -127,16 +126,19 @@ func File(pkg string, u *Unit) ([]byte, error) {
 	}
 	g := newGen(u.IR, false)
 	fn := "render" + u.Ident
-	body := g.root()
+	var body []jen.Code
 	// the same template with llama.cpp's semantics, when they make a difference
 	lg := newGen(u.llamaIR(), true)
 	llamaFn := fn + "Llama"
 	llamaBody := lg.root()
 	fields[jen.Id("Func")] = jen.Id(fn)
 	if u.JinjaRefusal != "" {
-		// Jinja2 refuses the text: llama.cpp alone renders it
+		// Jinja2 refuses the text (IR is llama.cpp's reading of it): llama.cpp alone
+		// renders it
 		body = []jen.Code{rt("Fail").Call(rt("SyntaxError"), jen.Lit(u.JinjaRefusal))}
 		lg.variants++
+	} else {
+		body = g.root()
 	}
 	if u.llamaIR() != u.IR {
 		lg.variants++ // llama.cpp reads the text otherwise (ir.Llama)
@@ -150,8 +152,8 @@ func File(pkg string, u *Unit) ([]byte, error) {
 	}
 	declare(fmt.Sprintf("%s is the chat template %s.", u.Ident, sanitizeComment(u.Origin)))
 	if u.JinjaRefusal != "" {
-		f.Commentf("%s fails every render, as Jinja2 refuses %s when it loads it; llama.cpp, which", fn, sanitizeComment(u.IR.File))
-		f.Comment("takes a generation tag for a statement that does nothing, loads it.")
+		f.Commentf("%s fails every render, as Jinja2 refuses %s when it loads it; llama.cpp", fn, sanitizeComment(u.IR.File))
+		f.Comment("loads it.")
 	} else {
 		f.Commentf("%s renders %s.", fn, sanitizeComment(u.IR.File))
 	}

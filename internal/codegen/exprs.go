@@ -138,6 +138,8 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		return g.op("Concat").Call(g.values(x.Items)...)
 	case *ir.Compare, *ir.Test:
 		return rt("Bool").Call(g.cond(x))
+	case *ir.Invalid:
+		return rt("Fail").Call(llama("EngineError"), jen.Lit(x.Msg), g.value(x.X))
 	case *ir.Unspelled:
 		if g.llama {
 			return g.value(x.X) // llama.cpp folds no constant
@@ -224,7 +226,7 @@ var llamaVariants = map[string]bool{
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
 	"Sub": true, "Mul": true, "Div": true, "FloorDiv": true, "Mod": true, "Pow": true,
 	"Lt": true, "Le": true, "Gt": true, "Ge": true, "Eq": true, "Ne": true,
-	"StrftimeNow": true, "Unpack": true, "NewNamespace": true,
+	"StrftimeNow": true, "Unpack": true, "NewNamespace": true, "Range": true,
 }
 
 var binaryFuncs = map[string]string{
@@ -444,7 +446,7 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 			return g.op("StrftimeNow").Call(jen.Id("w"), args, kwargs)
 		case "range":
 			if len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
-				return rt("Range").Call(append([]jen.Code{jen.Id("w")}, g.values(x.Args.Args)...)...)
+				return g.op("Range").Call(append([]jen.Code{jen.Id("w")}, g.values(x.Args.Args)...)...)
 			}
 		case "raise_exception", "cycler":
 			if len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {

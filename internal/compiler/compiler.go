@@ -52,6 +52,7 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 		same := first[sum]
 		var t, lt *ir.Template // Jinja2's IR, and llama.cpp's
 		refusal := ""          // Jinja2's syntax error, for a text only llama.cpp loads
+		var llamaErr error     // llama.cpp's parser's error, for a text only Jinja2 loads
 		if same != nil {
 			t = renamed(same.IR, s.File)
 			lt = t
@@ -60,12 +61,13 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 			}
 		} else {
 			var err error
-			if t, refusal, err = ir.CompileLenient(s.File, s.Text); err == nil {
-				lt, err = ir.Llama(t)
-			}
-			if err != nil {
+			if t, refusal, err = ir.CompileLenient(s.File, s.Text); err != nil {
 				failed = append(failed, &CompileError{s, err})
 				continue
+			}
+			if lt, llamaErr = ir.Llama(t); llamaErr != nil {
+				// llama.cpp refuses the text when it loads it: its function never runs
+				lt = t
 			}
 		}
 		base := codegen.Identifier(s.Name, true)
@@ -91,6 +93,9 @@ func Compile(srcs []Source) ([]*codegen.Unit, []*CompileError) {
 		}
 		if same != nil {
 			refusal = same.JinjaRefusal
+		}
+		if llamaErr != nil && u.Caps.LoadError == "" {
+			u.Caps.LoadError = "parser: " + llamaErr.Error()
 		}
 		u.JinjaRefusal = refusal
 		if same == nil {

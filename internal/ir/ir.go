@@ -247,6 +247,14 @@ type Unspelled struct {
 // Msg is the message of the NameError.
 func (x *Unspelled) Msg() string { return "name '" + x.Name + "' is not defined" }
 
+// Invalid is an expression llama.cpp's engine fails when it evaluates it, after X:
+// x.0, a member expression whose property is no name. Only Llama's IR has it.
+type Invalid struct {
+	At
+	X   Expr
+	Msg string // the engine's message
+}
+
 // Attr is x.name.
 type Attr struct {
 	At

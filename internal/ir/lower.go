@@ -139,7 +139,7 @@ func (l *lowerer) softly(on bool, fn func()) {
 // checkKnown fails, unless soft is set, for a filter or test (kind) Jinja2 does not
 // have.
 func (l *lowerer) checkKnown(p Pos, kind, name string, known bool) {
-	if !known && !l.soft {
+	if !known && !l.soft && !l.llama { // llama.cpp fails it only when it runs it
 		l.fail(p, "No %s named '%s'.", kind, name)
 	}
 }
@@ -437,7 +437,7 @@ func (l *lowerer) ifChain(f *frame, n *syntax.If) Stmt {
 
 func (l *lowerer) forStmt(f *frame, n *syntax.For) Stmt {
 	p := n.P
-	if targetNames(n.Target)["loop"] {
+	if targetNames(n.Target)["loop"] && !l.llama {
 		l.fail(p, "Can't assign to special loop variable in for-loop target")
 	}
 	lf := l.newFrame(f)
@@ -503,12 +503,14 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 	sv := symbolVisitor{mf}
 	explicit := map[string]bool{}
 	for _, prm := range params {
-		if explicit[prm.Name] {
+		if explicit[prm.Name] && !l.llama {
 			// Jinja2 compiles this into a Python function with a duplicate argument,
 			// which Python refuses
 			l.fail(p, "duplicate argument %q in macro definition", prm.Name)
 		}
-		mf.declareParam(prm.Name)
+		if !explicit[prm.Name] {
+			mf.declareParam(prm.Name)
+		}
 		explicit[prm.Name] = true
 	}
 	for _, prm := range params {
@@ -738,6 +740,11 @@ func (l *lowerer) lowerExpr(f *frame, x syntax.Expr) Expr {
 		if v := l.selfBlock(f, x); v != nil {
 			v.Loads++
 			return &Load{At{p}, v}
+		}
+		if l.llama && x.Attr[0] >= '0' && x.Attr[0] <= '9' {
+			// x.0 (ParseLlama): member_expression::execute_impl evaluates x, then
+			// refuses a property that is no name
+			return &Invalid{At{p}, l.expr(f, x.X), "Static member property must be an identifier"}
 		}
 		return &Attr{At{p}, l.expr(f, x.X), x.Attr}
 	case *syntax.Getitem:

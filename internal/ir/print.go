@@ -208,6 +208,8 @@ func ExprString(x Expr) string {
 		return "undefined(" + x.Name + ")"
 	case *Unspelled:
 		return "unspelled(" + x.Name + ", " + ExprString(x.X) + ")"
+	case *Invalid:
+		return "invalid(" + strconv.Quote(x.Msg) + ", " + ExprString(x.X) + ")"
 	case *Attr:
 		return ExprString(x.X) + "." + x.Name
 	case *Item:

@@ -294,6 +294,8 @@ func (a *readAnalysis) expr(x Expr) pathSet {
 		return a.expr(x.X)
 	case *Unspelled:
 		return a.expr(x.X)
+	case *Invalid:
+		return a.expr(x.X)
 	case *Cond:
 		a.use(a.expr(x.Test))
 		return union(a.expr(x.Then), a.expr(x.Else))

@@ -164,6 +164,8 @@ func (w walker) expr(x Expr) {
 		}
 	case *Unspelled:
 		w.expr(x.X)
+	case *Invalid:
+		w.expr(x.X)
 	case *Cond:
 		w.expr(x.Test)
 		w.expr(x.Then)

@@ -776,6 +776,51 @@ func NewNamespace(w *jinja2.Writer, args []jinja2.Value, kwargs []jinja2.Kwarg) 
 	return jinja2.NewNamespace(w, args, kwargs)
 }
 
+// Range is llama.cpp's range(): a list of ints (no range object: it concatenates with +
+// and prints as a list) with no bound of its own on its size; llama.cpp builds it in a
+// loop, so its items are charged to the render's loop iterations (Limits.MaxIterations)
+// where Jinja2's sandbox refuses more than 100,000. Its first argument is an int, the
+// others numbers (a float truncated). A render variable named range is called instead.
+func Range(w *jinja2.Writer, args ...jinja2.Value) jinja2.Value {
+	if v := w.Lookup("range"); v.Kind() != jinja2.KindUndefined {
+		return jinja2.Call(v, args, nil)
+	}
+	if len(args) < 1 || len(args) > 3 {
+		jinja2.Throw(EngineError, "Function 'range' expected between 1 and 3 arguments, got %d", len(args))
+	}
+	if args[0].Kind() != jinja2.KindInt {
+		jinja2.Throw(EngineError, "Function 'range' expected value of type Integer, got %s", llamaTypeName(args[0]))
+	}
+	start, stop, step := int64(0), asInt(args[0]), int64(1)
+	if len(args) >= 2 {
+		start, stop = stop, asInt(args[1])
+	}
+	if len(args) == 3 {
+		step = asInt(args[2])
+	}
+	if step == 0 {
+		jinja2.Throw(EngineError, "range() step argument must not be zero")
+	}
+	var span, stride uint64 // in uint64: stop-start may not fit an int64
+	if step > 0 && start < stop {
+		span, stride = uint64(stop-start), uint64(step)
+	} else if step < 0 && start > stop {
+		span, stride = uint64(start-stop), uint64(-step)
+	}
+	var n uint64 // the number of items, span/stride rounded up
+	if stride > 0 {
+		n = span / stride
+		if span%stride != 0 {
+			n++
+		}
+	}
+	items := make([]jinja2.Value, w.Count(int(min(n, math.MaxInt32))))
+	for i := range items {
+		items[i] = jinja2.Int(start + int64(i)*step)
+	}
+	return jinja2.NewList(items...)
+}
+
 // StrftimeNow is jinja2.StrftimeNow as llama.cpp's strftime_now(format): C's strftime
 // of the clock (GlibcStrftime: no %f, the clock's zone for %z and %Z) into a buffer of
 // 100 bytes, an empty or longer result an error; arguments after the first are ignored,

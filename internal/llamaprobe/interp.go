@@ -477,6 +477,8 @@ func (m *machine) expr(e *env, x ir.Expr) jinja2.Value {
 		return jinja2.Concat(m.exprs(e, x.Items)...)
 	case *ir.Compare, *ir.Test:
 		return jinja2.Bool(m.cond(e, x))
+	case *ir.Invalid:
+		return jinja2.Fail(llamacpp.EngineError, x.Msg, m.expr(e, x.X))
 	case *ir.Unspelled:
 		if m.probe != nil {
 			return m.expr(e, x.X) // llama.cpp folds no constant
@@ -542,6 +544,8 @@ func (m *machine) call(e *env, fn ir.Expr, args []jinja2.Value, kwargs []jinja2.
 			return llamacpp.StrftimeNow(m.w, args, kwargs)
 		case g.Name == "namespace":
 			return llamacpp.NewNamespace(m.w, args, kwargs)
+		case g.Name == "range" && len(kwargs) == 0:
+			return llamacpp.Range(m.w, args...)
 		case llamacpp.LacksGlobal(g.Name):
 			return llamacpp.CallMissingGlobal(m.w, g.Name, args, kwargs)
 		}

@@ -14,7 +14,9 @@ import (
 //     generation, break and continue, not raw, with, block, include...);
 //   - a number its lexer ends before a letter or an underscore (it reads digits and a
 //     fraction only: 1e5, 0x10 and 1_000 are a number and a name), which its parser
-//     meets where the tag should end; an int literal beyond int64 (std::stoll);
+//     meets where the tag should end, but in a list or a call's arguments, which need
+//     no commas (syntax.ParseLlama reads two items); an int literal beyond int64
+//     (std::stoll);
 //   - a tuple in parentheses with a trailing comma, (1,), and the empty tuple () (a
 //     call's trailing comma and empty arguments are fine);
 //   - the operators // and **, which it lacks;
@@ -63,6 +65,7 @@ type tagScan struct {
 	parseErr  string
 	parens    []bool // the open parentheses: whether each is a call's
 	depth     int    // the open brackets of any kind
+	items     []bool // the open brackets of any kind: whether each is a list's or a call's
 	prev      byte   // the last byte of code before j that is not a space
 	prevWord  string // the name that ends at prev, if prev ends one
 }
@@ -129,6 +132,7 @@ func (t *tagScan) scan() string {
 		case c == '(':
 			call := isNameByte(t.prev) && t.prevWord != "" && !keywords[t.prevWord] || t.prev == ')' || t.prev == ']'
 			t.parens = append(t.parens, call)
+			t.items = append(t.items, call)
 			t.depth++
 		case c == ')':
 			if n := len(t.parens); n > 0 {
@@ -137,11 +141,14 @@ func (t *tagScan) scan() string {
 				}
 				t.parens = t.parens[:n-1]
 			}
-			t.depth--
+			t.close()
 		case c == '[' || c == '{':
+			// a subscript is no list, but llama.cpp reads a number there as its parser
+			// reads it in a list: parse_expression, then the closing bracket
+			t.items = append(t.items, c == '[' && !t.subscript())
 			t.depth++
 		case c == ']' || c == '}':
-			t.depth--
+			t.close()
 		case c == ',' && !t.statement && t.depth <= 0:
 			t.fail("parser: Parser Error: Expected }} (Got ,)")
 		case c == '|' && keyword == "filter" && t.depth <= 0:
@@ -173,6 +180,19 @@ func (t *tagScan) scan() string {
 		t.j++
 	}
 	return ""
+}
+
+// close reads a closing bracket.
+func (t *tagScan) close() {
+	if n := len(t.items); n > 0 {
+		t.items = t.items[:n-1]
+	}
+	t.depth--
+}
+
+// subscript reports whether a [ at t.j opens a subscript (x[...]) rather than a list.
+func (t *tagScan) subscript() bool {
+	return isNameByte(t.prev) && t.prevWord != "" && !keywords[t.prevWord] || t.prev == ')' || t.prev == ']' || t.prev == '\'' || t.prev == '"'
 }
 
 // keywords are the names that are operators or parts of a statement: a sign after one
@@ -208,7 +228,7 @@ func (t *tagScan) number(end string) {
 		for k++; k < len(src) && isDigit(src[k]); k++ {
 		}
 	}
-	if k < len(src) && isNameByte(src[k]) {
+	if k < len(src) && isNameByte(src[k]) && !(len(t.items) > 0 && t.items[len(t.items)-1]) {
 		name := k
 		for name < len(src) && isNameByte(src[name]) {
 			name++

@@ -350,6 +350,9 @@ func (l *lexer) tag(kind, start, off int) (lineStarting bool, err error) {
 // exprToken lexes one token inside a tag at off and returns the offset after it.
 func (l *lexer) exprToken(off int) (int, error) {
 	s := l.src[off:]
+	if l.llama && isDigit(s[0]) {
+		return l.llamaNumber(off), nil
+	}
 	if n := matchFloat(l.src, off); n > 0 {
 		text := s[:n]
 		f, err := strconv.ParseFloat(strings.ReplaceAll(text, "_", ""), 64)
@@ -438,6 +441,38 @@ func isRangeError(err error) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// llamaNumber lexes the number at off as llama.cpp's lexer does (consume_numeric):
+// digits, and a fraction of a dot and digits; no exponent, underscore or base prefix,
+// so 1e5 is the number 1 and the name e5, and 007 is 7. It returns the offset after it.
+func (l *lexer) llamaNumber(off int) int {
+	s := l.src[off:]
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	fraction := n+1 < len(s) && s[n] == '.' && isDigit(s[n+1])
+	if fraction {
+		for n++; n < len(s) && isDigit(s[n]); n++ {
+		}
+	}
+	jinja := matchFloat(l.src, off)
+	if jinja == 0 {
+		jinja, _ = matchInt(s)
+	}
+	text := s[:n]
+	if jinja != n || (!fraction && n > 1 && s[0] == '0') {
+		l.llamaDiffers = true // Jinja2 reads another number, or refuses a leading zero
+	}
+	if fraction {
+		f, _ := strconv.ParseFloat(text, 64) // digits and a fraction: no syntax error (beyond the range of a double: +Inf, where std::stod throws)
+		l.emit(tokFloat, off, text).float = f
+	} else {
+		v, _ := new(big.Int).SetString(text, 10)
+		l.emit(tokInt, off, text).int = v
+	}
+	return off + n
+}
 
 // matchDigits matches (\d+_)*\d+ with the given digit class and returns its length.
 func matchDigits(s string, digit func(byte) bool) int {

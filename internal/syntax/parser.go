@@ -19,9 +19,13 @@ func Parse(src string) (*Template, error) {
 	return t, err
 }
 
-// ParseLlama is Parse as llama.cpp's lexer reads the text where it differs from
-// Jinja2's: the whitespace it strips around tags is ASCII only (see lexer.stripBefore).
-// differs reports that the tree's text differs from Parse's.
+// ParseLlama is Parse as llama.cpp's lexer and parser read the text where they differ
+// from Jinja2's: the whitespace they strip around tags is ASCII only (see
+// lexer.stripBefore); a number is digits and a fraction (lexer.llamaNumber); list items,
+// dict pairs and call arguments need no commas; a parameter without a default may follow
+// one with; x.0 is an attribute that is no name (a Getattr whose Name is digits, which
+// llama.cpp's engine fails when it evaluates it). differs reports that the tree differs
+// from Parse's for a text both read.
 func ParseLlama(src string) (t *Template, differs bool, err error) {
 	return parse(src, true)
 }
@@ -49,12 +53,12 @@ func parse(src string, llama bool) (*Template, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	p := &parser{toks: toks}
+	p := &parser{toks: toks, llama: llama}
 	body, err := p.parseAll()
 	if err != nil {
 		return nil, false, err
 	}
-	return &Template{Body: body}, l.llamaDiffers, nil
+	return &Template{Body: body}, l.llamaDiffers || p.llamaDiffers, nil
 }
 
 type parser struct {
@@ -63,6 +67,11 @@ type parser struct {
 	tagStack []string   // statements being parsed, for error messages
 	endStack [][]string // end tags being looked for, for error messages
 	depth    int
+	// llama reads what llama.cpp's parser reads where Jinja2's refuses it (ParseLlama):
+	// list items, dict pairs and call arguments without commas, parameters without
+	// defaults after defaulted ones; llamaDiffers records a tree that differs from
+	// Jinja2's (x.0)
+	llama, llamaDiffers bool
 }
 
 // failure is the panic value that carries a syntax error up to Parse.
@@ -380,7 +389,7 @@ func (p *parser) parseSignature() []Param {
 		if p.skipOp("=") {
 			param.Default = p.parseExpression(true)
 			seenDefault = true
-		} else if seenDefault {
+		} else if seenDefault && !p.llama {
 			p.fail("non-default argument follows default argument")
 		}
 		params = append(params, param)
@@ -783,12 +792,22 @@ func (p *parser) parseTuple(o tupleOpts) Expr {
 	return &Tuple{At{pos}, items}
 }
 
+// separator reads the comma between two items of a list, a dict or a call's arguments,
+// which llama.cpp's parser does not require.
+func (p *parser) separator() {
+	if p.llama {
+		p.skipOp(",")
+		return
+	}
+	p.expectOp(",")
+}
+
 func (p *parser) parseList() Expr {
 	t := p.expectOp("[")
 	var items []Expr
 	for !p.cur().isOp("]") {
 		if len(items) > 0 {
-			p.expectOp(",")
+			p.separator()
 		}
 		if p.cur().isOp("]") {
 			break
@@ -804,7 +823,7 @@ func (p *parser) parseDict() Expr {
 	var items []Pair
 	for !p.cur().isOp("}") {
 		if len(items) > 0 {
-			p.expectOp(",")
+			p.separator()
 		}
 		if p.cur().isOp("}") {
 			break
@@ -856,6 +875,10 @@ func (p *parser) parseSubscript(x Expr) Expr {
 		case tokName:
 			return &Getattr{At{t.pos}, x, a.text}
 		case tokInt:
+			if p.llama {
+				p.llamaDiffers = true
+				return &Getattr{At{t.pos}, x, a.text}
+			}
 			return &Getitem{At{t.pos}, x, &Const{At{a.pos}, new(big.Int).Set(a.int)}}
 		}
 		p.failAt(a.pos, "expected name or number")
@@ -920,7 +943,7 @@ func (p *parser) parseCallArgs() Args {
 	requireComma := false
 	for !p.cur().isOp(")") {
 		if requireComma {
-			p.expectOp(",")
+			p.separator()
 			if p.cur().isOp(")") {
 				break
 			}

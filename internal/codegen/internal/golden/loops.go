@@ -172,7 +172,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 		}
 	}
 	// loops.jinja:8:1 {% for i in range(10) %}
-	for _, i := range llamacpp.Iterate(w, jinja2.Range(w, jinja2.SmallInt(10))) {
+	for _, i := range llamacpp.Iterate(w, llamacpp.Range(w, jinja2.SmallInt(10))) {
 		mark := w.Mark()
 		// loops.jinja:8:25 {% if i is even %}
 		if llamacpp.IsEven(i) {
