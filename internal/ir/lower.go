@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
@@ -541,7 +542,16 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 	for _, prm := range params {
 		m.Params = append(m.Params, mf.variable(prm.Name))
 		if prm.Default != nil {
-			m.Defaults = append(m.Defaults, l.expr(mf, prm.Default))
+			df := mf
+			if l.llama {
+				// llama.cpp evaluates a default in the scope of the call (bind_parameters:
+				// args.ctx), where the macro's parameters are not
+				df = f
+				u := &undeclaredVisitor{want: maps.Clone(explicit), found: map[string]bool{}}
+				u.node(prm.Default)
+				l.llamaDiffers = l.llamaDiffers || len(u.found) > 0
+			}
+			m.Defaults = append(m.Defaults, l.expr(df, prm.Default))
 		} else {
 			m.Defaults = append(m.Defaults, nil)
 		}

@@ -309,6 +309,11 @@ func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.
 		}
 		return compareTest(op, v, args[0])
 	}
+	if name != "in" && name != "divisibleby" {
+		// the others read their value alone (ensure_count(1) allows more): llama.cpp
+		// ignores further arguments
+		args, kwargs = nil, nil
+	}
 	// the tests whose llama.cpp semantics differ from Jinja2's: its types (a bool is not
 	// a number; a dict is neither iterable nor a sequence, an undefined value is both),
 	// and the arguments its tests take (ints for odd, even and divisibleby, strs for lower

@@ -55,7 +55,7 @@ func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 			return jinja2.Undefined(name), true
 		}
 	case jinja2.KindCallable:
-		jinja2.Throw(EngineError, "Function has no builtins")
+		noMembers(v)
 	case jinja2.KindDict, jinja2.KindNamespace:
 		// a builtin before a key of the same name (d.items is the builtin, d['items'] the
 		// key), and no method of Jinja2's (d.update is the key update)
@@ -116,6 +116,7 @@ func Item(v, key jinja2.Value) jinja2.Value {
 		if key.Kind() != jinja2.KindString {
 			jinja2.Throw(EngineError, "Cannot access property with non-string: got %s", llamaTypeName(key))
 		}
+		noMembers(v)
 	}
 	return v.Item(key)
 }
@@ -125,7 +126,16 @@ func ItemStr(v jinja2.Value, key string) jinja2.Value {
 	if v.Kind() == jinja2.KindUndefined {
 		return jinja2.Undefined(key)
 	}
+	noMembers(v)
 	return v.ItemStr(key)
+}
+
+// noMembers fails for a function, which has no member at all in llama.cpp's engine (its
+// get_builtins throws): x.list['k'] where x is undefined (whose list is a builtin).
+func noMembers(v jinja2.Value) {
+	if v.Kind() == jinja2.KindCallable {
+		jinja2.Throw(EngineError, "Function has no builtins")
+	}
 }
 
 // ItemInt is Item with an int key: undefined of an undefined value, a str indexed by

@@ -21,7 +21,7 @@ func Parse(src string) (*Template, error) {
 
 // ParseLlama is Parse as llama.cpp's lexer and parser read the text where they differ
 // from Jinja2's: the whitespace they strip around tags is ASCII only (see
-// lexer.stripBefore); a number is digits and a fraction (lexer.llamaNumber); list items,
+// lexer.stripBefore); a text ending in a lone \r keeps its last newline; a number is digits and a fraction (lexer.llamaNumber); list items,
 // dict pairs and call arguments need no commas; a parameter without a default may follow
 // one with; x.0 is an attribute that is no name (a Getattr whose Name is digits, which
 // llama.cpp's engine fails when it evaluates it). differs reports that the tree differs
@@ -49,7 +49,14 @@ func parse(src string, llama bool) (*Template, bool, error) {
 		return nil, false, &Error{Pos: Pos{line, col}, Msg: fmt.Sprintf("template is not valid UTF-8 (byte offset %d)", off)}
 	}
 	l := &lexer{llama: llama}
-	toks, err := l.lex(NormalizeNewlines(src))
+	text := NormalizeNewlines(src)
+	if llama && strings.HasSuffix(src, "\r") {
+		// llama.cpp's lexer drops a trailing newline only when the text ends with "\n":
+		// a lone "\r" there becomes one and stays
+		text += "\n"
+		l.llamaDiffers = true
+	}
+	toks, err := l.lex(text)
 	if err != nil {
 		return nil, false, err
 	}
