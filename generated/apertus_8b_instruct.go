@@ -409,9 +409,9 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 // renderApertus8B_Instruct_renderTypescriptType is the macro render_typescript_type of renderApertus8B_Instruct.
 func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, requiredParams, isNullable jinja2.Value) {
 	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
+	var innerType, hasObjectVariants jinja2.Value
 	paramSpec = jinja2.Param(paramSpec, "param_spec")
 	requiredParams = jinja2.Param(requiredParams, "required_params")
-	var innerType, hasObjectVariants jinja2.Value
 	// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
 	paramSpecType := jinja2.ItemAttr(paramSpec, "type")
 	if jinja2.EqStr(paramSpecType, "array") {
@@ -1046,9 +1046,9 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 // renderApertus8B_Instruct_renderTypescriptTypeLlama is the macro render_typescript_type of renderApertus8B_InstructLlama.
 func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpec, requiredParams, isNullable jinja2.Value) {
 	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
+	var innerType, hasObjectVariants jinja2.Value
 	paramSpec = llamacpp.Param(paramSpec, "param_spec")
 	requiredParams = llamacpp.Param(requiredParams, "required_params")
-	var innerType, hasObjectVariants jinja2.Value
 	// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
 	paramSpecType := llamacpp.ItemAttr(paramSpec, "type")
 	if jinja2.EqStr(paramSpecType, "array") {

@@ -126,8 +126,8 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		Name:   "print_tool_content",
 		Params: []string{"item"},
 	}, func(args []jinja2.Value) {
-		item := jinja2.Param(args[0], "item")
 		var textWrapper jinja2.Value
+		item := jinja2.Param(args[0], "item")
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
 		itemType := jinja2.ItemAttr(item, "type")
 		if jinja2.EqStr(jinja2.FilterLower(itemType), "text") {
@@ -461,9 +461,9 @@ func renderCohere2MoE_documentTurn(w *jinja2.Writer, documents jinja2.Value, ski
 // Its parameters after the macro's are the variables of renderCohere2MoE it reads.
 func renderCohere2MoE_toolCallIdToInt(w *jinja2.Writer, messages, toolCallId jinja2.Value, regenToolCallIds jinja2.Value) {
 	// Cohere2MoE.jinja:42:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
+	var counter, toolCallIdSeen jinja2.Value
 	messages = jinja2.Param(messages, "messages")
 	toolCallId = jinja2.Param(toolCallId, "tool_call_id")
-	var counter, toolCallIdSeen jinja2.Value
 	// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 	if regenToolCallIds.Truthy() {
 		// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
@@ -504,9 +504,9 @@ func renderCohere2MoE_toolCallIdToInt(w *jinja2.Writer, messages, toolCallId jin
 // Its parameters after the macro's are the variables of renderCohere2MoE it reads.
 func renderCohere2MoE_formatToolMessage(w *jinja2.Writer, messages, toolMsg jinja2.Value, printToolContent, regenToolCallIds jinja2.Value) {
 	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
+	var textWrapper jinja2.Value
 	messages = jinja2.Param(messages, "messages")
 	toolMsg = jinja2.Param(toolMsg, "tool_msg")
-	var textWrapper jinja2.Value
 	w.WriteString("{\n        \"tool_call_id\": \"")
 	// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
 	renderCohere2MoE_toolCallIdToInt(w, messages, jinja2.ItemAttr(toolMsg, "tool_call_id"), regenToolCallIds)
@@ -551,8 +551,8 @@ func renderCohere2MoE_formatToolMessage(w *jinja2.Writer, messages, toolMsg jinj
 // renderCohere2MoE_printMsg is the macro print_msg of renderCohere2MoE.
 func renderCohere2MoE_printMsg(w *jinja2.Writer, msg jinja2.Value) {
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
-	msg = jinja2.Param(msg, "msg")
 	var lastWasText jinja2.Value
+	msg = jinja2.Param(msg, "msg")
 	// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
 	if jinja2.IsString(msg) {
 		w.WriteString("<|START_TEXT|>")
@@ -729,8 +729,8 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		Name:   "print_tool_content",
 		Params: []string{"item"},
 	}, func(args []jinja2.Value) {
-		item := llamacpp.Param(args[0], "item")
 		var textWrapper jinja2.Value
+		item := llamacpp.Param(args[0], "item")
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
 		itemType := llamacpp.ItemAttr(item, "type")
 		if jinja2.EqStr(llamacpp.FilterLower(itemType), "text") {
@@ -1066,9 +1066,9 @@ func renderCohere2MoE_documentTurnLlama(w *jinja2.Writer, documents jinja2.Value
 // Its parameters after the macro's are the variables of renderCohere2MoELlama it reads.
 func renderCohere2MoE_toolCallIdToIntLlama(w *jinja2.Writer, messages, toolCallId jinja2.Value, regenToolCallIds jinja2.Value) {
 	// Cohere2MoE.jinja:42:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
+	var counter, toolCallIdSeen jinja2.Value
 	messages = llamacpp.Param(messages, "messages")
 	toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
-	var counter, toolCallIdSeen jinja2.Value
 	// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 	if llamacpp.Truthy(regenToolCallIds) {
 		// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
@@ -1109,9 +1109,9 @@ func renderCohere2MoE_toolCallIdToIntLlama(w *jinja2.Writer, messages, toolCallI
 // Its parameters after the macro's are the variables of renderCohere2MoELlama it reads.
 func renderCohere2MoE_formatToolMessageLlama(w *jinja2.Writer, messages, toolMsg jinja2.Value, printToolContent, regenToolCallIds jinja2.Value) {
 	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
+	var textWrapper jinja2.Value
 	messages = llamacpp.Param(messages, "messages")
 	toolMsg = llamacpp.Param(toolMsg, "tool_msg")
-	var textWrapper jinja2.Value
 	w.WriteString("{\n        \"tool_call_id\": \"")
 	// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
 	renderCohere2MoE_toolCallIdToIntLlama(w, messages, llamacpp.ItemAttr(toolMsg, "tool_call_id"), regenToolCallIds)
@@ -1156,8 +1156,8 @@ func renderCohere2MoE_formatToolMessageLlama(w *jinja2.Writer, messages, toolMsg
 // renderCohere2MoE_printMsgLlama is the macro print_msg of renderCohere2MoELlama.
 func renderCohere2MoE_printMsgLlama(w *jinja2.Writer, msg jinja2.Value) {
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
-	msg = llamacpp.Param(msg, "msg")
 	var lastWasText jinja2.Value
+	msg = llamacpp.Param(msg, "msg")
 	// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
 	if llamacpp.IsString(msg) {
 		w.WriteString("<|START_TEXT|>")

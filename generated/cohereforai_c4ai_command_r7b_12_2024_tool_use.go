@@ -245,9 +245,9 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_documentTurn(w *jinja2.Write
 // renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToInt is the macro tool_call_id_to_int of renderCohereForAI_C4aiCommandR7b12_2024ToolUse.
 func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToInt(w *jinja2.Writer, messages, toolCallId jinja2.Value) {
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:18:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
+	var counter, toolCallIdSeen jinja2.Value
 	messages = jinja2.Param(messages, "messages")
 	toolCallId = jinja2.Param(toolCallId, "tool_call_id")
-	var counter, toolCallIdSeen jinja2.Value
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
 	counter = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
@@ -494,9 +494,9 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_documentTurnLlama(w *jinja2.
 // renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToIntLlama is the macro tool_call_id_to_int of renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama.
 func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToIntLlama(w *jinja2.Writer, messages, toolCallId jinja2.Value) {
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:18:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
+	var counter, toolCallIdSeen jinja2.Value
 	messages = llamacpp.Param(messages, "messages")
 	toolCallId = llamacpp.Param(toolCallId, "tool_call_id")
-	var counter, toolCallIdSeen jinja2.Value
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
 	counter = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.SmallInt(0))})
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}

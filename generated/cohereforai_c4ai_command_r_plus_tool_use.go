@@ -182,8 +182,8 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 // renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType is the macro json_to_python_type of renderCohereForAI_C4aiCommandR_PlusToolUse.
 func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w *jinja2.Writer, jsonSpec jinja2.Value) {
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
-	jsonSpec = jinja2.Param(jsonSpec, "json_spec")
 	var basicTypeMap jinja2.Value
+	jsonSpec = jinja2.Param(jsonSpec, "json_spec")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
 	basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
@@ -541,8 +541,8 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 // renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama is the macro json_to_python_type of renderCohereForAI_C4aiCommandR_PlusToolUseLlama.
 func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w *jinja2.Writer, jsonSpec jinja2.Value) {
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
-	jsonSpec = llamacpp.Param(jsonSpec, "json_spec")
 	var basicTypeMap jinja2.Value
+	jsonSpec = llamacpp.Param(jsonSpec, "json_spec")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
 	basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}

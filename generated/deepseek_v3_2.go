@@ -369,8 +369,8 @@ func renderDeepSeekV3_2_renderTools(w *jinja2.Writer, tools jinja2.Value, thinki
 // Its parameters after the macro's are the variables of renderDeepSeekV3_2 it reads.
 func renderDeepSeekV3_2_encodeArgumentsToDsml(w *jinja2.Writer, toolCall jinja2.Value, dsmlToken jinja2.Value) {
 	// DeepSeek-V3.2.jinja:86:1 {%- macro encode_arguments_to_dsml(tool_call) -%}
-	toolCall = jinja2.Param(toolCall, "tool_call")
 	var arguments jinja2.Value
+	toolCall = jinja2.Param(toolCall, "tool_call")
 	// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
 	arguments = jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "arguments")
 	// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
@@ -755,8 +755,8 @@ func renderDeepSeekV3_2_renderToolsLlama(w *jinja2.Writer, tools jinja2.Value, t
 // Its parameters after the macro's are the variables of renderDeepSeekV3_2Llama it reads.
 func renderDeepSeekV3_2_encodeArgumentsToDsmlLlama(w *jinja2.Writer, toolCall jinja2.Value, dsmlToken jinja2.Value) {
 	// DeepSeek-V3.2.jinja:86:1 {%- macro encode_arguments_to_dsml(tool_call) -%}
-	toolCall = llamacpp.Param(toolCall, "tool_call")
 	var arguments jinja2.Value
+	toolCall = llamacpp.Param(toolCall, "tool_call")
 	// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
 	arguments = llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "arguments")
 	// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}

@@ -300,8 +300,8 @@ func renderGemma4(w *jinja2.Writer) {
 // Its parameters after the macro's are the variables of renderGemma4 it reads.
 func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2.Value, formatArgument jinja2.Value) {
 	// gemma4.jinja:1:1 {%- macro format_parameters(properties, required) -%}
-	properties = jinja2.Param(properties, "properties")
 	var standardKeys, ns jinja2.Value
+	properties = jinja2.Param(properties, "properties")
 	// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 	standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 	// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
@@ -501,8 +501,8 @@ func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2
 // Its parameters after the macro's are the variables of renderGemma4 it reads.
 func renderGemma4_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Value, formatArgument jinja2.Value) {
 	// gemma4.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
-	toolData = jinja2.Param(toolData, "tool_data")
 	var params, responseDeclaration jinja2.Value
+	toolData = jinja2.Param(toolData, "tool_data")
 	w.WriteString("declaration:")
 	// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
 	toolDataFunction := jinja2.ItemStr(toolData, "function")
@@ -582,11 +582,11 @@ func renderGemma4_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Va
 // renderGemma4_formatArgument is the macro format_argument of renderGemma4.
 func renderGemma4_formatArgument(w *jinja2.Writer, argument, escapeKeys jinja2.Value) {
 	// gemma4.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
+	var ns jinja2.Value
 	argument = jinja2.Param(argument, "argument")
 	if escapeKeys.IsMissing() {
 		escapeKeys = jinja2.Bool(true)
 	}
-	var ns jinja2.Value
 	// gemma4.jinja:112:5 {%- if argument is string -%}
 	if jinja2.IsString(argument) {
 		// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
@@ -664,8 +664,8 @@ func renderGemma4_formatArgument(w *jinja2.Writer, argument, escapeKeys jinja2.V
 // renderGemma4_stripThinking is the macro strip_thinking of renderGemma4.
 func renderGemma4_stripThinking(w *jinja2.Writer, text jinja2.Value) {
 	// gemma4.jinja:141:1 {%- macro strip_thinking(text) -%}
-	text = jinja2.Param(text, "text")
 	var ns jinja2.Value
+	text = jinja2.Param(text, "text")
 	// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 	// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
@@ -956,9 +956,9 @@ func renderGemma4Llama(w *jinja2.Writer) {
 // Its parameters after the macro's are the variables of renderGemma4Llama it reads.
 func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required jinja2.Value, formatArgument jinja2.Value) {
 	// gemma4.jinja:1:1 {%- macro format_parameters(properties, required) -%}
+	var standardKeys, ns jinja2.Value
 	properties = llamacpp.Param(properties, "properties")
 	llamacpp.Param(required, "required")
-	var standardKeys, ns jinja2.Value
 	// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 	standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 	// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
@@ -1163,8 +1163,8 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 // Its parameters after the macro's are the variables of renderGemma4Llama it reads.
 func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinja2.Value, formatArgument jinja2.Value) {
 	// gemma4.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
-	toolData = llamacpp.Param(toolData, "tool_data")
 	var params, responseDeclaration jinja2.Value
+	toolData = llamacpp.Param(toolData, "tool_data")
 	w.WriteString("declaration:")
 	// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
 	toolDataFunction := llamacpp.ItemStr(toolData, "function")
@@ -1244,11 +1244,11 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 // renderGemma4_formatArgumentLlama is the macro format_argument of renderGemma4Llama.
 func renderGemma4_formatArgumentLlama(w *jinja2.Writer, argument, escapeKeys jinja2.Value) {
 	// gemma4.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
+	var ns jinja2.Value
 	argument = llamacpp.Param(argument, "argument")
 	if escapeKeys.IsMissing() {
 		escapeKeys = jinja2.Bool(true)
 	}
-	var ns jinja2.Value
 	// gemma4.jinja:112:5 {%- if argument is string -%}
 	if llamacpp.IsString(argument) {
 		// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
@@ -1328,8 +1328,8 @@ func renderGemma4_formatArgumentLlama(w *jinja2.Writer, argument, escapeKeys jin
 // renderGemma4_stripThinkingLlama is the macro strip_thinking of renderGemma4Llama.
 func renderGemma4_stripThinkingLlama(w *jinja2.Writer, text jinja2.Value) {
 	// gemma4.jinja:141:1 {%- macro strip_thinking(text) -%}
-	text = llamacpp.Param(text, "text")
 	var ns jinja2.Value
+	text = llamacpp.Param(text, "text")
 	// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
 	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 	// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}

@@ -128,12 +128,12 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 // renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript is the macro json_schema_to_typescript of renderGigaChat3_10B_A1_8B.
 func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent jinja2.Value) {
 	// GigaChat3-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
+	var ADDITIONAL_JSON_KEYS, ty, props, required, hasAdditionalProps, additionalPropsType jinja2.Value
+	var additionalTypeStr, ns jinja2.Value
 	schema = jinja2.Param(schema, "schema")
 	if indent.IsMissing() {
 		indent = jinja2.Lit("")
 	}
-	var ADDITIONAL_JSON_KEYS, ty, props, required, hasAdditionalProps, additionalPropsType jinja2.Value
-	var additionalTypeStr, ns jinja2.Value
 	// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
 	ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"))
 	// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
@@ -293,9 +293,9 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema, 
 // renderGigaChat3_10B_A1_8B_renderToolNamespace is the macro render_tool_namespace of renderGigaChat3_10B_A1_8B.
 func renderGigaChat3_10B_A1_8B_renderToolNamespace(w *jinja2.Writer, namespaceName, tools jinja2.Value) {
 	// GigaChat3-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	var ns jinja2.Value
 	namespaceName = jinja2.Param(namespaceName, "namespace_name")
 	tools = jinja2.Param(tools, "tools")
-	var ns jinja2.Value
 	// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
 	// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
@@ -377,11 +377,11 @@ func renderGigaChat3_10B_A1_8B_renderToolNamespace(w *jinja2.Writer, namespaceNa
 // Its parameters after the macro's are the variables of renderGigaChat3_10B_A1_8B it reads.
 func renderGigaChat3_10B_A1_8B_renderRoleMessage(w *jinja2.Writer, message, role jinja2.Value, addTokens jinja2.Value) {
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
+	var messageContent jinja2.Value
 	message = jinja2.Param(message, "message")
 	if role.IsMissing() {
 		role = jinja2.None()
 	}
-	var messageContent jinja2.Value
 	// GigaChat3-10B-A1.8B.jinja:178:5 {%- if not role -%}
 	if !role.Truthy() {
 		// GigaChat3-10B-A1.8B.jinja:179:9 {%- set role = message["role"] -%}
@@ -404,8 +404,8 @@ func renderGigaChat3_10B_A1_8B_renderRoleMessage(w *jinja2.Writer, message, role
 // Its parameters after the macro's are the variables of renderGigaChat3_10B_A1_8B it reads.
 func renderGigaChat3_10B_A1_8B_renderFunctionCall(w *jinja2.Writer, message jinja2.Value, addTokens jinja2.Value) {
 	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
-	message = jinja2.Param(message, "message")
 	var call, arguments jinja2.Value
+	message = jinja2.Param(message, "message")
 	// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
 	call = jinja2.ItemStr(message, "content")
 	// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
@@ -520,12 +520,12 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 // renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama is the macro json_schema_to_typescript of renderGigaChat3_10B_A1_8BLlama.
 func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, indent jinja2.Value) {
 	// GigaChat3-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
+	var ADDITIONAL_JSON_KEYS, ty, props, required, hasAdditionalProps, additionalPropsType jinja2.Value
+	var additionalTypeStr, ns jinja2.Value
 	schema = llamacpp.Param(schema, "schema")
 	if indent.IsMissing() {
 		indent = jinja2.Lit("")
 	}
-	var ADDITIONAL_JSON_KEYS, ty, props, required, hasAdditionalProps, additionalPropsType jinja2.Value
-	var additionalTypeStr, ns jinja2.Value
 	// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
 	ADDITIONAL_JSON_KEYS = jinja2.NewList(jinja2.Lit("format"), jinja2.Lit("maxItems"), jinja2.Lit("maximum"), jinja2.Lit("minItems"), jinja2.Lit("minimum"), jinja2.Lit("pattern"))
 	// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
@@ -692,9 +692,9 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, sch
 // renderGigaChat3_10B_A1_8B_renderToolNamespaceLlama is the macro render_tool_namespace of renderGigaChat3_10B_A1_8BLlama.
 func renderGigaChat3_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName, tools jinja2.Value) {
 	// GigaChat3-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	var ns jinja2.Value
 	namespaceName = llamacpp.Param(namespaceName, "namespace_name")
 	tools = llamacpp.Param(tools, "tools")
-	var ns jinja2.Value
 	// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
 	// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
@@ -777,11 +777,11 @@ func renderGigaChat3_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, namesp
 // Its parameters after the macro's are the variables of renderGigaChat3_10B_A1_8BLlama it reads.
 func renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w *jinja2.Writer, message, role jinja2.Value, addTokens jinja2.Value) {
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
+	var messageContent jinja2.Value
 	message = llamacpp.Param(message, "message")
 	if role.IsMissing() {
 		role = jinja2.None()
 	}
-	var messageContent jinja2.Value
 	// GigaChat3-10B-A1.8B.jinja:178:5 {%- if not role -%}
 	if !llamacpp.Truthy(role) {
 		// GigaChat3-10B-A1.8B.jinja:179:9 {%- set role = message["role"] -%}
@@ -804,8 +804,8 @@ func renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w *jinja2.Writer, message,
 // Its parameters after the macro's are the variables of renderGigaChat3_10B_A1_8BLlama it reads.
 func renderGigaChat3_10B_A1_8B_renderFunctionCallLlama(w *jinja2.Writer, message jinja2.Value, addTokens jinja2.Value) {
 	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
-	message = llamacpp.Param(message, "message")
 	var call, arguments jinja2.Value
+	message = llamacpp.Param(message, "message")
 	// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
 	call = llamacpp.ItemStr(message, "content")
 	// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}

@@ -568,6 +568,8 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 // renderGigaChat3_5_jsonSchemaToTypescript is the macro json_schema_to_typescript of renderGigaChat3_5.
 func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
 	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
+	var root, rns, ADDITIONAL_JSON_KEYS, refstr, segs, nsP, rns2, nsb, nsu, tyRaw, ty, c, ns, required, nst jinja2.Value
+	var el jinja2.Value
 	schema = jinja2.Param(schema, "schema")
 	if indent.IsMissing() {
 		indent = jinja2.Lit("")
@@ -581,8 +583,6 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 	if refNs.IsMissing() {
 		refNs = jinja2.None()
 	}
-	var root, rns, ADDITIONAL_JSON_KEYS, refstr, segs, nsP, rns2, nsb, nsu, tyRaw, ty, c, ns, required, nst jinja2.Value
-	var el jinja2.Value
 	// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
 	if jinja2.IsNone(schemaRoot) {
 		// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
@@ -1169,9 +1169,9 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 // renderGigaChat3_5_renderToolNamespace is the macro render_tool_namespace of renderGigaChat3_5.
 func renderGigaChat3_5_renderToolNamespace(w *jinja2.Writer, namespaceName, tools jinja2.Value) {
 	// GigaChat3.5.jinja:310:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	var ns jinja2.Value
 	namespaceName = jinja2.Param(namespaceName, "namespace_name")
 	tools = jinja2.Param(tools, "tools")
-	var ns jinja2.Value
 	// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
 	// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
@@ -1246,9 +1246,9 @@ func renderGigaChat3_5_renderToolNamespace(w *jinja2.Writer, namespaceName, tool
 // renderGigaChat3_5_alignJsonOrderToSchema is the macro align_json_order_to_schema of renderGigaChat3_5.
 func renderGigaChat3_5_alignJsonOrderToSchema(w *jinja2.Writer, jsonObj, jsonSchema jinja2.Value) {
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
+	var ns, keySet, properties, nsNewObj, itemSchema jinja2.Value
 	jsonObj = jinja2.Param(jsonObj, "json_obj")
 	jsonSchema = jinja2.Param(jsonSchema, "json_schema")
-	var ns, keySet, properties, nsNewObj, itemSchema jinja2.Value
 	// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 	// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
@@ -1387,8 +1387,8 @@ func renderGigaChat3_5_alignJsonOrderToSchema(w *jinja2.Writer, jsonObj, jsonSch
 // renderGigaChat3_5_renderExamples is the macro render_examples of renderGigaChat3_5.
 func renderGigaChat3_5_renderExamples(w *jinja2.Writer, functions jinja2.Value) {
 	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
-	functions = jinja2.Param(functions, "functions")
 	var nsPrompt, indent jinja2.Value
+	functions = jinja2.Param(functions, "functions")
 	// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
 	nsPrompt = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Lit("\n\n"))})
 	// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
@@ -1451,6 +1451,7 @@ func renderGigaChat3_5_prepareDevsystem(w *jinja2.Writer, devsystem, addTokens j
 // Its parameters after the macro's are the variables of renderGigaChat3_5 it reads.
 func renderGigaChat3_5_renderRoleMessage(w *jinja2.Writer, message, role, addMessageSepToken jinja2.Value, addTokens jinja2.Value) {
 	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
+	var messageContent, nsEmbedResult, messageFinalContent jinja2.Value
 	message = jinja2.Param(message, "message")
 	if role.IsMissing() {
 		role = jinja2.None()
@@ -1458,7 +1459,6 @@ func renderGigaChat3_5_renderRoleMessage(w *jinja2.Writer, message, role, addMes
 	if addMessageSepToken.IsMissing() {
 		addMessageSepToken = jinja2.Bool(true)
 	}
-	var messageContent, nsEmbedResult, messageFinalContent jinja2.Value
 	// GigaChat3.5.jinja:473:5 {%- if not role -%}
 	if !role.Truthy() {
 		// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
@@ -1530,8 +1530,8 @@ func renderGigaChat3_5_renderRoleMessage(w *jinja2.Writer, message, role, addMes
 // Its parameters after the macro's are the variables of renderGigaChat3_5 it reads.
 func renderGigaChat3_5_renderFunctionDescriptions(w *jinja2.Writer, message jinja2.Value, addTokens, FUNCTION_DESCRIPTIONS jinja2.Value) {
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
-	message = jinja2.Param(message, "message")
 	var functionIds, nsCurrentTools, content jinja2.Value
+	message = jinja2.Param(message, "message")
 	// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
 	if jinja2.NotIn(jinja2.Lit("function_descriptions"), message) {
 		// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
@@ -1596,8 +1596,8 @@ func renderGigaChat3_5_renderGcmlParameter(w *jinja2.Writer, name, value jinja2.
 // renderGigaChat3_5_renderGcmlInvoke is the macro render_gcml_invoke of renderGigaChat3_5.
 func renderGigaChat3_5_renderGcmlInvoke(w *jinja2.Writer, call jinja2.Value) {
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
-	call = jinja2.Param(call, "call")
 	var inner, args, nsParams jinja2.Value
+	call = jinja2.Param(call, "call")
 	// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 	inner = call
 	// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
@@ -1643,8 +1643,8 @@ func renderGigaChat3_5_renderGcmlInvoke(w *jinja2.Writer, call jinja2.Value) {
 // renderGigaChat3_5_renderGcmlToolCalls is the macro render_gcml_tool_calls of renderGigaChat3_5.
 func renderGigaChat3_5_renderGcmlToolCalls(w *jinja2.Writer, calls jinja2.Value) {
 	// GigaChat3.5.jinja:566:1 {%- macro render_gcml_tool_calls(calls) -%}
-	calls = jinja2.Param(calls, "calls")
 	var nsInv jinja2.Value
+	calls = jinja2.Param(calls, "calls")
 	// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
 	nsInv = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 	// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
@@ -1665,9 +1665,9 @@ func renderGigaChat3_5_renderGcmlToolCalls(w *jinja2.Writer, calls jinja2.Value)
 // renderGigaChat3_5_renderFunctionResponse is the macro render_function_response of renderGigaChat3_5.
 func renderGigaChat3_5_renderFunctionResponse(w *jinja2.Writer, name, item jinja2.Value) {
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
+	var nsStrip, nsBody, body jinja2.Value
 	name = jinja2.Param(name, "name")
 	item = jinja2.Param(item, "item")
-	var nsStrip, nsBody, body jinja2.Value
 	// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
 	if jinja2.IsMapping(item) {
 		// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
@@ -1719,9 +1719,9 @@ func renderGigaChat3_5_renderFunctionResponse(w *jinja2.Writer, name, item jinja
 // renderGigaChat3_5_renderFunctionResponses is the macro render_function_responses of renderGigaChat3_5.
 func renderGigaChat3_5_renderFunctionResponses(w *jinja2.Writer, content, names jinja2.Value) {
 	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
+	var items, nsResp jinja2.Value
 	content = jinja2.Param(content, "content")
 	names = jinja2.Param(names, "names")
-	var items, nsResp jinja2.Value
 	// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
 	if (jinja2.IsIterable(content) && !jinja2.IsString(content)) && !jinja2.IsMapping(content) {
 		// GigaChat3.5.jinja:606:9 {%- set items = content -%}
@@ -2309,6 +2309,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 // renderGigaChat3_5_jsonSchemaToTypescriptLlama is the macro json_schema_to_typescript of renderGigaChat3_5Llama.
 func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
 	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
+	var root, rns, ADDITIONAL_JSON_KEYS, refstr, segs, nsP, rns2, nsb, nsu, tyRaw, ty, c, ns, required, nst jinja2.Value
+	var el jinja2.Value
 	schema = llamacpp.Param(schema, "schema")
 	if indent.IsMissing() {
 		indent = jinja2.Lit("")
@@ -2322,8 +2324,6 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 	if refNs.IsMissing() {
 		refNs = jinja2.None()
 	}
-	var root, rns, ADDITIONAL_JSON_KEYS, refstr, segs, nsP, rns2, nsb, nsu, tyRaw, ty, c, ns, required, nst jinja2.Value
-	var el jinja2.Value
 	// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
 	if llamacpp.IsNone(schemaRoot) {
 		// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
@@ -2923,9 +2923,9 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 // renderGigaChat3_5_renderToolNamespaceLlama is the macro render_tool_namespace of renderGigaChat3_5Llama.
 func renderGigaChat3_5_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName, tools jinja2.Value) {
 	// GigaChat3.5.jinja:310:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
+	var ns jinja2.Value
 	namespaceName = llamacpp.Param(namespaceName, "namespace_name")
 	tools = llamacpp.Param(tools, "tools")
-	var ns jinja2.Value
 	// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
 	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Lit("namespace "), namespaceName, jinja2.Lit(" {"))))})
 	// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
@@ -3001,9 +3001,9 @@ func renderGigaChat3_5_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName,
 // renderGigaChat3_5_alignJsonOrderToSchemaLlama is the macro align_json_order_to_schema of renderGigaChat3_5Llama.
 func renderGigaChat3_5_alignJsonOrderToSchemaLlama(w *jinja2.Writer, jsonObj, jsonSchema jinja2.Value) {
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
+	var ns, keySet, properties, nsNewObj, itemSchema jinja2.Value
 	jsonObj = llamacpp.Param(jsonObj, "json_obj")
 	jsonSchema = llamacpp.Param(jsonSchema, "json_schema")
-	var ns, keySet, properties, nsNewObj, itemSchema jinja2.Value
 	// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 	// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
@@ -3146,8 +3146,8 @@ func renderGigaChat3_5_alignJsonOrderToSchemaLlama(w *jinja2.Writer, jsonObj, js
 // renderGigaChat3_5_renderExamplesLlama is the macro render_examples of renderGigaChat3_5Llama.
 func renderGigaChat3_5_renderExamplesLlama(w *jinja2.Writer, functions jinja2.Value) {
 	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
-	functions = llamacpp.Param(functions, "functions")
 	var nsPrompt, indent jinja2.Value
+	functions = llamacpp.Param(functions, "functions")
 	// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
 	nsPrompt = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Lit("\n\n"))})
 	// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
@@ -3211,6 +3211,7 @@ func renderGigaChat3_5_prepareDevsystemLlama(w *jinja2.Writer, devsystem, addTok
 // Its parameters after the macro's are the variables of renderGigaChat3_5Llama it reads.
 func renderGigaChat3_5_renderRoleMessageLlama(w *jinja2.Writer, message, role, addMessageSepToken jinja2.Value, addTokens jinja2.Value) {
 	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
+	var messageContent, nsEmbedResult, messageFinalContent jinja2.Value
 	message = llamacpp.Param(message, "message")
 	if role.IsMissing() {
 		role = jinja2.None()
@@ -3218,7 +3219,6 @@ func renderGigaChat3_5_renderRoleMessageLlama(w *jinja2.Writer, message, role, a
 	if addMessageSepToken.IsMissing() {
 		addMessageSepToken = jinja2.Bool(true)
 	}
-	var messageContent, nsEmbedResult, messageFinalContent jinja2.Value
 	// GigaChat3.5.jinja:473:5 {%- if not role -%}
 	if !llamacpp.Truthy(role) {
 		// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
@@ -3291,8 +3291,8 @@ func renderGigaChat3_5_renderRoleMessageLlama(w *jinja2.Writer, message, role, a
 // Its parameters after the macro's are the variables of renderGigaChat3_5Llama it reads.
 func renderGigaChat3_5_renderFunctionDescriptionsLlama(w *jinja2.Writer, message jinja2.Value, addTokens, FUNCTION_DESCRIPTIONS jinja2.Value) {
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
-	message = llamacpp.Param(message, "message")
 	var functionIds, nsCurrentTools, content jinja2.Value
+	message = llamacpp.Param(message, "message")
 	// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
 	if llamacpp.NotIn(jinja2.Lit("function_descriptions"), message) {
 		// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
@@ -3358,8 +3358,8 @@ func renderGigaChat3_5_renderGcmlParameterLlama(w *jinja2.Writer, name, value ji
 // renderGigaChat3_5_renderGcmlInvokeLlama is the macro render_gcml_invoke of renderGigaChat3_5Llama.
 func renderGigaChat3_5_renderGcmlInvokeLlama(w *jinja2.Writer, call jinja2.Value) {
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
-	call = llamacpp.Param(call, "call")
 	var inner, args, nsParams jinja2.Value
+	call = llamacpp.Param(call, "call")
 	// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 	inner = call
 	// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
@@ -3407,8 +3407,8 @@ func renderGigaChat3_5_renderGcmlInvokeLlama(w *jinja2.Writer, call jinja2.Value
 // renderGigaChat3_5_renderGcmlToolCallsLlama is the macro render_gcml_tool_calls of renderGigaChat3_5Llama.
 func renderGigaChat3_5_renderGcmlToolCallsLlama(w *jinja2.Writer, calls jinja2.Value) {
 	// GigaChat3.5.jinja:566:1 {%- macro render_gcml_tool_calls(calls) -%}
-	calls = llamacpp.Param(calls, "calls")
 	var nsInv jinja2.Value
+	calls = llamacpp.Param(calls, "calls")
 	// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
 	nsInv = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 	// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
@@ -3429,9 +3429,9 @@ func renderGigaChat3_5_renderGcmlToolCallsLlama(w *jinja2.Writer, calls jinja2.V
 // renderGigaChat3_5_renderFunctionResponseLlama is the macro render_function_response of renderGigaChat3_5Llama.
 func renderGigaChat3_5_renderFunctionResponseLlama(w *jinja2.Writer, name, item jinja2.Value) {
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
+	var nsStrip, nsBody, body jinja2.Value
 	name = llamacpp.Param(name, "name")
 	item = llamacpp.Param(item, "item")
-	var nsStrip, nsBody, body jinja2.Value
 	// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
 	if llamacpp.IsMapping(item) {
 		// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
@@ -3486,9 +3486,9 @@ func renderGigaChat3_5_renderFunctionResponseLlama(w *jinja2.Writer, name, item 
 // renderGigaChat3_5_renderFunctionResponsesLlama is the macro render_function_responses of renderGigaChat3_5Llama.
 func renderGigaChat3_5_renderFunctionResponsesLlama(w *jinja2.Writer, content, names jinja2.Value) {
 	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
+	var items, nsResp jinja2.Value
 	content = llamacpp.Param(content, "content")
 	names = llamacpp.Param(names, "names")
-	var items, nsResp jinja2.Value
 	// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
 	if (llamacpp.IsIterable(content) && !llamacpp.IsString(content)) && !llamacpp.IsMapping(content) {
 		// GigaChat3.5.jinja:606:9 {%- set items = content -%}

@@ -382,8 +382,8 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 // Its parameters after the macro's are the variables of renderGoogleGemma4_31B_It it reads.
 func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, required jinja2.Value, formatArgument jinja2.Value) {
 	// google-gemma-4-31B-it.jinja:1:1 {%- macro format_parameters(properties, required) -%}
-	properties = jinja2.Param(properties, "properties")
 	var standardKeys, ns jinja2.Value
+	properties = jinja2.Param(properties, "properties")
 	// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 	standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 	// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
@@ -618,8 +618,8 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 // Its parameters after the macro's are the variables of renderGoogleGemma4_31B_It it reads.
 func renderGoogleGemma4_31B_It_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Value, formatArgument jinja2.Value) {
 	// google-gemma-4-31B-it.jinja:86:1 {%- macro format_function_declaration(tool_data) -%}
-	toolData = jinja2.Param(toolData, "tool_data")
 	var params, responseDeclaration jinja2.Value
+	toolData = jinja2.Param(toolData, "tool_data")
 	w.WriteString("declaration:")
 	// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
 	toolDataFunction := jinja2.ItemStr(toolData, "function")
@@ -699,11 +699,11 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclaration(w *jinja2.Writer, toolD
 // renderGoogleGemma4_31B_It_formatArgument is the macro format_argument of renderGoogleGemma4_31B_It.
 func renderGoogleGemma4_31B_It_formatArgument(w *jinja2.Writer, argument, escapeKeys jinja2.Value) {
 	// google-gemma-4-31B-it.jinja:118:1 {%- macro format_argument(argument, escape_keys=True) -%}
+	var ns jinja2.Value
 	argument = jinja2.Param(argument, "argument")
 	if escapeKeys.IsMissing() {
 		escapeKeys = jinja2.Bool(true)
 	}
-	var ns jinja2.Value
 	// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
 	if jinja2.IsString(argument) {
 		// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
@@ -781,8 +781,8 @@ func renderGoogleGemma4_31B_It_formatArgument(w *jinja2.Writer, argument, escape
 // renderGoogleGemma4_31B_It_stripThinking is the macro strip_thinking of renderGoogleGemma4_31B_It.
 func renderGoogleGemma4_31B_It_stripThinking(w *jinja2.Writer, text jinja2.Value) {
 	// google-gemma-4-31B-it.jinja:148:1 {%- macro strip_thinking(text) -%}
-	text = jinja2.Param(text, "text")
 	var ns jinja2.Value
+	text = jinja2.Param(text, "text")
 	// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 	// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
@@ -1198,9 +1198,9 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 // Its parameters after the macro's are the variables of renderGoogleGemma4_31B_ItLlama it reads.
 func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, properties, required jinja2.Value, formatArgument jinja2.Value) {
 	// google-gemma-4-31B-it.jinja:1:1 {%- macro format_parameters(properties, required) -%}
+	var standardKeys, ns jinja2.Value
 	properties = llamacpp.Param(properties, "properties")
 	llamacpp.Param(required, "required")
-	var standardKeys, ns jinja2.Value
 	// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 	standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 	// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
@@ -1440,8 +1440,8 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 // Its parameters after the macro's are the variables of renderGoogleGemma4_31B_ItLlama it reads.
 func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinja2.Value, formatArgument jinja2.Value) {
 	// google-gemma-4-31B-it.jinja:86:1 {%- macro format_function_declaration(tool_data) -%}
-	toolData = llamacpp.Param(toolData, "tool_data")
 	var params, responseDeclaration jinja2.Value
+	toolData = llamacpp.Param(toolData, "tool_data")
 	w.WriteString("declaration:")
 	// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
 	toolDataFunction := llamacpp.ItemStr(toolData, "function")
@@ -1521,11 +1521,11 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 // renderGoogleGemma4_31B_It_formatArgumentLlama is the macro format_argument of renderGoogleGemma4_31B_ItLlama.
 func renderGoogleGemma4_31B_It_formatArgumentLlama(w *jinja2.Writer, argument, escapeKeys jinja2.Value) {
 	// google-gemma-4-31B-it.jinja:118:1 {%- macro format_argument(argument, escape_keys=True) -%}
+	var ns jinja2.Value
 	argument = llamacpp.Param(argument, "argument")
 	if escapeKeys.IsMissing() {
 		escapeKeys = jinja2.Bool(true)
 	}
-	var ns jinja2.Value
 	// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
 	if llamacpp.IsString(argument) {
 		// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
@@ -1605,8 +1605,8 @@ func renderGoogleGemma4_31B_It_formatArgumentLlama(w *jinja2.Writer, argument, e
 // renderGoogleGemma4_31B_It_stripThinkingLlama is the macro strip_thinking of renderGoogleGemma4_31B_ItLlama.
 func renderGoogleGemma4_31B_It_stripThinkingLlama(w *jinja2.Writer, text jinja2.Value) {
 	// google-gemma-4-31B-it.jinja:148:1 {%- macro strip_thinking(text) -%}
-	text = llamacpp.Param(text, "text")
 	var ns jinja2.Value
+	text = llamacpp.Param(text, "text")
 	// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
 	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 	// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}

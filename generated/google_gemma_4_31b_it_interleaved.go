@@ -325,8 +325,8 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 // Its parameters after the macro's are the variables of renderGoogleGemma4_31B_ItInterleaved it reads.
 func renderGoogleGemma4_31B_ItInterleaved_formatParameters(w *jinja2.Writer, properties, required jinja2.Value, formatArgument jinja2.Value) {
 	// google-gemma-4-31B-it-interleaved.jinja:1:1 {%- macro format_parameters(properties, required) -%}
-	properties = jinja2.Param(properties, "properties")
 	var standardKeys, ns jinja2.Value
+	properties = jinja2.Param(properties, "properties")
 	// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 	standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 	// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
@@ -526,8 +526,8 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParameters(w *jinja2.Writer, pro
 // Its parameters after the macro's are the variables of renderGoogleGemma4_31B_ItInterleaved it reads.
 func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Value, formatArgument jinja2.Value) {
 	// google-gemma-4-31B-it-interleaved.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
-	toolData = jinja2.Param(toolData, "tool_data")
 	var params, responseDeclaration jinja2.Value
+	toolData = jinja2.Param(toolData, "tool_data")
 	w.WriteString("declaration:")
 	// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
 	toolDataFunction := jinja2.ItemStr(toolData, "function")
@@ -607,11 +607,11 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclaration(w *jinja2.Wr
 // renderGoogleGemma4_31B_ItInterleaved_formatArgument is the macro format_argument of renderGoogleGemma4_31B_ItInterleaved.
 func renderGoogleGemma4_31B_ItInterleaved_formatArgument(w *jinja2.Writer, argument, escapeKeys jinja2.Value) {
 	// google-gemma-4-31B-it-interleaved.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
+	var ns jinja2.Value
 	argument = jinja2.Param(argument, "argument")
 	if escapeKeys.IsMissing() {
 		escapeKeys = jinja2.Bool(true)
 	}
-	var ns jinja2.Value
 	// google-gemma-4-31B-it-interleaved.jinja:112:5 {%- if argument is string -%}
 	if jinja2.IsString(argument) {
 		// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
@@ -689,8 +689,8 @@ func renderGoogleGemma4_31B_ItInterleaved_formatArgument(w *jinja2.Writer, argum
 // renderGoogleGemma4_31B_ItInterleaved_stripThinking is the macro strip_thinking of renderGoogleGemma4_31B_ItInterleaved.
 func renderGoogleGemma4_31B_ItInterleaved_stripThinking(w *jinja2.Writer, text jinja2.Value) {
 	// google-gemma-4-31B-it-interleaved.jinja:141:1 {%- macro strip_thinking(text) -%}
-	text = jinja2.Param(text, "text")
 	var ns jinja2.Value
+	text = jinja2.Param(text, "text")
 	// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 	// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
@@ -1006,9 +1006,9 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 // Its parameters after the macro's are the variables of renderGoogleGemma4_31B_ItInterleavedLlama it reads.
 func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer, properties, required jinja2.Value, formatArgument jinja2.Value) {
 	// google-gemma-4-31B-it-interleaved.jinja:1:1 {%- macro format_parameters(properties, required) -%}
+	var standardKeys, ns jinja2.Value
 	properties = llamacpp.Param(properties, "properties")
 	llamacpp.Param(required, "required")
-	var standardKeys, ns jinja2.Value
 	// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
 	standardKeys = jinja2.NewList(jinja2.Lit("description"), jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"), jinja2.Lit("nullable"))
 	// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
@@ -1213,8 +1213,8 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 // Its parameters after the macro's are the variables of renderGoogleGemma4_31B_ItInterleavedLlama it reads.
 func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinja2.Value, formatArgument jinja2.Value) {
 	// google-gemma-4-31B-it-interleaved.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
-	toolData = llamacpp.Param(toolData, "tool_data")
 	var params, responseDeclaration jinja2.Value
+	toolData = llamacpp.Param(toolData, "tool_data")
 	w.WriteString("declaration:")
 	// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
 	toolDataFunction := llamacpp.ItemStr(toolData, "function")
@@ -1294,11 +1294,11 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 // renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama is the macro format_argument of renderGoogleGemma4_31B_ItInterleavedLlama.
 func renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w *jinja2.Writer, argument, escapeKeys jinja2.Value) {
 	// google-gemma-4-31B-it-interleaved.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
+	var ns jinja2.Value
 	argument = llamacpp.Param(argument, "argument")
 	if escapeKeys.IsMissing() {
 		escapeKeys = jinja2.Bool(true)
 	}
-	var ns jinja2.Value
 	// google-gemma-4-31B-it-interleaved.jinja:112:5 {%- if argument is string -%}
 	if llamacpp.IsString(argument) {
 		// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
@@ -1378,8 +1378,8 @@ func renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w *jinja2.Writer, 
 // renderGoogleGemma4_31B_ItInterleaved_stripThinkingLlama is the macro strip_thinking of renderGoogleGemma4_31B_ItInterleavedLlama.
 func renderGoogleGemma4_31B_ItInterleaved_stripThinkingLlama(w *jinja2.Writer, text jinja2.Value) {
 	// google-gemma-4-31B-it-interleaved.jinja:141:1 {%- macro strip_thinking(text) -%}
-	text = llamacpp.Param(text, "text")
 	var ns jinja2.Value
+	text = llamacpp.Param(text, "text")
 	// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
 	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Lit(""))})
 	// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}

@@ -156,8 +156,8 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 // renderKimiK2Instruct_renderContent is the macro render_content of renderKimiK2Instruct.
 func renderKimiK2Instruct_renderContent(w *jinja2.Writer, msg jinja2.Value) {
 	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
-	msg = jinja2.Param(msg, "msg")
 	var c jinja2.Value
+	msg = jinja2.Param(msg, "msg")
 	// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
 	c = jinja2.MethodGet(msg, jinja2.Lit("content"))
 	// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
@@ -303,8 +303,8 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 // renderKimiK2Instruct_renderContentLlama is the macro render_content of renderKimiK2InstructLlama.
 func renderKimiK2Instruct_renderContentLlama(w *jinja2.Writer, msg jinja2.Value) {
 	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
-	msg = llamacpp.Param(msg, "msg")
 	var c jinja2.Value
+	msg = llamacpp.Param(msg, "msg")
 	// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
 	c = llamacpp.MethodGet(msg, jinja2.Lit("content"))
 	// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}

@@ -403,9 +403,9 @@ func renderKimiK3_nextImage(w *jinja2.Writer, state jinja2.Value, imagePrompts j
 // Its parameters after the macro's are the variables of renderKimiK3 it reads.
 func renderKimiK3_renderText(w *jinja2.Writer, text, state jinja2.Value, imagePrompts jinja2.Value) {
 	// Kimi-K3.jinja:29:1 {%- macro render_text(text, state) -%}
+	var parts jinja2.Value
 	text = jinja2.Param(text, "text")
 	state = jinja2.Param(state, "state")
-	var parts jinja2.Value
 	// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
 	text = jinja2.FilterString(text)
 	// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
@@ -591,9 +591,9 @@ func renderKimiK3_xtmlValue(w *jinja2.Writer, value jinja2.Value) {
 // Its parameters after the macro's are the variables of renderKimiK3 it reads.
 func renderKimiK3_renderAssistant(w *jinja2.Writer, message, state jinja2.Value, thinking, imagePrompts jinja2.Value) {
 	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
+	var reasoningContent, toolCalls jinja2.Value
 	message = jinja2.Param(message, "message")
 	state = jinja2.Param(state, "state")
-	var reasoningContent, toolCalls jinja2.Value
 	// Kimi-K3.jinja:117:1 {%- if thinking -%}
 	if thinking.Truthy() {
 		// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
@@ -701,12 +701,12 @@ func renderKimiK3_renderAssistant(w *jinja2.Writer, message, state jinja2.Value,
 // Its parameters after the macro's are the variables of renderKimiK3 it reads.
 func renderKimiK3_renderToolMessage(w *jinja2.Writer, message, state, resolvedName jinja2.Value, imagePrompts jinja2.Value) {
 	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
+	var toolName, fallbackCall, fallbackFn jinja2.Value
 	message = jinja2.Param(message, "message")
 	state = jinja2.Param(state, "state")
 	if resolvedName.IsMissing() {
 		resolvedName = jinja2.None()
 	}
-	var toolName, fallbackCall, fallbackFn jinja2.Value
 	// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
 	jinja2.CheckNamespace(state)
 	// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
@@ -1123,9 +1123,9 @@ func renderKimiK3_nextImageLlama(w *jinja2.Writer, state jinja2.Value, imageProm
 // Its parameters after the macro's are the variables of renderKimiK3Llama it reads.
 func renderKimiK3_renderTextLlama(w *jinja2.Writer, text, state jinja2.Value, imagePrompts jinja2.Value) {
 	// Kimi-K3.jinja:29:1 {%- macro render_text(text, state) -%}
+	var parts jinja2.Value
 	text = llamacpp.Param(text, "text")
 	state = llamacpp.Param(state, "state")
-	var parts jinja2.Value
 	// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
 	text = llamacpp.FilterString(text)
 	// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
@@ -1314,9 +1314,9 @@ func renderKimiK3_xtmlValueLlama(w *jinja2.Writer, value jinja2.Value) {
 // Its parameters after the macro's are the variables of renderKimiK3Llama it reads.
 func renderKimiK3_renderAssistantLlama(w *jinja2.Writer, message, state jinja2.Value, thinking, imagePrompts jinja2.Value) {
 	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
+	var reasoningContent, toolCalls jinja2.Value
 	message = llamacpp.Param(message, "message")
 	state = llamacpp.Param(state, "state")
-	var reasoningContent, toolCalls jinja2.Value
 	// Kimi-K3.jinja:117:1 {%- if thinking -%}
 	if llamacpp.Truthy(thinking) {
 		// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
@@ -1427,12 +1427,12 @@ func renderKimiK3_renderAssistantLlama(w *jinja2.Writer, message, state jinja2.V
 // Its parameters after the macro's are the variables of renderKimiK3Llama it reads.
 func renderKimiK3_renderToolMessageLlama(w *jinja2.Writer, message, state, resolvedName jinja2.Value, imagePrompts jinja2.Value) {
 	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
+	var toolName, fallbackCall, fallbackFn jinja2.Value
 	message = llamacpp.Param(message, "message")
 	state = llamacpp.Param(state, "state")
 	if resolvedName.IsMissing() {
 		resolvedName = jinja2.None()
 	}
-	var toolName, fallbackCall, fallbackFn jinja2.Value
 	// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
 	llamacpp.CheckNamespace(state)
 	// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}

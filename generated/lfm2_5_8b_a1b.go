@@ -227,8 +227,8 @@ func renderLFM2_5_8B_A1B_formatArgValue(w *jinja2.Writer, argValue jinja2.Value)
 // renderLFM2_5_8B_A1B_parseContent is the macro parse_content of renderLFM2_5_8B_A1B.
 func renderLFM2_5_8B_A1B_parseContent(w *jinja2.Writer, content jinja2.Value) {
 	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
-	content = jinja2.Param(content, "content")
 	var ns jinja2.Value
+	content = jinja2.Param(content, "content")
 	// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
 	if jinja2.IsString(content) {
 		// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
@@ -268,8 +268,8 @@ func renderLFM2_5_8B_A1B_parseContent(w *jinja2.Writer, content jinja2.Value) {
 // renderLFM2_5_8B_A1B_renderToolCalls is the macro render_tool_calls of renderLFM2_5_8B_A1B.
 func renderLFM2_5_8B_A1B_renderToolCalls(w *jinja2.Writer, toolCalls jinja2.Value) {
 	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
-	toolCalls = jinja2.Param(toolCalls, "tool_calls")
 	var toolCallsNs jinja2.Value
+	toolCalls = jinja2.Param(toolCalls, "tool_calls")
 	// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
 	toolCallsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
 	// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
@@ -493,8 +493,8 @@ func renderLFM2_5_8B_A1B_formatArgValueLlama(w *jinja2.Writer, argValue jinja2.V
 // renderLFM2_5_8B_A1B_parseContentLlama is the macro parse_content of renderLFM2_5_8B_A1BLlama.
 func renderLFM2_5_8B_A1B_parseContentLlama(w *jinja2.Writer, content jinja2.Value) {
 	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
-	content = llamacpp.Param(content, "content")
 	var ns jinja2.Value
+	content = llamacpp.Param(content, "content")
 	// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
 	if llamacpp.IsString(content) {
 		// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
@@ -534,8 +534,8 @@ func renderLFM2_5_8B_A1B_parseContentLlama(w *jinja2.Writer, content jinja2.Valu
 // renderLFM2_5_8B_A1B_renderToolCallsLlama is the macro render_tool_calls of renderLFM2_5_8B_A1BLlama.
 func renderLFM2_5_8B_A1B_renderToolCallsLlama(w *jinja2.Writer, toolCalls jinja2.Value) {
 	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
-	toolCalls = llamacpp.Param(toolCalls, "tool_calls")
 	var toolCallsNs jinja2.Value
+	toolCalls = llamacpp.Param(toolCalls, "tool_calls")
 	// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
 	toolCallsNs = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
 	// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}

@@ -138,11 +138,11 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 // renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfo is the macro append_new_param_info of renderMeetkaiFunctionaryMediumV3_2.
 func renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfo(w *jinja2.Writer, paramDeclaration, commentInfo, examplesInfo, depth jinja2.Value) {
 	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
+	var offset jinja2.Value
 	paramDeclaration = jinja2.Param(paramDeclaration, "param_declaration")
 	commentInfo = jinja2.Param(commentInfo, "comment_info")
 	examplesInfo = jinja2.Param(examplesInfo, "examples_info")
 	depth = jinja2.Param(depth, "depth")
-	var offset jinja2.Value
 	// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
 	offset = jinja2.Lit("")
 	// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
@@ -191,8 +191,8 @@ func renderMeetkaiFunctionaryMediumV3_2_convertDataType(w *jinja2.Writer, paramT
 // renderMeetkaiFunctionaryMediumV3_2_getParamType is the macro get_param_type of renderMeetkaiFunctionaryMediumV3_2.
 func renderMeetkaiFunctionaryMediumV3_2_getParamType(w *jinja2.Writer, param jinja2.Value) {
 	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
-	param = jinja2.Param(param, "param")
 	var paramType, rawParamType, oneOfTypes jinja2.Value
+	param = jinja2.Param(param, "param")
 	// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
 	paramType = jinja2.Lit("any")
 	// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
@@ -259,8 +259,8 @@ func renderMeetkaiFunctionaryMediumV3_2_getFormatParam(w *jinja2.Writer, param j
 // renderMeetkaiFunctionaryMediumV3_2_getParamInfo is the macro get_param_info of renderMeetkaiFunctionaryMediumV3_2.
 func renderMeetkaiFunctionaryMediumV3_2_getParamInfo(w *jinja2.Writer, param jinja2.Value) {
 	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
-	param = jinja2.Param(param, "param")
 	var paramType, formatParam, desc, defaultValue jinja2.Value
+	param = jinja2.Param(param, "param")
 	// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
 	paramType = jinja2.MethodGetDefault(param, jinja2.Lit("type"), jinja2.Lit("any"))
 	// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
@@ -353,10 +353,10 @@ func renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr(w *jinja2.Writer, enumO
 // Its parameters after the macro's are the variables of renderMeetkaiFunctionaryMediumV3_2 it reads.
 func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript(w *jinja2.Writer, paramName, paramDic, depth jinja2.Value, getParameterTypescript jinja2.Value) {
 	// meetkai-functionary-medium-v3.2.jinja:113:1 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
+	var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
 	paramName = jinja2.Param(paramName, "param_name")
 	paramDic = jinja2.Param(paramDic, "param_dic")
 	depth = jinja2.Param(depth, "depth")
-	var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
 	// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
 	offset = jinja2.Lit("")
 	// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
@@ -788,11 +788,11 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 // renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfoLlama is the macro append_new_param_info of renderMeetkaiFunctionaryMediumV3_2Llama.
 func renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfoLlama(w *jinja2.Writer, paramDeclaration, commentInfo, examplesInfo, depth jinja2.Value) {
 	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
+	var offset jinja2.Value
 	paramDeclaration = llamacpp.Param(paramDeclaration, "param_declaration")
 	commentInfo = llamacpp.Param(commentInfo, "comment_info")
 	examplesInfo = llamacpp.Param(examplesInfo, "examples_info")
 	depth = llamacpp.Param(depth, "depth")
-	var offset jinja2.Value
 	// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
 	offset = jinja2.Lit("")
 	// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
@@ -841,8 +841,8 @@ func renderMeetkaiFunctionaryMediumV3_2_convertDataTypeLlama(w *jinja2.Writer, p
 // renderMeetkaiFunctionaryMediumV3_2_getParamTypeLlama is the macro get_param_type of renderMeetkaiFunctionaryMediumV3_2Llama.
 func renderMeetkaiFunctionaryMediumV3_2_getParamTypeLlama(w *jinja2.Writer, param jinja2.Value) {
 	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
-	param = llamacpp.Param(param, "param")
 	var paramType, rawParamType, oneOfTypes jinja2.Value
+	param = llamacpp.Param(param, "param")
 	// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
 	paramType = jinja2.Lit("any")
 	// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
@@ -909,8 +909,8 @@ func renderMeetkaiFunctionaryMediumV3_2_getFormatParamLlama(w *jinja2.Writer, pa
 // renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama is the macro get_param_info of renderMeetkaiFunctionaryMediumV3_2Llama.
 func renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama(w *jinja2.Writer, param jinja2.Value) {
 	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
-	param = llamacpp.Param(param, "param")
 	var paramType, formatParam, desc, defaultValue jinja2.Value
+	param = llamacpp.Param(param, "param")
 	// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
 	paramType = llamacpp.MethodGetDefault(param, jinja2.Lit("type"), jinja2.Lit("any"))
 	// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
@@ -1005,10 +1005,10 @@ func renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama(w *jinja2.Writer, 
 // Its parameters after the macro's are the variables of renderMeetkaiFunctionaryMediumV3_2Llama it reads.
 func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer, paramName, paramDic, depth jinja2.Value, getParameterTypescript jinja2.Value) {
 	// meetkai-functionary-medium-v3.2.jinja:113:1 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
+	var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
 	paramName = llamacpp.Param(paramName, "param_name")
 	paramDic = llamacpp.Param(paramDic, "param_dic")
 	depth = llamacpp.Param(depth, "depth")
-	var offset, itemsInfo, arrayType, itemInfo, itemType jinja2.Value
 	// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
 	offset = jinja2.Lit("")
 	// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}

@@ -335,8 +335,8 @@ func renderMiniMaxM2_visibleText(w *jinja2.Writer, content jinja2.Value) {
 // Its parameters after the macro's are the variables of renderMiniMaxM2 it reads.
 func renderMiniMaxM2_buildSystemMessage(w *jinja2.Writer, systemMessage jinja2.Value, modelIdentityInput jinja2.Value) {
 	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
-	systemMessage = jinja2.Param(systemMessage, "system_message")
 	modelIdentity := modelIdentityInput
+	systemMessage = jinja2.Param(systemMessage, "system_message")
 	// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
 	if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
 		// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
@@ -659,8 +659,8 @@ func renderMiniMaxM2_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
 // Its parameters after the macro's are the variables of renderMiniMaxM2Llama it reads.
 func renderMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jinja2.Value, modelIdentityInput jinja2.Value) {
 	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
-	systemMessage = llamacpp.Param(systemMessage, "system_message")
 	modelIdentity := modelIdentityInput
+	systemMessage = llamacpp.Param(systemMessage, "system_message")
 	// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
 	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttr(systemMessage, "content")) {
 		// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}

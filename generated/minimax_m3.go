@@ -541,8 +541,8 @@ func renderMiniMaxM3_buildSystemMessage(w *jinja2.Writer, systemMessage jinja2.V
 // Its parameters after the macro's are the variables of renderMiniMaxM3 it reads.
 func renderMiniMaxM3_buildDeveloperMessage(w *jinja2.Writer, developerMessage jinja2.Value, modelIdentityInput, imageToken, videoToken jinja2.Value) {
 	// MiniMax-M3.jinja:88:1 {%- macro build_developer_message(developer_message) -%}
-	developerMessage = jinja2.Param(developerMessage, "developer_message")
 	modelIdentity := modelIdentityInput
+	developerMessage = jinja2.Param(developerMessage, "developer_message")
 	// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
 	if developerMessage.Truthy() && jinja2.ItemAttr(developerMessage, "content").Truthy() {
 		// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
@@ -1061,8 +1061,8 @@ func renderMiniMaxM3_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jin
 // Its parameters after the macro's are the variables of renderMiniMaxM3Llama it reads.
 func renderMiniMaxM3_buildDeveloperMessageLlama(w *jinja2.Writer, developerMessage jinja2.Value, modelIdentityInput, imageToken, videoToken jinja2.Value) {
 	// MiniMax-M3.jinja:88:1 {%- macro build_developer_message(developer_message) -%}
-	developerMessage = llamacpp.Param(developerMessage, "developer_message")
 	modelIdentity := modelIdentityInput
+	developerMessage = llamacpp.Param(developerMessage, "developer_message")
 	// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
 	if llamacpp.Truthy(developerMessage) && llamacpp.Truthy(llamacpp.ItemAttr(developerMessage, "content")) {
 		// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}

@@ -158,8 +158,8 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 // renderMoonshotaiKimiK2Thinking_renderContent is the macro render_content of renderMoonshotaiKimiK2Thinking.
 func renderMoonshotaiKimiK2Thinking_renderContent(w *jinja2.Writer, msg jinja2.Value) {
 	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
-	msg = jinja2.Param(msg, "msg")
 	var c jinja2.Value
+	msg = jinja2.Param(msg, "msg")
 	// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
 	c = jinja2.MethodGet(msg, jinja2.Lit("content"))
 	// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
@@ -185,8 +185,8 @@ func renderMoonshotaiKimiK2Thinking_renderContent(w *jinja2.Writer, msg jinja2.V
 // renderMoonshotaiKimiK2Thinking_setRoles is the macro set_roles of renderMoonshotaiKimiK2Thinking.
 func renderMoonshotaiKimiK2Thinking_setRoles(w *jinja2.Writer, message jinja2.Value) {
 	// moonshotai-Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
-	message = jinja2.Param(message, "message")
 	var roleName jinja2.Value
+	message = jinja2.Param(message, "message")
 	// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 	roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
 		return jinja2.ItemStr(message, "role")
@@ -367,8 +367,8 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 // renderMoonshotaiKimiK2Thinking_renderContentLlama is the macro render_content of renderMoonshotaiKimiK2ThinkingLlama.
 func renderMoonshotaiKimiK2Thinking_renderContentLlama(w *jinja2.Writer, msg jinja2.Value) {
 	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
-	msg = llamacpp.Param(msg, "msg")
 	var c jinja2.Value
+	msg = llamacpp.Param(msg, "msg")
 	// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
 	c = llamacpp.MethodGet(msg, jinja2.Lit("content"))
 	// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
@@ -394,8 +394,8 @@ func renderMoonshotaiKimiK2Thinking_renderContentLlama(w *jinja2.Writer, msg jin
 // renderMoonshotaiKimiK2Thinking_setRolesLlama is the macro set_roles of renderMoonshotaiKimiK2ThinkingLlama.
 func renderMoonshotaiKimiK2Thinking_setRolesLlama(w *jinja2.Writer, message jinja2.Value) {
 	// moonshotai-Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
-	message = llamacpp.Param(message, "message")
 	var roleName jinja2.Value
+	message = llamacpp.Param(message, "message")
 	// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 	roleName = llamacpp.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
 		return llamacpp.ItemStr(message, "role")

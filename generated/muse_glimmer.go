@@ -298,8 +298,8 @@ func renderMuseGlimmer_renderContent(w *jinja2.Writer, content jinja2.Value) {
 // renderMuseGlimmer_renderAtem is the macro render_atem of renderMuseGlimmer.
 func renderMuseGlimmer_renderAtem(w *jinja2.Writer, tc jinja2.Value) {
 	// muse-glimmer.jinja:26:1 {%- macro render_atem(tc) -%}
-	tc = jinja2.Param(tc, "tc")
 	var args jinja2.Value
+	tc = jinja2.Param(tc, "tc")
 	// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
 	tcFunction := jinja2.ItemAttr(tc, "function")
 	args = jinja2.ItemAttr(tcFunction, "arguments")
@@ -351,9 +351,9 @@ func renderMuseGlimmer_renderAtem(w *jinja2.Writer, tc jinja2.Value) {
 // Its parameters after the macro's are the variables of renderMuseGlimmer it reads.
 func renderMuseGlimmer_renderToolDefs(w *jinja2.Writer, tools jinja2.Value, toolNamespaceDescriptionsInput jinja2.Value) {
 	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
-	tools = jinja2.Param(tools, "tools")
 	var nsns, nd jinja2.Value
 	toolNamespaceDescriptions := toolNamespaceDescriptionsInput
+	tools = jinja2.Param(tools, "tools")
 	w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 	// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
 	nsns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
@@ -440,8 +440,8 @@ func renderMuseGlimmer_renderReasoning(w *jinja2.Writer, reasoningStrengthInput 
 // renderMuseGlimmer_renderSystemMeta is the macro render_system_meta of renderMuseGlimmer.
 func renderMuseGlimmer_renderSystemMeta(w *jinja2.Writer, tools jinja2.Value) {
 	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
-	tools = jinja2.Param(tools, "tools")
 	var rns jinja2.Value
+	tools = jinja2.Param(tools, "tools")
 	// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
 	rns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Lit("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
 	// muse-glimmer.jinja:89:5 {%- if tools -%}
@@ -745,8 +745,8 @@ func renderMuseGlimmer_renderContentLlama(w *jinja2.Writer, content jinja2.Value
 // renderMuseGlimmer_renderAtemLlama is the macro render_atem of renderMuseGlimmerLlama.
 func renderMuseGlimmer_renderAtemLlama(w *jinja2.Writer, tc jinja2.Value) {
 	// muse-glimmer.jinja:26:1 {%- macro render_atem(tc) -%}
-	tc = llamacpp.Param(tc, "tc")
 	var args jinja2.Value
+	tc = llamacpp.Param(tc, "tc")
 	// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
 	tcFunction := llamacpp.ItemAttr(tc, "function")
 	args = llamacpp.ItemAttr(tcFunction, "arguments")
@@ -800,9 +800,9 @@ func renderMuseGlimmer_renderAtemLlama(w *jinja2.Writer, tc jinja2.Value) {
 // Its parameters after the macro's are the variables of renderMuseGlimmerLlama it reads.
 func renderMuseGlimmer_renderToolDefsLlama(w *jinja2.Writer, tools jinja2.Value, toolNamespaceDescriptionsInput jinja2.Value) {
 	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
-	tools = llamacpp.Param(tools, "tools")
 	var nsns, nd jinja2.Value
 	toolNamespaceDescriptions := toolNamespaceDescriptionsInput
+	tools = llamacpp.Param(tools, "tools")
 	w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 	// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
 	nsns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
@@ -891,8 +891,8 @@ func renderMuseGlimmer_renderReasoningLlama(w *jinja2.Writer, reasoningStrengthI
 // renderMuseGlimmer_renderSystemMetaLlama is the macro render_system_meta of renderMuseGlimmerLlama.
 func renderMuseGlimmer_renderSystemMetaLlama(w *jinja2.Writer, tools jinja2.Value) {
 	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
-	tools = llamacpp.Param(tools, "tools")
 	var rns jinja2.Value
+	tools = llamacpp.Param(tools, "tools")
 	// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
 	rns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Lit("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
 	// muse-glimmer.jinja:89:5 {%- if tools -%}

@@ -231,8 +231,8 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 // renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType is the macro json_to_python_type of renderNousResearchHermes2ProLlama3_8B_ToolUse.
 func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w *jinja2.Writer, jsonSpec jinja2.Value) {
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
-	jsonSpec = jinja2.Param(jsonSpec, "json_spec")
 	var basicTypeMap jinja2.Value
+	jsonSpec = jinja2.Param(jsonSpec, "json_spec")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 	basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
@@ -477,8 +477,8 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 // renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama is the macro json_to_python_type of renderNousResearchHermes2ProLlama3_8B_ToolUseLlama.
 func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w *jinja2.Writer, jsonSpec jinja2.Value) {
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
-	jsonSpec = llamacpp.Param(jsonSpec, "json_spec")
 	var basicTypeMap jinja2.Value
+	jsonSpec = llamacpp.Param(jsonSpec, "json_spec")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 	basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}

@@ -231,9 +231,9 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 // renderOpenaiGptOss120b_renderTypescriptType is the macro render_typescript_type of renderOpenaiGptOss120b.
 func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, requiredParams, isNullable jinja2.Value) {
 	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
+	var innerType, hasObjectVariants jinja2.Value
 	paramSpec = jinja2.Param(paramSpec, "param_spec")
 	requiredParams = jinja2.Param(requiredParams, "required_params")
-	var innerType, hasObjectVariants jinja2.Value
 	// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
 	paramSpecType := jinja2.ItemAttr(paramSpec, "type")
 	if jinja2.EqStr(paramSpecType, "array") {
@@ -774,9 +774,9 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 // renderOpenaiGptOss120b_renderTypescriptTypeLlama is the macro render_typescript_type of renderOpenaiGptOss120bLlama.
 func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpec, requiredParams, isNullable jinja2.Value) {
 	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
+	var innerType, hasObjectVariants jinja2.Value
 	paramSpec = llamacpp.Param(paramSpec, "param_spec")
 	requiredParams = llamacpp.Param(requiredParams, "required_params")
-	var innerType, hasObjectVariants jinja2.Value
 	// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
 	paramSpecType := llamacpp.ItemAttr(paramSpec, "type")
 	if jinja2.EqStr(paramSpecType, "array") {

@@ -316,10 +316,10 @@ func renderRekaEdge(w *jinja2.Writer) {
 // renderRekaEdge_renderContent is the macro render_content of renderRekaEdge.
 func renderRekaEdge_renderContent(w *jinja2.Writer, content, numImgTokens, numVideoFrames jinja2.Value) {
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
+	var ns jinja2.Value
 	content = jinja2.Param(content, "content")
 	numImgTokens = jinja2.Param(numImgTokens, "num_img_tokens")
 	numVideoFrames = jinja2.Param(numVideoFrames, "num_video_frames")
-	var ns jinja2.Value
 	// Reka-Edge.jinja:2:5 {%- if content is string -%}
 	if jinja2.IsString(content) {
 		// Reka-Edge.jinja:3:9 {{- content -}}
@@ -666,10 +666,10 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 // renderRekaEdge_renderContentLlama is the macro render_content of renderRekaEdgeLlama.
 func renderRekaEdge_renderContentLlama(w *jinja2.Writer, content, numImgTokens, numVideoFrames jinja2.Value) {
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
+	var ns jinja2.Value
 	content = llamacpp.Param(content, "content")
 	numImgTokens = llamacpp.Param(numImgTokens, "num_img_tokens")
 	numVideoFrames = llamacpp.Param(numVideoFrames, "num_video_frames")
-	var ns jinja2.Value
 	// Reka-Edge.jinja:2:5 {%- if content is string -%}
 	if llamacpp.IsString(content) {
 		// Reka-Edge.jinja:3:9 {{- content -}}

@@ -250,8 +250,8 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 // renderStepFun3_7Flash_renderMessageContent is the macro render_message_content of renderStepFun3_7Flash.
 func renderStepFun3_7Flash_renderMessageContent(w *jinja2.Writer, message jinja2.Value) {
 	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
-	message = jinja2.Param(message, "message")
 	var ns jinja2.Value
+	message = jinja2.Param(message, "message")
 	// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
 	messageContent := jinja2.ItemAttr(message, "content")
 	if jinja2.IsNone(messageContent) {
@@ -517,8 +517,8 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 // renderStepFun3_7Flash_renderMessageContentLlama is the macro render_message_content of renderStepFun3_7FlashLlama.
 func renderStepFun3_7Flash_renderMessageContentLlama(w *jinja2.Writer, message jinja2.Value) {
 	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
-	message = llamacpp.Param(message, "message")
 	var ns jinja2.Value
+	message = llamacpp.Param(message, "message")
 	// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
 	messageContent := llamacpp.ItemAttr(message, "content")
 	if llamacpp.IsNone(messageContent) {

@@ -356,8 +356,8 @@ func renderUnslothMiniMaxM2_visibleText(w *jinja2.Writer, content jinja2.Value) 
 // Its parameters after the macro's are the variables of renderUnslothMiniMaxM2 it reads.
 func renderUnslothMiniMaxM2_buildSystemMessage(w *jinja2.Writer, systemMessage jinja2.Value, modelIdentityInput jinja2.Value) {
 	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
-	systemMessage = jinja2.Param(systemMessage, "system_message")
 	modelIdentity := modelIdentityInput
+	systemMessage = jinja2.Param(systemMessage, "system_message")
 	// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
 	if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
 		// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
@@ -702,8 +702,8 @@ func renderUnslothMiniMaxM2_visibleTextLlama(w *jinja2.Writer, content jinja2.Va
 // Its parameters after the macro's are the variables of renderUnslothMiniMaxM2Llama it reads.
 func renderUnslothMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jinja2.Value, modelIdentityInput jinja2.Value) {
 	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
-	systemMessage = llamacpp.Param(systemMessage, "system_message")
 	modelIdentity := modelIdentityInput
+	systemMessage = llamacpp.Param(systemMessage, "system_message")
 	// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
 	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttr(systemMessage, "content")) {
 		// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}

@@ -115,7 +115,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 	case *ir.Continue:
 		return append(g.dropCaptures(), jen.Continue())
 	case *ir.Fail:
-		return append(g.at(s.P, ir.Construct(s)), rt("Fail").Call(rt(failKind(s.Kind)), jen.Lit(s.Msg)))
+		return append(g.at(s.P, ir.Construct(s)), rt("Fail").Call(failKind(s.Kind), jen.Lit(s.Msg)))
 	}
 	panic(fmt.Sprintf("codegen: unknown statement %T", s))
 }
@@ -707,7 +707,8 @@ func (g *gen) macro(m *ir.Macro, caller bool) jen.Code {
 	if slot > 0 && len(body) == 0 {
 		body = append(body, jen.Id("_").Op("=").Id("args"))
 	}
-	body = append(body, g.block(m.Body)...)
+	// the scope's variables first: a default may read one
+	body = append(append(g.scopeDecls(m.Body.Scope), body...), g.stmts(m.Body.Stmts)...)
 	args := jen.Id("args").Index().Add(valueType())
 	if slot == 0 {
 		args = jen.Id("_").Index().Add(valueType())
@@ -785,10 +786,8 @@ func (g *gen) macroFunc(d *ir.MacroDef) []jen.Code {
 	fn := g.macroFuncs[d.Var]
 	var params, body, slots []jen.Code
 	for i, p := range m.Params {
-		name := g.varName(p)
-		params = append(params, jen.Id(name))
+		params = append(params, jen.Id(g.varName(p)))
 		slots = append(slots, jen.Id("args").Index(jen.Lit(i)))
-		body = append(body, g.bindParam(p, m.Defaults[i], m.Defaults[i] == nil, jen.Id(name), true)...)
 	}
 	if g.llama && g.needed[d.Var] {
 		// a call through the macro value gives the free names their values here
@@ -800,7 +799,12 @@ func (g *gen) macroFunc(d *ir.MacroDef) []jen.Code {
 	for _, name := range free {
 		params = append(params, jen.Id(name))
 	}
-	body = append(body, g.block(m.Body)...)
+	// the scope's variables first: a default may read one, or a free name
+	body = append(body, g.scopeDecls(m.Body.Scope)...)
+	for i, p := range m.Params {
+		body = append(body, g.bindParam(p, m.Defaults[i], m.Defaults[i] == nil, jen.Id(g.varName(p)), true)...)
+	}
+	body = append(body, g.stmts(m.Body.Stmts)...)
 	endFree()
 	restore()
 	sig := jen.Func()
@@ -831,12 +835,14 @@ func (g *gen) macroFunc(d *ir.MacroDef) []jen.Code {
 	return code
 }
 
-// failKind returns the name of the jinja2 error kind of an ir.Fail: one of those
-// written here, so that package jinja2 declares it (internal/genfacade).
-func failKind(kind string) string {
+// failKind returns the error kind of an ir.Fail: one of those written here, so that
+// package jinja2 or llamacpp declares it (internal/genfacade).
+func failKind(kind string) *jen.Statement {
 	switch kind {
 	case "RuntimeError", "TypeError":
-		return kind
+		return rt(kind)
+	case string(llamacpp.EngineError):
+		return llama("EngineError")
 	}
 	panic("codegen: an ir.Fail of kind " + kind)
 }

@@ -8,9 +8,12 @@ package ir
 // content), and Reads does not count that value as read.
 func DeadInits(t *Template) map[*Var]bool {
 	dead := map[*Var]bool{}
+	// the variables of a macro's scope its defaults read: they are evaluated before
+	// its body, and may read the initial value of any
+	byDefault := map[*Var]bool{}
 	check := func(s *Scope, stmts []Stmt) {
 		for _, v := range s.Vars {
-			if v.Init != nil {
+			if v.Init != nil && !byDefault[v] {
 				if reads, _ := firstUse(stmts, v); !reads {
 					dead[v] = true
 				}
@@ -19,8 +22,19 @@ func DeadInits(t *Template) map[*Var]bool {
 	}
 	check(t.Body.Scope, t.Body.Stmts)
 	Inspect(t.Body.Stmts, func(n any) bool {
-		if b, ok := n.(*Block); ok && b.Scope != nil {
-			check(b.Scope, b.Stmts)
+		switch n := n.(type) {
+		case *Macro: // visited before its body
+			for _, v := range n.Body.Scope.Vars {
+				for _, d := range n.Defaults {
+					if d != nil && mentionsExpr(d, v) {
+						byDefault[v] = true
+					}
+				}
+			}
+		case *Block:
+			if n.Scope != nil {
+				check(n.Scope, n.Stmts)
+			}
 		}
 		return true
 	})

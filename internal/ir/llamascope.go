@@ -150,10 +150,10 @@ func (a *llamaScopes) walk(stmts []Stmt, s *Scope) {
 			}
 			return false
 		case *MacroDef:
-			for _, x := range n.Macro.Defaults {
-				a.exprIn(x, s)
-			}
 			body := n.Macro.Body.Scope
+			// a default is evaluated in the scope of the call (bind_parameters: args.ctx):
+			// what it reads from outside is the macro's, as its body's is
+			defaults := body
 			if resolvable(n) && a.mc.Called[n.Var] {
 				a.macros[n.Var] = true
 				a.lexical[n] = map[string]Expr{}
@@ -161,6 +161,12 @@ func (a *llamaScopes) walk(stmts []Stmt, s *Scope) {
 				a.enter(body, n)
 			} else {
 				a.enter(body, a.owner[s])
+				defaults = s
+			}
+			for _, x := range n.Macro.Defaults {
+				if x != nil {
+					a.exprIn(x, defaults)
+				}
 			}
 			a.walk(n.Macro.Body.Stmts, body)
 			return false

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 	"github.com/tmplgen/tmplgen/internal/syntax"
 )
 
@@ -218,7 +219,7 @@ func (l *lowerer) stmt(f *frame, n syntax.Node) Stmt {
 		return &MacroDef{At{p}, v, m}
 	case *syntax.CallBlock:
 		call := l.expr(f, n.Call).(*Call)
-		return &CallBlock{At{p}, call, l.macro(f, p, "caller", n.Params, n.Body)}
+		return &CallBlock{At{p}, call, l.macro(f, p, "", n.Params, n.Body)}
 	case *syntax.FilterBlock:
 		if l.llama { // llama.cpp: the body runs in the scope around it
 			body := &Block{Scope: &Scope{Parent: f.scope}, Stmts: l.hard(f, n.Body)}
@@ -497,8 +498,8 @@ func targetNames(t syntax.Expr) map[string]bool {
 	return names
 }
 
-// macro lowers a macro or a call block's caller into a function of its own frame, as
-// Jinja2's macro_body does.
+// macro lowers a macro, or a call block's caller (name ""), into a function of its own
+// frame, as Jinja2's macro_body does.
 func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, body []syntax.Node) *Macro {
 	mf := l.newFrame(f)
 	sv := symbolVisitor{mf}
@@ -519,6 +520,9 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 	}
 	sv.stmts(body)
 	m := &Macro{At: At{p}, Name: name}
+	if name == "" {
+		m.Name = "caller"
+	}
 	und := undeclared(body, "caller", "kwargs", "varargs")
 	if und["caller"] {
 		if explicit["caller"] {
@@ -543,9 +547,10 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 		m.Params = append(m.Params, mf.variable(prm.Name))
 		if prm.Default != nil {
 			df := mf
-			if l.llama {
-				// llama.cpp evaluates a default in the scope of the call (bind_parameters:
-				// args.ctx), where the macro's parameters are not
+			if l.llama && name != "" {
+				// llama.cpp evaluates a macro's default in the scope of the call
+				// (bind_parameters: args.ctx), where its parameters are not (symbolVisitor
+				// reads it there)
 				df = f
 				u := &undeclaredVisitor{want: maps.Clone(explicit), found: map[string]bool{}}
 				u.node(prm.Default)
@@ -567,7 +572,16 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 	}
 	depth := l.loopDepth
 	l.loopDepth = 0
-	m.Body = &Block{Scope: mf.scope, Stmts: l.hard(mf, body)}
+	stmts := l.hard(mf, body)
+	for _, prm := range params {
+		if prm.Star { // only ParseLlama reads one
+			// bind_parameters refuses a *name parameter (a spread_expression) at every
+			// call, after the parameters before it
+			stmts = []Stmt{&Fail{At{p}, "macro", string(llamacpp.EngineError), fmt.Sprintf("Invalid parameter type in '%s'", m.Name)}}
+			break
+		}
+	}
+	m.Body = &Block{Scope: mf.scope, Stmts: stmts}
 	l.loopDepth = depth
 	return m
 }

@@ -241,6 +241,12 @@ func (v symbolVisitor) stmt(n syntax.Node) {
 		}
 		v.target(n.Target, false)
 	case *syntax.Macro:
+		if v.f.lower.llama {
+			// llama.cpp evaluates a default in the scope of the call (lowerer.macro)
+			for _, p := range n.Params {
+				v.expr(p.Default)
+			}
+		}
 		v.f.store(n.Name)
 	case *syntax.CallBlock:
 		v.expr(n.Call)

@@ -77,6 +77,9 @@ type Param struct {
 	At
 	Name    string
 	Default Expr // nil when required
+	// Star marks *name, which llama.cpp's parser reads among a macro's parameters
+	// (ParseLlama) and Jinja2's refuses
+	Star bool
 }
 
 // Macro is {% macro name(params) %}body{% endmacro %}.

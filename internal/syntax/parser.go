@@ -21,7 +21,8 @@ func Parse(src string) (*Template, error) {
 
 // ParseLlama is Parse as llama.cpp's lexer and parser read the text where they differ
 // from Jinja2's: the whitespace they strip around tags is ASCII only (see
-// lexer.stripBefore); a text ending in a lone \r keeps its last newline; a number is digits and a fraction (lexer.llamaNumber); list items,
+// lexer.stripBefore); a text ending in a lone \r keeps its last newline; a macro's
+// parameter may be *name (Param.Star); a number is digits and a fraction (lexer.llamaNumber); list items,
 // dict pairs and call arguments need no commas; a parameter without a default may follow
 // one with; x.0 is an attribute that is no name (a Getattr whose Name is digits, which
 // llama.cpp's engine fails when it evaluates it). differs reports that the tree differs
@@ -389,10 +390,15 @@ func (p *parser) parseSignature() []Param {
 	seenDefault := false
 	for !p.cur().isOp(")") {
 		if len(params) > 0 {
-			p.expectOp(",")
+			p.separator()
 		}
+		star := p.llama && p.skipOp("*")
 		t := p.expectKind(tokName)
-		param := Param{At: At{t.pos}, Name: t.text}
+		param := Param{At: At{t.pos}, Name: t.text, Star: star}
+		if star {
+			params = append(params, param)
+			continue
+		}
 		if p.skipOp("=") {
 			param.Default = p.parseExpression(true)
 			seenDefault = true
