@@ -441,10 +441,10 @@ func (m *llamaMsg) renderContent() string {
 	return b.String()
 }
 
-// llamaPart is a typed content part; extra are its other keys, in order.
+// llamaPart is a typed content part (common_chat_msg_content_part): its type and text,
+// its other keys dropped.
 type llamaPart struct {
 	typ, text string
-	extra     *jinja2.Dict
 }
 
 // llamaCall is a tool call; arguments are kept as a JSON string.
@@ -972,13 +972,7 @@ func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value, fields []messag
 					if text.Kind() != jinja2.KindString {
 						return nil, typeError302(text)
 					}
-					part := llamaPart{typ: str(typ), text: str(text), extra: jinja2.NewDict(0)}
-					for i, k := range p.Keys() {
-						if k.Kind() == jinja2.KindString && str(k) != "type" && str(k) != "text" {
-							part.extra.Set(k, p.Values()[i])
-						}
-					}
-					msg.parts = append(msg.parts, part)
+					msg.parts = append(msg.parts, llamaPart{typ: str(typ), text: str(text)})
 				}
 			case jinja2.KindNone:
 			default:
@@ -1087,13 +1081,7 @@ func (m *llamaMsg) toJSON(concatText bool) *jinja2.Dict {
 	case len(m.parts) > 0:
 		parts := make([]jinja2.Value, len(m.parts))
 		for i, p := range m.parts {
-			d := jinja2.NewDict(2 + p.extra.Len())
-			d.SetStr("type", jinja2.Str(p.typ))
-			d.SetStr("text", jinja2.Str(p.text))
-			for k, key := range p.extra.Keys() {
-				d.Set(key, jinja2.CopyJSON(p.extra.Values()[k]))
-			}
-			parts[i] = jinja2.DictValue(d)
+			parts[i] = jinja2.DictOf(jinja2.Str("type"), jinja2.Str(p.typ), jinja2.Str("text"), jinja2.Str(p.text))
 		}
 		j.SetStr("content", jinja2.ListOf(parts))
 	default:
