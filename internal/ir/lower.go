@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	"slices"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
@@ -543,8 +544,14 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 		mf.declareParam("varargs")
 	}
 	mf.finish(p)
-	for _, prm := range params {
-		m.Params = append(m.Params, mf.variable(prm.Name))
+	for i, prm := range params {
+		v := mf.variable(prm.Name)
+		if slices.ContainsFunc(params[i+1:], func(q syntax.Param) bool { return q.Name == prm.Name }) {
+			// a parameter named again (llama.cpp): the last binding wins, so this one
+			// binds a variable nothing reads
+			v = l.newVar(prm.Name)
+		}
+		m.Params = append(m.Params, v)
 		if prm.Default != nil {
 			df := mf
 			if l.llama && name != "" {
