@@ -447,6 +447,10 @@ func (l *lowerer) forStmt(f *frame, n *syntax.For) Stmt {
 	// Jinja2 gives a loop its loop variable when it is recursive, when its body reads
 	// loop, or when a scoped block is in it (which sees the variables around it)
 	extended := n.Recursive || undeclared(n.Body, "loop")["loop"] || hasScopedBlock(n)
+	if l.llama && targetNames(n.Target)["loop"] {
+		// llama.cpp sets loop, then the target: the body's loop is the item
+		extended = false
+	}
 	if extended {
 		lf.declareParam("loop")
 	}
