@@ -35,8 +35,9 @@ func Attr(v jinja2.Value, name string) jinja2.Value { return impl.Attr(v, name) 
 // len(args)+len(kwargs) parameters (a call block's caller not counted) take the keyword
 // argument of their name, else the positional argument at their place, else are
 // undefined; the others are Missing (their defaults). The special caller, varargs and
-// kwargs follow as the macro's body expects them: the caller keyword argument (or
-// undefined), no extra arguments.
+// kwargs follow as the macro's body expects them: a call block's caller (or undefined:
+// a caller= keyword of a plain call is an argument like any other, which binds no
+// caller), no extra arguments.
 func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwarg) []jinja2.Value {
 	return impl.BindMacro(spec, args, kwargs)
 }

@@ -533,7 +533,7 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 		if explicit["caller"] {
 			m.ExplicitCaller = true
 			for _, prm := range params {
-				if prm.Name == "caller" && prm.Default == nil {
+				if prm.Name == "caller" && prm.Default == nil && !l.llama {
 					l.fail(p, "When defining macros or call blocks the special \"caller\" argument must be omitted or be given a default.")
 				}
 			}

@@ -69,3 +69,8 @@ func AppendJSONString(b []byte, s string, ensureASCII bool) []byte {
 
 // KwargIndex returns the position of the keyword argument name in kwargs, or -1.
 func KwargIndex(kwargs []Kwarg, name string) int { return kwargIndex(kwargs, name) }
+
+// IsBlockCaller reports whether v is the caller of a call block (an anonymous macro).
+func IsBlockCaller(v Value) bool {
+	return v.kind() == KindCallable && v.callable().spec != nil && v.callable().spec.Anonymous
+}

@@ -677,20 +677,24 @@ func llamaFormat(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 // len(args)+len(kwargs) parameters (a call block's caller not counted) take the keyword
 // argument of their name, else the positional argument at their place, else are
 // undefined; the others are Missing (their defaults). The special caller, varargs and
-// kwargs follow as the macro's body expects them: the caller keyword argument (or
-// undefined), no extra arguments.
+// kwargs follow as the macro's body expects them: a call block's caller (or undefined:
+// a caller= keyword of a plain call is an argument like any other, which binds no
+// caller), no extra arguments.
 func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwarg) []jinja2.Value {
 	// the caller of a call block is no argument to llama.cpp (it sets it in the scope)
 	given := len(args) + len(kwargs)
-	if jinja2.KwargIndex(kwargs, "caller") >= 0 {
+	block := jinja2.KwargIndex(kwargs, "caller")
+	if block >= 0 && jinja2.IsBlockCaller(kwargs[block].Value) {
 		given--
+	} else {
+		block = -1
 	}
 	bound := make([]jinja2.Value, 0, len(spec.Params)+3)
 	for i, name := range spec.Params {
 		v := jinja2.Missing()
 		if i < given {
 			switch k := jinja2.KwargIndex(kwargs, name); {
-			case k >= 0:
+			case k >= 0 && k != block:
 				v = kwargs[k].Value
 			case i < len(args):
 				v = args[i]
@@ -702,8 +706,8 @@ func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwar
 	}
 	if spec.Caller {
 		caller := jinja2.UndefinedMessage("No caller defined")
-		if k := jinja2.KwargIndex(kwargs, "caller"); k >= 0 {
-			caller = kwargs[k].Value
+		if block >= 0 {
+			caller = kwargs[block].Value
 		}
 		bound = append(bound, caller)
 	}

@@ -341,6 +341,10 @@ func (m *machine) macro(e *env, mac *ir.Macro, anonymous bool) jinja2.Value {
 		for _, v := range []*ir.Var{mac.Caller, mac.Kwargs, mac.Varargs} {
 			if v != nil {
 				*inner.slot(v) = args[slot]
+				if v == mac.Caller && m.probe != nil && !jinja2.IsBlockCaller(args[slot]) {
+					// a caller= keyword of a plain call binds no caller (BindMacro)
+					*inner.slot(v) = jinja2.UndefinedMessage("No caller defined")
+				}
 				slot++
 			}
 		}
@@ -555,8 +559,8 @@ func (m *machine) call(e *env, fn ir.Expr, args []jinja2.Value, kwargs []jinja2.
 		m.probe.caller = e
 		m.probe.nargs = len(args)
 		for _, kw := range kwargs {
-			if kw.Name != "caller" {
-				m.probe.nargs++
+			if kw.Name != "caller" || !jinja2.IsBlockCaller(kw.Value) {
+				m.probe.nargs++ // a call block's caller is no argument (BindMacro)
 			}
 		}
 	}
