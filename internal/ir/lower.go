@@ -520,8 +520,13 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 		}
 		explicit[prm.Name] = true
 	}
-	for _, prm := range params {
-		sv.expr(prm.Default)
+	// llama.cpp evaluates a macro's default in the scope of the call: symbolVisitor
+	// reads it in the frame around the macro (see below)
+	callScoped := l.llama && name != ""
+	if !callScoped {
+		for _, prm := range params {
+			sv.expr(prm.Default)
+		}
 	}
 	sv.stmts(body)
 	m := &Macro{At: At{p}, Name: name}
@@ -558,10 +563,9 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 		m.Params = append(m.Params, v)
 		if prm.Default != nil {
 			df := mf
-			if l.llama && name != "" {
-				// llama.cpp evaluates a macro's default in the scope of the call
-				// (bind_parameters: args.ctx), where its parameters are not (symbolVisitor
-				// reads it there)
+			if callScoped {
+				// bind_parameters evaluates it in args.ctx, where the macro's parameters
+				// are not
 				df = f
 				u := &undeclaredVisitor{want: maps.Clone(explicit), found: map[string]bool{}}
 				u.node(prm.Default)

@@ -72,5 +72,9 @@ func KwargIndex(kwargs []Kwarg, name string) int { return kwargIndex(kwargs, nam
 
 // IsBlockCaller reports whether v is the caller of a call block (an anonymous macro).
 func IsBlockCaller(v Value) bool {
-	return v.kind() == KindCallable && v.callable().spec != nil && v.callable().spec.Anonymous
+	if v.kind() != KindCallable {
+		return false
+	}
+	spec := v.callable().spec
+	return spec != nil && spec.Anonymous
 }

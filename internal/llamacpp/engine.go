@@ -121,12 +121,14 @@ func Item(v, key jinja2.Value) jinja2.Value {
 	return v.Item(key)
 }
 
-// ItemStr is jinja2.ItemStr with llama.cpp's lenient undefined.
+// ItemStr is jinja2.ItemStr with llama.cpp's lenient undefined; a function has no members.
 func ItemStr(v jinja2.Value, key string) jinja2.Value {
-	if v.Kind() == jinja2.KindUndefined {
+	switch v.Kind() {
+	case jinja2.KindUndefined:
 		return jinja2.Undefined(key)
+	case jinja2.KindCallable:
+		noMembers(v)
 	}
-	noMembers(v)
 	return v.ItemStr(key)
 }
 

@@ -63,11 +63,9 @@ type tagScan struct {
 	j         int  // the position read
 	statement bool // {% %}, not {{ }}
 	parseErr  string
-	parens    []bool // the open parentheses: whether each is a call's
-	depth     int    // the open brackets of any kind
-	items     []bool // the open brackets of any kind: whether each is a list's or a call's
-	prev      byte   // the last byte of code before j that is not a space
-	prevWord  string // the name that ends at prev, if prev ends one
+	open      []bracket // the open brackets, innermost last
+	prev      byte      // the last byte of code before j that is not a space
+	prevWord  string    // the name that ends at prev, if prev ends one
 }
 
 func (t *tagScan) fail(msg string) {
@@ -130,28 +128,22 @@ func (t *tagScan) scan() string {
 			// no // or **: the second operator comes where an operand should
 			t.fail("Unexpected token: " + string(c) + " of type 22")
 		case c == '(':
-			call := isNameByte(t.prev) && t.prevWord != "" && !keywords[t.prevWord] || t.prev == ')' || t.prev == ']'
-			t.parens = append(t.parens, call)
-			t.items = append(t.items, call)
-			t.depth++
+			t.open = append(t.open, bracket{c, t.afterValue()}) // a call's arguments
 		case c == ')':
-			if n := len(t.parens); n > 0 {
-				if (t.prev == ',' || t.prev == '(') && !t.parens[n-1] {
-					t.fail("Unexpected token: ) of type 7")
-				}
-				t.parens = t.parens[:n-1]
+			if n := len(t.open); n > 0 && t.open[n-1].c == '(' && !t.open[n-1].items && (t.prev == ',' || t.prev == '(') {
+				t.fail("Unexpected token: ) of type 7")
 			}
 			t.close()
 		case c == '[' || c == '{':
 			// a subscript is no list, but llama.cpp reads a number there as its parser
 			// reads it in a list: parse_expression, then the closing bracket
-			t.items = append(t.items, c == '[' && !t.subscript())
-			t.depth++
+			subscript := t.afterValue() || t.prev == '\'' || t.prev == '"' // x[...], 'abc'[...]
+			t.open = append(t.open, bracket{c, c == '[' && !subscript})
 		case c == ']' || c == '}':
 			t.close()
-		case c == ',' && !t.statement && t.depth <= 0:
+		case c == ',' && !t.statement && len(t.open) == 0:
 			t.fail("parser: Parser Error: Expected }} (Got ,)")
-		case c == '|' && keyword == "filter" && t.depth <= 0:
+		case c == '|' && keyword == "filter" && len(t.open) == 0:
 			t.fail("parser: Parser Error: Expected %} (Got |)")
 		case isDigit(c) && !isNameByte(src[t.j-1]) && src[t.j-1] != '.':
 			t.number(end)
@@ -182,17 +174,24 @@ func (t *tagScan) scan() string {
 	return ""
 }
 
-// close reads a closing bracket.
-func (t *tagScan) close() {
-	if n := len(t.items); n > 0 {
-		t.items = t.items[:n-1]
-	}
-	t.depth--
+// bracket is an open bracket of a tag: its character, and whether llama.cpp's parser
+// reads items without commas in it (a list's, or a call's arguments).
+type bracket struct {
+	c     byte
+	items bool
 }
 
-// subscript reports whether a [ at t.j opens a subscript (x[...]) rather than a list.
-func (t *tagScan) subscript() bool {
-	return isNameByte(t.prev) && t.prevWord != "" && !keywords[t.prevWord] || t.prev == ')' || t.prev == ']' || t.prev == '\'' || t.prev == '"'
+// close reads a closing bracket.
+func (t *tagScan) close() {
+	if n := len(t.open); n > 0 {
+		t.open = t.open[:n-1]
+	}
+}
+
+// afterValue reports whether the code before t.j ends with a name other than a keyword,
+// a ) or a ]: a ( there opens a call's arguments, a [ a subscript.
+func (t *tagScan) afterValue() bool {
+	return isNameByte(t.prev) && t.prevWord != "" && !keywords[t.prevWord] || t.prev == ')' || t.prev == ']'
 }
 
 // keywords are the names that are operators or parts of a statement: a sign after one
@@ -228,7 +227,7 @@ func (t *tagScan) number(end string) {
 		for k++; k < len(src) && isDigit(src[k]); k++ {
 		}
 	}
-	if k < len(src) && isNameByte(src[k]) && !(len(t.items) > 0 && t.items[len(t.items)-1]) {
+	if k < len(src) && isNameByte(src[k]) && !(len(t.open) > 0 && t.open[len(t.open)-1].items) {
 		name := k
 		for name < len(src) && isNameByte(src[name]) {
 			name++

@@ -461,8 +461,8 @@ func (l *lexer) llamaNumber(off int) int {
 		jinja, _ = matchInt(s)
 	}
 	text := s[:n]
-	if jinja != n || (!fraction && n > 1 && s[0] == '0') {
-		l.llamaDiffers = true // Jinja2 reads another number, or refuses a leading zero
+	if jinja != n {
+		l.llamaDiffers = true // Jinja2 reads another number (1e5, 0x10, 1_000), or refuses it (007)
 	}
 	if fraction {
 		f, _ := strconv.ParseFloat(text, 64) // digits and a fraction: no syntax error (beyond the range of a double: +Inf, where std::stod throws)
