@@ -54,15 +54,25 @@ func (s snippet) request() json.RawMessage {
 func TestSemantics(t *testing.T) {
 	var snippets []snippet
 	readJSON(t, filepath.Join(semanticsDir, "snippets.json"), &snippets)
-	var expected, expectedLlama map[string]result
-	readJSON(t, filepath.Join(semanticsDir, "expected.json"), &expected)
-	readJSON(t, filepath.Join(semanticsDir, "expected_llama_server.json"), &expectedLlama)
-	// the snippets where tmplgen knowingly differs from a reference, with the reason:
-	// reported without failing, and a failure when one starts to match (to take it off
-	// the list)
-	var knownDifferences, knownLlamaDifferences map[string]string
-	readJSON(t, filepath.Join(semanticsDir, "known_differences.json"), &knownDifferences)
-	readJSON(t, filepath.Join(semanticsDir, "known_differences_llama_server.json"), &knownLlamaDifferences)
+	// the references, each with its recordings and the snippets where tmplgen knowingly
+	// differs from it, with the reason: reported without failing, and a failure when one
+	// starts to match (to take it off the list)
+	type reference struct {
+		name, file, knownFile string
+		profile               harness.Profile
+		expected              map[string]result
+		known                 map[string]string
+	}
+	refs := []*reference{
+		{name: "Python Jinja2", file: "expected.json", knownFile: "known_differences.json", profile: harness.Transformers},
+		{name: "llama-server", file: "expected_llama_server.json", knownFile: "known_differences_llama_server.json", profile: harness.LlamaServer},
+	}
+	byProfile := map[harness.Profile]*reference{}
+	for _, ref := range refs {
+		readJSON(t, filepath.Join(semanticsDir, ref.file), &ref.expected)
+		readJSON(t, filepath.Join(semanticsDir, ref.knownFile), &ref.known)
+		byProfile[ref.profile] = ref
+	}
 	// the template line Jinja2's traceback names for an error raised while rendering
 	var errorLines map[string]struct {
 		Line int `json:"line"`
@@ -70,7 +80,7 @@ func TestSemantics(t *testing.T) {
 	readJSON(t, filepath.Join(semanticsDir, "expected.json"), &errorLines)
 
 	srcs := make([]source, 0, len(snippets))
-	pairs := make([]checkPair, 0, 2*len(snippets))
+	pairs := make([]checkPair, 0, len(refs)*len(snippets))
 	byName := map[string]snippet{}
 	for _, s := range snippets {
 		if _, dup := byName[s.ID]; dup {
@@ -78,11 +88,7 @@ func TestSemantics(t *testing.T) {
 		}
 		byName[s.ID] = s
 		srcs = append(srcs, source{Name: s.ID, Origin: s.ID, File: s.ID + ".jinja", Text: s.Template})
-		for _, ref := range []struct {
-			file     string
-			expected map[string]result
-			profile  harness.Profile
-		}{{"expected.json", expected, harness.Transformers}, {"expected_llama_server.json", expectedLlama, harness.LlamaServer}} {
+		for _, ref := range refs {
 			want, ok := ref.expected[s.ID]
 			if !ok || (want.Prompt == nil && want.Error == nil) {
 				t.Errorf("snippet %q has no expectation in %s: run python3 testdata/semantics/record.py", s.ID, ref.file)
@@ -91,10 +97,7 @@ func TestSemantics(t *testing.T) {
 			pairs = append(pairs, checkPair{Template: s.ID, Case: s.ID, Want: want, Request: s.request(), Profile: ref.profile})
 		}
 	}
-	for _, ref := range []struct {
-		file     string
-		expected map[string]result
-	}{{"expected.json", expected}, {"expected_llama_server.json", expectedLlama}} {
+	for _, ref := range refs {
 		var stale []string
 		for id := range ref.expected {
 			if _, ok := byName[id]; !ok {
@@ -104,6 +107,11 @@ func TestSemantics(t *testing.T) {
 		sort.Strings(stale)
 		for _, id := range stale {
 			t.Errorf("%s records %q, which is not a snippet: run python3 testdata/semantics/record.py", ref.file, id)
+		}
+		for id := range ref.known {
+			if _, ok := byName[id]; !ok {
+				t.Errorf("%s names %q, which is not a snippet", ref.knownFile, id)
+			}
 		}
 	}
 	if len(pairs) == 0 {
@@ -121,13 +129,6 @@ func TestSemantics(t *testing.T) {
 		t.Fatalf("rendering the snippets: %v\n%s", err, stderr.String())
 	}
 	buildErrs := buildErrors(failures)
-	for file, known := range map[string]map[string]string{"known_differences.json": knownDifferences, "known_differences_llama_server.json": knownLlamaDifferences} {
-		for id := range known {
-			if _, ok := byName[id]; !ok {
-				t.Errorf("%s names %q, which is not a snippet", file, id)
-			}
-		}
-	}
 	nfail := map[harness.Profile]int{}
 	for i, p := range pairs {
 		if err, ok := buildErrs[p.Template]; ok {
@@ -137,11 +138,8 @@ func TestSemantics(t *testing.T) {
 			}
 			continue
 		}
-		ref, knownList := "Python Jinja2", knownDifferences
-		if p.Profile == harness.LlamaServer {
-			ref, knownList = "llama-server", knownLlamaDifferences
-		}
-		reason, known := knownList[p.Template]
+		ref := byProfile[p.Profile]
+		reason, known := ref.known[p.Template]
 		if want := errorLines[p.Template].Line; p.Profile == harness.Transformers && want > 0 && got[i].Error != nil {
 			line := harness.ErrorLine(*got[i].Error, p.Template+".jinja")
 			lineReason, knownLine := knownLineDifferences[p.Template]
@@ -157,16 +155,16 @@ func TestSemantics(t *testing.T) {
 		}
 		if harness.Same(p.Want, got[i]) {
 			if known {
-				t.Errorf("%s now matches %s: take it off its known differences", p.Template, ref)
+				t.Errorf("%s now matches %s: take it off %s", p.Template, ref.name, ref.knownFile)
 			}
 			continue
 		}
 		if known {
-			t.Logf("known difference from %s %s (%s): want %s; got %s", ref, p.Template, reason, showResult(p.Want), showResult(got[i]))
+			t.Logf("known difference from %s %s (%s): want %s; got %s", ref.name, p.Template, reason, showResult(p.Want), showResult(got[i]))
 			continue
 		}
 		nfail[p.Profile]++
-		t.Errorf("%s (%s)\n\ttemplate: %s\n\twant:     %s\n\tgot:      %s", p.Template, ref,
+		t.Errorf("%s (%s)\n\ttemplate: %s\n\twant:     %s\n\tgot:      %s", p.Template, ref.name,
 			strconv.Quote(byName[p.Template].Template), showResult(p.Want), showResult(got[i]))
 	}
 	for profile, n := range nfail {
