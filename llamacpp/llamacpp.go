@@ -31,9 +31,10 @@ func And(a jinja2.Value, b func() jinja2.Value) jinja2.Value { return impl.And(a
 // Attr is jinja2.Attr with llama.cpp's members (member).
 func Attr(v jinja2.Value, name string) jinja2.Value { return impl.Attr(v, name) }
 
-// BindMacro binds a macro call's arguments as llama.cpp's engine does: the first
-// len(args)+len(kwargs) parameters (a call block's caller not counted) take the keyword
-// argument of their name, else the positional argument at their place, else are
+// BindMacro binds a macro call's arguments as llama.cpp's engine does: as many
+// parameters as the call has arguments (argCount; a call block's caller not counted) take
+// the keyword argument of their name, else the positional argument at their place (none
+// where a Placed keyword argument is), else are
 // undefined; the others are Missing (their defaults). The special caller, varargs and
 // kwargs follow as the macro's body expects them: a call block's caller (or undefined:
 // a caller= keyword of a plain call is an argument like any other, which binds no
@@ -434,6 +435,10 @@ func IterateReversed(w *jinja2.Writer, v jinja2.Value) []jinja2.Value {
 	return impl.IterateReversed(w, v)
 }
 
+// KwArgPlace is what holds the place of a Placed keyword argument among the positional
+// ones: llama.cpp's KwArg, which a builtin reading that place by its position gets.
+func KwArgPlace() jinja2.Value { return impl.KwArgPlace() }
+
 // Le is jinja2.Le as llama.cpp's <=.
 func Le(a, b jinja2.Value) bool { return impl.Le(a, b) }
 
@@ -517,6 +522,12 @@ func Pairs(v jinja2.Value) jinja2.Value { return impl.Pairs(v) }
 // Param is jinja2.Param as llama.cpp binds a macro's parameter: a required parameter
 // the call gives no argument for fails the call (Jinja2 makes it undefined).
 func Param(v jinja2.Value, name string) jinja2.Value { return impl.Param(v, name) }
+
+// Placed is a keyword argument followed by positional ones, which llama.cpp's parser
+// reads (Jinja2's refuses it): llama.cpp's arguments are one list, in which the keyword
+// argument holds a place. Its call passes KwArgPlace at that place among the positional
+// arguments, and the keyword argument marked Placed.
+func Placed(name string, v jinja2.Value) jinja2.Kwarg { return impl.Placed(name, v) }
 
 // Pow is jinja2.Pow in llama.cpp, which has no **.
 func Pow(a, b jinja2.Value) jinja2.Value { return impl.Pow(a, b) }

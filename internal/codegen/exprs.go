@@ -385,12 +385,29 @@ func (g *gen) args(a ir.Args) (jen.Code, jen.Code) {
 	if len(a.Args) > 0 {
 		args = jen.Index().Add(valueType()).Values(g.values(a.Args)...)
 	}
+	if places := a.Places(); places != nil {
+		// (a keyword argument before positional ones, which only llama.cpp reads: it
+		// holds a place among them)
+		var vs []jen.Code
+		for _, p := range places {
+			if p.Kwarg != nil {
+				vs = append(vs, llama("KwArgPlace").Call())
+			} else {
+				vs = append(vs, g.value(p.Arg))
+			}
+		}
+		args = jen.Index().Add(valueType()).Values(vs...)
+	}
 	if a.DynArgs != nil {
 		args = g.direct("Spread").Call(args, g.value(a.DynArgs))
 	}
 	if len(a.Kwargs) > 0 {
 		var kws []jen.Code
 		for _, kw := range a.Kwargs {
+			if kw.PositionalAfter > 0 {
+				kws = append(kws, llama("Placed").Call(jen.Lit(kw.Name), g.value(kw.Value)))
+				continue
+			}
 			kws = append(kws, rt("KW").Call(jen.Lit(kw.Name), g.value(kw.Value)))
 		}
 		kwargs = jen.Index().Qual(Jinja2Path, "Kwarg").Values(kws...)

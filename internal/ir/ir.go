@@ -347,6 +347,9 @@ type Cond struct {
 type Kwarg struct {
 	Name  string
 	Value Expr
+	// PositionalAfter is how many positional arguments follow it in the call: 0 but in a
+	// text only llama.cpp reads, where an argument takes its place among all of them.
+	PositionalAfter int
 }
 
 // Args are the arguments of a call, filter or test.
@@ -355,6 +358,37 @@ type Args struct {
 	Kwargs    []Kwarg
 	DynArgs   Expr // *args, or nil
 	DynKwargs Expr // **kwargs, or nil
+}
+
+// Place is one of a call's positional places as llama.cpp holds its arguments: a
+// positional argument (Arg), or a keyword argument its parser read before positional ones
+// (Kwarg, with PositionalAfter > 0), which holds a place too.
+type Place struct {
+	Arg   Expr
+	Kwarg *Kwarg
+}
+
+// Places returns the call's positional places as llama.cpp holds them, or nil when no
+// keyword argument is followed by a positional one (as in every text Jinja2 reads).
+func (a *Args) Places() []Place {
+	var places []Place
+	for i := range a.Kwargs {
+		if a.Kwargs[i].PositionalAfter > 0 {
+			places = make([]Place, 0, len(a.Args)+len(a.Kwargs))
+			break
+		}
+	}
+	if places == nil {
+		return nil
+	}
+	k := 0
+	for j, x := range a.Args {
+		for ; k < len(a.Kwargs) && len(a.Args)-a.Kwargs[k].PositionalAfter <= j; k++ {
+			places = append(places, Place{Kwarg: &a.Kwargs[k]})
+		}
+		places = append(places, Place{Arg: x})
+	}
+	return places
 }
 
 // Call is fn(args). A call of an *Attr is a method call.

@@ -645,7 +645,7 @@ func (l *lowerer) args(f *frame, a syntax.Args) Args {
 		out.Args = append(out.Args, l.expr(f, x))
 	}
 	for _, kw := range a.Kwargs {
-		out.Kwargs = append(out.Kwargs, Kwarg{kw.Name, l.expr(f, kw.Value)})
+		out.Kwargs = append(out.Kwargs, Kwarg{kw.Name, l.expr(f, kw.Value), kw.PositionalAfter})
 	}
 	if a.DynArgs != nil {
 		out.DynArgs = l.expr(f, a.DynArgs)

@@ -173,11 +173,23 @@ func targetString(t Target) string {
 
 func argsString(a Args, always bool) string {
 	var parts []string
-	for _, x := range a.Args {
-		parts = append(parts, ExprString(x))
+	places := a.Places()
+	for _, p := range places {
+		if p.Kwarg != nil {
+			parts = append(parts, p.Kwarg.Name+"="+ExprString(p.Kwarg.Value))
+		} else {
+			parts = append(parts, ExprString(p.Arg))
+		}
+	}
+	if places == nil {
+		for _, x := range a.Args {
+			parts = append(parts, ExprString(x))
+		}
 	}
 	for _, kw := range a.Kwargs {
-		parts = append(parts, kw.Name+"="+ExprString(kw.Value))
+		if kw.PositionalAfter == 0 {
+			parts = append(parts, kw.Name+"="+ExprString(kw.Value))
+		}
 	}
 	if a.DynArgs != nil {
 		parts = append(parts, "*"+ExprString(a.DynArgs))

@@ -455,6 +455,10 @@ func callStrMethod(r Value, name string, args []Value, kwargs []Kwarg) (Value, b
 type Kwarg struct {
 	Name  string
 	Value Value
+	// Placed marks a keyword argument that llama.cpp's parser read before a positional
+	// one: it also takes a place among the positional arguments, which holds llama.cpp's
+	// KwArg there (package llamacpp). Never set for Jinja2, which refuses such a call.
+	Placed bool
 }
 
 // KW builds a keyword argument.

@@ -93,11 +93,11 @@ func TestAppendJSONTrees(t *testing.T) {
 		kwargs []Kwarg
 	}{
 		{},
-		{kwargs: []Kwarg{{"indent", Int(2)}}},
-		{kwargs: []Kwarg{{"indent", Str("\t")}, {"sort_keys", Bool(true)}}},
-		{kwargs: []Kwarg{{"separators", NewTuple(Str(","), Str(":"))}}},
-		{kwargs: []Kwarg{{"ensure_ascii", Bool(true)}, {"sort_keys", Bool(true)}}},
-		{kwargs: []Kwarg{{"indent", Int(0)}, {"separators", NewTuple(Str(" ,  "), Str(" = "))}}},
+		{kwargs: []Kwarg{KW("indent", Int(2))}},
+		{kwargs: []Kwarg{KW("indent", Str("\t")), KW("sort_keys", Bool(true))}},
+		{kwargs: []Kwarg{KW("separators", NewTuple(Str(","), Str(":")))}},
+		{kwargs: []Kwarg{KW("ensure_ascii", Bool(true)), KW("sort_keys", Bool(true))}},
+		{kwargs: []Kwarg{KW("indent", Int(0)), KW("separators", NewTuple(Str(" ,  "), Str(" = ")))}},
 	}
 	for n := range 3000 {
 		v := tree(0)

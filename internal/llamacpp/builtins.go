@@ -60,6 +60,15 @@ var llamaNotImplemented = map[string]string{
 	"list unique": "Array unique builtin not implemented",
 }
 
+// valueOnly are the builtins (by type and name) that read nothing but the value they are
+// called on: llama.cpp checks that it has that value (ensure_vals) and ignores any other
+// argument, where Jinja2's filter or method refuses them.
+var valueOnly = wordSet(`int:abs int:int int:float float:abs float:int float:float
+	bool:int bool:float bool:safe bool:string none:safe none:string
+	str:upper str:lower str:title str:capitalize str:length str:string str:safe
+	list:list list:first list:last list:length list:reverse list:string
+	dict:keys dict:values dict:items dict:string dict:length`)
+
 // llamaFilterAliases are the filter names llama.cpp maps to another.
 var llamaFilterAliases = map[string]string{"count": "length", "d": "default", "e": "escape", "trim": "strip"}
 
@@ -99,10 +108,10 @@ func FilterTarget(name string, v jinja2.Value, nargs int) (string, jinja2.Value)
 // CallFilter is jinja2.CallFilter as llama.cpp's engine applies a filter: the builtin of
 // FilterTarget, an error when the value's type lacks it.
 func CallFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	if name == "length" && v.Kind() == jinja2.KindList && len(args)+len(kwargs) == 0 {
+	if name == "length" && v.Kind() == jinja2.KindList && argCount(args, kwargs) == 0 {
 		return jinja2.Int(int64(len(v.Items()))) // what the list's builtin, Jinja2's, gives
 	}
-	id, input := FilterTarget(name, v, len(args)+len(kwargs))
+	id, input := FilterTarget(name, v, argCount(args, kwargs))
 	if !HasBuiltin(input, id) {
 		jinja2.Throw(EngineError, "Unknown (built-in) filter '%s' for type %s", id, llamaTypeName(input))
 	}
@@ -138,6 +147,9 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 	if msg, ok := llamaNotImplemented[k+" "+id]; ok {
 		jinja2.Throw(EngineError, "%s", msg)
 	}
+	if valueOnly[k+":"+id] {
+		args, kwargs = nil, nil
+	}
 	if id == "tojson" {
 		for _, kw := range kwargs {
 			if kw.Name == "sort_keys" && kw.Value.Truthy() {
@@ -155,12 +167,12 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 		return llamaToJSON(v, args, kwargs)
 	case id == "slice" && (k == "list" || k == "str"):
 		return llamaSliceBuiltin(v, args, kwargs)
-	case id == "abs" && (k == "int" || k == "float") && len(args)+len(kwargs) == 0:
+	case id == "abs" && (k == "int" || k == "float") && argCount(args, kwargs) == 0:
 		return llamaAbs(v)
 	case id == "int" && k == "float":
 		f, _ := v.AsFloat()
 		return jinja2.Int(cInt64(f))
-	case id == "string" && (k == "list" || k == "dict"):
+	case id == "string" && (k == "list" || k == "dict"), (id == "string" || id == "safe") && (k == "bool" || k == "none"):
 		return jinja2.Str(llamaString(v)) // its as_string, as + and ~ join it
 	case k == "str":
 		switch {
@@ -215,7 +227,7 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 		if method {
 			switch id {
 			case "get":
-				if n := 1 + len(args) + len(kwargs); n < 2 || n > 3 {
+				if n := 1 + argCount(args, kwargs); n < 2 || n > 3 {
 					jinja2.Throw(EngineError, "Function 'get' expected between 2 and 3 arguments, got %d", n)
 				}
 				if len(args) == 0 || args[0].Kind() != jinja2.KindString {
@@ -244,7 +256,7 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 // is the keyword argument itself, llama.cpp's KwArg (kwArg), not x; boolean is read by
 // its name, or else from the third item when that is no keyword argument.
 func llamaDefault(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	if n := 1 + len(args) + len(kwargs); n < 2 || n > 3 {
+	if n := 1 + argCount(args, kwargs); n < 2 || n > 3 {
 		jinja2.Throw(EngineError, "Function 'default' expected between 2 and 3 arguments, got %d", n)
 	}
 	def := kwArg
@@ -301,7 +313,7 @@ func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.
 		return testIn(v, args[0])
 	}
 	if op, ok := compareTests[name]; ok {
-		if n := 1 + len(args) + len(kwargs); n != 2 {
+		if n := 1 + argCount(args, kwargs); n != 2 {
 			jinja2.Throw(EngineError, "Function 'test_is_%s' expected between 2 and 2 arguments, got %d", name, n)
 		}
 		if len(kwargs) == 1 {
@@ -376,7 +388,7 @@ func llamaAbs(v jinja2.Value) jinja2.Value {
 // llamaAffix is llama.cpp's startswith and endswith of the str v: its first argument
 // must be a str, and the others are ignored (no tuple of affixes, no start or end).
 func llamaAffix(id string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	switch n := 1 + len(args) + len(kwargs); {
+	switch n := 1 + argCount(args, kwargs); {
 	case n < 2:
 		jinja2.Throw(EngineError, "Function '%s' expected between 2 and 999 arguments, got %d", id, n)
 	case len(args) == 0:
@@ -438,7 +450,7 @@ func compareTest(op string, a, b jinja2.Value) bool {
 // dict items, an index of the list items) is taken from each item first, and then the
 // item must be a str or a number, joined in its string form (llamaString).
 func llamaJoin(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	if n := 1 + len(args) + len(kwargs); n > 3 {
+	if n := 1 + argCount(args, kwargs); n > 3 {
 		jinja2.Throw(EngineError, "Function 'join' expected between 1 and 3 arguments, got %d", n)
 	}
 	delim, _ := kwargOrPos(args, kwargs, "d", 0)
@@ -496,14 +508,38 @@ func llamaIndex(i int64, n int) int64 {
 }
 
 // kwargOrPos is llama.cpp's get_kwarg_or_pos: the keyword argument name, else the
-// positional argument pos (counted after the value a filter is applied to); false when
-// the call has neither.
+// positional argument pos (counted after the value a filter is applied to) unless a
+// keyword argument holds that place; false when the call has neither.
 func kwargOrPos(args []jinja2.Value, kwargs []jinja2.Kwarg, name string, pos int) (jinja2.Value, bool) {
 	if i := jinja2.KwargIndex(kwargs, name); i >= 0 {
 		return kwargs[i].Value, true
 	}
-	if pos < len(args) {
+	if pos < len(args) && !isKwArg(args[pos]) {
 		return args[pos], true
 	}
 	return jinja2.Value{}, false
+}
+
+// Placed is a keyword argument followed by positional ones, which llama.cpp's parser
+// reads (Jinja2's refuses it): llama.cpp's arguments are one list, in which the keyword
+// argument holds a place. Its call passes KwArgPlace at that place among the positional
+// arguments, and the keyword argument marked Placed.
+func Placed(name string, v jinja2.Value) jinja2.Kwarg {
+	return jinja2.Kwarg{Name: name, Value: v, Placed: true}
+}
+
+// KwArgPlace is what holds the place of a Placed keyword argument among the positional
+// ones: llama.cpp's KwArg, which a builtin reading that place by its position gets.
+func KwArgPlace() jinja2.Value { return kwArg }
+
+// argCount is how many arguments llama.cpp's call has: the positional ones (with the
+// places of Placed keyword arguments) and the keyword ones.
+func argCount(args []jinja2.Value, kwargs []jinja2.Kwarg) int {
+	n := len(args) + len(kwargs)
+	for _, kw := range kwargs {
+		if kw.Placed {
+			n--
+		}
+	}
+	return n
 }

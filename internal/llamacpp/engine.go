@@ -562,15 +562,16 @@ func llamaFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinj
 // llamaMap is llama.cpp's map(attribute=, default=) of a list or tuple: each item's
 // attribute, a key of a dict item or an index of a list item (no dotted path), or the
 // default when the item has none; its first argument must be a keyword one (no filter
-// name), and other keyword arguments are not read.
+// name; the attribute is read by its name or from that place), and other keyword
+// arguments are not read.
 func llamaMap(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	switch {
-	case len(args)+len(kwargs) == 0:
+	case argCount(args, kwargs) == 0:
 		jinja2.Throw(EngineError, "Function 'map' expected at least 2 arguments, got 1")
-	case len(args) > 0:
+	case len(args) > 0 && !isKwArg(args[0]):
 		jinja2.Throw(EngineError, "map: filter-mapping not implemented")
 	}
-	attr, _ := kwargOrPos(nil, kwargs, "attribute", 0)
+	attr, _ := kwargOrPos(args, kwargs, "attribute", 0)
 	if attr.Kind() != jinja2.KindString && attr.Kind() != jinja2.KindInt {
 		jinja2.Throw(EngineError, "map: attribute must be string or integer")
 	}
@@ -662,7 +663,7 @@ func llamaFormat(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 			jinja2.Throw(EngineError, "format() only supports simple '{}' placeholders")
 		}
 		i++
-		switch n := 1 + len(args) + len(kwargs); {
+		switch n := 1 + argCount(args, kwargs); {
 		case next < len(args):
 			b.WriteString(llamaString(args[next]))
 		case next < n-1:
@@ -675,16 +676,17 @@ func llamaFormat(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 	return jinja2.Str(b.String())
 }
 
-// BindMacro binds a macro call's arguments as llama.cpp's engine does: the first
-// len(args)+len(kwargs) parameters (a call block's caller not counted) take the keyword
-// argument of their name, else the positional argument at their place, else are
+// BindMacro binds a macro call's arguments as llama.cpp's engine does: as many
+// parameters as the call has arguments (argCount; a call block's caller not counted) take
+// the keyword argument of their name, else the positional argument at their place (none
+// where a Placed keyword argument is), else are
 // undefined; the others are Missing (their defaults). The special caller, varargs and
 // kwargs follow as the macro's body expects them: a call block's caller (or undefined:
 // a caller= keyword of a plain call is an argument like any other, which binds no
 // caller), no extra arguments.
 func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwarg) []jinja2.Value {
 	// the caller of a call block is no argument to llama.cpp (it sets it in the scope)
-	given := len(args) + len(kwargs)
+	given := argCount(args, kwargs)
 	block := jinja2.KwargIndex(kwargs, "caller")
 	if block >= 0 && jinja2.IsBlockCaller(kwargs[block].Value) {
 		given--
@@ -698,7 +700,7 @@ func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwar
 			switch k := jinja2.KwargIndex(kwargs, name); {
 			case k >= 0 && k != block:
 				v = kwargs[k].Value
-			case i < len(args):
+			case i < len(args) && !isKwArg(args[i]):
 				v = args[i]
 			default:
 				v = jinja2.Undefined(name)
@@ -770,7 +772,7 @@ func WriteAdd(w *jinja2.Writer, operands ...jinja2.Value) {
 // WriteJSON is jinja2.WriteJSON as llama.cpp writes v|tojson(...): the str its own JSON
 // writer gives (FilterTojson).
 func WriteJSON(w *jinja2.Writer, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) {
-	if k := v.Kind(); len(args)+len(kwargs) == 0 && (k == jinja2.KindList || k == jinja2.KindDict) {
+	if k := v.Kind(); argCount(args, kwargs) == 0 && (k == jinja2.KindList || k == jinja2.KindDict) {
 		// what the builtin gives a list or a dict (llamaToJSON), written straight into the
 		// output
 		w.AppendData(func(b []byte) []byte { return appendLlamaJSON(b, v, 0, -1, ", ", ": ") })
@@ -843,7 +845,7 @@ func Range(w *jinja2.Writer, args ...jinja2.Value) jinja2.Value {
 // and a keyword argument is no str.
 func StrftimeNow(w *jinja2.Writer, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	switch {
-	case len(args)+len(kwargs) == 0:
+	case argCount(args, kwargs) == 0:
 		jinja2.Throw(EngineError, "Function 'strftime_now' expected at least 1 arguments, got 0")
 	case len(args) == 0:
 		jinja2.Throw(EngineError, "Function 'strftime_now' expected value of type String, got KwArg")

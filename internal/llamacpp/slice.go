@@ -114,7 +114,7 @@ func llamaStrIndex(s string, i int64) jinja2.Value {
 // slice(start, stop, step): Python's slice with all three ints given (with fewer, its
 // reading of the missing ones fails), keyword arguments not read.
 func llamaSliceBuiltin(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	n := 1 + len(args) + len(kwargs)
+	n := 1 + argCount(args, kwargs)
 	switch {
 	case n > 4:
 		jinja2.Throw(EngineError, "Function 'slice' expected between 1 and 4 arguments, got %d", n)

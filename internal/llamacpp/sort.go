@@ -35,7 +35,7 @@ func llamaCompare(a, b jinja2.Value, gt bool) bool {
 // by llamaCompare, of the items themselves or of their attribute (an index of list
 // items, a key of dict items).
 func llamaSort(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	if n := 1 + len(args) + len(kwargs); n > 4 {
+	if n := 1 + argCount(args, kwargs); n > 4 {
 		jinja2.Throw(EngineError, "Function 'sort' expected between 1 and 4 arguments, got %d", n)
 	}
 	reverse, _ := kwargOrPos(args, kwargs, "reverse", 0)
@@ -86,7 +86,7 @@ func llamaSort(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja
 // llamaMinMax is llama.cpp's min and max (max when gt) of a list: the first item no
 // other is below (above), undefined for an empty list; an attribute is refused.
 func llamaMinMax(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg, gt bool) jinja2.Value {
-	if n := 1 + len(args) + len(kwargs); n > 4 {
+	if n := 1 + argCount(args, kwargs); n > 4 {
 		jinja2.Throw(EngineError, "Function '%s' expected between 1 and 4 arguments, got %d", name, n)
 	}
 	if attr, ok := kwargOrPos(args, kwargs, "attribute", 1); ok && !attr.IsUndefined() {

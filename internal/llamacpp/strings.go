@@ -44,7 +44,7 @@ func llamaStrBuiltin(id string, v jinja2.Value, args []jinja2.Value, kwargs []ji
 	case "float":
 		return llamaStrFloat(s, args, kwargs), true
 	case "replace":
-		if len(args)+len(kwargs) > 2 {
+		if argCount(args, kwargs) > 2 {
 			// a count: one that is not positive replaces every old, another is refused
 			count, ok := int64(0), false
 			if len(args) == 3 && len(kwargs) == 0 && args[2].Kind() == jinja2.KindInt {
@@ -125,11 +125,11 @@ func isCSpace(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' }
 // special case, and keyword arguments are not read (one in the place of an argument is
 // an error).
 func llamaSplit(id, s string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	if n := 1 + len(args) + len(kwargs); n > 3 {
+	if n := 1 + argCount(args, kwargs); n > 3 {
 		jinja2.Throw(EngineError, "Function '%s' expected between 1 and 3 arguments, got %d", id, n)
 	}
 	sep, maxsplit := " ", int64(-1)
-	if n := len(args) + len(kwargs); n > 0 {
+	if n := argCount(args, kwargs); n > 0 {
 		switch {
 		case len(args) == 0:
 			jinja2.Throw(EngineError, "KwArg is not a string value")
@@ -387,7 +387,7 @@ const maxIndent = 1 << 16
 // ones too only with blank. Its test of the first line is whether nothing was written
 // yet, so that an empty first line and the newline after it vanish unless first is set.
 func llamaIndent(s string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	if n := 1 + len(args) + len(kwargs); n > 4 {
+	if n := 1 + argCount(args, kwargs); n > 4 {
 		jinja2.Throw(EngineError, "Function 'indent' expected between 1 and 4 arguments, got %d", n)
 	}
 	indent := "    "

@@ -514,12 +514,28 @@ func (m *machine) exprs(e *env, xs []ir.Expr) []jinja2.Value {
 }
 
 func (m *machine) args(e *env, a ir.Args) ([]jinja2.Value, []jinja2.Kwarg) {
-	args := m.exprs(e, a.Args)
+	var args []jinja2.Value
+	if places := a.Places(); places == nil {
+		args = m.exprs(e, a.Args)
+	} else {
+		// (keyword arguments before positional ones, which only llama.cpp reads)
+		for _, p := range places {
+			if p.Kwarg != nil {
+				args = append(args, llamacpp.KwArgPlace())
+			} else {
+				args = append(args, m.expr(e, p.Arg))
+			}
+		}
+	}
 	if a.DynArgs != nil {
 		args = jinja2.Spread(args, m.expr(e, a.DynArgs))
 	}
 	var kwargs []jinja2.Kwarg
 	for _, kw := range a.Kwargs {
+		if kw.PositionalAfter > 0 {
+			kwargs = append(kwargs, llamacpp.Placed(kw.Name, m.expr(e, kw.Value)))
+			continue
+		}
 		kwargs = append(kwargs, jinja2.KW(kw.Name, m.expr(e, kw.Value)))
 	}
 	if a.DynKwargs != nil {

@@ -213,6 +213,9 @@ type Slice struct {
 type Keyword struct {
 	Name  string
 	Value Expr
+	// PositionalAfter is how many positional arguments follow it: 0 but where
+	// llama.cpp's parser read positional arguments after it (ParseLlama).
+	PositionalAfter int
 }
 
 // Args are the arguments of a call, filter or test.

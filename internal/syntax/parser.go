@@ -23,7 +23,8 @@ func Parse(src string) (*Template, error) {
 // from Jinja2's: the whitespace they strip around tags is ASCII only (see
 // lexer.stripBefore); a text ending in a lone \r keeps its last newline; a macro's
 // parameter may be *name (Param.Star); a number is digits and a fraction (lexer.llamaNumber); list items,
-// dict pairs and call arguments need no commas; a parameter without a default may follow
+// dict pairs and call arguments need no commas; a positional argument may follow a keyword
+// one (Keyword.PositionalAfter); a parameter without a default may follow
 // one with; x.0 is an attribute that is no name (a Getattr whose Name is digits, which
 // llama.cpp's engine fails when it evaluates it). differs reports that the tree differs
 // from Parse's for a text both read.
@@ -973,9 +974,12 @@ func (p *parser) parseCallArgs() Args {
 		case t.kind == tokName && p.look().isOp("="):
 			ensure(a.DynKwargs == nil)
 			p.i += 2
-			a.Kwargs = append(a.Kwargs, Keyword{t.text, p.parseExpression(true)})
+			a.Kwargs = append(a.Kwargs, Keyword{Name: t.text, Value: p.parseExpression(true)})
 		default:
-			ensure(a.DynArgs == nil && a.DynKwargs == nil && len(a.Kwargs) == 0)
+			ensure(a.DynArgs == nil && a.DynKwargs == nil && (len(a.Kwargs) == 0 || p.llama))
+			for i := range a.Kwargs {
+				a.Kwargs[i].PositionalAfter++
+			}
 			a.Args = append(a.Args, p.parseExpression(true))
 		}
 		requireComma = true
