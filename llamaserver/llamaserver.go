@@ -604,10 +604,12 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	}
 	for i := range msgs {
 		jm[i] = msgs[i].toJSON(onlyString)
-		if c, _ := jm[i].GetStr("content"); onlyTyped && c.Kind() == jinja2.KindString {
-			own(i).SetStr("content", jinja2.NewList(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("text"), jinja2.Str("text"), c)))
+		if onlyTyped {
+			if c, _ := jm[i].GetStr("content"); c.Kind() == jinja2.KindString {
+				own(i).SetStr("content", jinja2.NewList(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("text"), jinja2.Str("text"), c)))
+			}
 		}
-		if r, _ := jm[i].GetStr("role"); !caps.KeepDeveloperRole && jinja2.EqStr(r, "developer") {
+		if !caps.KeepDeveloperRole && msgs[i].role == "developer" { // jm[i]'s role
 			own(i).SetStr("role", jinja2.Str("system"))
 		}
 	}
@@ -627,11 +629,11 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		}
 	}
 	if caps.ObjectArguments {
-		for _, m := range jm {
-			calls, ok := m.GetStr("tool_calls")
-			if !ok {
+		for i, m := range jm {
+			if len(msgs[i].toolCalls) == 0 { // jm[i] has no tool_calls
 				continue
 			}
+			calls, _ := m.GetStr("tool_calls")
 			for _, c := range calls.Items() {
 				fn, _ := c.AsDict().GetStr("function")
 				args, _ := fn.AsDict().GetStr("arguments")
@@ -698,26 +700,37 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	for _, k := range names {
 		vars.SetStr(k, jinja2.CopyJSON(kwargs[k]))
 	}
-	if e, _ := vars.GetStr("reasoning_effort"); e.Kind() == jinja2.KindString && str(e) != "" && !vars.Has(jinja2.Str("reasoning_strength")) {
-		// llama.cpp binds a reasoning_effort to reasoning_strength too, before the
-		// variables (caps_apply_reasoning_effort), so a reasoning_strength kwarg wins
-		vars.SetStr("reasoning_strength", e)
+	// (from here on, a variable the kwargs do not name is not among vars' keys, all of
+	// which the lines above added, and is added without looking for it)
+	set := func(k string, v jinja2.Value) {
+		if _, ok := kwargs[k]; ok {
+			vars.SetStr(k, v)
+		} else {
+			vars.AddStr(k, v)
+		}
+	}
+	if e := kwargs["reasoning_effort"]; e.Kind() == jinja2.KindString && str(e) != "" {
+		if _, ok := kwargs["reasoning_strength"]; !ok {
+			// llama.cpp binds a reasoning_effort to reasoning_strength too, before the
+			// variables (caps_apply_reasoning_effort), so a reasoning_strength kwarg wins
+			vars.AddStr("reasoning_strength", e)
+		}
 	}
 	if caps.Handler == "deepseek_v3_2" && caps.SortToolResults && schema.Kind() == jinja2.KindDict {
 		// DeepSeek V4 writes the response schema into the prompt
-		vars.SetStr("response_format", schema)
+		set("response_format", schema)
 	}
 	if rw.agp {
-		vars.SetStr("add_generation_prompt", jinja2.Bool(true))
+		set("add_generation_prompt", jinja2.Bool(true))
 	}
-	if pr, ok := vars.GetStr("preserve_reasoning"); ok && pr.Kind() == jinja2.KindBool {
+	if pr := kwargs["preserve_reasoning"]; pr.Kind() == jinja2.KindBool {
 		on, _ := pr.AsBool()
 		for _, kv := range []struct {
 			k string
 			v bool
 		}{{"preserve_thinking", on}, {"clear_thinking", !on}, {"truncate_history_thinking", !on}, {"drop_thinking", !on}} {
-			if !vars.Has(jinja2.Str(kv.k)) {
-				vars.SetStr(kv.k, jinja2.Bool(kv.v))
+			if _, ok := kwargs[kv.k]; !ok {
+				vars.AddStr(kv.k, jinja2.Bool(kv.v))
 			}
 		}
 	}
