@@ -26,7 +26,8 @@ func templateProgram(text, file string, stderr io.Writer) (string, error) {
 	sum := templatehash.SHA256(text)
 	units, failed := compiler.Compile([]compiler.Source{{Name: "template", Origin: "sha256 " + sum, File: file, Text: text}})
 	if len(failed) > 0 {
-		return "", failed[0]
+		// cited as the file it was read from (its Origin is its sha256, which keys the cache)
+		return "", fmt.Errorf("%s: %w", file, failed[0].Err)
 	}
 	built, err := harness.UnitsSum(units)
 	if err != nil {

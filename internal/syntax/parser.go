@@ -276,6 +276,11 @@ func (p *parser) parseStatement(pos Pos) Node {
 	if t.kind != tokName {
 		p.fail("tag name expected")
 	}
+	if t.text == "autoescape" && !p.llama {
+		// Jinja2 renders it (escaping what {{ }} writes in the block); llama.cpp refuses it
+		// as a tag it does not know
+		p.fail("tmplgen does not compile {%% autoescape %%} blocks, which no known chat template uses")
+	}
 	if !statementTags[t.text] {
 		p.failUnknown(t.text, p.endStack)
 	}

@@ -269,6 +269,7 @@ func TestErrors(t *testing.T) {
 		{"{{ 'abc }}", Pos{1, 4}, "unexpected char"},
 		{"{{ x ) }}", Pos{1, 6}, "unexpected ')'"},
 		{"{% foo %}", Pos{1, 4}, "Encountered unknown tag 'foo'"},
+		{"a\n{% autoescape true %}{{ x }}{% endautoescape %}", Pos{2, 4}, "tmplgen does not compile {% autoescape %} blocks"},
 		{"{# never closed", Pos{1, 1}, "Missing end of comment tag"},
 		{"{% set 1 = 2 %}", Pos{1, 8}, "can't assign"},
 		{"{% macro m(a=1, b) %}{% endmacro %}", Pos{1, 18}, "non-default argument follows default argument"},
