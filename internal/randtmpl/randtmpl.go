@@ -179,6 +179,19 @@ func (g *gen) macroCall() {
 	if m.params == 2 && g.chance(2) {
 		args = append(args, g.strExpr())
 	}
+	if g.chance(3) {
+		// keyword arguments, which Jinja2 and llama.cpp bind differently
+		switch g.r.IntN(4) {
+		case 0:
+			args = []string{"a=" + g.expr(1)}
+		case 1:
+			args = []string{g.expr(1), "b=" + g.strExpr()}
+		case 2:
+			args = []string{"b=" + g.strExpr()}
+		default:
+			args = []string{"b=" + g.strExpr(), "a=" + g.expr(1)}
+		}
+	}
 	g.b.WriteString("{{ " + m.name + "(" + strings.Join(args, ", ") + ") }}")
 }
 
@@ -213,7 +226,7 @@ func (g *gen) expr(depth int) string {
 	if depth > 2 {
 		return g.value()
 	}
-	switch g.r.IntN(12) {
+	switch g.r.IntN(13) {
 	case 0, 1, 2:
 		return g.value()
 	case 3:
@@ -221,7 +234,14 @@ func (g *gen) expr(depth int) string {
 	case 4:
 		return g.expr(depth+1) + " ~ " + g.expr(depth+1)
 	case 5:
-		return g.expr(depth+1) + g.pick("|length", "|string", "|list|length", "|tojson", "|first", "|int", "|e")
+		return g.expr(depth+1) + g.pick("|length", "|string", "|list|length", "|tojson", "|first", "|int", "|e",
+			"|tojson(indent=2)", "|default('d', true)", "|default(boolean=true)", "|indent(2, first=true)",
+			"|replace('a', 'b', 1)", "|round(1, 'floor')", "|truncate(5, true, '..', 0)", "|center(9)",
+			"|wordcount", "|reverse|join", "|batch(2)|list|length", "|sum", "|float|round(method='ceil')")
+	case 11:
+		return "messages" + g.pick("|map(attribute='role')|join(',')", "|selectattr('role', 'equalto', 'user')|list|length",
+			"|rejectattr('content')|list|length", "|sort(attribute='role')|first", "|map(attribute='role', default='?')|list",
+			"|groupby('role')|length", "|sum(attribute='content', start='')", "|unique(attribute='role')|list|length")
 	case 6:
 		return "(" + g.expr(depth+1) + " if " + g.cond() + " else " + g.strExpr() + ")"
 	case 7:
