@@ -96,30 +96,21 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 					jinja2.WriteStr(w, jinja2.ItemStr(tool, "type"))
 					w.WriteString("<｜tool▁sep｜>")
 					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"))
-					w.WriteString("\n")
-					w.WriteString("```json")
-					w.WriteString("\n")
+					w.WriteString("\n```json\n")
 					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"))
-					w.WriteString("\n")
-					w.WriteString("```")
-					w.WriteString("<｜tool▁call▁end｜>")
+					w.WriteString("\n```<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:13 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					w.WriteString("\n")
-					w.WriteString("<｜tool▁call▁begin｜>")
+					w.WriteString("\n<｜tool▁call▁begin｜>")
 					jinja2.WriteStr(w, jinja2.ItemStr(tool, "type"))
 					w.WriteString("<｜tool▁sep｜>")
 					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"))
-					w.WriteString("\n")
-					w.WriteString("```json")
-					w.WriteString("\n")
+					w.WriteString("\n```json\n")
 					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"))
-					w.WriteString("\n")
-					w.WriteString("```")
-					w.WriteString("<｜tool▁call▁end｜>")
+					w.WriteString("\n```<｜tool▁call▁end｜>")
 					w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 				}
 			}
@@ -234,30 +225,21 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, llamacpp.ItemStr(tool, "type"))
 					w.WriteString("<｜tool▁sep｜>")
 					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
-					w.WriteString("\n")
-					w.WriteString("```json")
-					w.WriteString("\n")
+					w.WriteString("\n```json\n")
 					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"))
-					w.WriteString("\n")
-					w.WriteString("```")
-					w.WriteString("<｜tool▁call▁end｜>")
+					w.WriteString("\n```<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:13 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					w.WriteString("\n")
-					w.WriteString("<｜tool▁call▁begin｜>")
+					w.WriteString("\n<｜tool▁call▁begin｜>")
 					llamacpp.WriteStr(w, llamacpp.ItemStr(tool, "type"))
 					w.WriteString("<｜tool▁sep｜>")
 					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
-					w.WriteString("\n")
-					w.WriteString("```json")
-					w.WriteString("\n")
+					w.WriteString("\n```json\n")
 					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"))
-					w.WriteString("\n")
-					w.WriteString("```")
-					w.WriteString("<｜tool▁call▁end｜>")
+					w.WriteString("\n```<｜tool▁call▁end｜>")
 					w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 				}
 			}
@@ -320,4 +302,4 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|qDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE+BCEAEUA0BGYACxBCIYCYGiBuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAA"
+const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|qDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEwFC3BEGOCEAGACECECA8BGI8BEhCAEACECEyBCAEEsBCEAEMA0BGQACxBCIOCYGYuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGuFC3BEGMCEAEACECECA8BGI8BEhCAEACECEyBCAEEsBCEAEMA0BGQACxBCIOCYGYuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAA"

@@ -102,30 +102,21 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
 					jinja2.WriteStr(w, jinja2.ItemStr(tool, "type"))
 					w.WriteString("<｜tool▁sep｜>")
 					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"))
-					w.WriteString("\n")
-					w.WriteString("```json")
-					w.WriteString("\n")
+					w.WriteString("\n```json\n")
 					jinja2.WriteJSON(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"), nil, nil)
-					w.WriteString("\n")
-					w.WriteString("```")
-					w.WriteString("<｜tool▁call▁end｜>")
+					w.WriteString("\n```<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:20:11 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21:9 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					w.WriteString("\n")
-					w.WriteString("<｜tool▁call▁begin｜>")
+					w.WriteString("\n<｜tool▁call▁begin｜>")
 					jinja2.WriteStr(w, jinja2.ItemStr(tool, "type"))
 					w.WriteString("<｜tool▁sep｜>")
 					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"))
-					w.WriteString("\n")
-					w.WriteString("```json")
-					w.WriteString("\n")
+					w.WriteString("\n```json\n")
 					jinja2.WriteJSON(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"), nil, nil)
-					w.WriteString("\n")
-					w.WriteString("```")
-					w.WriteString("<｜tool▁call▁end｜>")
+					w.WriteString("\n```<｜tool▁call▁end｜>")
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
@@ -245,30 +236,21 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, llamacpp.ItemStr(tool, "type"))
 					w.WriteString("<｜tool▁sep｜>")
 					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
-					w.WriteString("\n")
-					w.WriteString("```json")
-					w.WriteString("\n")
+					w.WriteString("\n```json\n")
 					llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil)
-					w.WriteString("\n")
-					w.WriteString("```")
-					w.WriteString("<｜tool▁call▁end｜>")
+					w.WriteString("\n```<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:20:11 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21:9 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					w.WriteString("\n")
-					w.WriteString("<｜tool▁call▁begin｜>")
+					w.WriteString("\n<｜tool▁call▁begin｜>")
 					llamacpp.WriteStr(w, llamacpp.ItemStr(tool, "type"))
 					w.WriteString("<｜tool▁sep｜>")
 					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
-					w.WriteString("\n")
-					w.WriteString("```json")
-					w.WriteString("\n")
+					w.WriteString("\n```json\n")
 					llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil)
-					w.WriteString("\n")
-					w.WriteString("```")
-					w.WriteString("<｜tool▁call▁end｜>")
+					w.WriteString("\n```<｜tool▁call▁end｜>")
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
@@ -335,4 +317,4 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillQwen32B is the position table of deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|2DGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEiGC3BEGOCEAGACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGgGC3BEGMCEAEACECECA8BGIuCEhCAEACECEkCCAEE8BCEAEUCEGYACACIWEAGiBuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EA"
+const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|2DGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEwFC3BEGOCEAGACECECA8BGI8BEhCAEACECEyBCAEEqBCEAEMCEGQACACIMEAGYuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGuFC3BEGMCEAEACECECA8BGI8BEhCAEACECEyBCAEEqBCEAEMCEGQACACIMEAGYuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EA"

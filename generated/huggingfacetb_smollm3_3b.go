@@ -130,16 +130,14 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				w.WriteString("<|im_start|>assistant\n")
-				w.WriteString("<think>\n\n</think>\n")
+				w.WriteString("<|im_start|>assistant\n<think>\n\n</think>\n")
 				jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
 				w.WriteString("<|im_end|>\n")
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:50:9 {%- elif message.role == "tool" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:51:9 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
-			w.WriteString("<|im_start|>")
-			w.WriteString("user\n")
+			w.WriteString("<|im_start|>user\n")
 			jinja2.WriteStr(w, content)
 			w.WriteString("<|im_end|>\n")
 		}
@@ -152,8 +150,7 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 		} else {
 			// HuggingFaceTB-SmolLM3-3B.jinja:58:9 {%- else -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:59:9 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" }}
-			w.WriteString("<|im_start|>assistant\n")
-			w.WriteString("<think>\n\n</think>\n")
+			w.WriteString("<|im_start|>assistant\n<think>\n\n</think>\n")
 		}
 	}
 }
@@ -252,16 +249,14 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				w.WriteString("<|im_start|>assistant\n")
-				w.WriteString("<think>\n\n</think>\n")
+				w.WriteString("<|im_start|>assistant\n<think>\n\n</think>\n")
 				llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
 				w.WriteString("<|im_end|>\n")
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:50:9 {%- elif message.role == "tool" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:51:9 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
-			w.WriteString("<|im_start|>")
-			w.WriteString("user\n")
+			w.WriteString("<|im_start|>user\n")
 			llamacpp.WriteStr(w, content)
 			w.WriteString("<|im_end|>\n")
 		}
@@ -274,12 +269,11 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 		} else {
 			// HuggingFaceTB-SmolLM3-3B.jinja:58:9 {%- else -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:59:9 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" }}
-			w.WriteString("<|im_start|>assistant\n")
-			w.WriteString("<think>\n\n</think>\n")
+			w.WriteString("<|im_start|>assistant\n<think>\n\n</think>\n")
 		}
 	}
 }
 
 // spansHuggingFaceTB_SmolLM3_3B is the position table of HuggingFaceTB-SmolLM3-3B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHuggingFaceTB_SmolLM3_3B = "if,set,{{ }},for|kDGKCAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAS0COJGGKCICO+BCAAGICIEKuBCAAGYCAAEECIEMGEAEKOEJAGGCAEOUIRAEOCIAKCGIEgBGtDRAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAU0COJGGKCICO+BCAAGICIEKuBCAAGYCAAEECIEMGEAEKOEJAGGCAEOUIRAEOCIAKCGIE"
+const spansHuggingFaceTB_SmolLM3_3B = "if,set,{{ }},for|kDGKCAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAASwCOJGGKCICO6BCAAGICIEKqBCAAGWCAAEECIEMEEAEIMEJAGECAEMSIRAEMCIAKAGIEeGtDRAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAUwCOJGGKCICO6BCAAGICIEKqBCAAGWCAAEECIEMEEAEIMEJAGECAEMSIRAEMCIAKAGIE"

@@ -131,13 +131,9 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 				jinja2.WriteStr(w, jinja2.ItemStr(tc, "type"))
 				w.WriteString("<｜tool▁sep｜>")
 				jinja2.WriteStr(w, toolName)
-				w.WriteString("\n")
-				w.WriteString("```json")
-				w.WriteString("\n")
+				w.WriteString("\n```json\n")
 				jinja2.WriteJSON(w, toolArgs, nil, nil)
-				w.WriteString("\n")
-				w.WriteString("```")
-				w.WriteString("<｜tool▁call▁end｜>")
+				w.WriteString("\n```<｜tool▁call▁end｜>")
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
@@ -288,13 +284,9 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, llamacpp.ItemStr(tc, "type"))
 				w.WriteString("<｜tool▁sep｜>")
 				llamacpp.WriteStr(w, toolName)
-				w.WriteString("\n")
-				w.WriteString("```json")
-				w.WriteString("\n")
+				w.WriteString("\n```json\n")
 				llamacpp.WriteJSON(w, toolArgs, nil, nil)
-				w.WriteString("\n")
-				w.WriteString("```")
-				w.WriteString("<｜tool▁call▁end｜>")
+				w.WriteString("\n```<｜tool▁call▁end｜>")
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
@@ -358,4 +350,4 @@ func renderLlamaCppDeepseekR1_flushToolOutputsLlama(w *jinja2.Writer, ns jinja2.
 
 // spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppDeepseekR1 = "if,set,for,{{ }}|yDGCCAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGE0FCAEGICIAGACIGGKEJAEECIGKsCEJAGAAACEAEICE8BCAEGQCIAEAAACEACICMCIJCGACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKiBEJAEAAACEACICEMCAAGAAACEAEICGEEJGMAGRGEECAAUM9CIAGAAACEAEICgBG7BRAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGGyFCAEGGCIAEACIGGKEJAEECIGKsCEJAGAAACEAEICG6BCAEGQCIAEAAACEACICMAIJCEACACEUCAGecIRAEACIGEACACEGCAAEACICGEEJGKiBEJAEAAACEACICEMCAAGAAACEAEICGEEJGMAGRGEECAAUM9CIAGAAACEAEIC"
+const spansLlamaCppDeepseekR1 = "if,set,for,{{ }}|yDGCCAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGEsFCAEGICIAGACIGGKEJAEECIGKkCEJAGAAACEAEICE0BCAEGQCIAEAAACEACICMCIJCGACACEMCAGWcIRAEACIGEACACEGCAAEACICGEEJGKiBEJAEAAACEACICEMCAAGAAACEAEICGEEJGMAGRGEECAAUM9CIAGAAACEAEICgBG7BRAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGGqFCAEGGCIAEACIGGKEJAEECIGKkCEJAGAAACEAEICGyBCAEGQCIAEAAACEACICMAIJCEACACEMCAGWcIRAEACIGEACACEGCAAEACICGEEJGKiBEJAEAAACEACICEMCAAGAAACEAEICGEEJGMAGRGEECAAUM9CIAGAAACEAEIC"

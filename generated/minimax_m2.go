@@ -87,31 +87,21 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		}
 	}
 	// MiniMax-M2.jinja:61:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	w.WriteString("]~!b[")
-	w.WriteString("]~b]system")
-	w.WriteString("\n")
+	w.WriteString("]~!b[]~b]system\n")
 	// MiniMax-M2.jinja:62:1 {{- build_system_message(system_message) }}
 	renderMiniMaxM2_buildSystemMessage(w, systemMessage, modelIdentityInput)
 	// MiniMax-M2.jinja:64:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M2.jinja:65:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.WriteString("\n\n")
-		w.WriteString("# Tools")
-		w.WriteString("\n")
-		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
-		w.WriteString("\n")
+		w.WriteString("\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
 		// MiniMax-M2.jinja:66:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.WriteString("\n")
-		w.WriteString("<tools>")
-		w.WriteString("\n")
+		w.WriteString("\n<tools>\n")
 		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
 		renderMiniMaxM2_renderToolNamespace(w, jinja2.Lit("functions"), tools)
 		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
-		w.WriteString("</tools>")
-		w.WriteString("\n\n")
+		w.WriteString("</tools>\n\n")
 		// MiniMax-M2.jinja:69:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:")
-		w.WriteString("\n")
+		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:\n")
 		// MiniMax-M2.jinja:70:1 {{- '\n' ~ toolcall_begin_token }}
 		w.WriteString("\n")
 		jinja2.Write(w, toolcallBeginToken)
@@ -132,8 +122,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
-			w.WriteString("]~b]ai")
-			w.WriteString("\n")
+			w.WriteString("]~b]ai\n")
 			// MiniMax-M2.jinja:87:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
@@ -158,12 +147,9 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			if reasoningContent.Truthy() && jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				w.WriteString("<think>")
-				w.WriteString("\n")
+				w.WriteString("<think>\n")
 				jinja2.Write(w, reasoningContent)
-				w.WriteString("\n")
-				w.WriteString("</think>")
-				w.WriteString("\n\n")
+				w.WriteString("\n</think>\n\n")
 			}
 			// MiniMax-M2.jinja:100:9 {%- if content -%}
 			if content.Truthy() {
@@ -211,8 +197,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 						w.WriteString("</parameter>\n")
 					}
 					// MiniMax-M2.jinja:117:17 {{- '</invoke>' ~ '\n' }}
-					w.WriteString("</invoke>")
-					w.WriteString("\n")
+					w.WriteString("</invoke>\n")
 				}
 				// MiniMax-M2.jinja:120:13 {{- toolcall_end_token}}
 				jinja2.Write(w, toolcallEndToken)
@@ -224,8 +209,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M2.jinja:125:9 {{- '[e~[' ~ '\n' }}
-			w.WriteString("[e~[")
-			w.WriteString("\n")
+			w.WriteString("[e~[\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M2.jinja:127:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
@@ -270,22 +254,17 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M2.jinja:149:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M2.jinja:150:9 {{- ']~b]user' ~ '\n' }}
-			w.WriteString("]~b]user")
-			w.WriteString("\n")
+			w.WriteString("]~b]user\n")
 			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
 			renderMiniMaxM2_visibleText(w, jinja2.ItemAttr(message, "content"))
 			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
-			w.WriteString("[e~[")
-			w.WriteString("\n")
+			w.WriteString("[e~[\n")
 		}
 	}
 	// MiniMax-M2.jinja:157:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M2.jinja:158:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		w.WriteString("]~b]ai")
-		w.WriteString("\n")
-		w.WriteString("<think>")
-		w.WriteString("\n")
+		w.WriteString("]~b]ai\n<think>\n")
 	}
 }
 
@@ -406,31 +385,21 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 		}
 	}
 	// MiniMax-M2.jinja:61:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	w.WriteString("]~!b[")
-	w.WriteString("]~b]system")
-	w.WriteString("\n")
+	w.WriteString("]~!b[]~b]system\n")
 	// MiniMax-M2.jinja:62:1 {{- build_system_message(system_message) }}
 	renderMiniMaxM2_buildSystemMessageLlama(w, systemMessage, modelIdentityInput)
 	// MiniMax-M2.jinja:64:1 {%- if tools -%}
 	if llamacpp.Truthy(tools) {
 		// MiniMax-M2.jinja:65:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.WriteString("\n\n")
-		w.WriteString("# Tools")
-		w.WriteString("\n")
-		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
-		w.WriteString("\n")
+		w.WriteString("\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
 		// MiniMax-M2.jinja:66:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.WriteString("\n")
-		w.WriteString("<tools>")
-		w.WriteString("\n")
+		w.WriteString("\n<tools>\n")
 		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
 		renderMiniMaxM2_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
-		w.WriteString("</tools>")
-		w.WriteString("\n\n")
+		w.WriteString("</tools>\n\n")
 		// MiniMax-M2.jinja:69:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:")
-		w.WriteString("\n")
+		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:\n")
 		// MiniMax-M2.jinja:70:1 {{- '\n' ~ toolcall_begin_token }}
 		w.WriteString("\n")
 		llamacpp.WriteStr(w, toolcallBeginToken)
@@ -452,8 +421,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
-			w.WriteString("]~b]ai")
-			w.WriteString("\n")
+			w.WriteString("]~b]ai\n")
 			// MiniMax-M2.jinja:87:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
@@ -478,12 +446,9 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			if llamacpp.Truthy(reasoningContent) && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				w.WriteString("<think>")
-				w.WriteString("\n")
+				w.WriteString("<think>\n")
 				llamacpp.WriteStr(w, reasoningContent)
-				w.WriteString("\n")
-				w.WriteString("</think>")
-				w.WriteString("\n\n")
+				w.WriteString("\n</think>\n\n")
 			}
 			// MiniMax-M2.jinja:100:9 {%- if content -%}
 			if llamacpp.Truthy(content) {
@@ -534,8 +499,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 						w.WriteString("</parameter>\n")
 					}
 					// MiniMax-M2.jinja:117:17 {{- '</invoke>' ~ '\n' }}
-					w.WriteString("</invoke>")
-					w.WriteString("\n")
+					w.WriteString("</invoke>\n")
 				}
 				// MiniMax-M2.jinja:120:13 {{- toolcall_end_token}}
 				llamacpp.Write(w, toolcallEndToken)
@@ -547,8 +511,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M2.jinja:125:9 {{- '[e~[' ~ '\n' }}
-			w.WriteString("[e~[")
-			w.WriteString("\n")
+			w.WriteString("[e~[\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M2.jinja:127:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
@@ -593,22 +556,17 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M2.jinja:149:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M2.jinja:150:9 {{- ']~b]user' ~ '\n' }}
-			w.WriteString("]~b]user")
-			w.WriteString("\n")
+			w.WriteString("]~b]user\n")
 			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
 			renderMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"))
 			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
-			w.WriteString("[e~[")
-			w.WriteString("\n")
+			w.WriteString("[e~[\n")
 		}
 	}
 	// MiniMax-M2.jinja:157:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		// MiniMax-M2.jinja:158:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		w.WriteString("]~b]ai")
-		w.WriteString("\n")
-		w.WriteString("<think>")
-		w.WriteString("\n")
+		w.WriteString("]~b]ai\n<think>\n")
 	}
 }
 
@@ -689,4 +647,4 @@ func renderMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jin
 
 // spansMiniMaxM2 is the position table of MiniMax-M2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM2 = "set,if,for,{{ }},macro|yDAECAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIEIRGIACAGE2BEACEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAE0JCAEKoJCICGCEIGGAEAAEECAAIaCACGACIAIKEACEACIAEACAAIQGRCEKCIGQGEJCEACIGGmDEJCGECIGImCEAEGICICGACIAGGEJGKACAAEeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGUIICGCCAGGACAGECCAGKMKRCEGCAGUAzJAIEKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIGcAxCRAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIEIRGIACAGE2BEACEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAG6JCAEKuJCICGCEIGGAEAAEECAAIaCACGACIAIKEACEACIAEACAAIQGRCEKCIGQGEJCEACIGGsDEJCGECIGKqCEAEGICICGACIAGGEJGKACAAIeCAEKECAGIKCAGQCGAGIAGJGEACAAIAEAAGCEJGEmDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGUIICGCCAGGACAGECCAGKMKRCEGCAGUCzJAIGKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIG"
+const spansMiniMaxM2 = "set,if,for,{{ }},macro|yDAECAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIAIRGEACAGEmBEACEACIGEACAGEACAGEACAGEACJGEECAGICMAGKAKAAEkJCAEK4ICICGAEIGEAEAAEECAAIaCACGACIAIKEACEACIAEACAAIKGRCEECIGKGEJCEACIGGkDEJCGECIGIkCEAEGICICGACIAGGEJGKACAAEeCAEKECAGIKCAGQAGAGGAGJGEACAAIAEAAGAEJGCiDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGQIICGACAGEACAGEACAGIGKRCEACAGOAzJAIEKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIGcAxCRAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIAIRGEACAGEmBEACEACIGEACAGEACAGEACAGEACJGEECAGICMAGKAKAAGqJCAEK+ICICGAEIGEAEAAEECAAIaCACGACIAIKEACEACIAEACAAIKGRCEECIGKGEJCEACIGGqDEJCGECIGKoCEAEGICICGACIAGGEJGKACAAIeCAEKECAGIKCAGQAGAGGAGJGEACAAIAEAAGAEJGCiDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGQIICGACAGEACAGEACAGIGKRCEACAGOCzJAIGKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIG"

@@ -111,8 +111,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
 	jinja2.Write(w, bodToken)
 	jinja2.Write(w, bosToken)
-	w.WriteString("system")
-	w.WriteString("\n")
+	w.WriteString("system\n")
 	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
 	renderMiniMaxM3_buildSystemMessage(w, systemMessage, thinkBeginToken, thinkEndToken, imageToken, videoToken, thinkingMode)
 	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
@@ -120,27 +119,19 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 	w.WriteString("\n")
 	// MiniMax-M3.jinja:120:1 {{- bos_token ~ 'developer' ~ '\n' }}
 	jinja2.Write(w, bosToken)
-	w.WriteString("developer")
-	w.WriteString("\n")
+	w.WriteString("developer\n")
 	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
 	renderMiniMaxM3_buildDeveloperMessage(w, developerMessage, modelIdentityInput, imageToken, videoToken)
 	// MiniMax-M3.jinja:122:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M3.jinja:123:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.WriteString("\n\n")
-		w.WriteString("# Tools")
-		w.WriteString("\n")
-		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
-		w.WriteString("\n")
+		w.WriteString("\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
 		// MiniMax-M3.jinja:124:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.WriteString("\n")
-		w.WriteString("<tools>")
-		w.WriteString("\n")
+		w.WriteString("\n<tools>\n")
 		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
 		renderMiniMaxM3_renderToolNamespace(w, jinja2.Lit("functions"), tools)
 		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
-		w.WriteString("</tools>")
-		w.WriteString("\n\n")
+		w.WriteString("</tools>\n\n")
 		// MiniMax-M3.jinja:127:5 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
 		w.WriteString("To call tools, wrap all invocations in a single ")
 		jinja2.Write(w, toolcallBeginToken)
@@ -192,8 +183,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
 			jinja2.Write(w, bosToken)
-			w.WriteString("ai")
-			w.WriteString("\n")
+			w.WriteString("ai\n")
 			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
@@ -352,8 +342,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:227:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M3.jinja:228:9 {{- bos_token ~ 'user' ~ '\n' }}
 			jinja2.Write(w, bosToken)
-			w.WriteString("user")
-			w.WriteString("\n")
+			w.WriteString("user\n")
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
 			renderMiniMaxM3_visibleText(w, jinja2.ItemAttr(message, "content"), imageToken, videoToken)
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
@@ -365,8 +354,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
 		jinja2.Write(w, bosToken)
-		w.WriteString("ai")
-		w.WriteString("\n")
+		w.WriteString("ai\n")
 		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
 		if jinja2.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238:5 {{- think_end_token }}
@@ -642,20 +630,13 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	// MiniMax-M3.jinja:122:1 {%- if tools -%}
 	if llamacpp.Truthy(tools) {
 		// MiniMax-M3.jinja:123:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.WriteString("\n\n")
-		w.WriteString("# Tools")
-		w.WriteString("\n")
-		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
-		w.WriteString("\n")
+		w.WriteString("\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
 		// MiniMax-M3.jinja:124:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.WriteString("\n")
-		w.WriteString("<tools>")
-		w.WriteString("\n")
+		w.WriteString("\n<tools>\n")
 		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
 		renderMiniMaxM3_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
-		w.WriteString("</tools>")
-		w.WriteString("\n\n")
+		w.WriteString("</tools>\n\n")
 		// MiniMax-M3.jinja:127:5 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
 		w.WriteString("To call tools, wrap all invocations in a single ")
 		llamacpp.WriteStr(w, toolcallBeginToken)
@@ -1081,4 +1062,4 @@ func renderMiniMaxM3_buildDeveloperMessageLlama(w *jinja2.Writer, developerMessa
 
 // spansMiniMaxM3 is the position table of MiniMax-M3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM3 = "set,if,{{ }},for,macro|wDAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAYAyFAAEACAAEACAAEkBCACEACIAEACAAEKCACEACIAEACAAEMEJCGACAAEACAAGGGJEKACAEECCAEGEGAEIACAEEmDCACEICIEMECAEIACAEECCAEGGCAEKECAEIACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEGCEJEGAGAAEiLCAGK2KCICGECIEIAEAAEECAAIaCACGACIAIKEACEACIAEACAAISIRCEEEIEMAGAEGGGJCEACIEG0DEJCGCCIEGkCEAGGICICGACIAGAEpBEEACAAEkBCAGWACAEEECAEIACAEGAEAEGAGYEESCACIACIAIAEAAKAGJAGCEJEEiEEACGGCACEACIEGKEJCECCIEKgCGJCGACIEIuBEAGEoBCICEACIECiBCACGACAEISEAEeIKZCECCIEGWGJCGECAEIACAEECCAEKgBKRCEECAEISCACEACIECMCACEIEACGAEAEQC/NJIGsDCACE0BCAGWCCAEGCASEGEAQEICAmBEGCAUEGyBE1CCGWCJGECCAEGEAcEICAsBEGUEhCCEQEACGACJEIAEAEOAIAIEKCAGGCCMESAGNIE+BCICEACIEC4BCACGkBCAGEeCICEACIECYCACGACAECQCACGACAECICACGACAEGMGRCKAGAEQAIRIEOCICEACIEOKOJEOeCACEQCICEMEICGGEACeCQZIGYCICEACIEIGEACEACIAGAEJEgBA7FRAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAYAyFAAEACAAEACAAEkBCACEACIAEACAAEKCACEACIAEACAAEMEJCGACAAEACAAIAGJEEACAEGACAEGAGAEEACAEEmDCACEICIEMECAEIACAEECCAEGGCAEKECAEIACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEIAEJEEAGAAGmLCAGK6KCICIACIEEAEAAEECAAIaCACGACIAIKEACEACIAEACAAIQIRCGAEIEIAGAEGGGJCEACIEG+DEJCIACIEGsCEAGGICICGACIAGAEpBEEACAAIkBCAGWACAEEECAEIACAEKAEAEGAGYEESCACIACIAIAEAAKAGJAIAEJECgEEACGGCACEACIEGKEJCGACIEIgCGJCGACIEIuBEAGEoBCICEACIECiBCACGACAEISEAEeIKZCGACIEEUGJCIACAEEACAEGACAEIeKRCGACAEESCACEACIECMCACEIEACGAEAEQC/NJIGwDCACI0BCAGWCCAEGCASEGEAQEICAmBEGCAUEGyBE1CCGWCJGECCAEGEAcEICAsBEGUEhCCEQEACGACJEIAEAEOCIAIGKCAGGCCMESAGNIE+BCICEACIEC4BCACGkBCAGEeCICEACIECYCACGACAECQCACGACAECICACGACAEGMGRCKAGAEQAIRIEOCICEACIEOKOJEOeCACEQCICEMEICGGEACeCQZIGYCICEACIEIGEACEACIAGAEJE"
+const spansMiniMaxM3 = "set,if,{{ }},for,macro|wDAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAYAyFAAEACAAEACAAEkBCACEACIAEACAAEKCACEACIAEACAAEMEJCGACAAEACAAGEGJEIACAEECCAEGCGAEGACAEE4CCACEACIEEACAEEACAEEACAEEGCAEKECAEIACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEGCEJEGAGAAE+KCAGKyKCICGCCIEGAEAAEECAAIaCACGACIAIKEACEACIAEACAAISIRCEEEIEMAGAEGGGJCEACIEG0DEJCGCCIEGkCEAGGICICGACIAGAEpBEEACAAEkBCAGWACAEEECAEIACAEGAEAEGAGYEESCACIACIAIAEAAKAGJAGCEJEEgEEACGGCACEACIEGKEJCECCIEKgCGJCGACIEIuBEAGEoBCICEACIECiBCACGACAEISEAEeIKZCECCIEGUGJCGCCAEGACAEECCAEKeKRCECCAEGSCACEACIECMCACEIEACGAEAEQC/NJIGsDCACE0BCAGWCCAEGCASEGEAQEICAmBEGCAUEGyBE1CCGWCJGECCAEGEAcEICAsBEGUEhCCEQEACGACJEIAEAEOAIAIEKCAGGCCMESAGNIE+BCICEACIEC4BCACGkBCAGEeCICEACIECYCACGACAECQCACGACAECICACGACAEGMGRCKAGAEQAIRIEOCICEACIEOKOJEOeCACEQCICEMEICGGEACeCQZIGYCICEACIEIGEACEACIAGAEJEgBA7FRAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAYAyFAAEACAAEACAAEkBCACEACIAEACAAEKCACEACIAEACAAEMEJCGACAAEACAAIAGJEEACAEGACAEGAGAEEACAEE4CCACEACIEEACAEEACAEEACAEEGCAEKECAEIACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEIAEJEEAGAAGmLCAGK6KCICIACIEEAEAAEECAAIaCACGACIAIKEACEACIAEACAAIQIRCGAEIEIAGAEGGGJCEACIEG+DEJCIACIEGsCEAGGICICGACIAGAEpBEEACAAIkBCAGWACAEEECAEIACAEKAEAEGAGYEESCACIACIAIAEAAKAGJAIAEJECgEEACGGCACEACIEGKEJCGACIEIgCGJCGACIEIuBEAGEoBCICEACIECiBCACGACAEISEAEeIKZCGACIEEUGJCIACAEEACAEGACAEIeKRCGACAEESCACEACIECMCACEIEACGAEAEQC/NJIGwDCACI0BCAGWCCAEGCASEGEAQEICAmBEGCAUEGyBE1CCGWCJGECCAEGEAcEICAsBEGUEhCCEQEACGACJEIAEAEOCIAIGKCAGGCCMESAGNIE+BCICEACIEC4BCACGkBCAGEeCICEACIECYCACGACAECQCACGACAECICACGACAEGMGRCKAGAEQAIRIEOCICEACIEOKOJEOeCACEQCICEMEICGGEACeCQZIGYCICEACIEIGEACEACIAGAEJE"

@@ -160,8 +160,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
 			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
-			w.WriteString("<|im_end|>")
-			w.WriteString("\n")
+			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:100:9 {{- '<|im_start|>' + message.role }}
@@ -406,8 +405,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("\n")
 			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
-			w.WriteString("<|im_end|>")
-			w.WriteString("\n")
+			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:100:9 {{- '<|im_start|>' + message.role }}
@@ -533,4 +531,4 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w *jinj
 
 // spansNousResearchHermes2ProLlama3_8B_ToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNousResearchHermes2ProLlama3_8B_ToolUse = "{{ }},for,if,set,macro|0DCkCCAGyFIACIKCIEGACIGIGGJAKECAAIeCACOECIAIECAEMOKJEGGCIAMEEJAIiBGACKECIEIOIAAUKEJEECCIAKOMJEKAGIAIEGJEMwEgBJCImECIEGKE+BAM0DE3BEGCCAAG4BCJCGKGWEGACCGICIJAGaGAEIOEIEEACIAIAEAAMuBSZEGGCAEKAMAAEKCAEOKQAEEGEIEOEKZEQCpJAIGACAGE8COAEEACIAC2CCAEGICAAKmCCAEGWCAEGICIASoBIJEIYEACIECEAIECAEsBCWNAG8FIACIKCIEGACIGIEGJAIECAAMcCACMECIAIECAEMOKJEGGCIAMEEJAMkBGACMECIEIOIAAUMEJEGCCIAKQMJEMAGIAIEGJEMwEgBJCImECIEGKE+BAM0DE3BEGCCAAG4BCJCGKGWEGACCGICIJAGaGAEIOEIEEACIAIAEAAMuBSZEGGCAEKAMAAEKCAEOKQAEEGEIEOEKZEQCpJAIGACAGE8COAEEACIAC2CCAEGICAAKmCCAEGWCAEGICIASoBIJEIYEACIECEAIECAE"
+const spansNousResearchHermes2ProLlama3_8B_ToolUse = "{{ }},for,if,set,macro|0DCkCCAGyFIACIKCIEGACIGIGGJAKECAAIeCACOECIAIECAEMOKJEGGCIAMEEJAIiBGACKECIEIOIAAUKEJEECCIAKOMJEKAGIAIEGJEMuEgBJCIkECIEGIE+BAK0DE3BEGCCAAG4BCJCGKGWEGACCGICIJAGaGAEIOEIEEACIAIAEAAMuBSZEGGCAEKAMAAEKCAEOKQAEEGEIEOEKZEQCpJAIGACAGE8COAEEACIAC2CCAEGICAAKmCCAEGWCAEGICIASoBIJEIYEACIECEAIECAEsBCWNAG8FIACIKCIEGACIGIEGJAIECAAMcCACMECIAIECAEMOKJEGGCIAMEEJAMkBGACMECIEIOIAAUMEJEGCCIAKQMJEMAGIAIEGJEMuEgBJCIkECIEGIE+BAK0DE3BEGCCAAG4BCJCGKGWEGACCGICIJAGaGAEIOEIEEACIAIAEAAMuBSZEGGCAEKAMAAEKCAEOKQAEEGEIEOEKZEQCpJAIGACAGE8COAEEACIAC2CCAEGICAAKmCCAEGWCAEGICIASoBIJEIYEACIECEAIECAE"

@@ -92,8 +92,7 @@ func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
 			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
-			w.WriteString("<|im_end|>")
-			w.WriteString("\n")
+			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:24:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:25:9 {{- '<|im_start|>' + message.role }}
@@ -198,8 +197,7 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("\n")
 			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
-			w.WriteString("<|im_end|>")
-			w.WriteString("\n")
+			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:24:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:25:9 {{- '<|im_start|>' + message.role }}
@@ -253,4 +251,4 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 
 // spansQwenQwen2_5_7B_Instruct is the position table of Qwen-Qwen2.5-7B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|kDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSyDKREIoDCIAGKCICM2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"
+const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|kDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSwDKREImDCIAGICICK2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSwDKREImDCIAGICICK2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"

@@ -110,8 +110,7 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
 			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
-			w.WriteString("<|im_end|>")
-			w.WriteString("\n")
+			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
@@ -291,8 +290,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("\n")
 			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
-			w.WriteString("<|im_end|>")
-			w.WriteString("\n")
+			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
@@ -405,4 +403,4 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 
 // spansQwenQwen3_0_6B is the position table of Qwen-Qwen3-0.6B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwen3_0_6B = "if,{{ }},for,set|uD0BCCAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGGaCAEKACIGEKCAAEACIGEACAGIiHGREK2GCIAGKCICMkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAMMKRAGEEIAe0BjFJAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGIaCAEKACIGEKCAAEACIGEACAGKiHGREK2GCIAGKCICMkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAMMKRAGEEIA"
+const spansQwenQwen3_0_6B = "if,{{ }},for,set|uD0BCCAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGGaCAEKACIGEKCAAEACIGEACAGIgHGREK0GCIAGICICKkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAMMKRAGEEIAe0BjFJAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGIaCAEKACIGEKCAAEACIGEACAGKgHGREK0GCIAGICICKkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAMMKRAGEEIA"

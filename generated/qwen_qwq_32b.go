@@ -94,8 +94,7 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
 			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
-			w.WriteString("<|im_end|>")
-			w.WriteString("\n")
+			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemAttr(message, "tool_calls").Truthy() {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
@@ -111,8 +110,7 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
 			jinja2.WriteStr(w, content)
-			w.WriteString("<|im_end|>")
-			w.WriteString("\n")
+			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
@@ -227,8 +225,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("\n")
 			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
-			w.WriteString("<|im_end|>")
-			w.WriteString("\n")
+			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") && !llamacpp.Truthy(llamacpp.ItemAttr(message, "tool_calls")) {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
@@ -244,8 +241,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("\n")
 			llamacpp.WriteStr(w, content)
-			w.WriteString("<|im_end|>")
-			w.WriteString("\n")
+			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
@@ -310,4 +306,4 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 
 // spansQwenQwQ32B is the position table of Qwen-QwQ-32B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwQ32B = "if,{{ }},for,set|uD4BCCAGOEIAGACICMKKJEGAEICMMIJAGECICMkFGREK4ECIAGKCICMmECAAGCCAGGGCAAEACIGGKEJCMkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMMKRAGEEIAe4B7DJAGOEIAGACICMKKJEGAEICMMIJAGECICOkFGREK4ECIAGKCICMmECAAGCCAGGGCAAEACIGGKEJCMkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMMKRAGEEIA"
+const spansQwenQwQ32B = "if,{{ }},for,set|uD4BCCAGOEIAGACICMKKJEGAEICMMIJAGECICMgFGREK0ECIAGICICKkECAAGCCAGGGCAAEACIGGIEJCKkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMMKRAGEEIAe4B7DJAGOEIAGACICMKKJEGAEICMMIJAGECICOgFGREK0ECIAGICICKkECAAGCCAGGGCAAEACIGGIEJCKkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMMKRAGEEIA"

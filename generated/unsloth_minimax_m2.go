@@ -87,31 +87,21 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:62:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	w.WriteString("]~!b[")
-	w.WriteString("]~b]system")
-	w.WriteString("\n")
+	w.WriteString("]~!b[]~b]system\n")
 	// unsloth-MiniMax-M2.jinja:63:1 {{- build_system_message(system_message) }}
 	renderUnslothMiniMaxM2_buildSystemMessage(w, systemMessage, modelIdentityInput)
 	// unsloth-MiniMax-M2.jinja:65:1 {%- if tools -%}
 	if tools.Truthy() {
 		// unsloth-MiniMax-M2.jinja:66:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.WriteString("\n\n")
-		w.WriteString("# Tools")
-		w.WriteString("\n")
-		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
-		w.WriteString("\n")
+		w.WriteString("\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
 		// unsloth-MiniMax-M2.jinja:67:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.WriteString("\n")
-		w.WriteString("<tools>")
-		w.WriteString("\n")
+		w.WriteString("\n<tools>\n")
 		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
 		renderUnslothMiniMaxM2_renderToolNamespace(w, jinja2.Lit("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
-		w.WriteString("</tools>")
-		w.WriteString("\n\n")
+		w.WriteString("</tools>\n\n")
 		// unsloth-MiniMax-M2.jinja:70:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:")
-		w.WriteString("\n")
+		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:\n")
 		// unsloth-MiniMax-M2.jinja:71:1 {{- '\n' ~ toolcall_begin_token }}
 		w.WriteString("\n")
 		jinja2.Write(w, toolcallBeginToken)
@@ -132,8 +122,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
-			w.WriteString("]~b]ai")
-			w.WriteString("\n")
+			w.WriteString("]~b]ai\n")
 			// unsloth-MiniMax-M2.jinja:88:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
@@ -175,12 +164,9 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:107:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			if reasoningContent.Truthy() && jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				w.WriteString("<think>")
-				w.WriteString("\n")
+				w.WriteString("<think>\n")
 				jinja2.Write(w, reasoningContent)
-				w.WriteString("\n")
-				w.WriteString("</think>")
-				w.WriteString("\n\n")
+				w.WriteString("\n</think>\n\n")
 			}
 			// unsloth-MiniMax-M2.jinja:110:9 {%- if content -%}
 			if content.Truthy() {
@@ -231,8 +217,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 						}
 					}
 					// unsloth-MiniMax-M2.jinja:128:17 {{- '</invoke>' ~ '\n' }}
-					w.WriteString("</invoke>")
-					w.WriteString("\n")
+					w.WriteString("</invoke>\n")
 				}
 				// unsloth-MiniMax-M2.jinja:131:13 {{- toolcall_end_token}}
 				jinja2.Write(w, toolcallEndToken)
@@ -245,8 +230,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 				lastToolCallName = jinja2.None()
 			}
 			// unsloth-MiniMax-M2.jinja:137:9 {{- '[e~[' ~ '\n' }}
-			w.WriteString("[e~[")
-			w.WriteString("\n")
+			w.WriteString("[e~[\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-MiniMax-M2.jinja:139:9 {%- elif message.role == 'tool' -%}
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
@@ -291,22 +275,17 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// unsloth-MiniMax-M2.jinja:161:9 {%- elif message.role == 'user' -%}
 			// unsloth-MiniMax-M2.jinja:162:9 {{- ']~b]user' ~ '\n' }}
-			w.WriteString("]~b]user")
-			w.WriteString("\n")
+			w.WriteString("]~b]user\n")
 			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
 			renderUnslothMiniMaxM2_visibleText(w, jinja2.ItemAttr(message, "content"))
 			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
-			w.WriteString("[e~[")
-			w.WriteString("\n")
+			w.WriteString("[e~[\n")
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:169:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// unsloth-MiniMax-M2.jinja:170:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		w.WriteString("]~b]ai")
-		w.WriteString("\n")
-		w.WriteString("<think>")
-		w.WriteString("\n")
+		w.WriteString("]~b]ai\n<think>\n")
 	}
 }
 
@@ -427,31 +406,21 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:62:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	w.WriteString("]~!b[")
-	w.WriteString("]~b]system")
-	w.WriteString("\n")
+	w.WriteString("]~!b[]~b]system\n")
 	// unsloth-MiniMax-M2.jinja:63:1 {{- build_system_message(system_message) }}
 	renderUnslothMiniMaxM2_buildSystemMessageLlama(w, systemMessage, modelIdentityInput)
 	// unsloth-MiniMax-M2.jinja:65:1 {%- if tools -%}
 	if llamacpp.Truthy(tools) {
 		// unsloth-MiniMax-M2.jinja:66:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.WriteString("\n\n")
-		w.WriteString("# Tools")
-		w.WriteString("\n")
-		w.WriteString("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:")
-		w.WriteString("\n")
+		w.WriteString("\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
 		// unsloth-MiniMax-M2.jinja:67:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.WriteString("\n")
-		w.WriteString("<tools>")
-		w.WriteString("\n")
+		w.WriteString("\n<tools>\n")
 		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
 		renderUnslothMiniMaxM2_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
-		w.WriteString("</tools>")
-		w.WriteString("\n\n")
+		w.WriteString("</tools>\n\n")
 		// unsloth-MiniMax-M2.jinja:70:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:")
-		w.WriteString("\n")
+		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:\n")
 		// unsloth-MiniMax-M2.jinja:71:1 {{- '\n' ~ toolcall_begin_token }}
 		w.WriteString("\n")
 		llamacpp.WriteStr(w, toolcallBeginToken)
@@ -473,8 +442,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
-			w.WriteString("]~b]ai")
-			w.WriteString("\n")
+			w.WriteString("]~b]ai\n")
 			// unsloth-MiniMax-M2.jinja:88:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
@@ -517,12 +485,9 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:107:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			if llamacpp.Truthy(reasoningContent) && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				w.WriteString("<think>")
-				w.WriteString("\n")
+				w.WriteString("<think>\n")
 				llamacpp.WriteStr(w, reasoningContent)
-				w.WriteString("\n")
-				w.WriteString("</think>")
-				w.WriteString("\n\n")
+				w.WriteString("\n</think>\n\n")
 			}
 			// unsloth-MiniMax-M2.jinja:110:9 {%- if content -%}
 			if llamacpp.Truthy(content) {
@@ -576,8 +541,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 						}
 					}
 					// unsloth-MiniMax-M2.jinja:128:17 {{- '</invoke>' ~ '\n' }}
-					w.WriteString("</invoke>")
-					w.WriteString("\n")
+					w.WriteString("</invoke>\n")
 				}
 				// unsloth-MiniMax-M2.jinja:131:13 {{- toolcall_end_token}}
 				llamacpp.Write(w, toolcallEndToken)
@@ -590,8 +554,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				lastToolCallName = jinja2.None()
 			}
 			// unsloth-MiniMax-M2.jinja:137:9 {{- '[e~[' ~ '\n' }}
-			w.WriteString("[e~[")
-			w.WriteString("\n")
+			w.WriteString("[e~[\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-MiniMax-M2.jinja:139:9 {%- elif message.role == 'tool' -%}
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
@@ -636,22 +599,17 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// unsloth-MiniMax-M2.jinja:161:9 {%- elif message.role == 'user' -%}
 			// unsloth-MiniMax-M2.jinja:162:9 {{- ']~b]user' ~ '\n' }}
-			w.WriteString("]~b]user")
-			w.WriteString("\n")
+			w.WriteString("]~b]user\n")
 			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
 			renderUnslothMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"))
 			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
-			w.WriteString("[e~[")
-			w.WriteString("\n")
+			w.WriteString("[e~[\n")
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:169:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		// unsloth-MiniMax-M2.jinja:170:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		w.WriteString("]~b]ai")
-		w.WriteString("\n")
-		w.WriteString("<think>")
-		w.WriteString("\n")
+		w.WriteString("]~b]ai\n<think>\n")
 	}
 }
 
@@ -732,4 +690,4 @@ func renderUnslothMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMess
 
 // spansUnslothMiniMaxM2 is the position table of unsloth-MiniMax-M2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUnslothMiniMaxM2 = "set,if,for,{{ }},macro|yDAGCAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIEIRGIACAGE2BEACEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAE+KCAEKyKCICGCEIGGAEAAEECAAI8BCACGACIAIsBEACEAEIAEiBCAEKWCICEACIAEACAAEACAAIAEAAMQKhBCEKCIGQGEJCEACIGGuDEJCGECIGIsCEAEGICICGACIAGEEJGIqBCACGACAAEeCAEKECAGIKCAGSCGAGICGJGGAEAAIAEAAGCEJGEmDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGUIICGCCAGGACAGECCAGKMKRCEGCAGUApKAIEKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIGcAxCRAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIEIRGIACAGE2BEACEICIGMECAGIACAGECCAGGCCJGGECAGICMAGKAKAAGmLCAEK6KCICGCEIGGAEAAEECAAI+BCACGACIAIuBEACEAEIAGiBCAEKWCICEACIAEACAAEACAAIAEAAMQKhBCEKCIGQGEJCEACIGG0DEJCGECIGKwCEAEGICICGACIAGEEJGIuBCACGACAAIeCAEKECAGIKCAGSCGAGICGJGGAEAAIAEAAGCEJGEmDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGUIICGCCAGGACAGECCAGKMKRCEGCAGUCpKAIGKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIG"
+const spansUnslothMiniMaxM2 = "set,if,for,{{ }},macro|yDAGCAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIAIRGEACAGEmBEACEACIGEACAGEACAGEACAGEACJGEECAGICMAGKAKAAEuKCAEKiKCICGAEIGEAEAAEECAAI8BCACGACIAIsBEACEAEIAEiBCAEKWCICEACIAEACAAEACAAIAEAAMKKhBCEECIGKGEJCEACIGGsDEJCGECIGIqCEAEGICICGACIAGEEJGIqBCACGACAAEeCAEKECAGIKCAGSAGAGGCGJGGAEAAIAEAAGAEJGCiDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGQIICGACAGEACAGEACAGIGKRCEACAGOApKAIEKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIGcAxCRAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIAIRGEACAGEmBEACEACIGEACAGEACAGEACAGEACJGEECAGICMAGKAKAAG2KCAEKqKCICGAEIGEAEAAEECAAI+BCACGACIAIuBEACEAEIAGiBCAEKWCICEACIAEACAAEACAAIAEAAMKKhBCEECIGKGEJCEACIGGyDEJCGECIGKuCEAEGICICGACIAGEEJGIuBCACGACAAIeCAEKECAGIKCAGSAGAGGCGJGGAEAAIAEAAGAEJGCiDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGQIICGACAGEACAGEACAGIGKRCEACAGOCpKAIGKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIG"

@@ -231,11 +231,7 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		// 'text' + v + ...: a sum of strs (Python's + requires it; llama.cpp's joins
 		// what follows a str in its string form) with no Markup in this template to
 		// escape them, so each operand can be written as it comes
-		var code []jen.Code
-		for _, op := range operands {
-			code = append(code, g.writeOperand(op, "WriteStr"))
-		}
-		return code
+		return g.writeOperands(nil, operands, "WriteStr")
 	case *ir.Concat:
 		// a ~ b ~ c written operand by operand: the str() of each
 		write := "Write"
@@ -246,11 +242,7 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 			}
 			write = "WriteStr" // llama.cpp's ~ joins what follows a str as its + does
 		}
-		code := shape
-		for _, op := range x.Items {
-			code = append(code, g.writeOperand(op, write))
-		}
-		return code
+		return g.writeOperands(shape, x.Items, write)
 	case *ir.Call:
 		if c, ok := g.macros.Direct[x]; ok && !g.macros.Recursive[c.Macro.Var] {
 			// the macro writes into the output itself
@@ -258,6 +250,30 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		}
 	}
 	return append(shape, g.writeOperand(x, "Write"))
+}
+
+// writeOperands appends to code the writes of an output's operands in turn, adjacent str
+// literals as one (nothing runs between them).
+func (g *gen) writeOperands(code []jen.Code, operands []ir.Expr, write string) []jen.Code {
+	for i := 0; i < len(operands); i++ {
+		s, ok := strConst(operands[i])
+		if !ok {
+			code = append(code, g.writeOperand(operands[i], write))
+			continue
+		}
+		for i+1 < len(operands) {
+			next, ok := strConst(operands[i+1])
+			if !ok {
+				break
+			}
+			s += next
+			i++
+		}
+		if s != "" {
+			code = append(code, jen.Id("w").Dot("WriteString").Call(jen.Lit(s)))
+		}
+	}
+	return code
 }
 
 // writeOperand writes one operand of an output: a str literal as it is, x | tojson
