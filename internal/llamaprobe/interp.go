@@ -305,17 +305,19 @@ func (m *machine) store(e *env, t ir.Target, v jinja2.Value) {
 }
 
 // macro builds a macro value whose body runs in a new scope for each call; a call
-// block's caller is anonymous.
+// block's caller is anonymous. In probe mode its arguments are bound as llama.cpp binds
+// them (llamacpp.BindMacro, as the generated llama.cpp function does).
 func (m *machine) macro(e *env, mac *ir.Macro, anonymous bool) jinja2.Value {
 	spec := &jinja2.MacroSpec{Name: mac.Name, Anonymous: anonymous, Caller: mac.Caller != nil, Kwargs: mac.Kwargs != nil, Varargs: mac.Varargs != nil}
 	for _, p := range mac.Params {
 		spec.Params = append(spec.Params, p.Name)
 	}
+	if m.probe != nil {
+		spec.Bind = llamacpp.BindMacro
+	}
 	return jinja2.NewMacro(m.w, spec, func(args []jinja2.Value) {
-		given := -1     // in probe mode, the number of arguments of the call
-		var caller *env // and where it was called from
+		var caller *env // in probe mode, where it was called from
 		if m.probe != nil {
-			given, m.probe.nargs = m.probe.nargs, -1
 			if !anonymous {
 				caller = m.probe.caller
 			}
@@ -327,12 +329,10 @@ func (m *machine) macro(e *env, mac *ir.Macro, anonymous bool) jinja2.Value {
 			v := args[slot]
 			slot++
 			switch {
-			case v.IsMissing() && i < given:
-				// llama.cpp binds the i-th parameter to the i-th argument unless it is
-				// a keyword argument, and then to undefined rather than its default
-				v = jinja2.Undefined(p.Name)
 			case v.IsMissing() && mac.Defaults[i] != nil:
 				v = m.expr(inner, mac.Defaults[i])
+			case m.probe != nil:
+				v = llamacpp.Param(v, p.Name)
 			case mac.Defaults[i] == nil:
 				v = jinja2.Param(v, p.Name)
 			}
@@ -341,10 +341,6 @@ func (m *machine) macro(e *env, mac *ir.Macro, anonymous bool) jinja2.Value {
 		for _, v := range []*ir.Var{mac.Caller, mac.Kwargs, mac.Varargs} {
 			if v != nil {
 				*inner.slot(v) = args[slot]
-				if v == mac.Caller && m.probe != nil && !jinja2.IsBlockCaller(args[slot]) {
-					// a caller= keyword of a plain call binds no caller (BindMacro)
-					*inner.slot(v) = jinja2.UndefinedMessage("No caller defined")
-				}
 				slot++
 			}
 		}
@@ -573,12 +569,6 @@ func (m *machine) call(e *env, fn ir.Expr, args []jinja2.Value, kwargs []jinja2.
 	callee := m.expr(e, fn)
 	if m.probe != nil {
 		m.probe.caller = e
-		m.probe.nargs = len(args)
-		for _, kw := range kwargs {
-			if kw.Name != "caller" || !jinja2.IsBlockCaller(kw.Value) {
-				m.probe.nargs++ // a call block's caller is no argument (BindMacro)
-			}
-		}
 	}
 	return jinja2.Call(callee, args, kwargs)
 }

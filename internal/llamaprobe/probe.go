@@ -43,11 +43,10 @@ type valueStats struct {
 // probe is the state of a probe render.
 type probe struct {
 	containers map[any]*valueStats // the stats of tracked lists and dicts, by storage
-	nargs      int                 // the number of arguments of the macro call being made, or -1
 	caller     *env                // where the macro call being made is
 }
 
-func newProbe() *probe { return &probe{containers: map[any]*valueStats{}, nargs: -1} }
+func newProbe() *probe { return &probe{containers: map[any]*valueStats{}} }
 
 // track returns a copy of a JSON-like value whose strs, lists and dicts record their
 // stats.
