@@ -30,6 +30,7 @@ type gen struct {
 type macro struct {
 	name   string
 	params int
+	caller bool // its body calls caller() when it is given one
 }
 
 // Template returns the program of seed.
@@ -163,6 +164,9 @@ func (g *gen) macroDef() {
 	g.params, g.loops = []string{"a", "b"}[:m.params], nil
 	g.depth++
 	g.stmts(1 + g.r.IntN(2))
+	if m.caller = g.chance(3); m.caller {
+		g.b.WriteString("{{ caller(" + g.pick("", "a") + ") if caller is defined else '-' }}")
+	}
 	g.depth--
 	g.params, g.loops = saved, savedLoops
 	g.b.WriteString(g.tag("endmacro"))
@@ -191,6 +195,12 @@ func (g *gen) macroCall() {
 		default:
 			args = []string{"b=" + g.strExpr(), "a=" + g.expr(1)}
 		}
+	}
+	if m.caller && g.chance(2) {
+		g.b.WriteString(g.tag("call" + g.pick("", "(x)") + " " + m.name + "(" + strings.Join(args, ", ") + ")"))
+		g.b.WriteString(g.pick("[", "{{ x }}", "{{ caller }}") + g.pick("c", "{{ messages|length }}"))
+		g.b.WriteString(g.tag("endcall"))
+		return
 	}
 	g.b.WriteString("{{ " + m.name + "(" + strings.Join(args, ", ") + ") }}")
 }
@@ -245,7 +255,7 @@ func (g *gen) expr(depth int) string {
 	case 6:
 		return "(" + g.expr(depth+1) + " if " + g.cond() + " else " + g.strExpr() + ")"
 	case 7:
-		return g.pick("1", "2", "-3", "0.5", "10") + g.pick(" + ", " * ", " - ", " // ", " % ") + g.pick("1", "2", "(messages|length)", "("+g.value()+"|string|length)")
+		return g.pick("1", "2", "-3", "0.5", "10", "-7") + g.pick(" + ", " * ", " - ", " // ", " % ", " ** ", " / ") + g.pick("1", "2", "-2", "(messages|length)", "("+g.value()+"|string|length)", "-(messages|length)")
 	case 8:
 		return "[" + g.expr(depth+1) + ", " + g.strExpr() + "]" + g.pick("|map('string')|join(',')", "|length", "", "[0]")
 	case 9:
@@ -258,7 +268,7 @@ func (g *gen) expr(depth int) string {
 }
 
 func (g *gen) cond() string {
-	switch g.r.IntN(8) {
+	switch g.r.IntN(9) {
 	case 0:
 		return g.value() + " == " + g.pick("'user'", "'assistant'", "'system'", "'tool'", "1", "true")
 	case 1:
@@ -271,6 +281,10 @@ func (g *gen) cond() string {
 		return g.cond() + g.pick(" and ", " or ") + g.cond()
 	case 5:
 		return g.value() + "|string|length " + g.pick(">", "<", "==", ">=") + " " + g.pick("0", "1", "2")
+	case 6:
+		return g.pick("messages|length is divisibleby(2)", "1 < messages|length < 3", "messages[-1].role in ['user', 'tool']",
+			"messages|selectattr('role', 'in', ['user'])|list", "messages[1:]|length > 0", "messages[0] is mapping",
+			"(messages|map(attribute='role')|list)[::-1]|first == 'user'", "tools is iterable", "(tools|length) is odd")
 	default:
 		return g.value()
 	}
