@@ -712,6 +712,19 @@ func allConstant(xs []syntax.Expr) bool {
 	return true
 }
 
+// negated is -x, folded when x is a number literal.
+func negated(x Expr) Expr {
+	if c, ok := x.(*Const); ok {
+		switch v := c.Value.(type) {
+		case *big.Int:
+			return &Const{c.At, new(big.Int).Neg(v)}
+		case float64:
+			return &Const{c.At, -v}
+		}
+	}
+	return &Unary{At{x.Position()}, syntax.OpNeg, x}
+}
+
 // foldsUndefined reports whether Jinja2 folds the slice s into an undefined value: a
 // slice with constant bounds of a constant that is not a str.
 func foldsUndefined(s *Slice) bool {
@@ -835,6 +848,11 @@ func (l *lowerer) lowerExpr(f *frame, x syntax.Expr) Expr {
 		}
 		return &Unary{At{p}, x.Op, operand}
 	case *syntax.Binary:
+		if l.consts != nil && l.consts.negBases[x] {
+			// Jinja2's Python reads a folded negative base with its sign: -(7 ** y)
+			pow := &Binary{At{p}, x.Op, negated(l.expr(f, x.L)), l.expr(f, x.R), x.ConcatR}
+			return &Unary{At{p}, syntax.OpNeg, pow}
+		}
 		return &Binary{At{p}, x.Op, l.expr(f, x.L), l.expr(f, x.R), x.ConcatR}
 	case *syntax.Concat:
 		return &Concat{At{p}, l.exprs(f, x.Items)}

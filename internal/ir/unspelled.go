@@ -42,14 +42,19 @@ type folding struct {
 }
 
 // unspelled is the analysis of a template's expressions: the names of those that raise
-// NameError, and every expression analysed.
+// NameError, every expression analysed, and the powers whose base Python reads with
+// their sign (negBases).
 type unspelled struct {
 	names map[syntax.Expr]string
 	seen  map[syntax.Expr]bool
+	// negBases are the x ** y whose x folds into a negative number and y does not
+	// fold: the generated Python spells the constant with its sign, (-7 ** y), which
+	// Python reads as -(7 ** y).
+	negBases map[syntax.Expr]bool
 }
 
 func newUnspelled() *unspelled {
-	return &unspelled{names: map[syntax.Expr]string{}, seen: map[syntax.Expr]bool{}}
+	return &unspelled{names: map[syntax.Expr]string{}, seen: map[syntax.Expr]bool{}, negBases: map[syntax.Expr]bool{}}
 }
 
 // root analyses an expression a statement holds; print says it is a {{ }}'s, whose
@@ -102,6 +107,9 @@ func (u *unspelled) fold(x syntax.Expr) folding {
 		return u.evaluated(func() jinja2.Value { return jinja2.Pos(f.value) }, f)
 	case *syntax.Binary:
 		l, r := u.expr(x.L), u.expr(x.R)
+		if x.Op == syntax.OpPow && l.state == folded && l.known && negative(l.value) && r.state == notFolded {
+			u.negBases[x] = true
+		}
 		if x.Op == syntax.OpAnd || x.Op == syntax.OpOr {
 			return u.boolean(x.Op == syntax.OpOr, l, r)
 		}
@@ -296,6 +304,19 @@ func tryConst(op func() jinja2.Value) (v jinja2.Value, ok bool) {
 		}
 	}()
 	return op(), true
+}
+
+// negative reports whether v is a number whose repr starts with a minus sign (-0.0
+// included, nan excluded).
+func negative(v jinja2.Value) bool {
+	switch v.Kind() {
+	case jinja2.KindInt:
+		return v.Sign() < 0
+	case jinja2.KindFloat:
+		f, _ := v.AsFloat()
+		return !math.IsNaN(f) && math.Signbit(f)
+	}
+	return false
 }
 
 // nonFiniteName returns the name str() writes for a float nan or infinity, else "".
