@@ -109,7 +109,8 @@ func (g *gen) print() {
 
 func (g *gen) forLoop() {
 	v := fmt.Sprintf("m%d", len(g.loops))
-	iter := g.pick("messages", "messages", "messages[1:]", "messages|reverse", "messages[::-1]", "[1, 2, 3]", "tools or []", "messages|selectattr('role', 'equalto', 'user')|list")
+	iter := g.pick("messages", "messages", "messages[1:]", "messages|reverse", "messages[::-1]", "[1, 2, 3]", "tools or []", "messages|selectattr('role', 'equalto', 'user')|list",
+		"messages[-2:]", "messages|batch(2)|first", "range(messages|length)", "'ab'", "messages|map(attribute='role')|unique|list")
 	filter := ""
 	if g.chance(4) {
 		filter = " if " + v + ".role is defined"
@@ -148,6 +149,16 @@ func (g *gen) set() {
 			"set ns.last = "+g.strExpr(),
 			"set ns.found = "+g.cond(),
 		)))
+		return
+	}
+	switch g.r.IntN(6) {
+	case 0:
+		g.b.WriteString(g.tag("set x0, x1 = " + g.pick("messages[0].role, 1", "[1, 2]", "(messages|length, 'a')", "'ab'")))
+		return
+	case 1:
+		g.b.WriteString(g.tag("with x2 = " + g.expr(1)) + "{{ x2 }}")
+		g.stmts(1)
+		g.b.WriteString(g.tag("endwith"))
 		return
 	}
 	g.b.WriteString(g.tag("set x" + fmt.Sprint(g.r.IntN(3)) + " = " + g.expr(1)))
@@ -209,7 +220,8 @@ func (g *gen) macroCall() {
 func (g *gen) value() string {
 	var opts []string
 	for _, v := range g.loops {
-		opts = append(opts, v, v+".role", v+".content", v+"['role']", v+".get('name', 'anon')", "loop.index", "loop.first", "loop.last")
+		opts = append(opts, v, v+".role", v+".content", v+"['role']", v+".get('name', 'anon')", "loop.index", "loop.first", "loop.last",
+			"loop.revindex0", "loop.length", "loop.previtem", "loop.nextitem", "loop.cycle('x', 'y')", v+"|string")
 	}
 	opts = append(opts, g.params...)
 	opts = append(opts, "messages|length", "messages[0].role", "messages[-1].content", "bos_token", "enable_thinking", "x0", "tools|length")
@@ -236,7 +248,7 @@ func (g *gen) expr(depth int) string {
 	if depth > 2 {
 		return g.value()
 	}
-	switch g.r.IntN(13) {
+	switch g.r.IntN(14) {
 	case 0, 1, 2:
 		return g.value()
 	case 3:
@@ -248,6 +260,13 @@ func (g *gen) expr(depth int) string {
 			"|tojson(indent=2)", "|default('d', true)", "|default(boolean=true)", "|indent(2, first=true)",
 			"|replace('a', 'b', 1)", "|round(1, 'floor')", "|truncate(5, true, '..', 0)", "|center(9)",
 			"|wordcount", "|reverse|join", "|batch(2)|list|length", "|sum", "|float|round(method='ceil')")
+	case 12:
+		return g.pick("'%s-%d' % (" + g.strExpr() + ", messages|length)", "'{}!'.format(" + g.value() + ")",
+			"(" + g.strExpr() + ").split('a')|join('|')", "(" + g.strExpr() + ")[::-1]", "(" + g.strExpr() + ")[1:-1]",
+			"(" + g.strExpr() + ").title()", "(" + g.strExpr() + ").count('a')", "10 / 4", "1.0 / 3", "2 ** 0.5", "1e3", "1_000",
+			"'\\u00e9\\x41'", "(" + g.value() + "|string|length) / 3", "{'b': 1, 'a': " + g.value() + "}|dictsort|first",
+			"{'b': 1, 'a': 2}.items()|list", "(" + g.strExpr() + ")|wordwrap(3)", "(" + g.strExpr() + ")|capitalize",
+			"messages|slice(2)|list|length", "' x '|float(1.5)", "'12'|int + 1", "(" + g.value() + ")|pprint")
 	case 11:
 		return "messages" + g.pick("|map(attribute='role')|join(',')", "|selectattr('role', 'equalto', 'user')|list|length",
 			"|rejectattr('content')|list|length", "|sort(attribute='role')|first", "|map(attribute='role', default='?')|list",
