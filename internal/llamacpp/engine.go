@@ -266,6 +266,17 @@ func llamaString(v jinja2.Value) string {
 	return v.String()
 }
 
+// llamaAsString is llama.cpp's as_string where a builtin calls it on an argument
+// (format's, tojson's separators): llamaString, but an undefined value has no string
+// form ("Undefined (hint: 'x') is not a string value"), where {{ }}, + and ~ write it as
+// "".
+func llamaAsString(v jinja2.Value) string {
+	if v.Kind() == jinja2.KindUndefined {
+		jinja2.Throw(EngineError, "%s is not a string value", llamaUndefinedType(v))
+	}
+	return llamaString(v)
+}
+
 // llamaRepr is how llama.cpp writes a value inside the string form of a list or dict: a
 // str in single quotes, unescaped, or as JSON when it has a single quote; other values
 // in their string form.
@@ -665,7 +676,7 @@ func llamaFormat(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 		i++
 		switch n := 1 + argCount(args, kwargs); {
 		case next < len(args):
-			b.WriteString(llamaString(args[next]))
+			b.WriteString(llamaAsString(args[next]))
 		case next < n-1:
 			jinja2.Throw(EngineError, "KwArg is not a string value") // the keyword arguments follow
 		default:

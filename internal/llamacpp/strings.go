@@ -192,9 +192,9 @@ func llamaToJSON(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 	}
 	if seps.Kind() == jinja2.KindList || seps.Kind() == jinja2.KindTuple {
 		if items := seps.Items(); len(items) > 0 {
-			itemSep = llamaString(items[0])
+			itemSep = llamaAsString(items[0])
 			if len(items) > 1 {
-				keySep = llamaString(items[1])
+				keySep = llamaAsString(items[1])
 			}
 		}
 	}
