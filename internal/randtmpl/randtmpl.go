@@ -331,8 +331,25 @@ func Request(seed uint64) []byte {
 		if r.IntN(6) == 0 {
 			m["content"] = nil
 		}
+		if r.IntN(8) == 0 {
+			m["content"] = []map[string]any{{"type": "text", "text": "one"}, {"type": "text", "text": " two"}}
+		}
 		if m["role"] == "assistant" && r.IntN(3) == 0 {
-			m["tool_calls"] = []map[string]any{{"type": "function", "function": map[string]any{"name": "f", "arguments": map[string]any{"x": 1}}}}
+			var args any = map[string]any{"x": 1}
+			if r.IntN(2) == 0 {
+				args = `{"x": "é", "y": [1, 2]}`
+			}
+			call := map[string]any{"type": "function", "function": map[string]any{"name": "f", "arguments": args}}
+			if r.IntN(2) == 0 {
+				call["id"] = "call_" + fmt.Sprint(i)
+			}
+			m["tool_calls"] = []map[string]any{call}
+		}
+		if m["role"] == "assistant" && r.IntN(4) == 0 {
+			m["reasoning_content"] = pick("thinking...", "", "a\nb")
+		}
+		if m["role"] == "tool" && r.IntN(2) == 0 {
+			m["tool_call_id"] = "call_" + fmt.Sprint(i)
 		}
 		if r.IntN(5) == 0 {
 			m["name"] = "n" + fmt.Sprint(i)
@@ -352,7 +369,11 @@ func Request(seed uint64) []byte {
 		req["tools"] = []map[string]any{{"type": "function", "function": map[string]any{"name": "get_weather", "parameters": map[string]any{"type": "object"}}}}
 	}
 	if r.IntN(3) == 0 {
-		req["chat_template_kwargs"] = map[string]any{"enable_thinking": r.IntN(2) == 0}
+		kwargs := map[string]any{"enable_thinking": r.IntN(2) == 0}
+		if r.IntN(3) == 0 {
+			kwargs["x0"] = []any{"k", 2, nil}[r.IntN(3)] // a variable the programs read
+		}
+		req["chat_template_kwargs"] = kwargs
 	}
 	b, err := json.Marshal(req)
 	if err != nil {
