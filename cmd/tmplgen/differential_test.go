@@ -35,8 +35,9 @@ func TestDifferential(t *testing.T) {
 	differential(t, cmd, harness.Transformers, "Python Jinja2")
 }
 
-// TestDifferentialLlama is TestDifferential against llama-server: the same programs and
-// requests rendered by llama_chat_driver (llama.cpp b10587's own chat code,
+// TestDifferentialLlama is TestDifferential against llama-server: programs of what
+// llama.cpp's parser reads (randtmpl.LlamaTemplate) and the same requests, rendered by
+// llama_chat_driver (llama.cpp b10587's own chat code,
 // testenv.LlamaDriver) and by the llama-server profile.
 func TestDifferentialLlama(t *testing.T) {
 	driver := testenv.LlamaDriver(t)
@@ -59,6 +60,9 @@ func differential(t *testing.T, cmd *exec.Cmd, profile harness.Profile, referenc
 		s := uint64(seed)*1_000_003 + uint64(i)
 		name := fmt.Sprintf("random_%d_%d", seed, i)
 		text := randtmpl.Template(s)
+		if profile == harness.LlamaServer {
+			text = randtmpl.LlamaTemplate(s) // what llama.cpp's parser reads: its render is compared
+		}
 		texts[name] = text
 		srcs = append(srcs, source{Name: name, Origin: name, File: name + ".jinja", Text: text})
 		for j := range perTemplate {

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 )
 
@@ -25,6 +26,9 @@ type gen struct {
 	macros []macro
 	ns     bool
 	params []string // the parameters of the macro being written
+	// llama leaves out what llama.cpp's parser refuses (with blocks, ** and /, a sign
+	// before a parenthesis, \u escapes, 1e3 and 1_000), so that its render is compared
+	llama bool
 }
 
 type macro struct {
@@ -34,8 +38,14 @@ type macro struct {
 }
 
 // Template returns the program of seed.
-func Template(seed uint64) string {
-	g := &gen{r: rand.New(rand.NewPCG(seed, 0x6a696e6a61))}
+func Template(seed uint64) string { return template(seed, false) }
+
+// LlamaTemplate returns the program of seed made of what llama.cpp's parser reads
+// (Template's programs fail to load there about half the time, which hides the render).
+func LlamaTemplate(seed uint64) string { return template(seed, true) }
+
+func template(seed uint64, llama bool) string {
+	g := &gen{r: rand.New(rand.NewPCG(seed, 0x6a696e6a61)), llama: llama}
 	if g.chance(2) {
 		g.b.WriteString("{%- set ns = namespace(count=0, last='', found=false) -%}\n")
 		g.ns = true
@@ -52,7 +62,25 @@ func Template(seed uint64) string {
 
 func (g *gen) chance(n int) bool { return g.r.IntN(n) == 0 }
 
-func (g *gen) pick(options ...string) string { return options[g.r.IntN(len(options))] }
+func (g *gen) pick(options ...string) string {
+	if g.llama {
+		var kept []string
+		for _, o := range options {
+			if !slices.ContainsFunc(llamaLacks, func(s string) bool { return strings.Contains(o, s) }) {
+				kept = append(kept, o)
+			}
+		}
+		if len(kept) > 0 {
+			options = kept
+		}
+	}
+	return options[g.r.IntN(len(options))]
+}
+
+// llamaLacks are what llama.cpp's engine refuses, at load (//) or whenever it runs
+// (filters of no type, unique, map by a filter, loop.cycle, a loop over or unpacking of
+// a str): a LlamaTemplate leaves out the options that have them.
+var llamaLacks = []string{"//", "batch", "groupby", "wordwrap", "wordcount", "pprint", "center", "|sum", "round(", "loop.cycle", "'ab'", "unique", "map('string')", "|e", ".count("}
 
 // dash returns a whitespace control marker, or none.
 func (g *gen) dash() string { return g.pick("", "-", "") }
@@ -156,7 +184,10 @@ func (g *gen) set() {
 		g.b.WriteString(g.tag("set x0, x1 = " + g.pick("messages[0].role, 1", "[1, 2]", "(messages|length, 'a')", "'ab'")))
 		return
 	case 1:
-		g.b.WriteString(g.tag("with x2 = " + g.expr(1)) + "{{ x2 }}")
+		if g.llama {
+			break
+		}
+		g.b.WriteString(g.tag("with x2 = "+g.expr(1)) + "{{ x2 }}")
 		g.stmts(1)
 		g.b.WriteString(g.tag("endwith"))
 		return
@@ -228,7 +259,7 @@ func (g *gen) value() string {
 	if g.ns {
 		opts = append(opts, "ns.count", "ns.last", "ns.found")
 	}
-	return opts[g.r.IntN(len(opts))]
+	return g.pick(opts...)
 }
 
 func (g *gen) strExpr() string {
@@ -261,12 +292,14 @@ func (g *gen) expr(depth int) string {
 			"|replace('a', 'b', 1)", "|round(1, 'floor')", "|truncate(5, true, '..', 0)", "|center(9)",
 			"|wordcount", "|reverse|join", "|batch(2)|list|length", "|sum", "|float|round(method='ceil')")
 	case 12:
-		return g.pick("'%s-%d' % (" + g.strExpr() + ", messages|length)", "'{}!'.format(" + g.value() + ")",
-			"(" + g.strExpr() + ").split('a')|join('|')", "(" + g.strExpr() + ")[::-1]", "(" + g.strExpr() + ")[1:-1]",
-			"(" + g.strExpr() + ").title()", "(" + g.strExpr() + ").count('a')", "10 / 4", "1.0 / 3", "2 ** 0.5", "1e3", "1_000",
-			"'\\u00e9\\x41'", "(" + g.value() + "|string|length) / 3", "{'b': 1, 'a': " + g.value() + "}|dictsort|first",
-			"{'b': 1, 'a': 2}.items()|list", "(" + g.strExpr() + ")|wordwrap(3)", "(" + g.strExpr() + ")|capitalize",
-			"messages|slice(2)|list|length", "' x '|float(1.5)", "'12'|int + 1", "(" + g.value() + ")|pprint")
+		if !g.llama && g.chance(3) {
+			return g.pick("10 / 4", "1.0 / 3", "2 ** 0.5", "1e3", "1_000", "'\\u00e9\\x41'", "("+g.value()+"|string|length) / 3")
+		}
+		return g.pick("'%s-%d' % ("+g.strExpr()+", messages|length)", "'{}!'.format("+g.value()+")",
+			"("+g.strExpr()+").split('a')|join('|')", "("+g.strExpr()+")[::-1]", "("+g.strExpr()+")[1:-1]",
+			"("+g.strExpr()+").title()", "("+g.strExpr()+").count('a')", "{'b': 1, 'a': "+g.value()+"}|dictsort|first",
+			"{'b': 1, 'a': 2}.items()|list", "("+g.strExpr()+")|wordwrap(3)", "("+g.strExpr()+")|capitalize",
+			"messages|slice(2)|list|length", "' x '|float(1.5)", "'12'|int + 1", "("+g.value()+")|pprint")
 	case 11:
 		return "messages" + g.pick("|map(attribute='role')|join(',')", "|selectattr('role', 'equalto', 'user')|list|length",
 			"|rejectattr('content')|list|length", "|sort(attribute='role')|first", "|map(attribute='role', default='?')|list",
@@ -274,7 +307,11 @@ func (g *gen) expr(depth int) string {
 	case 6:
 		return "(" + g.expr(depth+1) + " if " + g.cond() + " else " + g.strExpr() + ")"
 	case 7:
-		return g.pick("1", "2", "-3", "0.5", "10", "-7") + g.pick(" + ", " * ", " - ", " // ", " % ", " ** ", " / ") + g.pick("1", "2", "-2", "(messages|length)", "("+g.value()+"|string|length)", "-(messages|length)")
+		ops, operands := []string{" + ", " * ", " - ", " // ", " % "}, []string{"1", "2", "-2", "(messages|length)", "(" + g.value() + "|string|length)"}
+		if !g.llama {
+			ops, operands = append(ops, " ** ", " / "), append(operands, "-(messages|length)")
+		}
+		return g.pick("1", "2", "-3", "0.5", "10", "-7") + g.pick(ops...) + g.pick(operands...)
 	case 8:
 		return "[" + g.expr(depth+1) + ", " + g.strExpr() + "]" + g.pick("|map('string')|join(',')", "|length", "", "[0]")
 	case 9:
