@@ -136,6 +136,13 @@ func (g *gen) print() {
 }
 
 func (g *gen) forLoop() {
+	if g.chance(6) {
+		// a loop of two names over a dict's items, whose body sets a name read after it
+		g.b.WriteString(g.tag("for k, v in " + g.pick("{'a': 1, 'b': x0}.items()", "(messages[0] or {}).items()", "{'z': messages|length}|dictsort")))
+		g.b.WriteString("{{ k }}={{ v }};" + g.tag("set x1 = k"))
+		g.b.WriteString(g.tag("endfor") + "{{ x1 }}")
+		return
+	}
 	v := fmt.Sprintf("m%d", len(g.loops))
 	iter := g.pick("messages", "messages", "messages[1:]", "messages|reverse", "messages[::-1]", "[1, 2, 3]", "tools or []", "messages|selectattr('role', 'equalto', 'user')|list",
 		"messages[-2:]", "messages|batch(2)|first", "range(messages|length)", "'ab'", "messages|map(attribute='role')|unique|list")
