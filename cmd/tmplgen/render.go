@@ -108,6 +108,9 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 			}
 		}
 		bin, name, err := renderProgram(text, file, catalogName, s.err)
+		if err != nil && info != nil {
+			return fmt.Errorf("%s: %w", *model, err) // the model's template, cited as template.jinja
+		}
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tmplgen/tmplgen/internal/ggufwrite"
 	"github.com/tmplgen/tmplgen/internal/version"
 )
 
@@ -128,6 +129,10 @@ func TestRenderErrors(t *testing.T) {
 	tmpl := writeFile(t, filepath.Join(dir, "t.jinja"), "{% for m in messages %}{{ m.content }}{% endfor %}")
 	divide := writeFile(t, filepath.Join(dir, "divide.jinja"), "{{ messages | length }}\n{{ 1 // (messages | length) }}")
 	broken := writeFile(t, filepath.Join(dir, "broken.jinja"), "ok\n{{ x + }}")
+	brokenModel := filepath.Join(dir, "broken.gguf")
+	if err := (&ggufwrite.Model{Name: "Broken", Architecture: "llama", ChatTemplate: "ok\n{{ x + }}", Tokens: []string{"<s>", "</s>"}, BOS: 0, EOS: 1}).WriteFile(brokenModel); err != nil {
+		t.Fatal(err)
+	}
 	badReq := writeFile(t, filepath.Join(dir, "bad.json"), "{\n  \"messages\": [\n    {\"role\": \"user\",, \"content\": \"hi\"}\n  ]\n}\n")
 	const model, qwen, req = "../../testdata/models/roka-tiny.gguf", "Qwen-Qwen3-0.6B", "../../testdata/requests/weather.json"
 	// the programs built first, so that their errors are all render prints
@@ -160,6 +165,7 @@ func TestRenderErrors(t *testing.T) {
 		{"a model as the request", "", []string{"render", "-template", qwen, model}, 1, "roka-tiny.gguf: request: "},
 		{"messages not a list", `{"messages": {}}`, []string{"render", "-template", qwen}, 1, `"messages" must be a list`},
 		{"message not an object", `{"messages": ["hi"]}`, []string{"render", "-template", qwen}, 1, "messages[0] must be an object"},
+		{"the model's template does not compile", `{"messages": []}`, []string{"render", "-model", brokenModel}, 1, brokenModel + ": template.jinja: line 2, column 8: unexpected 'end of print statement'"},
 		{"the template file does not compile", `{"messages": []}`, []string{"render", "-template", broken}, 1, broken + ": line 2, column 8: unexpected 'end of print statement'"},
 		{"the template file's error", `{"messages": []}`, []string{"render", "-template", divide}, 1, divide + ":2:1 ({{ }}): ZeroDivisionError: integer division or modulo by zero"},
 		{"raise_exception", `{"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}]}`,
