@@ -383,13 +383,10 @@ func strConst(x ir.Expr) (string, bool) {
 func (g *gen) args(a ir.Args) (jen.Code, jen.Code) {
 	var args, kwargs jen.Code = jen.Nil(), jen.Nil()
 	if len(a.Args) > 0 {
-		args = jen.Index().Add(valueType()).Values(g.values(a.Args)...)
-	}
-	if places := a.Places(); places != nil {
-		// (a keyword argument before positional ones, which only llama.cpp reads: it
-		// holds a place among them)
+		// (a keyword argument before positional ones, which only llama.cpp reads, holds a
+		// place among them)
 		var vs []jen.Code
-		for _, p := range places {
+		for _, p := range a.Places() {
 			if p.Kwarg != nil {
 				vs = append(vs, llama("KwArgPlace").Call())
 			} else {

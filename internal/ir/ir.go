@@ -368,19 +368,16 @@ type Place struct {
 	Kwarg *Kwarg
 }
 
-// Places returns the call's positional places as llama.cpp holds them, or nil when no
-// keyword argument is followed by a positional one (as in every text Jinja2 reads).
+// Interleaved reports whether a keyword argument comes before a positional one (which
+// only llama.cpp's parser reads).
+func (a *Args) Interleaved() bool {
+	return len(a.Kwargs) > 0 && a.Kwargs[0].PositionalAfter > 0
+}
+
+// Places returns the call's positional places as llama.cpp holds them: its positional
+// arguments, and before them each keyword argument followed by positional ones.
 func (a *Args) Places() []Place {
-	var places []Place
-	for i := range a.Kwargs {
-		if a.Kwargs[i].PositionalAfter > 0 {
-			places = make([]Place, 0, len(a.Args)+len(a.Kwargs))
-			break
-		}
-	}
-	if places == nil {
-		return nil
-	}
+	places := make([]Place, 0, len(a.Args)+len(a.Kwargs))
 	k := 0
 	for j, x := range a.Args {
 		for ; k < len(a.Kwargs) && len(a.Args)-a.Kwargs[k].PositionalAfter <= j; k++ {

@@ -712,17 +712,26 @@ func allConstant(xs []syntax.Expr) bool {
 	return true
 }
 
-// negated is -x, folded when x is a number literal.
-func negated(x Expr) Expr {
+// negated is -x at p, folded when x is a number literal.
+func negated(p Pos, x Expr) Expr {
 	if c, ok := x.(*Const); ok {
 		switch v := c.Value.(type) {
 		case *big.Int:
-			return &Const{c.At, new(big.Int).Neg(v)}
+			return &Const{At{p}, new(big.Int).Neg(v)}
 		case float64:
-			return &Const{c.At, -v}
+			return &Const{At{p}, -v}
 		}
 	}
-	return &Unary{At{x.Position()}, syntax.OpNeg, x}
+	return &Unary{At{p}, syntax.OpNeg, x}
+}
+
+// isNumber reports whether c is an int or float literal.
+func isNumber(c *Const) bool {
+	switch c.Value.(type) {
+	case *big.Int, float64:
+		return true
+	}
+	return false
 }
 
 // foldsUndefined reports whether Jinja2 folds the slice s into an undefined value: a
@@ -831,26 +840,18 @@ func (l *lowerer) lowerExpr(f *frame, x syntax.Expr) Expr {
 		return &Test{At{p}, x.Name, l.expr(f, x.X), l.args(f, x.Args)}
 	case *syntax.Unary:
 		operand := l.expr(f, x.X)
-		if c, ok := operand.(*Const); ok && (x.Op == syntax.OpNeg || x.Op == syntax.OpPos) {
+		if c, ok := operand.(*Const); ok && isNumber(c) && (x.Op == syntax.OpNeg || x.Op == syntax.OpPos) {
 			// fold the sign of a number literal, as Jinja2's optimizer does
-			switch v := c.Value.(type) {
-			case *big.Int:
-				if x.Op == syntax.OpNeg {
-					return &Const{At{p}, new(big.Int).Neg(v)}
-				}
-				return &Const{At{p}, v}
-			case float64:
-				if x.Op == syntax.OpNeg {
-					return &Const{At{p}, -v}
-				}
-				return &Const{At{p}, v}
+			if x.Op == syntax.OpNeg {
+				return negated(p, operand)
 			}
+			return &Const{At{p}, c.Value}
 		}
 		return &Unary{At{p}, x.Op, operand}
 	case *syntax.Binary:
 		if l.consts != nil && l.consts.negBases[x] {
 			// Jinja2's Python reads a folded negative base with its sign: -(7 ** y)
-			pow := &Binary{At{p}, x.Op, negated(l.expr(f, x.L)), l.expr(f, x.R), x.ConcatR}
+			pow := &Binary{At{p}, x.Op, negated(x.L.Position(), l.expr(f, x.L)), l.expr(f, x.R), x.ConcatR}
 			return &Unary{At{p}, syntax.OpNeg, pow}
 		}
 		return &Binary{At{p}, x.Op, l.expr(f, x.L), l.expr(f, x.R), x.ConcatR}

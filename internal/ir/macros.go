@@ -190,7 +190,7 @@ func (r *macroResolver) expr(n any) bool {
 // can be resolved.
 func (r *macroResolver) resolve(c *Call) ([]Expr, *MacroDef, bool) {
 	l, ok := c.Fn.(*Load)
-	if !ok || c.DynArgs != nil || c.DynKwargs != nil || r.callBlocks[c] || c.Places() != nil {
+	if !ok || c.DynArgs != nil || c.DynKwargs != nil || r.callBlocks[c] || c.Interleaved() {
 		// (a keyword argument before a positional one, which only llama.cpp reads, is
 		// bound when the call runs: llamacpp.BindMacro)
 		return nil, nil, false

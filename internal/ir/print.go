@@ -173,17 +173,11 @@ func targetString(t Target) string {
 
 func argsString(a Args, always bool) string {
 	var parts []string
-	places := a.Places()
-	for _, p := range places {
+	for _, p := range a.Places() {
 		if p.Kwarg != nil {
 			parts = append(parts, p.Kwarg.Name+"="+ExprString(p.Kwarg.Value))
 		} else {
 			parts = append(parts, ExprString(p.Arg))
-		}
-	}
-	if places == nil {
-		for _, x := range a.Args {
-			parts = append(parts, ExprString(x))
 		}
 	}
 	for _, kw := range a.Kwargs {

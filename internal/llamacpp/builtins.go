@@ -60,14 +60,18 @@ var llamaNotImplemented = map[string]string{
 	"list unique": "Array unique builtin not implemented",
 }
 
-// valueOnly are the builtins (by type and name) that read nothing but the value they are
+// valueOnly are the builtins of each type that read nothing but the value they are
 // called on: llama.cpp checks that it has that value (ensure_vals) and ignores any other
 // argument, where Jinja2's filter or method refuses them.
-var valueOnly = wordSet(`int:abs int:int int:float float:abs float:int float:float
-	bool:int bool:float bool:safe bool:string none:safe none:string
-	str:upper str:lower str:title str:capitalize str:length str:string str:safe
-	list:list list:first list:last list:length list:reverse list:string
-	dict:keys dict:values dict:items dict:string dict:length`)
+var valueOnly = map[string]map[string]bool{
+	"int":   wordSet("abs int float"),
+	"float": wordSet("abs int float"),
+	"bool":  wordSet("int float safe string"),
+	"none":  wordSet("safe string"),
+	"str":   wordSet("upper lower title capitalize length string safe"),
+	"list":  wordSet("list first last length reverse string"),
+	"dict":  wordSet("keys values items string length"),
+}
 
 // llamaFilterAliases are the filter names llama.cpp maps to another.
 var llamaFilterAliases = map[string]string{"count": "length", "d": "default", "e": "escape", "trim": "strip"}
@@ -147,7 +151,7 @@ func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs [
 	if msg, ok := llamaNotImplemented[k+" "+id]; ok {
 		jinja2.Throw(EngineError, "%s", msg)
 	}
-	if valueOnly[k+":"+id] {
+	if valueOnly[k][id] {
 		args, kwargs = nil, nil
 	}
 	if id == "tojson" {

@@ -511,16 +511,12 @@ func (m *machine) exprs(e *env, xs []ir.Expr) []jinja2.Value {
 
 func (m *machine) args(e *env, a ir.Args) ([]jinja2.Value, []jinja2.Kwarg) {
 	var args []jinja2.Value
-	if places := a.Places(); places == nil {
-		args = m.exprs(e, a.Args)
-	} else {
-		// (keyword arguments before positional ones, which only llama.cpp reads)
-		for _, p := range places {
-			if p.Kwarg != nil {
-				args = append(args, llamacpp.KwArgPlace())
-			} else {
-				args = append(args, m.expr(e, p.Arg))
-			}
+	for _, p := range a.Places() {
+		if p.Kwarg != nil {
+			// (a keyword argument before positional ones, which only llama.cpp reads)
+			args = append(args, llamacpp.KwArgPlace())
+		} else {
+			args = append(args, m.expr(e, p.Arg))
 		}
 	}
 	if a.DynArgs != nil {
