@@ -183,18 +183,13 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (jinja2.Value, bool) {
 		}
 		switch x.Op {
 		case "+":
-			return llamaAdd(m.expr(e, x.L), m.expr(e, x.R)), true
+			return llamacpp.Add(m.expr(e, x.L), m.expr(e, x.R)), true
 		case "-", "*", "/", "%", "//", "**":
 			l, r := m.expr(e, x.L), m.expr(e, x.R)
 			return llamaArith[x.Op](l, r), true
 		}
 	case *ir.Concat:
-		items := m.exprs(e, x.Items)
-		acc := items[0]
-		for _, it := range items[1:] {
-			acc = llamaConcat(acc, it)
-		}
-		return acc, true
+		return llamacpp.Concat(m.exprs(e, x.Items)...), true
 	}
 	return jinja2.Value{}, false
 }
@@ -203,49 +198,6 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (jinja2.Value, bool) {
 var llamaArith = map[string]func(a, b jinja2.Value) jinja2.Value{
 	"-": llamacpp.Sub, "*": llamacpp.Mul, "/": llamacpp.Div, "%": llamacpp.Mod,
 	"//": llamacpp.FloorDiv, "**": llamacpp.Pow,
-}
-
-// isNull reports whether v is undefined or none.
-func isNull(v jinja2.Value) bool {
-	return v.Kind() == jinja2.KindUndefined || v.Kind() == jinja2.KindNone
-}
-
-// llamaStr is the string form llama.cpp concatenates.
-func llamaStr(v jinja2.Value) string {
-	if isNull(v) {
-		return ""
-	}
-	return v.String()
-}
-
-// llamaAdd is + in llama.cpp's engine.
-func llamaAdd(a, b jinja2.Value) jinja2.Value {
-	as, bs := a.Kind() == jinja2.KindString, b.Kind() == jinja2.KindString
-	switch {
-	case isNull(a) || isNull(b):
-		if (isNull(a) && bs) || (isNull(b) && as) {
-			return jinja2.Str(llamaStr(a) + llamaStr(b))
-		}
-		llamaFail("Cannot perform operation + on undefined or null values")
-	case as != bs:
-		return jinja2.Str(llamaStr(a) + llamaStr(b))
-	}
-	return jinja2.Add(a, b)
-}
-
-// llamaConcat is ~ in llama.cpp's engine.
-func llamaConcat(a, b jinja2.Value) jinja2.Value {
-	as, bs := a.Kind() == jinja2.KindString, b.Kind() == jinja2.KindString
-	if isNull(a) || isNull(b) {
-		if (isNull(a) && bs) || (isNull(b) && as) {
-			return jinja2.Str(llamaStr(a) + llamaStr(b))
-		}
-		llamaFail("Cannot perform operation ~ on undefined or null values")
-	}
-	if !as && !bs {
-		llamaFail("Unknown operator \"~\" between %s and %s", a.TypeName(), b.TypeName())
-	}
-	return jinja2.Str(llamaStr(a) + llamaStr(b))
 }
 
 // probeAttr is obj.name in llama.cpp's engine: a builtin of obj's type if it has one
