@@ -79,30 +79,6 @@ func (d *Dict) find(key Value) int {
 // unboxedFlags are the bits of a str's w that hold its flags other than flagBoxed.
 const unboxedFlags = (flagsMask &^ flagBoxed) << flagsShift
 
-// findStr returns the position of a str key, or -1.
-func (d *Dict) findStr(key string) int {
-	if d.index != nil {
-		if i, ok := d.index[key]; ok {
-			return i
-		}
-		return -1
-	}
-	keys := d.keys()
-	for i := range keys {
-		k := &keys[i]
-		if k.kind() != KindString {
-			continue
-		}
-		if sameBytes(k, key) {
-			return i // the same bytes (see internStr)
-		}
-		if k.str() == key {
-			return i
-		}
-	}
-	return -1
-}
-
 // ListOfDicts returns the list of the dicts ds: list itself when it is a list of
 // exactly those dicts, in order (a request's messages a profile hands on unchanged).
 func ListOfDicts(list Value, ds []*Dict) Value {

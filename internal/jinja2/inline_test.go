@@ -29,7 +29,7 @@ func TestHotPathsInline(t *testing.T) {
 	}
 	for _, name := range hotInlined {
 		if !regexp.MustCompile(`(?m): can inline ` + regexp.QuoteMeta(name) + `$`).Match(out) {
-			t.Errorf("%s is not inlinable any more (go build -gcflags=-m=2 ./runtime says why)", name)
+			t.Errorf("%s is not inlinable any more (go build -gcflags=-m=2 ./internal/jinja2 says why)", name)
 		}
 	}
 }

@@ -265,20 +265,38 @@ func (d *Dict) vals() []Value { return unsafe.Slice((*Value)(d.kv), d.n) }
 
 // GetStr returns the value of a str key.
 func (d *Dict) GetStr(key string) (Value, bool) {
-	i := d.findStr(key)
-	if i < 0 {
-		return Value{}, false
+	if i := d.findStr(key); i >= 0 {
+		return *(*Value)(unsafe.Add(d.kv, i*int(cell))), true // d.at(i), without a slice's checks
 	}
-	return unsafe.Slice((*Value)(d.kv), d.n)[i], true // d.at(i), spelled out to stay inlinable
+	return Value{}, false
+}
+
+// findStr returns the position of a str key, or -1. It walks the keys by address,
+// without the checks of a slice of them (keys), which cost as much as the comparisons
+// in the lookups of a message's fields that renders are made of.
+func (d *Dict) findStr(key string) int {
+	if d.index != nil {
+		if i, ok := d.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	keys := unsafe.Add(d.kv, uintptr(d.half)*cell)
+	for i := 0; i < d.n; i++ {
+		k := (*Value)(unsafe.Add(keys, uintptr(i)*cell))
+		if sameBytes(k, key) || k.kind() == KindString && k.str() == key {
+			return i // sameBytes: the same bytes (see internStr)
+		}
+	}
+	return -1
 }
 
 // Get returns the value of key.
 func (d *Dict) Get(key Value) (Value, bool) {
-	i := d.find(key)
-	if i < 0 {
-		return Value{}, false
+	if i := d.find(key); i >= 0 {
+		return *(*Value)(unsafe.Add(d.kv, i*int(cell))), true // as GetStr
 	}
-	return unsafe.Slice((*Value)(d.kv), d.n)[i], true // d.at(i), spelled out to stay inlinable
+	return Value{}, false
 }
 
 // sameBytes reports whether the str k's unboxed text is key's own bytes, without
