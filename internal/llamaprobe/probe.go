@@ -25,11 +25,11 @@ import (
 //   - a filter or method the value's type lacks in llama.cpp is an error (and so are the
 //     builtins llama.cpp declares but does not implement), a for loop over a str is an
 //     error, dict, lipsum, cycler and joiner do not exist, tests llama.cpp lacks are
-//     errors, `in` with an undefined or none operand is an error, and arithmetic and
-//     comparisons other than == and != are runtime's (llamacpp.Sub...);
+//     errors, `in` with an undefined or none operand is an error, and arithmetic,
+//     concatenation and comparisons are package llamacpp's, the twin's (llamacpp.Add,
+//     Concat, Sub, Eq...);
 //   - undefined is lenient: its attributes and items are undefined, it iterates as
-//     empty, its builtins return empty values, and undefined or none + str is the str;
-//     str + anything concatenates the string forms;
+//     empty, and its builtins return empty values;
 //   - lists can be mutated (append, pop), an attribute of a dict can be set like a
 //     namespace's, map/select/reject return lists, and select/reject/selectattr/
 //     rejectattr read their arguments as llama.cpp does.
