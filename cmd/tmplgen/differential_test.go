@@ -26,13 +26,19 @@ import (
 //
 //	TMPLGEN_DIFF_N=2000 TMPLGEN_DIFF_SEED=$RANDOM go test ./cmd/tmplgen -run TestDifferential
 func TestDifferential(t *testing.T) {
-	const oracle = "../../../shared/oracle/tools/hf_render.py"
+	differential(t, pythonOracle(t, "hf_render.py"), harness.Transformers, "Python Jinja2")
+}
+
+// pythonOracle returns the command that runs the oracle's Python renderer script, at
+// the oracle's clock.
+func pythonOracle(t *testing.T, script string) *exec.Cmd {
+	oracle := "../../../shared/oracle/tools/" + script
 	if _, err := os.Stat(oracle); err != nil {
-		t.Fatalf("the oracle's renderer is missing (%v): this test needs ../shared beside the repository", err)
+		t.Fatalf("the oracle's %s is missing (%v): this test needs ../shared beside the repository", script, err)
 	}
 	cmd := exec.Command("python3", oracle)
 	cmd.Env = append(os.Environ(), "ORACLE_NOW=2026-11-30T12:00:00")
-	differential(t, cmd, harness.Transformers, "Python Jinja2")
+	return cmd
 }
 
 // TestDifferentialLlama is TestDifferential against llama-server: programs of what
@@ -42,6 +48,13 @@ func TestDifferential(t *testing.T) {
 func TestDifferentialLlama(t *testing.T) {
 	driver := testenv.LlamaDriver(t)
 	differential(t, exec.Command(driver), harness.LlamaServer, "llama-server")
+}
+
+// TestDifferentialVLLM is TestDifferential against vLLM's OpenAI-compatible server as
+// the oracle's vllm_render.py reconstructs it (its request validation and rewriting
+// around transformers' Jinja2 environment), rendered by the vllm profile.
+func TestDifferentialVLLM(t *testing.T) {
+	differential(t, pythonOracle(t, "vllm_render.py"), harness.VLLM, "vLLM")
 }
 
 // differential renders TMPLGEN_DIFF_N random programs from seed TMPLGEN_DIFF_SEED,
