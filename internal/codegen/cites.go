@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -35,9 +36,9 @@ func (g *gen) atSite(st site, note string) []jen.Code {
 func (g *gen) cite(p ir.Pos) string {
 	text := ""
 	if p.Line >= 1 && p.Line <= len(g.lines) {
-		line := []rune(g.lines[p.Line-1])
-		if p.Col >= 1 && p.Col-1 <= len(line) {
-			text = string(line[tagStart(line, p.Col-1):])
+		line := g.lines[p.Line-1]
+		if off, ok := g.columnOffset(p.Line, line, p.Col-1); ok {
+			text = line[tagStart(line, off):]
 		}
 		for open, end := range map[string]string{"{%": "%}", "{{": "}}", "{#": "#}"} {
 			if strings.HasPrefix(text, open) {
@@ -48,15 +49,48 @@ func (g *gen) cite(p ir.Pos) string {
 		}
 	}
 	const maxLen = 100
-	if r := []rune(text); len(r) > maxLen {
-		text = string(r[:maxLen]) + "…"
+	if i := runeOffset(text, 0, maxLen); i < len(text) { // more than maxLen runes
+		text = text[:i] + "…"
 	}
 	return fmt.Sprintf("%s:%d:%d %s", sanitizeComment(g.t.File), p.Line, p.Col, sanitizeComment(strings.TrimSpace(text)))
 }
 
+// columnOffset returns the byte offset in line (the template's line n) of its rune
+// column col (from 0), or false outside it. It counts from the column it found last
+// when that is on the same line and not after col.
+func (g *gen) columnOffset(n int, line string, col int) (int, bool) {
+	if col < 0 {
+		return 0, false
+	}
+	from, off := 0, 0
+	if g.citeLine == n && g.citeCol <= col {
+		from, off = g.citeCol, g.citeOff
+	}
+	for k := col - from; k > 0; k-- {
+		if off >= len(line) {
+			return 0, false
+		}
+		_, size := utf8.DecodeRuneInString(line[off:])
+		off += size
+	}
+	g.citeLine, g.citeCol, g.citeOff = n, col, off
+	return off, true
+}
+
+// runeOffset returns the byte offset of the rune k runes after byte offset off of s,
+// or len(s) when s ends before it.
+func runeOffset(s string, off, k int) int {
+	for ; k > 0 && off < len(s); k-- {
+		_, size := utf8.DecodeRuneInString(s[off:])
+		off += size
+	}
+	return off
+}
+
 // tagStart returns where the tag starts whose keyword is at line[i] (the {% before it,
-// with its - or + and spaces), or i when no {% comes before it.
-func tagStart(line []rune, i int) int {
+// with its - or + and spaces), or i when no {% comes before it. It steps back over
+// ASCII bytes only, so a byte offset into the line is a rune boundary either way.
+func tagStart(line string, i int) int {
 	j := i
 	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
 		j--

@@ -19,6 +19,9 @@ type gen struct {
 	t     *ir.Template
 	lines []string
 	names map[string]bool
+	// the byte offset of the column cite found last, from which the next cite on its
+	// line counts (cites come in the template's order: a long line costs its length once)
+	citeLine, citeCol, citeOff int
 
 	// llama is set for the llama.cpp render function, which calls the runtime's
 	// variants with llama.cpp's semantics (see gen.op); variants counts those calls,
@@ -35,8 +38,10 @@ type gen struct {
 
 	// the names alloc numbered, with their bases (see rename.go)
 	numbered map[string]string
-	goName   map[*ir.Var]string
-	needed   map[*ir.Var]bool
+	// the number the next name made from each base starts looking from
+	nextNumber map[string]int
+	goName     map[*ir.Var]string
+	needed     map[*ir.Var]bool
 	// variables whose initial value no code sees (see ir.DeadInits)
 	deadInit map[*ir.Var]bool
 	loops    map[*ir.Var]bool // loop variables held as *runtime.Loop
@@ -88,16 +93,17 @@ func newGen(t *ir.Template, llama bool) *gen {
 	}
 	needed := ir.NeededVars(t, macros, dead, llama)
 	g := &gen{
-		t:        t,
-		llama:    llama,
-		lines:    strings.Split(t.Source, "\n"),
-		names:    map[string]bool{},
-		numbered: map[string]string{},
-		goName:   map[*ir.Var]string{},
-		needed:   needed,
-		deadInit: dead,
-		loops:    map[*ir.Var]bool{},
-		markup:   ir.MakesMarkup(t),
+		t:          t,
+		llama:      llama,
+		lines:      strings.Split(t.Source, "\n"),
+		names:      map[string]bool{},
+		numbered:   map[string]string{},
+		nextNumber: map[string]int{},
+		goName:     map[*ir.Var]string{},
+		needed:     needed,
+		deadInit:   dead,
+		loops:      map[*ir.Var]bool{},
+		markup:     ir.MakesMarkup(t),
 
 		positions: map[*ir.Var]position{},
 

@@ -23,6 +23,9 @@ import (
 // another macro sets), or when such a variable is of a type the generator did not
 // record (the loop's bookkeeping).
 
+// maxLiftedMacros is the most macro closures liftMacros lifts out of one function.
+const maxLiftedMacros = 200
+
 // liftTarget is a render function whose macro closures liftMacros moves out.
 type liftTarget struct {
 	fn string // the render function
@@ -38,8 +41,15 @@ type liftTarget struct {
 // liftMacros returns the Go source src (jennifer's output, unformatted) with the macro
 // closures of the targets' render functions moved out to top-level functions, as the
 // comment above describes.
+//
+// Each closure lifted takes a parse and type check of the whole file: beyond
+// maxLiftedMacros macros in a function (real templates have a dozen; a hostile one may
+// have thousands, which would take minutes), its closures stay.
 func liftMacros(src []byte, targets []liftTarget) ([]byte, error) {
 	for _, t := range targets {
+		if len(t.macros) > maxLiftedMacros {
+			continue
+		}
 		skip := map[string]bool{}
 		for {
 			next, lifted, err := liftOne(src, t, skip)

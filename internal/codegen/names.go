@@ -12,21 +12,24 @@ import (
 
 // alloc returns a Go identifier based on base that is not yet used in the function.
 func (g *gen) alloc(base string) string {
-	name := base
-	for i := 2; g.names[name] || reserved[name]; i++ {
+	name, i := base, g.nextNumber[base]
+	for i = max(i, 2); g.names[name] || reserved[name]; i++ {
 		name = Numbered(base, i)
 	}
+	g.nextNumber[base] = i // names are never freed: the ones before stay taken
 	g.names[name] = true
 	switch {
 	case name != base:
 		g.numbered[name] = base
 	default:
 		// a name made from a numbered one (message2Role, of message2) may lose the
-		// number with it
-		for n, b := range g.numbered {
-			if rest, ok := strings.CutPrefix(base, n); ok && rest != "" && unicode.IsUpper(rune(rest[0])) {
-				g.numbered[name] = b + rest
-				break
+		// number with it: the longest numbered name it starts with, before a capital
+		for j := len(base) - 1; j > 0; j-- {
+			if isUpper(base[j]) && isDigit(base[j-1]) {
+				if b, ok := g.numbered[base[:j]]; ok {
+					g.numbered[name] = b + base[j:]
+					break
+				}
 			}
 		}
 	}

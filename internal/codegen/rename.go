@@ -16,11 +16,17 @@ import (
 // allow it: a local variable named base+N takes the first of base, base2... that no
 // declaration it would clash with or shadow uses, as go/types resolves the names.
 
+// maxRenamed is the most numbered names renameNumbered renames.
+const maxRenamed = 500
+
 // renameNumbered returns the Go source src with its numbered local variables renamed
 // (see above): numbered holds the base of each name alloc numbered (message for
 // message2), so that a name the template gave (step1) is never touched. src must parse.
+// The names stay as they are beyond maxRenamed of them: each candidate is checked
+// against every use in the file, which a hostile template with thousands of numbered
+// names (real ones have a few dozen) would make take minutes.
 func renameNumbered(src []byte, numbered map[string]string) ([]byte, error) {
-	if len(numbered) == 0 {
+	if len(numbered) == 0 || len(numbered) > maxRenamed {
 		return src, nil
 	}
 	fset := token.NewFileSet()

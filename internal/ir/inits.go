@@ -11,10 +11,11 @@ func DeadInits(t *Template) map[*Var]bool {
 	// the variables of a macro's scope its defaults read: they are evaluated before
 	// its body, and may read the initial value of any
 	byDefault := map[*Var]bool{}
+	m := &mentionIndex{}
 	check := func(s *Scope, stmts []Stmt) {
 		for _, v := range s.Vars {
 			if v.Init != nil && !byDefault[v] {
-				if reads, _ := firstUse(stmts, v); !reads {
+				if reads, _ := m.firstUse(stmts, v); !reads {
 					dead[v] = true
 				}
 			}
@@ -44,19 +45,19 @@ func DeadInits(t *Template) map[*Var]bool {
 // firstUse follows stmts in order: reads says that v may be read before it is assigned
 // (any use the analysis does not follow counts as a read), assigned that every path
 // through stmts assigns it.
-func firstUse(stmts []Stmt, v *Var) (reads, assigned bool) {
-	for _, s := range stmts {
-		switch s := s.(type) {
+func (m *mentionIndex) firstUse(stmts []Stmt, v *Var) (reads, assigned bool) {
+	for _, i := range m.occurrences(stmts)[v] { // the others neither read nor assign it
+		switch s := stmts[i].(type) {
 		case *Assign:
 			if t, ok := s.Target.(*VarTarget); ok && t.Var == v {
-				return mentionsExpr(s.Value, v), true
+				return m.expr(s.Value)[v], true
 			}
 		case *If:
-			if mentionsExpr(s.Cond, v) {
+			if m.expr(s.Cond)[v] {
 				return true, false
 			}
-			thenReads, thenAssigns := firstUse(s.Then, v)
-			elseReads, elseAssigns := firstUse(s.Else, v)
+			thenReads, thenAssigns := m.firstUse(s.Then, v)
+			elseReads, elseAssigns := m.firstUse(s.Else, v)
 			if thenReads || elseReads {
 				return true, false
 			}
@@ -65,58 +66,98 @@ func firstUse(stmts []Stmt, v *Var) (reads, assigned bool) {
 			}
 			continue
 		}
-		if mentions(s, v) {
-			return true, false
-		}
+		return true, false
 	}
 	return false, false
 }
 
-// mentions reports whether a statement uses v in any way: reads it, assigns it or one
-// of its attributes, or starts a nested scope's variable from it.
-func mentions(s Stmt, v *Var) bool {
-	found, visit := mentionFinder(v)
-	Inspect([]Stmt{s}, visit)
-	return *found
+// mentionIndex holds, for statement lists, where each variable is mentioned, found
+// once for all the variables of a scope (a walk per variable would be quadratic in a
+// template of many variables): a use of any kind, a read, an assignment of it or of one
+// of its attributes, a nested scope's variable starting from it.
+type mentionIndex struct {
+	lists map[stmtList]map[*Var][]int // the statements of each list that mention each variable
+	exprs map[Expr]map[*Var]bool
 }
 
-// mentionsExpr is mentions for an expression.
+// stmtList identifies a list of statements: its first and its length.
+type stmtList struct {
+	first *Stmt
+	n     int
+}
+
+// occurrences returns, for each variable stmts mention, the indices of the statements
+// that mention it, in order.
+func (m *mentionIndex) occurrences(stmts []Stmt) map[*Var][]int {
+	if len(stmts) == 0 {
+		return nil
+	}
+	key := stmtList{&stmts[0], len(stmts)}
+	if occ, ok := m.lists[key]; ok {
+		return occ
+	}
+	occ := map[*Var][]int{}
+	for i, s := range stmts {
+		vars := map[*Var]bool{}
+		Inspect([]Stmt{s}, mentionCollector(vars))
+		for v := range vars {
+			occ[v] = append(occ[v], i)
+		}
+	}
+	if m.lists == nil {
+		m.lists = map[stmtList]map[*Var][]int{}
+	}
+	m.lists[key] = occ
+	return occ
+}
+
+// expr returns the variables x mentions.
+func (m *mentionIndex) expr(x Expr) map[*Var]bool {
+	if vars, ok := m.exprs[x]; ok {
+		return vars
+	}
+	vars := map[*Var]bool{}
+	InspectExpr(x, mentionCollector(vars))
+	if m.exprs == nil {
+		m.exprs = map[Expr]map[*Var]bool{}
+	}
+	m.exprs[x] = vars
+	return vars
+}
+
+// mentionsExpr reports whether x mentions v (see mentionIndex).
 func mentionsExpr(x Expr, v *Var) bool {
-	found, visit := mentionFinder(v)
-	InspectExpr(x, visit)
-	return *found
+	vars := map[*Var]bool{}
+	InspectExpr(x, mentionCollector(vars))
+	return vars[v]
 }
 
-// mentionFinder returns a visitor for Inspect that sets *found at the first use of v.
-func mentionFinder(v *Var) (found *bool, visit func(n any) bool) {
-	found = new(bool)
-	visit = func(n any) bool {
+// mentionCollector returns a visitor for Inspect that adds to vars each variable it
+// finds mentioned.
+func mentionCollector(vars map[*Var]bool) func(n any) bool {
+	starts := func(s *Scope) {
+		if s == nil {
+			return
+		}
+		for _, sv := range s.Vars {
+			if l, ok := sv.Init.(*Load); ok {
+				vars[l.Var] = true
+			}
+		}
+	}
+	return func(n any) bool {
 		switch n := n.(type) {
 		case *Load:
-			*found = *found || n.Var == v
+			vars[n.Var] = true
 		case *VarTarget:
-			*found = *found || n.Var == v
+			vars[n.Var] = true
 		case *AttrTarget:
-			*found = *found || n.NS == v
+			vars[n.NS] = true
 		case *Block:
-			*found = *found || startsFrom(n.Scope, v)
+			starts(n.Scope)
 		case *For:
-			*found = *found || startsFrom(n.FilterScope, v)
+			starts(n.FilterScope)
 		}
-		return !*found
+		return true
 	}
-	return found, visit
-}
-
-// startsFrom reports whether a variable of scope s starts as the value of v.
-func startsFrom(s *Scope, v *Var) bool {
-	if s == nil {
-		return false
-	}
-	for _, sv := range s.Vars {
-		if l, ok := sv.Init.(*Load); ok && l.Var == v {
-			return true
-		}
-	}
-	return false
 }

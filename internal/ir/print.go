@@ -172,134 +172,211 @@ func targetString(t Target) string {
 }
 
 func argsString(a Args, always bool) string {
-	var parts []string
-	for _, p := range a.Places() {
-		if p.Kwarg != nil {
-			parts = append(parts, p.Kwarg.Name+"="+ExprString(p.Kwarg.Value))
-		} else {
-			parts = append(parts, ExprString(p.Arg))
-		}
-	}
-	for _, kw := range a.Kwargs {
-		if kw.PositionalAfter == 0 {
-			parts = append(parts, kw.Name+"="+ExprString(kw.Value))
-		}
-	}
-	if a.DynArgs != nil {
-		parts = append(parts, "*"+ExprString(a.DynArgs))
-	}
-	if a.DynKwargs != nil {
-		parts = append(parts, "**"+ExprString(a.DynKwargs))
-	}
-	if len(parts) == 0 && !always {
-		return ""
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
+	var w exprWriter
+	w.args(a, always)
+	return w.String()
 }
 
 // ExprString writes an expression in Jinja-like syntax with resolved variables.
 func ExprString(x Expr) string {
+	var w exprWriter
+	w.expr(x)
+	return w.String()
+}
+
+// exprWriter writes expressions into one buffer: an expression nested n deep (a long
+// chain of + is one) costs its length once, not its length at each level.
+type exprWriter struct{ strings.Builder }
+
+func (w *exprWriter) expr(x Expr) {
 	switch x := x.(type) {
 	case nil:
-		return "none"
+		w.WriteString("none")
 	case *Const:
-		return ConstString(x.Value)
+		w.WriteString(ConstString(x.Value))
 	case *Load:
-		return varName(x.Var)
+		w.WriteString(varName(x.Var))
 	case *Input:
-		return "input." + x.Name
+		w.WriteString("input." + x.Name)
 	case *Global:
-		return "global." + x.Name
+		w.WriteString("global." + x.Name)
 	case *Undef:
-		return "undefined(" + x.Name + ")"
+		w.WriteString("undefined(" + x.Name + ")")
 	case *Unspelled:
-		return "unspelled(" + x.Name + ", " + ExprString(x.X) + ")"
+		w.WriteString("unspelled(" + x.Name + ", ")
+		w.expr(x.X)
+		w.WriteString(")")
 	case *Invalid:
-		return "invalid(" + strconv.Quote(x.Msg) + ", " + ExprString(x.X) + ")"
+		w.WriteString("invalid(" + strconv.Quote(x.Msg) + ", ")
+		w.expr(x.X)
+		w.WriteString(")")
 	case *Attr:
-		return ExprString(x.X) + "." + x.Name
+		w.expr(x.X)
+		w.WriteString("." + x.Name)
 	case *Item:
-		return ExprString(x.X) + "[" + ExprString(x.Key) + "]"
+		w.expr(x.X)
+		w.WriteString("[")
+		w.expr(x.Key)
+		w.WriteString("]")
 	case *Slice:
-		part := func(e Expr) string {
-			if e == nil {
-				return ""
-			}
-			return ExprString(e)
-		}
-		s := ExprString(x.X) + "[" + part(x.Start) + ":" + part(x.Stop)
+		w.expr(x.X)
+		w.WriteString("[")
+		w.optional(x.Start)
+		w.WriteString(":")
+		w.optional(x.Stop)
 		if x.Step != nil {
-			s += ":" + part(x.Step)
+			w.WriteString(":")
+			w.expr(x.Step)
 		}
-		return s + "]"
+		w.WriteString("]")
 	case *List:
-		return "[" + exprList(x.Items) + "]"
+		w.WriteString("[")
+		w.list(x.Items, ", ", false)
+		w.WriteString("]")
 	case *Tuple:
+		w.WriteString("(")
+		w.list(x.Items, ", ", false)
 		if len(x.Items) == 1 {
-			return "(" + ExprString(x.Items[0]) + ",)"
+			w.WriteString(",")
 		}
-		return "(" + exprList(x.Items) + ")"
+		w.WriteString(")")
 	case *Dict:
-		var parts []string
+		w.WriteString("{")
 		for i := range x.Keys {
-			parts = append(parts, ExprString(x.Keys[i])+": "+ExprString(x.Values[i]))
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			w.expr(x.Keys[i])
+			w.WriteString(": ")
+			w.expr(x.Values[i])
 		}
-		return "{" + strings.Join(parts, ", ") + "}"
+		w.WriteString("}")
 	case *Unary:
 		switch x.Op {
 		case "neg":
-			return "-" + paren(x.X)
+			w.WriteString("-")
 		case "pos":
-			return "+" + paren(x.X)
+			w.WriteString("+")
+		default:
+			w.WriteString("not ")
 		}
-		return "not " + paren(x.X)
+		w.paren(x.X)
 	case *Binary:
-		return paren(x.L) + " " + x.Op + " " + paren(x.R)
+		w.paren(x.L)
+		w.WriteString(" " + x.Op + " ")
+		w.paren(x.R)
 	case *Concat:
-		var parts []string
-		for _, it := range x.Items {
-			parts = append(parts, paren(it))
-		}
-		return strings.Join(parts, " ~ ")
+		w.list(x.Items, " ~ ", true)
 	case *Compare:
-		s := paren(x.X)
+		w.paren(x.X)
 		for i, op := range x.Ops {
 			if op == "notin" {
 				op = "not in"
 			}
-			s += " " + op + " " + paren(x.Ys[i])
+			w.WriteString(" " + op + " ")
+			w.paren(x.Ys[i])
 		}
-		return s
 	case *Cond:
-		s := paren(x.Then) + " if " + paren(x.Test)
+		w.paren(x.Then)
+		w.WriteString(" if ")
+		w.paren(x.Test)
 		if x.Else != nil {
-			s += " else " + paren(x.Else)
+			w.WriteString(" else ")
+			w.paren(x.Else)
 		}
-		return s
 	case *Call:
-		return paren(x.Fn) + argsString(x.Args, true)
+		w.paren(x.Fn)
+		w.args(x.Args, true)
 	case *Filter:
-		return paren(x.X) + " | " + x.Name + argsString(x.Args, false)
+		w.paren(x.X)
+		w.WriteString(" | " + x.Name)
+		w.args(x.Args, false)
 	case *Test:
-		return paren(x.X) + " is " + x.Name + argsString(x.Args, false)
+		w.paren(x.X)
+		w.WriteString(" is " + x.Name)
+		w.args(x.Args, false)
+	default:
+		fmt.Fprintf(w, "?%T", x)
 	}
-	return fmt.Sprintf("?%T", x)
 }
 
-func exprList(xs []Expr) string {
-	var parts []string
-	for _, x := range xs {
-		parts = append(parts, ExprString(x))
+// optional writes x, or nothing for nil (a slice's omitted bound).
+func (w *exprWriter) optional(x Expr) {
+	if x != nil {
+		w.expr(x)
 	}
-	return strings.Join(parts, ", ")
 }
 
-func paren(x Expr) string {
+// list writes xs separated by sep, each in parentheses if it needs them and parens.
+func (w *exprWriter) list(xs []Expr, sep string, parens bool) {
+	for i, x := range xs {
+		if i > 0 {
+			w.WriteString(sep)
+		}
+		if parens {
+			w.paren(x)
+		} else {
+			w.expr(x)
+		}
+	}
+}
+
+// paren writes x, in parentheses when it is an operation.
+func (w *exprWriter) paren(x Expr) {
 	switch x.(type) {
 	case *Binary, *Compare, *Cond, *Unary, *Concat, *Filter, *Test:
-		return "(" + ExprString(x) + ")"
+		w.WriteString("(")
+		w.expr(x)
+		w.WriteString(")")
+	default:
+		w.expr(x)
 	}
-	return ExprString(x)
+}
+
+// args writes a call's arguments in parentheses: none at all for none unless always.
+func (w *exprWriter) args(a Args, always bool) {
+	places := a.Places()
+	n := 0
+	sep := func() {
+		if n == 0 {
+			w.WriteString("(")
+		} else {
+			w.WriteString(", ")
+		}
+		n++
+	}
+	for _, p := range places {
+		sep()
+		if p.Kwarg != nil {
+			w.WriteString(p.Kwarg.Name + "=")
+			w.expr(p.Kwarg.Value)
+		} else {
+			w.expr(p.Arg)
+		}
+	}
+	for _, kw := range a.Kwargs {
+		if kw.PositionalAfter == 0 {
+			sep()
+			w.WriteString(kw.Name + "=")
+			w.expr(kw.Value)
+		}
+	}
+	if a.DynArgs != nil {
+		sep()
+		w.WriteString("*")
+		w.expr(a.DynArgs)
+	}
+	if a.DynKwargs != nil {
+		sep()
+		w.WriteString("**")
+		w.expr(a.DynKwargs)
+	}
+	switch {
+	case n > 0:
+		w.WriteString(")")
+	case always:
+		w.WriteString("()")
+	}
 }
 
 // ConstString writes a literal as Jinja would.

@@ -33,7 +33,11 @@ type lexer struct {
 	pos        int
 	toks       []token
 	lineStarts []int // byte offset of the start of each line
-	balance    []byte
+	// last is the position posAt gave last, and at its byte offset: the next one on
+	// its line counts the runes from there, so that a long line costs its length once
+	last    Pos
+	lastOff int
+	balance []byte
 	// llama strips whitespace around tags as llama.cpp's lexer does (ParseLlama);
 	// llamaDiffers records that it strips other text than Jinja2's
 	llama, llamaDiffers bool
@@ -42,7 +46,7 @@ type lexer struct {
 // lex tokenizes a whole template with l, whose mode (llama) is set. The text must
 // already be normalized.
 func (l *lexer) lex(src string) ([]token, error) {
-	l.src, l.lineStarts = src, []int{0}
+	l.src, l.lineStarts, l.last, l.lastOff = src, []int{0}, Pos{}, 0
 	for i := 0; i < len(src); i++ {
 		if src[i] == '\n' {
 			l.lineStarts = append(l.lineStarts, i+1)
@@ -66,7 +70,12 @@ func (l *lexer) posAt(off int) Pos {
 			hi = mid
 		}
 	}
-	return Pos{Line: lo + 1, Col: utf8.RuneCountInString(l.src[l.lineStarts[lo]:off]) + 1}
+	from, col := l.lineStarts[lo], 1
+	if l.last.Line == lo+1 && l.lastOff >= from && l.lastOff <= off {
+		from, col = l.lastOff, l.last.Col
+	}
+	l.last, l.lastOff = Pos{Line: lo + 1, Col: col + utf8.RuneCountInString(l.src[from:off])}, off
+	return l.last
 }
 
 func (l *lexer) errorf(off int, format string, args ...any) error {

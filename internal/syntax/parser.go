@@ -11,6 +11,12 @@ import (
 // input cannot exhaust the stack. Real templates nest fewer than 30 levels.
 const MaxNesting = 400
 
+// MaxElifs bounds the elif branches of one if statement. Jinja2 takes any number, but
+// Go code of a chain of n else-ifs takes a type check quadratic in n (each branch is a
+// scope inside the one before): 2,000 compile in a second, 20,000 in a minute. Real
+// templates have fewer than 60.
+const MaxElifs = 2000
+
 // Parse reads template text into a syntax tree. The text is normalized first as Jinja2
 // does (\r\n and \r become \n, one trailing newline is dropped). Errors are *Error values
 // naming the line and column.
@@ -131,6 +137,23 @@ func (p *parser) enter() func() {
 		p.fail("template nests more than %d levels deep", MaxNesting)
 	}
 	return func() { p.depth-- }
+}
+
+// chain starts a chain of operations (a or b or c, x.a[0].b, x|f|g): each operation
+// nests the ones before it one level deeper in the tree (deeper), and the returned
+// function restores the depth at its start. A long chain is as deep a tree as as many
+// parentheses, which every later pass walks recursively.
+func (p *parser) chain() func() {
+	depth := p.depth
+	return func() { p.depth = depth }
+}
+
+// deeper counts one more operation of a chain (see chain).
+func (p *parser) deeper() {
+	p.depth++
+	if p.depth > MaxNesting {
+		p.fail("template nests more than %d levels deep", MaxNesting)
+	}
 }
 
 func (p *parser) skipName(name string) bool {
@@ -366,6 +389,9 @@ func (p *parser) parseIf(pos Pos) Node {
 		node.Body = p.parseStatements([]string{"elif", "else", "endif"}, false)
 		t := p.next()
 		if t.text == "elif" {
+			if len(result.Elifs) == MaxElifs {
+				p.failAt(t.pos, "an if statement with more than %d elif branches", MaxElifs)
+			}
 			node = &If{At: At{t.pos}}
 			result.Elifs = append(result.Elifs, node)
 			continue
@@ -566,7 +592,9 @@ func (p *parser) parseCondExpr() Expr {
 	defer p.enter()()
 	pos := p.cur().pos
 	x := p.parseOr()
+	defer p.chain()()
 	for p.skipName("if") {
+		p.deeper()
 		test := p.parseOr()
 		var els Expr
 		if p.skipName("else") {
@@ -582,9 +610,11 @@ func (p *parser) parseCondExpr() Expr {
 // chain starts, each later one where its operator is.
 
 func (p *parser) parseOr() Expr {
+	defer p.chain()()
 	pos := p.cur().pos
 	x := p.parseAnd()
 	for p.cur().is("or") {
+		p.deeper()
 		p.next()
 		x = &Binary{At: At{pos}, Op: OpOr, L: x, R: p.parseAnd()}
 		pos = p.cur().pos
@@ -593,9 +623,11 @@ func (p *parser) parseOr() Expr {
 }
 
 func (p *parser) parseAnd() Expr {
+	defer p.chain()()
 	pos := p.cur().pos
 	x := p.parseNot()
 	for p.cur().is("and") {
+		p.deeper()
 		p.next()
 		x = &Binary{At: At{pos}, Op: OpAnd, L: x, R: p.parseNot()}
 		pos = p.cur().pos
@@ -615,11 +647,15 @@ func (p *parser) parseNot() Expr {
 var compareOps = map[string]bool{"==": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
 
 func (p *parser) parseCompare() Expr {
+	defer p.chain()() // a chain of comparisons is one and of each
 	pos := p.cur().pos
 	x := p.parseMath1()
 	var ops []Operand
 	for {
 		t := p.cur()
+		if len(ops) > 0 {
+			p.deeper()
+		}
 		switch {
 		case t.kind == tokOp && compareOps[t.text]:
 			p.next()
@@ -640,9 +676,11 @@ func (p *parser) parseCompare() Expr {
 }
 
 func (p *parser) parseMath1() Expr {
+	defer p.chain()()
 	pos := p.cur().pos
 	x, _ := p.parseConcat()
 	for p.cur().isOp("+") || p.cur().isOp("-") {
+		p.deeper()
 		t := p.next()
 		r, chain := p.parseConcat()
 		x = &Binary{At{pos}, t.text, x, r, chain}
@@ -666,6 +704,7 @@ func (p *parser) parseConcat() (x Expr, chain bool) {
 }
 
 func (p *parser) parseMath2() Expr {
+	defer p.chain()()
 	pos := p.cur().pos
 	x := p.parsePow()
 	for {
@@ -673,6 +712,7 @@ func (p *parser) parseMath2() Expr {
 		if !(t.isOp("*") || t.isOp("/") || t.isOp("//") || t.isOp("%")) {
 			return x
 		}
+		p.deeper()
 		p.next()
 		x = &Binary{At: At{pos}, Op: t.text, L: x, R: p.parsePow()}
 		pos = p.cur().pos
@@ -680,9 +720,11 @@ func (p *parser) parseMath2() Expr {
 }
 
 func (p *parser) parsePow() Expr {
+	defer p.chain()()
 	pos := p.cur().pos
 	x := p.parseUnary(true)
 	for p.cur().isOp("**") {
+		p.deeper()
 		p.next()
 		x = &Binary{At: At{pos}, Op: OpPow, L: x, R: p.parseUnary(true)}
 		pos = p.cur().pos
@@ -856,12 +898,15 @@ func (p *parser) parseDict() Expr {
 }
 
 func (p *parser) parsePostfix(x Expr) Expr {
+	defer p.chain()()
 	for {
 		t := p.cur()
 		switch {
 		case t.isOp(".") || t.isOp("["):
+			p.deeper()
 			x = p.parseSubscript(x)
 		case t.isOp("("):
+			p.deeper()
 			x = p.parseCall(x)
 		default:
 			return x
@@ -870,14 +915,18 @@ func (p *parser) parsePostfix(x Expr) Expr {
 }
 
 func (p *parser) parseFilterExpr(x Expr) Expr {
+	defer p.chain()()
 	for {
 		t := p.cur()
 		switch {
 		case t.isOp("|"):
+			p.deeper()
 			x = p.parseFilter(x, false)
 		case t.is("is"):
+			p.deeper()
 			x = p.parseTest(x)
 		case t.isOp("("):
+			p.deeper()
 			x = p.parseCall(x)
 		default:
 			return x
