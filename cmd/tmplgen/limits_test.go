@@ -20,6 +20,10 @@ func TestLimits(t *testing.T) {
 		{"huge string", "{{ 'x' * 10**10 }}", "LimitError"},
 		{"huge power", "{{ 10 ** 1000000000 }}", "LimitError"},
 		{"replace bomb", "{{ ('x' * 1000000).replace('', 'y' * 100) | length }}", "LimitError"},
+		{"huge list", "{{ [0] * 10**7 }}", "LimitError: a list of"},
+		{"list doubled", "{% set ns = namespace(l=[0]) %}{% for i in range(100) %}{% set ns.l = ns.l + ns.l %}{% endfor %}", "LimitError: a list of"},
+		{"lists joined", "{% set l = [0] * 4000000 %}{{ (l + l) | length }}", "LimitError: a list of"},
+		{"chars of a long str", "{{ ('x' * 10**7) | list | length }}", "LimitError: a list of"},
 		{"namespace loop", "{% set ns = namespace(x=0) %}{% for i in range(99999) %}{% for j in range(99999) %}{% set ns.x = ns.x + 1 %}{% endfor %}{% endfor %}", "LimitError: loops ran more than"},
 	}
 	var srcs []source

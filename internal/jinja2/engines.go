@@ -35,10 +35,10 @@ func (v Value) Sign() int {
 }
 
 // AppendItem appends x to the list v in place (list.append), raising a LimitError
-// beyond MaxValueSize items.
+// beyond MaxListItems items.
 func (v Value) AppendItem(x Value) {
 	l := v.list()
-	checkSize(len(l.items()) + 1)
+	checkItems(len(l.items()) + 1)
 	l.append(x)
 }
 

@@ -61,6 +61,9 @@ func IterateReversed(w *Writer, v Value) []Value {
 
 // chars splits s into one-character strings.
 func chars(s string) []Value {
+	if len(s) > MaxListItems {
+		checkItems(utf8.RuneCountInString(s))
+	}
 	out := make([]Value, 0, len(s))
 	for i := 0; i < len(s); {
 		_, size := utf8.DecodeRuneInString(s[i:])

@@ -12,6 +12,12 @@ import (
 // memory.
 const MaxValueSize = 64 << 20
 
+// MaxListItems bounds the items of a list or tuple that an operator, a method or a loop
+// over a str may build: as many as fill MaxValueSize bytes (a Value is 16 bytes), so
+// that [x] * 10**7, a list doubled in a loop or the chars of a long str fail before
+// they take gigabytes.
+const MaxListItems = MaxValueSize / 16
+
 // checkUndefined raises the UndefinedError of an undefined operand.
 func checkUndefined(a, b Value) {
 	if a.kind() == KindUndefined {
@@ -51,7 +57,7 @@ func Add(a, b Value) Value {
 			throw(TypeError, "can only concatenate %s (not \"%s\") to %s", a.TypeName(), b.TypeName(), a.TypeName())
 		}
 		x, y := a.list().items(), b.list().items()
-		checkSize(len(x) + len(y))
+		checkItems(len(x) + len(y))
 		items := make([]Value, 0, len(x)+len(y))
 		items = append(append(items, x...), y...)
 		return listValue(a.kind(), newListStorage(items))
@@ -88,6 +94,13 @@ func plainStr(v Value) bool { return v.kind() == KindString && v.strFlags()&flag
 func checkSize(n int) {
 	if n > MaxValueSize {
 		throw(LimitError, "value of %d items or bytes exceeds the limit of %d", n, MaxValueSize)
+	}
+}
+
+// checkItems raises a LimitError for a list of more than MaxListItems items.
+func checkItems(n int) {
+	if n > MaxListItems {
+		throw(LimitError, "a list of %d items exceeds the limit of %d", n, MaxListItems)
 	}
 }
 
@@ -209,8 +222,8 @@ func repeat(seq, n Value) Value {
 		return Str(s)
 	}
 	items := seq.list().items()
-	if count > 0 && int64(len(items)) > MaxValueSize/count {
-		checkSize(MaxValueSize + 1)
+	if count > 0 && int64(len(items)) > MaxListItems/count {
+		checkItems(MaxListItems + 1)
 	}
 	out := make([]Value, 0, len(items)*int(count))
 	for i := int64(0); i < count; i++ {
