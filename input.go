@@ -171,7 +171,7 @@ func (in *Input) Clock() time.Time {
 // *Error of Kind LimitError. The zero value of a field means its default.
 type Limits struct {
 	MaxOutput     int // bytes of output, including text captured by macros and set blocks (default 64 MiB)
-	MaxIterations int // loop iterations in all (default 10,000,000)
+	MaxIterations int // loop iterations and macro calls in all (default 10,000,000)
 	MaxDepth      int // nested macro calls (default 500)
 	MaxRange      int // items of one range() (default 100,000: MAX_RANGE of Jinja2's sandbox)
 }

@@ -15,7 +15,7 @@ func TestLimits(t *testing.T) {
 		{"recursive macro", "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "LimitError: macro calls nest more than"},
 		{"recursive loop", "{% for x in [1] recursive %}{{ loop([1]) }}{% endfor %}", "LimitError: macro calls nest more than"},
 		{"huge range", "{% for i in range(10**9) %}{% endfor %}", "Range too big"},
-		{"nested loops", "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", "LimitError: loops ran more than"},
+		{"nested loops", "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", "LimitError: loops and macro calls ran more than"},
 		{"output", "{% for i in range(100000) %}{{ 'x' * 100000 }}{% endfor %}", "LimitError: output exceeds"},
 		{"huge string", "{{ 'x' * 10**10 }}", "LimitError"},
 		{"huge power", "{{ 10 ** 1000000000 }}", "LimitError"},
@@ -24,7 +24,8 @@ func TestLimits(t *testing.T) {
 		{"list doubled", "{% set ns = namespace(l=[0]) %}{% for i in range(100) %}{% set ns.l = ns.l + ns.l %}{% endfor %}", "LimitError: a list of"},
 		{"lists joined", "{% set l = [0] * 4000000 %}{{ (l + l) | length }}", "LimitError: a list of"},
 		{"chars of a long str", "{{ ('x' * 10**7) | list | length }}", "LimitError: a list of"},
-		{"namespace loop", "{% set ns = namespace(x=0) %}{% for i in range(99999) %}{% for j in range(99999) %}{% set ns.x = ns.x + 1 %}{% endfor %}{% endfor %}", "LimitError: loops ran more than"},
+		{"namespace loop", "{% set ns = namespace(x=0) %}{% for i in range(99999) %}{% for j in range(99999) %}{% set ns.x = ns.x + 1 %}{% endfor %}{% endfor %}", "LimitError: loops and macro calls ran more than"},
+		{"macro calls", "{% macro f(n) %}{% if n > 0 %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(60) }}", "LimitError: loops and macro calls ran more than"},
 	}
 	var srcs []source
 	var pairs []checkPair

@@ -9,7 +9,7 @@ import (
 // LimitError. The zero value of a field means its default.
 type Limits struct {
 	MaxOutput     int // bytes of output, including text captured by macros and set blocks (default 64 MiB)
-	MaxIterations int // loop iterations in all (default 10,000,000)
+	MaxIterations int // loop iterations and macro calls in all (default 10,000,000)
 	MaxDepth      int // nested macro calls (default 500)
 	MaxRange      int // items of one range() (default 100,000: MAX_RANGE of Jinja2's sandbox)
 }
@@ -176,6 +176,7 @@ func (w *Writer) overflow() {
 func (w *Writer) Capture(body func()) Value { return w.capture(body) }
 
 func (w *Writer) capture(body func()) Value {
+	w.charge(1)
 	w.depth++
 	if w.depth > w.limits.MaxDepth {
 		throw(LimitError, "macro calls nest more than %d deep", w.limits.MaxDepth)
@@ -192,11 +193,12 @@ func (w *Writer) capture(body func()) Value {
 	return s
 }
 
-// charge counts n loop iterations against the budget.
+// charge counts n loop iterations or macro calls against the budget (a macro that calls
+// itself twice nests only as deep as its argument, but runs 2**n times).
 func (w *Writer) charge(n int) {
 	w.iterations += n
 	if w.iterations > w.limits.MaxIterations {
-		throw(LimitError, "loops ran more than %d iterations", w.limits.MaxIterations)
+		throw(LimitError, "loops and macro calls ran more than %d iterations", w.limits.MaxIterations)
 	}
 }
 
