@@ -11,8 +11,8 @@ import (
 // TestHostileShapes compiles templates shaped to make a compiler's passes deep or
 // quadratic (templates come from model files downloaded from the internet): a chain of
 // thousands of operations, which every pass walks recursively, is refused with the
-// nesting error at the operation that goes too deep, and an if with more than 2,000
-// elifs at the first too many; thousands of variables, macros, statements or numbered
+// nesting error at the operation that goes too deep, an if with more than 2,000 elifs
+// at the first too many, and call blocks nested more than 50 deep at the 51st; thousands of variables, macros, statements or numbered
 // Go names on one line compile, and 2,000 elifs. Each would take minutes, or
 // exhaust the stack, with a pass that walks the tree per variable, per macro or per
 // token; here they take a second or two in all.
@@ -40,11 +40,18 @@ func TestHostileShapes(t *testing.T) {
 			}
 		})
 	}
-	t.Run("elifs", func(t *testing.T) {
+	t.Run("elifs too many", func(t *testing.T) {
 		text := "{% if x %}a" + repeat("{% elif x %}b", 2001) + "{% endif %}"
 		_, failed := Compile([]Source{{Name: "elifs", Origin: "elifs", File: "elifs.jinja", Text: text}})
 		if len(failed) != 1 || !strings.Contains(failed[0].Error(), "line 1, column 26015: an if statement with more than 2000 elif branches") {
 			t.Fatalf("got %v, want the error of too many elifs at the 2001st", failed)
+		}
+	})
+	t.Run("call blocks too deep", func(t *testing.T) {
+		text := "{% macro m() %}{{ caller() }}{% endmacro %}" + repeat("{% call m() %}", 51) + "x" + repeat("{% endcall %}", 51)
+		_, failed := Compile([]Source{{Name: "calls", Origin: "calls", File: "calls.jinja", Text: text}})
+		if len(failed) != 1 || !strings.Contains(failed[0].Error(), "line 1, column 744: call blocks nest more than 50 deep") {
+			t.Fatalf("got %v, want the error of too deep call blocks at the 51st", failed)
 		}
 	})
 	var vars, macros, outputs strings.Builder
@@ -56,11 +63,12 @@ func TestHostileShapes(t *testing.T) {
 		fmt.Fprintf(&outputs, "{{ x < x }}{{ x ~ x }}")
 	}
 	wide := map[string]string{
-		"variables": vars.String(),
-		"macros":    macros.String() + "{{ m0() }}",
-		"outputs":   outputs.String(),
-		"concat":    join(" ~ ", 20000),
-		"elifs":     "{% if x %}a" + repeat("{% elif x %}b", 2000) + "{% endif %}",
+		"variables":   vars.String(),
+		"macros":      macros.String() + "{{ m0() }}",
+		"outputs":     outputs.String(),
+		"concat":      join(" ~ ", 20000),
+		"elifs":       "{% if x %}a" + repeat("{% elif x %}b", 2000) + "{% endif %}",
+		"call blocks": "{% macro m() %}{{ caller() }}{% endmacro %}" + repeat("{% call m() %}", 50) + "x" + repeat("{% endcall %}", 50),
 	}
 	for name, text := range wide {
 		t.Run(name, func(t *testing.T) {

@@ -17,6 +17,11 @@ const MaxNesting = 400
 // templates have fewer than 60.
 const MaxElifs = 2000
 
+// MaxCallNesting bounds how deeply call blocks nest. Each one's body is a Go function
+// literal inside the call's arguments, which go/printer formats in time cubic in their
+// depth: 300 took 14 s, 50 take a tenth of a second. Real templates nest one or two.
+const MaxCallNesting = 50
+
 // Parse reads template text into a syntax tree. The text is normalized first as Jinja2
 // does (\r\n and \r become \n, one trailing newline is dropped). Errors are *Error values
 // naming the line and column.
@@ -82,6 +87,7 @@ type parser struct {
 	tagStack []string   // statements being parsed, for error messages
 	endStack [][]string // end tags being looked for, for error messages
 	depth    int
+	calls    int // the call blocks being parsed
 	// llama reads what llama.cpp's parser reads where Jinja2's refuses it (ParseLlama):
 	// list items, dict pairs and call arguments without commas, parameters without
 	// defaults after defaulted ones; llamaDiffers records a tree that differs from
@@ -462,7 +468,12 @@ func (p *parser) parseCallBlock(pos Pos) Node {
 	if !ok {
 		p.failAt(pos, "expected call")
 	}
+	p.calls++
+	if p.calls > MaxCallNesting {
+		p.failAt(pos, "call blocks nest more than %d deep", MaxCallNesting)
+	}
 	body := p.parseStatements([]string{"endcall"}, true)
+	p.calls--
 	return &CallBlock{At{pos}, params, call, body}
 }
 
