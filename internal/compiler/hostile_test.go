@@ -62,7 +62,12 @@ func TestHostileShapes(t *testing.T) {
 		}
 		fmt.Fprintf(&outputs, "{{ x < x }}{{ x ~ x }}")
 	}
+	params := make([]string, 10000)
+	for i := range params {
+		params[i] = fmt.Sprintf("a%d=%d", i, i)
+	}
 	wide := map[string]string{
+		"parameters":  "{% macro f(" + strings.Join(params, ", ") + ") %}{{ a0 }}{% endmacro %}{{ f(1) }}",
 		"variables":   vars.String(),
 		"macros":      macros.String() + "{{ m0() }}",
 		"outputs":     outputs.String(),

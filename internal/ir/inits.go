@@ -25,12 +25,14 @@ func DeadInits(t *Template) map[*Var]bool {
 	Inspect(t.Body.Stmts, func(n any) bool {
 		switch n := n.(type) {
 		case *Macro: // visited before its body
-			for _, v := range n.Body.Scope.Vars {
-				for _, d := range n.Defaults {
-					if d != nil && mentionsExpr(d, v) {
-						byDefault[v] = true
-					}
+			read := map[*Var]bool{}
+			for _, d := range n.Defaults {
+				if d != nil {
+					InspectExpr(d, mentionCollector(read))
 				}
+			}
+			for _, v := range n.Body.Scope.Vars {
+				byDefault[v] = byDefault[v] || read[v]
 			}
 		case *Block:
 			if n.Scope != nil {
@@ -123,13 +125,6 @@ func (m *mentionIndex) expr(x Expr) map[*Var]bool {
 	}
 	m.exprs[x] = vars
 	return vars
-}
-
-// mentionsExpr reports whether x mentions v (see mentionIndex).
-func mentionsExpr(x Expr, v *Var) bool {
-	vars := map[*Var]bool{}
-	InspectExpr(x, mentionCollector(vars))
-	return vars[v]
 }
 
 // mentionCollector returns a visitor for Inspect that adds to vars each variable it

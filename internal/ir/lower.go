@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
-	"slices"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
@@ -553,9 +552,13 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 		mf.declareParam("varargs")
 	}
 	mf.finish(p)
+	last := map[string]int{} // the position of each name's last parameter
+	for i, prm := range params {
+		last[prm.Name] = i
+	}
 	for i, prm := range params {
 		v := mf.variable(prm.Name)
-		if slices.ContainsFunc(params[i+1:], func(q syntax.Param) bool { return q.Name == prm.Name }) {
+		if last[prm.Name] != i {
 			// a parameter named again (llama.cpp): the last binding wins, so this one
 			// binds a variable nothing reads
 			v = l.newVar(prm.Name)
