@@ -80,7 +80,8 @@ func (g *gen) pick(options ...string) string {
 // llamaLacks are what llama.cpp's engine refuses, at load (//) or whenever it runs
 // (filters of no type, unique, map by a filter, loop.cycle, a loop over or unpacking of
 // a str): a LlamaTemplate leaves out the options that have them.
-var llamaLacks = []string{"//", "batch", "groupby", "wordwrap", "wordcount", "pprint", "center", "|sum", "round(", "loop.cycle", "'ab'", "unique", "map('string')", "|e", ".count("}
+var llamaLacks = []string{"//", "batch", "groupby", "wordwrap", "wordcount", "pprint", "center", "|sum", "round(", "loop.cycle", "'ab'", "unique", "map('string')", "|e", ".count(",
+	".find(", ".splitlines(", ".zfill(", ".partition(", ".isdigit(", ".isspace(", ".swapcase(", ".casefold(", ".expandtabs(", "map('upper')"}
 
 // dash returns a whitespace control marker, or none.
 func (g *gen) dash() string { return g.pick("", "-", "") }
@@ -286,9 +287,22 @@ func (g *gen) expr(depth int) string {
 	if depth > 2 {
 		return g.value()
 	}
-	switch g.r.IntN(14) {
+	switch g.r.IntN(16) {
 	case 0, 1, 2:
 		return g.value()
+	case 13:
+		// more of the str methods and filters templates use, and Python's formatting
+		return "(" + g.strExpr() + ")" + g.pick(".rstrip('!')", ".lstrip()", ".endswith('!')", ".find('a')",
+			".splitlines()|length", ".zfill(4)", ".center(6, '*')", ".partition('a')|list", ".isdigit()",
+			".isspace()", ".swapcase()", ".casefold()", ".expandtabs(2)", ".rsplit(' ', 1)|last",
+			"|striptags", "|urlencode", "|forceescape", "|list|last", "|min", "|max", "|length|abs",
+			"|map('upper')|join", "|items|list|length", "|attr('role')", "|tojson(sort_keys=true)")
+	case 14:
+		return g.pick("'%5.2f' % "+g.value()+"|float", "'%x|%o' % ((messages|length), 8)", "'%-4s|' % "+g.value(),
+			"'{:>5}|{:<3}'.format("+g.strExpr()+", 1)", "'{0}{0}'.format("+g.value()+")",
+			"messages|map(attribute='role')|select('ne', 'user')|list", "[3, 1, 2]|select('odd')|list",
+			"[none, 1, '']|reject('none')|list", "{'b': 2, 'a': "+g.value()+"}|xmlattr", "1500|filesizeformat",
+			"[1, 2, 3]|sum / 2", "(messages|length)|abs - 5", "[messages|length, 3]|max", "'A,b'.lower().split(',')")
 	case 3:
 		return g.strExpr()
 	case 4:
@@ -335,7 +349,8 @@ func (g *gen) cond() string {
 	case 0:
 		return g.value() + " == " + g.pick("'user'", "'assistant'", "'system'", "'tool'", "1", "true")
 	case 1:
-		return g.value() + " is " + g.pick("defined", "none", "string", "mapping", "sequence", "number", "not none", "undefined")
+		return g.value() + " is " + g.pick("defined", "none", "string", "mapping", "sequence", "number", "not none", "undefined",
+			"integer", "float", "boolean", "lower", "upper", "callable", "iterable", "sameas false", "escaped", "eq 'user'", "in ['user']")
 	case 2:
 		return g.pick("'a'", "'user'", "'1'") + " in (" + g.value() + "|string)"
 	case 3:
