@@ -658,25 +658,28 @@ func (p *parser) parseNot() Expr {
 var compareOps = map[string]bool{"==": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
 
 func (p *parser) parseCompare() Expr {
-	defer p.chain()() // a chain of comparisons is one and of each
+	defer p.chain()()
 	pos := p.cur().pos
 	x := p.parseMath1()
 	var ops []Operand
+	operand := func(op string) {
+		if len(ops) > 0 {
+			p.deeper() // a < b < c is (a < b) and (b < c)
+		}
+		ops = append(ops, Operand{op, p.parseMath1()})
+	}
 	for {
 		t := p.cur()
-		if len(ops) > 0 {
-			p.deeper()
-		}
 		switch {
 		case t.kind == tokOp && compareOps[t.text]:
 			p.next()
-			ops = append(ops, Operand{t.text, p.parseMath1()})
+			operand(t.text)
 		case t.is("in"):
 			p.next()
-			ops = append(ops, Operand{"in", p.parseMath1()})
+			operand("in")
 		case t.is("not") && p.look().is("in"):
 			p.i += 2
-			ops = append(ops, Operand{"notin", p.parseMath1()})
+			operand("notin")
 		default:
 			if len(ops) == 0 {
 				return x
