@@ -81,7 +81,9 @@ func (g *gen) pick(options ...string) string {
 // (filters of no type, unique, map by a filter, loop.cycle, a loop over or unpacking of
 // a str): a LlamaTemplate leaves out the options that have them.
 var llamaLacks = []string{"//", "batch", "groupby", "wordwrap", "wordcount", "pprint", "center", "|sum", "round(", "loop.cycle", "'ab'", "unique", "map('string')", "|e", ".count(",
-	".find(", ".splitlines(", ".zfill(", ".partition(", ".isdigit(", ".isspace(", ".swapcase(", ".casefold(", ".expandtabs(", "map('upper')"}
+	".find(", ".splitlines(", ".zfill(", ".partition(", ".isdigit(", ".isspace(", ".swapcase(", ".casefold(", ".expandtabs(", "map('upper')",
+	"{:", "{0}", "%5", "%x", "%-", "urlencode", "xmlattr", "filesizeformat", "forceescape", "striptags", "attr(", "sort_keys",
+	"sameas false", "eq 'user'", "in ['user']", "|items", "|list|last", "|min", "|max"}
 
 // dash returns a whitespace control marker, or none.
 func (g *gen) dash() string { return g.pick("", "-", "") }
