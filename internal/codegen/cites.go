@@ -49,7 +49,7 @@ func (g *gen) cite(p ir.Pos) string {
 		}
 	}
 	const maxLen = 100
-	if i := runeOffset(text, 0, maxLen); i < len(text) { // more than maxLen runes
+	if i, _ := runeOffset(text, 0, maxLen); i < len(text) { // more than maxLen runes
 		text = text[:i] + "…"
 	}
 	return fmt.Sprintf("%s:%d:%d %s", sanitizeComment(g.t.File), p.Line, p.Col, sanitizeComment(strings.TrimSpace(text)))
@@ -66,25 +66,25 @@ func (g *gen) columnOffset(n int, line string, col int) (int, bool) {
 	if g.citeLine == n && g.citeCol <= col {
 		from, off = g.citeCol, g.citeOff
 	}
-	for k := col - from; k > 0; k-- {
-		if off >= len(line) {
-			return 0, false
-		}
-		_, size := utf8.DecodeRuneInString(line[off:])
-		off += size
+	off, ok := runeOffset(line, off, col-from)
+	if !ok {
+		return 0, false
 	}
 	g.citeLine, g.citeCol, g.citeOff = n, col, off
 	return off, true
 }
 
 // runeOffset returns the byte offset of the rune k runes after byte offset off of s,
-// or len(s) when s ends before it.
-func runeOffset(s string, off, k int) int {
-	for ; k > 0 && off < len(s); k-- {
+// or len(s) and false when s ends before it.
+func runeOffset(s string, off, k int) (int, bool) {
+	for ; k > 0; k-- {
+		if off >= len(s) {
+			return off, false
+		}
 		_, size := utf8.DecodeRuneInString(s[off:])
 		off += size
 	}
-	return off
+	return off, true
 }
 
 // tagStart returns where the tag starts whose keyword is at line[i] (the {% before it,

@@ -281,9 +281,9 @@ func (d *Dict) findStr(key string) int {
 		}
 		return -1
 	}
-	keys := unsafe.Add(d.kv, uintptr(d.half)*cell)
+	keys := unsafe.Add(d.kv, d.half*int(cell))
 	for i := 0; i < d.n; i++ {
-		k := (*Value)(unsafe.Add(keys, uintptr(i)*cell))
+		k := (*Value)(unsafe.Add(keys, i*int(cell)))
 		if sameBytes(k, key) || k.kind() == KindString && k.str() == key {
 			return i // sameBytes: the same bytes (see internStr)
 		}

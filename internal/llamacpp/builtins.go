@@ -53,11 +53,12 @@ var llamaBuiltins = map[string]map[string]bool{
 	"undefined": wordSet("default capitalize first items join last length list lower map max min reject rejectattr replace reverse safe select selectattr sort string strip sum title truncate unique upper wordcount"),
 }
 
-// llamaNotImplemented are the builtins llama.cpp declares but raises for.
-var llamaNotImplemented = map[string]string{
-	"str join":    "String join builtin not implemented",
-	"dict join":   "object join not implemented",
-	"list unique": "Array unique builtin not implemented",
+// llamaNotImplemented are the builtins of each type that llama.cpp declares but raises
+// for, with its message.
+var llamaNotImplemented = map[string]map[string]string{
+	"str":  {"join": "String join builtin not implemented"},
+	"dict": {"join": "object join not implemented"},
+	"list": {"unique": "Array unique builtin not implemented"},
 }
 
 // valueOnly are the builtins of each type that read nothing but the value they are
@@ -148,7 +149,7 @@ var PythonStrMethods = map[string]bool{"startswith": true, "endswith": true}
 // methods of the same name, with lists where Jinja2 gives iterators.
 func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg, method bool) jinja2.Value {
 	k := Kind(v)
-	if msg, ok := llamaNotImplemented[k+" "+id]; ok {
+	if msg, ok := llamaNotImplemented[k][id]; ok {
 		jinja2.Throw(EngineError, "%s", msg)
 	}
 	if valueOnly[k][id] {

@@ -181,12 +181,8 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (jinja2.Value, bool) {
 		if c, ok := ir.LlamaConcat(x); ok {
 			return m.expr(e, c), true
 		}
-		switch x.Op {
-		case "+":
-			return llamacpp.Add(m.expr(e, x.L), m.expr(e, x.R)), true
-		case "-", "*", "/", "%", "//", "**":
-			l, r := m.expr(e, x.L), m.expr(e, x.R)
-			return llamaArith[x.Op](l, r), true
+		if op, ok := llamaArith[x.Op]; ok {
+			return op(m.expr(e, x.L), m.expr(e, x.R)), true
 		}
 	case *ir.Concat:
 		return llamacpp.Concat(m.exprs(e, x.Items)...), true
@@ -194,9 +190,9 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (jinja2.Value, bool) {
 	return jinja2.Value{}, false
 }
 
-// llamaArith are llama.cpp's arithmetic operators other than +.
+// llamaArith are llama.cpp's arithmetic operators, the twin's.
 var llamaArith = map[string]func(a, b jinja2.Value) jinja2.Value{
-	"-": llamacpp.Sub, "*": llamacpp.Mul, "/": llamacpp.Div, "%": llamacpp.Mod,
+	"+": llamacpp.Add, "-": llamacpp.Sub, "*": llamacpp.Mul, "/": llamacpp.Div, "%": llamacpp.Mod,
 	"//": llamacpp.FloorDiv, "**": llamacpp.Pow,
 }
 
