@@ -49,6 +49,14 @@ func CallFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja
 	return impl.CallFilter(name, v, args, kwargs)
 }
 
+// CallIn is jinja2.Call of a known macro's value (a call block's call, a call of a
+// macro that reads caller, varargs or kwargs) as llama.cpp's engine runs it: in a copy
+// of the scope it is called from. scope are the values there of the names the macro
+// reads from outside, which its body takes after its arguments (ScopeValue).
+func CallIn(fn jinja2.Value, scope []jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	return impl.CallIn(fn, scope, args, kwargs)
+}
+
 // CallMethod is jinja2.CallMethod as llama.cpp's engine calls a method: the builtin of that
 // name (a list's append and pop change it), a callable item of a dict, else an error.
 func CallMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
@@ -538,6 +546,13 @@ func Pow(a, b jinja2.Value) jinja2.Value { return impl.Pow(a, b) }
 // where Jinja2's sandbox refuses more than 100,000. Its first argument is an int, the
 // others numbers (a float truncated). A render variable named range is called instead.
 func Range(w *jinja2.Writer, args ...jinja2.Value) jinja2.Value { return impl.Range(w, args...) }
+
+// ScopeValue is, in the body of a macro value, the value its caller's scope gives a
+// name the macro reads from outside: slot i of its arguments, which CallIn gives, or
+// def, the value where the macro is defined, for a call from elsewhere.
+func ScopeValue(args []jinja2.Value, i int, def jinja2.Value) jinja2.Value {
+	return impl.ScopeValue(args, i, def)
+}
 
 // SetAttr is jinja2.SetAttr as llama.cpp's {% set x.attr = v %}: on a dict it sets the
 // item.

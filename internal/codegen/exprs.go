@@ -160,7 +160,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 	case *ir.Filter:
 		return g.filterCall(&ir.Filter{At: x.At, Name: x.Name, Args: x.Args}, g.value(x.X))
 	case *macroExpr:
-		return jen.Add(g.macro(x.m, true))
+		return jen.Add(g.macro(nil, x.m))
 	}
 	panic(fmt.Sprintf("codegen: unknown expression %T", x))
 }
@@ -486,6 +486,12 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 			g.mutates = true // llama.cpp's list methods change the list
 		}
 		return g.op("CallMethod").Call(g.value(fn.X), jen.Lit(fn.Name), args, kwargs)
+	}
+	if k, ok := g.macros.Known[x]; ok && g.llama && len(k.LlamaEnv) > 0 {
+		// llama.cpp runs the macro in a copy of this scope: it takes the values of the
+		// names it reads from outside from here
+		g.variants++
+		return llama("CallIn").Call(g.value(x.Fn), jen.Index().Add(valueType()).Values(g.values(k.LlamaEnv)...), args, kwargs)
 	}
 	return rt("Call").Call(g.value(x.Fn), args, kwargs)
 }

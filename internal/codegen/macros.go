@@ -89,16 +89,22 @@ func (g *gen) freeParams(d *ir.MacroDef) (params []string, end func()) {
 	return params, func() { g.free, g.subst = free, subst }
 }
 
-// passedVars are the variables resolved calls give macros for the names the macros take
-// from their caller.
+// passedVars are the variables resolved calls, and calls of known macros' values, give
+// macros for the names the macros take from their caller.
 func passedVars(macros *ir.MacroCalls) map[*ir.Var]bool {
 	passed := map[*ir.Var]bool{}
-	for _, c := range macros.Direct {
-		for _, x := range c.LlamaEnv {
+	mark := func(env []ir.Expr) {
+		for _, x := range env {
 			if l, ok := x.(*ir.Load); ok {
 				passed[l.Var] = true
 			}
 		}
+	}
+	for _, c := range macros.Direct {
+		mark(c.LlamaEnv)
+	}
+	for _, c := range macros.Known {
+		mark(c.LlamaEnv)
 	}
 	return passed
 }

@@ -92,10 +92,13 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 		if !g.needed[s.Var] {
 			return []jen.Code{jen.Comment(g.cite(s.P) + " (never called)")}
 		}
-		return append(g.at(s.P, ir.Construct(s)), jen.Id(g.varName(s.Var)).Op("=").Add(g.macro(s.Macro, false)))
+		return append(g.at(s.P, ir.Construct(s)), jen.Id(g.varName(s.Var)).Op("=").Add(g.macro(s, s.Macro)))
 	case *ir.CallBlock:
 		call := *s.Call
 		call.Kwargs = append(append([]ir.Kwarg(nil), call.Kwargs...), ir.Kwarg{Name: "caller", Value: &macroExpr{s.Caller}})
+		if k, ok := g.macros.Known[s.Call]; ok {
+			g.macros.Known[&call] = k // the call with its caller calls the same macro
+		}
 		return append(g.at(s.P, ir.Construct(s)), jen.Id("w").Dot("Write").Call(g.value(&call)))
 	case *ir.FilterBlock:
 		code, v := g.capture(s, s.Body, s.Filters)
@@ -701,7 +704,7 @@ func (m *macroExpr) Position() ir.Pos { return m.m.P }
 
 // macro returns a runtime.NewMacro expression for a macro; caller is set for the
 // caller of a call block, which Jinja2 leaves without a name.
-func (g *gen) macro(m *ir.Macro, caller bool) jen.Code {
+func (g *gen) macro(d *ir.MacroDef, m *ir.Macro) jen.Code {
 	defer g.freshReads()()
 	var body []jen.Code
 	slot := 0
@@ -720,16 +723,47 @@ func (g *gen) macro(m *ir.Macro, caller bool) jen.Code {
 			bind(v, nil, false)
 		}
 	}
-	if slot > 0 && len(body) == 0 {
+	var scope []jen.Code
+	if d != nil {
+		scope = g.scopeSlots(d, slot)
+	}
+	free, endFree := []string(nil), func() {}
+	if d != nil {
+		free, endFree = g.freeParams(d)
+	}
+	if slot > 0 && len(body) == 0 && len(free) == 0 {
 		body = append(body, jen.Id("_").Op("=").Id("args"))
 	}
-	// the scope's variables first: a default may read one
-	body = append(append(g.scopeDecls(m.Body.Scope), body...), g.stmts(m.Body.Stmts)...)
+	// the names taken from the caller first, then the scope's variables (which may
+	// start from them): a default may read one
+	var decls []jen.Code
+	for i, name := range free {
+		decls = append(decls, jen.Id(name).Op(":=").Add(scope[i]))
+	}
+	decls = append(decls, g.scopeDecls(m.Body.Scope)...)
+	body = append(append(decls, body...), g.stmts(m.Body.Stmts)...)
+	endFree()
 	args := jen.Id("args").Index().Add(valueType())
-	if slot == 0 {
+	if slot+len(free) == 0 {
 		args = jen.Id("_").Index().Add(valueType())
 	}
-	return rt("NewMacro").Call(jen.Id("w"), g.macroSpec(m, caller), jen.Func().Params(args).Block(body...))
+	return rt("NewMacro").Call(jen.Id("w"), g.macroSpec(m, d == nil), jen.Func().Params(args).Block(body...))
+}
+
+// scopeSlots returns, in the llama.cpp render function, the values a macro value gives
+// the names the macro takes from its caller (see ir/llamascope.go): those a call of the
+// known macro gives after the arguments' slots (llamacpp.CallIn), from slot on, else
+// the values where the macro is defined. They are evaluated where the macro value is
+// made, before the macro's body reads the names as its own.
+func (g *gen) scopeSlots(d *ir.MacroDef, slot int) []jen.Code {
+	if !g.llama {
+		return nil
+	}
+	var code []jen.Code
+	for i, x := range g.macros.LlamaDefault[d.Var] {
+		code = append(code, llama("ScopeValue").Call(jen.Id("args"), jen.Lit(slot+i), g.value(x)))
+	}
+	return code
 }
 
 // macroSpec returns the runtime.MacroSpec of a macro.
@@ -805,11 +839,8 @@ func (g *gen) macroFunc(d *ir.MacroDef) []jen.Code {
 		params = append(params, jen.Id(g.varName(p)))
 		slots = append(slots, jen.Id("args").Index(jen.Lit(i)))
 	}
-	if g.llama && g.needed[d.Var] {
-		// a call through the macro value gives the free names their values here
-		for _, x := range g.macros.LlamaDefault[d.Var] {
-			slots = append(slots, g.value(x))
-		}
+	if g.needed[d.Var] {
+		slots = append(slots, g.scopeSlots(d, len(m.Params))...)
 	}
 	free, endFree := g.freeParams(d)
 	for _, name := range free {

@@ -32,8 +32,9 @@ func MakesMarkup(t *Template) bool {
 // leaves in macros.Called only the macros with a resolved call in generated code (a
 // call in the body of a macro that is never called makes no Go call). With llama, the
 // code is the llama.cpp render function's: a resolved call reads its arguments as
-// llama.cpp binds them and the values it gives the macro's free names (LlamaEnv), and a
-// macro value those of its definition (LlamaDefault).
+// llama.cpp binds them and the values it gives the macro's free names (LlamaEnv), as
+// does a call of a known macro's value, and a macro value those of its definition
+// (LlamaDefault).
 func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool, llama bool) map[*Var]bool {
 	needed := map[*Var]bool{}
 	called := map[*Var]bool{}
@@ -100,6 +101,12 @@ func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool, llama bool)
 						}
 					}
 					return false
+				}
+				if k, ok := macros.Known[n]; ok && llama {
+					// the values the llama.cpp function gives the macro's free names
+					for _, x := range k.LlamaEnv {
+						InspectExpr(x, visit)
+					}
 				}
 			case *For:
 				if n.FilterScope != nil {

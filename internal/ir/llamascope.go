@@ -14,8 +14,11 @@ package ir
 // reads from outside itself whose value at some call differs from the one its definition
 // sees (its free names, MacroCalls.LlamaFree), and for each resolved call the value of
 // each in the scope of the call (DirectCall.LlamaEnv). A name a macro only passes on to a
-// macro it calls is free in it too. A call through a macro value (not resolved) keeps
-// the names of the definition: llama.cpp's scope is lost there.
+// macro it calls is free in it too. A call through the value of a known macro (a call
+// block, a macro reading caller...: MacroCalls.Known) is a call site as well
+// (KnownCall.LlamaEnv): the macro value takes the caller's values after its arguments
+// (llamacpp.CallIn). A call through any other macro value keeps the names of the
+// definition: llama.cpp's scope is lost there.
 
 // CallerVar is, in a macro's body, the value of a free name of the macro (see
 // MacroCalls.LlamaFree): the variable of that name in the scope the macro was called
@@ -44,9 +47,12 @@ type llamaScopes struct {
 	// the variables of the macros with resolved calls
 	dead   map[*Var]bool
 	macros map[*Var]bool
+	// known are the macros with calls through their value that can only call them
+	known map[*Var]bool
 }
 
-// callSite is a resolved call and the scope it is made in.
+// callSite is a resolved call, or a call of a known macro's value, and the scope it is
+// made in.
 type callSite struct {
 	call  *Call
 	scope *Scope
@@ -63,6 +69,10 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 		dynamic:  map[*MacroDef]map[string]bool{},
 		dead:     DeadInits(t),
 		macros:   map[*Var]bool{},
+		known:    map[*Var]bool{},
+	}
+	for _, k := range mc.Known {
+		a.known[k.Macro.Var] = true
 	}
 	a.enter(t.Body.Scope, nil)
 	a.walk(t.Body.Stmts, t.Body.Scope)
@@ -73,7 +83,7 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 		changed = false
 		a.added = false
 		for _, s := range a.sites {
-			callee := mc.Direct[s.call].Macro
+			callee := a.callee(s.call)
 			for _, name := range a.order[callee] {
 				// valueAt also records a name the caller passes on as free in it
 				v := a.valueAt(s.scope, name)
@@ -94,12 +104,27 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 		}
 	}
 	for _, s := range a.sites {
-		c := mc.Direct[s.call]
-		for _, name := range mc.LlamaFree[c.Macro.Var] {
-			c.LlamaEnv = append(c.LlamaEnv, a.valueAt(s.scope, name))
+		var env []Expr
+		for _, name := range mc.LlamaFree[a.callee(s.call).Var] {
+			env = append(env, a.valueAt(s.scope, name))
 		}
-		mc.Direct[s.call] = c
+		if c, ok := mc.Direct[s.call]; ok {
+			c.LlamaEnv = env
+			mc.Direct[s.call] = c
+		} else {
+			k := mc.Known[s.call]
+			k.LlamaEnv = env
+			mc.Known[s.call] = k
+		}
 	}
+}
+
+// callee returns the macro a call site calls.
+func (a *llamaScopes) callee(c *Call) *MacroDef {
+	if d, ok := a.mc.Direct[c]; ok {
+		return d.Macro
+	}
+	return a.mc.Known[c].Macro
 }
 
 // LlamaShadowed returns the variables around a macro's definition that its LlamaFree
@@ -154,7 +179,7 @@ func (a *llamaScopes) walk(stmts []Stmt, s *Scope) {
 			// a default is evaluated in the scope of the call (bind_parameters: args.ctx):
 			// what it reads from outside is the macro's, as its body's is
 			defaults := body
-			if resolvable(n) && a.mc.Called[n.Var] {
+			if resolvable(n) && a.mc.Called[n.Var] || a.known[n.Var] {
 				a.macros[n.Var] = true
 				a.lexical[n] = map[string]Expr{}
 				a.dynamic[n] = map[string]bool{}
@@ -222,7 +247,8 @@ func (a *llamaScopes) node(n any, s *Scope) {
 	d := a.owner[s]
 	switch n := n.(type) {
 	case *Call:
-		if _, ok := a.mc.Direct[n]; ok {
+		_, direct := a.mc.Direct[n]
+		if _, known := a.mc.Known[n]; direct || known {
 			a.sites = append(a.sites, callSite{n, s})
 		}
 	case *Load:

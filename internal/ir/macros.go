@@ -16,6 +16,12 @@ import "slices"
 // run whenever the call runs), the macro does not read caller, varargs or kwargs, and the
 // arguments bind to its parameters by position and name. The macro's parameters are
 // then bound when the template is compiled.
+//
+// A call the generator cannot resolve may still call a known macro: f(*xs), a call
+// block, a macro reading caller, varargs or kwargs, or one defined after the call in
+// the template, when f's variable is assigned by its definition only (MacroCalls.Known). It calls
+// the macro value, and in the llama.cpp render function gives the macro the names it
+// takes from the scope of the call (see llamascope.go).
 
 // MacroCalls is what is known of a template's macro calls.
 type MacroCalls struct {
@@ -37,6 +43,17 @@ type MacroCalls struct {
 	// LlamaDefault are the values of each macro's LlamaFree names where the macro is
 	// defined: what a call through a macro value gives them.
 	LlamaDefault map[*Var][]Expr
+	// Known are the calls through a macro value that can only call one macro (see
+	// above), with the values llama.cpp gives its free names there.
+	Known map[*Call]KnownCall
+}
+
+// KnownCall is a call through the value of a known macro.
+type KnownCall struct {
+	Macro *MacroDef
+	// LlamaEnv is, for each of the macro's LlamaFree names, its value in the scope of
+	// the call (see llamascope.go).
+	LlamaEnv []Expr
 }
 
 // DirectCall is a resolved call: the macro and one argument per parameter (nil where
@@ -64,8 +81,15 @@ func ResolveMacroCalls(t *Template) *MacroCalls {
 		LlamaFree:  map[*Var][]string{},
 
 		LlamaDefault: map[*Var][]Expr{},
+		Known:        map[*Call]KnownCall{},
 	}
-	r := &macroResolver{mc: mc, defined: map[*Var]*MacroDef{}, edges: map[*Var][]*Var{}, callBlocks: map[*Call]bool{}}
+	r := &macroResolver{mc: mc, defined: map[*Var]*MacroDef{}, known: map[*Var]*MacroDef{}, edges: map[*Var][]*Var{}, callBlocks: map[*Call]bool{}}
+	Inspect(t.Body.Stmts, func(n any) bool {
+		if d, ok := n.(*MacroDef); ok && d.Var.Stores == 1 {
+			r.known[d.Var] = d
+		}
+		return true
+	})
 	r.stmts(t.Body.Stmts)
 	for v := range mc.Called {
 		if r.reaches(v, v, map[*Var]bool{}) {
@@ -80,9 +104,11 @@ func ResolveMacroCalls(t *Template) *MacroCalls {
 type macroResolver struct {
 	mc      *MacroCalls
 	defined map[*Var]*MacroDef // the definitions that have run at this point
-	inside  *Var               // the macro whose body is being walked
-	outer   []*Var             // the macros around it
-	edges   map[*Var][]*Var    // resolved calls from each macro's body
+	// known are the macros whose variables only their definitions assign
+	known  map[*Var]*MacroDef
+	inside *Var            // the macro whose body is being walked
+	outer  []*Var          // the macros around it
+	edges  map[*Var][]*Var // resolved calls from each macro's body
 	// callBlocks are the calls of call blocks, never resolved: they pass a caller,
 	// which a resolvable macro does not take (Jinja2 raises a TypeError when it runs)
 	callBlocks map[*Call]bool
@@ -172,6 +198,11 @@ func (r *macroResolver) expr(n any) bool {
 				InspectExpr(kw.Value, r.expr)
 			}
 			return false
+		}
+		if l, ok := x.Fn.(*Load); ok && r.known[l.Var] != nil {
+			// (whenever the call runs, the variable holds the macro, or the value it
+			// starts from, before the definition has run)
+			r.mc.Known[x] = KnownCall{Macro: r.known[l.Var]}
 		}
 	case *Load:
 		r.mc.Valued[x.Var] = true

@@ -115,6 +115,18 @@ func (c *Callable) call(args []Value, kwargs []Kwarg) Value {
 	return c.builtin(args, kwargs)
 }
 
+// CallWithScope is Call of a macro whose spec has a Bind (a llama.cpp render
+// function's): its body receives scope after the arguments Bind binds. Any other value
+// is called as Call calls it, without scope.
+func CallWithScope(fn Value, scope, args []Value, kwargs []Kwarg) Value {
+	if fn.kind() == KindCallable {
+		if c := fn.callable(); c.spec != nil && c.spec.Bind != nil {
+			return c.w.capture(func() { c.body(append(c.spec.Bind(c.spec, args, kwargs), scope...)) })
+		}
+	}
+	return Call(fn, args, kwargs)
+}
+
 // callMacro binds arguments as Jinja2's Macro.__call__ does and renders the body.
 func (c *Callable) callMacro(args []Value, kwargs []Kwarg) Value {
 	spec := c.spec
