@@ -17,7 +17,7 @@ import (
 // load reads a variable as a value.
 func (g *gen) load(v *ir.Var) jen.Code {
 	if p, ok := g.subst[v]; ok {
-		return jen.Id(p)
+		return g.readFree(p)
 	}
 	if g.loops[v] {
 		return jen.Id(g.varName(v)).Dot("Value").Call()
@@ -39,7 +39,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		return jen.Add(g.load(x.Var))
 	case *ir.Input:
 		if p := g.free[x.Name]; p != "" {
-			return jen.Id(p)
+			return g.readFree(p)
 		}
 		return jen.Id("w").Dot("Lookup").Call(jen.Lit(x.Name))
 	case *ir.Global:
@@ -48,7 +48,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		}
 		return rt("Globals").Call(jen.Id("w"), jen.Lit(x.Name))
 	case *ir.CallerVar:
-		return jen.Id(g.free[x.Name])
+		return g.readFree(g.free[x.Name])
 	case *ir.Undef:
 		return rt("Undefined").Call(jen.Lit(x.Name))
 	case *ir.Attr:
@@ -487,11 +487,11 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 		}
 		return g.op("CallMethod").Call(g.value(fn.X), jen.Lit(fn.Name), args, kwargs)
 	}
-	if k, ok := g.macros.Known[x]; ok && g.llama && len(k.LlamaEnv) > 0 {
-		// llama.cpp runs the macro in a copy of this scope: it takes the values of the
-		// names it reads from outside from here
+	if c, ok := g.macros.ValueCalls[x]; ok && g.llama && len(c.LlamaEnv) > 0 {
+		// llama.cpp runs a macro in a copy of the scope it is called from: it takes the
+		// values of the names it reads from outside from here
 		g.variants++
-		return llama("CallIn").Call(g.value(x.Fn), jen.Index().Add(valueType()).Values(g.values(k.LlamaEnv)...), args, kwargs)
+		return llama("CallIn").Call(g.value(x.Fn), jen.Index().Add(valueType()).Values(g.values(c.LlamaEnv)...), args, kwargs)
 	}
 	return rt("Call").Call(g.value(x.Fn), args, kwargs)
 }

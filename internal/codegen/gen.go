@@ -64,6 +64,10 @@ type gen struct {
 	// macro that its parameters stand for
 	free  map[string]string
 	subst map[*ir.Var]string
+	// freeRead are the Go names of free names that generated code has read: a macro
+	// value declares only those (a name the macro only assigns would be a Go variable
+	// declared and not used)
+	freeRead map[string]bool
 
 	// the statements whose cites start a span of the position table, by position (see
 	// spans.go)
@@ -239,7 +243,7 @@ func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
 		}
 		if p := g.free[startName(v)]; p != "" {
 			// llama.cpp: the value the macro's caller gives the name
-			init = jen.Id(p)
+			init = g.readFree(p)
 		}
 		code = append(code, jen.Id(g.varName(v)).Op(":=").Add(init))
 	}

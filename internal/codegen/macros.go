@@ -89,8 +89,17 @@ func (g *gen) freeParams(d *ir.MacroDef) (params []string, end func()) {
 	return params, func() { g.free, g.subst = free, subst }
 }
 
-// passedVars are the variables resolved calls, and calls of known macros' values, give
-// macros for the names the macros take from their caller.
+// readFree is a read of the Go name p of a free name (see freeParams).
+func (g *gen) readFree(p string) *jen.Statement {
+	if g.freeRead == nil {
+		g.freeRead = map[string]bool{}
+	}
+	g.freeRead[p] = true
+	return jen.Id(p)
+}
+
+// passedVars are the variables resolved calls, and calls through values, give macros for
+// the names the macros take from their caller.
 func passedVars(macros *ir.MacroCalls) map[*ir.Var]bool {
 	passed := map[*ir.Var]bool{}
 	mark := func(env []ir.Expr) {
@@ -103,7 +112,7 @@ func passedVars(macros *ir.MacroCalls) map[*ir.Var]bool {
 	for _, c := range macros.Direct {
 		mark(c.LlamaEnv)
 	}
-	for _, c := range macros.Known {
+	for _, c := range macros.ValueCalls {
 		mark(c.LlamaEnv)
 	}
 	return passed

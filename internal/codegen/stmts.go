@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -96,8 +97,8 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 	case *ir.CallBlock:
 		call := *s.Call
 		call.Kwargs = append(append([]ir.Kwarg(nil), call.Kwargs...), ir.Kwarg{Name: "caller", Value: &macroExpr{s.Caller}})
-		if k, ok := g.macros.Known[s.Call]; ok {
-			g.macros.Known[&call] = k // the call with its caller calls the same macro
+		if c, ok := g.macros.ValueCalls[s.Call]; ok {
+			g.macros.ValueCalls[&call] = c // the call with its caller is the same call
 		}
 		return append(g.at(s.P, ir.Construct(s)), jen.Id("w").Dot("Write").Call(g.value(&call)))
 	case *ir.FilterBlock:
@@ -731,37 +732,42 @@ func (g *gen) macro(d *ir.MacroDef, m *ir.Macro) jen.Code {
 	if d != nil {
 		free, endFree = g.freeParams(d)
 	}
-	if slot > 0 && len(body) == 0 && len(free) == 0 {
+	// the scope's variables first: a default may read one
+	decls := g.scopeDecls(m.Body.Scope)
+	stmts := g.stmts(m.Body.Stmts)
+	endFree()
+	// and before them the names taken from the caller that the macro reads
+	var taken []jen.Code
+	for i, name := range free {
+		if g.freeRead[name] {
+			taken = append(taken, jen.Id(name).Op(":=").Add(scope[i]))
+		}
+	}
+	if slot > 0 && len(body) == 0 && len(taken) == 0 {
 		body = append(body, jen.Id("_").Op("=").Id("args"))
 	}
-	// the names taken from the caller first, then the scope's variables (which may
-	// start from them): a default may read one
-	var decls []jen.Code
-	for i, name := range free {
-		decls = append(decls, jen.Id(name).Op(":=").Add(scope[i]))
-	}
-	decls = append(decls, g.scopeDecls(m.Body.Scope)...)
-	body = append(append(decls, body...), g.stmts(m.Body.Stmts)...)
-	endFree()
+	body = slices.Concat(taken, decls, body, stmts)
 	args := jen.Id("args").Index().Add(valueType())
-	if slot+len(free) == 0 {
+	if slot+len(taken) == 0 {
 		args = jen.Id("_").Index().Add(valueType())
 	}
 	return rt("NewMacro").Call(jen.Id("w"), g.macroSpec(m, d == nil), jen.Func().Params(args).Block(body...))
 }
 
 // scopeSlots returns, in the llama.cpp render function, the values a macro value gives
-// the names the macro takes from its caller (see ir/llamascope.go): those a call of the
-// known macro gives after the arguments' slots (llamacpp.CallIn), from slot on, else
-// the values where the macro is defined. They are evaluated where the macro value is
-// made, before the macro's body reads the names as its own.
+// the names the macro takes from its caller (see ir/llamascope.go): those a call through
+// a value gives after the arguments' slots, from slot on, in the order of
+// ir.MacroCalls.LlamaScope (llamacpp.CallIn), else the values where the macro is
+// defined. They are evaluated where the macro value is made, before the macro's body
+// reads the names as its own.
 func (g *gen) scopeSlots(d *ir.MacroDef, slot int) []jen.Code {
 	if !g.llama {
 		return nil
 	}
 	var code []jen.Code
 	for i, x := range g.macros.LlamaDefault[d.Var] {
-		code = append(code, llama("ScopeValue").Call(jen.Id("args"), jen.Lit(slot+i), g.value(x)))
+		at := slot + slices.Index(g.macros.LlamaScope, g.macros.LlamaFree[d.Var][i])
+		code = append(code, llama("ScopeValue").Call(jen.Id("args"), jen.Lit(at), g.value(x)))
 	}
 	return code
 }

@@ -12,7 +12,8 @@ import (
 // quadratic (templates come from model files downloaded from the internet): a chain of
 // thousands of operations, which every pass walks recursively, is refused with the
 // nesting error at the operation that goes too deep, an if with more than 2,000 elifs
-// at the first too many, and call blocks nested more than 50 deep at the 51st; thousands of variables, macros, statements or numbered
+// at the first too many, and call blocks nested more than 50 deep at the 51st; thousands of variables, macros (calling
+// each other directly or through values), statements or numbered
 // Go names on one line compile, and 2,000 elifs. Each would take minutes, or
 // exhaust the stack, with a pass that walks the tree per variable, per macro or per
 // token; here they take a second or two in all.
@@ -54,11 +55,12 @@ func TestHostileShapes(t *testing.T) {
 			t.Fatalf("got %v, want the error of too deep call blocks at the 51st", failed)
 		}
 	})
-	var vars, macros, outputs strings.Builder
+	var vars, macros, values, outputs strings.Builder
 	for i := range 5000 {
 		fmt.Fprintf(&vars, "{%% set v%d = x %%}{{ v%d }}", i, i)
 		if i < 1000 {
 			fmt.Fprintf(&macros, "{%% macro m%d() %%}{{ m%d() }}{%% endmacro %%}", i, i+1)
+			fmt.Fprintf(&values, "{%% macro m%d() %%}{{ y%d }}{{ h() }}{%% endmacro %%}{%% set h = m%d %%}", i, i, i)
 		}
 		fmt.Fprintf(&outputs, "{{ x < x }}{{ x ~ x }}")
 	}
@@ -70,6 +72,7 @@ func TestHostileShapes(t *testing.T) {
 		"parameters":  "{% macro f(" + strings.Join(params, ", ") + ") %}{{ a0 }}{% endmacro %}{{ f(1) }}",
 		"variables":   vars.String(),
 		"macros":      macros.String() + "{{ m0() }}",
+		"values":      values.String() + "{% for m in messages %}{% set y5 = 1 %}{{ h() }}{% endfor %}",
 		"outputs":     outputs.String(),
 		"concat":      join(" ~ ", 20000),
 		"elifs":       "{% if x %}a" + repeat("{% elif x %}b", 2000) + "{% endif %}",

@@ -33,7 +33,7 @@ func MakesMarkup(t *Template) bool {
 // call in the body of a macro that is never called makes no Go call). With llama, the
 // code is the llama.cpp render function's: a resolved call reads its arguments as
 // llama.cpp binds them and the values it gives the macro's free names (LlamaEnv), as
-// does a call of a known macro's value, and a macro value those of its definition
+// does a call through a value, and a macro value those of its definition
 // (LlamaDefault).
 func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool, llama bool) map[*Var]bool {
 	needed := map[*Var]bool{}
@@ -102,8 +102,9 @@ func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool, llama bool)
 					}
 					return false
 				}
-				if k, ok := macros.Known[n]; ok && llama {
-					// the values the llama.cpp function gives the macro's free names
+				if k, ok := macros.ValueCalls[n]; ok && llama {
+					// the values the llama.cpp function gives the free names of the macro
+					// it calls
 					for _, x := range k.LlamaEnv {
 						InspectExpr(x, visit)
 					}

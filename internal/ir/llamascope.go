@@ -14,11 +14,11 @@ package ir
 // reads from outside itself whose value at some call differs from the one its definition
 // sees (its free names, MacroCalls.LlamaFree), and for each resolved call the value of
 // each in the scope of the call (DirectCall.LlamaEnv). A name a macro only passes on to a
-// macro it calls is free in it too. A call through the value of a known macro (a call
-// block, a macro reading caller...: MacroCalls.Known) is a call site as well
-// (KnownCall.LlamaEnv): the macro value takes the caller's values after its arguments
-// (llamacpp.CallIn). A call through any other macro value keeps the names of the
-// definition: llama.cpp's scope is lost there.
+// macro it calls is free in it too. A call through a value (MacroCalls.ValueCalls) is a
+// call site as well, of the one macro it can call when that is known, else of every
+// macro with a value; it gives the values of the names of MacroCalls.LlamaScope, the free
+// names of all the macros with a value (ValueCall.LlamaEnv, llamacpp.CallIn), and the
+// macro value takes those it reads after its arguments (llamacpp.ScopeValue).
 
 // CallerVar is, in a macro's body, the value of a free name of the macro (see
 // MacroCalls.LlamaFree): the variable of that name in the scope the macro was called
@@ -40,19 +40,20 @@ type llamaScopes struct {
 	lexical map[*MacroDef]map[string]Expr
 	order   map[*MacroDef][]string
 	sites   []callSite
+	// unknown are the calls through values that may call any macro with a value
+	unknown []callSite
 	dynamic map[*MacroDef]map[string]bool
 	// added says that a free name was recorded since the flag was cleared
 	added bool
 	// dead are the variables whose initial value no code sees (DeadInits), and macros
-	// the variables of the macros with resolved calls
+	// the variables of the macros with resolved calls or a value
 	dead   map[*Var]bool
 	macros map[*Var]bool
-	// known are the macros with calls through their value that can only call them
-	known map[*Var]bool
+	// valued are the macros with a value, in the order of the template
+	valued []*MacroDef
 }
 
-// callSite is a resolved call, or a call of a known macro's value, and the scope it is
-// made in.
+// callSite is a resolved call, or a call through a value, and the scope it is made in.
 type callSite struct {
 	call  *Call
 	scope *Scope
@@ -69,13 +70,20 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 		dynamic:  map[*MacroDef]map[string]bool{},
 		dead:     DeadInits(t),
 		macros:   map[*Var]bool{},
-		known:    map[*Var]bool{},
 	}
-	for _, k := range mc.Known {
-		a.known[k.Macro.Var] = true
-	}
+	// the macros whose bodies take names from their callers, known before the walk: a
+	// macro that reads one defined after it reads no free name there
+	Inspect(t.Body.Stmts, func(n any) bool {
+		if d, ok := n.(*MacroDef); ok && (resolvable(d) && mc.Called[d.Var] || mc.Valued[d.Var]) {
+			a.macros[d.Var] = true
+		}
+		return true
+	})
 	a.enter(t.Body.Scope, nil)
 	a.walk(t.Body.Stmts, t.Body.Scope)
+	if len(a.unknown)*len(a.valued) <= maxUnknownScope {
+		a.sites = append(a.sites, a.unknown...)
+	}
 	// a name is free in a macro when some call gives it a value other than the
 	// definition's; a call inside another macro that does not define the name passes that
 	// macro's own, so freeness spreads to callers until nothing changes
@@ -83,13 +91,14 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 		changed = false
 		a.added = false
 		for _, s := range a.sites {
-			callee := a.callee(s.call)
-			for _, name := range a.order[callee] {
-				// valueAt also records a name the caller passes on as free in it
-				v := a.valueAt(s.scope, name)
-				if !a.dynamic[callee][name] && !a.sameValue(v, a.lexical[callee][name]) {
-					a.dynamic[callee][name] = true
-					changed = true
+			for _, callee := range a.callees(s.call) {
+				for _, name := range a.order[callee] {
+					// valueAt also records a name the caller passes on as free in it
+					v := a.valueAt(s.scope, name)
+					if !a.dynamic[callee][name] && !a.sameValue(v, a.lexical[callee][name]) {
+						a.dynamic[callee][name] = true
+						changed = true
+					}
 				}
 			}
 		}
@@ -103,28 +112,47 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 			}
 		}
 	}
+	seen := map[string]bool{}
+	for _, d := range a.valued {
+		for _, name := range mc.LlamaFree[d.Var] {
+			if !seen[name] {
+				seen[name] = true
+				mc.LlamaScope = append(mc.LlamaScope, name)
+			}
+		}
+	}
 	for _, s := range a.sites {
-		var env []Expr
-		for _, name := range mc.LlamaFree[a.callee(s.call).Var] {
-			env = append(env, a.valueAt(s.scope, name))
-		}
 		if c, ok := mc.Direct[s.call]; ok {
-			c.LlamaEnv = env
+			for _, name := range mc.LlamaFree[c.Macro.Var] {
+				c.LlamaEnv = append(c.LlamaEnv, a.valueAt(s.scope, name))
+			}
 			mc.Direct[s.call] = c
-		} else {
-			k := mc.Known[s.call]
-			k.LlamaEnv = env
-			mc.Known[s.call] = k
+			continue
 		}
+		c := mc.ValueCalls[s.call]
+		for _, name := range mc.LlamaScope {
+			c.LlamaEnv = append(c.LlamaEnv, a.valueAt(s.scope, name))
+		}
+		mc.ValueCalls[s.call] = c
 	}
 }
 
-// callee returns the macro a call site calls.
-func (a *llamaScopes) callee(c *Call) *MacroDef {
+// maxUnknownScope bounds the calls through values that may call any macro with a value
+// (their count times the number of such macros) that the analysis takes for call sites:
+// each may give every such macro its names, which a hostile template (a thousand macros
+// each calling through a value) makes cubic. Beyond it such calls keep the names of the
+// macro's definition, as llama.cpp does not. Real templates have a few.
+const maxUnknownScope = 1000
+
+// callees returns the macros a call site may call.
+func (a *llamaScopes) callees(c *Call) []*MacroDef {
 	if d, ok := a.mc.Direct[c]; ok {
-		return d.Macro
+		return []*MacroDef{d.Macro}
 	}
-	return a.mc.Known[c].Macro
+	if d := a.mc.ValueCalls[c].Macro; d != nil {
+		return []*MacroDef{d}
+	}
+	return a.valued
 }
 
 // LlamaShadowed returns the variables around a macro's definition that its LlamaFree
@@ -179,8 +207,10 @@ func (a *llamaScopes) walk(stmts []Stmt, s *Scope) {
 			// a default is evaluated in the scope of the call (bind_parameters: args.ctx):
 			// what it reads from outside is the macro's, as its body's is
 			defaults := body
-			if resolvable(n) && a.mc.Called[n.Var] || a.known[n.Var] {
-				a.macros[n.Var] = true
+			if a.mc.Valued[n.Var] {
+				a.valued = append(a.valued, n)
+			}
+			if a.macros[n.Var] {
 				a.lexical[n] = map[string]Expr{}
 				a.dynamic[n] = map[string]bool{}
 				a.enter(body, n)
@@ -247,9 +277,14 @@ func (a *llamaScopes) node(n any, s *Scope) {
 	d := a.owner[s]
 	switch n := n.(type) {
 	case *Call:
-		_, direct := a.mc.Direct[n]
-		if _, known := a.mc.Known[n]; direct || known {
+		if _, direct := a.mc.Direct[n]; direct {
 			a.sites = append(a.sites, callSite{n, s})
+		} else if c, valued := a.mc.ValueCalls[n]; valued {
+			if c.Macro == nil {
+				a.unknown = append(a.unknown, callSite{n, s})
+			} else {
+				a.sites = append(a.sites, callSite{n, s})
+			}
 		}
 	case *Load:
 		if d != nil && a.owner[a.varScope[n.Var]] != d && !a.macros[n.Var] {

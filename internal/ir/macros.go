@@ -17,11 +17,12 @@ import "slices"
 // arguments bind to its parameters by position and name. The macro's parameters are
 // then bound when the template is compiled.
 //
-// A call the generator cannot resolve may still call a known macro: f(*xs), a call
-// block, a macro reading caller, varargs or kwargs, or one defined after the call in
-// the template, when f's variable is assigned by its definition only (MacroCalls.Known). It calls
-// the macro value, and in the llama.cpp render function gives the macro the names it
-// takes from the scope of the call (see llamascope.go).
+// A call the generator cannot resolve goes through the value of the name it calls
+// (MacroCalls.ValueCalls). When the name's variable is assigned by a macro's definition
+// only, the call can only call that macro (f(*xs), a call block, a macro reading caller,
+// varargs or kwargs, one defined after the call in the template). In the llama.cpp
+// render function such a call gives the macro the names it takes from the scope of the
+// call, as a call of any other value gives whatever macro it calls (see llamascope.go).
 
 // MacroCalls is what is known of a template's macro calls.
 type MacroCalls struct {
@@ -43,17 +44,14 @@ type MacroCalls struct {
 	// LlamaDefault are the values of each macro's LlamaFree names where the macro is
 	// defined: what a call through a macro value gives them.
 	LlamaDefault map[*Var][]Expr
-	// Known are the calls through a macro value that can only call one macro (see
-	// above), with the values llama.cpp gives its free names there.
-	Known map[*Call]KnownCall
-}
-
-// KnownCall is a call through the value of a known macro.
-type KnownCall struct {
-	Macro *MacroDef
-	// LlamaEnv is, for each of the macro's LlamaFree names, its value in the scope of
-	// the call (see llamascope.go).
-	LlamaEnv []Expr
+	// ValueCalls are the calls through the value of a variable (not resolved, and not
+	// a macro's caller): those of a known macro, and those of any other variable that
+	// may hold one.
+	ValueCalls map[*Call]ValueCall
+	// LlamaScope are the names whose values a call through a value gives the macro it
+	// calls in the llama.cpp render function, in order: the LlamaFree names of the
+	// macros with a value (see llamascope.go).
+	LlamaScope []string
 }
 
 // DirectCall is a resolved call: the macro and one argument per parameter (nil where
@@ -69,6 +67,16 @@ type DirectCall struct {
 	LlamaEnv []Expr
 }
 
+// ValueCall is a call through the value of a variable.
+type ValueCall struct {
+	// Macro is the only macro the call can call: its variable is assigned by its
+	// definition only. Nil when the variable may hold any value.
+	Macro *MacroDef
+	// LlamaEnv is, for each name of LlamaScope, its value in the scope of the call (see
+	// llamascope.go).
+	LlamaEnv []Expr
+}
+
 // ResolveMacroCalls resolves the template's macro calls.
 func ResolveMacroCalls(t *Template) *MacroCalls {
 	mc := &MacroCalls{
@@ -81,12 +89,22 @@ func ResolveMacroCalls(t *Template) *MacroCalls {
 		LlamaFree:  map[*Var][]string{},
 
 		LlamaDefault: map[*Var][]Expr{},
-		Known:        map[*Call]KnownCall{},
+		ValueCalls:   map[*Call]ValueCall{},
 	}
-	r := &macroResolver{mc: mc, defined: map[*Var]*MacroDef{}, known: map[*Var]*MacroDef{}, edges: map[*Var][]*Var{}, callBlocks: map[*Call]bool{}}
+	r := &macroResolver{mc: mc, defined: map[*Var]*MacroDef{}, known: map[*Var]*MacroDef{}, callers: map[*Var]bool{}, edges: map[*Var][]*Var{}, callBlocks: map[*Call]bool{}}
 	Inspect(t.Body.Stmts, func(n any) bool {
-		if d, ok := n.(*MacroDef); ok && d.Var.Stores == 1 {
-			r.known[d.Var] = d
+		switch n := n.(type) {
+		case *MacroDef:
+			if n.Var.Stores == 1 {
+				r.known[n.Var] = n
+			}
+			if n.Macro.Caller != nil {
+				r.callers[n.Macro.Caller] = true
+			}
+		case *Macro:
+			if n.Caller != nil {
+				r.callers[n.Caller] = true
+			}
 		}
 		return true
 	})
@@ -104,11 +122,14 @@ func ResolveMacroCalls(t *Template) *MacroCalls {
 type macroResolver struct {
 	mc      *MacroCalls
 	defined map[*Var]*MacroDef // the definitions that have run at this point
-	// known are the macros whose variables only their definitions assign
-	known  map[*Var]*MacroDef
-	inside *Var            // the macro whose body is being walked
-	outer  []*Var          // the macros around it
-	edges  map[*Var][]*Var // resolved calls from each macro's body
+	// known are the macros whose variables only their definitions assign; callers the
+	// variables of the macros' callers (a call block's caller takes nothing from the
+	// scope it is called from: it runs in the call block's)
+	known   map[*Var]*MacroDef
+	callers map[*Var]bool
+	inside  *Var            // the macro whose body is being walked
+	outer   []*Var          // the macros around it
+	edges   map[*Var][]*Var // resolved calls from each macro's body
 	// callBlocks are the calls of call blocks, never resolved: they pass a caller,
 	// which a resolvable macro does not take (Jinja2 raises a TypeError when it runs)
 	callBlocks map[*Call]bool
@@ -199,10 +220,10 @@ func (r *macroResolver) expr(n any) bool {
 			}
 			return false
 		}
-		if l, ok := x.Fn.(*Load); ok && r.known[l.Var] != nil {
-			// (whenever the call runs, the variable holds the macro, or the value it
-			// starts from, before the definition has run)
-			r.mc.Known[x] = KnownCall{Macro: r.known[l.Var]}
+		if l, ok := x.Fn.(*Load); ok && !r.callers[l.Var] {
+			// (whenever the call runs, a known macro's variable holds the macro, or the
+			// value it starts from, before the definition has run)
+			r.mc.ValueCalls[x] = ValueCall{Macro: r.known[l.Var]}
 		}
 	case *Load:
 		r.mc.Valued[x.Var] = true

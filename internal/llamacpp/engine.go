@@ -735,17 +735,20 @@ func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwar
 	return bound
 }
 
-// CallIn is jinja2.Call of a known macro's value (a call block's call, a call of a
-// macro that reads caller, varargs or kwargs) as llama.cpp's engine runs it: in a copy
-// of the scope it is called from. scope are the values there of the names the macro
-// reads from outside, which its body takes after its arguments (ScopeValue).
+// CallIn is jinja2.Call through the value of a variable (a macro assigned to another
+// name, a call block's call, a macro reading caller, varargs or kwargs...) as
+// llama.cpp's engine runs a macro: in a copy of the scope it is called from. scope are
+// the values there of the names the template's macros read from outside
+// (ir.MacroCalls.LlamaScope), which a macro's body takes after its arguments
+// (ScopeValue).
 func CallIn(fn jinja2.Value, scope []jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	return jinja2.CallWithScope(fn, scope, args, kwargs)
 }
 
 // ScopeValue is, in the body of a macro value, the value its caller's scope gives a
 // name the macro reads from outside: slot i of its arguments, which CallIn gives, or
-// def, the value where the macro is defined, for a call from elsewhere.
+// def, the value where the macro is defined, for a call that gives none (a filter
+// calling the macro, say).
 func ScopeValue(args []jinja2.Value, i int, def jinja2.Value) jinja2.Value {
 	if i < len(args) {
 		return args[i]
