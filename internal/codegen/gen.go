@@ -68,6 +68,9 @@ type gen struct {
 	// value declares only those (a name the macro only assigns would be a Go variable
 	// declared and not used)
 	freeRead map[string]bool
+	// passed are the variables calls pass to the free names of the macros they call
+	// (passedVars): a loop passed so is a value, not positions
+	passed map[*ir.Var]bool
 
 	// the statements whose cites start a span of the position table, by position (see
 	// spans.go)
@@ -122,6 +125,7 @@ func newGen(t *ir.Template, llama bool) *gen {
 
 		settable: settableNames(t),
 		reads:    readCache{},
+		passed:   passed,
 	}
 	for v := range passed {
 		// a namespace passed to a macro is a value

@@ -556,7 +556,7 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 	}
 	withLoop := s.Loop != nil && g.needed[s.Loop]
 	useLoop := withLoop || s.Filter != nil || rec != nil || reversed
-	if (withLoop || reversed) && s.Filter == nil && rec == nil && (!withLoop || onlyPositionsOf(s.Loop, s.Body)) {
+	if (withLoop || reversed) && s.Filter == nil && rec == nil && (!withLoop || onlyPositionsOf(s.Loop, s.Body) && !g.passed[s.Loop]) {
 		// loop.index and the like: the position in a slice of the items
 		items, i := g.allocLocal("items", ""), g.allocLocal("i", "int")
 		if withLoop {

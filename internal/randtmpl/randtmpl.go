@@ -26,6 +26,9 @@ type gen struct {
 	macros []macro
 	ns     bool
 	params []string // the parameters of the macro being written
+	// inMacro: a macro's body is being written, which may read the names of the scope it
+	// is called from (llama.cpp's engine resolves them there, Jinja2 where it is defined)
+	inMacro bool
 	// llama leaves out what llama.cpp's parser refuses (with blocks, ** and /, a sign
 	// before a parenthesis, \u escapes, 1e3 and 1_000), so that its render is compared
 	llama bool
@@ -212,15 +215,15 @@ func (g *gen) macroDef() {
 		params = append(params, "b="+g.pick("''", "'-'", "none", "1"))
 	}
 	g.b.WriteString(g.tag("macro " + m.name + "(" + strings.Join(params, ", ") + ")"))
-	saved, savedLoops := g.params, g.loops
-	g.params, g.loops = []string{"a", "b"}[:m.params], nil
+	saved, savedLoops, savedIn := g.params, g.loops, g.inMacro
+	g.params, g.loops, g.inMacro = []string{"a", "b"}[:m.params], nil, true
 	g.depth++
 	g.stmts(1 + g.r.IntN(2))
 	if m.caller = g.chance(3); m.caller {
 		g.b.WriteString("{{ caller(" + g.pick("", "a") + ") if caller is defined else '-' }}")
 	}
 	g.depth--
-	g.params, g.loops = saved, savedLoops
+	g.params, g.loops, g.inMacro = saved, savedLoops, savedIn
 	g.b.WriteString(g.tag("endmacro"))
 	g.macros = append(g.macros, m)
 }
@@ -254,6 +257,11 @@ func (g *gen) macroCall() {
 		g.b.WriteString(g.tag("endcall"))
 		return
 	}
+	if g.chance(4) {
+		// through another name: the call of a value, not of the macro's name
+		g.b.WriteString(g.tag("set h = " + m.name) + "{{ h(" + strings.Join(args, ", ") + ") }}")
+		return
+	}
 	g.b.WriteString("{{ " + m.name + "(" + strings.Join(args, ", ") + ") }}")
 }
 
@@ -265,6 +273,9 @@ func (g *gen) value() string {
 			"loop.revindex0", "loop.length", "loop.previtem", "loop.nextitem", "loop.cycle('x', 'y')", v+"|string")
 	}
 	opts = append(opts, g.params...)
+	if g.inMacro {
+		opts = append(opts, "(m0.role if m0 is defined else 'u0')", "(x1 if x1 is defined else 'u1')")
+	}
 	opts = append(opts, "messages|length", "messages[0].role", "messages[-1].content", "bos_token", "enable_thinking", "x0", "tools|length")
 	if g.ns {
 		opts = append(opts, "ns.count", "ns.last", "ns.found")
