@@ -259,7 +259,7 @@ func (g *gen) macroCall() {
 	}
 	if g.chance(4) {
 		// through another name: the call of a value, not of the macro's name
-		g.b.WriteString(g.tag("set h = " + m.name) + "{{ h(" + strings.Join(args, ", ") + ") }}")
+		g.b.WriteString(g.tag("set h = "+m.name) + "{{ h(" + strings.Join(args, ", ") + ") }}")
 		return
 	}
 	g.b.WriteString("{{ " + m.name + "(" + strings.Join(args, ", ") + ") }}")
