@@ -58,7 +58,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 			}
 			return jen.Id(a.goName)
 		}
-		if l, ok := x.X.(*ir.Load); ok {
+		if l, ok := x.X.(*ir.Load); ok && !g.substituted(l.Var) {
 			p, isPosition := g.positions[l.Var]
 			if g.llama && (isPosition || g.loops[l.Var]) && (x.Name == "depth" || x.Name == "depth0") {
 				return rt("Undefined").Call(jen.Lit(x.Name)) // llama.cpp's loop has no depth
@@ -67,7 +67,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 				return p.attr(x.Name)
 			}
 		}
-		if l, ok := x.X.(*ir.Load); ok && g.loops[l.Var] {
+		if l, ok := x.X.(*ir.Load); ok && g.loops[l.Var] && !g.substituted(l.Var) {
 			if m, ok := loopMethods[x.Name]; ok {
 				return jen.Id(g.varName(l.Var)).Dot(m).Call()
 			}
@@ -324,7 +324,7 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 		if a := g.localAttrOf(x); a != nil && a.isBool {
 			return jen.Id(a.goName)
 		}
-		if l, ok := x.X.(*ir.Load); ok && (x.Name == "first" || x.Name == "last") {
+		if l, ok := x.X.(*ir.Load); ok && (x.Name == "first" || x.Name == "last") && !g.substituted(l.Var) {
 			if p, ok := g.positions[l.Var]; ok {
 				return p.cond(x.Name)
 			}
@@ -471,7 +471,7 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 			return rt("Joiner").Call(jen.Id("w"), args, kwargs)
 		}
 	case *ir.Attr:
-		if l, ok := fn.X.(*ir.Load); ok && g.loops[l.Var] && fn.Name == "cycle" && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
+		if l, ok := fn.X.(*ir.Load); ok && g.loops[l.Var] && !g.substituted(l.Var) && fn.Name == "cycle" && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
 			if g.llama {
 				// llama.cpp's loop has no cycle
 				g.variants++

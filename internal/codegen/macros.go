@@ -89,6 +89,14 @@ func (g *gen) freeParams(d *ir.MacroDef) (params []string, end func()) {
 	return params, func() { g.free, g.subst = free, subst }
 }
 
+// substituted reports whether v stands for a free name in the function being generated
+// (freeParams): a loop around a macro is then the value its caller gives, not the
+// loop's own state.
+func (g *gen) substituted(v *ir.Var) bool {
+	_, ok := g.subst[v]
+	return ok
+}
+
 // readFree is a read of the Go name p of a free name (see freeParams).
 func (g *gen) readFree(p string) *jen.Statement {
 	if g.freeRead == nil {

@@ -85,6 +85,7 @@ func (l *lowerer) lower(t *syntax.Template, file, src string) (tmpl *Template, e
 	symbolVisitor{root}.stmts(t.Body)
 	root.finish(Pos{Line: 1, Col: 1})
 	l.root = root
+	l.macroReadsLoop = l.llama && macroReadsLoop(t.Body)
 	collectBlocks(t.Body, l.blockDefs)
 	body := l.stmts(root, t.Body)
 	// the blocks self.NAME() renders exist from the start, as Jinja2's do
@@ -120,6 +121,9 @@ type lowerer struct {
 	// the render's variables until it does (scope.go: store), and no constant folded;
 	// llamaDiffers records that one of them applies
 	llama, llamaDiffers bool
+	// macroReadsLoop: with llama, a macro of the template reads loop from outside, which
+	// llama.cpp resolves in the scope it is called from (see forStmt)
+	macroReadsLoop bool
 }
 
 // hard lowers the statements of a frame of their own (a loop's or macro's body, a
@@ -446,6 +450,11 @@ func (l *lowerer) forStmt(f *frame, n *syntax.For) Stmt {
 	// Jinja2 gives a loop its loop variable when it is recursive, when its body reads
 	// loop, or when a scoped block is in it (which sees the variables around it)
 	extended := n.Recursive || undeclared(n.Body, "loop")["loop"] || hasScopedBlock(n)
+	if !extended && l.macroReadsLoop {
+		// llama.cpp: a macro called in the body reads this loop as its own loop
+		extended = true
+		l.llamaDiffers = true
+	}
 	if l.llama && targetNames(n.Target)["loop"] {
 		// llama.cpp sets loop, then the target: the body's loop is the item
 		extended = false

@@ -463,6 +463,25 @@ func (u *undeclaredVisitor) node(n any) {
 	}
 }
 
+// macroReadsLoop reports whether a macro defined in nodes, at any depth, reads loop
+// outside the loops of its own body.
+func macroReadsLoop(nodes []syntax.Node) bool {
+	found := false
+	var visit func(any)
+	visit = func(n any) {
+		if m, ok := n.(*syntax.Macro); ok && undeclared(m.Body, "loop")["loop"] {
+			found = true
+		}
+		if !found {
+			walkChildren(n, visit, func(string, bool) {})
+		}
+	}
+	for _, n := range nodes {
+		visit(n)
+	}
+	return found
+}
+
 // hasScopedBlock reports whether a scoped block is in n, at any depth (Jinja2's
 // node.find_all(nodes.Block)).
 func hasScopedBlock(n any) bool {

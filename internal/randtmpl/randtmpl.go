@@ -118,7 +118,11 @@ func (g *gen) stmt() {
 	case 8:
 		g.set()
 	case 9:
-		switch g.r.IntN(3) {
+		switch g.r.IntN(4) {
+		case 3:
+			// a macro defined where it is called, whose body may read the loop
+			// variables around it (Jinja2 closes over them; llama.cpp reads its caller's)
+			g.nestedMacro()
 		case 0:
 			g.b.WriteString(g.tag("set captured") + "")
 			g.stmts(1 + g.r.IntN(2))
@@ -226,6 +230,21 @@ func (g *gen) macroDef() {
 	g.params, g.loops, g.inMacro = saved, savedLoops, savedIn
 	g.b.WriteString(g.tag("endmacro"))
 	g.macros = append(g.macros, m)
+}
+
+// nestedMacro defines a macro inside the statement being written and calls it.
+func (g *gen) nestedMacro() {
+	name := fmt.Sprintf("inner%d", len(g.macros))
+	g.b.WriteString(g.tag("macro " + name + "(a)"))
+	saved, savedIn := g.params, g.inMacro
+	g.params, g.inMacro = []string{"a"}, true
+	g.stmts(1 + g.r.IntN(2))
+	g.params, g.inMacro = saved, savedIn
+	g.b.WriteString(g.tag("endmacro"))
+	g.b.WriteString("{{ " + name + "(" + g.expr(1) + ") }}")
+	if len(g.loops) > 0 && g.chance(2) {
+		g.b.WriteString(g.tag("for m9 in [1, 2]") + "{{ " + name + "(m9) }}" + g.tag("endfor"))
+	}
 }
 
 func (g *gen) macroCall() {
