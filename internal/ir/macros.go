@@ -44,9 +44,9 @@ type MacroCalls struct {
 	// LlamaDefault are the values of each macro's LlamaFree names where the macro is
 	// defined: what a call through a macro value gives them.
 	LlamaDefault map[*Var][]Expr
-	// ValueCalls are the calls through the value of a variable (not resolved, and not
-	// a macro's caller): those of a known macro, and those of any other variable that
-	// may hold one.
+	// ValueCalls are the calls through a value (not resolved, and not of a macro's
+	// caller, a global function or an attribute): those of a known macro's variable,
+	// and those of any other variable or expression that may hold a macro.
 	ValueCalls map[*Call]ValueCall
 	// LlamaScope are the names whose values a call through a value gives the macro it
 	// calls in the llama.cpp render function, in order: the LlamaFree names of the
@@ -67,10 +67,10 @@ type DirectCall struct {
 	LlamaEnv []Expr
 }
 
-// ValueCall is a call through the value of a variable.
+// ValueCall is a call through a value.
 type ValueCall struct {
 	// Macro is the only macro the call can call: its variable is assigned by its
-	// definition only. Nil when the variable may hold any value.
+	// definition only. Nil when the value may be any.
 	Macro *MacroDef
 	// LlamaEnv is, for each name of LlamaScope, its value in the scope of the call (see
 	// llamascope.go).
@@ -220,10 +220,18 @@ func (r *macroResolver) expr(n any) bool {
 			}
 			return false
 		}
-		if l, ok := x.Fn.(*Load); ok && !r.callers[l.Var] {
-			// (whenever the call runs, a known macro's variable holds the macro, or the
-			// value it starts from, before the definition has run)
-			r.mc.ValueCalls[x] = ValueCall{Macro: r.known[l.Var]}
+		switch fn := x.Fn.(type) {
+		case *Load:
+			if !r.callers[fn.Var] {
+				// (whenever the call runs, a known macro's variable holds the macro, or
+				// the value it starts from, before the definition has run)
+				r.mc.ValueCalls[x] = ValueCall{Macro: r.known[fn.Var]}
+			}
+		case *Global, *Attr:
+			// a global function, a method (or a macro a dict or namespace holds, which
+			// keeps the names of its definition)
+		default:
+			r.mc.ValueCalls[x] = ValueCall{} // fs[0](), (f or g)()...
 		}
 	case *Load:
 		r.mc.Valued[x.Var] = true
