@@ -743,6 +743,9 @@ func (g *gen) macro(d *ir.MacroDef, m *ir.Macro) jen.Code {
 			taken = append(taken, jen.Id(name).Op(":=").Add(scope[i]))
 		}
 	}
+	if len(taken) > 0 {
+		taken = append([]jen.Code{jen.Comment("llama.cpp: what the macro reads from outside is the caller's (llamacpp.CallIn)")}, taken...)
+	}
 	if slot > 0 && len(body) == 0 && len(taken) == 0 {
 		body = append(body, jen.Id("_").Op("=").Id("args"))
 	}

@@ -140,8 +140,9 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 // maxUnknownScope bounds the calls through values that may call any macro with a value
 // (their count times the number of such macros) that the analysis takes for call sites:
 // each may give every such macro its names, which a hostile template (a thousand macros
-// each calling through a value) makes cubic. Beyond it such calls keep the names of the
-// macro's definition, as llama.cpp does not. Real templates have a few.
+// each calling through a value) makes cubic. Beyond it such calls give no names: the
+// macro reads those of its definition, where llama.cpp reads its caller's. Real
+// templates have a few.
 const maxUnknownScope = 1000
 
 // callees returns the macros a call site may call.
