@@ -38,7 +38,8 @@ func ItemAttr(v jinja2.Value, name string) jinja2.Value {
 // member is v.name where llama.cpp's engine differs from Jinja2's (ok false elsewhere):
 // the members of a number or an undefined value are its builtins, as functions (not
 // real, imag, numerator...; another name of an undefined value is undefined), a loop
-// has no depth, a function no member at all (an error), and a dict's or namespace's
+// has no depth and its previtem and nextitem at either end are undefined by their
+// names, a function no member at all (an error), and a dict's or namespace's
 // builtin comes before its key of the same name.
 func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 	switch v.Kind() {
@@ -52,6 +53,13 @@ func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 		return jinja2.Undefined(name), true
 	case jinja2.KindLoop:
 		if name == "depth" || name == "depth0" {
+			return jinja2.Undefined(name), true
+		}
+		if name == "previtem" || name == "nextitem" {
+			// llama.cpp's is undefined with the name as its hint at either end
+			if x := jinja2.ItemAttr(v, name); x.Kind() != jinja2.KindUndefined {
+				return x, true
+			}
 			return jinja2.Undefined(name), true
 		}
 	case jinja2.KindCallable:

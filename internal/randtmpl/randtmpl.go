@@ -216,7 +216,8 @@ func (g *gen) macroDef() {
 	m := macro{name: fmt.Sprintf("render%d", len(g.macros)), params: 1 + g.r.IntN(2)}
 	params := []string{"a"}
 	if m.params == 2 {
-		params = append(params, "b="+g.pick("''", "'-'", "none", "1"))
+		// (a default reading a name: llama.cpp evaluates it in the scope of the call)
+		params = append(params, "b="+g.pick("''", "'-'", "none", "1", "x1|default('u1')", "(m0.role if m0 is defined else 'u0')"))
 	}
 	g.b.WriteString(g.tag("macro " + m.name + "(" + strings.Join(params, ", ") + ")"))
 	saved, savedLoops, savedIn := g.params, g.loops, g.inMacro
