@@ -60,7 +60,8 @@ func CallIn(fn jinja2.Value, scope []jinja2.Value, args []jinja2.Value, kwargs [
 }
 
 // CallMethod is jinja2.CallMethod as llama.cpp's engine calls a method: the builtin of that
-// name (a list's append and pop change it), a callable item of a dict, else an error.
+// name (a list's append and pop change it), a callable item of a dict or attribute of a
+// namespace, else an error.
 func CallMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	return impl.CallMethod(recv, name, args, kwargs)
 }

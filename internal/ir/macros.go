@@ -229,7 +229,7 @@ func (r *macroResolver) expr(n any) bool {
 			}
 		case *Global, *Attr:
 			// a global function, a method (or a macro a dict or namespace holds, which
-			// keeps the names of its definition)
+			// keeps the names of its definition: the call may be a method's)
 		default:
 			r.mc.ValueCalls[x] = ValueCall{} // fs[0](), (f or g)()...
 		}

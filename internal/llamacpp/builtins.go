@@ -124,11 +124,12 @@ func CallFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja
 }
 
 // CallMethod is jinja2.CallMethod as llama.cpp's engine calls a method: the builtin of that
-// name (a list's append and pop change it), a callable item of a dict, else an error.
+// name (a list's append and pop change it), a callable item of a dict or attribute of a
+// namespace, else an error.
 func CallMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	if !HasBuiltin(recv, name) {
-		if d := recv.AsDict(); d != nil {
-			if fn, ok := d.GetStr(name); ok && fn.Kind() == jinja2.KindCallable {
+		if o := object(recv); o != nil {
+			if fn, ok := o.GetStr(name); ok && fn.Kind() == jinja2.KindCallable {
 				return jinja2.Call(fn, args, kwargs)
 			}
 		}
