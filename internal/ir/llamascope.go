@@ -74,7 +74,7 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 	// the macros whose bodies take names from their callers, known before the walk: a
 	// macro that reads one defined after it reads no free name there
 	Inspect(t.Body.Stmts, func(n any) bool {
-		if d, ok := n.(*MacroDef); ok && (resolvable(d) && mc.Called[d.Var] || mc.Valued[d.Var]) {
+		if d, ok := n.(*MacroDef); ok && (resolvable(d) && mc.Called[d.Var] || valuedOnce(mc, d)) {
 			a.macros[d.Var] = true
 		}
 		return true
@@ -145,6 +145,13 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 // templates have a few.
 const maxUnknownScope = 1000
 
+// valuedOnce reports whether a macro has a value and is its variable's only definition:
+// the names llama.cpp gives it are kept by variable (MacroCalls.LlamaFree), so a macro
+// defined twice under one name keeps the names of its definitions.
+func valuedOnce(mc *MacroCalls, d *MacroDef) bool {
+	return mc.Valued[d.Var] && d.Var.Stores == 1
+}
+
 // callees returns the macros a call site may call.
 func (a *llamaScopes) callees(c *Call) []*MacroDef {
 	if d, ok := a.mc.Direct[c]; ok {
@@ -208,7 +215,7 @@ func (a *llamaScopes) walk(stmts []Stmt, s *Scope) {
 			// a default is evaluated in the scope of the call (bind_parameters: args.ctx):
 			// what it reads from outside is the macro's, as its body's is
 			defaults := body
-			if a.mc.Valued[n.Var] {
+			if valuedOnce(a.mc, n) {
 				a.valued = append(a.valued, n)
 			}
 			if a.macros[n.Var] {

@@ -253,6 +253,10 @@ func (g *gen) macroCall() {
 		g.print()
 		return
 	}
+	if g.chance(4) {
+		// a namespace of the calling scope, which a macro may read (llama.cpp)
+		g.b.WriteString(g.tag("set ns2 = namespace(v=" + g.strExpr() + ")"))
+	}
 	m := g.macros[g.r.IntN(len(g.macros))]
 	args := []string{g.expr(1)}
 	if m.params == 2 && g.chance(2) {
@@ -294,7 +298,7 @@ func (g *gen) value() string {
 	}
 	opts = append(opts, g.params...)
 	if g.inMacro {
-		opts = append(opts, "(m0.role if m0 is defined else 'u0')", "(x1 if x1 is defined else 'u1')")
+		opts = append(opts, "(m0.role if m0 is defined else 'u0')", "(x1 if x1 is defined else 'u1')", "(ns2.v if ns2 is defined else 'u2')")
 	}
 	opts = append(opts, "messages|length", "messages[0].role", "messages[-1].content", "bos_token", "enable_thinking", "x0", "tools|length")
 	if g.ns {
