@@ -707,6 +707,15 @@ func (m *macroExpr) Position() ir.Pos { return m.m.P }
 // caller of a call block, which Jinja2 leaves without a name.
 func (g *gen) macro(d *ir.MacroDef, m *ir.Macro) jen.Code {
 	defer g.freshReads()()
+	implicit := slices.DeleteFunc([]*ir.Var{m.Caller, m.Kwargs, m.Varargs}, func(v *ir.Var) bool { return v == nil })
+	// the names taken from the caller (their values where the macro is defined first),
+	// which the defaults may read too
+	var scope []jen.Code
+	free, endFree := []string(nil), func() {}
+	if d != nil {
+		scope = g.scopeSlots(d, len(m.Params)+len(implicit))
+		free, endFree = g.freeParams(d)
+	}
 	var body []jen.Code
 	slot := 0
 	bind := func(v *ir.Var, def ir.Expr, required bool) {
@@ -719,18 +728,8 @@ func (g *gen) macro(d *ir.MacroDef, m *ir.Macro) jen.Code {
 	for i, p := range m.Params {
 		bind(p, m.Defaults[i], m.Defaults[i] == nil)
 	}
-	for _, v := range []*ir.Var{m.Caller, m.Kwargs, m.Varargs} {
-		if v != nil {
-			bind(v, nil, false)
-		}
-	}
-	var scope []jen.Code
-	if d != nil {
-		scope = g.scopeSlots(d, slot)
-	}
-	free, endFree := []string(nil), func() {}
-	if d != nil {
-		free, endFree = g.freeParams(d)
+	for _, v := range implicit {
+		bind(v, nil, false)
 	}
 	// the scope's variables first: a default may read one
 	decls := g.scopeDecls(m.Body.Scope)
