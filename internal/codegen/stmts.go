@@ -703,8 +703,11 @@ type macroExpr struct{ m *ir.Macro }
 
 func (m *macroExpr) Position() ir.Pos { return m.m.P }
 
-// macro returns a runtime.NewMacro expression for a macro; caller is set for the
-// caller of a call block, which Jinja2 leaves without a name.
+// macro returns a jinja2.NewMacro expression for the macro m of the definition d, or
+// for the caller of a call block when d is nil (Jinja2 leaves it without a name). In the
+// llama.cpp function the body takes the names the macro reads from outside from its
+// caller (scopeSlots), as the Go function of a macro with resolved calls does
+// (macroFunc).
 func (g *gen) macro(d *ir.MacroDef, m *ir.Macro) jen.Code {
 	defer g.freshReads()()
 	implicit := slices.DeleteFunc([]*ir.Var{m.Caller, m.Kwargs, m.Varargs}, func(v *ir.Var) bool { return v == nil })

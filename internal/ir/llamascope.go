@@ -74,8 +74,13 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 	// the macros whose bodies take names from their callers, known before the walk: a
 	// macro that reads one defined after it reads no free name there
 	Inspect(t.Body.Stmts, func(n any) bool {
-		if d, ok := n.(*MacroDef); ok && (resolvable(d) && mc.Called[d.Var] || valuedOnce(mc, d)) {
-			a.macros[d.Var] = true
+		if d, ok := n.(*MacroDef); ok {
+			if valuedOnce(mc, d) {
+				a.valued = append(a.valued, d)
+			}
+			if resolvable(d) && mc.Called[d.Var] || valuedOnce(mc, d) {
+				a.macros[d.Var] = true
+			}
 		}
 		return true
 	})
@@ -215,9 +220,6 @@ func (a *llamaScopes) walk(stmts []Stmt, s *Scope) {
 			// a default is evaluated in the scope of the call (bind_parameters: args.ctx):
 			// what it reads from outside is the macro's, as its body's is
 			defaults := body
-			if valuedOnce(a.mc, n) {
-				a.valued = append(a.valued, n)
-			}
 			if a.macros[n.Var] {
 				a.lexical[n] = map[string]Expr{}
 				a.dynamic[n] = map[string]bool{}

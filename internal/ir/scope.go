@@ -469,10 +469,36 @@ func macroReadsLoop(nodes []syntax.Node) bool {
 	found := false
 	var visit func(any)
 	visit = func(n any) {
-		if m, ok := n.(*syntax.Macro); ok && undeclared(m.Body, "loop")["loop"] {
+		if m, ok := n.(*syntax.Macro); ok && readsOuterLoop(m.Body) {
 			found = true
 		}
 		if !found {
+			walkChildren(n, visit, func(string, bool) {})
+		}
+	}
+	for _, n := range nodes {
+		visit(n)
+	}
+	return found
+}
+
+// readsOuterLoop reports whether nodes read loop outside the for loops among them,
+// whose bodies read their own (a macro among them is another body: macroReadsLoop
+// looks at it).
+func readsOuterLoop(nodes []syntax.Node) bool {
+	found := false
+	var visit func(any)
+	visit = func(n any) {
+		switch n := n.(type) {
+		case *syntax.Name:
+			found = found || n.Name == "loop"
+		case *syntax.For:
+			visit(n.Iter)
+			for _, x := range n.Else {
+				visit(x)
+			}
+		case *syntax.Macro:
+		default:
 			walkChildren(n, visit, func(string, bool) {})
 		}
 	}

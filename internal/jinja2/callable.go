@@ -121,17 +121,23 @@ func (c *Callable) call(args []Value, kwargs []Kwarg) Value {
 func CallWithScope(fn Value, scope, args []Value, kwargs []Kwarg) Value {
 	if fn.kind() == KindCallable {
 		if c := fn.callable(); c.spec != nil && c.spec.Bind != nil {
-			return c.w.capture(func() { c.body(append(c.spec.Bind(c.spec, args, kwargs), scope...)) })
+			return c.callBound(args, kwargs, scope)
 		}
 	}
 	return Call(fn, args, kwargs)
+}
+
+// callBound renders the body of a macro whose spec has a Bind with the arguments Bind
+// binds, then scope.
+func (c *Callable) callBound(args []Value, kwargs []Kwarg, scope []Value) Value {
+	return c.w.capture(func() { c.body(append(c.spec.Bind(c.spec, args, kwargs), scope...)) })
 }
 
 // callMacro binds arguments as Jinja2's Macro.__call__ does and renders the body.
 func (c *Callable) callMacro(args []Value, kwargs []Kwarg) Value {
 	spec := c.spec
 	if spec.Bind != nil {
-		return c.w.capture(func() { c.body(spec.Bind(spec, args, kwargs)) })
+		return c.callBound(args, kwargs, nil)
 	}
 	n := len(spec.Params)
 	bound := make([]Value, 0, n+3)
