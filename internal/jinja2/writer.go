@@ -78,11 +78,24 @@ func (w *Writer) At(line, col int, construct string) {
 }
 
 // WriteString writes template text (only generated code calls it: see origin.go).
+//
+// Go inlines it at each of the thousands of places generated code writes text, so its
+// body is what they all cost to compile and run: the test of room is written as
+// append's own (unsigned), so that the compiler drops append's growth path, and the
+// rare write that needs more room is one call (growWrite).
 func (w *Writer) WriteString(s string) {
-	if len(w.buf)+len(s) > cap(w.buf) {
-		w.grow(len(s))
+	if uint(len(w.buf)+len(s)) <= uint(cap(w.buf)) {
+		w.buf = append(w.buf, s...)
+	} else {
+		w.growWrite(s)
 	}
-	// within the capacity, append stores no pointer, so costs no write barrier
+}
+
+// growWrite is WriteString of text the buffer has no room for.
+//
+//go:noinline
+func (w *Writer) growWrite(s string) {
+	w.grow(len(s))
 	w.buf = append(w.buf, s...)
 }
 
