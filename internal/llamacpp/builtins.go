@@ -294,7 +294,9 @@ func llamaEmpty(name string) jinja2.Value {
 	case "length", "sum", "wordcount":
 		return jinja2.Int(0)
 	}
-	return jinja2.Undefined(name)
+	// first, last, max and min: an undefined value without a hint (a list or dict
+	// writes it "Undefined", not "Undefined (hint: 'first')")
+	return jinja2.Undefined("")
 }
 
 // llamaList turns the one-shot iterators Jinja2's filters return into the lists
