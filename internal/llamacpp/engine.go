@@ -129,11 +129,12 @@ func Item(v, key jinja2.Value) jinja2.Value {
 	return v.Item(key)
 }
 
-// ItemStr is jinja2.ItemStr with llama.cpp's lenient undefined; a function has no members.
+// ItemStr is jinja2.ItemStr with llama.cpp's lenient undefined (anything looked up in
+// an undefined value is object_property's, as in Item); a function has no members.
 func ItemStr(v jinja2.Value, key string) jinja2.Value {
 	switch v.Kind() {
 	case jinja2.KindUndefined:
-		return jinja2.Undefined(key)
+		return jinja2.Undefined("object_property")
 	case jinja2.KindCallable:
 		noMembers(v)
 	}

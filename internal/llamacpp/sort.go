@@ -94,7 +94,7 @@ func llamaMinMax(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinj
 	}
 	items := v.Items()
 	if len(items) == 0 {
-		return jinja2.Undefined(name)
+		return jinja2.Undefined("") // without a name: a list writes it "Undefined"
 	}
 	r := items[0]
 	for _, it := range items[1:] {
