@@ -431,7 +431,8 @@ func ItemAttr(v jinja2.Value, name string) jinja2.Value { return impl.ItemAttr(v
 // bytes, and an error for a value that is not a str, list, tuple or dict.
 func ItemInt(v jinja2.Value, i int64) jinja2.Value { return impl.ItemInt(v, i) }
 
-// ItemStr is jinja2.ItemStr with llama.cpp's lenient undefined; a function has no members.
+// ItemStr is jinja2.ItemStr with llama.cpp's lenient undefined (anything looked up in
+// an undefined value is object_property's, as in Item); a function has no members.
 func ItemStr(v jinja2.Value, key string) jinja2.Value { return impl.ItemStr(v, key) }
 
 // Iterable is what a for loop iterates, as llama.cpp's for loop takes it: v itself,
