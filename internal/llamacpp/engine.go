@@ -70,12 +70,23 @@ func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 		if IsDictBuiltin(name) {
 			return builtinMember(v, name), true
 		}
-		if x, ok := object(v).GetStr(name); ok {
-			return x, true // any name, _a too (no sandbox)
-		}
-		return jinja2.Undefined(name), true
+		return objectItem(v, name), true
 	}
 	return jinja2.Value{}, false
+}
+
+// objectItem is the item key of a dict or namespace as llama.cpp's member_expression
+// takes it once no builtin came first: its value, any key, _a too (no sandbox); for a
+// key it lacks or holds undefined, the builtin of that name, else undefined named after
+// the key (not after the lookup that made a value held undefined).
+func objectItem(v jinja2.Value, key string) jinja2.Value {
+	if x, ok := object(v).GetStr(key); ok && x.Kind() != jinja2.KindUndefined {
+		return x
+	}
+	if IsDictBuiltin(key) {
+		return builtinMember(v, key)
+	}
+	return jinja2.Undefined(key)
 }
 
 // IsDictBuiltin reports whether name is a builtin of a dict (llamaBuiltins["dict"]), which
@@ -109,7 +120,13 @@ func Item(v, key jinja2.Value) jinja2.Value {
 		jinja2.Throw(EngineError, "Type: %s is not allowed as object key", llamaTypeName(key))
 	}
 	switch v.Kind() {
-	case jinja2.KindDict:
+	case jinja2.KindDict, jinja2.KindNamespace:
+		if key.Kind() == jinja2.KindString {
+			return objectItem(v, key.Text())
+		}
+		if v.Kind() == jinja2.KindNamespace {
+			jinja2.Throw(EngineError, "Cannot access property with non-string: got %s", llamaTypeName(key))
+		}
 	case jinja2.KindString, jinja2.KindList, jinja2.KindTuple:
 		switch key.Kind() {
 		case jinja2.KindInt:
@@ -137,6 +154,8 @@ func ItemStr(v jinja2.Value, key string) jinja2.Value {
 		return jinja2.Undefined("object_property")
 	case jinja2.KindCallable:
 		noMembers(v)
+	case jinja2.KindDict, jinja2.KindNamespace:
+		return objectItem(v, key)
 	}
 	return v.ItemStr(key)
 }
