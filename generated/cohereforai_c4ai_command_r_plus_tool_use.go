@@ -574,7 +574,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w *jinja2.
 			t := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
 			llamacpp.Write(w, w.Capture(func() {
-				renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, jinja2.DictOf(jinja2.Lit("type"), t))
+				renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, jinja2.DictOf(jinja2.Lit("type"), llamacpp.Named(t, "t")))
 			}))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
 			if !(i == len(items)-1) {

@@ -461,7 +461,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 					_ = llamacpp.CallMethod(llamacpp.ItemAttr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(llamacpp.Truthy(llamacpp.MethodGet(tool, jinja2.Lit("function"))), func() jinja2.Value {
 						return llamacpp.ItemAttr(tool, "function")
 					}, func() jinja2.Value {
-						return tool
+						return llamacpp.Named(tool, "tool")
 					})}, nil)
 				}
 			}

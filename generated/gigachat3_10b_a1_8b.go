@@ -455,7 +455,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	// GigaChat3-10B-A1.8B.jinja:297:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// GigaChat3-10B-A1.8B.jinja:301:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
-	renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), DEVSYSTEM), jinja2.Missing(), addTokens)
+	renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), llamacpp.Named(DEVSYSTEM, "DEVSYSTEM")), jinja2.Missing(), addTokens)
 	// GigaChat3-10B-A1.8B.jinja:304:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
@@ -470,7 +470,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 			renderGigaChat3_10B_A1_8B_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		}), jinja2.Lit("\n\n"))
 		// GigaChat3-10B-A1.8B.jinja:315:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
-		renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), toolsContent), jinja2.Missing(), addTokens)
+		renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), llamacpp.Named(toolsContent, "tools_content")), jinja2.Missing(), addTokens)
 	}
 	// GigaChat3-10B-A1.8B.jinja:319:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -501,7 +501,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if llamacpp.Truthy(functionCall) {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
-				renderGigaChat3_10B_A1_8B_renderFunctionCallLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), functionCall), addTokens)
+				renderGigaChat3_10B_A1_8B_renderFunctionCallLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), llamacpp.Named(functionCall, "function_call")), addTokens)
 			}
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:345:9 {%- else -%}
@@ -759,7 +759,7 @@ func renderGigaChat3_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, namesp
 		// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 		llamacpp.CheckNamespace(nsTool)
 		// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-		llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+		llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Named(mainBody, "main_body"))))
 		// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}

@@ -449,7 +449,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 	// GigaChat3.1-10B-A1.8B.jinja:300:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// GigaChat3.1-10B-A1.8B.jinja:304:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
-	renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), DEVSYSTEM), jinja2.Missing(), addTokens)
+	renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), llamacpp.Named(DEVSYSTEM, "DEVSYSTEM")), jinja2.Missing(), addTokens)
 	// GigaChat3.1-10B-A1.8B.jinja:307:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.1-10B-A1.8B.jinja:308:5 {{- render_role_message(messages[0]) -}}
@@ -464,7 +464,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 			renderGigaChat3_1_10B_A1_8B_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		}), jinja2.Lit("\n\n"))
 		// GigaChat3.1-10B-A1.8B.jinja:318:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
-		renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), toolsContent), jinja2.Missing(), addTokens)
+		renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), llamacpp.Named(toolsContent, "tools_content")), jinja2.Missing(), addTokens)
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:322:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -732,7 +732,7 @@ func renderGigaChat3_1_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, name
 		// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 		llamacpp.CheckNamespace(nsTool)
 		// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-		llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+		llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Named(mainBody, "main_body"))))
 		// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}

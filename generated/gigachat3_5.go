@@ -1817,7 +1817,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%}
-			llamacpp.SetAttr(ns, "functions", llamacpp.Add(llamacpp.ItemAttr(ns, "functions"), jinja2.NewList(item)))
+			llamacpp.SetAttr(ns, "functions", llamacpp.Add(llamacpp.ItemAttr(ns, "functions"), jinja2.NewList(llamacpp.Named(item, "item"))))
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
@@ -1909,7 +1909,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			})
 		}
 		// GigaChat3.5.jinja:811:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing(), addTokens)
+		renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), llamacpp.Named(devsystemContent, "devsystem_content")), jinja2.Missing(), jinja2.Missing(), addTokens)
 	} else if nsRolePresenceHasDevsystem && !llamacpp.Truthy(useDevsystem) {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
@@ -1921,7 +1921,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			renderGigaChat3_5_prepareDevsystemLlama(w, llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), addTokens)
 		})
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing(), addTokens)
+		renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), llamacpp.Named(devsystemContent, "devsystem_content")), jinja2.Missing(), jinja2.Missing(), addTokens)
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -1939,7 +1939,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	if !nsRolePresenceHasFunctionDescriptions && llamacpp.Truthy(tools) {
 		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
-		renderGigaChat3_5_renderFunctionDescriptionsLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("function_descriptions"), FUNCTION_NAMES), addTokens, FUNCTION_DESCRIPTIONS)
+		renderGigaChat3_5_renderFunctionDescriptionsLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("function_descriptions"), llamacpp.Named(FUNCTION_NAMES, "FUNCTION_NAMES")), addTokens, FUNCTION_DESCRIPTIONS)
 	}
 	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
 	nsStateSkipRemaining := jinja2.SmallInt(0)
@@ -1988,7 +1988,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				renderGigaChat3_5_renderFunctionResponsesLlama(w, llamacpp.ItemStr(message, "content"), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing(), addTokens)
+			renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), llamacpp.Named(frBody, "fr_body")), jinja2.Missing(), jinja2.Missing(), addTokens)
 			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && llamacpp.Truthy(useSuggester) {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
@@ -2004,7 +2004,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.Or(FUNCTION_NAMES, func() jinja2.Value {
+						renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.Or(llamacpp.Named(FUNCTION_NAMES, "FUNCTION_NAMES"), func() jinja2.Value {
 							return jinja2.NewList()
 						})), jinja2.Missing(), jinja2.Missing(), addTokens)
 					}
@@ -2024,7 +2024,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.Or(FUNCTION_NAMES, func() jinja2.Value {
+					renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("available functions"), jinja2.Lit("content"), llamacpp.Or(llamacpp.Named(FUNCTION_NAMES, "FUNCTION_NAMES"), func() jinja2.Value {
 						return jinja2.NewList()
 					})), jinja2.Missing(), jinja2.Missing(), addTokens)
 				}
@@ -2051,7 +2051,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsLaTr)
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
-			llamacpp.SetAttr(nsLaTr, "names", llamacpp.Add(llamacpp.ItemAttr(nsLaTr, "names"), jinja2.NewList(name)))
+			llamacpp.SetAttr(nsLaTr, "names", llamacpp.Add(llamacpp.ItemAttr(nsLaTr, "names"), jinja2.NewList(llamacpp.Named(name, "_name"))))
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var nm jinja2.Value
@@ -2077,7 +2077,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:951:21 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsLaTr)
 						// GigaChat3.5.jinja:951:21 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
-						llamacpp.SetAttr(nsLaTr, "names", llamacpp.Add(llamacpp.ItemAttr(nsLaTr, "names"), jinja2.NewList(nm)))
+						llamacpp.SetAttr(nsLaTr, "names", llamacpp.Add(llamacpp.ItemAttr(nsLaTr, "names"), jinja2.NewList(llamacpp.Named(nm, "_nm"))))
 						// GigaChat3.5.jinja:952:21 {%- set ns_la_tr.skip = ns_la_tr.skip + 1 -%} (the namespace check)
 						llamacpp.CheckNamespace(nsLaTr)
 						// GigaChat3.5.jinja:952:21 {%- set ns_la_tr.skip = ns_la_tr.skip + 1 -%}
@@ -2102,13 +2102,13 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:967:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%} (the namespace check)
 					llamacpp.CheckNamespace(nsParsed)
 					// GigaChat3.5.jinja:967:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
-					llamacpp.SetAttr(nsParsed, "items", llamacpp.Add(llamacpp.Attr(nsParsed, "items"), jinja2.NewList(it)))
+					llamacpp.SetAttr(nsParsed, "items", llamacpp.Add(llamacpp.Attr(nsParsed, "items"), jinja2.NewList(llamacpp.Named(it, "it"))))
 				} else {
 					// GigaChat3.5.jinja:968:17 {%- else -%}
 					// GigaChat3.5.jinja:969:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%} (the namespace check)
 					llamacpp.CheckNamespace(nsParsed)
 					// GigaChat3.5.jinja:969:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
-					llamacpp.SetAttr(nsParsed, "items", llamacpp.Add(llamacpp.Attr(nsParsed, "items"), jinja2.NewList(it)))
+					llamacpp.SetAttr(nsParsed, "items", llamacpp.Add(llamacpp.Attr(nsParsed, "items"), jinja2.NewList(llamacpp.Named(it, "it"))))
 				}
 			}
 			// GigaChat3.5.jinja:972:9 {%- set fr_body = render_function_responses(ns_parsed.items, ns_la_tr.names) -%}
@@ -2116,7 +2116,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				renderGigaChat3_5_renderFunctionResponsesLlama(w, llamacpp.Attr(nsParsed, "items"), llamacpp.ItemAttr(nsLaTr, "names"))
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing(), addTokens)
+			renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), llamacpp.Named(frBody, "fr_body")), jinja2.Missing(), jinja2.Missing(), addTokens)
 		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
@@ -2147,7 +2147,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
 				for _, tc := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
-					nsInlineToolCalls = llamacpp.Add(nsInlineToolCalls, jinja2.NewList(tc))
+					nsInlineToolCalls = llamacpp.Add(nsInlineToolCalls, jinja2.NewList(llamacpp.Named(tc, "tc")))
 				}
 			} else if llamacpp.IsDefined(llamacpp.ItemAttr(message, "function_call")) && llamacpp.Truthy(llamacpp.ItemAttr(message, "function_call")) {
 				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
@@ -2171,13 +2171,13 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
 						if llamacpp.IsMapping(fcContent) {
 							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
-							nsLaToolCalls = llamacpp.Add(nsLaToolCalls, jinja2.NewList(fcContent))
+							nsLaToolCalls = llamacpp.Add(nsLaToolCalls, jinja2.NewList(llamacpp.Named(fcContent, "fc_content")))
 						} else if llamacpp.IsIterable(fcContent) && !llamacpp.IsString(fcContent) {
 							// GigaChat3.5.jinja:1027:25 {%- elif fc_content is iterable and fc_content is not string -%}
 							// GigaChat3.5.jinja:1028:25 {%- for c in fc_content -%}
 							for _, c := range llamacpp.Iterate(w, fcContent) {
 								// GigaChat3.5.jinja:1029:29 {%- set ns_la.tool_calls = ns_la.tool_calls + [c] -%}
-								nsLaToolCalls = llamacpp.Add(nsLaToolCalls, jinja2.NewList(c))
+								nsLaToolCalls = llamacpp.Add(nsLaToolCalls, jinja2.NewList(llamacpp.Named(c, "c")))
 							}
 						}
 						// GigaChat3.5.jinja:1032:21 {%- set ns_la.skip_count = ns_la.skip_count + 1 -%}
@@ -2194,12 +2194,12 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1040:9 {%- for tc in ns_inline.tool_calls -%}
 			for _, tc := range llamacpp.Iterate(w, nsInlineToolCalls) {
 				// GigaChat3.5.jinja:1041:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				nsCombinedCalls = llamacpp.Add(nsCombinedCalls, jinja2.NewList(tc))
+				nsCombinedCalls = llamacpp.Add(nsCombinedCalls, jinja2.NewList(llamacpp.Named(tc, "tc")))
 			}
 			// GigaChat3.5.jinja:1043:9 {%- for tc in ns_la.tool_calls -%}
 			for _, tc := range llamacpp.Iterate(w, nsLaToolCalls) {
 				// GigaChat3.5.jinja:1044:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				nsCombinedCalls = llamacpp.Add(nsCombinedCalls, jinja2.NewList(tc))
+				nsCombinedCalls = llamacpp.Add(nsCombinedCalls, jinja2.NewList(llamacpp.Named(tc, "tc")))
 			}
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
@@ -2224,7 +2224,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1060:9 {%- if ns_text.value -%}
 			if llamacpp.Truthy(nsTextValue) {
 				// GigaChat3.5.jinja:1061:13 {%- set ns_parts.blocks = ns_parts.blocks + [ns_text.value] -%}
-				nsPartsBlocks = llamacpp.Add(nsPartsBlocks, jinja2.NewList(nsTextValue))
+				nsPartsBlocks = llamacpp.Add(nsPartsBlocks, jinja2.NewList(llamacpp.Named(nsTextValue, "value")))
 			}
 			// GigaChat3.5.jinja:1063:9 {%- if ns_combined.calls -%}
 			if llamacpp.Truthy(nsCombinedCalls) {
@@ -2233,7 +2233,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					renderGigaChat3_5_renderGcmlToolCallsLlama(w, nsCombinedCalls)
 				})
 				// GigaChat3.5.jinja:1065:13 {%- set ns_parts.blocks = ns_parts.blocks + [gcml_block] -%}
-				nsPartsBlocks = llamacpp.Add(nsPartsBlocks, jinja2.NewList(gcmlBlock))
+				nsPartsBlocks = llamacpp.Add(nsPartsBlocks, jinja2.NewList(llamacpp.Named(gcmlBlock, "gcml_block")))
 				// GigaChat3.5.jinja:1068:13 {%- set ns_names_update = namespace(items=[]) -%}
 				nsNamesUpdate = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("items", jinja2.NewList())})
 				// GigaChat3.5.jinja:1069:13 {%- for c in ns_combined.calls -%}
@@ -2272,7 +2272,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
 			func() {
 				_ = jinja2.Bool(false)
-				renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), compositeContent), jinja2.Undefined("role"), jinja2.Missing(), addTokens)
+				renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), llamacpp.Named(compositeContent, "composite_content")), jinja2.Undefined("role"), jinja2.Missing(), addTokens)
 			}()
 			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
 			if llamacpp.Truthy(isFinalAssistant) {
@@ -2393,7 +2393,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 			// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
 			if llamacpp.IsMapping(llamacpp.ItemAttr(nsP, "n")) {
 				// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
-				rns2 = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", llamacpp.Add(rnsChain, jinja2.NewList(refstr)))})
+				rns2 = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("chain", llamacpp.Add(rnsChain, jinja2.NewList(llamacpp.Named(refstr, "refstr"))))})
 				// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
 				llamacpp.Write(w, w.Capture(func() {
 					renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, llamacpp.ItemAttr(nsP, "n"), indent, indentFactor, root, rns2)
@@ -2501,13 +2501,13 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 				if llamacpp.In(jinja2.Lit("const"), schema) {
 					// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
 					frag = w.Capture(func() {
-						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("const"), llamacpp.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
+						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, jinja2.DictOf(jinja2.Lit("type"), llamacpp.Named(tname, "tname"), jinja2.Lit("const"), llamacpp.ItemAttr(schema, "const")), indent, indentFactor, root, rns)
 					})
 				} else {
 					// GigaChat3.5.jinja:93:9 {%- else -%}
 					// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
 					frag = w.Capture(func() {
-						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, jinja2.DictOf(jinja2.Lit("type"), tname, jinja2.Lit("enum"), llamacpp.MethodGet(schema, jinja2.Lit("enum"))), indent, indentFactor, root, rns)
+						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, jinja2.DictOf(jinja2.Lit("type"), llamacpp.Named(tname, "tname"), jinja2.Lit("enum"), llamacpp.MethodGet(schema, jinja2.Lit("enum"))), indent, indentFactor, root, rns)
 					})
 				}
 			} else if jinja2.EqStr(tname, "boolean") {
@@ -2650,7 +2650,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 				// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-				llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+				llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.ItemAttr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(llamacpp.Named(k, "k"), llamacpp.Named(v, "v")))))
 			}
 			// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
 			if llamacpp.IsDefined(llamacpp.MethodGet(schema, jinja2.Lit("additionalProperties"))) {
@@ -2984,7 +2984,7 @@ func renderGigaChat3_5_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName,
 		// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
 		llamacpp.CheckNamespace(nsTool)
 		// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-		llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+		llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.ItemAttr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Named(mainBody, "main_body"))))
 		// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
@@ -3074,7 +3074,7 @@ func renderGigaChat3_5_alignJsonOrderToSchemaLlama(w *jinja2.Writer, jsonObj, js
 				// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-				llamacpp.SetAttr(ns, "kv_list", llamacpp.Add(llamacpp.ItemAttr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
+				llamacpp.SetAttr(ns, "kv_list", llamacpp.Add(llamacpp.ItemAttr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(llamacpp.Named(key, "key"), llamacpp.Named(alignedItem, "aligned_item")))))
 			}
 		}
 		w.WriteString("{")
@@ -3318,7 +3318,7 @@ func renderGigaChat3_5_renderFunctionDescriptionsLlama(w *jinja2.Writer, message
 			// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsCurrentTools)
 			// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-			llamacpp.SetAttr(nsCurrentTools, "tools", llamacpp.Add(llamacpp.ItemAttr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
+			llamacpp.SetAttr(nsCurrentTools, "tools", llamacpp.Add(llamacpp.ItemAttr(nsCurrentTools, "tools"), jinja2.NewList(llamacpp.Named(tool, "tool"))))
 		}
 	}
 	// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
@@ -3328,7 +3328,7 @@ func renderGigaChat3_5_renderFunctionDescriptionsLlama(w *jinja2.Writer, message
 		renderGigaChat3_5_renderExamplesLlama(w, llamacpp.ItemAttr(nsCurrentTools, "tools"))
 	}))
 	// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
-	renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), content), jinja2.Missing(), jinja2.Missing(), addTokens)
+	renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function descriptions"), jinja2.Lit("content"), llamacpp.Named(content, "content")), jinja2.Missing(), jinja2.Missing(), addTokens)
 }
 
 // renderGigaChat3_5_renderGcmlParameterLlama is the macro render_gcml_parameter of renderGigaChat3_5Llama.
@@ -3448,7 +3448,7 @@ func renderGigaChat3_5_renderFunctionResponseLlama(w *jinja2.Writer, name, item 
 				// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
 				llamacpp.CheckNamespace(nsStrip)
 				// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-				llamacpp.SetAttr(nsStrip, "pairs", llamacpp.Add(llamacpp.ItemAttr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+				llamacpp.SetAttr(nsStrip, "pairs", llamacpp.Add(llamacpp.ItemAttr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(llamacpp.Named(k, "k"), llamacpp.Named(v, "v")))))
 			}
 		}
 		// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
@@ -3500,7 +3500,7 @@ func renderGigaChat3_5_renderFunctionResponsesLlama(w *jinja2.Writer, content, n
 	} else {
 		// GigaChat3.5.jinja:609:9 {%- else -%}
 		// GigaChat3.5.jinja:610:9 {%- set items = [content] -%}
-		items = jinja2.NewList(content)
+		items = jinja2.NewList(llamacpp.Named(content, "content"))
 	}
 	// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
 	if llamacpp.Ne(llamacpp.FilterLength(items), llamacpp.FilterLength(names)) {

@@ -251,7 +251,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.SmallInt(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-				_ = llamacpp.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
+				_ = llamacpp.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{llamacpp.Named(formattedId, "formatted_id")}, nil)
 				w.WriteString("<|tool_call_begin|>")
 				// Kimi-K2-Instruct.jinja:42:26 {{ formatted_id }}
 				llamacpp.Write(w, formattedId)

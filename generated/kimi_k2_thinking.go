@@ -480,7 +480,7 @@ func renderKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, message jinja2.
 		// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 		llamacpp.SetAttr(toolCallCounter, "value", llamacpp.Add(llamacpp.ItemAttr(toolCallCounter, "value"), jinja2.SmallInt(1)))
 		// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-		_ = llamacpp.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
+		_ = llamacpp.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{llamacpp.Named(formattedId, "formatted_id")}, nil)
 		w.WriteString("<|tool_call_begin|>")
 		// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
 		llamacpp.Write(w, formattedId)

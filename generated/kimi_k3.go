@@ -909,7 +909,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 						break
 					}
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
-					runToolMessages = llamacpp.Add(runToolMessages, jinja2.NewList(candidate))
+					runToolMessages = llamacpp.Add(runToolMessages, jinja2.NewList(llamacpp.Named(candidate, "candidate")))
 					// Kimi-K3.jinja:245:17 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
 					callId = llamacpp.MethodGetDefault(candidate, jinja2.Lit("tool_call_id"), llamacpp.MethodGet(candidate, jinja2.Lit("id")))
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
@@ -1184,7 +1184,7 @@ func renderKimiK3_internalSystemMessageLlama(w *jinja2.Writer, messageType, body
 	messageType = llamacpp.Param(messageType, "message_type")
 	body = llamacpp.Param(body, "body")
 	// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
-	renderKimiK3_openTagLlama(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), messageType)))
+	renderKimiK3_openTagLlama(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")), jinja2.NewTuple(jinja2.Lit("type"), llamacpp.Named(messageType, "message_type"))))
 	// Kimi-K3.jinja:58:1 {{- body|trim -}}
 	llamacpp.Write(w, llamacpp.FilterTrim(body, nil, nil))
 	// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
@@ -1392,7 +1392,7 @@ func renderKimiK3_renderAssistantLlama(w *jinja2.Writer, message, state jinja2.V
 					key := vals[0]
 					value := vals[1]
 					// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
-					renderKimiK3_openTagLlama(w, jinja2.Lit("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("key"), key), jinja2.NewTuple(jinja2.Lit("type"), w.Capture(func() {
+					renderKimiK3_openTagLlama(w, jinja2.Lit("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("key"), llamacpp.Named(key, "key")), jinja2.NewTuple(jinja2.Lit("type"), w.Capture(func() {
 						renderKimiK3_xtmlTypeLlama(w, value)
 					}))))
 					// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
@@ -1470,7 +1470,7 @@ func renderKimiK3_renderToolMessageLlama(w *jinja2.Writer, message, state, resol
 		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 	}
 	// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-	renderKimiK3_openTagLlama(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("tool")), jinja2.NewTuple(jinja2.Lit("tool"), toolName), jinja2.NewTuple(jinja2.Lit("index"), llamacpp.ItemAttr(state, "tool_index"))))
+	renderKimiK3_openTagLlama(w, jinja2.Lit("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("tool")), jinja2.NewTuple(jinja2.Lit("tool"), llamacpp.Named(toolName, "tool_name")), jinja2.NewTuple(jinja2.Lit("index"), llamacpp.ItemAttr(state, "tool_index"))))
 	// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
 	renderKimiK3_renderContentLlama(w, llamacpp.MethodGet(message, jinja2.Lit("content")), state, imagePrompts)
 	// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}

@@ -379,7 +379,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
 		if !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "tool_results") && !llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
-			filteredMessages2 = llamacpp.Add(filteredMessages2, jinja2.NewList(message))
+			filteredMessages2 = llamacpp.Add(filteredMessages2, jinja2.NewList(llamacpp.Named(message, "message")))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:39:1 {%- for message in filtered_messages %}

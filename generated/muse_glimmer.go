@@ -824,7 +824,7 @@ func renderMuseGlimmer_renderToolDefsLlama(w *jinja2.Writer, tools jinja2.Value,
 			// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsns)
 			// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
-			llamacpp.SetAttr(nsns, "seen", llamacpp.Add(llamacpp.ItemAttr(nsns, "seen"), jinja2.NewList(tns)))
+			llamacpp.SetAttr(nsns, "seen", llamacpp.Add(llamacpp.ItemAttr(nsns, "seen"), jinja2.NewList(llamacpp.Named(tns, "tns"))))
 		}
 	}
 	// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
@@ -915,7 +915,7 @@ func renderMuseGlimmer_renderSystemMetaLlama(w *jinja2.Writer, tools jinja2.Valu
 				// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
 				llamacpp.CheckNamespace(rns)
 				// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
-				llamacpp.SetAttr(rns, "nslist", llamacpp.Add(llamacpp.ItemAttr(rns, "nslist"), jinja2.NewList(tns)))
+				llamacpp.SetAttr(rns, "nslist", llamacpp.Add(llamacpp.ItemAttr(rns, "nslist"), jinja2.NewList(llamacpp.Named(tns, "tns"))))
 			}
 		}
 		// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}

@@ -515,7 +515,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w *jinj
 			t := items[i]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
 			llamacpp.Write(w, w.Capture(func() {
-				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, jinja2.DictOf(jinja2.Lit("type"), t))
+				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, jinja2.DictOf(jinja2.Lit("type"), llamacpp.Named(t, "t")))
 			}))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23:7 {%- if not loop.last %}
 			if !(i == len(items)-1) {

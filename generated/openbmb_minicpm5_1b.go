@@ -552,7 +552,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 				// openbmb-MiniCPM5-1B.jinja:58:13 {%- set tool_sep_count = content_parts|length - 1 %}
 				toolSepCount = llamacpp.Sub(llamacpp.FilterLength(contentParts), jinja2.SmallInt(1))
 				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
-				_ = llamacpp.FilterMin(jinja2.NewList(toolCallsCount, toolSepCount), nil, nil)
+				_ = llamacpp.FilterMin(jinja2.NewList(llamacpp.Named(toolCallsCount, "tool_calls_count"), llamacpp.Named(toolSepCount, "tool_sep_count")), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var toolIndex, toolCall jinja2.Value

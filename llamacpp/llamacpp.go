@@ -508,6 +508,11 @@ func Mod(a, b jinja2.Value) jinja2.Value { return impl.Mod(a, b) }
 // Mul is jinja2.Mul as llama.cpp's *.
 func Mul(a, b jinja2.Value) jinja2.Value { return impl.Mul(a, b) }
 
+// Named is v read from the variable name as llama.cpp's engine reads a name
+// (identifier::execute_impl): an undefined value is named after the variable, whatever
+// lookup made it, which a list or dict holding it writes (Undefined (hint: 'name')).
+func Named(v jinja2.Value, name string) jinja2.Value { return impl.Named(v, name) }
+
 // Ne is jinja2.Ne as llama.cpp's !=, the negation of its == (Eq).
 func Ne(a, b jinja2.Value) bool { return impl.Ne(a, b) }
 

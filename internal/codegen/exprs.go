@@ -101,13 +101,13 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		start, stop, step := part(x.Start), part(x.Stop), part(x.Step)
 		return g.direct("Slice").Call(obj, start, stop, step)
 	case *ir.List:
-		return rt("NewList").Call(g.values(x.Items)...)
+		return rt("NewList").Call(g.heldValues(x.Items)...)
 	case *ir.Tuple:
-		return rt("NewTuple").Call(g.values(x.Items)...)
+		return rt("NewTuple").Call(g.heldValues(x.Items)...)
 	case *ir.Dict:
 		var kv []jen.Code
 		for i := range x.Keys {
-			kv = append(kv, g.value(x.Keys[i]), g.value(x.Values[i]))
+			kv = append(kv, g.value(x.Keys[i]), g.held(x.Values[i]))
 		}
 		return rt("DictOf").Call(kv...)
 	case *ir.Unary:
@@ -199,10 +199,49 @@ func lazy(v jen.Code) jen.Code {
 	return jen.Func().Params().Add(valueType()).Block(jen.Return(v))
 }
 
-func (g *gen) values(xs []ir.Expr) []jen.Code {
+func (g *gen) values(xs []ir.Expr) []jen.Code { return g.valuesOf(xs, g.value) }
+
+// held is the value of x where it is kept (an item of a list, tuple or dict, an
+// argument): in the llama.cpp render function, an undefined value read from a variable
+// is named after it, as llama.cpp names it at every read of a name
+// (identifier::execute_impl), which shows where a list or dict holding it is written
+// (Undefined (hint: 'z')). Elsewhere its name shows nowhere, and it is not renamed.
+func (g *gen) held(x ir.Expr) *jen.Statement {
+	if !g.llama {
+		return g.value(x)
+	}
+	switch x := x.(type) {
+	case *ir.Load:
+		g.variants++
+		return llama("Named").Call(g.value(x), jen.Lit(x.Var.Name))
+	case *ir.Attr:
+		if g.localAttrOf(x) != nil {
+			// an attribute of a namespace held as Go variables, which llama.cpp names
+			// after the attribute (as llamacpp.ItemAttr does a namespace's)
+			g.variants++
+			return llama("Named").Call(g.value(x), jen.Lit(x.Name))
+		}
+	case *ir.Binary:
+		if x.Op == "and" || x.Op == "or" {
+			fn := map[string]string{"and": "And", "or": "Or"}[x.Op]
+			return g.op(fn).Call(g.held(x.L), lazy(g.held(x.R)))
+		}
+	case *ir.Cond:
+		if x.Else != nil {
+			return rt("IfElse").Call(g.cond(x.Test), lazy(g.held(x.Then)), lazy(g.held(x.Else)))
+		}
+	}
+	return g.value(x)
+}
+
+// heldValues are held's of xs.
+func (g *gen) heldValues(xs []ir.Expr) []jen.Code { return g.valuesOf(xs, g.held) }
+
+// valuesOf are xs each compiled by value.
+func (g *gen) valuesOf(xs []ir.Expr, value func(ir.Expr) *jen.Statement) []jen.Code {
 	out := make([]jen.Code, len(xs))
 	for i, x := range xs {
-		out[i] = g.value(x)
+		out[i] = value(x)
 	}
 	return out
 }
@@ -380,7 +419,10 @@ func strConst(x ir.Expr) (string, bool) {
 
 // args compiles call arguments to a []jinja2.Value and a []jinja2.Kwarg (nil when
 // there are none).
-func (g *gen) args(a ir.Args) (jen.Code, jen.Code) {
+func (g *gen) args(a ir.Args) (jen.Code, jen.Code) { return g.argsOf(a, g.value) }
+
+// argsOf is args with each argument compiled by value.
+func (g *gen) argsOf(a ir.Args, value func(ir.Expr) *jen.Statement) (jen.Code, jen.Code) {
 	var args, kwargs jen.Code = jen.Nil(), jen.Nil()
 	if len(a.Args) > 0 {
 		// (a keyword argument before positional ones, which only llama.cpp reads, holds a
@@ -390,7 +432,7 @@ func (g *gen) args(a ir.Args) (jen.Code, jen.Code) {
 			if p.Kwarg != nil {
 				vs = append(vs, llama("KwArgPlace").Call())
 			} else {
-				vs = append(vs, g.value(p.Arg))
+				vs = append(vs, value(p.Arg))
 			}
 		}
 		args = jen.Index().Add(valueType()).Values(vs...)
@@ -402,10 +444,10 @@ func (g *gen) args(a ir.Args) (jen.Code, jen.Code) {
 		var kws []jen.Code
 		for _, kw := range a.Kwargs {
 			if kw.PositionalAfter > 0 {
-				kws = append(kws, llama("Placed").Call(jen.Lit(kw.Name), g.value(kw.Value)))
+				kws = append(kws, llama("Placed").Call(jen.Lit(kw.Name), value(kw.Value)))
 				continue
 			}
-			kws = append(kws, rt("KW").Call(jen.Lit(kw.Name), g.value(kw.Value)))
+			kws = append(kws, rt("KW").Call(jen.Lit(kw.Name), value(kw.Value)))
 		}
 		kwargs = jen.Index().Qual(Jinja2Path, "Kwarg").Values(kws...)
 	}
@@ -418,7 +460,11 @@ func (g *gen) args(a ir.Args) (jen.Code, jen.Code) {
 // filterCall applies a filter to an already compiled value.
 func (g *gen) filterCall(f *ir.Filter, v jen.Code) *jen.Statement {
 	d, ok := directFilters[f.Name]
-	args, kwargs := g.args(f.Args)
+	value := g.value
+	if keeps[f.Name] {
+		value = g.held
+	}
+	args, kwargs := g.argsOf(f.Args, value)
 	switch {
 	case g.llama && !(ok && (d.args < 0 || takes(d, f.Args)) && llamaDirect(f.Name, d.fn)):
 		// a filter by another of its names: llama.cpp may lack that name
@@ -430,9 +476,16 @@ func (g *gen) filterCall(f *ir.Filter, v jen.Code) *jen.Statement {
 	case d.args < 0:
 		return g.direct(d.fn).Call(v, args, kwargs)
 	case takes(d, f.Args):
-		return g.direct(d.fn).Call(append([]jen.Code{v}, g.values(f.Args.Args)...)...)
+		return g.direct(d.fn).Call(append([]jen.Code{v}, g.valuesOf(f.Args.Args, value)...)...)
 	}
 	return rt("CallFilter").Call(jen.Lit(f.Name), v, args, kwargs)
+}
+
+// keeps are the filters and methods that keep an argument in what they give (default's
+// default, the item append adds...), whose arguments are held (see held); the others
+// only read theirs.
+var keeps = map[string]bool{
+	"default": true, "d": true, "append": true, "insert": true, "update": true, "setdefault": true, "get": true,
 }
 
 // takes reports whether the typed function d takes the arguments a: as many positional
@@ -444,7 +497,18 @@ func takes(d direct, a ir.Args) bool {
 // globalFuncs are the global functions called directly by their runtime function, with
 // how they take their arguments.
 func (g *gen) call(x *ir.Call) *jen.Statement {
-	args, kwargs := g.args(x.Args)
+	value := g.value
+	switch fn := x.Fn.(type) {
+	case *ir.Attr:
+		if keeps[fn.Name] {
+			value = g.held
+		}
+	case *ir.Global:
+		if fn.Name == "dict" {
+			value = g.held
+		}
+	}
+	args, kwargs := g.argsOf(x.Args, value)
 	switch fn := x.Fn.(type) {
 	case *ir.Global:
 		if g.llama && llamacpp.LacksGlobal(fn.Name) {
@@ -480,7 +544,7 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 			return jen.Id(g.varName(l.Var)).Dot("Cycle").Call(g.values(x.Args.Args)...)
 		}
 		if name, ok := directMethods[fn.Name][len(x.Args.Args)]; ok && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
-			return g.direct(name).Call(append([]jen.Code{g.value(fn.X)}, g.values(x.Args.Args)...)...)
+			return g.direct(name).Call(append([]jen.Code{g.value(fn.X)}, g.valuesOf(x.Args.Args, value)...)...)
 		}
 		if g.llama && (fn.Name == "append" || fn.Name == "pop") {
 			g.mutates = true // llama.cpp's list methods change the list

@@ -146,6 +146,16 @@ func Item(v, key jinja2.Value) jinja2.Value {
 	return v.Item(key)
 }
 
+// Named is v read from the variable name as llama.cpp's engine reads a name
+// (identifier::execute_impl): an undefined value is named after the variable, whatever
+// lookup made it, which a list or dict holding it writes (Undefined (hint: 'name')).
+func Named(v jinja2.Value, name string) jinja2.Value {
+	if v.Kind() == jinja2.KindUndefined {
+		return jinja2.Undefined(name)
+	}
+	return v
+}
+
 // ItemStr is jinja2.ItemStr with llama.cpp's lenient undefined (anything looked up in
 // an undefined value is object_property's, as in Item); a function has no members.
 func ItemStr(v jinja2.Value, key string) jinja2.Value {
@@ -306,11 +316,14 @@ func llamaAsString(v jinja2.Value) string {
 }
 
 // llamaRepr is how llama.cpp writes a value inside the string form of a list or dict: a
-// str in single quotes, unescaped, or as JSON when it has a single quote; other values
-// in their string form.
+// str in single quotes, unescaped, or as JSON when it has a single quote; an undefined
+// value and a KwArg by their types; other values in their string form.
 func llamaRepr(v jinja2.Value) string {
-	if v.Kind() == jinja2.KindUndefined {
+	switch {
+	case v.Kind() == jinja2.KindUndefined:
 		return llamaUndefinedType(v)
+	case isKwArg(v):
+		return "KwArg" // its type, which has no string form (value_kwarg_t's as_repr)
 	}
 	if v.Kind() != jinja2.KindString {
 		return llamaString(v)
