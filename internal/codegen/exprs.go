@@ -122,12 +122,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		if c, ok := ir.LlamaConcat(x); ok && g.llama {
 			return g.value(c)
 		}
-		switch x.Op {
-		case "and", "or":
-			fn := "And"
-			if x.Op == "or" {
-				fn = "Or"
-			}
+		if fn, ok := logicFuncs[x.Op]; ok {
 			return g.op(fn).Call(g.value(x.L), lazy(g.value(x.R)))
 		}
 		if x.Op == "+" {
@@ -222,8 +217,7 @@ func (g *gen) held(x ir.Expr) *jen.Statement {
 			return llama("Named").Call(g.value(x), jen.Lit(x.Name))
 		}
 	case *ir.Binary:
-		if x.Op == "and" || x.Op == "or" {
-			fn := map[string]string{"and": "And", "or": "Or"}[x.Op]
+		if fn, ok := logicFuncs[x.Op]; ok {
 			return g.op(fn).Call(g.held(x.L), lazy(g.held(x.R)))
 		}
 	case *ir.Cond:
@@ -267,6 +261,9 @@ var llamaVariants = map[string]bool{
 	"Lt": true, "Le": true, "Gt": true, "Ge": true, "Eq": true, "Ne": true,
 	"StrftimeNow": true, "Unpack": true, "NewNamespace": true, "Range": true,
 }
+
+// logicFuncs are the runtime functions of and and or, which give one of their operands.
+var logicFuncs = map[string]string{"and": "And", "or": "Or"}
 
 var binaryFuncs = map[string]string{
 	"+": "Add", "-": "Sub", "*": "Mul", "/": "Div", "//": "FloorDiv", "%": "Mod", "**": "Pow",
