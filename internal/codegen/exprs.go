@@ -457,10 +457,7 @@ func (g *gen) argsOf(a ir.Args, value func(ir.Expr) *jen.Statement) (jen.Code, j
 // filterCall applies a filter to an already compiled value.
 func (g *gen) filterCall(f *ir.Filter, v jen.Code) *jen.Statement {
 	d, ok := directFilters[f.Name]
-	value := g.value
-	if keeps[f.Name] {
-		value = g.held
-	}
+	value := g.argValue(keeps[f.Name])
 	args, kwargs := g.argsOf(f.Args, value)
 	switch {
 	case g.llama && !(ok && (d.args < 0 || takes(d, f.Args)) && llamaDirect(f.Name, d.fn)):
@@ -485,6 +482,25 @@ var keeps = map[string]bool{
 	"default": true, "d": true, "append": true, "insert": true, "update": true, "setdefault": true, "get": true,
 }
 
+// argValue compiles the arguments of a call: held when the call keeps them.
+func (g *gen) argValue(kept bool) func(ir.Expr) *jen.Statement {
+	if kept {
+		return g.held
+	}
+	return g.value
+}
+
+// keepsArgs reports whether a call of fn keeps its arguments: a method of keeps, or dict().
+func keepsArgs(fn ir.Expr) bool {
+	switch fn := fn.(type) {
+	case *ir.Attr:
+		return keeps[fn.Name]
+	case *ir.Global:
+		return fn.Name == "dict"
+	}
+	return false
+}
+
 // takes reports whether the typed function d takes the arguments a: as many positional
 // ones, and nothing else.
 func takes(d direct, a ir.Args) bool {
@@ -494,17 +510,7 @@ func takes(d direct, a ir.Args) bool {
 // globalFuncs are the global functions called directly by their runtime function, with
 // how they take their arguments.
 func (g *gen) call(x *ir.Call) *jen.Statement {
-	value := g.value
-	switch fn := x.Fn.(type) {
-	case *ir.Attr:
-		if keeps[fn.Name] {
-			value = g.held
-		}
-	case *ir.Global:
-		if fn.Name == "dict" {
-			value = g.held
-		}
-	}
+	value := g.argValue(keepsArgs(x.Fn))
 	args, kwargs := g.argsOf(x.Args, value)
 	switch fn := x.Fn.(type) {
 	case *ir.Global:

@@ -119,14 +119,11 @@ func Item(v, key jinja2.Value) jinja2.Value {
 	case jinja2.KindList, jinja2.KindDict:
 		jinja2.Throw(EngineError, "Type: %s is not allowed as object key", llamaTypeName(key))
 	}
+	if k := v.Kind(); key.Kind() == jinja2.KindString && (k == jinja2.KindDict || k == jinja2.KindNamespace) {
+		return objectItem(v, key.Text())
+	}
 	switch v.Kind() {
-	case jinja2.KindDict, jinja2.KindNamespace:
-		if key.Kind() == jinja2.KindString {
-			return objectItem(v, key.Text())
-		}
-		if v.Kind() == jinja2.KindNamespace {
-			jinja2.Throw(EngineError, "Cannot access property with non-string: got %s", llamaTypeName(key))
-		}
+	case jinja2.KindDict:
 	case jinja2.KindString, jinja2.KindList, jinja2.KindTuple:
 		switch key.Kind() {
 		case jinja2.KindInt:
