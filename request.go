@@ -19,7 +19,8 @@ type Request struct {
 }
 
 // ParseRequest decodes an OpenAI-style request. Key order is kept everywhere, since it
-// shows in what templates print (tojson, iterating a dict).
+// shows in what templates print (tojson, iterating a dict). The request's SpecialTokens
+// and Kwargs are nil when it sets none.
 func ParseRequest(data []byte) (*Request, error) {
 	v, bigInts, err := jinja2.ParseJSONInts(data)
 	if err != nil {
@@ -56,8 +57,6 @@ func requestOf(v Value) (*Request, error) {
 		Tools:               jinja2.None(),
 		Documents:           jinja2.None(),
 		AddGenerationPrompt: true,
-		SpecialTokens:       map[string]string{},
-		Kwargs:              map[string]Value{},
 	}}
 	msgs, ok := d.GetStr("messages")
 	if !ok || msgs.Kind() != jinja2.KindList {
@@ -103,12 +102,15 @@ func requestOf(v Value) (*Request, error) {
 			}
 		case "bos", "eos", "bos_token", "eos_token":
 			name := k.Text()
-			if len(name) == 3 {
-				name += "_token"
+			switch name {
+			case "bos":
+				name = "bos_token"
+			case "eos":
+				name = "eos_token"
 			}
 			switch val.Kind() {
 			case jinja2.KindString:
-				r.SpecialTokens[name], r.TokensFromRequest = val.Text(), true
+				r.setToken(name, val.Text())
 			case jinja2.KindNone:
 				delete(r.SpecialTokens, name)
 			default:
@@ -125,7 +127,7 @@ func requestOf(v Value) (*Request, error) {
 				if !ok {
 					return nil, fmt.Errorf("request: special_tokens[%q] must be a string", sk.Text())
 				}
-				r.SpecialTokens[sk.Text()], r.TokensFromRequest = s, true
+				r.setToken(sk.Text(), s)
 			}
 		case "chat_template_kwargs":
 			kd := val.AsDict()
@@ -139,6 +141,9 @@ func requestOf(v Value) (*Request, error) {
 			// transformers' apply_chat_template passes its own under those names
 			// (Lookup reads them first), llama-server lets kwargs replace its variables
 			kwargs := kd.Values()
+			if r.Kwargs == nil && len(kwargs) > 0 {
+				r.Kwargs = make(map[string]Value, len(kwargs))
+			}
 			for j, kk := range kd.Keys() {
 				r.Kwargs[kk.Text()] = kwargs[j]
 			}
@@ -149,6 +154,14 @@ func requestOf(v Value) (*Request, error) {
 		}
 	}
 	return r, nil
+}
+
+// setToken sets the special token name to the request's text.
+func (r *Request) setToken(name, text string) {
+	if r.SpecialTokens == nil {
+		r.SpecialTokens = make(map[string]string, 2)
+	}
+	r.SpecialTokens[name], r.TokensFromRequest = text, true
 }
 
 // parseContinuation reads continue_final_message: true, false or null, "content" or

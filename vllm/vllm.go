@@ -18,7 +18,6 @@ package vllm
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -100,12 +99,17 @@ func refused(t *tmplgen.Template, format string, args ...any) *tmplgen.Error {
 // reasoningEfforts are the values of reasoning_effort vLLM takes.
 var reasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}
 
-// hfBaseParams are the parameters of transformers' apply_chat_template, which vLLM
-// hands on whether the template reads them or not (resolve_chat_template_kwargs).
-var hfBaseParams = map[string]bool{
-	"self": true, "conversation": true, "tools": true, "documents": true, "add_generation_prompt": true,
-	"continue_final_message": true, "padding": true, "truncation": true, "max_length": true,
-	"return_tensors": true, "return_dict": true, "return_assistant_tokens_mask": true, "tokenizer_kwargs": true,
+// isHFBaseParam reports whether k is a parameter of transformers' apply_chat_template,
+// which vLLM hands on whether the template reads it or not
+// (resolve_chat_template_kwargs).
+func isHFBaseParam(k string) bool {
+	switch k {
+	case "self", "conversation", "tools", "documents", "add_generation_prompt", "continue_final_message",
+		"padding", "truncation", "max_length", "return_tensors", "return_dict", "return_assistant_tokens_mask",
+		"tokenizer_kwargs":
+		return true
+	}
+	return false
 }
 
 // rewrite is vLLM's request handling up to the template: the Input transformers'
@@ -170,12 +174,15 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		openAI = true
 	}
 	// conv[i] is the i-th message as validated, then as parsed: nil for a message the
-	// template gets as it is
+	// template gets as it is; conv is nil while every message is
 	msgs := in.Messages.Items()
-	conv := make([]*jinja2.Dict, len(msgs))
+	var conv []*jinja2.Dict
 	for i, m := range msgs {
 		if asIs(m, openAI) {
 			continue
+		}
+		if conv == nil {
+			conv = make([]*jinja2.Dict, len(msgs))
 		}
 		v, err := validMessage(t, m)
 		if err != nil {
@@ -205,47 +212,57 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 
 	// the kwargs (build_chat_params, preprocess_chat, merge_kwargs, with_defaults): the
 	// server's defaults and the tools, then chat_template_kwargs, then the request's own
-	// fields, in one map, where a none or "auto" value does not replace an earlier one
+	// fields, in one list, where a none or "auto" value does not replace an earlier one
 	// (tokenize, chat_template and return_dict, which the render never sees, are left out)
-	kwargs := make(map[string]jinja2.Value, len(s.DefaultChatTemplateKwargs)+len(in.Kwargs)+6)
-	maps.Copy(kwargs, s.DefaultChatTemplateKwargs)
-	setKwarg(kwargs, "tools", toolDicts)
+	var kwBuf [12]kwarg
+	kw := kwargs(kwBuf[:0])
+	for k, v := range s.DefaultChatTemplateKwargs {
+		kw = kw.set(k, v)
+	}
+	kw = kw.merge("tools", toolDicts)
 	for k, v := range in.Kwargs {
-		setKwarg(kwargs, k, v)
+		kw = kw.merge(k, v)
 	}
-	setKwarg(kwargs, "add_generation_prompt", jinja2.Bool(in.AddGenerationPrompt))
-	setKwarg(kwargs, "continue_final_message", jinja2.Bool(cont))
-	setKwarg(kwargs, "documents", in.Documents)
-	setKwarg(kwargs, "reasoning_effort", effort)
+	kw = kw.merge("add_generation_prompt", jinja2.Bool(in.AddGenerationPrompt))
+	kw = kw.merge("continue_final_message", jinja2.Bool(cont))
+	kw = kw.merge("documents", in.Documents)
+	kw = kw.merge("reasoning_effort", effort)
 	if _, set := in.Kwargs["enable_thinking"]; !isNone(effort) && !set {
-		setKwarg(kwargs, "enable_thinking", jinja2.Bool(effort.Text() != "none"))
+		kw = kw.merge("enable_thinking", jinja2.Bool(effort.Text() != "none"))
 	}
-	templateTools := kwargs["tools"]
-	delete(kwargs, "tools")
-	delete(kwargs, "chat_template")
-	delete(kwargs, "tokenize")
-	delete(kwargs, "return_dict")
-	for k := range kwargs {
-		if !hfBaseParams[k] && !slices.Contains(t.VLLM.Undeclared, k) {
-			delete(kwargs, k)
+	templateTools, _ := kw.get("tools")
+	kw = slices.DeleteFunc(kw, func(e kwarg) bool {
+		switch e.name {
+		case "tools", "chat_template", "tokenize", "return_dict":
+			return true
 		}
-	}
+		return !isHFBaseParam(e.name) && !slices.Contains(t.VLLM.Undeclared, e.name)
+	})
 
-	// the messages (parse_chat_message_content, _postprocess_messages)
-	for i, m := range conv {
-		if m == nil {
-			conv[i] = msgs[i].AsDict()
-			continue
-		}
-		pm, err := parseMessage(t, m, openAI)
-		if err != nil {
-			return nil, err
-		}
-		conv[i] = pm
+	// the messages (parse_chat_message_content, _postprocess_messages): those the
+	// template gets as they are have no tool calls and none is a developer message, so
+	// a request of only such messages (a list) is handed on as it is
+	messages := in.Messages
+	if conv == nil && messages.TypeName() != "list" {
+		conv = make([]*jinja2.Dict, len(msgs))
 	}
-	postprocess(conv)
-	if !t.VLLM.DeveloperRole && slices.ContainsFunc(conv, func(m *jinja2.Dict) bool { return role(m) == "developer" }) {
-		conv = consolidateSystem(developerToSystem(conv))
+	if conv != nil {
+		for i, m := range conv {
+			if m == nil {
+				conv[i] = msgs[i].AsDict()
+				continue
+			}
+			pm, err := parseMessage(t, m, openAI)
+			if err != nil {
+				return nil, err
+			}
+			conv[i] = pm
+		}
+		postprocess(conv)
+		if !t.VLLM.DeveloperRole && slices.ContainsFunc(conv, func(m *jinja2.Dict) bool { return role(m) == "developer" }) {
+			conv = consolidateSystem(developerToSystem(conv))
+		}
+		messages = jinja2.ListOfDicts(messages, conv)
 	}
 
 	// transformers' apply_chat_template
@@ -258,36 +275,40 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		Now:                in.Now,
 		Limits:             in.Limits,
 	}
-	if d, ok := kwargs["documents"]; ok {
-		out.Documents = d
+	_, conversation := kw.get("conversation")
+	if _, self := kw.get("self"); conversation || self {
+		return nil, &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "apply_chat_template() got multiple values for argument 'conversation'", Template: t.File}
 	}
-	agp, cfm := kwargs["add_generation_prompt"].Truthy(), kwargs["continue_final_message"].Truthy()
-	for k, v := range kwargs {
-		switch k {
-		case "documents", "add_generation_prompt", "continue_final_message", "padding", "truncation", "max_length",
-			"return_tensors", "return_dict", "return_assistant_tokens_mask", "tokenizer_kwargs":
-		case "conversation", "self":
-			return nil, &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "apply_chat_template() got multiple values for argument 'conversation'", Template: t.File}
-		case "messages":
-			return nil, &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "Template.render() got multiple values for keyword argument 'messages'", Template: t.File}
-		default:
-			if out.Kwargs == nil {
-				out.Kwargs = make(map[string]jinja2.Value, len(kwargs))
-			}
-			out.Kwargs[k] = v
-		}
-	}
-	if cfm && agp {
+	agp, _ := kw.get("add_generation_prompt")
+	cfm, _ := kw.get("continue_final_message")
+	if cfm.Truthy() && agp.Truthy() {
 		return nil, &tmplgen.Error{Kind: tmplgen.ValueError, Msg: "continue_final_message and add_generation_prompt are not compatible.", Template: t.File}
 	}
-	if len(conv) == 0 {
+	if _, ok := kw.get("messages"); ok {
+		return nil, &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "Template.render() got multiple values for keyword argument 'messages'", Template: t.File}
+	}
+	if d, ok := kw.get("documents"); ok {
+		out.Documents = d
+	}
+	for _, e := range kw {
+		switch e.name {
+		case "documents", "add_generation_prompt", "continue_final_message", "padding", "truncation", "max_length",
+			"return_tensors", "return_dict", "return_assistant_tokens_mask", "tokenizer_kwargs":
+			continue
+		}
+		if out.Kwargs == nil {
+			out.Kwargs = make(map[string]jinja2.Value, len(kw))
+		}
+		out.Kwargs[e.name] = e.v
+	}
+	if len(msgs) == 0 {
 		return nil, &tmplgen.Error{Kind: tmplgen.IndexError, Msg: "list index out of range", Template: t.File}
 	}
-	out.AddGenerationPrompt = agp
-	if cfm {
+	out.AddGenerationPrompt = agp.Truthy()
+	if cfm.Truthy() {
 		out.ContinueFinalMessage = tmplgen.ContinueAuto
 	}
-	out.Messages = jinja2.ListOfDicts(in.Messages, conv)
+	out.Messages = messages
 	return out, nil
 }
 
@@ -817,12 +838,44 @@ func consolidateSystem(conv []*jinja2.Dict) []*jinja2.Dict {
 	return append([]*jinja2.Dict{sys}, others...)
 }
 
-// setKwarg is merge_kwargs for one override: v, unless it is none, undefined or
-// "auto", becomes the value of k.
-func setKwarg(kwargs map[string]jinja2.Value, k string, v jinja2.Value) {
-	if !isNone(v) && !jinja2.EqStr(v, "auto") {
-		kwargs[k] = v
+// kwargs are the variables vLLM hands apply_chat_template, in the order they were
+// first set: a few, found by a scan, which costs less than a map's hashing at this size.
+type kwargs []kwarg
+
+// A kwarg is one of kwargs: a variable's name and value.
+type kwarg struct {
+	name string
+	v    jinja2.Value
+}
+
+// get returns the value of the variable k, and whether it is set.
+func (kw kwargs) get(k string) (jinja2.Value, bool) {
+	for _, e := range kw {
+		if e.name == k {
+			return e.v, true
+		}
 	}
+	return jinja2.Value{}, false
+}
+
+// set returns kw with v the value of the variable k.
+func (kw kwargs) set(k string, v jinja2.Value) kwargs {
+	for i := range kw {
+		if kw[i].name == k {
+			kw[i].v = v
+			return kw
+		}
+	}
+	return append(kw, kwarg{k, v})
+}
+
+// merge is merge_kwargs for one override: kw with v, unless it is none, undefined or
+// "auto", the value of k.
+func (kw kwargs) merge(k string, v jinja2.Value) kwargs {
+	if isNone(v) || jinja2.EqStr(v, "auto") {
+		return kw
+	}
+	return kw.set(k, v)
 }
 
 func role(m *jinja2.Dict) string {
