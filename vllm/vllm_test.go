@@ -1,6 +1,7 @@
 package vllm_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tmplgen/tmplgen"
@@ -46,6 +47,29 @@ func TestLeavesInputAlone(t *testing.T) {
 		}
 		if seen != want {
 			t.Errorf("openai %v: the template got\n%s\nwant\n%s", openAI, seen, want)
+		}
+	}
+}
+
+// TestKwargsNamingConversation: chat_template_kwargs that name conversation or self are
+// refused as apply_chat_template's own argument, before a kwarg named messages is, in
+// whichever order the request gives them (what ../shared/oracle/tools/vllm_render.py
+// answers to each of these requests: "apply_chat_template() got multiple values for
+// argument 'conversation'").
+func TestKwargsNamingConversation(t *testing.T) {
+	srv := &vllm.Server{EnableAutoToolChoice: true, ToolCallParser: "hermes"}
+	tmpl := &tmplgen.Template{Name: "reads", File: "reads.jinja", VLLM: tmplgen.VLLMFacts{Undeclared: []string{"messages", "conversation"}},
+		Func: func(w *jinja2.Writer) {}}
+	for _, kwargs := range []string{`{"messages": [1], "conversation": 2}`, `{"conversation": 2, "messages": [1]}`, `{"self": 1, "messages": [1]}`} {
+		req, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "user", "content": "U"}], "chat_template_kwargs": ` + kwargs + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 20 { // the kwargs are a map: any order they are taken in
+			_, err := srv.Render(tmpl, &req.Input)
+			if want := "apply_chat_template() got multiple values for argument 'conversation'"; err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("kwargs %s: got %v, want an error saying %q", kwargs, err, want)
+			}
 		}
 	}
 }
