@@ -212,8 +212,10 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 
 	// the kwargs (build_chat_params, preprocess_chat, merge_kwargs, with_defaults): the
 	// server's defaults and the tools, then chat_template_kwargs, then the request's own
-	// fields, in one list, where a none or "auto" value does not replace an earlier one
-	// (tokenize, chat_template and return_dict, which the render never sees, are left out)
+	// fields, in one list, where a none or "auto" value does not replace an earlier one.
+	// Left out: tokenize, chat_template and return_dict, which the render never sees, and
+	// add_generation_prompt and continue_final_message, which the request's own bools
+	// always replace (apply_chat_template gets in.AddGenerationPrompt and cont).
 	var kwBuf [12]kwarg
 	kw := kwargs(kwBuf[:0])
 	for k, v := range s.DefaultChatTemplateKwargs {
@@ -223,8 +225,6 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	for k, v := range in.Kwargs {
 		kw = kw.merge(k, v)
 	}
-	kw = kw.merge("add_generation_prompt", jinja2.Bool(in.AddGenerationPrompt))
-	kw = kw.merge("continue_final_message", jinja2.Bool(cont))
 	kw = kw.merge("documents", in.Documents)
 	kw = kw.merge("reasoning_effort", effort)
 	if _, set := in.Kwargs["enable_thinking"]; !isNone(effort) && !set {
@@ -233,7 +233,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	templateTools, _ := kw.get("tools")
 	kw = slices.DeleteFunc(kw, func(e kwarg) bool {
 		switch e.name {
-		case "tools", "chat_template", "tokenize", "return_dict":
+		case "tools", "chat_template", "tokenize", "return_dict", "add_generation_prompt", "continue_final_message":
 			return true
 		}
 		return !isHFBaseParam(e.name) && !slices.Contains(t.VLLM.Undeclared, e.name)
@@ -279,11 +279,6 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	if _, self := kw.get("self"); conversation || self {
 		return nil, &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "apply_chat_template() got multiple values for argument 'conversation'", Template: t.File}
 	}
-	agp, _ := kw.get("add_generation_prompt")
-	cfm, _ := kw.get("continue_final_message")
-	if cfm.Truthy() && agp.Truthy() {
-		return nil, &tmplgen.Error{Kind: tmplgen.ValueError, Msg: "continue_final_message and add_generation_prompt are not compatible.", Template: t.File}
-	}
 	if _, ok := kw.get("messages"); ok {
 		return nil, &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "Template.render() got multiple values for keyword argument 'messages'", Template: t.File}
 	}
@@ -292,7 +287,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	}
 	for _, e := range kw {
 		switch e.name {
-		case "documents", "add_generation_prompt", "continue_final_message", "padding", "truncation", "max_length",
+		case "documents", "padding", "truncation", "max_length",
 			"return_tensors", "return_dict", "return_assistant_tokens_mask", "tokenizer_kwargs":
 			continue
 		}
@@ -304,8 +299,8 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	if len(msgs) == 0 {
 		return nil, &tmplgen.Error{Kind: tmplgen.IndexError, Msg: "list index out of range", Template: t.File}
 	}
-	out.AddGenerationPrompt = agp.Truthy()
-	if cfm.Truthy() {
+	out.AddGenerationPrompt = in.AddGenerationPrompt
+	if cont {
 		out.ContinueFinalMessage = tmplgen.ContinueAuto
 	}
 	out.Messages = messages
