@@ -20,7 +20,7 @@ type Request struct {
 
 // ParseRequest decodes an OpenAI-style request. Key order is kept everywhere, since it
 // shows in what templates print (tojson, iterating a dict). The request's SpecialTokens
-// and Kwargs are nil when it sets none.
+// and Kwargs are never nil: a caller can add to them.
 func ParseRequest(data []byte) (*Request, error) {
 	v, bigInts, err := jinja2.ParseJSONInts(data)
 	if err != nil {
@@ -57,6 +57,8 @@ func requestOf(v Value) (*Request, error) {
 		Tools:               jinja2.None(),
 		Documents:           jinja2.None(),
 		AddGenerationPrompt: true,
+		SpecialTokens:       map[string]string{},
+		Kwargs:              map[string]Value{},
 	}}
 	msgs, ok := d.GetStr("messages")
 	if !ok || msgs.Kind() != jinja2.KindList {
@@ -141,9 +143,6 @@ func requestOf(v Value) (*Request, error) {
 			// transformers' apply_chat_template passes its own under those names
 			// (Lookup reads them first), llama-server lets kwargs replace its variables
 			kwargs := kd.Values()
-			if r.Kwargs == nil && len(kwargs) > 0 {
-				r.Kwargs = make(map[string]Value, len(kwargs))
-			}
 			for j, kk := range kd.Keys() {
 				r.Kwargs[kk.Text()] = kwargs[j]
 			}
@@ -158,9 +157,6 @@ func requestOf(v Value) (*Request, error) {
 
 // setToken sets the special token name to the request's text.
 func (r *Request) setToken(name, text string) {
-	if r.SpecialTokens == nil {
-		r.SpecialTokens = make(map[string]string, 2)
-	}
 	r.SpecialTokens[name], r.TokensFromRequest = text, true
 }
 

@@ -16,3 +16,17 @@ func TestParseRequestJSONError(t *testing.T) {
 		t.Errorf("ParseRequest: %v", err)
 	}
 }
+
+// TestParseRequestMapsWritable: a request without special tokens or kwargs still gives
+// maps a caller can add to (ParseRequest's doc says they are never nil).
+func TestParseRequestMapsWritable(t *testing.T) {
+	req, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "user", "content": "hi"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.SpecialTokens == nil || req.Kwargs == nil {
+		t.Fatalf("SpecialTokens %v, Kwargs %v: want maps, not nil", req.SpecialTokens, req.Kwargs)
+	}
+	req.SpecialTokens["bos_token"] = "<s>"
+	req.Kwargs["enable_thinking"] = tmplgen.Value{}
+}

@@ -396,9 +396,6 @@ func oracleRender(t *tmplgen.Template, data []byte, profile string, in *tmplgen.
 	}
 	thinking, _ := v.AsDict().GetStr("enable_thinking")
 	if _, set := in.Kwargs["enable_thinking"]; !set && !thinking.IsUndefined() && thinking.Kind() != jinja2.KindNone {
-		if in.Kwargs == nil {
-			in.Kwargs = map[string]tmplgen.Value{}
-		}
 		in.Kwargs["enable_thinking"] = thinking
 	}
 	return func(in *tmplgen.Input, segs *[]tmplgen.Segment) (string, error) {
