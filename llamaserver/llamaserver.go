@@ -478,9 +478,10 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	if in.Messages.Kind() != jinja2.KindList {
 		return llamaError(t, "Expected 'messages' to be an array")
 	}
-	rw.fields = slices.Grow(rw.fields[:0], len(in.Messages.Items()))
-	for _, m := range in.Messages.Items() {
-		rw.fields = append(rw.fields, fieldsOf(m.AsDict()))
+	items := in.Messages.Items()
+	rw.fields = slices.Grow(rw.fields[:0], len(items))[:len(items)]
+	for i, m := range items {
+		rw.fields[i].read(m.AsDict())
 	}
 	if err := checkServerMessages(rw.fields); err != nil {
 		return llamaError(t, "%s", err)
@@ -900,10 +901,11 @@ type messageFields struct {
 	asJSON bool
 }
 
-// fieldsOf returns the fields of the message m (none for nil).
-func fieldsOf(m *jinja2.Dict) (f messageFields) {
+// read sets f to the fields of the message m (none for nil).
+func (f *messageFields) read(m *jinja2.Dict) {
+	*f = messageFields{}
 	if m == nil {
-		return f
+		return
 	}
 	vals := m.Values()
 	f.asJSON = true
@@ -938,7 +940,6 @@ func fieldsOf(m *jinja2.Dict) (f messageFields) {
 		last = field
 	}
 	f.asJSON = f.asJSON && f.has[fieldRole] && f.has[fieldContent]
-	return f
 }
 
 // parseLlamaMessages is common_chat_msgs_parse_oaicompat.
@@ -949,7 +950,8 @@ func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value, fields []messag
 		if m == nil {
 			return nil, fmt.Errorf("Expected 'message' to be an object, got %s", jinja2.CompactJSON(mv))
 		}
-		var msg llamaMsg
+		out = append(out, llamaMsg{})
+		msg := &out[len(out)-1]
 		f := &fields[i]
 		if f.asJSON {
 			msg.src = m
@@ -1052,7 +1054,6 @@ func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value, fields []messag
 				}
 			}
 		}
-		out = append(out, msg)
 	}
 	return out, nil
 }

@@ -271,6 +271,11 @@ func (v Value) AsInt() (int64, bool) {
 	return 0, false
 }
 
+// UnboxedInt returns the int in v and true when v is an int the Value holds itself (of
+// at most 56 bits, not boxed); 0 and false for a wider int and any other kind. It
+// inlines, where AsInt does not.
+func (v Value) UnboxedInt() (int64, bool) { return v.num(), v.kind() == KindInt && v.ptr == nil }
+
 // AsBigInt returns the int in v, of any size, and whether v is an int (or a bool).
 func (v Value) AsBigInt() (*big.Int, bool) {
 	if k := v.kind(); k != KindInt && k != KindBool {

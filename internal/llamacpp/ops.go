@@ -33,11 +33,8 @@ func Sub(a, b jinja2.Value) jinja2.Value {
 // smallInts returns the ints a and b when both are ints of at most 52 bits: llama.cpp
 // adds and subtracts ints as doubles, which hold such sums and differences exactly.
 func smallInts(a, b jinja2.Value) (x, y int64, ok bool) {
-	if a.Kind() != jinja2.KindInt || b.Kind() != jinja2.KindInt {
-		return 0, 0, false
-	}
-	x, okx := a.AsInt()
-	y, oky := b.AsInt()
+	x, okx := a.UnboxedInt() // a boxed int is wider than 52 bits
+	y, oky := b.UnboxedInt()
 	const limit = 1 << 52
 	return x, y, okx && oky && -limit < x && x < limit && -limit < y && y < limit
 }
