@@ -12,8 +12,9 @@ Prints Go benchmark lines, so that benchstat and bench/cmd/benchcompare read the
 A pair the template refuses (an exception) is left out and counted on stderr.
 
 With --profile vllm it times ../shared/oracle/tools/vllm_render.py (vLLM's request handling
-around the same environment, from the request to the prompt) instead, as
-BenchmarkVLLM/<template>/<case>/python, beside bench's BenchmarkVLLM.
+around the same environment) from the request's JSON bytes to the prompt instead (json.loads,
+then its render: the span bench's BenchmarkVLLM times, from ParseRequest on), as
+BenchmarkVLLM/<template>/<case>/python.
 
 Usage: python3 bench/python_bench.py [--profile transformers|vllm] [--benchtime 200x|0.1s|20ms] [--count N] [--run TEMPLATE_RE[/CASE_RE]]
 """
@@ -128,8 +129,15 @@ def main():
     if args.profile == "vllm":
         import vllm_render  # noqa: E402
 
-        # the oracle's server (its defaults): --enable-auto-tool-choice and a --tool-call-parser
-        render, bench = vllm_render.render, "BenchmarkVLLM"
+        # the oracle's server (its defaults): --enable-auto-tool-choice and a --tool-call-parser;
+        # the request as JSON bytes (compact, as a client sends it), decoded in the timing
+        def render(req):
+            raw, template = req
+            body = json.loads(raw)
+            body["template"] = template  # the template is the server's, not the request's
+            return vllm_render.render(body)
+
+        bench = "BenchmarkVLLM"
 
     if not re.fullmatch(r"\d+x|\d+(\.\d+)?m?s", args.benchtime):
         sys.exit("python_bench.py: --benchtime wants Nx, Ss or Mms, e.g. 200x, 0.1s or 20ms")
@@ -162,6 +170,8 @@ def main():
                 continue
             req = dict(case)
             req["template"] = text
+            if args.profile == "vllm":
+                req = (json.dumps(case, ensure_ascii=False, separators=(",", ":")).encode(), text)
             try:
                 render(req)  # warm up, and see whether the template refuses the pair
             except Exception:
