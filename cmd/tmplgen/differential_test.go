@@ -5,9 +5,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tmplgen/tmplgen/internal/harness"
@@ -25,6 +29,13 @@ import (
 // (default 1), three requests each; run it longer by hand, with other seeds:
 //
 //	TMPLGEN_DIFF_N=2000 TMPLGEN_DIFF_SEED=$RANDOM go test ./cmd/tmplgen -run TestDifferential
+//
+// With TMPLGEN_DIFF_TEMPLATES=DIR the programs are real templates instead, the .jinja
+// files under DIR (TMPLGEN_DIFF_N of them, picked by the seed; all of them when N is at
+// least their number), each with the same random requests, which reach fields and
+// shapes the oracle's fixed cases do not:
+//
+//	TMPLGEN_DIFF_TEMPLATES=../../../shared/templates TMPLGEN_DIFF_N=600 TMPLGEN_DIFF_SEED=$RANDOM go test ./cmd/tmplgen -run 'TestDifferential(Llama|VLLM)?$'
 func TestDifferential(t *testing.T) {
 	differential(t, pythonOracle(t, "hf_render.py"), harness.Transformers, "Python Jinja2")
 }
@@ -65,10 +76,15 @@ func differential(t *testing.T, cmd *exec.Cmd, profile harness.Profile, referenc
 	n, seed := envInt(t, "TMPLGEN_DIFF_N", 40), envInt(t, "TMPLGEN_DIFF_SEED", 1)
 	const perTemplate = 3
 
+	var corpus []source
+	if dir := os.Getenv("TMPLGEN_DIFF_TEMPLATES"); dir != "" {
+		corpus = corpusSample(t, dir, n, uint64(seed))
+		n = len(corpus)
+	}
 	var srcs []source
 	var pairs []checkPair
 	var oracleIn bytes.Buffer
-	texts := map[string]string{}
+	texts := map[string]string{} // each program's text, quoted, or a real template's path
 	for i := range n {
 		s := uint64(seed)*1_000_003 + uint64(i)
 		name := fmt.Sprintf("random_%d_%d", seed, i)
@@ -76,8 +92,16 @@ func differential(t *testing.T, cmd *exec.Cmd, profile harness.Profile, referenc
 		if profile == harness.LlamaServer {
 			text = randtmpl.LlamaTemplate(s) // what llama.cpp's parser reads: its render is compared
 		}
-		texts[name] = text
-		srcs = append(srcs, source{Name: name, Origin: name, File: name + ".jinja", Text: text})
+		src := source{Name: name, Origin: name, File: name + ".jinja", Text: text}
+		if corpus != nil {
+			src = corpus[i]
+			name, text = src.Name, src.Text
+		}
+		texts[name] = strconv.Quote(text)
+		if corpus != nil {
+			texts[name] = filepath.Join(os.Getenv("TMPLGEN_DIFF_TEMPLATES"), src.Origin)
+		}
+		srcs = append(srcs, src)
 		for j := range perTemplate {
 			req := randtmpl.Request(s*perTemplate + uint64(j))
 			id := fmt.Sprintf("%s/%d", name, j)
@@ -144,7 +168,7 @@ func differential(t *testing.T, cmd *exec.Cmd, profile harness.Profile, referenc
 		}
 		if err, ok := buildErrs[p.Template]; ok {
 			mismatches++
-			t.Errorf("%s: the generated Go does not build: %v\n\ttemplate: %s", p.Template, err, strconv.Quote(texts[p.Template]))
+			t.Errorf("%s: the generated Go does not build: %v\n\ttemplate: %s", p.Template, err, texts[p.Template])
 			continue
 		}
 		if harness.Same(p.Want, got[i]) {
@@ -152,9 +176,40 @@ func differential(t *testing.T, cmd *exec.Cmd, profile harness.Profile, referenc
 		}
 		mismatches++
 		t.Errorf("%s differs from %s\n\ttemplate: %s\n\trequest:  %s\n\twant:     %s\n\tgot:      %s",
-			p.Case, reference, strconv.Quote(texts[p.Template]), p.Request, showResult(p.Want), showResult(got[i]))
+			p.Case, reference, texts[p.Template], p.Request, showResult(p.Want), showResult(got[i]))
 	}
 	t.Logf("%d programs x %d requests (seed %d): %d differ; %s fails on %d", n, perTemplate, seed, mismatches, reference, errs)
+}
+
+// corpusSample returns n of the .jinja files under dir, picked by seed (all of them, in
+// the order of their paths, when n is at least their number), as sources named
+// corpus_I (their file names are not Go names).
+func corpusSample(t *testing.T, dir string, n int, seed uint64) []source {
+	var paths []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".jinja") {
+			paths = append(paths, path)
+		}
+		return err
+	})
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("TMPLGEN_DIFF_TEMPLATES=%s: no .jinja files (%v)", dir, err)
+	}
+	if n < len(paths) {
+		r := rand.New(rand.NewPCG(seed, 0x636f72707573))
+		r.Shuffle(len(paths), func(i, j int) { paths[i], paths[j] = paths[j], paths[i] })
+		paths = paths[:n]
+	}
+	var out []source
+	for i, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(dir, path)
+		out = append(out, source{Name: fmt.Sprintf("corpus_%d", i), Origin: rel, File: filepath.Base(path), Text: string(b)})
+	}
+	return out
 }
 
 // envInt returns the integer in the environment variable name, or def when it is unset.
