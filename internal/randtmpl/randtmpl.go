@@ -405,55 +405,152 @@ func (g *gen) cond() string {
 	}
 }
 
+// An object is a JSON object whose keys keep their order.
+type object []field
+
+// A field is a key of an object and its value.
+type field struct {
+	key   string
+	value any
+}
+
+// set returns o with the value of key set to v: in its place, or added last.
+func (o object) set(key string, v any) object {
+	for i := range o {
+		if o[i].key == key {
+			o[i].value = v
+			return o
+		}
+	}
+	return append(o, field{key, v})
+}
+
+// get returns the value of key, nil when o lacks it.
+func (o object) get(key string) any {
+	for _, f := range o {
+		if f.key == key {
+			return f.value
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes o's keys in their order.
+func (o object) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, f := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, err := json.Marshal(f.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(f.value)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}
+
+// requestTools are the tools Request picks from: the shapes of schema clients send (a
+// bare object, descriptions, enums, required fields, nested objects and arrays, numbers
+// with bounds, nullable types, unions, none at all).
+var requestTools = []json.RawMessage{
+	json.RawMessage(`{"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object"}}}`),
+	json.RawMessage(`{"type": "function", "function": {"name": "get_current_weather", "description": "Get the current weather in a given location", ` +
+		`"parameters": {"type": "object", "properties": {"location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"}, ` +
+		`"unit": {"type": "string", "enum": ["celsius", "fahrenheit"]}}, "required": ["location"]}}}`),
+	json.RawMessage(`{"type": "function", "function": {"name": "search", "description": "Search the web.\nReturns the top results.", ` +
+		`"parameters": {"type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer", "default": 5, "minimum": 1}, ` +
+		`"safe": {"type": "boolean"}, "filters": {"type": "object", "properties": {"site": {"type": "string"}, "after": {"type": ["string", "null"]}}}, ` +
+		`"tags": {"type": "array", "items": {"type": "string"}}, "score": {"type": "number", "maximum": 1.5}}, "required": ["query", "limit"]}}}`),
+	json.RawMessage(`{"type": "function", "function": {"name": "no_params", "description": "Takes nothing."}}`),
+	json.RawMessage(`{"type": "function", "function": {"name": "lookup_item", "description": "a <b> & 'c' \"q\" — ünï", ` +
+		`"parameters": {"type": "object", "properties": {"id": {"anyOf": [{"type": "string"}, {"type": "integer"}], "description": "either"}}, "required": []}}}`),
+}
+
+// toolArguments are the arguments of the tool calls Request makes, as JSON: objects of
+// every JSON type, nested, unicode, empty.
+var toolArguments = []json.RawMessage{
+	json.RawMessage(`{"x": 1}`),
+	json.RawMessage(`{"x": "é", "y": [1, 2]}`),
+	json.RawMessage(`{"location": "Paris, France", "unit": "celsius"}`),
+	json.RawMessage(`{"n": 1.5, "ok": true, "none": null, "nested": {"a": [1, {"b": "c"}]}, "big": 12345678901234}`),
+	json.RawMessage(`{}`),
+	json.RawMessage(`{"q": "line\nbreak \"quoted\" <tag>"}`),
+}
+
 // Request returns a random chat request of seed as JSON: messages of random roles and
-// contents (with tool calls, reasoning and names now and then), tools now and then, and
-// the fields templates read.
+// contents (typed parts, images, tool calls with arguments of every JSON type, reasoning
+// and names now and then), tools with schemas of the shapes clients send, and the
+// fields templates and servers read (chat_template_kwargs, documents, tool_choice,
+// reasoning_effort, continue_final_message).
 func Request(seed uint64) []byte {
 	r := rand.New(rand.NewPCG(seed, 0x72657175657374))
 	pick := func(options ...string) string { return options[r.IntN(len(options))] }
-	var msgs []map[string]any
+	var msgs []object
 	n := 1 + r.IntN(4)
 	if r.IntN(8) == 0 {
 		n = 0
 	}
 	for i := range n {
-		m := map[string]any{
-			"role":    pick("user", "assistant", "system", "user", "tool"),
-			"content": pick("Hi", "Hello there", "", "a <b> & 'c'", "ünïcode — ok", "line\nbreak", "  padded  ", fmt.Sprint(i)),
+		// a message's keys in the order clients send them (role, content, then the
+		// others), or now and then the other way round
+		m := object{{"role", pick("user", "assistant", "system", "user", "tool")},
+			{"content", pick("Hi", "Hello there", "", "a <b> & 'c'", "ünïcode — ok", "line\nbreak", "  padded  ", fmt.Sprint(i))}}
+		if r.IntN(6) == 0 {
+			m[0], m[1] = m[1], m[0]
+		}
+		if r.IntN(12) == 0 {
+			m = m.set("role", "developer")
 		}
 		if r.IntN(6) == 0 {
-			m["content"] = []map[string]any{{"type": "text", "text": "typed"}}
+			m = m.set("content", []any{json.RawMessage(`{"type": "text", "text": "typed"}`)})
 		}
 		if r.IntN(6) == 0 {
-			m["content"] = nil
+			m = m.set("content", nil)
 		}
 		if r.IntN(8) == 0 {
-			m["content"] = []map[string]any{{"type": "text", "text": "one"}, {"type": "text", "text": " two"}}
+			m = m.set("content", []any{json.RawMessage(`{"type": "text", "text": "one"}`), json.RawMessage(`{"type": "text", "text": " two"}`)})
 		}
-		if m["role"] == "assistant" && r.IntN(3) == 0 {
-			var args any = map[string]any{"x": 1}
-			if r.IntN(2) == 0 {
-				args = `{"x": "é", "y": [1, 2]}`
+		if r.IntN(16) == 0 {
+			m = m.set("content", []any{json.RawMessage(`{"type": "image_url", "image_url": {"url": "https://example.com/a.png"}}`),
+				json.RawMessage(`{"type": "text", "text": "what is this?"}`)})
+		}
+		if m.get("role") == "assistant" && r.IntN(3) == 0 {
+			var calls []any
+			for c := range 1 + r.IntN(2) {
+				args := any(toolArguments[r.IntN(len(toolArguments))])
+				if r.IntN(2) == 0 {
+					args = string(toolArguments[r.IntN(len(toolArguments))])
+				}
+				if r.IntN(10) == 0 {
+					args = pick("not json", "", "[1, 2]")
+				}
+				call := object{{"type", "function"}, {"function", object{{"name", pick("f", "get_current_weather")}, {"arguments", args}}}}
+				if r.IntN(2) == 0 {
+					call = append(object{{"id", fmt.Sprintf("call_%d_%d", i, c)}}, call...)
+				}
+				calls = append(calls, call)
 			}
-			call := map[string]any{"type": "function", "function": map[string]any{"name": "f", "arguments": args}}
-			if r.IntN(2) == 0 {
-				call["id"] = "call_" + fmt.Sprint(i)
-			}
-			m["tool_calls"] = []map[string]any{call}
+			m = m.set("tool_calls", calls)
 		}
-		if m["role"] == "assistant" && r.IntN(4) == 0 {
-			m["reasoning_content"] = pick("thinking...", "", "a\nb")
+		if m.get("role") == "assistant" && r.IntN(4) == 0 {
+			m = m.set("reasoning_content", pick("thinking...", "", "a\nb"))
 		}
-		if m["role"] == "tool" && r.IntN(2) == 0 {
-			m["tool_call_id"] = "call_" + fmt.Sprint(i)
+		if m.get("role") == "tool" && r.IntN(2) == 0 {
+			m = m.set("tool_call_id", "call_"+fmt.Sprint(i))
 		}
 		if r.IntN(5) == 0 {
-			m["name"] = "n" + fmt.Sprint(i)
+			m = m.set("name", "n"+fmt.Sprint(i))
 		}
 		msgs = append(msgs, m)
 	}
 	if msgs == nil {
-		msgs = []map[string]any{}
+		msgs = []object{}
 	}
 	req := map[string]any{
 		"messages":              msgs,
@@ -462,7 +559,11 @@ func Request(seed uint64) []byte {
 		"eos":                   "</s>",
 	}
 	if r.IntN(3) == 0 {
-		req["tools"] = []map[string]any{{"type": "function", "function": map[string]any{"name": "get_weather", "parameters": map[string]any{"type": "object"}}}}
+		var tools []any
+		for _, t := range r.Perm(len(requestTools))[:1+r.IntN(3)] {
+			tools = append(tools, requestTools[t])
+		}
+		req["tools"] = tools
 	}
 	if r.IntN(3) == 0 {
 		kwargs := map[string]any{"enable_thinking": r.IntN(2) == 0}
@@ -470,6 +571,18 @@ func Request(seed uint64) []byte {
 			kwargs["x0"] = []any{"k", 2, nil}[r.IntN(3)] // a variable the programs read
 		}
 		req["chat_template_kwargs"] = kwargs
+	}
+	if r.IntN(12) == 0 {
+		req["documents"] = []any{json.RawMessage(`{"title": "T", "text": "Some <doc> text."}`)}
+	}
+	if r.IntN(10) == 0 {
+		req["tool_choice"] = pick("auto", "none", "required")
+	}
+	if r.IntN(10) == 0 {
+		req["reasoning_effort"] = pick("low", "high", "none")
+	}
+	if r.IntN(12) == 0 {
+		req["continue_final_message"] = true
 	}
 	b, err := json.Marshal(req)
 	if err != nil {
