@@ -246,7 +246,9 @@ func (t *Template) appendContinued(dst []byte, in *Input, markup *[]jinja2.ByteR
 	}
 	tag := strings.TrimSpace(continueTag)
 	if !strings.Contains(rendered, strings.TrimFunc(final, pystr.IsSpace)) || !strings.Contains(rendered, tag) {
-		return fail("continue_final_message is set but the final message does not appear in the chat after applying the chat template!")
+		return fail("continue_final_message is set but the final message does not appear in the chat after applying the chat template! " +
+			"This can happen if the chat template deletes portions of the final message. " +
+			"Please verify the chat template and final message in your chat to ensure they are compatible.")
 	}
 	at := strings.LastIndex(rendered, tag)
 	if strings.HasPrefix(rendered[at:], continueTag) {

@@ -741,7 +741,11 @@ func parsePart(t *tmplgen.Template, p jinja2.Value) (text jinja2.Value, typ stri
 	}
 	switch {
 	case media:
-		return jinja2.Value{}, "", refused(t, "multimodal content part %s is not supported by a text-only model", str(pt))
+		name := str(pt)
+		if name == "" {
+			name = "?" // the part names its medium by a key alone
+		}
+		return jinja2.Value{}, "", refused(t, "multimodal content part '%s' is not supported by a text-only model", name)
 	case isNone(pt):
 		return jinja2.Value{}, "", refused(t, "Missing 'type' field in multimodal part.")
 	case pt.Kind() != jinja2.KindString:

@@ -73,3 +73,23 @@ func TestKwargsNamingConversation(t *testing.T) {
 		}
 	}
 }
+
+// TestMediaPartRefused: an image or audio part is refused as a text-only model refuses
+// it, the part's type quoted ('?' for a part that names its medium by a key alone):
+// vllm_render.py's answers to these requests.
+func TestMediaPartRefused(t *testing.T) {
+	tmpl := &tmplgen.Template{Name: "content", File: "content.jinja", VLLM: tmplgen.VLLMFacts{OpenAIContent: true}, Func: func(w *jinja2.Writer) {}}
+	for part, want := range map[string]string{
+		`{"type": "image_url", "image_url": {"url": "u"}}`: "multimodal content part 'image_url' is not supported by a text-only model",
+		`{"image_url": {"url": "u"}}`:                      "multimodal content part '?' is not supported by a text-only model",
+		`{"type": "input_audio", "input_audio": {}}`:       "multimodal content part 'input_audio' is not supported by a text-only model",
+	} {
+		req, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "user", "content": [` + part + `]}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := vllm.Render(tmpl, &req.Input); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("part %s: got %v, want an error saying %q", part, err, want)
+		}
+	}
+}
