@@ -443,59 +443,97 @@ func isVLLMTool(v jinja2.Value) bool {
 		(params.Kind() == jinja2.KindDict || params.Kind() == jinja2.KindNone)
 }
 
-// The keys of each message type: openai's TypedDicts by role, and vLLM's custom one.
+// The keys of a message vLLM's validation reads, by index (messageKeys names them).
+const (
+	keyRole = iota
+	keyContent
+	keyName
+	keyToolCallID
+	keyToolCalls
+	keyReasoning
+	keyTools
+	keyTask
+	keyAudio
+	keyFunctionCall
+	keyRefusal
+	numMessageKeys
+)
+
+// messageKeys are the names of the keys above.
+var messageKeys = [numMessageKeys]string{"role", "content", "name", "tool_call_id", "tool_calls", "reasoning", "tools", "task",
+	"audio", "function_call", "refusal"}
+
+// The keys of each message type, in their order: openai's TypedDicts by role, and
+// vLLM's custom one.
 var (
-	openAIKeys = map[string][]string{
-		"developer": {"content", "role", "name"},
-		"system":    {"content", "role", "name"},
-		"user":      {"content", "role", "name"},
-		"assistant": {"role", "audio", "content", "function_call", "name", "refusal", "tool_calls"},
-		"tool":      {"content", "role", "tool_call_id"},
-		"function":  {"content", "name", "role"},
+	openAIKeys = map[string][]int{
+		"developer": {keyContent, keyRole, keyName},
+		"system":    {keyContent, keyRole, keyName},
+		"user":      {keyContent, keyRole, keyName},
+		"assistant": {keyRole, keyAudio, keyContent, keyFunctionCall, keyName, keyRefusal, keyToolCalls},
+		"tool":      {keyContent, keyRole, keyToolCallID},
+		"function":  {keyContent, keyName, keyRole},
 	}
-	customKeys = []string{"role", "content", "name", "tool_call_id", "tool_calls", "reasoning", "tools", "task"}
+	customKeys = []int{keyRole, keyContent, keyName, keyToolCallID, keyToolCalls, keyReasoning, keyTools, keyTask}
 )
 
 // validMessage is a message as vLLM's pydantic union validates it: the keys of the
 // member with the most of its keys present (openai's on a tie), reasoning_content
-// renamed reasoning, its content, parts and tool calls checked.
+// renamed reasoning, its content, parts and tool calls checked. The message's keys are
+// read in one pass.
 func validMessage(t *tmplgen.Template, m jinja2.Value) (*jinja2.Dict, error) {
-	r, _ := get(m, "role")
-	if m.Kind() != jinja2.KindDict || r.Kind() != jinja2.KindString {
+	src := m.AsDict()
+	if m.Kind() != jinja2.KindDict {
 		return nil, refused(t, "messages: Input should be a valid message")
 	}
-	src := m.AsDict()
-	// reasoning_content is renamed reasoning, where reasoning is none or missing
-	reasoning, hasReasoning := src.GetStr("reasoning")
-	if rc, _ := src.GetStr("reasoning_content"); !isNone(rc) && isNone(reasoning) {
-		reasoning, hasReasoning = rc, true
-	}
-	value := func(k string) (jinja2.Value, bool) {
-		if k == "reasoning" {
-			return reasoning, hasReasoning
+	var val [numMessageKeys]jinja2.Value
+	var has [numMessageKeys]bool
+	var rc jinja2.Value // reasoning_content
+	vals := src.Values()
+	for i, k := range src.Keys() {
+		if k.Kind() != jinja2.KindString {
+			continue
 		}
-		return src.GetStr(k)
+		if k.Text() == "reasoning_content" {
+			rc = vals[i]
+			continue
+		}
+		for j, name := range messageKeys {
+			if k.Text() == name {
+				val[j], has[j] = vals[i], true
+				break
+			}
+		}
 	}
-	count := func(keys []string) int {
+	if !has[keyRole] || val[keyRole].Kind() != jinja2.KindString {
+		return nil, refused(t, "messages: Input should be a valid message")
+	}
+	// reasoning_content is renamed reasoning, where reasoning is none or missing
+	if !isNone(rc) && isNone(val[keyReasoning]) {
+		val[keyReasoning], has[keyReasoning] = rc, true
+	}
+	count := func(keys []int) int {
 		n := 0
 		for _, k := range keys {
-			if _, ok := value(k); ok {
+			if has[k] {
 				n++
 			}
 		}
 		return n
 	}
 	keys := customKeys
-	if oa, ok := openAIKeys[r.Text()]; ok && count(oa) >= count(customKeys) {
+	if oa, ok := openAIKeys[val[keyRole].Text()]; ok && count(oa) >= count(customKeys) {
 		keys = oa
 	}
+	var kept [numMessageKeys]bool // the keys of out
 	out := jinja2.NewDict(len(keys))
 	for _, k := range keys {
-		if v, ok := value(k); ok {
-			out.SetStr(k, v)
+		if has[k] {
+			out.AddStr(messageKeys[k], val[k])
+			kept[k] = true
 		}
 	}
-	if c, _ := out.GetStr("content"); !isNone(c) {
+	if c := val[keyContent]; kept[keyContent] && !isNone(c) {
 		switch c.Kind() {
 		case jinja2.KindString:
 		case jinja2.KindList:
@@ -508,7 +546,7 @@ func validMessage(t *tmplgen.Template, m jinja2.Value) (*jinja2.Dict, error) {
 			return nil, refused(t, "messages.content: Input should be a valid string or list")
 		}
 	}
-	if calls, _ := out.GetStr("tool_calls"); !isNone(calls) {
+	if calls := val[keyToolCalls]; kept[keyToolCalls] && !isNone(calls) {
 		if calls.Kind() != jinja2.KindList {
 			return nil, refused(t, "messages.tool_calls: Input should be a valid list")
 		}
@@ -518,9 +556,9 @@ func validMessage(t *tmplgen.Template, m jinja2.Value) (*jinja2.Dict, error) {
 		}
 		out.SetStr("tool_calls", list)
 	}
-	for _, k := range []string{"name", "tool_call_id", "reasoning", "task"} {
-		if v, _ := out.GetStr(k); !isNone(v) && v.Kind() != jinja2.KindString {
-			return nil, refused(t, "messages.%s: Input should be a valid string", k)
+	for _, k := range [...]int{keyName, keyToolCallID, keyReasoning, keyTask} {
+		if v := val[k]; kept[k] && !isNone(v) && v.Kind() != jinja2.KindString {
+			return nil, refused(t, "messages.%s: Input should be a valid string", messageKeys[k])
 		}
 	}
 	return out, nil
