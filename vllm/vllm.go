@@ -177,14 +177,16 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	// template gets as it is; conv is nil while every message is
 	msgs := in.Messages.Items()
 	var conv []*jinja2.Dict
+	var arena jinja2.Arena // the dicts of the messages rebuilt
 	for i, m := range msgs {
 		if asIs(m, openAI) {
 			continue
 		}
 		if conv == nil {
 			conv = make([]*jinja2.Dict, len(msgs))
+			arena.Expect(cellsPerMessage * (len(msgs) - i))
 		}
-		v, err := validMessage(t, m)
+		v, err := validMessage(t, &arena, m)
 		if err != nil {
 			return nil, err
 		}
@@ -252,7 +254,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 				conv[i] = msgs[i].AsDict()
 				continue
 			}
-			pm, err := parseMessage(t, m, openAI)
+			pm, err := parseMessage(t, &arena, m, openAI)
 			if err != nil {
 				return nil, err
 			}
@@ -443,6 +445,11 @@ func isVLLMTool(v jinja2.Value) bool {
 		(params.Kind() == jinja2.KindDict || params.Kind() == jinja2.KindNone)
 }
 
+// cellsPerMessage is about how many cells of an Arena a message vLLM rebuilds takes:
+// its validated dict and its parsed one (of three and four entries), a text part and
+// its list, and room for five more entries.
+const cellsPerMessage = (2 + 2*3) + (2 + 2*4) + (2 + 2*2) + (2 + 1) + 2*5
+
 // The keys of a message vLLM's validation reads, by index (messageKeys names them).
 const (
 	keyRole = iota
@@ -481,7 +488,7 @@ var (
 // member with the most of its keys present (openai's on a tie), reasoning_content
 // renamed reasoning, its content, parts and tool calls checked. The message's keys are
 // read in one pass.
-func validMessage(t *tmplgen.Template, m jinja2.Value) (*jinja2.Dict, error) {
+func validMessage(t *tmplgen.Template, a *jinja2.Arena, m jinja2.Value) (*jinja2.Dict, error) {
 	src := m.AsDict()
 	if m.Kind() != jinja2.KindDict {
 		return nil, refused(t, "messages: Input should be a valid message")
@@ -526,7 +533,7 @@ func validMessage(t *tmplgen.Template, m jinja2.Value) (*jinja2.Dict, error) {
 		keys = oa
 	}
 	var kept [numMessageKeys]bool // the keys of out
-	out := jinja2.NewDict(len(keys))
+	out := a.NewDict(len(keys))
 	for _, k := range keys {
 		if has[k] {
 			out.AddStr(messageKeys[k], val[k])
@@ -639,21 +646,24 @@ const billingHeader = "x-anthropic-billing-header"
 // parseMessage is _parse_chat_message_content: the content as text parts, a list of
 // {"type": "text", "text"} in the openai format, joined with "\n" in the string format;
 // then the fields of its role.
-func parseMessage(t *tmplgen.Template, m *jinja2.Dict, openAI bool) (*jinja2.Dict, error) {
+func parseMessage(t *tmplgen.Template, a *jinja2.Arena, m *jinja2.Dict, openAI bool) (*jinja2.Dict, error) {
 	r := role(m)
 	content, _ := m.GetStr("content")
 	var items []jinja2.Value
+	var one [1]jinja2.Value
 	switch content.Kind() {
 	case jinja2.KindString:
-		items = []jinja2.Value{content}
+		one[0] = content
+		items = one[:]
 	case jinja2.KindList:
 		items = content.Items()
 	}
 	if r == "system" {
 		items = dropBillingHeader(items)
 	}
-	var parts []jinja2.Value // the openai format's
-	var texts []string       // the string format's
+	var partsRoom [4]jinja2.Value
+	parts := partsRoom[:0] // the openai format's
+	var texts []string     // the string format's
 	nonText := false
 	for _, p := range items {
 		text, typ, err := parsePart(t, p)
@@ -664,38 +674,39 @@ func parseMessage(t *tmplgen.Template, m *jinja2.Dict, openAI bool) (*jinja2.Dic
 		case typ == "":
 			// a text or refusal part without text
 		case openAI:
-			d := jinja2.NewDict(2)
-			d.SetStr("type", jinja2.Str(typ))
+			d := a.NewDict(2)
+			d.AddStr("type", jinja2.Str(typ))
 			if typ == "tool_reference" {
 				nonText = true
-				d.SetStr("name", text)
+				d.AddStr("name", text)
 			} else {
-				d.SetStr("text", text)
+				d.AddStr("text", text)
 			}
 			parts = append(parts, jinja2.DictValue(d))
 		case text.Truthy():
 			texts = append(texts, str(text))
 		}
 	}
-	out := jinja2.NewDict(6)
-	out.SetStr("role", jinja2.Str(r))
+	// each key is added once (AddStr), a tool's content replaced (SetStr)
+	out := a.NewDict(4) // an assistant's tool calls and reasoning move it out of a
+	out.AddStr("role", jinja2.Str(r))
 	if openAI {
-		out.SetStr("content", jinja2.ListOf(parts))
+		out.AddStr("content", a.NewList(parts))
 	} else {
-		out.SetStr("content", jinja2.Str(strings.Join(texts, "\n")))
+		out.AddStr("content", jinja2.Str(strings.Join(texts, "\n")))
 	}
 	switch r {
 	case "assistant":
 		if calls, ok := m.GetStr("tool_calls"); ok && !isNone(calls) {
-			out.SetStr("tool_calls", jinja2.ListOf(slices.Clone(calls.Items())))
+			out.AddStr("tool_calls", jinja2.ListOf(slices.Clone(calls.Items())))
 		}
 		if reasoning, _ := m.GetStr("reasoning"); !isNone(reasoning) {
-			out.SetStr("reasoning", reasoning)
-			out.SetStr("reasoning_content", reasoning)
+			out.AddStr("reasoning", reasoning)
+			out.AddStr("reasoning_content", reasoning)
 		}
 	case "tool":
 		if id, ok := m.GetStr("tool_call_id"); ok {
-			out.SetStr("tool_call_id", id)
+			out.AddStr("tool_call_id", id)
 		}
 		if openAI && !nonText {
 			// a tool's text parts are joined back into a str
@@ -708,14 +719,14 @@ func parseMessage(t *tmplgen.Template, m *jinja2.Dict, openAI bool) (*jinja2.Dic
 		}
 	}
 	if name, _ := m.GetStr("name"); name.Kind() == jinja2.KindString {
-		out.SetStr("name", name)
+		out.AddStr("name", name)
 	}
 	if task, _ := m.GetStr("task"); task.Kind() == jinja2.KindString {
-		out.SetStr("task", task)
+		out.AddStr("task", task)
 	}
 	if r == "developer" {
 		tools, _ := m.GetStr("tools")
-		out.SetStr("tools", noneIfUndefined(tools))
+		out.AddStr("tools", noneIfUndefined(tools))
 	}
 	return out, nil
 }

@@ -109,3 +109,25 @@ func TestFunctionTool(t *testing.T) {
 		}
 	}
 }
+
+// TestArenaContainersApart: the lists and dicts of one Arena share its chunks but
+// never each other's cells: a dict that grows past its room moves out, and its
+// neighbours keep their entries.
+func TestArenaContainersApart(t *testing.T) {
+	var a Arena
+	a.Expect(16)
+	d1, d2 := a.NewDict(1), a.NewDict(1)
+	l := a.NewList([]Value{Int(7)})
+	d1.SetStr("a", Int(1))
+	d2.SetStr("c", Int(3))
+	d1.SetStr("b", Int(2)) // past d1's room
+	d1.SetStr("d", Int(4))
+	for _, c := range []struct {
+		v    Value
+		want string
+	}{{DictValue(d1), `{"a": 1, "b": 2, "d": 4}`}, {DictValue(d2), `{"c": 3}`}, {l, `[7]`}} {
+		if got := string(AppendJSON(nil, c.v)); got != c.want {
+			t.Errorf("got %s, want %s", got, c.want)
+		}
+	}
+}
