@@ -159,10 +159,13 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	if err := checkDocuments(t, in.Documents); err != nil {
 		return nil, err
 	}
+	// the storage of the tools and messages rebuilt, made when the first is
+	var arena *jinja2.Arena
 	var toolDicts jinja2.Value = jinja2.None()
 	if hasTools {
 		var err error
-		if toolDicts, err = eachItem(t, tools, toolDict); err != nil {
+		arena = new(jinja2.Arena)
+		if toolDicts, err = eachItem(t, arena, tools, toolDict); err != nil {
 			return nil, err
 		}
 	}
@@ -177,16 +180,18 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	// template gets as it is; conv is nil while every message is
 	msgs := in.Messages.Items()
 	var conv []*jinja2.Dict
-	var arena jinja2.Arena // the dicts of the messages rebuilt
 	for i, m := range msgs {
 		if asIs(m, openAI) {
 			continue
 		}
 		if conv == nil {
 			conv = make([]*jinja2.Dict, len(msgs))
+			if arena == nil {
+				arena = new(jinja2.Arena)
+			}
 			arena.Expect(cellsPerMessage * (len(msgs) - i))
 		}
-		v, err := validMessage(t, &arena, m)
+		v, err := validMessage(t, arena, m)
 		if err != nil {
 			return nil, err
 		}
@@ -254,7 +259,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 				conv[i] = msgs[i].AsDict()
 				continue
 			}
-			pm, err := parseMessage(t, &arena, m, openAI)
+			pm, err := parseMessage(t, arena, m, openAI)
 			if err != nil {
 				return nil, err
 			}
@@ -387,7 +392,7 @@ func checkDocuments(t *tmplgen.Template, docs jinja2.Value) error {
 // toolDict is a tool as ChatCompletionToolsParam(...).model_dump() gives it: type,
 // function{name, description, parameters[, strict][, defer_loading]}[, defer_loading],
 // description and parameters none when absent, other keys dropped.
-func toolDict(t *tmplgen.Template, tool jinja2.Value) (jinja2.Value, error) {
+func toolDict(t *tmplgen.Template, a *jinja2.Arena, tool jinja2.Value) (jinja2.Value, error) {
 	if isVLLMTool(tool) {
 		return tool, nil
 	}
@@ -410,12 +415,12 @@ func toolDict(t *tmplgen.Template, tool jinja2.Value) (jinja2.Value, error) {
 	if !isNone(params) && params.Kind() != jinja2.KindDict {
 		return jinja2.Value{}, refused(t, "tools.function.parameters: Input should be a valid dictionary")
 	}
-	fn := jinja2.NewDict(5)
-	fn.SetStr("name", name)
-	fn.SetStr("description", noneIfUndefined(desc))
-	fn.SetStr("parameters", noneIfUndefined(params))
+	fn := a.NewDict(5)
+	fn.AddStr("name", name)
+	fn.AddStr("description", noneIfUndefined(desc))
+	fn.AddStr("parameters", noneIfUndefined(params))
 	if strict, _ := get(f, "strict"); !isNone(strict) {
-		fn.SetStr("strict", jinja2.Bool(strict.Truthy()))
+		fn.AddStr("strict", jinja2.Bool(strict.Truthy()))
 	}
 	outer, _ := get(tool, "defer_loading")
 	defer_, _ := get(f, "defer_loading")
@@ -423,13 +428,13 @@ func toolDict(t *tmplgen.Template, tool jinja2.Value) (jinja2.Value, error) {
 		defer_ = outer
 	}
 	if !isNone(defer_) {
-		fn.SetStr("defer_loading", jinja2.Bool(defer_.Truthy()))
+		fn.AddStr("defer_loading", jinja2.Bool(defer_.Truthy()))
 	}
-	out := jinja2.NewDict(3)
-	out.SetStr("type", jinja2.Str("function"))
-	out.SetStr("function", jinja2.DictValue(fn))
+	out := a.NewDict(3)
+	out.AddStr("type", jinja2.Str("function"))
+	out.AddStr("function", jinja2.DictValue(fn))
 	if !isNone(outer) {
-		out.SetStr("defer_loading", jinja2.Bool(outer.Truthy()))
+		out.AddStr("defer_loading", jinja2.Bool(outer.Truthy()))
 	}
 	return jinja2.DictValue(out), nil
 }
@@ -544,7 +549,7 @@ func validMessage(t *tmplgen.Template, a *jinja2.Arena, m jinja2.Value) (*jinja2
 		switch c.Kind() {
 		case jinja2.KindString:
 		case jinja2.KindList:
-			parts, err := eachItem(t, c, validPart)
+			parts, err := eachItem(t, a, c, validPart)
 			if err != nil {
 				return nil, err
 			}
@@ -557,7 +562,7 @@ func validMessage(t *tmplgen.Template, a *jinja2.Arena, m jinja2.Value) (*jinja2
 		if calls.Kind() != jinja2.KindList {
 			return nil, refused(t, "messages.tool_calls: Input should be a valid list")
 		}
-		list, err := eachItem(t, calls, validToolCall)
+		list, err := eachItem(t, a, calls, validToolCall)
 		if err != nil {
 			return nil, err
 		}
@@ -572,22 +577,24 @@ func validMessage(t *tmplgen.Template, a *jinja2.Arena, m jinja2.Value) (*jinja2
 }
 
 // eachItem returns a new list of each item of list as f returns it, or f's first error.
-func eachItem(t *tmplgen.Template, list jinja2.Value, f func(*tmplgen.Template, jinja2.Value) (jinja2.Value, error)) (jinja2.Value, error) {
+func eachItem(t *tmplgen.Template, a *jinja2.Arena, list jinja2.Value,
+	f func(*tmplgen.Template, *jinja2.Arena, jinja2.Value) (jinja2.Value, error)) (jinja2.Value, error) {
 	items := list.Items()
-	out := make([]jinja2.Value, len(items))
-	for i, it := range items {
-		v, err := f(t, it)
+	var room [8]jinja2.Value
+	out := room[:0]
+	for _, it := range items {
+		v, err := f(t, a, it)
 		if err != nil {
 			return jinja2.Value{}, err
 		}
-		out[i] = v
+		out = append(out, v)
 	}
-	return jinja2.ListOf(out), nil
+	return a.NewList(out), nil
 }
 
 // validPart is a content part as vLLM validates it: a text part {"text", "type"}, other
 // parts as they are.
-func validPart(t *tmplgen.Template, p jinja2.Value) (jinja2.Value, error) {
+func validPart(t *tmplgen.Template, a *jinja2.Arena, p jinja2.Value) (jinja2.Value, error) {
 	switch p.Kind() {
 	case jinja2.KindString:
 		return p, nil
@@ -602,15 +609,15 @@ func validPart(t *tmplgen.Template, p jinja2.Value) (jinja2.Value, error) {
 	if text.Kind() != jinja2.KindString {
 		return jinja2.Value{}, refused(t, "messages.content.text: Input should be a valid string")
 	}
-	d := jinja2.NewDict(2)
-	d.SetStr("text", text)
-	d.SetStr("type", jinja2.Str("text"))
+	d := a.NewDict(2)
+	d.AddStr("text", text)
+	d.AddStr("type", jinja2.Str("text"))
 	return jinja2.DictValue(d), nil
 }
 
 // validToolCall is a tool call as openai's TypedDict validates it: id, function
 // {arguments, name}, type; its arguments must be a str (an object is refused).
-func validToolCall(t *tmplgen.Template, c jinja2.Value) (jinja2.Value, error) {
+func validToolCall(t *tmplgen.Template, a *jinja2.Arena, c jinja2.Value) (jinja2.Value, error) {
 	id, _ := get(c, "id")
 	f, _ := get(c, "function")
 	if c.Kind() != jinja2.KindDict || id.Kind() != jinja2.KindString || f.Kind() != jinja2.KindDict {
@@ -624,13 +631,13 @@ func validToolCall(t *tmplgen.Template, c jinja2.Value) (jinja2.Value, error) {
 	if typ, _ := get(c, "type"); !jinja2.EqStr(typ, "function") {
 		return jinja2.Value{}, refused(t, "messages.tool_calls.type: Input should be 'function'")
 	}
-	fn := jinja2.NewDict(2)
-	fn.SetStr("arguments", args)
-	fn.SetStr("name", name)
-	out := jinja2.NewDict(3)
-	out.SetStr("id", id)
-	out.SetStr("function", jinja2.DictValue(fn))
-	out.SetStr("type", jinja2.Str("function"))
+	fn := a.NewDict(2)
+	fn.AddStr("arguments", args)
+	fn.AddStr("name", name)
+	out := a.NewDict(3)
+	out.AddStr("id", id)
+	out.AddStr("function", jinja2.DictValue(fn))
+	out.AddStr("type", jinja2.Str("function"))
 	return jinja2.DictValue(out), nil
 }
 
