@@ -494,10 +494,10 @@ var (
 // renamed reasoning, its content, parts and tool calls checked. The message's keys are
 // read in one pass.
 func validMessage(t *tmplgen.Template, a *jinja2.Arena, m jinja2.Value) (*jinja2.Dict, error) {
-	src := m.AsDict()
 	if m.Kind() != jinja2.KindDict {
 		return nil, refused(t, "messages: Input should be a valid message")
 	}
+	src := m.AsDict()
 	var val [numMessageKeys]jinja2.Value
 	var has [numMessageKeys]bool
 	var rc jinja2.Value // reasoning_content
@@ -903,23 +903,24 @@ type kwarg struct {
 	v    jinja2.Value
 }
 
+// index returns the place of the variable k in kw, or -1.
+func (kw kwargs) index(k string) int {
+	return slices.IndexFunc(kw, func(e kwarg) bool { return e.name == k })
+}
+
 // get returns the value of the variable k, and whether it is set.
 func (kw kwargs) get(k string) (jinja2.Value, bool) {
-	for _, e := range kw {
-		if e.name == k {
-			return e.v, true
-		}
+	if i := kw.index(k); i >= 0 {
+		return kw[i].v, true
 	}
 	return jinja2.Value{}, false
 }
 
 // set returns kw with v the value of the variable k.
 func (kw kwargs) set(k string, v jinja2.Value) kwargs {
-	for i := range kw {
-		if kw[i].name == k {
-			kw[i].v = v
-			return kw
-		}
+	if i := kw.index(k); i >= 0 {
+		kw[i].v = v
+		return kw
 	}
 	return append(kw, kwarg{k, v})
 }

@@ -93,12 +93,10 @@ func differential(t *testing.T, cmd *exec.Cmd, profile harness.Profile, referenc
 			text = randtmpl.LlamaTemplate(s) // what llama.cpp's parser reads: its render is compared
 		}
 		src := source{Name: name, Origin: name, File: name + ".jinja", Text: text}
+		texts[name] = strconv.Quote(text)
 		if corpus != nil {
 			src = corpus[i]
 			name, text = src.Name, src.Text
-		}
-		texts[name] = strconv.Quote(text)
-		if corpus != nil {
 			texts[name] = filepath.Join(os.Getenv("TMPLGEN_DIFF_TEMPLATES"), src.Origin)
 		}
 		srcs = append(srcs, src)
