@@ -1159,6 +1159,9 @@ func FilterTojson(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterTrim is soft_str(value).strip(chars=None).
 func FilterTrim(v Value, args []Value, kwargs []Kwarg) Value {
+	if len(args) == 0 && len(kwargs) == 0 {
+		return pyStrip(softStr(v), Missing(), "strip", true, true) // the commonest call, unbound
+	}
 	a := bindArgs("trim", args, kwargs, "chars")
 	return pyStrip(softStr(v), a[0], "strip", true, true)
 }

@@ -556,17 +556,19 @@ func strStrip(r Value, args []Value, kwargs []Kwarg, name string, left, right bo
 // the characters of chars. What remains keeps its origin.
 func pyStrip(r Value, chars Value, name string, left, right bool) Value {
 	set, hasSet := optStr(name, chars, "")
-	cut := pystr.IsSpace
-	if hasSet {
-		cut = func(r rune) bool { return strings.ContainsRune(set, r) }
-	}
 	s := r.str()
 	start, end := 0, len(s)
-	if left {
-		start = len(s) - len(strings.TrimLeftFunc(s, cut))
-	}
-	if right {
-		end = start + len(strings.TrimRightFunc(s[start:], cut))
+	switch {
+	case !hasSet:
+		start, end = pystr.StripSpace(s, left, right)
+	default:
+		cut := func(r rune) bool { return strings.ContainsRune(set, r) }
+		if left {
+			start = len(s) - len(strings.TrimLeftFunc(s, cut))
+		}
+		if right {
+			end = start + len(strings.TrimRightFunc(s[start:], cut))
+		}
 	}
 	if r.IsMarkup() {
 		return Markup(s[start:end])

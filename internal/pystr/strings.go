@@ -28,6 +28,37 @@ func inRanges(t []charRange, r rune) bool {
 // White_Space plus the ASCII separators U+001C..U+001F.
 func IsSpace(r rune) bool { return unicode.IsSpace(r) != inRanges(pySpaceFlips, r) }
 
+// asciiSpace has bit b set for each ASCII byte b that IsSpace: \t \n \v \f \r,
+// U+001C..U+001F and the space.
+const asciiSpace = 1<<'\t' | 1<<'\n' | 1<<'\v' | 1<<'\f' | 1<<'\r' | 0xf<<0x1c | 1<<' '
+
+func isASCIISpace(b byte) bool { return b <= ' ' && asciiSpace&(1<<b) != 0 }
+
+// StripSpace returns the bounds of s without its leading whitespace (when left) and
+// its trailing whitespace (when right), as IsSpace says: Python's str.strip(),
+// lstrip() and rstrip() without arguments. ASCII is read byte by byte; the first
+// byte beyond it at either end hands that end to the Unicode tables.
+func StripSpace(s string, left, right bool) (start, end int) {
+	end = len(s)
+	if left {
+		for start < end && isASCIISpace(s[start]) {
+			start++
+		}
+		if start < end && s[start] >= utf8.RuneSelf {
+			start = end - len(strings.TrimLeftFunc(s[start:], IsSpace))
+		}
+	}
+	if right {
+		for end > start && isASCIISpace(s[end-1]) {
+			end--
+		}
+		if end > start && s[end-1] >= utf8.RuneSelf {
+			end = start + len(strings.TrimRightFunc(s[start:end], IsSpace))
+		}
+	}
+	return start, end
+}
+
 // pyIsUpper, pyIsLower and pyIsTitle are Python's per-character case classes.
 func pyIsUpper(r rune) bool { return unicode.IsUpper(r) != inRanges(pyUpperFlips, r) }
 func pyIsLower(r rune) bool { return unicode.IsLower(r) != inRanges(pyLowerFlips, r) }
