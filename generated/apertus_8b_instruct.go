@@ -258,7 +258,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && jinja2.Eq(jinja2.FilterLength(jinja2.ItemAttr(block, "calls")), jinja2.SmallInt(1))) && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(block, "calls"), 0), "name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && jinja2.Len(jinja2.ItemAttr(block, "calls")) == 1) && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(block, "calls"), 0), "name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
@@ -438,7 +438,7 @@ func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, 
 					renderApertus8B_Instruct_renderTypescriptType(w, paramSpecItems, requiredParams, jinja2.Missing())
 				})
 				// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-				if jinja2.EqStr(innerType, "object | object") || jinja2.Gt(jinja2.FilterLength(innerType), jinja2.SmallInt(50)) {
+				if jinja2.EqStr(innerType, "object | object") || jinja2.Len(innerType) > 50 {
 					w.WriteString("any[]")
 				} else {
 					// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
@@ -461,7 +461,7 @@ func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, 
 	} else if (((jinja2.IsDefined(paramSpecType) && jinja2.IsIterable(paramSpecType)) && !jinja2.IsString(paramSpecType)) && !jinja2.IsMapping(paramSpecType)) && jinja2.IsDefined(jinja2.ItemInt(paramSpecType, 0)) {
 		// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 		// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
-		if jinja2.Gt(jinja2.FilterLength(paramSpecType), jinja2.SmallInt(1)) {
+		if jinja2.Len(paramSpecType) > 1 {
 			// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
 			jinja2.Write(w, jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
@@ -483,7 +483,7 @@ func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, 
 			}
 		}
 		// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-		if hasObjectVariants.Truthy() && jinja2.Gt(jinja2.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
+		if hasObjectVariants.Truthy() && jinja2.Len(paramSpecOneOf) > 1 {
 			w.WriteString("any")
 		} else {
 			// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
@@ -894,7 +894,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && llamacpp.Eq(llamacpp.FilterLength(llamacpp.ItemAttr(block, "calls")), jinja2.SmallInt(1))) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(block, "calls"), 0), "name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && llamacpp.Len(llamacpp.ItemAttr(block, "calls")) == 1) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(block, "calls"), 0), "name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
@@ -1075,7 +1075,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, paramSpecItems, requiredParams, jinja2.Missing())
 				})
 				// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-				if jinja2.EqStr(innerType, "object | object") || llamacpp.Gt(llamacpp.FilterLength(innerType), jinja2.SmallInt(50)) {
+				if jinja2.EqStr(innerType, "object | object") || llamacpp.Len(innerType) > 50 {
 					w.WriteString("any[]")
 				} else {
 					// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
@@ -1098,7 +1098,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 	} else if (((llamacpp.IsDefined(paramSpecType) && llamacpp.IsIterable(paramSpecType)) && !llamacpp.IsString(paramSpecType)) && !llamacpp.IsMapping(paramSpecType)) && llamacpp.IsDefined(llamacpp.ItemInt(paramSpecType, 0)) {
 		// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 		// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
-		if llamacpp.Gt(llamacpp.FilterLength(paramSpecType), jinja2.SmallInt(1)) {
+		if llamacpp.Len(paramSpecType) > 1 {
 			// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
 			llamacpp.Write(w, llamacpp.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
@@ -1120,7 +1120,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 			}
 		}
 		// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-		if llamacpp.Truthy(hasObjectVariants) && llamacpp.Gt(llamacpp.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
+		if llamacpp.Truthy(hasObjectVariants) && llamacpp.Len(paramSpecOneOf) > 1 {
 			w.WriteString("any")
 		} else {
 			// Apertus-8B-Instruct.jinja:46:13 {%- else -%}

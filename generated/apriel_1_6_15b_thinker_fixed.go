@@ -90,7 +90,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
 	reasoningAsstTurnStart = jinja2.Lit("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
-	if jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+	if jinja2.Len(tools) > 0 {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
@@ -104,9 +104,9 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 		availableToolString = w.Cut(mark)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.SmallInt(0)) && !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if jinja2.Len(messages) > 0 && !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
-		if jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+		if jinja2.Len(tools) > 0 {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
 			jinja2.WriteAdd(w, bosToken, jinja2.Lit("<|begin_system|>\n"), reasoningPrompt, jinja2.Lit("\n"), availableToolString, jinja2.Lit("\n"))
 		} else {
@@ -155,7 +155,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
 			sysContent = jinja2.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
-			if sysContent.Truthy() && jinja2.Gt(jinja2.FilterLength(sysContent), jinja2.SmallInt(0)) {
+			if sysContent.Truthy() && jinja2.Len(sysContent) > 0 {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
 				if jinja2.IsString(sysContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
@@ -171,7 +171,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 				systemMessage = jinja2.Lit("")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
-			if jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+			if jinja2.Len(tools) > 0 {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
 				jinja2.WriteAdd(w, bosToken, jinja2.Lit("<|begin_system|>\n"), reasoningPrompt, jinja2.Lit("\n"), systemMessage, jinja2.Lit("\n"), availableToolString, jinja2.Lit("\n"))
 			} else {
@@ -195,7 +195,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
 			asstContent = jinja2.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
-			if asstContent.Truthy() && jinja2.Gt(jinja2.FilterLength(asstContent), jinja2.SmallInt(0)) {
+			if asstContent.Truthy() && jinja2.Len(asstContent) > 0 {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
 				if !jinja2.IsString(asstContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
@@ -214,7 +214,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
 					jinja2.Write(w, asstText)
 				}
-			} else if jinja2.MethodGet(message, jinja2.Lit("chosen")).Truthy() && jinja2.Gt(jinja2.FilterLength(jinja2.ItemStr(message, "chosen")), jinja2.SmallInt(0)) {
+			} else if jinja2.MethodGet(message, jinja2.Lit("chosen")).Truthy() && jinja2.Len(jinja2.ItemStr(message, "chosen")) > 0 {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
 				jinja2.Write(w, jinja2.ItemInt(jinja2.ItemStr(message, "chosen"), 0))
@@ -222,7 +222,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
 			toolCalls = jinja2.MethodGetDefault(message, jinja2.Lit("tool_calls"), jinja2.NewList())
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
-			if toolCalls.Truthy() && jinja2.Gt(jinja2.FilterLength(toolCalls), jinja2.SmallInt(0)) {
+			if toolCalls.Truthy() && jinja2.Len(toolCalls) > 0 {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
 				items := jinja2.Iterate(w, toolCalls)
@@ -351,7 +351,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
 	reasoningAsstTurnStart = jinja2.Lit("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
-	if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+	if llamacpp.Len(tools) > 0 {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
@@ -365,9 +365,9 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 		availableToolString = w.Cut(mark)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	if llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) && !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Len(messages) > 0 && !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
-		if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+		if llamacpp.Len(tools) > 0 {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
 			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("<|begin_system|>\n"), reasoningPrompt, jinja2.Lit("\n"), availableToolString, jinja2.Lit("\n"))
 		} else {
@@ -417,7 +417,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
 			sysContent = llamacpp.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
-			if llamacpp.Truthy(sysContent) && llamacpp.Gt(llamacpp.FilterLength(sysContent), jinja2.SmallInt(0)) {
+			if llamacpp.Truthy(sysContent) && llamacpp.Len(sysContent) > 0 {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
 				if llamacpp.IsString(sysContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
@@ -433,7 +433,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 				systemMessage = jinja2.Lit("")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
-			if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+			if llamacpp.Len(tools) > 0 {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
 				llamacpp.WriteAdd(w, bosToken, jinja2.Lit("<|begin_system|>\n"), reasoningPrompt, jinja2.Lit("\n"), systemMessage, jinja2.Lit("\n"), availableToolString, jinja2.Lit("\n"))
 			} else {
@@ -457,7 +457,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
 			asstContent = llamacpp.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
-			if llamacpp.Truthy(asstContent) && llamacpp.Gt(llamacpp.FilterLength(asstContent), jinja2.SmallInt(0)) {
+			if llamacpp.Truthy(asstContent) && llamacpp.Len(asstContent) > 0 {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
 				if !llamacpp.IsString(asstContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
@@ -476,7 +476,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
 					llamacpp.Write(w, asstText)
 				}
-			} else if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("chosen"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemStr(message, "chosen")), jinja2.SmallInt(0)) {
+			} else if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("chosen"))) && llamacpp.Len(llamacpp.ItemStr(message, "chosen")) > 0 {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
 				llamacpp.Write(w, llamacpp.ItemInt(llamacpp.ItemStr(message, "chosen"), 0))
@@ -484,7 +484,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
 			toolCalls = llamacpp.MethodGetDefault(message, jinja2.Lit("tool_calls"), jinja2.NewList())
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
-			if llamacpp.Truthy(toolCalls) && llamacpp.Gt(llamacpp.FilterLength(toolCalls), jinja2.SmallInt(0)) {
+			if llamacpp.Truthy(toolCalls) && llamacpp.Len(toolCalls) > 0 {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
 				items := llamacpp.Iterate(w, toolCalls)

@@ -165,14 +165,14 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			if jinja2.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) || !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if i == 0 || !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
 			w.WriteString("<|function_output|>")
 			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -308,14 +308,14 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			if llamacpp.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if i == 0 || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
 			w.WriteString("<|function_output|>")
 			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -125,7 +125,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
-		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+		if jinja2.IsIterable(tools) && jinja2.Len(tools) > 0 {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
 			jinja2.WriteAdd(w, bosToken, jinja2.Lit("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 		}
@@ -228,11 +228,11 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
-	if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+	if jinja2.IsIterable(tools) && jinja2.Len(tools) > 0 {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	if jinja2.IsDefined(systemMessage) || (jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0))) {
+	if jinja2.IsDefined(systemMessage) || (jinja2.IsIterable(tools) && jinja2.Len(tools) > 0) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
 		jinja2.Write(w, eosToken)
 	}
@@ -267,12 +267,12 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
 		messageRole := jinja2.ItemAttr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(message, "tool_calls")), jinja2.SmallInt(0)) {
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.Len(jinja2.ItemAttr(message, "tool_calls")) > 0 {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			jinja2.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
-			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.SmallInt(0)) {
+			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Len(jinja2.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				jinja2.WriteStr(w, thinkBeginToken)
@@ -281,7 +281,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := jinja2.ItemAttr(message, "content")
-			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.SmallInt(0)) {
+			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Len(jinja2.FilterTrim(messageContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				w.WriteString("\n")
 				jinja2.WriteStr(w, jinja2.FilterTrim(messageContent, nil, nil))
@@ -337,7 +337,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			jinja2.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
-			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.SmallInt(0)) {
+			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Len(jinja2.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				jinja2.WriteStr(w, thinkBeginToken)
@@ -346,7 +346,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := jinja2.ItemAttr(message, "content")
-			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.SmallInt(0)) {
+			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Len(jinja2.FilterTrim(messageContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
 				jinja2.WriteStr(w, jinja2.FilterTrim(messageContent, nil, nil))
@@ -475,7 +475,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
-		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+		if llamacpp.IsIterable(tools) && llamacpp.Len(tools) > 0 {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
 			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 		}
@@ -586,11 +586,11 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
-	if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+	if llamacpp.IsIterable(tools) && llamacpp.Len(tools) > 0 {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	if llamacpp.IsDefined(systemMessage) || (llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0))) {
+	if llamacpp.IsDefined(systemMessage) || (llamacpp.IsIterable(tools) && llamacpp.Len(tools) > 0) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
 		llamacpp.Write(w, eosToken)
 	}
@@ -625,12 +625,12 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
 		messageRole := llamacpp.ItemAttr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(message, "tool_calls")), jinja2.SmallInt(0)) {
+		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.Len(llamacpp.ItemAttr(message, "tool_calls")) > 0 {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			llamacpp.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
-			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.SmallInt(0)) {
+			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Len(llamacpp.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, thinkBeginToken)
@@ -639,7 +639,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := llamacpp.ItemAttr(message, "content")
-			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.SmallInt(0)) {
+			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Len(llamacpp.FilterTrim(messageContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, llamacpp.FilterTrim(messageContent, nil, nil))
@@ -697,7 +697,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			llamacpp.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
-			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.SmallInt(0)) {
+			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Len(llamacpp.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, thinkBeginToken)
@@ -706,7 +706,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := llamacpp.ItemAttr(message, "content")
-			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.SmallInt(0)) {
+			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Len(llamacpp.FilterTrim(messageContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, llamacpp.FilterTrim(messageContent, nil, nil))

@@ -391,7 +391,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
 			renderCohere2MoE_formatToolMessage(w, messages, message, printToolContent, regenToolCallIds)
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())) {
+			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
 				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttr(msg, "role")), "tool") {
 					w.WriteString(",\n    ")
@@ -993,7 +993,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
 			renderCohere2MoE_formatToolMessageLlama(w, messages, message, printToolContent, regenToolCallIds)
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())) {
+			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 				mark := w.Mark()
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
 				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(msg, "role")), "tool") {

@@ -196,7 +196,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
 			renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessage(w, messages, message)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())) {
+			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
 				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttr(msg, "role")), "tool") {
 					w.WriteString(",\n")
@@ -443,7 +443,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
 			renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessageLlama(w, messages, message)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())) {
+			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 				mark := w.Mark()
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
 				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(msg, "role")), "tool") {

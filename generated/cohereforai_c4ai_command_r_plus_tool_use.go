@@ -142,7 +142,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("\"parameters\": "), []jinja2.Value{jinja2.SmallInt(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
 				toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
-				if jinja2.IsDefined(toolCallArguments) && jinja2.Gt(jinja2.FilterLength(toolCallArguments), jinja2.SmallInt(0)) {
+				if jinja2.IsDefined(toolCallArguments) && jinja2.Len(toolCallArguments) > 0 {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
 					jinja2.Write(w, jinja2.FilterIndent(jinja2.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))}), []jinja2.Value{jinja2.SmallInt(8)}, nil))
 					w.WriteString("\n")
@@ -238,7 +238,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser(w *jinja2.Writer, 
 	for i := range items {
 		tool := items[i]
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
-		if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+		if i != 0 {
 			w.WriteString("\n\n")
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
@@ -252,7 +252,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser(w *jinja2.Writer, 
 			paramName := keys[i]
 			paramFields := values[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
-			if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			if i != 0 {
 				w.WriteString(", ")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
@@ -273,7 +273,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser(w *jinja2.Writer, 
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
 		jinja2.Write(w, jinja2.ItemAttr(tool, "description"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
-		if jinja2.Ne(jinja2.FilterLength(toolParameterDefinitions), jinja2.SmallInt(0)) {
+		if jinja2.Len(toolParameterDefinitions) != 0 {
 			w.WriteString("\n\n    Args:\n        ")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 			keys, values := jinja2.ItemsFilterPairs(toolParameterDefinitions)
@@ -281,7 +281,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser(w *jinja2.Writer, 
 				paramName := keys[i]
 				paramFields := values[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
-				if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+				if i != 0 {
 					w.WriteString("\n        ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
@@ -315,7 +315,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 	for i := range items {
 		tool := items[i]
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
-		if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+		if i != 0 {
 			w.WriteString("\n\n")
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
@@ -336,7 +336,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 			paramName := keys[i]
 			paramFields := values[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
-			if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			if i != 0 {
 				w.WriteString(", ")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
@@ -361,7 +361,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
 		jinja2.Write(w, jinja2.ItemAttr(tool, "description"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
-		if jinja2.Ne(jinja2.FilterLength(toolParametersProperties), jinja2.SmallInt(0)) {
+		if jinja2.Len(toolParametersProperties) != 0 {
 			w.WriteString("\n\n    Args:\n        ")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
@@ -369,7 +369,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 				paramName := keys[i]
 				paramFields := values[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
-				if jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+				if i != 0 {
 					w.WriteString("\n        ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
@@ -501,7 +501,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("\"parameters\": "), []jinja2.Value{jinja2.SmallInt(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
 				toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
-				if llamacpp.IsDefined(toolCallArguments) && llamacpp.Gt(llamacpp.FilterLength(toolCallArguments), jinja2.SmallInt(0)) {
+				if llamacpp.IsDefined(toolCallArguments) && llamacpp.Len(toolCallArguments) > 0 {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
 					llamacpp.Write(w, llamacpp.FilterIndent(llamacpp.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))}), []jinja2.Value{jinja2.SmallInt(8)}, nil))
 					w.WriteString("\n")
@@ -597,7 +597,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Wri
 	for i := range items {
 		tool := items[i]
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
-		if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+		if i != 0 {
 			w.WriteString("\n\n")
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
@@ -613,7 +613,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Wri
 			paramName := vals[0]
 			paramFields := vals[1]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
-			if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			if i != 0 {
 				w.WriteString(", ")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
@@ -635,7 +635,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Wri
 		llamacpp.Write(w, llamacpp.ItemAttr(tool, "description"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
 		toolParameterDefinitions := llamacpp.ItemAttr(tool, "parameter_definitions")
-		if llamacpp.Ne(llamacpp.FilterLength(toolParameterDefinitions), jinja2.SmallInt(0)) {
+		if llamacpp.Len(toolParameterDefinitions) != 0 {
 			w.WriteString("\n\n    Args:\n        ")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -646,7 +646,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Wri
 				paramName := vals[0]
 				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
-				if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+				if i != 0 {
 					w.WriteString("\n        ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
@@ -680,7 +680,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 	for i := range items {
 		tool := items[i]
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
-		if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+		if i != 0 {
 			w.WriteString("\n\n")
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
@@ -703,7 +703,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 			paramName := vals[0]
 			paramFields := vals[1]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
-			if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			if i != 0 {
 				w.WriteString(", ")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
@@ -730,7 +730,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
 		tool2Parameters := llamacpp.ItemAttr(tool, "parameters")
 		toolParametersProperties := llamacpp.ItemAttr(tool2Parameters, "properties")
-		if llamacpp.Ne(llamacpp.FilterLength(toolParametersProperties), jinja2.SmallInt(0)) {
+		if llamacpp.Len(toolParametersProperties) != 0 {
 			w.WriteString("\n\n    Args:\n        ")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -741,7 +741,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 				paramName := vals[0]
 				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
-				if llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+				if i != 0 {
 					w.WriteString("\n        ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}

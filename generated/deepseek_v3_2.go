@@ -115,11 +115,11 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
 	jinja2.Write(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	hasSystem = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.SmallInt(0))), func() jinja2.Value {
+	hasSystem = jinja2.And(jinja2.Bool(jinja2.Len(messages) > 0), func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	firstIsDeveloper = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.SmallInt(0))), func() jinja2.Value {
+	firstIsDeveloper = jinja2.And(jinja2.Bool(jinja2.Len(messages) > 0), func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
@@ -500,11 +500,11 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	hasSystem = llamacpp.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0))), func() jinja2.Value {
+	hasSystem = llamacpp.And(jinja2.Bool(llamacpp.Len(messages) > 0), func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	firstIsDeveloper = llamacpp.And(jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0))), func() jinja2.Value {
+	firstIsDeveloper = llamacpp.And(jinja2.Bool(llamacpp.Len(messages) > 0), func() jinja2.Value {
 		return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}

@@ -95,7 +95,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
 		msgContent = jinja2.FilterTrim(jinja2.FilterDefault(jinja2.ItemStr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
-		if jinja2.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+		if i == 0 {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
 			if jinja2.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
@@ -111,7 +111,7 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
 			jinja2.Write(w, nsContent)
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44:3 {%- if loop.index0 > 0 or ns.role != 'system' -%}
-		if jinja2.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) || !jinja2.EqStr(nsRole, "system") {
+		if i > 0 || !jinja2.EqStr(nsRole, "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
 			nsContent = jinja2.Sum(jinja2.Add(jinja2.Lit("<|start_header_id|>"), nsRole), jinja2.Lit("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}
@@ -188,7 +188,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
 		msgContent = llamacpp.FilterTrim(llamacpp.FilterDefault(llamacpp.ItemStr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
-		if llamacpp.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+		if i == 0 {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
 			if jinja2.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
@@ -204,7 +204,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, nsContent)
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44:3 {%- if loop.index0 > 0 or ns.role != 'system' -%}
-		if llamacpp.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) || !jinja2.EqStr(nsRole, "system") {
+		if i > 0 || !jinja2.EqStr(nsRole, "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
 			nsContent = llamacpp.Sum(llamacpp.Add(jinja2.Lit("<|start_header_id|>"), nsRole), jinja2.Lit("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}

@@ -236,7 +236,7 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema, 
 			jinja2.WriteAdd(w, indent, jinja2.Lit("[key: string]: "), additionalTypeStr, jinja2.Lit("\n"))
 		}
 		// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-		jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.Sub(jinja2.FilterLength(indent), jinja2.FilterLength(jinja2.Lit("  "))), jinja2.Missing()), jinja2.Lit("}"))
+		jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.SmallInt(int64(jinja2.Len(indent)-jinja2.Len(jinja2.Lit("  ")))), jinja2.Missing()), jinja2.Lit("}"))
 	} else if jinja2.EqStr(ty, "string") {
 		// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 		// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
@@ -635,7 +635,7 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, sch
 			llamacpp.WriteAdd(w, indent, jinja2.Lit("[key: string]: "), additionalTypeStr, jinja2.Lit("\n"))
 		}
 		// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-		llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), llamacpp.Sub(llamacpp.FilterLength(indent), llamacpp.FilterLength(jinja2.Lit("  "))), jinja2.Missing()), jinja2.Lit("}"))
+		llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), jinja2.SmallInt(int64(llamacpp.Len(indent)-llamacpp.Len(jinja2.Lit("  ")))), jinja2.Missing()), jinja2.Lit("}"))
 	} else if jinja2.EqStr(ty, "string") {
 		// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 		// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}

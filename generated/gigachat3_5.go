@@ -528,7 +528,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = jinja2.Add(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
+			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, jinja2.SmallInt(int64(jinja2.Len(messages)-1)))), func() jinja2.Value {
 				return jinja2.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
@@ -1252,12 +1252,12 @@ func renderGigaChat3_5_alignJsonOrderToSchema(w *jinja2.Writer, jsonObj, jsonSch
 	// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 	// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-	if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "anyOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(jsonSchema, "anyOf")), jinja2.SmallInt(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
+	if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "anyOf"))) && jinja2.Len(jinja2.ItemAttr(jsonSchema, "anyOf")) > 0) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
 		// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 		jinja2.Write(w, w.Capture(func() {
 			renderGigaChat3_5_alignJsonOrderToSchema(w, jsonObj, jinja2.ItemInt(jinja2.ItemAttr(jsonSchema, "anyOf"), 0))
 		}))
-	} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "oneOf"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(jsonSchema, "oneOf")), jinja2.SmallInt(0))) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
+	} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "oneOf"))) && jinja2.Len(jinja2.ItemAttr(jsonSchema, "oneOf")) > 0) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
 		// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 		// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 		jinja2.Write(w, w.Capture(func() {
@@ -1394,7 +1394,7 @@ func renderGigaChat3_5_renderExamples(w *jinja2.Writer, functions jinja2.Value) 
 	// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 	indent = jinja2.Lit("  ")
 	// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-	if jinja2.Gt(jinja2.FilterLength(functions), jinja2.SmallInt(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))), jinja2.SmallInt(0)) {
+	if jinja2.Len(functions) > 0 && jinja2.Len(jinja2.FilterList(jinja2.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))) > 0 {
 		// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 		jinja2.CheckNamespace(nsPrompt)
 		// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
@@ -1736,7 +1736,7 @@ func renderGigaChat3_5_renderFunctionResponses(w *jinja2.Writer, content, names 
 		items = jinja2.NewList(content)
 	}
 	// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
-	if jinja2.Ne(jinja2.FilterLength(items), jinja2.FilterLength(names)) {
+	if jinja2.Len(items) != jinja2.Len(names) {
 		// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
 		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Concat(jinja2.Lit("FR items count "), jinja2.FilterLength(items), jinja2.Lit(" != preceding tool calls count "), jinja2.FilterLength(names))))
 	}
@@ -2266,7 +2266,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
 			lastEffectiveIdx = llamacpp.Add(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = llamacpp.And(jinja2.Bool(llamacpp.Eq(lastEffectiveIdx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
+			isFinalAssistant = llamacpp.And(jinja2.Bool(llamacpp.Eq(lastEffectiveIdx, jinja2.SmallInt(int64(llamacpp.Len(messages)-1)))), func() jinja2.Value {
 				return jinja2.Bool(!llamacpp.Truthy(addGenerationPrompt))
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
@@ -3007,12 +3007,12 @@ func renderGigaChat3_5_alignJsonOrderToSchemaLlama(w *jinja2.Writer, jsonObj, js
 	// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 	// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-	if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "anyOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "anyOf")), jinja2.SmallInt(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
+	if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "anyOf"))) && llamacpp.Len(llamacpp.ItemAttr(jsonSchema, "anyOf")) > 0) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
 		// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 		llamacpp.Write(w, w.Capture(func() {
 			renderGigaChat3_5_alignJsonOrderToSchemaLlama(w, jsonObj, llamacpp.ItemInt(llamacpp.ItemAttr(jsonSchema, "anyOf"), 0))
 		}))
-	} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "oneOf"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(jsonSchema, "oneOf")), jinja2.SmallInt(0))) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
+	} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "oneOf"))) && llamacpp.Len(llamacpp.ItemAttr(jsonSchema, "oneOf")) > 0) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
 		// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 		// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 		llamacpp.Write(w, w.Capture(func() {
@@ -3153,7 +3153,7 @@ func renderGigaChat3_5_renderExamplesLlama(w *jinja2.Writer, functions jinja2.Va
 	// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 	indent = jinja2.Lit("  ")
 	// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-	if llamacpp.Gt(llamacpp.FilterLength(functions), jinja2.SmallInt(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))), jinja2.SmallInt(0)) {
+	if llamacpp.Len(functions) > 0 && llamacpp.Len(llamacpp.FilterList(llamacpp.FilterSelectattr(functions, []jinja2.Value{jinja2.Lit("few_shot_examples")}, nil))) > 0 {
 		// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
 		llamacpp.CheckNamespace(nsPrompt)
 		// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
@@ -3503,7 +3503,7 @@ func renderGigaChat3_5_renderFunctionResponsesLlama(w *jinja2.Writer, content, n
 		items = jinja2.NewList(llamacpp.Named(content, "content"))
 	}
 	// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
-	if llamacpp.Ne(llamacpp.FilterLength(items), llamacpp.FilterLength(names)) {
+	if llamacpp.Len(items) != llamacpp.Len(names) {
 		// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
 		llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Lit("FR items count "), llamacpp.FilterLength(items), jinja2.Lit(" != preceding tool calls count "), llamacpp.FilterLength(names))))
 	}

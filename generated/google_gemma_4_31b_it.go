@@ -143,9 +143,9 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 			prevNtRole := jinja2.None()
 			prevNtFound := false
 			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
-			if jinja2.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			if i > 0 {
 				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				for _, j := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
+				for _, j := range jinja2.Iterate(w, jinja2.Range(w, jinja2.SmallInt(int64(i-1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
@@ -248,7 +248,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
-				for _, k := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.FilterLength(loopMessages))) {
+				for _, k := range jinja2.Iterate(w, jinja2.Range(w, jinja2.SmallInt(int64(i+1)), jinja2.FilterLength(loopMessages))) {
 					var follow, toolBody jinja2.Value
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
@@ -955,9 +955,9 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			prevNtRole := jinja2.None()
 			prevNtFound := false
 			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
-			if llamacpp.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			if i > 0 {
 				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				for _, j := range llamacpp.Iterate(w, llamacpp.Range(w, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
+				for _, j := range llamacpp.Iterate(w, llamacpp.Range(w, jinja2.SmallInt(int64(i-1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
@@ -1065,7 +1065,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var follow, toolBody jinja2.Value
-				for _, k := range llamacpp.Iterate(w, llamacpp.Range(w, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1)), llamacpp.FilterLength(loopMessages))) {
+				for _, k := range llamacpp.Iterate(w, llamacpp.Range(w, jinja2.SmallInt(int64(i+1)), llamacpp.FilterLength(loopMessages))) {
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
 					} else if !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(loopMessages, k), "role"), "tool") {

@@ -178,7 +178,7 @@ func renderKimiK3(w *jinja2.Writer) {
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
 				renderKimiK3_closeTag(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool")) {
+			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := jinja2.NewList()
@@ -214,7 +214,7 @@ func renderKimiK3(w *jinja2.Writer) {
 					}
 				}
 				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				if jinja2.Gt(jinja2.FilterLength(runToolMessages), jinja2.SmallInt(0)) && jinja2.Eq(runResolvedCount, jinja2.FilterLength(runToolMessages)) {
+				if jinja2.Len(runToolMessages) > 0 && jinja2.Eq(runResolvedCount, jinja2.FilterLength(runToolMessages)) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := jinja2.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
@@ -893,7 +893,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
 				renderKimiK3_closeTagLlama(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool")) {
+			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := jinja2.NewList()
@@ -932,7 +932,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					}
 				}
 				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				if llamacpp.Gt(llamacpp.FilterLength(runToolMessages), jinja2.SmallInt(0)) && llamacpp.Eq(runResolvedCount, llamacpp.FilterLength(runToolMessages)) {
+				if llamacpp.Len(runToolMessages) > 0 && llamacpp.Eq(runResolvedCount, llamacpp.FilterLength(runToolMessages)) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := jinja2.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}

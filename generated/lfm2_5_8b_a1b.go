@@ -166,7 +166,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = jinja2.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						truncLen = jinja2.Sub(jinja2.FilterLength(content), jinja2.FilterLength(cfmTag))
+						truncLen = jinja2.SmallInt(int64(jinja2.Len(content) - jinja2.Len(cfmTag)))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
 						jinja2.Write(w, jinja2.Slice(content, jinja2.Missing(), truncLen, jinja2.Missing()))
 					} else {
@@ -432,7 +432,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = jinja2.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						truncLen = llamacpp.Sub(llamacpp.FilterLength(content), llamacpp.FilterLength(cfmTag))
+						truncLen = jinja2.SmallInt(int64(llamacpp.Len(content) - llamacpp.Len(cfmTag)))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
 						llamacpp.Write(w, llamacpp.Slice(content, jinja2.Missing(), truncLen, jinja2.Missing()))
 					} else {

@@ -79,7 +79,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctions(w, tools, jinja2.Missing(), getParameterTypescript)
 	}), jinja2.Lit("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.SmallInt(0)) {
+	if jinja2.Len(tools) > 0 && jinja2.Len(jinja2.FilterList(jinja2.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))) > 0 {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
@@ -157,7 +157,7 @@ func renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfo(w *jinja2.Writer, par
 		jinja2.WriteStr(w, offset)
 		jinja2.WriteStr(w, commentInfo)
 		// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-		if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
+		if jinja2.Len(examplesInfo) > 0 {
 			// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
 			for _, example := range jinja2.Iterate(w, examplesInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -343,7 +343,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr(w *jinja2.Writer, enumO
 			jinja2.Write(w, v)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-		if jinja2.Gt(jinja2.FilterLength(enumOptions), jinja2.SmallInt(0)) && jinja2.Ne(v, jinja2.ItemInt(enumOptions, -1)) {
+		if jinja2.Len(enumOptions) > 0 && jinja2.Ne(v, jinja2.ItemInt(enumOptions, -1)) {
 			w.WriteString(" | ")
 		}
 	}
@@ -367,7 +367,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript(w *jinja2.Writer, par
 	// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
 	itemsInfo = jinja2.MethodGetDefault(paramDic, jinja2.Lit("items"), jinja2.DictOf())
 	// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-	if jinja2.Eq(jinja2.FilterLength(itemsInfo), jinja2.SmallInt(0)) {
+	if jinja2.Len(itemsInfo) == 0 {
 		// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 		if paramName.Truthy() {
 			// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
@@ -539,7 +539,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w *jinja2.Writer,
 					jinja2.WriteStr(w, commentInfo)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-				if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
+				if jinja2.Len(examplesInfo) > 0 {
 					// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
 					for _, example := range jinja2.Iterate(w, examplesInfo) {
 						// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -583,7 +583,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w *jinja2.Writer,
 						jinja2.WriteStr(w, commentInfo)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-					if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
+					if jinja2.Len(examplesInfo) > 0 {
 						// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
 						for _, example := range jinja2.Iterate(w, examplesInfo) {
 							// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -729,7 +729,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctionsLlama(w, tools, jinja2.Missing(), getParameterTypescript)
 	}), jinja2.Lit("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))), jinja2.SmallInt(0)) {
+	if llamacpp.Len(tools) > 0 && llamacpp.Len(llamacpp.FilterList(llamacpp.FilterSelectattr(tools, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil))) > 0 {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
@@ -807,7 +807,7 @@ func renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfoLlama(w *jinja2.Writer
 		llamacpp.WriteStr(w, offset)
 		llamacpp.WriteStr(w, commentInfo)
 		// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-		if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
+		if llamacpp.Len(examplesInfo) > 0 {
 			// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
 			for _, example := range llamacpp.Iterate(w, examplesInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -995,7 +995,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama(w *jinja2.Writer, 
 			llamacpp.Write(w, v)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-		if llamacpp.Gt(llamacpp.FilterLength(enumOptions), jinja2.SmallInt(0)) && llamacpp.Ne(v, llamacpp.ItemInt(enumOptions, -1)) {
+		if llamacpp.Len(enumOptions) > 0 && llamacpp.Ne(v, llamacpp.ItemInt(enumOptions, -1)) {
 			w.WriteString(" | ")
 		}
 	}
@@ -1019,7 +1019,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer
 	// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
 	itemsInfo = llamacpp.MethodGetDefault(paramDic, jinja2.Lit("items"), jinja2.DictOf())
 	// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-	if llamacpp.Eq(llamacpp.FilterLength(itemsInfo), jinja2.SmallInt(0)) {
+	if llamacpp.Len(itemsInfo) == 0 {
 		// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 		if llamacpp.Truthy(paramName) {
 			// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
@@ -1194,7 +1194,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w *jinja2.Wr
 					llamacpp.WriteStr(w, commentInfo)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-				if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
+				if llamacpp.Len(examplesInfo) > 0 {
 					// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
 					for _, example := range llamacpp.Iterate(w, examplesInfo) {
 						// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
@@ -1238,7 +1238,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w *jinja2.Wr
 						llamacpp.WriteStr(w, commentInfo)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-					if llamacpp.Gt(llamacpp.FilterLength(examplesInfo), jinja2.SmallInt(0)) {
+					if llamacpp.Len(examplesInfo) > 0 {
 						// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
 						for _, example := range llamacpp.Iterate(w, examplesInfo) {
 							// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}

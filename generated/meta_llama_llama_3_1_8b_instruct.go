@@ -123,7 +123,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
 	if toolsInUserMessage.Truthy() && !jinja2.IsNone(tools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
-		if jinja2.Ne(jinja2.FilterLength(messages), jinja2.SmallInt(0)) {
+		if jinja2.Len(messages) != 0 {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
 			firstUserMessage = jinja2.FilterTrim(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
@@ -159,7 +159,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
-			if !jinja2.Eq(jinja2.FilterLength(messageToolCalls), jinja2.SmallInt(1)) {
+			if !(jinja2.Len(messageToolCalls) == 1) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}
@@ -307,7 +307,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
 	if llamacpp.Truthy(toolsInUserMessage) && !llamacpp.IsNone(tools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
-		if llamacpp.Ne(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) {
+		if llamacpp.Len(messages) != 0 {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
 			firstUserMessage = llamacpp.FilterTrim(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
@@ -344,7 +344,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if !llamacpp.Eq(llamacpp.FilterLength(messageToolCalls), jinja2.SmallInt(1)) {
+			if !(llamacpp.Len(messageToolCalls) == 1) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}

@@ -70,7 +70,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 		tools = jinja2.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.SmallInt(0)) && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if jinja2.Len(messages) > 0 && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
 		messages0 := jinja2.ItemInt(messages, 0)
 		messages0Content := jinja2.ItemStr(messages0, "content")
@@ -173,7 +173,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 					jinja2.WriteStr(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					toolCallId := jinja2.ItemAttr(toolCall, "id")
-					if (!jinja2.IsDefined(toolCallId) || !jinja2.IsString(toolCallId)) || jinja2.Ne(jinja2.FilterLength(toolCallId), jinja2.SmallInt(9)) {
+					if (!jinja2.IsDefined(toolCallId) || !jinja2.IsString(toolCallId)) || jinja2.Len(toolCallId) != 9 {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
@@ -225,7 +225,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
 			messageToolCallId := jinja2.ItemAttr(message, "tool_call_id")
-			if (!jinja2.IsDefined(messageToolCallId) || !jinja2.IsString(messageToolCallId)) || jinja2.Ne(jinja2.FilterLength(jinja2.ItemStr(message, "tool_call_id")), jinja2.SmallInt(9)) {
+			if (!jinja2.IsDefined(messageToolCallId) || !jinja2.IsString(messageToolCallId)) || jinja2.Len(jinja2.ItemStr(message, "tool_call_id")) != 9 {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
@@ -268,7 +268,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 		tools = jinja2.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	if llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Len(messages) > 0 && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
 		messages0 := llamacpp.ItemInt(messages, 0)
 		messages0Content := llamacpp.ItemStr(messages0, "content")
@@ -372,7 +372,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					toolCallId := llamacpp.ItemAttr(toolCall, "id")
-					if (!llamacpp.IsDefined(toolCallId) || !llamacpp.IsString(toolCallId)) || llamacpp.Ne(llamacpp.FilterLength(toolCallId), jinja2.SmallInt(9)) {
+					if (!llamacpp.IsDefined(toolCallId) || !llamacpp.IsString(toolCallId)) || llamacpp.Len(toolCallId) != 9 {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
@@ -424,7 +424,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
 			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
-			if (!llamacpp.IsDefined(messageToolCallId) || !llamacpp.IsString(messageToolCallId)) || llamacpp.Ne(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_call_id")), jinja2.SmallInt(9)) {
+			if (!llamacpp.IsDefined(messageToolCallId) || !llamacpp.IsString(messageToolCallId)) || llamacpp.Len(llamacpp.ItemStr(message, "tool_call_id")) != 9 {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}

@@ -100,7 +100,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
 	_ = jinja2.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (jinja2.IsDefined(tools) && !jinja2.IsNone(tools)) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+	if (jinja2.IsDefined(tools) && !jinja2.IsNone(tools)) && jinja2.Len(tools) > 0 {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
 		_ = jinja2.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
@@ -114,7 +114,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
 		messageRole := jinja2.ItemAttr(message, "role")
-		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemAttr(message, "tool_calls"))) || jinja2.Eq(jinja2.FilterLength(jinja2.ItemAttr(message, "tool_calls")), jinja2.SmallInt(0)))) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemAttr(message, "tool_calls"))) || jinja2.Len(jinja2.ItemAttr(message, "tool_calls")) == 0)) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
@@ -136,11 +136,11 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			if jinja2.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				jinja2.WriteAdd(w, jinja2.Lit("[INST]"), messageContent, jinja2.Lit("[/INST]"))
-			} else if jinja2.Gt(jinja2.FilterLength(messageContent), jinja2.SmallInt(0)) {
+			} else if jinja2.Len(messageContent) > 0 {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
-				if jinja2.Eq(jinja2.FilterLength(messageContent), jinja2.SmallInt(2)) {
+				if jinja2.Len(messageContent) == 2 {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
 					blocks = jinja2.FilterSort(messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))})
 				} else {
@@ -174,7 +174,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
 			message2Content := jinja2.ItemStr(message, "content")
-			if ((jinja2.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(jinja2.FilterLength(message2Content), jinja2.SmallInt(0))) && ((!jinja2.IsDefined(jinja2.ItemStr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemStr(message, "tool_calls"))) || jinja2.Eq(jinja2.FilterLength(jinja2.ItemStr(message, "tool_calls")), jinja2.SmallInt(0))) {
+			if ((jinja2.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Len(message2Content) == 0) && ((!jinja2.IsDefined(jinja2.ItemStr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemStr(message, "tool_calls"))) || jinja2.Len(jinja2.ItemStr(message, "tool_calls")) == 0) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
@@ -182,7 +182,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			if jinja2.IsString(message2Content) && !jinja2.EqStr(message2Content, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
 				jinja2.Write(w, message2Content)
-			} else if jinja2.Gt(jinja2.FilterLength(message2Content), jinja2.SmallInt(0)) {
+			} else if jinja2.Len(message2Content) > 0 {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
 				for _, block := range jinja2.Iterate(w, message2Content) {
@@ -204,7 +204,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
-			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.SmallInt(0)) {
+			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Len(messageToolCalls) > 0 {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var name, arguments jinja2.Value
@@ -301,7 +301,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
 	_ = jinja2.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (llamacpp.IsDefined(tools) && !llamacpp.IsNone(tools)) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+	if (llamacpp.IsDefined(tools) && !llamacpp.IsNone(tools)) && llamacpp.Len(tools) > 0 {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
 		_ = jinja2.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
@@ -315,7 +315,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
 		messageRole := llamacpp.ItemAttr(message, "role")
-		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls"))) || llamacpp.Eq(llamacpp.FilterLength(llamacpp.ItemAttr(message, "tool_calls")), jinja2.SmallInt(0)))) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls"))) || llamacpp.Len(llamacpp.ItemAttr(message, "tool_calls")) == 0)) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
 			if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
@@ -338,11 +338,11 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			if llamacpp.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				llamacpp.WriteAdd(w, jinja2.Lit("[INST]"), messageContent, jinja2.Lit("[/INST]"))
-			} else if llamacpp.Gt(llamacpp.FilterLength(messageContent), jinja2.SmallInt(0)) {
+			} else if llamacpp.Len(messageContent) > 0 {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
-				if llamacpp.Eq(llamacpp.FilterLength(messageContent), jinja2.SmallInt(2)) {
+				if llamacpp.Len(messageContent) == 2 {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
 					blocks = llamacpp.FilterSort(messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("type"))})
 				} else {
@@ -376,7 +376,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
 			message2Content := llamacpp.ItemStr(message, "content")
-			if ((llamacpp.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || llamacpp.Eq(llamacpp.FilterLength(message2Content), jinja2.SmallInt(0))) && ((!llamacpp.IsDefined(llamacpp.ItemStr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemStr(message, "tool_calls"))) || llamacpp.Eq(llamacpp.FilterLength(llamacpp.ItemStr(message, "tool_calls")), jinja2.SmallInt(0))) {
+			if ((llamacpp.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || llamacpp.Len(message2Content) == 0) && ((!llamacpp.IsDefined(llamacpp.ItemStr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemStr(message, "tool_calls"))) || llamacpp.Len(llamacpp.ItemStr(message, "tool_calls")) == 0) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
@@ -384,7 +384,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			if llamacpp.IsString(message2Content) && !jinja2.EqStr(message2Content, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
 				llamacpp.Write(w, message2Content)
-			} else if llamacpp.Gt(llamacpp.FilterLength(message2Content), jinja2.SmallInt(0)) {
+			} else if llamacpp.Len(message2Content) > 0 {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
 				for _, block := range llamacpp.Iterate(w, message2Content) {
@@ -406,7 +406,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-			if (llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls)) && llamacpp.Gt(llamacpp.FilterLength(messageToolCalls), jinja2.SmallInt(0)) {
+			if (llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls)) && llamacpp.Len(messageToolCalls) > 0 {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var name, arguments jinja2.Value

@@ -188,7 +188,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.Slice(out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				toolCallId := jinja2.ItemAttr(toolCall, "id")
-				if !jinja2.IsDefined(toolCallId) || jinja2.Ne(jinja2.FilterLength(toolCallId), jinja2.SmallInt(9)) {
+				if !jinja2.IsDefined(toolCallId) || jinja2.Len(toolCallId) != 9 {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
@@ -228,7 +228,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			messageToolCallId := jinja2.ItemAttr(message, "tool_call_id")
-			if !jinja2.IsDefined(messageToolCallId) || jinja2.Ne(jinja2.FilterLength(messageToolCallId), jinja2.SmallInt(9)) {
+			if !jinja2.IsDefined(messageToolCallId) || jinja2.Len(messageToolCallId) != 9 {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
@@ -394,7 +394,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, llamacpp.Slice(out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				toolCallId := llamacpp.ItemAttr(toolCall, "id")
-				if !llamacpp.IsDefined(toolCallId) || llamacpp.Ne(llamacpp.FilterLength(toolCallId), jinja2.SmallInt(9)) {
+				if !llamacpp.IsDefined(toolCallId) || llamacpp.Len(toolCallId) != 9 {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
@@ -434,7 +434,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
-			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Ne(llamacpp.FilterLength(messageToolCallId), jinja2.SmallInt(9)) {
+			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Len(messageToolCallId) != 9 {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}

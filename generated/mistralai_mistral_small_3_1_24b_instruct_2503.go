@@ -242,7 +242,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.Slice(out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				toolCallId := jinja2.ItemAttr(toolCall, "id")
-				if !jinja2.IsDefined(toolCallId) || jinja2.Lt(jinja2.FilterLength(toolCallId), jinja2.SmallInt(9)) {
+				if !jinja2.IsDefined(toolCallId) || jinja2.Len(toolCallId) < 9 {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
@@ -290,7 +290,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			messageToolCallId := jinja2.ItemAttr(message, "tool_call_id")
-			if !jinja2.IsDefined(messageToolCallId) || jinja2.Lt(jinja2.FilterLength(messageToolCallId), jinja2.SmallInt(9)) {
+			if !jinja2.IsDefined(messageToolCallId) || jinja2.Len(messageToolCallId) < 9 {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
@@ -508,7 +508,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, llamacpp.Slice(out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				toolCallId := llamacpp.ItemAttr(toolCall, "id")
-				if !llamacpp.IsDefined(toolCallId) || llamacpp.Lt(llamacpp.FilterLength(toolCallId), jinja2.SmallInt(9)) {
+				if !llamacpp.IsDefined(toolCallId) || llamacpp.Len(toolCallId) < 9 {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
@@ -556,7 +556,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
-			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Lt(llamacpp.FilterLength(messageToolCallId), jinja2.SmallInt(9)) {
+			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Len(messageToolCallId) < 9 {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}

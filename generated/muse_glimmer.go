@@ -123,7 +123,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
 		role = jinja2.ItemStr(message, "role")
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
-		if !(i == len(items)-1) && jinja2.Eq(jinja2.ItemStr(jinja2.Item(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), role) {
+		if !(i == len(items)-1) && jinja2.Eq(jinja2.ItemStr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), role) {
 			endToken = jinja2.Lit("<|eom|>")
 		} else {
 			endToken = jinja2.Lit("<|eot|>")
@@ -570,7 +570,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
 		role = llamacpp.ItemStr(message, "role")
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
-		if !(i == len(items)-1) && llamacpp.Eq(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), role) {
+		if !(i == len(items)-1) && llamacpp.Eq(llamacpp.ItemStr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), role) {
 			endToken = jinja2.Lit("<|eom|>")
 		} else {
 			endToken = jinja2.Lit("<|eot|>")

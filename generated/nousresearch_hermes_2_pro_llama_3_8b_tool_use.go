@@ -134,7 +134,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
-		if jinja2.Eq(jinja2.FilterLength(toolParametersProperties), jinja2.SmallInt(0)) {
+		if jinja2.Len(toolParametersProperties) == 0 {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}
@@ -379,7 +379,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
 		toolParameters := llamacpp.ItemAttr(tool, "parameters")
-		if llamacpp.Eq(llamacpp.FilterLength(llamacpp.ItemAttr(toolParameters, "properties")), jinja2.SmallInt(0)) {
+		if llamacpp.Len(llamacpp.ItemAttr(toolParameters, "properties")) == 0 {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}

@@ -115,14 +115,14 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
-		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+		if jinja2.IsIterable(tools) && jinja2.Len(tools) > 0 {
 			w.WriteString("<|im_start|>system\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47:1 {%- if tools is iterable and tools | length > 0 %}
-	if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+	if jinja2.IsIterable(tools) && jinja2.Len(tools) > 0 {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48:5 {%- if system_message is defined and system_message | length > 0 %}
-		if jinja2.IsDefined(systemMessage) && jinja2.Gt(jinja2.FilterLength(systemMessage), jinja2.SmallInt(0)) {
+		if jinja2.IsDefined(systemMessage) && jinja2.Len(systemMessage) > 0 {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
@@ -219,7 +219,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99:5 {%- if tools is iterable and tools | length > 0 %}
-		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+		if jinja2.IsIterable(tools) && jinja2.Len(tools) > 0 {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -233,7 +233,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
-			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.SmallInt(0)) {
+			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Len(jinja2.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
 				content = jinja2.Concat(jinja2.Lit("<think>\n"), messageReasoningContent, jinja2.Lit("\n</think>\n"), jinja2.FilterDefault(jinja2.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			} else {
@@ -254,12 +254,12 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
 			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
-			if (jinja2.IsDefined(messageToolCalls) && jinja2.IsIterable(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.SmallInt(0)) {
+			if (jinja2.IsDefined(messageToolCalls) && jinja2.IsIterable(messageToolCalls)) && jinja2.Len(messageToolCalls) > 0 {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), jinja2.ItemAttr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
-				if jinja2.IsString(content) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(content, nil, nil)), jinja2.SmallInt(0)) {
+				if jinja2.IsString(content) && jinja2.Len(jinja2.FilterTrim(content, nil, nil)) > 0 {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
@@ -281,7 +281,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
 						c = jinja2.Concat(jinja2.Lit("<think></think>"), jinja2.FilterTrim(c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
-						if jinja2.Gt(jinja2.FilterLength(c), jinja2.SmallInt(0)) {
+						if jinja2.Len(c) > 0 {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
 							jinja2.Write(w, c)
 							w.WriteString("\n")
@@ -349,7 +349,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
 					c = jinja2.FilterTrim(c, nil, nil)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
-					if jinja2.Gt(jinja2.FilterLength(c), jinja2.SmallInt(0)) {
+					if jinja2.Len(c) > 0 {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
 						w.WriteString("<|im_start|>assistant\n")
 						jinja2.Write(w, c)
@@ -522,14 +522,14 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
-		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+		if llamacpp.IsIterable(tools) && llamacpp.Len(tools) > 0 {
 			w.WriteString("<|im_start|>system\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47:1 {%- if tools is iterable and tools | length > 0 %}
-	if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+	if llamacpp.IsIterable(tools) && llamacpp.Len(tools) > 0 {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48:5 {%- if system_message is defined and system_message | length > 0 %}
-		if llamacpp.IsDefined(systemMessage) && llamacpp.Gt(llamacpp.FilterLength(systemMessage), jinja2.SmallInt(0)) {
+		if llamacpp.IsDefined(systemMessage) && llamacpp.Len(systemMessage) > 0 {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
@@ -631,7 +631,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99:5 {%- if tools is iterable and tools | length > 0 %}
-		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+		if llamacpp.IsIterable(tools) && llamacpp.Len(tools) > 0 {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -646,7 +646,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
-			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageReasoningContent, nil, nil)), jinja2.SmallInt(0)) {
+			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Len(llamacpp.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
 				content = llamacpp.Concat(jinja2.Lit("<think>\n"), messageReasoningContent, jinja2.Lit("\n</think>\n"), llamacpp.FilterDefault(llamacpp.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			} else {
@@ -667,12 +667,12 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
-			if (llamacpp.IsDefined(messageToolCalls) && llamacpp.IsIterable(messageToolCalls)) && llamacpp.Gt(llamacpp.FilterLength(messageToolCalls), jinja2.SmallInt(0)) {
+			if (llamacpp.IsDefined(messageToolCalls) && llamacpp.IsIterable(messageToolCalls)) && llamacpp.Len(messageToolCalls) > 0 {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				includeContent = jinja2.Bool(!(llamacpp.Truthy(truncateHistoryThinking) && llamacpp.Lt(loop.Index0(), llamacpp.ItemAttr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
-				if llamacpp.IsString(content) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(content, nil, nil)), jinja2.SmallInt(0)) {
+				if llamacpp.IsString(content) && llamacpp.Len(llamacpp.FilterTrim(content, nil, nil)) > 0 {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if llamacpp.Truthy(includeContent) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
@@ -694,7 +694,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
 						c = llamacpp.Concat(jinja2.Lit("<think></think>"), llamacpp.FilterTrim(c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
-						if llamacpp.Gt(llamacpp.FilterLength(c), jinja2.SmallInt(0)) {
+						if llamacpp.Len(c) > 0 {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
 							// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
 							llamacpp.Write(w, llamacpp.Concat(c, jinja2.Lit("\n")))
@@ -764,7 +764,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
 					c = llamacpp.FilterTrim(c, nil, nil)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
-					if llamacpp.Gt(llamacpp.FilterLength(c), jinja2.SmallInt(0)) {
+					if llamacpp.Len(c) > 0 {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
 						w.WriteString("<|im_start|>assistant\n")
 						llamacpp.WriteStr(w, c)

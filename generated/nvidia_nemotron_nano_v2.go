@@ -164,20 +164,20 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
 				w.WriteString("<SPECIAL_11>User\n<TOOL_RESPONSE>[")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
 			jinja2.Write(w, messageContent)
 			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
-			if !(i == len(items)-1) && jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if !(i == len(items)-1) && jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -282,7 +282,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if jinja2.IsDefined(jinja2.ItemAttr(ns, "last_turn_assistant_tool_calls")) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(ns, "last_turn_assistant_tool_calls")), jinja2.SmallInt(0)) {
+		if jinja2.IsDefined(jinja2.ItemAttr(ns, "last_turn_assistant_tool_calls")) && jinja2.Len(jinja2.ItemAttr(ns, "last_turn_assistant_tool_calls")) > 0 {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
 			items := jinja2.Iterate(w, jinja2.ItemAttr(ns, "last_turn_assistant_tool_calls"))
@@ -447,20 +447,20 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
 				w.WriteString("<SPECIAL_11>User\n<TOOL_RESPONSE>[")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
 			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
-			if !(i == len(items)-1) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if !(i == len(items)-1) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -566,7 +566,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if llamacpp.IsDefined(llamacpp.ItemAttr(ns, "last_turn_assistant_tool_calls")) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(ns, "last_turn_assistant_tool_calls")), jinja2.SmallInt(0)) {
+		if llamacpp.IsDefined(llamacpp.ItemAttr(ns, "last_turn_assistant_tool_calls")) && llamacpp.Len(llamacpp.ItemAttr(ns, "last_turn_assistant_tool_calls")) > 0 {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop

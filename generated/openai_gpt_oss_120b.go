@@ -260,7 +260,7 @@ func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, re
 					renderOpenaiGptOss120b_renderTypescriptType(w, paramSpecItems, requiredParams, jinja2.Missing())
 				})
 				// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-				if jinja2.EqStr(innerType, "object | object") || jinja2.Gt(jinja2.FilterLength(innerType), jinja2.SmallInt(50)) {
+				if jinja2.EqStr(innerType, "object | object") || jinja2.Len(innerType) > 50 {
 					w.WriteString("any[]")
 				} else {
 					// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
@@ -283,7 +283,7 @@ func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, re
 	} else if (((jinja2.IsDefined(paramSpecType) && jinja2.IsIterable(paramSpecType)) && !jinja2.IsString(paramSpecType)) && !jinja2.IsMapping(paramSpecType)) && jinja2.IsDefined(jinja2.ItemInt(paramSpecType, 0)) {
 		// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 		// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
-		if jinja2.Gt(jinja2.FilterLength(paramSpecType), jinja2.SmallInt(1)) {
+		if jinja2.Len(paramSpecType) > 1 {
 			// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
 			jinja2.Write(w, jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
@@ -305,7 +305,7 @@ func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, re
 			}
 		}
 		// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-		if hasObjectVariants.Truthy() && jinja2.Gt(jinja2.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
+		if hasObjectVariants.Truthy() && jinja2.Len(paramSpecOneOf) > 1 {
 			w.WriteString("any")
 		} else {
 			// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
@@ -803,7 +803,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, paramSpecItems, requiredParams, jinja2.Missing())
 				})
 				// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-				if jinja2.EqStr(innerType, "object | object") || llamacpp.Gt(llamacpp.FilterLength(innerType), jinja2.SmallInt(50)) {
+				if jinja2.EqStr(innerType, "object | object") || llamacpp.Len(innerType) > 50 {
 					w.WriteString("any[]")
 				} else {
 					// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
@@ -826,7 +826,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 	} else if (((llamacpp.IsDefined(paramSpecType) && llamacpp.IsIterable(paramSpecType)) && !llamacpp.IsString(paramSpecType)) && !llamacpp.IsMapping(paramSpecType)) && llamacpp.IsDefined(llamacpp.ItemInt(paramSpecType, 0)) {
 		// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 		// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
-		if llamacpp.Gt(llamacpp.FilterLength(paramSpecType), jinja2.SmallInt(1)) {
+		if llamacpp.Len(paramSpecType) > 1 {
 			// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
 			llamacpp.Write(w, llamacpp.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
@@ -848,7 +848,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 			}
 		}
 		// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-		if llamacpp.Truthy(hasObjectVariants) && llamacpp.Gt(llamacpp.FilterLength(paramSpecOneOf), jinja2.SmallInt(1)) {
+		if llamacpp.Truthy(hasObjectVariants) && llamacpp.Len(paramSpecOneOf) > 1 {
 			w.WriteString("any")
 		} else {
 			// openai-gpt-oss-120b.jinja:55:13 {%- else -%}

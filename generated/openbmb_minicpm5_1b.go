@@ -100,14 +100,14 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 	}
 	// openbmb-MiniCPM5-1B.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1))
+	nsLastQueryIndex := jinja2.SmallInt(int64(jinja2.Len(messages) - 1))
 	// openbmb-MiniCPM5-1B.jinja:28:1 {%- for message in messages[::-1] %}
 	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		var index jinja2.Value
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
+		index = jinja2.SmallInt(int64(jinja2.Len(messages) - 1 - i))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
 		if ((nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user")) && jinja2.IsString(jinja2.ItemAttr(message, "content"))) && !(jinja2.MethodStartswith(jinja2.ItemAttr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.ItemAttr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
@@ -170,7 +170,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
 				toolCallsCount = jinja2.FilterLength(messageToolCalls)
 				// openbmb-MiniCPM5-1B.jinja:58:13 {%- set tool_sep_count = content_parts|length - 1 %}
-				toolSepCount = jinja2.Sub(jinja2.FilterLength(contentParts), jinja2.SmallInt(1))
+				toolSepCount = jinja2.SmallInt(int64(jinja2.Len(contentParts) - 1))
 				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
 				_ = jinja2.FilterMin(jinja2.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
@@ -379,7 +379,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
 			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -394,7 +394,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -478,7 +478,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 	}
 	// openbmb-MiniCPM5-1B.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1))
+	nsLastQueryIndex := jinja2.SmallInt(int64(llamacpp.Len(messages) - 1))
 	// openbmb-MiniCPM5-1B.jinja:28:1 {%- for message in messages[::-1] %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var index jinja2.Value
@@ -486,7 +486,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[len(items)-1-i]
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
+		index = jinja2.SmallInt(int64(llamacpp.Len(messages) - 1 - i))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
 		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(llamacpp.ItemAttr(message, "content"))) && !(llamacpp.Truthy(llamacpp.MethodStartswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("<tool_response>"))) && llamacpp.Truthy(llamacpp.MethodEndswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("</tool_response>")))) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
@@ -550,7 +550,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
 				toolCallsCount = llamacpp.FilterLength(messageToolCalls)
 				// openbmb-MiniCPM5-1B.jinja:58:13 {%- set tool_sep_count = content_parts|length - 1 %}
-				toolSepCount = llamacpp.Sub(llamacpp.FilterLength(contentParts), jinja2.SmallInt(1))
+				toolSepCount = jinja2.SmallInt(int64(llamacpp.Len(contentParts) - 1))
 				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
 				_ = llamacpp.FilterMin(jinja2.NewList(llamacpp.Named(toolCallsCount, "tool_calls_count"), llamacpp.Named(toolSepCount, "tool_sep_count")), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
@@ -768,7 +768,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
 			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -784,7 +784,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

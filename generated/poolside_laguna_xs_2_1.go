@@ -233,7 +233,7 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 			w.WriteString("<tool_response>\n")
 			jinja2.WriteStr(w, content)
 			w.WriteString("\n</tool_response>\n")
-		} else if jinja2.EqStr(messageRole, "system") && jinja2.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+		} else if jinja2.EqStr(messageRole, "system") && i != 0 {
 			// poolside-Laguna-XS-2.1.jinja:118:7 {%- elif message.role == "system" and loop.index0 != 0 -%}
 			// poolside-Laguna-XS-2.1.jinja:120:5 {{- "<system>\n" + content + "\n</system>\n" -}}
 			w.WriteString("<system>\n")
@@ -447,7 +447,7 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 			w.WriteString("<tool_response>\n")
 			llamacpp.WriteStr(w, content)
 			w.WriteString("\n</tool_response>\n")
-		} else if jinja2.EqStr(messageRole, "system") && llamacpp.Ne(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+		} else if jinja2.EqStr(messageRole, "system") && i != 0 {
 			// poolside-Laguna-XS-2.1.jinja:118:7 {%- elif message.role == "system" and loop.index0 != 0 -%}
 			// poolside-Laguna-XS-2.1.jinja:120:5 {{- "<system>\n" + content + "\n</system>\n" -}}
 			w.WriteString("<system>\n")

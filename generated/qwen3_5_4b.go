@@ -100,14 +100,14 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1))
+	nsLastQueryIndex := jinja2.SmallInt(int64(jinja2.Len(messages) - 1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
 	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		var index, content jinja2.Value
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
+		index = jinja2.SmallInt(int64(jinja2.Len(messages) - 1 - i))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
 		if nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
@@ -413,7 +413,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1))
+	nsLastQueryIndex := jinja2.SmallInt(int64(llamacpp.Len(messages) - 1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var index, content2 jinja2.Value
@@ -421,7 +421,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[len(items)-1-i]
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
+		index = jinja2.SmallInt(int64(llamacpp.Len(messages) - 1 - i))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
 		if nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}

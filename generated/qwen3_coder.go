@@ -71,12 +71,12 @@ func renderQwen3Coder(w *jinja2.Writer) {
 	} else {
 		// Qwen3-Coder.jinja:26:5 {%- else %}
 		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
-		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+		if jinja2.IsIterable(tools) && jinja2.Len(tools) > 0 {
 			w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 		}
 	}
 	// Qwen3-Coder.jinja:31:1 {%- if tools is iterable and tools | length > 0 %}
-	if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+	if jinja2.IsIterable(tools) && jinja2.Len(tools) > 0 {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
 		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
 		for _, tool := range jinja2.Iterate(w, tools) {
@@ -156,7 +156,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 	} else {
 		// Qwen3-Coder.jinja:70:5 {%- else %}
 		// Qwen3-Coder.jinja:71:5 {%- if tools is iterable and tools | length > 0 %}
-		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+		if jinja2.IsIterable(tools) && jinja2.Len(tools) > 0 {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -166,12 +166,12 @@ func renderQwen3Coder(w *jinja2.Writer) {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
 		messageRole := jinja2.ItemAttr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemAttr(message, "tool_calls")), jinja2.SmallInt(0)) {
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.Len(jinja2.ItemAttr(message, "tool_calls")) > 0 {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := jinja2.ItemAttr(message, "content")
-			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.SmallInt(0)) {
+			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Len(jinja2.FilterTrim(messageContent, nil, nil)) > 0 {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
 				jinja2.WriteAdd(w, jinja2.Lit("\n"), jinja2.FilterTrim(messageContent, nil, nil), jinja2.Lit("\n"))
 			}
@@ -317,12 +317,12 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 	} else {
 		// Qwen3-Coder.jinja:26:5 {%- else %}
 		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
-		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+		if llamacpp.IsIterable(tools) && llamacpp.Len(tools) > 0 {
 			w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 		}
 	}
 	// Qwen3-Coder.jinja:31:1 {%- if tools is iterable and tools | length > 0 %}
-	if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+	if llamacpp.IsIterable(tools) && llamacpp.Len(tools) > 0 {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
 		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -406,7 +406,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 	} else {
 		// Qwen3-Coder.jinja:70:5 {%- else %}
 		// Qwen3-Coder.jinja:71:5 {%- if tools is iterable and tools | length > 0 %}
-		if llamacpp.IsIterable(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+		if llamacpp.IsIterable(tools) && llamacpp.Len(tools) > 0 {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -416,12 +416,12 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
 		messageRole := llamacpp.ItemAttr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemAttr(message, "tool_calls")), jinja2.SmallInt(0)) {
+		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.Len(llamacpp.ItemAttr(message, "tool_calls")) > 0 {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := llamacpp.ItemAttr(message, "content")
-			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.FilterTrim(messageContent, nil, nil)), jinja2.SmallInt(0)) {
+			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Len(llamacpp.FilterTrim(messageContent, nil, nil)) > 0 {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
 				llamacpp.WriteAdd(w, jinja2.Lit("\n"), llamacpp.FilterTrim(messageContent, nil, nil), jinja2.Lit("\n"))
 			}

@@ -125,7 +125,7 @@ func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:40:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if jinja2.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if i == 0 || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -133,7 +133,7 @@ func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
 			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -230,7 +230,7 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:40:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if llamacpp.Eq(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if i == 0 || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -238,7 +238,7 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -61,14 +61,14 @@ func renderRekaEdge(w *jinja2.Writer) {
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
 	// (the function renderRekaEdge_renderContent)
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", jinja2.SmallInt(int64(jinja2.Len(messages)-1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		msg := items[len(items)-1-i]
 		var idx, content jinja2.Value
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
-		idx = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
+		idx = jinja2.SmallInt(int64(jinja2.Len(messages) - 1 - i))
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
 		if jinja2.EqStr(jinja2.MethodGet(msg, jinja2.Lit("role")), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
@@ -94,7 +94,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
 	systemText = jinja2.Lit("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.SmallInt(0)) && jinja2.InStrs(jinja2.MethodGet(jinja2.ItemInt(messages, 0), jinja2.Lit("role")), "system", "developer") {
+	if jinja2.Len(messages) > 0 && jinja2.InStrs(jinja2.MethodGet(jinja2.ItemInt(messages, 0), jinja2.Lit("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
 			renderRekaEdge_renderContent(w, jinja2.MethodGetDefault(jinja2.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")), numImgTokens, numVideoFrames)
@@ -207,7 +207,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(jinja2.IsTrue(enableThinking)), func() jinja2.Value {
 				return jinja2.Bool(jinja2.Gt(idx, lastQueryIndex))
 			}), func() jinja2.Value {
-				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
+				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, jinja2.SmallInt(int64(jinja2.Len(messages)-1)))), func() jinja2.Value {
 					return reasoningText
 				})
 			})
@@ -261,7 +261,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)))) {
+			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, jinja2.SmallInt(int64(jinja2.Len(messages)-1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
@@ -285,7 +285,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			jinja2.SetAttr(ns, "out", jinja2.Concat(jinja2.ItemAttr(ns, "out"), jinja2.Lit("<tool_response>\n"), responseText, jinja2.Lit("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1))) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Add(idx, jinja2.SmallInt(1))), jinja2.Lit("role")), "tool") {
+			if jinja2.Eq(idx, jinja2.SmallInt(int64(jinja2.Len(messages)-1))) || !jinja2.EqStr(jinja2.MethodGet(jinja2.Item(messages, jinja2.Add(idx, jinja2.SmallInt(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
@@ -294,7 +294,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (jinja2.Eq(jinja2.FilterLength(messages), jinja2.SmallInt(0)) || !jinja2.EqStr(jinja2.MethodGet(jinja2.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
+	if addGenerationPrompt.Truthy() && (jinja2.Len(messages) == 0 || !jinja2.EqStr(jinja2.MethodGet(jinja2.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if jinja2.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
@@ -402,7 +402,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
 	// (the function renderRekaEdge_renderContentLlama)
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Lit("")), jinja2.KW("last_query_index", jinja2.SmallInt(int64(llamacpp.Len(messages)-1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var idx, content jinja2.Value
@@ -410,7 +410,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	for i := range items {
 		msg := items[len(items)-1-i]
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
-		idx = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
+		idx = jinja2.SmallInt(int64(llamacpp.Len(messages) - 1 - i))
 		mark := w.Mark()
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
 		if jinja2.EqStr(llamacpp.MethodGet(msg, jinja2.Lit("role")), "user") {
@@ -438,7 +438,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
 	systemText = jinja2.Lit("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) && llamacpp.InStrs(llamacpp.MethodGet(llamacpp.ItemInt(messages, 0), jinja2.Lit("role")), "system", "developer") {
+	if llamacpp.Len(messages) > 0 && llamacpp.InStrs(llamacpp.MethodGet(llamacpp.ItemInt(messages, 0), jinja2.Lit("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
 			renderRekaEdge_renderContentLlama(w, llamacpp.MethodGetDefault(llamacpp.ItemInt(messages, 0), jinja2.Lit("content"), jinja2.Lit("")), numImgTokens, numVideoFrames)
@@ -556,7 +556,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			includeThinking = llamacpp.And(llamacpp.And(jinja2.Bool(llamacpp.IsTrue(enableThinking)), func() jinja2.Value {
 				return jinja2.Bool(llamacpp.Gt(idx, lastQueryIndex))
 			}), func() jinja2.Value {
-				return llamacpp.Or(jinja2.Bool(llamacpp.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
+				return llamacpp.Or(jinja2.Bool(llamacpp.Eq(idx, jinja2.SmallInt(int64(llamacpp.Len(messages)-1)))), func() jinja2.Value {
 					return reasoningText
 				})
 			})
@@ -611,7 +611,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(llamacpp.Truthy(continueFinalMessage) && llamacpp.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))) {
+			if !(llamacpp.Truthy(continueFinalMessage) && llamacpp.Eq(idx, jinja2.SmallInt(int64(llamacpp.Len(messages)-1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
@@ -635,7 +635,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
 			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.ItemAttr(ns, "out"), jinja2.Lit("<tool_response>\n"), responseText, jinja2.Lit("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if llamacpp.Eq(idx, llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1))) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Add(idx, jinja2.SmallInt(1))), jinja2.Lit("role")), "tool") {
+			if llamacpp.Eq(idx, jinja2.SmallInt(int64(llamacpp.Len(messages)-1))) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.Item(messages, llamacpp.Add(idx, jinja2.SmallInt(1))), jinja2.Lit("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
@@ -644,7 +644,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if llamacpp.Truthy(addGenerationPrompt) && (llamacpp.Eq(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
+	if llamacpp.Truthy(addGenerationPrompt) && (llamacpp.Len(messages) == 0 || !jinja2.EqStr(llamacpp.MethodGet(llamacpp.ItemInt(messages, -1), jinja2.Lit("role")), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
 		if llamacpp.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)

@@ -103,14 +103,14 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)))})
+	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", jinja2.SmallInt(int64(jinja2.Len(messages)-1)))})
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
 	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
 		var index jinja2.Value
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
+		index = jinja2.SmallInt(int64(jinja2.Len(messages) - 1 - i))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
 		if ((jinja2.ItemAttr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user")) && jinja2.IsString(w.Capture(func() {
 			renderStepFun3_7Flash_renderMessageContent(w, message)
@@ -228,7 +228,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
 			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -236,7 +236,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			jinja2.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -365,7 +365,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))})
+	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", jinja2.SmallInt(int64(llamacpp.Len(messages)-1)))})
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var index jinja2.Value
@@ -373,7 +373,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[len(items)-1-i]
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = llamacpp.Sub(llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)), jinja2.SmallInt(int64(i)))
+		index = jinja2.SmallInt(int64(llamacpp.Len(messages) - 1 - i))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
 		if ((llamacpp.Truthy(llamacpp.ItemAttr(ns, "multi_step_tool")) && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
 			renderStepFun3_7Flash_renderMessageContentLlama(w, message)
@@ -495,7 +495,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
 			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -503,7 +503,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

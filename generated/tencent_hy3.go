@@ -202,7 +202,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// tencent-Hy3.jinja:100:9 {%- if loop.index0 > 0 %}
-			if jinja2.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			if i > 0 {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
@@ -634,7 +634,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// tencent-Hy3.jinja:100:9 {%- if loop.index0 > 0 %}
-			if llamacpp.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0)) {
+			if i > 0 {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}

@@ -62,7 +62,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
 	toolOutputFormat = jinja2.Lit("default")
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
-	if !jinja2.IsNone(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+	if !jinja2.IsNone(tools) && jinja2.Len(tools) > 0 {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
@@ -101,7 +101,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
 	reasoningPrompt = jinja2.Lit("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") && !jinja2.IsNone(tools)) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+	if (!jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") && !jinja2.IsNone(tools)) && jinja2.Len(tools) > 0 {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		w.WriteString("<|system|>\n")
 		jinja2.WriteStr(w, reasoningPrompt)
@@ -111,7 +111,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	if jinja2.Eq(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("system")}, nil))), jinja2.SmallInt(0)) {
+	if jinja2.Len(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("system")}, nil))) == 0 {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		w.WriteString("<|system|>\n")
 		jinja2.WriteStr(w, reasoningPrompt)
@@ -174,7 +174,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
 			messageContent := jinja2.ItemStr(message, "content")
-			if !jinja2.IsNone(messageContent) && jinja2.Gt(jinja2.FilterLength(messageContent), jinja2.SmallInt(0)) {
+			if !jinja2.IsNone(messageContent) && jinja2.Len(messageContent) > 0 {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
 				if jinja2.IsString(messageContent) {
 					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
@@ -190,7 +190,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 				systemMessage = jinja2.Lit("")
 			}
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
-			if !jinja2.IsNone(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+			if !jinja2.IsNone(tools) && jinja2.Len(tools) > 0 {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
 				w.WriteString("<|system|>\n")
 				jinja2.WriteStr(w, reasoningPrompt)
@@ -216,7 +216,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
 			messageContent := jinja2.ItemStr(message, "content")
-			if (jinja2.IsDefined(messageContent) && !jinja2.IsNone(messageContent)) && jinja2.Gt(jinja2.FilterLength(messageContent), jinja2.SmallInt(0)) {
+			if (jinja2.IsDefined(messageContent) && !jinja2.IsNone(messageContent)) && jinja2.Len(messageContent) > 0 {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
 				if !jinja2.IsString(messageContent) && !jinja2.IsNone(jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text")) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
@@ -226,7 +226,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
 					jinja2.Write(w, messageContent)
 				}
-			} else if (jinja2.IsDefined(jinja2.ItemStr(message, "chosen")) && !jinja2.IsNone(jinja2.ItemStr(message, "chosen"))) && jinja2.Gt(jinja2.FilterLength(jinja2.ItemStr(message, "chosen")), jinja2.SmallInt(0)) {
+			} else if (jinja2.IsDefined(jinja2.ItemStr(message, "chosen")) && !jinja2.IsNone(jinja2.ItemStr(message, "chosen"))) && jinja2.Len(jinja2.ItemStr(message, "chosen")) > 0 {
 				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
 				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
 				jinja2.Write(w, jinja2.ItemInt(jinja2.ItemStr(message, "chosen"), 0))
@@ -240,7 +240,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
-			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.SmallInt(0)) {
+			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Len(messageToolCalls) > 0 {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
 				items := jinja2.Iterate(w, messageToolCalls)
@@ -315,7 +315,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
 	toolOutputFormat = jinja2.Lit("default")
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
-	if !llamacpp.IsNone(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+	if !llamacpp.IsNone(tools) && llamacpp.Len(tools) > 0 {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
@@ -354,7 +354,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
 	reasoningPrompt = jinja2.Lit("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") && !llamacpp.IsNone(tools)) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+	if (!jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") && !llamacpp.IsNone(tools)) && llamacpp.Len(tools) > 0 {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		w.WriteString("<|system|>\n")
 		llamacpp.WriteStr(w, reasoningPrompt)
@@ -364,7 +364,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	if llamacpp.Eq(llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("system")}, nil))), jinja2.SmallInt(0)) {
+	if llamacpp.Len(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("system")}, nil))) == 0 {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		w.WriteString("<|system|>\n")
 		llamacpp.WriteStr(w, reasoningPrompt)
@@ -428,7 +428,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
 			messageContent := llamacpp.ItemStr(message, "content")
-			if !llamacpp.IsNone(messageContent) && llamacpp.Gt(llamacpp.FilterLength(messageContent), jinja2.SmallInt(0)) {
+			if !llamacpp.IsNone(messageContent) && llamacpp.Len(messageContent) > 0 {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
 				if llamacpp.IsString(messageContent) {
 					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
@@ -444,7 +444,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 				systemMessage = jinja2.Lit("")
 			}
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
-			if !llamacpp.IsNone(tools) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+			if !llamacpp.IsNone(tools) && llamacpp.Len(tools) > 0 {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
 				w.WriteString("<|system|>\n")
 				llamacpp.WriteStr(w, reasoningPrompt)
@@ -470,7 +470,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
 			messageContent := llamacpp.ItemStr(message, "content")
-			if (llamacpp.IsDefined(messageContent) && !llamacpp.IsNone(messageContent)) && llamacpp.Gt(llamacpp.FilterLength(messageContent), jinja2.SmallInt(0)) {
+			if (llamacpp.IsDefined(messageContent) && !llamacpp.IsNone(messageContent)) && llamacpp.Len(messageContent) > 0 {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
 				if !llamacpp.IsString(messageContent) && !llamacpp.IsNone(llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
@@ -480,7 +480,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
 					llamacpp.Write(w, messageContent)
 				}
-			} else if (llamacpp.IsDefined(llamacpp.ItemStr(message, "chosen")) && !llamacpp.IsNone(llamacpp.ItemStr(message, "chosen"))) && llamacpp.Gt(llamacpp.FilterLength(llamacpp.ItemStr(message, "chosen")), jinja2.SmallInt(0)) {
+			} else if (llamacpp.IsDefined(llamacpp.ItemStr(message, "chosen")) && !llamacpp.IsNone(llamacpp.ItemStr(message, "chosen"))) && llamacpp.Len(llamacpp.ItemStr(message, "chosen")) > 0 {
 				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
 				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
 				llamacpp.Write(w, llamacpp.ItemInt(llamacpp.ItemStr(message, "chosen"), 0))
@@ -494,7 +494,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
-			if (llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls)) && llamacpp.Gt(llamacpp.FilterLength(messageToolCalls), jinja2.SmallInt(0)) {
+			if (llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls)) && llamacpp.Len(messageToolCalls) > 0 {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
 				items := llamacpp.Iterate(w, messageToolCalls)

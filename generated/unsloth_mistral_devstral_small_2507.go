@@ -88,7 +88,7 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 	// unsloth-mistral-Devstral-Small-2507.jinja:25:1 {%- set has_tools = false %}
 	_ = jinja2.Bool(false)
 	// unsloth-mistral-Devstral-Small-2507.jinja:27:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (jinja2.IsDefined(tools) && !jinja2.IsNone(tools)) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.SmallInt(0)) {
+	if (jinja2.IsDefined(tools) && !jinja2.IsNone(tools)) && jinja2.Len(tools) > 0 {
 		// unsloth-mistral-Devstral-Small-2507.jinja:29:5 {%- set has_tools = true %}
 		_ = jinja2.Bool(true)
 		// unsloth-mistral-Devstral-Small-2507.jinja:30:5 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}
@@ -258,7 +258,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 	// unsloth-mistral-Devstral-Small-2507.jinja:25:1 {%- set has_tools = false %}
 	_ = jinja2.Bool(false)
 	// unsloth-mistral-Devstral-Small-2507.jinja:27:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (llamacpp.IsDefined(tools) && !llamacpp.IsNone(tools)) && llamacpp.Gt(llamacpp.FilterLength(tools), jinja2.SmallInt(0)) {
+	if (llamacpp.IsDefined(tools) && !llamacpp.IsNone(tools)) && llamacpp.Len(tools) > 0 {
 		// unsloth-mistral-Devstral-Small-2507.jinja:29:5 {%- set has_tools = true %}
 		_ = jinja2.Bool(true)
 		// unsloth-mistral-Devstral-Small-2507.jinja:30:5 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}

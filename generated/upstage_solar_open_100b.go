@@ -133,12 +133,12 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
-			prevIsTool = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool"))
+			prevIsTool = jinja2.And(jinja2.Bool(i > 0), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = jinja2.And(jinja2.Bool(jinja2.Lt(jinja2.SmallInt(int64(i)), jinja2.Sub(jinja2.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool"))
+			nextIsTool = jinja2.And(jinja2.Bool(i < jinja2.Len(messages)-1), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !prevIsTool.Truthy() {
@@ -434,12 +434,12 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
-			prevIsTool = llamacpp.And(jinja2.Bool(llamacpp.Gt(jinja2.SmallInt(int64(i)), jinja2.SmallInt(0))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Sub(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool"))
+			prevIsTool = llamacpp.And(jinja2.Bool(i > 0), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = llamacpp.And(jinja2.Bool(llamacpp.Lt(jinja2.SmallInt(int64(i)), llamacpp.Sub(llamacpp.FilterLength(messages), jinja2.SmallInt(1)))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, llamacpp.Add(jinja2.SmallInt(int64(i)), jinja2.SmallInt(1))), "role"), "tool"))
+			nextIsTool = llamacpp.And(jinja2.Bool(i < llamacpp.Len(messages)-1), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !llamacpp.Truthy(prevIsTool) {

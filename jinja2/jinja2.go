@@ -521,6 +521,9 @@ func KW(name string, v Value) Kwarg { return impl.KW(name, v) }
 // Le is Python's a <= b.
 func Le(a, b Value) bool { return impl.Le(a, b) }
 
+// Len is Python's len(v); undefined has length 0.
+func Len(v Value) int { return impl.Len(v) }
+
 // Lit returns the str s of template text: a str literal of the template, or a special
 // token the model's files give. It is a str as Str(s) is; a tracked render reports its
 // bytes as template text. s is shorter than 4 GiB (a template is at most 4 MiB, a

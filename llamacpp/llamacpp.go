@@ -454,6 +454,9 @@ func KwArgPlace() jinja2.Value { return impl.KwArgPlace() }
 // Le is jinja2.Le as llama.cpp's <=.
 func Le(a, b jinja2.Value) bool { return impl.Le(a, b) }
 
+// Len is jinja2.Len as llama.cpp's length filter counts: the int FilterLength gives.
+func Len(v jinja2.Value) int { return impl.Len(v) }
+
 // LoopCycle is loop.cycle(args...) in llama.cpp, whose loop has no cycle: the call
 // fails, as calling an undefined value does.
 func LoopCycle(args ...jinja2.Value) jinja2.Value { return impl.LoopCycle(args...) }

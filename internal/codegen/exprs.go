@@ -125,13 +125,21 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		if fn, ok := logicFuncs[x.Op]; ok {
 			return g.op(fn).Call(g.value(x.L), lazy(g.value(x.R)))
 		}
+		if n, ok := g.intValue(x); ok {
+			return rt("SmallInt").Call(jen.Int64().Call(n))
+		}
 		if x.Op == "+" {
 			return g.sum(addOperands(x))
 		}
 		return g.op(binaryFuncs[x.Op]).Call(g.value(x.L), g.value(x.R))
 	case *ir.Concat:
 		return g.op("Concat").Call(g.values(x.Items)...)
-	case *ir.Compare, *ir.Test:
+	case *ir.Compare:
+		if c, ok := g.intCompare(x); ok {
+			return rt("Bool").Call(c)
+		}
+		return rt("Bool").Call(g.cond(x))
+	case *ir.Test:
 		return rt("Bool").Call(g.cond(x))
 	case *ir.Invalid:
 		return rt("Fail").Call(llama("EngineError"), jen.Lit(x.Msg), g.value(x.X))
@@ -283,6 +291,11 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 	switch x := x.(type) {
 	case *ir.Unary:
 		if x.Op == "not" {
+			if c, ok := x.X.(*ir.Compare); ok {
+				if c, ok := g.intCompare(c); ok {
+					return jen.Op("!").Parens(c)
+				}
+			}
 			return not(true, g.cond(x.X))
 		}
 	case *ir.Binary:
@@ -293,6 +306,9 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 			return jen.Parens(g.cond(x.L).Op("||").Add(g.cond(x.R)))
 		}
 	case *ir.Compare:
+		if c, ok := g.intCompare(x); ok {
+			return c
+		}
 		if len(x.Ops) == 1 {
 			if op := x.Ops[0]; op == "==" || op == "!=" {
 				// comparing with a str literal

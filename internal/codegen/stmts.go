@@ -224,8 +224,8 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 	}
 	switch x := x.(type) {
 	case *ir.Binary:
-		if x.Op != "+" {
-			break
+		if _, ok := g.intValue(x); ok || x.Op != "+" {
+			break // a count is written as the value's str()
 		}
 		// a + b + c written operand by operand, not summed first
 		operands := addOperands(x)

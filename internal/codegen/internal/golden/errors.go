@@ -39,7 +39,7 @@ const (
 func renderErrors(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
-	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.SmallInt(0)) {
+	if jinja2.Len(messages) == 0 {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
 		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("No messages provided.")))
 	}
@@ -65,7 +65,7 @@ func renderErrors(w *jinja2.Writer) {
 func renderErrorsLlama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
-	if llamacpp.Eq(llamacpp.FilterLength(messages), jinja2.SmallInt(0)) {
+	if llamacpp.Len(messages) == 0 {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
 		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("No messages provided.")))
 	}

@@ -127,7 +127,7 @@ func renderExpressions(w *jinja2.Writer) {
 	jinja2.Write(w, jinja2.Bool(!jinja2.InStrs(jinja2.Lit("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	jinja2.Write(w, jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.SmallInt(0))))
+	jinja2.Write(w, jinja2.Bool(jinja2.Len(messages) > 0))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
 	jinja2.Write(w, jinja2.NewList(jinja2.SmallInt(1), jinja2.Lit("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.SmallInt(3)), jinja2.DictOf(jinja2.Lit("k"), jinja2.Lit("it's"))))
@@ -272,7 +272,7 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, jinja2.Bool(!llamacpp.InStrs(jinja2.Lit("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.Gt(llamacpp.FilterLength(messages), jinja2.SmallInt(0))))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.Len(messages) > 0))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
 	llamacpp.Write(w, jinja2.NewList(jinja2.SmallInt(1), jinja2.Lit("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.SmallInt(3)), jinja2.DictOf(jinja2.Lit("k"), jinja2.Lit("it's"))))
