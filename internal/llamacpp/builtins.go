@@ -74,8 +74,21 @@ var valueOnly = map[string]map[string]bool{
 	"dict":  wordSet("keys values items string length"),
 }
 
-// llamaFilterAliases are the filter names llama.cpp maps to another.
-var llamaFilterAliases = map[string]string{"count": "length", "d": "default", "e": "escape", "trim": "strip"}
+// filterAlias is the name llama.cpp applies a filter by: the builtin it maps the
+// filter name to, or name itself.
+func filterAlias(name string) string {
+	switch name {
+	case "count":
+		return "length"
+	case "d":
+		return "default"
+	case "e":
+		return "escape"
+	case "trim":
+		return "strip"
+	}
+	return name
+}
 
 func wordSet(words string) map[string]bool {
 	m := map[string]bool{}
@@ -85,14 +98,80 @@ func wordSet(words string) map[string]bool {
 	return m
 }
 
+// kinds is a set of the types of Kind, one bit each (kindBit); the empty set stands for
+// "", the values with no type of their own.
+type kinds uint16
+
+// kindBit is the set of v's Kind alone.
+func kindBit(v jinja2.Value) kinds {
+	switch v.Kind() {
+	case jinja2.KindUndefined:
+		return 1 << 0
+	case jinja2.KindNone:
+		return 1 << 1
+	case jinja2.KindBool:
+		return 1 << 2
+	case jinja2.KindInt:
+		return 1 << 3
+	case jinja2.KindFloat:
+		return 1 << 4
+	case jinja2.KindString:
+		return 1 << 5
+	case jinja2.KindList, jinja2.KindTuple, jinja2.KindIterator:
+		return 1 << 6
+	case jinja2.KindDict, jinja2.KindNamespace:
+		return 1 << 7
+	}
+	return 0
+}
+
+// kindBits are the bits of kindBit by the names Kind gives.
+var kindBits = map[string]kinds{
+	"undefined": 1 << 0, "none": 1 << 1, "bool": 1 << 2, "int": 1 << 3, "float": 1 << 4,
+	"str": 1 << 5, "list": 1 << 6, "dict": 1 << 7,
+}
+
+// A builtinName is what llamaBuiltins, valueOnly and llamaNotImplemented say of one
+// name, for every type at once: one lookup where they take two each.
+type builtinName struct {
+	of, valueOnly, notImplemented kinds
+}
+
+// builtinNames are the tables by name (see builtinName).
+var builtinNames = func() map[string]builtinName {
+	m := map[string]builtinName{}
+	for k, names := range llamaBuiltins {
+		for name := range names {
+			b := m[name]
+			b.of |= kindBits[k]
+			m[name] = b
+		}
+	}
+	for k, names := range valueOnly {
+		for name := range names {
+			b := m[name]
+			b.valueOnly |= kindBits[k]
+			m[name] = b
+		}
+	}
+	for k, msgs := range llamaNotImplemented {
+		for name := range msgs {
+			b := m[name]
+			b.notImplemented |= kindBits[k]
+			m[name] = b
+		}
+	}
+	return m
+}()
+
 // HasBuiltin reports whether llama.cpp's engine has the filter or method name for
 // v (always, for a value Kind has no type for).
 func HasBuiltin(v jinja2.Value, name string) bool {
 	if isKwArg(v) {
 		jinja2.Throw(EngineError, "KwArg has no builtins")
 	}
-	k := Kind(v)
-	return k == "" || llamaBuiltins[k][name]
+	k := kindBit(v)
+	return k == 0 || builtinNames[name].of&k != 0
 }
 
 // FilterTarget is the builtin llama.cpp applies for filter name to v, after its
@@ -100,10 +179,7 @@ func HasBuiltin(v jinja2.Value, name string) bool {
 // str nor undefined for the filters of llamaCoerced written without arguments (x|upper,
 // not x|replace('a', 'b'): its filter_expression coerces a bare name only).
 func FilterTarget(name string, v jinja2.Value, nargs int) (string, jinja2.Value) {
-	id := name
-	if a, ok := llamaFilterAliases[name]; ok {
-		id = a
-	}
+	id := filterAlias(name)
 	if k := Kind(v); nargs == 0 && k != "" && k != "undefined" && k != "str" && llamaCoerced[id] {
 		v = jinja2.Str(llamaString(v))
 	}
@@ -150,10 +226,9 @@ var PythonStrMethods = map[string]bool{"startswith": true, "endswith": true}
 // methods of the same name, with lists where Jinja2 gives iterators.
 func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg, method bool) jinja2.Value {
 	k := Kind(v)
-	if msg, ok := llamaNotImplemented[k][id]; ok {
-		jinja2.Throw(EngineError, "%s", msg)
-	}
-	if valueOnly[k][id] {
+	if b, bit := builtinNames[id], kindBit(v); b.notImplemented&bit != 0 {
+		jinja2.Throw(EngineError, "%s", llamaNotImplemented[k][id])
+	} else if b.valueOnly&bit != 0 {
 		args, kwargs = nil, nil
 	}
 	if id == "tojson" {

@@ -29,6 +29,9 @@ func Attr(v jinja2.Value, name string) jinja2.Value {
 
 // ItemAttr is jinja2.ItemAttr with llama.cpp's members (member).
 func ItemAttr(v jinja2.Value, name string) jinja2.Value {
+	if v.Kind() == jinja2.KindDict && !IsDictBuiltin(name) {
+		return objectItem(v, name) // member's answer for a dict, at once: a message's field
+	}
 	if m, ok := member(v, name); ok {
 		return m
 	}
@@ -44,7 +47,7 @@ func ItemAttr(v jinja2.Value, name string) jinja2.Value {
 func member(v jinja2.Value, name string) (jinja2.Value, bool) {
 	switch v.Kind() {
 	case jinja2.KindInt, jinja2.KindFloat, jinja2.KindBool, jinja2.KindUndefined:
-		if llamaBuiltins[Kind(v)][name] {
+		if builtinNames[name].of&kindBit(v) != 0 {
 			return builtinMember(v, name), true
 		}
 		if v.Kind() == jinja2.KindUndefined {
