@@ -657,17 +657,45 @@ func order(op string, a, b Value) int {
 	return 0
 }
 
+// unboxedInts returns the ints in a and b, and whether both are ints the Values hold
+// themselves (see UnboxedInt): the comparisons' commonest operands, compared at once.
+func unboxedInts(a, b Value) (x, y int64, ok bool) {
+	x, okx := a.UnboxedInt()
+	y, oky := b.UnboxedInt()
+	return x, y, okx && oky
+}
+
 // Lt is Python's a < b.
-func Lt(a, b Value) bool { return order("<", a, b) == -1 }
+func Lt(a, b Value) bool {
+	if x, y, ok := unboxedInts(a, b); ok {
+		return x < y
+	}
+	return order("<", a, b) == -1
+}
 
 // Le is Python's a <= b.
-func Le(a, b Value) bool { return order("<=", a, b) <= 0 } // -1 or 0, not 1 or 2 (unordered)
+func Le(a, b Value) bool {
+	if x, y, ok := unboxedInts(a, b); ok {
+		return x <= y
+	}
+	return order("<=", a, b) <= 0 // -1 or 0, not 1 or 2 (unordered)
+}
 
 // Gt is Python's a > b.
-func Gt(a, b Value) bool { return order(">", a, b) == 1 }
+func Gt(a, b Value) bool {
+	if x, y, ok := unboxedInts(a, b); ok {
+		return x > y
+	}
+	return order(">", a, b) == 1
+}
 
 // Ge is Python's a >= b.
-func Ge(a, b Value) bool { return uint(order(">=", a, b)) <= 1 } // 0 or 1, not -1 or 2 (unordered)
+func Ge(a, b Value) bool {
+	if x, y, ok := unboxedInts(a, b); ok {
+		return x >= y
+	}
+	return uint(order(">=", a, b)) <= 1 // 0 or 1, not -1 or 2 (unordered)
+}
 
 // In is Python's item in container.
 func In(item, container Value) bool {
