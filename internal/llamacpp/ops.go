@@ -55,16 +55,36 @@ func FloorDiv(a, b jinja2.Value) jinja2.Value { return llamaBinary("//", a, b) }
 func Pow(a, b jinja2.Value) jinja2.Value { return llamaBinary("**", a, b) }
 
 // Lt is jinja2.Lt as llama.cpp's <.
-func Lt(a, b jinja2.Value) bool { return llamaBinary("<", a, b).Truthy() }
+func Lt(a, b jinja2.Value) bool {
+	if x, y, ok := smallInts(a, b); ok {
+		return x < y // as their doubles compare
+	}
+	return llamaBinary("<", a, b).Truthy()
+}
 
 // Le is jinja2.Le as llama.cpp's <=.
-func Le(a, b jinja2.Value) bool { return llamaBinary("<=", a, b).Truthy() }
+func Le(a, b jinja2.Value) bool {
+	if x, y, ok := smallInts(a, b); ok {
+		return x <= y // as their doubles compare
+	}
+	return llamaBinary("<=", a, b).Truthy()
+}
 
 // Gt is jinja2.Gt as llama.cpp's >.
-func Gt(a, b jinja2.Value) bool { return llamaBinary(">", a, b).Truthy() }
+func Gt(a, b jinja2.Value) bool {
+	if x, y, ok := smallInts(a, b); ok {
+		return x > y // as their doubles compare
+	}
+	return llamaBinary(">", a, b).Truthy()
+}
 
 // Ge is jinja2.Ge as llama.cpp's >=.
-func Ge(a, b jinja2.Value) bool { return llamaBinary(">=", a, b).Truthy() }
+func Ge(a, b jinja2.Value) bool {
+	if x, y, ok := smallInts(a, b); ok {
+		return x >= y // as their doubles compare
+	}
+	return llamaBinary(">=", a, b).Truthy()
+}
 
 // llamaBinary is binary_expression for the operators above and + (after Add's
 // handling of strs).
