@@ -250,20 +250,43 @@ func (e *JSONError) locate(data []byte) {
 	e.Column = utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
 }
 
-// pathString writes d.path outermost step first: messages[3].content.
+// A path names at most pathEnds steps at each end, and at most pathKeyBytes bytes of a
+// key: an error in JSON nested a thousand deep, or under a key of a megabyte, says where
+// in a line.
+const (
+	pathEnds     = 4
+	pathKeyBytes = 40
+)
+
+// pathString writes d.path outermost step first: messages[3].content. A deeper path
+// keeps its pathEnds outermost and innermost steps around "[…N steps…]", and a long key
+// its first pathKeyBytes bytes and "…".
 func (d *decoder) pathString() string {
 	var b strings.Builder
-	for i := len(d.path) - 1; i >= 0; i-- {
+	n := len(d.path)
+	for i := n - 1; i >= 0; i-- {
+		if n > 2*pathEnds+1 && i == n-1-pathEnds {
+			fmt.Fprintf(&b, "[…%d steps…]", n-2*pathEnds)
+			i = pathEnds - 1
+		}
 		switch st := d.path[i]; {
 		case st.index >= 0:
 			fmt.Fprintf(&b, "[%d]", st.index)
-		case isIdentifier(st.key):
+		case isIdentifier(st.key) && len(st.key) <= pathKeyBytes:
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}
 			b.WriteString(st.key)
 		default:
-			fmt.Fprintf(&b, "[%s]", strconv.Quote(st.key))
+			key := st.key
+			if len(key) > pathKeyBytes {
+				cut := pathKeyBytes
+				for cut > 0 && !utf8.RuneStart(key[cut]) {
+					cut--
+				}
+				key = key[:cut] + "…"
+			}
+			fmt.Fprintf(&b, "[%s]", strconv.Quote(key))
 		}
 	}
 	return b.String()

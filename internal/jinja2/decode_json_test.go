@@ -182,6 +182,11 @@ func TestJSONErrorPositions(t *testing.T) {
 		{"\ufeff{}", 0, 1, 1, "", `invalid character '\ufeff' looking for beginning of value`},
 		{"", 0, 1, 1, "", "unexpected end of JSON input"},
 		{`{"n": -` + strings.Repeat("1", 4301) + `}`, 6, 1, 7, "n", "Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits"},
+		// a deep path keeps its ends, a long key its start
+		{`{"a": [[[[[[[[[[x]]]]]]]]]]}`, 16, 1, 17, "a[0][0][0][…3 steps…][0][0][0][0]", "invalid character 'x' looking for beginning of value"},
+		{`{"a": [[[[[[[[x]]]]]]]]}`, 14, 1, 15, "a[0][0][0][0][0][0][0][0]", "invalid character 'x' looking for beginning of value"},
+		{`{"` + strings.Repeat("k", 41) + `": x, "` + strings.Repeat("é", 30) + `": 1}`, 46, 1, 47, `["` + strings.Repeat("k", 40) + `…"]`, "invalid character 'x' looking for beginning of value"},
+		{`{"` + strings.Repeat("é", 30) + `": [x]}`, 66, 1, 37, `["` + strings.Repeat("é", 20) + `…"][0]`, "invalid character 'x' looking for beginning of value"},
 	}
 	for _, tt := range tests {
 		_, err := ParseJSON([]byte(tt.json))
