@@ -17,6 +17,20 @@ func TestParseRequestJSONError(t *testing.T) {
 	}
 }
 
+// TestParseRequestNotUTF8: a request whose text is not UTF-8, or holds a lone surrogate
+// escape, is refused where it is, as llama-server and vLLM refuse it (encoding/json would
+// make it U+FFFD and a prompt of it).
+func TestParseRequestNotUTF8(t *testing.T) {
+	for body, want := range map[string]string{
+		"{\"messages\": [{\"role\": \"user\", \"content\": \"hi\xff\"}]}": "request: invalid UTF-8 byte 0xff in string literal at line 1, column 46 (messages[0].content)",
+		`{"messages": [{"role": "user", "content": "hi\ud83d"}]}`:         `request: lone surrogate \ud83d in string literal (no UTF-8 text holds it) at line 1, column 46 (messages[0].content)`,
+	} {
+		if _, err := tmplgen.ParseRequest([]byte(body)); err == nil || err.Error() != want {
+			t.Errorf("ParseRequest(%q): %v\nwant %s", body, err, want)
+		}
+	}
+}
+
 // TestParseRequestMapsWritable: a request without special tokens or kwargs still gives
 // maps a caller can add to (ParseRequest's doc says they are never nil).
 func TestParseRequestMapsWritable(t *testing.T) {

@@ -26,8 +26,11 @@ const maxIntDigits = 4300
 // that keep the order of their keys (of duplicate keys the last value wins, at the
 // place of the first), integers stay ints of any size (up to 4300 digits, Python's
 // limit), numbers with a fraction or exponent become floats (1e400 is inf), and NaN,
-// Infinity and -Infinity are accepted. Unlike Python, a lone surrogate escape (\ud800)
-// and invalid UTF-8 in a string become U+FFFD, as encoding/json makes them.
+// Infinity and -Infinity are accepted. Text that is not UTF-8 is refused, as Python
+// refuses to decode the bytes, and so is a lone surrogate escape (\ud800), which Python
+// keeps in its str but no UTF-8 text can hold: the servers' own parsers refuse both
+// (llama-server's nlohmann::json; vLLM's json.loads of the body's bytes), where
+// encoding/json makes them U+FFFD.
 //
 // The input may be at most MaxJSONSize bytes and nest at most MaxNesting containers
 // deep; the decoded value takes at most about 24 bytes of memory per byte of input (for
@@ -131,8 +134,7 @@ func decodeJSONInts(data []byte, limit int) (Value, bool, *JSONError) {
 // A decoder decodes one JSON text in a single pass, with few allocations:
 //   - It works on its own copy of the input, and the strs it returns are slices of
 //     that copy. A str with escapes is decoded in place, over its own text, which is
-//     never shorter (except where invalid bytes, each replaced with U+FFFD, make it
-//     longer: such a str is allocated on its own).
+//     never shorter.
 //   - The items of each container are gathered on stacks shared by all levels, so that
 //     the container's storage is taken once, at its exact size, from chunks of cells
 //     (cellChunks), which also hold the List and Dict structs: sized by cellBound, a
@@ -141,7 +143,6 @@ type decoder struct {
 	buf   []byte
 	depth int        // containers open where the decoder is
 	items valueStack // the items of the open lists, and the keys and values of the open dicts
-	esc   []byte     // where a str with invalid UTF-8 is decoded (decodeInvalid)
 	cells cellChunks // where the containers are stored (bound: cellBound of the input)
 	err   *JSONError // the first error; then every level returns at once
 	// bigInts says an int beyond int64 was decoded
@@ -161,15 +162,11 @@ var decoders = sync.Pool{New: func() any { return new(decoder) }}
 // Sizes of what a decoder keeps for the next decode.
 const (
 	maxPooledStack = 4 << 10
-	maxPooledEsc   = 64 << 10
 )
 
 // release drops what the decoded value holds and returns d to the pool.
 func (d *decoder) release() {
 	d.items.reset()
-	if cap(d.esc) > maxPooledEsc {
-		d.esc = nil
-	}
 	clear(d.path)
 	d.buf, d.depth, d.cells, d.err, d.path, d.bigInts = nil, 0, cellChunks{}, nil, d.path[:0], false
 	decoders.Put(d)
@@ -501,8 +498,8 @@ const strPadding = 8
 
 // decodeStr decodes the rest of the str that starts at start, whose bytes before i are
 // plain ASCII text: a str with other characters or escapes. It decodes in place, over the
-// str's own text, which an escape never makes longer; text that is not UTF-8 (each bad
-// byte becomes U+FFFD, which is longer) is decodeInvalid's.
+// str's own text, which an escape never makes longer; text that is not UTF-8 is an
+// error.
 func (d *decoder) decodeStr(start, i int) (string, int) {
 	b := d.buf
 	padded := b[:len(b)+strPadding]
@@ -552,7 +549,8 @@ func (d *decoder) decodeStr(start, i int) (string, int) {
 		default: // text with other characters, up to the next quote, backslash or control
 			n := jsonPlainEnd(b, i, false)
 			if !utf8.Valid(b[i:n]) {
-				return d.decodeInvalid(start, w, i)
+				d.invalidUTF8(i)
+				return "", i
 			}
 			w += copy(b[w:], b[i:n])
 			i = n
@@ -566,53 +564,23 @@ func (d *decoder) decodeStr(start, i int) (string, int) {
 // the others.
 var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
-// decodeInvalid decodes the rest of a str whose text holds bytes that are not UTF-8,
-// each of which becomes U+FFFD: the str's first w-start bytes are decoded, and i is where
-// the rest starts. It decodes into d.esc, then over the str's own text if that is long
-// enough, or else into a str of its own (padded as the input is).
-func (d *decoder) decodeInvalid(start, w, i int) (string, int) {
-	b := d.buf
-	out := append(d.esc[:0], b[start:w]...)
-	for i < len(b) {
-		switch c := b[i]; {
-		case c == '"':
-			d.esc = out
-			if len(out) > i-start {
-				own := make([]byte, len(out), len(out)+strPadding)
-				return view(own[:copy(own, out)]), i + 1
-			}
-			return view(b[start : start+copy(b[start:], out)]), i + 1
-		case c == '\\':
-			r, j := d.escape(i + 1)
-			if d.err != nil {
-				return "", j
-			}
-			out = utf8.AppendRune(out, r)
-			i = j
-		case c < ' ':
-			d.syntaxError(i, "in string literal")
-			return "", i
-		case c < utf8.RuneSelf: // plain text up to the next special byte
-			n := max(jsonPlainEnd(b, i, true), i+1)
-			out = append(out, b[i:n]...)
-			i = n
-		default:
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size == 1 {
-				out = utf8.AppendRune(out, r)
-			} else {
-				out = append(out, b[i:i+size]...)
-			}
-			i += size
+// invalidUTF8 records the error of the first byte at or after i that is not UTF-8.
+//
+//go:noinline
+func (d *decoder) invalidUTF8(i int) {
+	for i < len(d.buf) {
+		r, size := utf8.DecodeRune(d.buf[i:])
+		if r == utf8.RuneError && size == 1 {
+			break
 		}
+		i += size
 	}
-	d.syntaxError(i, "in string literal")
-	return "", i
+	d.fail(i, "invalid UTF-8 byte 0x%02x in string literal", d.buf[i])
 }
 
 // escape decodes the escape whose backslash is before i and returns its character and
 // the position after it. A \u escape of a surrogate half that is not followed by the
-// other half gives U+FFFD.
+// other half is an error.
 func (d *decoder) escape(i int) (rune, int) {
 	b := d.buf
 	if i >= len(b) {
@@ -631,13 +599,16 @@ func (d *decoder) escape(i int) (rune, int) {
 	if d.err != nil || !utf16.IsSurrogate(r) {
 		return r, i
 	}
-	// the first half of a pair takes the second with it; any other half is left alone
+	// the first half of a pair takes the second with it; any other half is alone
 	if i+1 < len(b) && b[i] == '\\' && b[i+1] == 'u' {
 		if pair := utf16.DecodeRune(r, d.hex4(i+2)); d.err == nil && pair != utf8.RuneError {
 			return pair, i + 6
 		}
 	}
-	return utf8.RuneError, i
+	if d.err == nil {
+		d.fail(i-6, "lone surrogate \\u%04x in string literal (no UTF-8 text holds it)", r)
+	}
+	return 0, i
 }
 
 // hex4 decodes the four hexadecimal digits at i.
