@@ -324,10 +324,9 @@ func asIs(m jinja2.Value, openAI bool) bool {
 		return false
 	}
 	keys, vals := d.Keys(), d.Values()
-	for i, key := range [2]string{"role", "content"} {
-		if !jinja2.EqStr(keys[i], key) || !keys[i].IsDataStr() || !vals[i].IsDataStr() {
-			return false
-		}
+	if !jinja2.EqStr(keys[0], "role") || !jinja2.EqStr(keys[1], "content") ||
+		!keys[0].IsDataStr() || !keys[1].IsDataStr() || !vals[0].IsDataStr() || !vals[1].IsDataStr() {
+		return false
 	}
 	r, c := str(vals[0]), str(vals[1])
 	return r != "developer" && !(r == "system" && strings.HasPrefix(c, billingHeader))

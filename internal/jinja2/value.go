@@ -250,7 +250,10 @@ func (v Value) IsMarkup() bool { return v.kind() == KindString && v.strFlags()&f
 // IsDataStr reports whether v is a str as Str makes it: not Markup, its bytes all data
 // (no template text, see origin.go).
 func (v Value) IsDataStr() bool {
-	return v.kind() == KindString && v.strFlags()&flagMarkup == 0 && v.origin() == originData
+	// origin's answer, written to inline: neither Markup nor template text, and no
+	// template text inside a boxed str
+	f := v.strFlags()
+	return v.kind() == KindString && f&(flagMarkup|flagTemplate) == 0 && (f&flagBoxed == 0 || v.boxed().markup == nil)
 }
 
 // AsString returns the str in v and whether v is a str.
