@@ -18,9 +18,11 @@ type Request struct {
 	Input
 }
 
-// ParseRequest decodes an OpenAI-style request. Key order is kept everywhere, since it
-// shows in what templates print (tojson, iterating a dict). The request's SpecialTokens
-// and Kwargs are never nil: a caller can add to them.
+// ParseRequest decodes an OpenAI-style request, as ParseJSON decodes it (text that is
+// not UTF-8 and lone surrogate escapes are refused, as llama-server and vLLM refuse
+// them). Key order is kept everywhere, since it shows in
+// what templates print (tojson, iterating a dict). The request's SpecialTokens and
+// Kwargs are never nil: a caller can add to them.
 func ParseRequest(data []byte) (*Request, error) {
 	v, bigInts, err := jinja2.ParseJSONInts(data)
 	if err != nil {

@@ -52,7 +52,9 @@ func SHA256(text string) string { return templatehash.SHA256(text) }
 type Value = jinja2.Value
 
 // ParseJSON decodes JSON into a Value as Python's json.loads does: objects keep the
-// order of their keys, integers stay ints of any size; an error is a *JSONError.
+// order of their keys, integers stay ints of any size; text that is not UTF-8 and lone
+// surrogate escapes (\ud800), which no UTF-8 text holds, are refused, as the servers'
+// parsers refuse them. An error is a *JSONError.
 func ParseJSON(data []byte) (Value, error) {
 	v, err := jinja2.ParseJSON(data)
 	return v, publicJSONError(err)
