@@ -57,7 +57,7 @@ func (g *gen) llamaFree(d *ir.MacroDef) []string {
 	if !g.llama {
 		return nil
 	}
-	return g.macros.LlamaFree[d.Var]
+	return g.macros.LlamaFree[d]
 }
 
 // freeParams names the Go parameters of a macro's function for the names it takes from
@@ -107,7 +107,8 @@ func (g *gen) readFree(p string) *jen.Statement {
 }
 
 // passedVars are the variables resolved calls, and calls through values, give macros for
-// the names the macros take from their caller.
+// the names the macros take from their caller, and those macro values give them where
+// they are defined (ir.MacroCalls.LlamaDefault).
 func passedVars(macros *ir.MacroCalls) map[*ir.Var]bool {
 	passed := map[*ir.Var]bool{}
 	mark := func(env []ir.Expr) {
@@ -122,6 +123,9 @@ func passedVars(macros *ir.MacroCalls) map[*ir.Var]bool {
 	}
 	for _, c := range macros.ValueCalls {
 		mark(c.LlamaEnv)
+	}
+	for _, xs := range macros.LlamaDefault {
+		mark(xs)
 	}
 	return passed
 }

@@ -770,8 +770,8 @@ func (g *gen) scopeSlots(d *ir.MacroDef, slot int) []jen.Code {
 		return nil
 	}
 	var code []jen.Code
-	for i, x := range g.macros.LlamaDefault[d.Var] {
-		at := slot + slices.Index(g.macros.LlamaScope, g.macros.LlamaFree[d.Var][i])
+	for i, x := range g.macros.LlamaDefault[d] {
+		at := slot + slices.Index(g.macros.LlamaScope, g.macros.LlamaFree[d][i])
 		code = append(code, llama("ScopeValue").Call(jen.Id("args"), jen.Lit(at), g.value(x)))
 	}
 	return code

@@ -65,7 +65,7 @@ func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool, llama bool)
 			switch n := n.(type) {
 			case *MacroDef:
 				if llama && needed[n.Var] {
-					for _, x := range macros.LlamaDefault[n.Var] {
+					for _, x := range macros.LlamaDefault[n] {
 						InspectExpr(x, visit)
 					}
 				}
@@ -166,9 +166,11 @@ func FormatFacts(t *Template) string {
 	calls := ResolveMacroCalls(t)
 	needed := NeededVars(t, calls, dead, false)
 	macros := map[*Var]bool{}
+	var defs []*MacroDef
 	Inspect(t.Body.Stmts, func(n any) bool {
 		if d, ok := n.(*MacroDef); ok {
 			macros[d.Var] = true
+			defs = append(defs, d)
 		}
 		return true
 	})
@@ -190,8 +192,14 @@ func FormatFacts(t *Template) string {
 		if calls.Valued[v] && macros[v] {
 			valued = append(valued, varName(v))
 		}
-		if names := calls.LlamaFree[v]; len(names) > 0 {
-			fromCaller = append(fromCaller, varName(v)+"("+strings.Join(names, ", ")+")")
+	}
+	for _, d := range defs {
+		if names := calls.LlamaFree[d]; len(names) > 0 {
+			name := varName(d.Var)
+			if d.Var.Stores > 1 {
+				name += fmt.Sprintf(" at %d:%d", d.P.Line, d.P.Col) // one of its definitions
+			}
+			fromCaller = append(fromCaller, name+"("+strings.Join(names, ", ")+")")
 		}
 	}
 	list := func(names []string) string {

@@ -75,10 +75,10 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 	// macro that reads one defined after it reads no free name there
 	Inspect(t.Body.Stmts, func(n any) bool {
 		if d, ok := n.(*MacroDef); ok {
-			if valuedOnce(mc, d) {
+			if mc.Valued[d.Var] {
 				a.valued = append(a.valued, d)
 			}
-			if resolvable(d) && mc.Called[d.Var] || valuedOnce(mc, d) {
+			if resolvable(d) && mc.Called[d.Var] || mc.Valued[d.Var] {
 				a.macros[d.Var] = true
 			}
 		}
@@ -112,14 +112,14 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 	for d, names := range a.order {
 		for _, name := range names {
 			if a.dynamic[d][name] {
-				mc.LlamaFree[d.Var] = append(mc.LlamaFree[d.Var], name)
-				mc.LlamaDefault[d.Var] = append(mc.LlamaDefault[d.Var], a.lexical[d][name])
+				mc.LlamaFree[d] = append(mc.LlamaFree[d], name)
+				mc.LlamaDefault[d] = append(mc.LlamaDefault[d], a.lexical[d][name])
 			}
 		}
 	}
 	seen := map[string]bool{}
 	for _, d := range a.valued {
-		for _, name := range mc.LlamaFree[d.Var] {
+		for _, name := range mc.LlamaFree[d] {
 			if !seen[name] {
 				seen[name] = true
 				mc.LlamaScope = append(mc.LlamaScope, name)
@@ -128,7 +128,7 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 	}
 	for _, s := range a.sites {
 		if c, ok := mc.Direct[s.call]; ok {
-			for _, name := range mc.LlamaFree[c.Macro.Var] {
+			for _, name := range mc.LlamaFree[c.Macro] {
 				c.LlamaEnv = append(c.LlamaEnv, a.valueAt(s.scope, name))
 			}
 			mc.Direct[s.call] = c
@@ -150,13 +150,6 @@ func (mc *MacroCalls) resolveLlamaScopes(t *Template) {
 // templates have a few.
 const maxUnknownScope = 1000
 
-// valuedOnce reports whether a macro has a value and is its variable's only definition:
-// the names llama.cpp gives it are kept by variable (MacroCalls.LlamaFree), so a macro
-// defined twice under one name keeps the names of its definitions.
-func valuedOnce(mc *MacroCalls, d *MacroDef) bool {
-	return mc.Valued[d.Var] && d.Var.Stores == 1
-}
-
 // callees returns the macros a call site may call.
 func (a *llamaScopes) callees(c *Call) []*MacroDef {
 	if d, ok := a.mc.Direct[c]; ok {
@@ -173,7 +166,7 @@ func (a *llamaScopes) callees(c *Call) []*MacroDef {
 // value of the name, never them.
 func (mc *MacroCalls) LlamaShadowed(d *MacroDef) map[*Var]bool {
 	var vars map[*Var]bool
-	for _, name := range mc.LlamaFree[d.Var] {
+	for _, name := range mc.LlamaFree[d] {
 		for s := d.Macro.Body.Scope.Parent; s != nil; s = s.Parent {
 			if v := s.Lookup(name); v != nil {
 				if vars == nil {

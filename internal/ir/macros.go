@@ -37,13 +37,14 @@ type MacroCalls struct {
 	Recursive map[*Var]bool
 	// SelfCalled are the macros with a resolved call inside their own body.
 	SelfCalled map[*Var]bool
-	// LlamaFree are, for each macro with resolved calls, the names llama.cpp's engine
-	// gives it from the scope it is called from where Jinja2 gives another value (see
-	// llamascope.go).
-	LlamaFree map[*Var][]string
+	// LlamaFree are, for each definition of a macro with resolved calls or a value, the
+	// names llama.cpp's engine gives it from the scope it is called from where Jinja2
+	// gives another value (see llamascope.go); by definition, since two macros defined
+	// under one name take names of their own.
+	LlamaFree map[*MacroDef][]string
 	// LlamaDefault are the values of each macro's LlamaFree names where the macro is
 	// defined: what a call through a macro value gives them.
-	LlamaDefault map[*Var][]Expr
+	LlamaDefault map[*MacroDef][]Expr
 	// ValueCalls are the calls through a value (not resolved, and not of a macro's
 	// caller, a global function or an attribute): those of a known macro's variable,
 	// and those of any other variable or expression that may hold a macro.
@@ -86,9 +87,9 @@ func ResolveMacroCalls(t *Template) *MacroCalls {
 		Recursive: map[*Var]bool{},
 
 		SelfCalled: map[*Var]bool{},
-		LlamaFree:  map[*Var][]string{},
+		LlamaFree:  map[*MacroDef][]string{},
 
-		LlamaDefault: map[*Var][]Expr{},
+		LlamaDefault: map[*MacroDef][]Expr{},
 		ValueCalls:   map[*Call]ValueCall{},
 	}
 	r := &macroResolver{mc: mc, defined: map[*Var]*MacroDef{}, known: map[*Var]*MacroDef{}, callers: map[*Var]bool{}, edges: map[*Var][]*Var{}, callBlocks: map[*Call]bool{}}
