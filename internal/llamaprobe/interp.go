@@ -80,7 +80,9 @@ func (e *env) loop(v *ir.Var) (*jinja2.Loop, bool) {
 		if l, ok := s.loops[v]; ok {
 			return l, true
 		}
-		if _, ok := s.vars[v]; ok {
+		if _, ok := s.vars[v]; ok || s.caller != nil {
+			// a variable of that scope, or, in probe mode, a name of a macro's caller:
+			// load reads it (the loop around the call, not the definition's)
 			return nil, false
 		}
 	}
