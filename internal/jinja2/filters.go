@@ -1159,11 +1159,11 @@ func FilterTojson(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterTrim is soft_str(value).strip(chars=None).
 func FilterTrim(v Value, args []Value, kwargs []Kwarg) Value {
-	if len(args) == 0 && len(kwargs) == 0 {
-		return pyStrip(softStr(v), Missing(), "strip", true, true) // the commonest call, unbound
+	chars := Missing()
+	if len(args) > 0 || len(kwargs) > 0 { // the commonest call, bare, binds nothing
+		chars = bindArgs("trim", args, kwargs, "chars")[0]
 	}
-	a := bindArgs("trim", args, kwargs, "chars")
-	return pyStrip(softStr(v), a[0], "strip", true, true)
+	return pyStrip(softStr(v), chars, "strip", true, true)
 }
 
 // FilterTruncate is truncate(s, length=255, killwords=False, end='...', leeway=None).

@@ -557,12 +557,12 @@ func strStrip(r Value, args []Value, kwargs []Kwarg, name string, left, right bo
 func pyStrip(r Value, chars Value, name string, left, right bool) Value {
 	set, hasSet := optStr(name, chars, "")
 	s := r.str()
-	start, end := 0, len(s)
-	switch {
-	case !hasSet:
+	var start, end int
+	if !hasSet {
 		start, end = pystr.StripSpace(s, left, right)
-	default:
+	} else {
 		cut := func(r rune) bool { return strings.ContainsRune(set, r) }
+		start, end = 0, len(s)
 		if left {
 			start = len(s) - len(strings.TrimLeftFunc(s, cut))
 		}

@@ -20,25 +20,36 @@ import (
 // namespaces), "none" or "undefined"; "" for values llama.cpp has no type of its own for
 // (loops, macros, cyclers), whose builtins are Jinja2's.
 func Kind(v jinja2.Value) string {
-	switch v.Kind() {
-	case jinja2.KindUndefined:
-		return "undefined"
-	case jinja2.KindNone:
-		return "none"
-	case jinja2.KindBool:
-		return "bool"
-	case jinja2.KindInt:
-		return "int"
-	case jinja2.KindFloat:
-		return "float"
-	case jinja2.KindString:
-		return "str"
-	case jinja2.KindList, jinja2.KindTuple, jinja2.KindIterator:
-		return "list"
-	case jinja2.KindDict, jinja2.KindNamespace:
-		return "dict"
+	if i := typeIndex(v); i >= 0 {
+		return typeNames[i]
 	}
 	return ""
+}
+
+// typeNames are the types Kind names, each at its index (typeIndex) and bit (kinds).
+var typeNames = [...]string{"undefined", "none", "bool", "int", "float", "str", "list", "dict"}
+
+// typeIndex returns the index in typeNames of v's type, -1 for a value of none.
+func typeIndex(v jinja2.Value) int {
+	switch v.Kind() {
+	case jinja2.KindUndefined:
+		return 0
+	case jinja2.KindNone:
+		return 1
+	case jinja2.KindBool:
+		return 2
+	case jinja2.KindInt:
+		return 3
+	case jinja2.KindFloat:
+		return 4
+	case jinja2.KindString:
+		return 5
+	case jinja2.KindList, jinja2.KindTuple, jinja2.KindIterator:
+		return 6
+	case jinja2.KindDict, jinja2.KindNamespace:
+		return 7
+	}
+	return -1
 }
 
 // llamaBuiltins are the filters and methods of each type in llama.cpp's engine.
@@ -98,37 +109,16 @@ func wordSet(words string) map[string]bool {
 	return m
 }
 
-// kinds is a set of the types of Kind, one bit each (kindBit); the empty set stands for
-// "", the values with no type of their own.
+// kinds is a set of the types of Kind, bit i for typeNames[i]; the empty set stands
+// for "", the values with no type of their own.
 type kinds uint16
 
 // kindBit is the set of v's Kind alone.
 func kindBit(v jinja2.Value) kinds {
-	switch v.Kind() {
-	case jinja2.KindUndefined:
-		return 1 << 0
-	case jinja2.KindNone:
-		return 1 << 1
-	case jinja2.KindBool:
-		return 1 << 2
-	case jinja2.KindInt:
-		return 1 << 3
-	case jinja2.KindFloat:
-		return 1 << 4
-	case jinja2.KindString:
-		return 1 << 5
-	case jinja2.KindList, jinja2.KindTuple, jinja2.KindIterator:
-		return 1 << 6
-	case jinja2.KindDict, jinja2.KindNamespace:
-		return 1 << 7
+	if i := typeIndex(v); i >= 0 {
+		return 1 << i
 	}
 	return 0
-}
-
-// kindBits are the bits of kindBit by the names Kind gives.
-var kindBits = map[string]kinds{
-	"undefined": 1 << 0, "none": 1 << 1, "bool": 1 << 2, "int": 1 << 3, "float": 1 << 4,
-	"str": 1 << 5, "list": 1 << 6, "dict": 1 << 7,
 }
 
 // A builtinName is what llamaBuiltins, valueOnly and llamaNotImplemented say of one
@@ -140,29 +130,23 @@ type builtinName struct {
 // builtinNames are the tables by name (see builtinName).
 var builtinNames = func() map[string]builtinName {
 	m := map[string]builtinName{}
-	for k, names := range llamaBuiltins {
-		for name := range names {
-			b := m[name]
-			b.of |= kindBits[k]
-			m[name] = b
-		}
-	}
-	for k, names := range valueOnly {
-		for name := range names {
-			b := m[name]
-			b.valueOnly |= kindBits[k]
-			m[name] = b
-		}
-	}
-	for k, msgs := range llamaNotImplemented {
-		for name := range msgs {
-			b := m[name]
-			b.notImplemented |= kindBits[k]
-			m[name] = b
-		}
-	}
+	addTypes(m, llamaBuiltins, func(b *builtinName) *kinds { return &b.of })
+	addTypes(m, valueOnly, func(b *builtinName) *kinds { return &b.valueOnly })
+	addTypes(m, llamaNotImplemented, func(b *builtinName) *kinds { return &b.notImplemented })
 	return m
 }()
+
+// addTypes adds to the set field of m's entry of each name of table (by type, then
+// name) the types whose table has it.
+func addTypes[V any](m map[string]builtinName, table map[string]map[string]V, field func(*builtinName) *kinds) {
+	for i, typ := range typeNames {
+		for name := range table[typ] {
+			b := m[name]
+			*field(&b) |= 1 << i
+			m[name] = b
+		}
+	}
+}
 
 // HasBuiltin reports whether llama.cpp's engine has the filter or method name for
 // v (always, for a value Kind has no type for).

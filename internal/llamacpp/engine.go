@@ -448,14 +448,20 @@ func Write(w *jinja2.Writer, v jinja2.Value) {
 	}
 }
 
+// cNaN is a NaN as C's printf writes it (and C++'s ostream, through it): with its sign,
+// which the NaN of 0/0 on x86 has.
+func cNaN(f float64) string {
+	if math.Signbit(f) {
+		return "-nan"
+	}
+	return "nan"
+}
+
 // llamaFloatString is llama.cpp's string form of a float: C's %f (six decimals) without
 // its trailing zeros, but one.
 func llamaFloatString(f float64) string {
 	if math.IsNaN(f) {
-		if math.Signbit(f) {
-			return "-nan" // C's %f writes the sign of a NaN
-		}
-		return "nan"
+		return cNaN(f)
 	}
 	s := strconv.FormatFloat(f, 'f', 6, 64)
 	if math.IsInf(f, 0) {

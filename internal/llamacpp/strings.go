@@ -365,14 +365,11 @@ func appendLlamaJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// ostreamDouble is a double as C++'s ostream writes it by default (%g, six digits; a
-// NaN with its sign, as printf writes it: the NaN of 0/0 on x86 is negative).
+// ostreamDouble is a double as C++'s ostream writes it by default (%g, six digits).
 func ostreamDouble(f float64) string {
 	switch {
-	case math.IsNaN(f) && math.Signbit(f):
-		return "-nan"
 	case math.IsNaN(f):
-		return "nan"
+		return cNaN(f)
 	case math.IsInf(f, 1):
 		return "inf"
 	case math.IsInf(f, -1):
