@@ -89,6 +89,7 @@ func RenderSegments(t *tmplgen.Template, in *tmplgen.Input) (string, []tmplgen.S
 // llama-server answers instead of a prompt).
 func (s *Server) Vars(t *tmplgen.Template, in *tmplgen.Input) (*jinja2.Dict, error) {
 	rw := new(llamaRewrite)
+	rw.bos, rw.eos = specialTokens(in)
 	if err := s.rewrite(rw, t, in); err != nil {
 		return nil, err
 	}
@@ -132,20 +133,28 @@ func (s *Server) appendRequest(dst []byte, t *tmplgen.Template, in *tmplgen.Inpu
 	if err != nil {
 		return dst, err
 	}
-	if err := loadError(t, in); err != nil {
+	bos, eos := specialTokens(in)
+	if err := loadError(t, bos, eos, in); err != nil {
 		return dst, err
 	}
-	return s.appendRender(dst, t, in, markup)
+	return s.appendRender(dst, t, in, bos, eos, markup)
+}
+
+// specialTokens returns in's bos_token and eos_token ("" for one it lacks).
+func specialTokens(in *tmplgen.Input) (bos, eos string) {
+	return in.SpecialTokens["bos_token"], in.SpecialTokens["eos_token"]
 }
 
 // markupPool recycles the lists of template-text ranges renders with segments fill.
 var markupPool = sync.Pool{New: func() any { return new([]jinja2.ByteRange) }}
 
-// appendRender is AppendRender of a template llama-server has loaded; when markup is
-// not nil, it is set to the ranges of the prompt that are template text.
-func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input, markup *[]jinja2.ByteRange) ([]byte, error) {
+// appendRender is AppendRender of a template llama-server has loaded, with in's special
+// tokens bos and eos; when markup is not nil, it is set to the ranges of the prompt that
+// are template text.
+func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input, bos, eos string, markup *[]jinja2.ByteRange) ([]byte, error) {
 	rw := rewritePool.Get().(*llamaRewrite)
 	defer rw.release()
+	rw.bos, rw.eos = bos, eos
 	if err := s.rewrite(rw, t, in); err != nil {
 		return dst, err
 	}
@@ -265,7 +274,7 @@ func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, 
 // continued reasoning and content are data. tracked asks for the template's generation
 // prompt to be rendered with its origins.
 func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, tracked bool) (jinja2.Value, error) {
-	m := &rw.contMsg
+	m := rw.contMsg
 	content := rw.cont == tmplgen.ContinueContent
 	cat := jinja2.ConcatStrs // the text alone
 	if tracked {
@@ -359,9 +368,9 @@ type llamaRewrite struct {
 	agp      bool         // add_generation_prompt
 	bos, eos string
 	// cont is ContinueContent or ContinueReasoning when contMsg, the final message
-	// (left out of vars), is continued; ContinueNone otherwise.
+	// (in msgs, left out of vars), is continued; ContinueNone otherwise.
 	cont    tmplgen.Continuation
-	contMsg llamaMsg
+	contMsg *llamaMsg
 	// schema is the request's JSON schema of the answer (json_schema,
 	// response_format), undefined when there is none; tools and toolChoice are the
 	// request's, which with it make the grammar (grammar.go)
@@ -458,7 +467,8 @@ func llamaError(t *tmplgen.Template, format string, args ...any) *tmplgen.Error 
 }
 
 // rewrite applies s's request handling to in (docs/llama-server.md
-// sections 4.1 to 4.7); in is only read.
+// sections 4.1 to 4.7); in is only read, and rw.bos and rw.eos are its special tokens
+// (specialTokens).
 func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Input) error {
 	caps := &t.Caps
 	if !caps.Known() {
@@ -467,7 +477,6 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	if err := staticLoadError(t); err != nil {
 		return err
 	}
-	rw.bos, rw.eos = in.SpecialTokens["bos_token"], in.SpecialTokens["eos_token"]
 
 	// oaicompat_chat_params_parse
 	schema, err := llamaResponseSchema(t, &in.Server)
@@ -564,8 +573,8 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	// common_chat_templates_apply_jinja: messages[:-1] are rendered, the final message
 	// is continued after them
 	if n := len(msgs); cont != tmplgen.ContinueNone && n > 0 {
-		rw.contMsg, msgs = msgs[n-1], msgs[:n-1]
-		m := &rw.contMsg
+		m := &msgs[n-1]
+		rw.contMsg, msgs = m, msgs[:n-1]
 		if cont == tmplgen.ContinueAuto {
 			cont = tmplgen.ContinueContent
 			if m.reasoning != "" && m.content == "" && len(m.parts) == 0 {
@@ -692,14 +701,16 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	day := dayOf(in.Clock())
 	vars.AddStr("datetime", day.datetime)
 	vars.AddStr("date_string", day.dateString)
-	var room [16]string // the names, sorted, without an allocation for a few
-	names := room[:0]
-	for k := range kwargs {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	for _, k := range names {
-		vars.SetStr(k, jinja2.CopyJSON(kwargs[k]))
+	if len(kwargs) > 0 {
+		var room [16]string // the names, sorted, without an allocation for a few
+		names := room[:0]
+		for k := range kwargs {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			vars.SetStr(k, jinja2.CopyJSON(kwargs[k]))
+		}
 	}
 	// (from here on, a variable the kwargs do not name is not among vars' keys, all of
 	// which the lines above added, and is added without looking for it)
@@ -1414,11 +1425,10 @@ func str(v jinja2.Value) string {
 // generation prompt, thinking on, reasoning_format deepseek) through the whole of
 // common_chat_templates_apply; when that render fails (a filter the engine lacks on the
 // path it takes, say), the server does not start. The answer depends only on the
-// template and the special tokens: it is kept per template for the tokens it was first
-// asked with (a render with those looks it up without allocating), and computed again
-// for others.
-func loadError(t *tmplgen.Template, in *tmplgen.Input) error {
-	bos, eos := in.SpecialTokens["bos_token"], in.SpecialTokens["eos_token"]
+// template and the special tokens (bos and eos, in's): it is kept per template for the
+// tokens it was first asked with (a render with those looks it up without allocating),
+// and computed again for others.
+func loadError(t *tmplgen.Template, bos, eos string, in *tmplgen.Input) error {
 	if c, ok := loadChecks.Load(t); ok {
 		if c := c.(*loadCheck); c.bos == bos && c.eos == eos {
 			return c.err
@@ -1457,7 +1467,7 @@ func probeLoad(t *tmplgen.Template, bos, eos string, in *tmplgen.Input) error {
 		Now:                 in.Now,
 	}
 	// the probe is common_chat_templates_apply's: no server option reaches it
-	if _, err := new(Server).appendRender(nil, t, probe, nil); err != nil {
+	if _, err := new(Server).appendRender(nil, t, probe, bos, eos, nil); err != nil {
 		return llamaError(t, "llama.cpp rejects the template when it loads it: Unable to generate parser for this template. Automatic parser generation failed: %v", err)
 	}
 	return nil

@@ -30,8 +30,7 @@ func (d *Dict) add(key, v Value) {
 	if n == d.half {
 		d.grow(max(4, 2*n))
 	}
-	kv := d.slots()
-	kv[d.half+n], kv[n] = key, v
+	d.setEntry(n, key, v)
 	d.n++
 }
 

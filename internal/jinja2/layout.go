@@ -255,6 +255,13 @@ func (d *Dict) slots() []Value { return unsafe.Slice((*Value)(d.kv), 2*d.half) }
 // of which the first d.n are the dict's (kv holds them where slots says).
 func (d *Dict) setSlots(kv []Value) { d.kv, d.half = unsafe.Pointer(unsafe.SliceData(kv)), len(kv)/2 }
 
+// setEntry stores key and its value v as entry i, which the storage has room for
+// (i < half): add's store, without the checks of a slice's bounds.
+func (d *Dict) setEntry(i int, key, v Value) {
+	*(*Value)(unsafe.Add(d.kv, uintptr(i)*cell)) = v
+	*(*Value)(unsafe.Add(d.kv, uintptr(d.half+i)*cell)) = key
+}
+
 // keys returns the keys in order, capped so that an append copies them.
 func (d *Dict) keys() []Value {
 	return unsafe.Slice((*Value)(unsafe.Add(d.kv, uintptr(d.half)*cell)), d.n)
