@@ -11,12 +11,13 @@ import (
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/llamaserver"
+	"github.com/tmplgen/tmplgen/vllm"
 )
 
 // FuzzRender renders random requests (messages of wrong types, missing fields, nested
-// junk, huge strings) through every compiled template, as transformers and as
-// llama-server: each render gives a prompt or an error the template or the request
-// caused, never a panic and never an internal error.
+// junk, huge strings) through every compiled template, as transformers, as llama-server
+// and as vLLM (with tools accepted): each render gives a prompt or an error the template
+// or the request caused, never a panic and never an internal error.
 func FuzzRender(f *testing.F) {
 	if b, err := os.ReadFile("../../shared/oracle/cases.json"); err == nil {
 		var cases []json.RawMessage
@@ -35,6 +36,7 @@ func FuzzRender(f *testing.F) {
 	f.Add([]byte(`{"messages": [{"role": 1, "content": {"a": [null, true, 1.5e300]}}, {"role": "tool"}, {}], "tools": [[]]}`))
 	f.Add([]byte(`{"messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}, {"type": "image"}]}], "chat_template_kwargs": {"enable_thinking": "yes", "tools": 3}}`))
 	templates := generated.Registry.All()
+	vllmServer := &vllm.Server{EnableAutoToolChoice: true, ToolCallParser: "hermes"}
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		req, err := tmplgen.ParseRequest(data)
@@ -53,6 +55,11 @@ func FuzzRender(f *testing.F) {
 			checkRenderError(t, tmpl.Name+" (llama-server)", err)
 			withSegs, segs, segErr = llamaserver.RenderSegments(tmpl, &req.Input)
 			checkSegments(t, tmpl.Name+" (llama-server)", prompt, err, withSegs, segs, segErr)
+			// the vLLM profile, which rewrites the request before the render
+			prompt, err = vllmServer.Render(tmpl, &req.Input)
+			checkRenderError(t, tmpl.Name+" (vllm)", err)
+			b, segs, segErr := vllmServer.AppendRenderSegments(nil, nil, tmpl, &req.Input)
+			checkSegments(t, tmpl.Name+" (vllm)", prompt, err, string(b), segs, segErr)
 		}
 	})
 }
