@@ -848,6 +848,9 @@ func isEmptyJSON(v jinja2.Value) bool {
 func checkServerMessages(fields []messageFields) error {
 	for i := range fields {
 		f := &fields[i]
+		if f.asJSON {
+			continue // a str role and content
+		}
 		role := ""
 		if r := f.v[fieldRole]; f.has[fieldRole] && r.Kind() == jinja2.KindString {
 			role = str(r)
@@ -1055,18 +1058,31 @@ func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value, fields []messag
 		if !hasContent && !hasCalls {
 			return nil, fmt.Errorf("Expected 'content' or 'tool_calls' (ref: https://github.com/ggml-org/llama.cpp/issues/8367 & https://github.com/ggml-org/llama.cpp/issues/12279)")
 		}
-		for _, g := range [...]struct {
-			field int
-			dst   *string
-		}{{fieldReasoning, &msg.reasoning}, {fieldName, &msg.name}, {fieldToolCallID, &msg.tcID}} {
-			if v := f.v[g.field]; f.has[g.field] {
-				if *g.dst, ok = jsonString(v); !ok {
-					return nil, typeError302(v)
-				}
-			}
+		var err error
+		if msg.reasoning, err = f.str(fieldReasoning); err != nil {
+			return nil, err
+		}
+		if msg.name, err = f.str(fieldName); err != nil {
+			return nil, err
+		}
+		if msg.tcID, err = f.str(fieldToolCallID); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// str returns the str of the field, "" when the message lacks it, or nlohmann's error
+// for a value of another type.
+func (f *messageFields) str(field int) (string, error) {
+	if !f.has[field] {
+		return "", nil
+	}
+	s, ok := jsonString(f.v[field])
+	if !ok {
+		return "", typeError302(f.v[field])
+	}
+	return s, nil
 }
 
 // toJSON is common_chat_msg::to_json_oaicompat: the message as the template sees it,
