@@ -759,24 +759,37 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	return nil
 }
 
-// A day is what llama-server's datetime and date_string variables say of a date.
+// A day is what llama-server's datetime and date_string variables say of the instants
+// from start to end (Unix seconds, end excluded), which are of one date in loc and of one
+// of its zone's offsets.
 type day struct {
-	year                 int
-	month                time.Month
-	date                 int
+	loc                  *time.Location
+	start, end           int64
 	datetime, dateString jinja2.Value
 }
 
 // lastDay is the day dayOf was last asked for.
 var lastDay atomic.Pointer[day]
 
-// dayOf returns the day of now (in its location), formatted once a day, not per render.
+// dayOf returns the day of now (in its location), formatted once a day, not per render:
+// an instant of the day last asked for is found by its Unix time, without working out
+// its date.
 func dayOf(now time.Time) *day {
-	y, m, d := now.Date()
-	if c := lastDay.Load(); c != nil && c.year == y && c.month == m && c.date == d {
+	sec := now.Unix()
+	if c := lastDay.Load(); c != nil && c.loc == now.Location() && c.start <= sec && sec < c.end {
 		return c
 	}
-	c := &day{y, m, d, jinja2.Str(pystr.Strftime(now, "%b %d %Y")), jinja2.Str(pystr.Strftime(now, "%d %b %Y"))}
+	y, m, d := now.Date()
+	start, end := time.Date(y, m, d, 0, 0, 0, 0, now.Location()).Unix(), time.Date(y, m, d+1, 0, 0, 0, 0, now.Location()).Unix()
+	// within one offset the dates of instants increase with them, whatever time.Date
+	// makes of a midnight a change of offset skips or repeats
+	if zoneStart, zoneEnd := now.ZoneBounds(); !zoneStart.IsZero() {
+		start = max(start, zoneStart.Unix())
+		if !zoneEnd.IsZero() {
+			end = min(end, zoneEnd.Unix())
+		}
+	}
+	c := &day{now.Location(), start, end, jinja2.Str(pystr.Strftime(now, "%b %d %Y")), jinja2.Str(pystr.Strftime(now, "%d %b %Y"))}
 	lastDay.Store(c)
 	return c
 }
@@ -1445,13 +1458,17 @@ func str(v jinja2.Value) string {
 // tokens it was first asked with (a render with those looks it up without allocating),
 // and computed again for others.
 func loadError(t *tmplgen.Template, bos, eos string, in *tmplgen.Input) error {
+	if c := lastLoad.Load(); c != nil && c.t == t && c.bos == bos && c.eos == eos {
+		return c.err
+	}
 	if c, ok := loadChecks.Load(t); ok {
 		if c := c.(*loadCheck); c.bos == bos && c.eos == eos {
+			lastLoad.Store(c)
 			return c.err
 		}
 		return probeLoad(t, bos, eos, in)
 	}
-	c := &loadCheck{bos: bos, eos: eos, err: probeLoad(t, bos, eos, in)}
+	c := &loadCheck{t: t, bos: bos, eos: eos, err: probeLoad(t, bos, eos, in)}
 	loadChecks.LoadOrStore(t, c)
 	return c.err
 }
@@ -1492,9 +1509,14 @@ func probeLoad(t *tmplgen.Template, bos, eos string, in *tmplgen.Input) error {
 // loadCheck is loadError's answer for a template and the special tokens it was asked
 // with first.
 type loadCheck struct {
+	t        *tmplgen.Template
 	bos, eos string
 	err      error
 }
 
 // loadChecks keeps a *loadCheck per *tmplgen.Template.
 var loadChecks sync.Map
+
+// lastLoad is the entry of loadChecks loadError last answered with: a server that
+// renders one template finds it without a lookup.
+var lastLoad atomic.Pointer[loadCheck]
