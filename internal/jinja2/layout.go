@@ -280,7 +280,8 @@ func (d *Dict) GetStr(key string) (Value, bool) {
 
 // findStr returns the position of a str key, or -1. It walks the keys by address,
 // without the checks of a slice of them (keys), which cost as much as the comparisons
-// in the lookups of a message's fields that renders are made of.
+// in the lookups of a message's fields that renders are made of; a key that is not an
+// unboxed str of key's length is passed over by one comparison of its word.
 func (d *Dict) findStr(key string) int {
 	if d.index != nil {
 		if i, ok := d.index[key]; ok {
@@ -289,10 +290,15 @@ func (d *Dict) findStr(key string) int {
 		return -1
 	}
 	keys := unsafe.Add(d.kv, d.half*int(cell))
+	unboxed := uint64(KindString)<<kindShift | uint64(len(key)) // an unboxed str of key's length
 	for i := 0; i < d.n; i++ {
 		k := (*Value)(unsafe.Add(keys, i*int(cell)))
-		if sameBytes(k, key) || k.kind() == KindString && k.str() == key {
-			return i // sameBytes: the same bytes (see internStr)
+		if k.w&^unboxedFlags == unboxed {
+			if sameBytes(k, key) || k.text() == key {
+				return i // sameBytes: the same bytes (see internStr)
+			}
+		} else if k.w&(flagBoxed<<flagsShift) != 0 && k.kind() == KindString && k.str() == key {
+			return i
 		}
 	}
 	return -1
