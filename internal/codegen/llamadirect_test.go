@@ -123,17 +123,32 @@ func llamaDirectSource() *jen.File {
 		m := byMethodFn[fn]
 		f.Commentf("%s is jinja2.%s as llama.cpp's engine calls the method %s with %d %s.", fn, fn, m.name, m.args, strings.TrimSuffix("arguments", map[bool]string{true: "s"}[m.args == 1]))
 		call := jen.Return(jen.Id("CallMethod").Call(jen.Id("v"), jen.Lit(m.name), args(m.args), jen.Nil()))
-		if llamacpp.PythonStrMethods[m.name] && m.args == 1 {
-			isStr := func(x string) *jen.Statement {
-				return jen.Id(x).Dot("Kind").Call().Op("==").Qual(jinja2Impl, "KindString")
-			}
+		is := func(x, kind string) *jen.Statement {
+			return jen.Id(x).Dot("Kind").Call().Op("==").Qual(jinja2Impl, kind)
+		}
+		var argIds []jen.Code
+		for i := range m.args {
+			argIds = append(argIds, jen.Id(fmt.Sprintf("arg%d", i+1)))
+		}
+		switch {
+		case llamacpp.PythonStrMethods[m.name] && m.args == 1:
 			f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(
-				jen.If(isStr("v").Op("&&").Add(isStr("arg1"))).Block(
+				jen.If(is("v", "KindString").Op("&&").Add(is("arg1", "KindString"))).Block(
 					jen.Return(jen.Qual(jinja2Impl, fn).Call(jen.Id("v"), jen.Id("arg1"))).Comment("a str's "+m.name+" of a str is Python's (PythonStrMethods)")),
 				call)
-			continue
+		case llamacpp.PythonDictMethods[m.name] && m.args >= 1:
+			f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(
+				jen.If(is("v", "KindDict").Op("&&").Add(is("arg1", "KindString"))).Block(
+					jen.Return(jen.Qual(jinja2Impl, fn).Call(append([]jen.Code{jen.Id("v")}, argIds...)...)).Comment("a dict's "+m.name+" of a str key is Python's (PythonDictMethods)")),
+				call)
+		case llamacpp.StrMethods[m.name] && m.args >= 1:
+			f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(
+				jen.If(is("v", "KindString")).Block(
+					jen.Return(jen.Id("strMethod").Call(jen.Lit(m.name), jen.Id("v"), args(m.args))).Comment("its arguments on the stack (StrMethods)")),
+				call)
+		default:
+			f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(call)
 		}
-		f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(call)
 	}
 	f.Comment("Iterate is jinja2.Iterate as llama.cpp's for loop takes what it iterates (Iterable).")
 	f.Func().Id("Iterate").Params(jen.Id("w").Op("*").Qual(jinja2Impl, "Writer"), jen.Id("v").Add(value)).Index().Add(value).Block(

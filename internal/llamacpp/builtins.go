@@ -203,6 +203,27 @@ func CallMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []ji
 // the dispatch (llamaAffix is the general case).
 var PythonStrMethods = map[string]bool{"startswith": true, "endswith": true}
 
+// PythonDictMethods are the methods of a dict that llama.cpp's engine runs as Python
+// does when their first argument is a str (the key): direct.go's functions call
+// Jinja2's then, without the dispatch, and without its slice of the arguments on the
+// heap.
+var PythonDictMethods = map[string]bool{"get": true}
+
+// StrMethods are the str methods with arguments that llama.cpp's engine runs as its own
+// (llamaStrBuiltin): direct.go's functions call strMethod for a str, whose arguments
+// stay on the stack (CallMethod's go to the heap: its dispatch does not say what
+// becomes of them).
+var StrMethods = map[string]bool{"split": true, "rsplit": true, "replace": true, "strip": true, "lstrip": true, "rstrip": true}
+
+// strMethod is CallMethod of the str method id (one of StrMethods) on the str v with
+// the positional arguments args, which it keeps no reference to.
+func strMethod(id string, v jinja2.Value, args []jinja2.Value) jinja2.Value {
+	if r, ok := llamaStrBuiltin(id, v, args, nil); ok {
+		return jinja2.FromTemplateCall(r, v, args, nil) // as Builtin returns it
+	}
+	return CallMethod(v, id, slices.Clone(args), nil)
+}
+
 // Builtin runs llama.cpp's builtin id on v, called as a method when method is set,
 // else as the filter the template names jinjaName: undefined gives empty values (its
 // default aside), none empty lists (but for default, tojson, string and safe), lists

@@ -414,11 +414,17 @@ func MethodEndswith(v, arg1 jinja2.Value) jinja2.Value {
 
 // MethodGet is jinja2.MethodGet as llama.cpp's engine calls the method get with 1 argument.
 func MethodGet(v, arg1 jinja2.Value) jinja2.Value {
+	if v.Kind() == jinja2.KindDict && arg1.Kind() == jinja2.KindString {
+		return jinja2.MethodGet(v, arg1) // a dict's get of a str key is Python's (PythonDictMethods)
+	}
 	return CallMethod(v, "get", []jinja2.Value{arg1}, nil)
 }
 
 // MethodGetDefault is jinja2.MethodGetDefault as llama.cpp's engine calls the method get with 2 arguments.
 func MethodGetDefault(v, arg1, arg2 jinja2.Value) jinja2.Value {
+	if v.Kind() == jinja2.KindDict && arg1.Kind() == jinja2.KindString {
+		return jinja2.MethodGetDefault(v, arg1, arg2) // a dict's get of a str key is Python's (PythonDictMethods)
+	}
 	return CallMethod(v, "get", []jinja2.Value{arg1, arg2}, nil)
 }
 
@@ -429,11 +435,17 @@ func MethodLstrip(v jinja2.Value) jinja2.Value {
 
 // MethodLstripChars is jinja2.MethodLstripChars as llama.cpp's engine calls the method lstrip with 1 argument.
 func MethodLstripChars(v, arg1 jinja2.Value) jinja2.Value {
+	if v.Kind() == jinja2.KindString {
+		return strMethod("lstrip", v, []jinja2.Value{arg1}) // its arguments on the stack (StrMethods)
+	}
 	return CallMethod(v, "lstrip", []jinja2.Value{arg1}, nil)
 }
 
 // MethodReplace is jinja2.MethodReplace as llama.cpp's engine calls the method replace with 2 arguments.
 func MethodReplace(v, arg1, arg2 jinja2.Value) jinja2.Value {
+	if v.Kind() == jinja2.KindString {
+		return strMethod("replace", v, []jinja2.Value{arg1, arg2}) // its arguments on the stack (StrMethods)
+	}
 	return CallMethod(v, "replace", []jinja2.Value{arg1, arg2}, nil)
 }
 
@@ -444,6 +456,9 @@ func MethodRstrip(v jinja2.Value) jinja2.Value {
 
 // MethodRstripChars is jinja2.MethodRstripChars as llama.cpp's engine calls the method rstrip with 1 argument.
 func MethodRstripChars(v, arg1 jinja2.Value) jinja2.Value {
+	if v.Kind() == jinja2.KindString {
+		return strMethod("rstrip", v, []jinja2.Value{arg1}) // its arguments on the stack (StrMethods)
+	}
 	return CallMethod(v, "rstrip", []jinja2.Value{arg1}, nil)
 }
 
@@ -454,6 +469,9 @@ func MethodSplit(v jinja2.Value) jinja2.Value {
 
 // MethodSplitSep is jinja2.MethodSplitSep as llama.cpp's engine calls the method split with 1 argument.
 func MethodSplitSep(v, arg1 jinja2.Value) jinja2.Value {
+	if v.Kind() == jinja2.KindString {
+		return strMethod("split", v, []jinja2.Value{arg1}) // its arguments on the stack (StrMethods)
+	}
 	return CallMethod(v, "split", []jinja2.Value{arg1}, nil)
 }
 
@@ -472,6 +490,9 @@ func MethodStrip(v jinja2.Value) jinja2.Value {
 
 // MethodStripChars is jinja2.MethodStripChars as llama.cpp's engine calls the method strip with 1 argument.
 func MethodStripChars(v, arg1 jinja2.Value) jinja2.Value {
+	if v.Kind() == jinja2.KindString {
+		return strMethod("strip", v, []jinja2.Value{arg1}) // its arguments on the stack (StrMethods)
+	}
 	return CallMethod(v, "strip", []jinja2.Value{arg1}, nil)
 }
 
