@@ -26,10 +26,12 @@ type gen struct {
 	// llama is set for the llama.cpp render function, which calls the runtime's
 	// variants with llama.cpp's semantics (see gen.op); variants counts those calls,
 	// and mutates says that the function changes values it may be given (so that it
-	// renders a copy of its input)
-	llama    bool
-	variants int
-	mutates  bool
+	// renders a copy of its input); namespaceAttrs are the attribute assignments that
+	// change no such value (ir.NamespaceAttrs)
+	llama          bool
+	variants       int
+	mutates        bool
+	namespaceAttrs map[*ir.AttrTarget]bool
 
 	// the marks of the set and filter blocks being generated, outermost first, and how
 	// many of them are outside the innermost loop (see dropCaptures)
@@ -130,6 +132,9 @@ func newGen(t *ir.Template, llama bool) *gen {
 	for v := range passed {
 		// a namespace passed to a macro is a value
 		delete(g.namespaces, v)
+	}
+	if llama {
+		g.namespaceAttrs = ir.NamespaceAttrs(t)
 	}
 	for _, n := range []string{"w", "jinja2", "args", "item", "mark", "math"} {
 		g.names[n] = true

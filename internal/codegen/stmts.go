@@ -677,7 +677,7 @@ func (g *gen) storeWith(t ir.Target, v jen.Code, op string) []jen.Code {
 		if ns := g.namespaces[t.NS]; ns != nil {
 			return g.storeLocalAttr(ns.attrs[t.Attr], v)
 		}
-		if g.llama {
+		if g.llama && !g.namespaceAttrs[t] {
 			g.mutates = true // llama.cpp sets the attribute of a dict too
 		}
 		return []jen.Code{g.op("SetAttr").Call(g.load(t.NS), jen.Lit(t.Attr), v)}

@@ -26,6 +26,141 @@ func MakesMarkup(t *Template) bool {
 	return found
 }
 
+// NamespaceAttrs returns the attribute assignments ({% set name.attr = ... %}) that,
+// wherever llama.cpp's engine looks the name up (its macros read their caller's
+// scope), set an attribute of a namespace the template made, never an item of a dict
+// of the render's input: nothing binds the name but {% set name = namespace(...) %}
+// (no loop, macro parameter, with block or other assignment), and one of those runs
+// before the assignment: a statement before it in its statement list or an enclosing
+// one, within its macro or at the top level; for an assignment in a macro, else the
+// first top-level one, when the top-level statements before that set none of its
+// attributes and call nothing but globals (so that no macro runs before it).
+func NamespaceAttrs(t *Template) map[*AttrTarget]bool {
+	isMade := func(s Stmt) (string, bool) {
+		a, ok := s.(*Assign)
+		if !ok {
+			return "", false
+		}
+		target, ok := a.Target.(*VarTarget)
+		call, isCall := a.Value.(*Call)
+		if !ok || !isCall {
+			return "", false
+		}
+		g, ok := call.Fn.(*Global)
+		return target.Var.Name, ok && g.Name == "namespace"
+	}
+	// names bound by anything else
+	bound := map[string]bool{}
+	bind := func(v *Var) {
+		if v != nil {
+			bound[v.Name] = true
+		}
+	}
+	made := map[*VarTarget]bool{}
+	Inspect(t.Body.Stmts, func(n any) bool {
+		switch n := n.(type) {
+		case *Assign:
+			if _, ok := isMade(n); ok {
+				made[n.Target.(*VarTarget)] = true
+			}
+		case *VarTarget:
+			if !made[n] {
+				bind(n.Var)
+			}
+		case *Macro:
+			for _, p := range n.Params {
+				bind(p)
+			}
+			bind(n.Caller)
+			bind(n.Varargs)
+			bind(n.Kwargs)
+		case *MacroDef:
+			bind(n.Var)
+		case *For:
+			bind(n.Loop)
+		}
+		return true
+	})
+	// the names a macro finds made in its caller's scope: made by a top-level statement
+	// before which nothing sets their attributes or runs a macro
+	beforeMacros := map[string]bool{}
+	for i, s := range t.Body.Stmts {
+		if name, ok := isMade(s); ok && !bound[name] {
+			if _, seen := beforeMacros[name]; !seen {
+				clean := true
+				Inspect(t.Body.Stmts[:i], func(n any) bool {
+					switch n := n.(type) {
+					case *AttrTarget:
+						clean = clean && n.NS.Name != name
+					case *CallBlock:
+						clean = false
+					case *Call:
+						_, global := n.Fn.(*Global)
+						clean = clean && global
+					}
+					return clean
+				})
+				beforeMacros[name] = clean
+			}
+		}
+	}
+	attrs := map[*AttrTarget]bool{}
+	var target func(tg Target, have map[string]bool, inMacro bool)
+	target = func(tg Target, have map[string]bool, inMacro bool) {
+		switch tg := tg.(type) {
+		case *AttrTarget:
+			name := tg.NS.Name
+			attrs[tg] = !bound[name] && (have[name] || inMacro && beforeMacros[name])
+		case *TupleTarget:
+			for _, it := range tg.Items {
+				target(it, have, inMacro)
+			}
+		}
+	}
+	var stmts func(ss []Stmt, have map[string]bool, inMacro bool)
+	block := func(b *Block, have map[string]bool, inMacro bool) {
+		if b != nil {
+			stmts(b.Stmts, have, inMacro)
+		}
+	}
+	macro := func(m *Macro) {
+		if m != nil {
+			block(m.Body, map[string]bool{}, true)
+		}
+	}
+	stmts = func(ss []Stmt, outer map[string]bool, inMacro bool) {
+		have := maps.Clone(outer) // the names made before, here or around
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *Assign:
+				target(s.Target, have, inMacro)
+			case *Capture:
+				block(s.Body, have, inMacro)
+				target(s.Target, have, inMacro)
+			case *If:
+				stmts(s.Then, have, inMacro)
+				stmts(s.Else, have, inMacro)
+			case *For:
+				block(s.Body, have, inMacro)
+				block(s.Else, have, inMacro)
+			case *With:
+				block(s.Body, have, inMacro)
+			case *FilterBlock:
+				block(s.Body, have, inMacro)
+			case *MacroDef:
+				macro(s.Macro)
+			case *CallBlock:
+				macro(s.Caller)
+			}
+			if name, ok := isMade(s); ok {
+				have[name] = true
+			}
+		}
+	}
+	stmts(t.Body.Stmts, map[string]bool{}, false)
+	return attrs
+}
+
 // NeededVars returns the variables generated code must declare: those read by code
 // that is generated (a macro that is never called is not), and those whose value
 // initializes a needed variable (unless no code sees that initial value: dead). It
