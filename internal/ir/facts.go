@@ -33,7 +33,7 @@ func MakesMarkup(t *Template) bool {
 // (no loop, macro parameter, with block or other assignment), and one of those runs
 // before the assignment: a statement before it in its statement list or an enclosing
 // one, within its macro or at the top level; for an assignment in a macro, else the
-// first top-level one, when the top-level statements before that set none of its
+// first top-level one, when it and the top-level statements before it set none of its
 // attributes and call nothing but globals (so that no macro runs before it).
 func NamespaceAttrs(t *Template) map[*AttrTarget]bool {
 	isMade := func(s Stmt) (string, bool) {
@@ -88,8 +88,10 @@ func NamespaceAttrs(t *Template) map[*AttrTarget]bool {
 		if name, ok := isMade(s); ok && !bound[name] {
 			if _, seen := beforeMacros[name]; !seen {
 				clean := true
-				Inspect(t.Body.Stmts[:i], func(n any) bool {
+				Inspect(t.Body.Stmts[:i+1], func(n any) bool { // namespace()'s arguments too
 					switch n := n.(type) {
+					case *MacroDef:
+						return false // its body runs when it is called
 					case *AttrTarget:
 						clean = clean && n.NS.Name != name
 					case *CallBlock:

@@ -28,6 +28,8 @@ func TestNamespaceAttrs(t *testing.T) {
 		{"made in the macro", `{% macro f() %}{% set ns = namespace() %}{% for x in messages %}{% set ns.a = x %}{% endfor %}{% endmacro %}{{ f() }}`, "ns.a:true"},
 		{"the caller's, made before any call", `{% set ns = namespace() %}{% macro f() %}{% set ns.a = 1 %}{% endmacro %}{{ f() }}`, "ns.a:true"},
 		{"the caller's, made after a call", `{% macro f() %}{% set ns.a = 1 %}{% endmacro %}{{ f() }}{% set ns = namespace() %}{{ f() }}`, "ns.a:false"},
+		{"the caller's, made after its definition", `{% macro f() %}{% set ns.a = 1 %}{% endmacro %}{% set ns = namespace() %}{{ f() }}`, "ns.a:true"},
+		{"the caller's, made by a call of it", `{% macro f() %}{% set ns.a = 1 %}{% endmacro %}{% set ns = namespace(x=f()) %}{{ f() }}`, "ns.a:false"},
 		{"the caller's, made in a branch", `{% macro f() %}{% set ns.a = 1 %}{% endmacro %}{% if messages %}{% set ns = namespace() %}{% endif %}{{ f() }}`, "ns.a:false"},
 		{"the caller's, set before it is made", `{% set ns.b = 1 %}{% set ns = namespace() %}{% macro f() %}{% set ns.a = 1 %}{% endmacro %}{{ f() }}`, "ns.b:false ns.a:false"},
 		{"in a call block's caller", `{% set ns = namespace() %}{% macro f() %}{{ caller() }}{% endmacro %}{% call f() %}{% set ns.a = 1 %}{% endcall %}`, "ns.a:true"},
