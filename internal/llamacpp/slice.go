@@ -38,6 +38,17 @@ func Slice(v, start, stop, step jinja2.Value) jinja2.Value {
 		jinja2.Throw(EngineError, "slice step cannot be zero")
 	}
 	from, to = llamaSliceBounds(n, from, to, by)
+	if by == 1 && v.Kind() != jinja2.KindString {
+		// a run of items: the slice shares them, as Jinja2's does (nothing changes a
+		// list's items in place: pop and sort make new storage, append writes past the
+		// end, which a slice's capacity excludes)
+		items := v.Items()
+		to = max(from, to)
+		if v.Kind() == jinja2.KindTuple {
+			return jinja2.NewTuple(items[from:to:to]...)
+		}
+		return jinja2.ListOf(items[from:to:to])
+	}
 	var picked []int64
 	for i := from; (by > 0 && i < to) || (by < 0 && i > to); i += by {
 		if i >= 0 && i < n {
