@@ -1454,23 +1454,25 @@ func str(v jinja2.Value) string {
 // generation prompt, thinking on, reasoning_format deepseek) through the whole of
 // common_chat_templates_apply; when that render fails (a filter the engine lacks on the
 // path it takes, say), the server does not start. The answer depends only on the
-// template and the special tokens (bos and eos, in's): it is kept per template for the
-// tokens it was first asked with (a render with those looks it up without allocating),
-// and computed again for others.
+// template and the special tokens (bos and eos, in's): it is kept for the first
+// maxLoadChecks templates and tokens asked for (a render with those looks it up without
+// allocating), of tokens up to maxCheckedTokens bytes long, and computed again for others
+// (a request can give tokens of its own, and any number of them).
 func loadError(t *tmplgen.Template, bos, eos string, in *tmplgen.Input) error {
-	if c := lastLoad.Load(); c != nil && c.t == t && c.bos == bos && c.eos == eos {
+	key := loadKey{t, bos, eos}
+	if c := lastLoad.Load(); c != nil && c.key == key {
 		return c.err
 	}
-	if c, ok := loadChecks.Load(t); ok {
-		if c := c.(*loadCheck); c.bos == bos && c.eos == eos {
-			lastLoad.Store(c)
-			return c.err
-		}
-		return probeLoad(t, bos, eos, in)
+	if c, ok := loadChecks.Load(key); ok {
+		c := c.(*loadCheck)
+		lastLoad.Store(c)
+		return c.err
 	}
-	c := &loadCheck{t: t, bos: bos, eos: eos, err: probeLoad(t, bos, eos, in)}
-	loadChecks.LoadOrStore(t, c)
-	return c.err
+	err := probeLoad(t, bos, eos, in)
+	if len(bos)+len(eos) <= maxCheckedTokens && loadCheckCount.Add(1) <= maxLoadChecks {
+		loadChecks.LoadOrStore(key, &loadCheck{key, err})
+	}
+	return err
 }
 
 // staticLoadError is the error of a template llama-server refuses whatever its
@@ -1506,16 +1508,30 @@ func probeLoad(t *tmplgen.Template, bos, eos string, in *tmplgen.Input) error {
 	return nil
 }
 
-// loadCheck is loadError's answer for a template and the special tokens it was asked
-// with first.
-type loadCheck struct {
+// A loadKey is a template and its special tokens.
+type loadKey struct {
 	t        *tmplgen.Template
 	bos, eos string
-	err      error
 }
 
-// loadChecks keeps a *loadCheck per *tmplgen.Template.
-var loadChecks sync.Map
+// loadCheck is loadError's answer for a template and special tokens.
+type loadCheck struct {
+	key loadKey
+	err error
+}
+
+// loadChecks keeps a *loadCheck per loadKey, loadCheckCount of them.
+var (
+	loadChecks     sync.Map
+	loadCheckCount atomic.Int64
+)
+
+// The most load-time checks loadChecks keeps, and the longest special tokens (bos and
+// eos together) it keeps them for.
+const (
+	maxLoadChecks    = 1024
+	maxCheckedTokens = 256
+)
 
 // lastLoad is the entry of loadChecks loadError last answered with: a server that
 // renders one template finds it without a lookup.

@@ -328,3 +328,32 @@ func TestServerKwargs(t *testing.T) {
 		t.Errorf("--reasoning off: got\n%s\nwant enable_thinking=false", got)
 	}
 }
+
+// TestLoadErrorPerTokens: llama-server's load-time check depends on the special tokens a
+// request gives (its probe renders the template with them): a template whose probe fails
+// with some tokens only is refused with those and rendered with others, whichever came
+// first and however often they alternate.
+func TestLoadErrorPerTokens(t *testing.T) {
+	tmpl := &tmplgen.Template{Name: "tokens", File: "tokens.jinja", Caps: generic, Func: func(w *jinja2.Writer) {
+		bos := w.Lookup("bos_token")
+		if s, _ := bos.AsString(); s == "<bad>" {
+			jinja2.RaiseException(w, jinja2.Str("no such token"))
+		}
+		w.WriteData(bos.Text())
+	}}
+	for range 3 {
+		for _, bos := range []string{"<s>", "<bad>", "<t>"} {
+			in := &tmplgen.Input{
+				Messages:      jinja2.NewList(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("user"), jinja2.Str("content"), jinja2.Str("hi"))),
+				SpecialTokens: map[string]string{"bos_token": bos, "eos_token": "</s>"},
+			}
+			got, err := llamaserver.Render(tmpl, in)
+			switch {
+			case bos == "<bad>" && (err == nil || !strings.Contains(err.Error(), "rejects the template when it loads it") || !strings.Contains(err.Error(), "no such token")):
+				t.Fatalf("bos %s: got %q, %v; want the load-time refusal", bos, got, err)
+			case bos != "<bad>" && (err != nil || got != bos):
+				t.Fatalf("bos %s: got %q, %v; want %q", bos, got, err, bos)
+			}
+		}
+	}
+}
