@@ -210,15 +210,14 @@ func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.I
 	if agp && !rw.agp {
 		// add_generation_prompt is true for this render only
 		const name = "add_generation_prompt"
-		was, had := vars.GetStr(name)
-		vars.SetStr(name, jinja2.Bool(true))
-		defer func() {
-			if had {
-				vars.SetStr(name, was)
-			} else {
-				vars.Delete(jinja2.Str(name))
-			}
-		}()
+		if was, had := vars.GetStr(name); had {
+			vars.SetStr(name, jinja2.Bool(true))
+			defer vars.SetStr(name, was)
+		} else {
+			n := vars.Len()
+			vars.AddStr(name, jinja2.Bool(true))
+			defer vars.Truncate(n)
+		}
 	}
 	start := len(dst)
 	out, err := t.AppendRenderLlama(dst, vars, in, markup)

@@ -79,15 +79,20 @@ func (d *Dict) find(key Value) int {
 const unboxedFlags = (flagsMask &^ flagBoxed) << flagsShift
 
 // ListOfDicts returns the list of the dicts ds: list itself when it is a list of
-// exactly those dicts, in order (a request's messages a profile hands on unchanged).
+// exactly those dicts, in order (a request's messages a profile hands on unchanged), a
+// list of its items when they start with them (all but a final message a profile
+// continues).
 func ListOfDicts(list Value, ds []*Dict) Value {
 	items := list.Items()
-	same := list.TypeName() == "list" && len(items) == len(ds)
+	same := list.TypeName() == "list" && len(items) >= len(ds)
 	for i := 0; same && i < len(ds); i++ {
 		same = items[i].AsDict() == ds[i]
 	}
-	if same {
+	switch {
+	case same && len(ds) == len(items):
 		return list
+	case same:
+		return ListOf(items[:len(ds):len(ds)]) // its first dicts: the list's own items
 	}
 	out := make([]Value, len(ds))
 	for i, d := range ds {
@@ -114,6 +119,19 @@ func (d *Dict) Clear() {
 	clear(d.vals())
 	clear(d.keys())
 	d.n, d.index = 0, nil
+}
+
+// Truncate removes the entries after the first n (at most Len) in place, as Clear
+// removes them all: the dict keeps its storage for the entries set next.
+func (d *Dict) Truncate(n int) {
+	if d.index != nil {
+		for _, k := range d.keys()[n:] {
+			delete(d.index, k.str())
+		}
+	}
+	clear(d.vals()[n:])
+	clear(d.keys()[n:])
+	d.n = n
 }
 
 // Has reports whether key is in the dict.

@@ -1,6 +1,7 @@
 package jinja2
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,14 +37,21 @@ func TestDictStrKeys(t *testing.T) {
 	}
 }
 
+// letterDict returns the dict {"a": 0, "b": 1, ...} of n entries, indexed when n is at
+// least indexThreshold.
+func letterDict(n int) *Dict {
+	d := NewDict(0)
+	for i := range n {
+		d.SetStr(string(rune('a'+i)), Int(int64(i)))
+	}
+	return d
+}
+
 // TestDictClear: a cleared dict is empty, holds nothing of what it had, and takes new
 // entries in its old storage, with or without the index of a large dict.
 func TestDictClear(t *testing.T) {
 	for _, n := range []int{3, indexThreshold + 2} {
-		d := NewDict(0)
-		for i := range n {
-			d.SetStr(string(rune('a'+i)), Int(int64(i)))
-		}
+		d := letterDict(n)
 		slots := &d.slots()[0]
 		d.Clear()
 		if d.Len() != 0 || d.Has(Str("a")) {
@@ -61,6 +69,33 @@ func TestDictClear(t *testing.T) {
 		}
 		if &d.slots()[0] != slots {
 			t.Errorf("%d entries: Clear let go of the storage", n)
+		}
+	}
+}
+
+// TestDictTruncate: a truncated dict keeps its first entries and storage, finds none of
+// the others (with or without the index of a large dict), holds nothing of them, and
+// takes new entries after its first ones.
+func TestDictTruncate(t *testing.T) {
+	for _, n := range []int{3, indexThreshold + 2} {
+		d := letterDict(n)
+		slots := &d.slots()[0]
+		d.Truncate(2)
+		if d.Len() != 2 || !d.Has(Str("b")) || d.Has(Str("c")) {
+			t.Fatalf("%d entries: after Truncate(2), Len %d, has b %v, has c %v", n, d.Len(), d.Has(Str("b")), d.Has(Str("c")))
+		}
+		for _, v := range slices.Concat(d.slots()[2:d.half], d.slots()[d.half+2:]) {
+			if v != (Value{}) {
+				t.Fatalf("%d entries: after Truncate, the storage still holds %v", n, v)
+			}
+		}
+		d.SetStr("c", Int(9))
+		d.SetStr("z", Int(8))
+		if got := string(AppendJSON(nil, DictValue(d))); got != `{"a": 0, "b": 1, "c": 9, "z": 8}` {
+			t.Errorf("%d entries: after Truncate and two sets, %s", n, got)
+		}
+		if &d.slots()[0] != slots {
+			t.Errorf("%d entries: Truncate let go of the storage", n)
 		}
 	}
 }
