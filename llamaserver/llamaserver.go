@@ -611,8 +611,13 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		}
 		return jm[i]
 	}
+	var arena *jinja2.Arena // the storage of the messages toJSON builds
 	for i := range msgs {
-		jm[i] = msgs[i].toJSON(onlyString)
+		if msgs[i].src == nil && arena == nil {
+			arena = new(jinja2.Arena)
+			arena.Expect(jsonCells(msgs[i:]))
+		}
+		jm[i] = msgs[i].toJSON(onlyString, arena)
 		if onlyTyped {
 			if c, _ := jm[i].GetStr("content"); c.Kind() == jinja2.KindString {
 				own(i).SetStr("content", jinja2.NewList(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("text"), jinja2.Str("text"), c)))
@@ -1099,20 +1104,20 @@ func (f *messageFields) str(field int) (string, error) {
 
 // toJSON is common_chat_msg::to_json_oaicompat: the message as the template sees it,
 // with llama.cpp's keys in llama.cpp's order. That is the request's message itself
-// (m.src, shared) when it is already so.
-func (m *llamaMsg) toJSON(concatText bool) *jinja2.Dict {
+// (m.src, shared) when it is already so; else its dicts and lists are a's.
+func (m *llamaMsg) toJSON(concatText bool, a *jinja2.Arena) *jinja2.Dict {
 	if m.src != nil {
 		return m.src
 	}
-	j := jinja2.NewDict(6)
-	j.SetStr("role", jinja2.Str(m.role))
+	j := a.NewDict(msgKeys)
+	j.AddStr("role", jinja2.Str(m.role))
 	media := false
 	for _, p := range m.parts {
 		media = media || p.typ == "media_marker"
 	}
 	switch {
 	case m.content != "":
-		j.SetStr("content", jinja2.Str(m.content))
+		j.AddStr("content", jinja2.Str(m.content))
 	case len(m.parts) > 0 && (concatText || media):
 		var text strings.Builder
 		lastMedia := false
@@ -1130,39 +1135,65 @@ func (m *llamaMsg) toJSON(concatText bool) *jinja2.Dict {
 			}
 			text.WriteString(p.text)
 		}
-		j.SetStr("content", jinja2.Str(text.String()))
+		j.AddStr("content", jinja2.Str(text.String()))
 	case len(m.parts) > 0:
-		parts := make([]jinja2.Value, len(m.parts))
-		for i, p := range m.parts {
-			parts[i] = jinja2.DictOf(jinja2.Str("type"), jinja2.Str(p.typ), jinja2.Str("text"), jinja2.Str(p.text))
+		var room [8]jinja2.Value
+		parts := room[:0]
+		for _, p := range m.parts {
+			parts = append(parts, jinja2.DictValue(pairDict(a, "type", jinja2.Str(p.typ), "text", jinja2.Str(p.text))))
 		}
-		j.SetStr("content", jinja2.ListOf(parts))
+		j.AddStr("content", a.NewList(parts))
 	default:
-		j.SetStr("content", jinja2.Str(""))
+		j.AddStr("content", jinja2.Str(""))
 	}
 	if m.reasoning != "" {
-		j.SetStr("reasoning_content", jinja2.Str(m.reasoning))
+		j.AddStr("reasoning_content", jinja2.Str(m.reasoning))
 	}
 	if m.name != "" {
-		j.SetStr("name", jinja2.Str(m.name))
+		j.AddStr("name", jinja2.Str(m.name))
 	}
 	if m.tcID != "" {
-		j.SetStr("tool_call_id", jinja2.Str(m.tcID))
+		j.AddStr("tool_call_id", jinja2.Str(m.tcID))
 	}
 	if len(m.toolCalls) > 0 {
-		calls := make([]jinja2.Value, len(m.toolCalls))
-		for i, c := range m.toolCalls {
-			d := jinja2.NewDict(3)
-			d.SetStr("type", jinja2.Str("function"))
-			d.SetStr("function", jinja2.DictOf(jinja2.Str("name"), jinja2.Str(c.name), jinja2.Str("arguments"), jinja2.Str(c.args)))
+		var room [8]jinja2.Value
+		calls := room[:0]
+		for _, c := range m.toolCalls {
+			fn := pairDict(a, "name", jinja2.Str(c.name), "arguments", jinja2.Str(c.args))
+			d := a.NewDict(3)
+			d.AddStr("type", jinja2.Str("function"))
+			d.AddStr("function", jinja2.DictValue(fn))
 			if c.id != "" {
-				d.SetStr("id", jinja2.Str(c.id))
+				d.AddStr("id", jinja2.Str(c.id))
 			}
-			calls[i] = jinja2.DictValue(d)
+			calls = append(calls, jinja2.DictValue(d))
 		}
-		j.SetStr("tool_calls", jinja2.ListOf(calls))
+		j.AddStr("tool_calls", a.NewList(calls))
 	}
 	return j
+}
+
+// pairDict returns the dict {k1: v1, k2: v2} made in a.
+func pairDict(a *jinja2.Arena, k1 string, v1 jinja2.Value, k2 string, v2 jinja2.Value) *jinja2.Dict {
+	d := a.NewDict(2)
+	d.AddStr(k1, v1)
+	d.AddStr(k2, v2)
+	return d
+}
+
+// msgKeys is the most keys toJSON gives a message.
+const msgKeys = 6
+
+// jsonCells is about how many cells of an Arena toJSON takes for msgs (see
+// jinja2.Arena.Expect).
+func jsonCells(msgs []llamaMsg) int {
+	n := 0
+	for i := range msgs {
+		if m := &msgs[i]; m.src == nil {
+			n += (2 + 2*msgKeys) + (2 + len(m.parts)) + (2+2*2)*len(m.parts) + (2 + len(m.toolCalls)) + (2+2*3+2+2*2)*len(m.toolCalls)
+		}
+	}
+	return n
 }
 
 // parseLlamaTools is what llama-server makes of the request's tools: none unless a
