@@ -604,5 +604,7 @@ func CompactJSON(v Value) (s string) {
 			s = v.Repr()
 		}
 	}()
-	return string(appendJSON(nil, v, &jsonOptions{itemSep: ",", keySep: ":"}, 0))
+	// the string is the bytes written, which nothing else holds: one allocation for
+	// most values
+	return view(appendJSON(make([]byte, 0, 128), v, &jsonOptions{itemSep: ",", keySep: ":"}, 0))
 }
