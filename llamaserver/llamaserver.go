@@ -380,7 +380,10 @@ type llamaRewrite struct {
 	// the storage of the rewrite, kept between renders (rewritePool)
 	fields  []messageFields // the request's messages' fields
 	msgs    []llamaMsg      // the parsed messages
+	parts   []llamaPart     // their content parts
+	calls   []llamaCall     // and tool calls
 	jm      []*jinja2.Dict  // the messages as the template sees them
+	arena   jinja2.Arena    // the storage of those made anew (toJSON), and of their list
 	dict    jinja2.Dict     // vars
 	scratch []byte          // the render with the generation prompt (generationPrompt)
 }
@@ -402,9 +405,11 @@ func (rw *llamaRewrite) release() {
 	clear(rw.msgs)
 	clear(rw.jm)
 	rw.dict.Clear()
-	keep := llamaRewrite{fields: rw.fields[:0], msgs: rw.msgs[:0], jm: rw.jm[:0], dict: rw.dict, scratch: rw.scratch[:0]}
-	if cap(keep.msgs) > maxPooledMessages || cap(keep.fields) > maxPooledMessages {
-		keep.fields, keep.msgs, keep.jm = nil, nil, nil
+	clear(rw.parts)
+	clear(rw.calls)
+	keep := llamaRewrite{fields: rw.fields[:0], msgs: rw.msgs[:0], parts: rw.parts[:0], calls: rw.calls[:0], jm: rw.jm[:0], dict: rw.dict, scratch: rw.scratch[:0]}
+	if cap(keep.msgs) > maxPooledMessages || cap(keep.fields) > maxPooledMessages || cap(keep.parts) > maxPooledMessages || cap(keep.calls) > maxPooledMessages {
+		keep.fields, keep.msgs, keep.parts, keep.calls, keep.jm = nil, nil, nil, nil, nil
 	}
 	if cap(keep.scratch) > maxPooledScratch {
 		keep.scratch = nil
@@ -494,7 +499,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	if err := checkServerMessages(rw.fields); err != nil {
 		return llamaError(t, "%s", err)
 	}
-	msgs, err := parseLlamaMessages(rw.msgs[:0], in.Messages.Items(), rw.fields)
+	msgs, err := rw.parseMessages(in.Messages.Items())
 	rw.msgs = msgs
 	if err != nil {
 		return llamaError(t, "Failed to parse messages: %v", err)
@@ -605,22 +610,30 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	// own(i) copies it before a change
 	jm := slices.Grow(rw.jm[:0], len(msgs))[:len(msgs)]
 	rw.jm = jm
+	var arena *jinja2.Arena // the storage of the messages made anew or copied, once one is
+	store := func() *jinja2.Arena {
+		if arena == nil {
+			arena = &rw.arena
+			arena.Expect(arenaCells(msgs))
+		}
+		return arena
+	}
 	own := func(i int) *jinja2.Dict {
 		if jm[i] == msgs[i].src {
-			jm[i] = jm[i].Copy()
+			jm[i] = store().CopyDict(jm[i], 2)
 		}
 		return jm[i]
 	}
-	var arena *jinja2.Arena // the storage of the messages toJSON builds
 	for i := range msgs {
-		if msgs[i].src == nil && arena == nil {
-			arena = new(jinja2.Arena)
-			arena.Expect(jsonCells(msgs[i:]))
+		var a *jinja2.Arena
+		if msgs[i].src == nil {
+			a = store()
 		}
-		jm[i] = msgs[i].toJSON(onlyString, arena)
+		jm[i] = msgs[i].toJSON(onlyString, a)
 		if onlyTyped {
 			if c, _ := jm[i].GetStr("content"); c.Kind() == jinja2.KindString {
-				own(i).SetStr("content", jinja2.NewList(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("text"), jinja2.Str("text"), c)))
+				part := jinja2.DictValue(pairDict(store(), "type", jinja2.Str("text"), "text", c))
+				own(i).SetStr("content", store().NewList([]jinja2.Value{part}))
 			}
 		}
 		if !caps.KeepDeveloperRole && msgs[i].role == "developer" { // jm[i]'s role
@@ -691,7 +704,11 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 
 	// common_chat_template_direct_apply_impl: the variables, in this order
 	vars := &rw.dict // empty: its first keys are added, not looked for
-	vars.AddStr("messages", jinja2.ListOfDicts(in.Messages, jm))
+	if arena != nil {
+		vars.AddStr("messages", arena.ListOfDicts(in.Messages, jm))
+	} else {
+		vars.AddStr("messages", jinja2.ListOfDicts(in.Messages, jm))
+	}
 	token := jinja2.Lit // the model's special tokens are markup, a request's data
 	if in.TokensFromRequest {
 		token = jinja2.Str
@@ -973,9 +990,10 @@ func (f *messageFields) read(m *jinja2.Dict) {
 	f.asJSON = f.asJSON && f.has[fieldRole] && f.has[fieldContent]
 }
 
-// parseLlamaMessages is common_chat_msgs_parse_oaicompat.
-func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value, fields []messageFields) ([]llamaMsg, error) {
-	out = slices.Grow(out, len(messages))
+// parseMessages is common_chat_msgs_parse_oaicompat, of messages whose fields are
+// rw.fields: the messages are rw.msgs, their parts and tool calls rw.parts and rw.calls.
+func (rw *llamaRewrite) parseMessages(messages []jinja2.Value) ([]llamaMsg, error) {
+	out, fields := slices.Grow(rw.msgs[:0], len(messages)), rw.fields
 	for i, mv := range messages {
 		m := mv.AsDict()
 		if m == nil {
@@ -1002,6 +1020,7 @@ func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value, fields []messag
 			case jinja2.KindString:
 				msg.content = str(content)
 			case jinja2.KindList:
+				start := len(rw.parts)
 				for _, pv := range content.Items() {
 					p := pv.AsDict()
 					if p == nil || !p.Has(jinja2.Str("type")) {
@@ -1018,8 +1037,9 @@ func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value, fields []messag
 					if text.Kind() != jinja2.KindString {
 						return nil, typeError302(text)
 					}
-					msg.parts = append(msg.parts, llamaPart{typ: str(typ), text: str(text)})
+					rw.parts = append(rw.parts, llamaPart{typ: str(typ), text: str(text)})
 				}
+				msg.parts = rw.parts[start:len(rw.parts):len(rw.parts)]
 			case jinja2.KindNone:
 			default:
 				return nil, fmt.Errorf("Invalid 'content' type: expected string or array, got %s (ref: https://github.com/ggml-org/llama.cpp/issues/8367)", jinja2.CompactJSON(content))
@@ -1034,6 +1054,7 @@ func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value, fields []messag
 			default:
 				items = []jinja2.Value{calls}
 			}
+			start := len(rw.calls)
 			for _, cv := range items {
 				c := cv.AsDict()
 				if c == nil || !c.Has(jinja2.Str("type")) {
@@ -1069,8 +1090,9 @@ func parseLlamaMessages(out []llamaMsg, messages []jinja2.Value, fields []messag
 						return nil, typeError302(id)
 					}
 				}
-				msg.toolCalls = append(msg.toolCalls, call)
+				rw.calls = append(rw.calls, call)
 			}
+			msg.toolCalls = rw.calls[start:len(rw.calls):len(rw.calls)]
 		}
 		if !hasContent && !hasCalls {
 			return nil, fmt.Errorf("Expected 'content' or 'tool_calls' (ref: https://github.com/ggml-org/llama.cpp/issues/8367 & https://github.com/ggml-org/llama.cpp/issues/12279)")
@@ -1120,6 +1142,11 @@ func (m *llamaMsg) toJSON(concatText bool, a *jinja2.Arena) *jinja2.Dict {
 		j.AddStr("content", jinja2.Str(m.content))
 	case len(m.parts) > 0 && (concatText || media):
 		var text strings.Builder
+		n := 0
+		for _, p := range m.parts {
+			n += len(p.text) + 1 // with the newline before it
+		}
+		text.Grow(n)
 		lastMedia := false
 		for _, p := range m.parts {
 			newline := false
@@ -1184,13 +1211,16 @@ func pairDict(a *jinja2.Arena, k1 string, v1 jinja2.Value, k2 string, v2 jinja2.
 // msgKeys is the most keys toJSON gives a message.
 const msgKeys = 6
 
-// jsonCells is about how many cells of an Arena toJSON takes for msgs (see
-// jinja2.Arena.Expect).
-func jsonCells(msgs []llamaMsg) int {
-	n := 0
+// arenaCells is about how many cells of an Arena the rewrite takes for msgs (see
+// jinja2.Arena.Expect): a message toJSON builds anew, or a copy of a request's message
+// with two entries more and typed content, and the list of them.
+func arenaCells(msgs []llamaMsg) int {
+	n := 2 + len(msgs)
 	for i := range msgs {
 		if m := &msgs[i]; m.src == nil {
 			n += (2 + 2*msgKeys) + (2 + len(m.parts)) + (2+2*2)*len(m.parts) + (2 + len(m.toolCalls)) + (2+2*3+2+2*2)*len(m.toolCalls)
+		} else {
+			n += (2 + 2*(m.src.Len()+2)) + (2 + 1) + (2 + 2*2)
 		}
 	}
 	return n

@@ -93,3 +93,30 @@ func (a *Arena) NewDict(n int) *Dict { return a.cells.newDict(n) }
 
 // NewList returns a list of a copy of items.
 func (a *Arena) NewList(items []Value) Value { return a.cells.newList(items) }
+
+// CopyDict returns a shallow copy of d made in a, with room for extra entries more.
+func (a *Arena) CopyDict(d *Dict, extra int) *Dict {
+	c := a.NewDict(d.n + extra)
+	copy(c.slots(), d.vals())
+	copy(c.slots()[c.half:], d.keys())
+	c.n = d.n
+	if c.n >= indexThreshold {
+		c.buildIndex()
+	}
+	return c
+}
+
+// ListOfDicts is the package's ListOfDicts with a new list made in a.
+func (a *Arena) ListOfDicts(list Value, ds []*Dict) Value {
+	if l, ok := listOfDicts(list, ds); ok {
+		return l
+	}
+	cells := a.cells.take(listCells + len(ds))
+	l := listIn(cells)
+	items := cells[listCells:]
+	for i, d := range ds {
+		items[i] = DictValue(d)
+	}
+	l.setItems(items)
+	return listValue(KindList, l)
+}

@@ -83,6 +83,18 @@ const unboxedFlags = (flagsMask &^ flagBoxed) << flagsShift
 // list of its items when they start with them (all but a final message a profile
 // continues).
 func ListOfDicts(list Value, ds []*Dict) Value {
+	if l, ok := listOfDicts(list, ds); ok {
+		return l
+	}
+	out := make([]Value, len(ds))
+	for i, d := range ds {
+		out[i] = DictValue(d)
+	}
+	return ListOf(out)
+}
+
+// listOfDicts returns list, or a list of its items, when ListOfDicts does.
+func listOfDicts(list Value, ds []*Dict) (Value, bool) {
 	items := list.Items()
 	same := list.TypeName() == "list" && len(items) >= len(ds)
 	for i := 0; same && i < len(ds); i++ {
@@ -90,15 +102,11 @@ func ListOfDicts(list Value, ds []*Dict) Value {
 	}
 	switch {
 	case same && len(ds) == len(items):
-		return list
+		return list, true
 	case same:
-		return ListOf(items[:len(ds):len(ds)]) // its first dicts: the list's own items
+		return ListOf(items[:len(ds):len(ds)]), true // its first dicts: the list's own items
 	}
-	out := make([]Value, len(ds))
-	for i, d := range ds {
-		out[i] = DictValue(d)
-	}
-	return ListOf(out)
+	return Value{}, false
 }
 
 // KeysAre reports whether the keys of d are keys, in that order.

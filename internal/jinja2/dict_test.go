@@ -166,3 +166,36 @@ func TestArenaContainersApart(t *testing.T) {
 		}
 	}
 }
+
+// TestArenaCopies: a dict copied into an Arena has the entries of the original, takes
+// its room for more without changing the original, and is indexed when large; a list of
+// dicts made there is a new list of them, unless the original list already is one.
+func TestArenaCopies(t *testing.T) {
+	for _, n := range []int{2, indexThreshold + 1} {
+		var a Arena
+		orig := letterDict(n)
+		before := string(AppendJSON(nil, DictValue(orig)))
+		c := a.CopyDict(orig, 2)
+		c.SetStr("a", Int(-1))
+		c.SetStr("zz", Int(99))
+		if got := string(AppendJSON(nil, DictValue(orig))); got != before {
+			t.Errorf("%d entries: the copy changed the original: %s", n, got)
+		}
+		want := strings.Replace(before, `"a": 0`, `"a": -1`, 1)
+		want = want[:len(want)-1] + `, "zz": 99}`
+		if got := string(AppendJSON(nil, DictValue(c))); got != want {
+			t.Errorf("%d entries: the copy is %s, want %s", n, got, want)
+		}
+		if v, ok := c.GetStr(string(rune('a' + n - 1))); !ok || v != Int(int64(n-1)) {
+			t.Errorf("%d entries: the copy's last key: %v %v", n, v, ok)
+		}
+		list := NewList(DictValue(orig), DictValue(c))
+		if got := a.ListOfDicts(list, []*Dict{orig, c}); got != list {
+			t.Errorf("%d entries: ListOfDicts of the list's own dicts made another list", n)
+		}
+		got := a.ListOfDicts(list, []*Dict{c})
+		if items := got.Items(); len(items) != 1 || items[0].AsDict() != c || got == list {
+			t.Errorf("%d entries: ListOfDicts of other dicts: %v", n, items)
+		}
+	}
+}
