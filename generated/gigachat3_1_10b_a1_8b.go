@@ -562,8 +562,8 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, s
 						// GigaChat3.1-10B-A1.8B.jinja:42:10 {%- else -%}
 						// GigaChat3.1-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
 						// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
-						// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-						llamacpp.Write(w, llamacpp.Concat(llamacpp.Sum(indent, jinja2.Lit("// "), addKey, jinja2.Lit(": ")), addVal, jinja2.Lit("\n")))
+						// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+						llamacpp.WriteConcat(w, llamacpp.Sum(indent, jinja2.Lit("// "), addKey, jinja2.Lit(": ")), addVal, jinja2.Lit("\n"))
 					}
 				}
 			}

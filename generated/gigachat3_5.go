@@ -2709,8 +2709,8 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 						// GigaChat3.5.jinja:184:10 {%- else -%}
 						// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
 						// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
-						// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-						llamacpp.Write(w, llamacpp.Concat(llamacpp.Sum(indent, jinja2.Lit("// "), addKey, jinja2.Lit(": ")), addVal, jinja2.Lit("\n")))
+						// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+						llamacpp.WriteConcat(w, llamacpp.Sum(indent, jinja2.Lit("// "), addKey, jinja2.Lit(": ")), addVal, jinja2.Lit("\n"))
 					}
 				}
 				// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…

@@ -967,8 +967,8 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama(w *jinja2.Writer, para
 			if llamacpp.In(field, param) {
 				// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
 				// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
-				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-				llamacpp.Write(w, llamacpp.Concat(llamacpp.Add(jinja2.Lit(" "), fieldName), jinja2.Lit("="), llamacpp.Item(param, field)))
+				// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+				llamacpp.WriteConcat(w, llamacpp.Add(jinja2.Lit(" "), fieldName), jinja2.Lit("="), llamacpp.Item(param, field))
 			}
 		}
 	} else {

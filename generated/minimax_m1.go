@@ -265,8 +265,8 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 		// MiniMax-M1.jinja:34:1 {%- for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// MiniMax-M1.jinja:35:1 {{ tool | tojson ~ '\n' -}}
-			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-			llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTojson(tool, nil, nil), jinja2.Lit("\n")))
+			// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+			llamacpp.WriteConcat(w, llamacpp.FilterTojson(tool, nil, nil), jinja2.Lit("\n"))
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
 	}

@@ -615,16 +615,16 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		conversationMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
-	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-	llamacpp.Write(w, llamacpp.Concat(bodToken, bosToken, jinja2.Lit("system"), jinja2.Lit("\n")))
+	// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+	llamacpp.WriteConcat(w, bodToken, bosToken, jinja2.Lit("system"), jinja2.Lit("\n"))
 	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
 	renderMiniMaxM3_buildSystemMessageLlama(w, systemMessage, thinkBeginToken, thinkEndToken, imageToken, videoToken, thinkingMode)
 	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
-	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-	llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
+	// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+	llamacpp.WriteConcat(w, eosToken, jinja2.Lit("\n"))
 	// MiniMax-M3.jinja:120:1 {{- bos_token ~ 'developer' ~ '\n' }}
-	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-	llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("developer"), jinja2.Lit("\n")))
+	// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+	llamacpp.WriteConcat(w, bosToken, jinja2.Lit("developer"), jinja2.Lit("\n"))
 	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
 	renderMiniMaxM3_buildDeveloperMessageLlama(w, developerMessage, modelIdentityInput, imageToken, videoToken)
 	// MiniMax-M3.jinja:122:1 {%- if tools -%}
@@ -674,8 +674,8 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		llamacpp.Write(w, toolcallEndToken)
 	}
 	// MiniMax-M3.jinja:143:1 {{- eos_token ~ '\n' }}
-	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-	llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
+	// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+	llamacpp.WriteConcat(w, eosToken, jinja2.Lit("\n"))
 	// MiniMax-M3.jinja:146:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := jinja2.None()
 	// MiniMax-M3.jinja:147:1 {%- for message in conversation_messages -%}
@@ -688,8 +688,8 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
-			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("ai"), jinja2.Lit("\n")))
+			// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+			llamacpp.WriteConcat(w, bosToken, jinja2.Lit("ai"), jinja2.Lit("\n"))
 			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
@@ -714,8 +714,8 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
 			if llamacpp.Truthy(reasoningContent) {
 				// MiniMax-M3.jinja:164:13 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
-				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-				llamacpp.Write(w, llamacpp.Concat(thinkBeginToken, reasoningContent, thinkEndToken))
+				// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+				llamacpp.WriteConcat(w, thinkBeginToken, reasoningContent, thinkEndToken)
 			} else {
 				// MiniMax-M3.jinja:165:13 {%- else -%}
 				// MiniMax-M3.jinja:167:13 {{- think_end_token }}
@@ -730,8 +730,8 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
 			if llamacpp.Truthy(messageToolCalls) {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
-				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-				llamacpp.Write(w, llamacpp.Concat(toolcallBeginToken, jinja2.Lit("\n")))
+				// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+				llamacpp.WriteConcat(w, toolcallBeginToken, jinja2.Lit("\n"))
 				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
@@ -770,8 +770,8 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 					}
 					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
 					// llama.cpp: ~ has the precedence of +, so a + b ~ c is (a + b) ~ c
-					// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-					llamacpp.Write(w, llamacpp.Concat(llamacpp.Add(nsToken, jinja2.Lit("</invoke>")), jinja2.Lit("\n")))
+					// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+					llamacpp.WriteConcat(w, llamacpp.Add(nsToken, jinja2.Lit("</invoke>")), jinja2.Lit("\n"))
 				}
 				// MiniMax-M3.jinja:190:13 {{- toolcall_end_token }}
 				llamacpp.Write(w, toolcallEndToken)
@@ -792,8 +792,8 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M3.jinja:199:9 {{- eos_token ~ '\n' }}
-			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
+			// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+			llamacpp.WriteConcat(w, eosToken, jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
@@ -804,8 +804,8 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
 				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
-				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-				llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("tool")))
+				// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+				llamacpp.WriteConcat(w, bosToken, jinja2.Lit("tool"))
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
@@ -845,26 +845,26 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
 			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
 				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
-				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-				llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
+				// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+				llamacpp.WriteConcat(w, eosToken, jinja2.Lit("\n"))
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M3.jinja:227:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M3.jinja:228:9 {{- bos_token ~ 'user' ~ '\n' }}
-			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("user"), jinja2.Lit("\n")))
+			// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+			llamacpp.WriteConcat(w, bosToken, jinja2.Lit("user"), jinja2.Lit("\n"))
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
 			renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"), imageToken, videoToken)
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
-			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Lit("\n")))
+			// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+			llamacpp.WriteConcat(w, eosToken, jinja2.Lit("\n"))
 		}
 	}
 	// MiniMax-M3.jinja:235:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
-		// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-		llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Lit("ai"), jinja2.Lit("\n")))
+		// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+		llamacpp.WriteConcat(w, bosToken, jinja2.Lit("ai"), jinja2.Lit("\n"))
 		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
 		if llamacpp.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238:5 {{- think_end_token }}

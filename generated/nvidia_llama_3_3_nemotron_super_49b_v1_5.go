@@ -272,8 +272,8 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:134 {% set tool_token = "tool" %}
 	toolToken = jinja2.Lit("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:163 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
-	// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-	llamacpp.Write(w, llamacpp.Concat(bos, systemStartHeader, systemToken, systemEndHeader))
+	// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+	llamacpp.WriteConcat(w, bos, systemStartHeader, systemToken, systemEndHeader)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
 	if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") && !jinja2.EqStr(llamacpp.ItemAttr(messages0, "content"), "") {
@@ -330,8 +330,8 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttr(message, "role")
 		if llamacpp.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
-			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-			llamacpp.Write(w, llamacpp.Concat(startHeader, userToken, endHeader))
+			// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+			llamacpp.WriteConcat(w, startHeader, userToken, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
 			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
@@ -349,8 +349,8 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 				content = messageContent
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:565 {{- start_header ~ assistant_token ~ end_header -}}
-			// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-			llamacpp.Write(w, llamacpp.Concat(startHeader, assistantToken, endHeader))
+			// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+			llamacpp.WriteConcat(w, startHeader, assistantToken, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:616 {{ content -}}
 			llamacpp.Write(w, content)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:630 {%- if message.tool_calls -%}
@@ -401,8 +401,8 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
 			if (i == 0) || llamacpp.Ne(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
-				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-				llamacpp.Write(w, llamacpp.Concat(startHeader, toolToken, endHeader))
+				// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+				llamacpp.WriteConcat(w, startHeader, toolToken, endHeader)
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
@@ -424,8 +424,8 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1501 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1533 {{- start_header ~ assistant_token ~ end_header -}}
-		// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-		llamacpp.Write(w, llamacpp.Concat(startHeader, assistantToken, endHeader))
+		// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+		llamacpp.WriteConcat(w, startHeader, assistantToken, endHeader)
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1584 {%- if not enable_thinking -%}
 		if !llamacpp.Truthy(enableThinking) {
 			w.WriteString("<think>\n\n</think>\n\n")

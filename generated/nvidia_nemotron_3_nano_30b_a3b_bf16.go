@@ -674,8 +674,8 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if llamacpp.Truthy(includeContent) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
-						// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-						llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTrim(content, nil, nil), jinja2.Lit("\n")))
+						// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+						llamacpp.WriteConcat(w, llamacpp.FilterTrim(content, nil, nil), jinja2.Lit("\n"))
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127:25 {%- else %}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128:25 {%- set c = (content | string) %}
@@ -694,8 +694,8 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
 						if llamacpp.Len(c) > 0 {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
-							// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-							llamacpp.Write(w, llamacpp.Concat(c, jinja2.Lit("\n")))
+							// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+							llamacpp.WriteConcat(w, c, jinja2.Lit("\n"))
 						}
 					}
 				} else {
@@ -735,8 +735,8 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 								argsValue = llamacpp.FilterString(argsValue)
 							}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153:33 {{- args_value ~ '\n</parameter>\n' -}}
-							// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-							llamacpp.Write(w, llamacpp.Concat(argsValue, jinja2.Lit("\n</parameter>\n")))
+							// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+							llamacpp.WriteConcat(w, argsValue, jinja2.Lit("\n</parameter>\n"))
 						}
 					}
 					w.WriteString("</function>\n</tool_call>\n")

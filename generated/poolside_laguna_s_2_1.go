@@ -260,8 +260,8 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 			// poolside-Laguna-S-2.1.jinja:30:5 {%- for tool in tools -%}
 			for _, tool := range llamacpp.Iterate(w, tools) {
 				// poolside-Laguna-S-2.1.jinja:31:7 {{- (tool | tojson) ~ "\n" -}}
-				// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-				llamacpp.Write(w, llamacpp.Concat(llamacpp.FilterTojson(tool, nil, nil), jinja2.Lit("\n")))
+				// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+				llamacpp.WriteConcat(w, llamacpp.FilterTojson(tool, nil, nil), jinja2.Lit("\n"))
 			}
 			w.WriteString("</available_tools>")
 		}

@@ -397,8 +397,8 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 					// poolside-Laguna-XS.2.jinja:98:9 {%- if content.strip() -%}
 					if llamacpp.Truthy(llamacpp.MethodStrip(content2)) {
 						// poolside-Laguna-XS.2.jinja:99:11 {{- content.strip() ~ "\n" -}}
-						// llama.cpp: ~ checks the types of its first operands, so the chain is joined before it is written
-						llamacpp.Write(w, llamacpp.Concat(llamacpp.MethodStrip(content2), jinja2.Lit("\n")))
+						// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
+						llamacpp.WriteConcat(w, llamacpp.MethodStrip(content2), jinja2.Lit("\n"))
 					}
 					// poolside-Laguna-XS.2.jinja:101:9 {%- if message.tool_calls -%}
 					messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")

@@ -611,6 +611,10 @@ func Write(w *jinja2.Writer, v jinja2.Value) { impl.Write(w, v) }
 // WriteAdd is jinja2.WriteAdd as llama.cpp's {{ a + b + ... }}: Write of the Sum.
 func WriteAdd(w *jinja2.Writer, operands ...jinja2.Value) { impl.WriteAdd(w, operands...) }
 
+// WriteConcat is Write(w, Concat(items...)), its parts written in turn rather than
+// joined first.
+func WriteConcat(w *jinja2.Writer, items ...jinja2.Value) { impl.WriteConcat(w, items...) }
+
 // WriteFilterBlock is jinja2.WriteFilterBlock in llama.cpp, which writes what a
 // {% filter %} block gives as {{ }} writes a value (Write).
 func WriteFilterBlock(w *jinja2.Writer, v jinja2.Value) { impl.WriteFilterBlock(w, v) }

@@ -226,6 +226,33 @@ func Concat(items ...jinja2.Value) jinja2.Value {
 	if len(items) == 0 {
 		return jinja2.Str("")
 	}
+	first := concatFirst(items)
+	parts := make([]jinja2.Value, 0, len(items))
+	for i := range items {
+		if p, ok := concatPart(items, i, first); ok {
+			parts = append(parts, p)
+		}
+	}
+	return jinja2.ConcatStrs(parts...)
+}
+
+// WriteConcat is Write(w, Concat(items...)), its parts written in turn rather than
+// joined first.
+func WriteConcat(w *jinja2.Writer, items ...jinja2.Value) {
+	if len(items) == 0 {
+		return
+	}
+	first := concatFirst(items)
+	for i := range items {
+		if p, ok := concatPart(items, i, first); ok {
+			w.WriteText(p)
+		}
+	}
+}
+
+// concatFirst checks the first two operands of a ~ chain as llama.cpp does, and returns
+// the first as it joins it.
+func concatFirst(items []jinja2.Value) jinja2.Value {
 	first := items[0]
 	if len(items) > 1 {
 		switch second := items[1]; {
@@ -237,20 +264,23 @@ func Concat(items ...jinja2.Value) jinja2.Value {
 			jinja2.Throw(EngineError, "Unknown operator \"~\" between %s and %s", llamaTypeName(first), llamaTypeName(second))
 		}
 	}
-	parts := make([]jinja2.Value, 0, len(items))
-	for i, it := range items {
-		switch {
-		case i == 0:
-			it = first
-		case isNull(it): // the operand before it is a str by now
-			continue
-		}
-		if it.Kind() != jinja2.KindString {
-			it = jinja2.Str(llamaString(it))
-		}
-		parts = append(parts, it)
+	return first
+}
+
+// concatPart returns the str the i-th operand of a ~ chain whose first one is first
+// adds, ok false for none or undefined after a str.
+func concatPart(items []jinja2.Value, i int, first jinja2.Value) (jinja2.Value, bool) {
+	it := items[i]
+	switch {
+	case i == 0:
+		it = first
+	case isNull(it): // the operand before it is a str by now
+		return jinja2.Value{}, false
 	}
-	return jinja2.ConcatStrs(parts...)
+	if it.Kind() != jinja2.KindString {
+		it = jinja2.Str(llamaString(it))
+	}
+	return it, true
 }
 
 // llamaString is llama.cpp's string form of v (as_string): a str as it is, numbers and
