@@ -1026,13 +1026,23 @@ func dictGet(r Value, args []Value, kwargs []Kwarg) Value {
 	return None()
 }
 
-// dictItems returns d.items(): a dict_items view of (key, value) tuples.
+// dictItems returns d.items(): a dict_items view of (key, value) tuples, the view and
+// its tuples in one allocation.
 func dictItems(d *Dict) Value {
-	items := make([]Value, d.Len())
+	n := d.Len()
+	const tupleCells = listCells + 2
+	cells := make([]Value, listCells+n+n*tupleCells)
+	view, items, tuples := listIn(cells), cells[listCells:listCells+n:listCells+n], cells[listCells+n:]
 	for i, k := range d.keys() {
-		items[i] = NewTuple(k, d.at(i))
+		t := tuples[i*tupleCells : (i+1)*tupleCells]
+		t[listCells], t[listCells+1] = k, d.at(i)
+		tuple := listIn(t)
+		tuple.setItems(t[listCells:tupleCells:tupleCells])
+		items[i] = listValue(KindTuple, tuple)
 	}
-	return dictView("dict_items", items)
+	view.setItems(items)
+	view.name = "dict_items"
+	return listValue(KindList, view)
 }
 
 // dictView is a list that prints as a dict view: dict_items([...]).
