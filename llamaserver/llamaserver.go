@@ -399,22 +399,30 @@ const maxPooledMessages = 1024
 const maxPooledScratch = 1 << 20
 
 // release empties rw, which references the request no more, and puts it back in
-// rewritePool.
+// rewritePool: its storage (the slices, the dict and the scratch buffer) is kept, empty,
+// the rest is zero (TestReleaseForgets), field by field: writing a whole llamaRewrite
+// costs as much as the rest of the release.
 func (rw *llamaRewrite) release() {
 	clear(rw.fields)
 	clear(rw.msgs)
 	clear(rw.jm)
+	if len(rw.parts)+len(rw.calls) > 0 {
+		clear(rw.parts)
+		clear(rw.calls)
+	}
 	rw.dict.Clear()
-	clear(rw.parts)
-	clear(rw.calls)
-	keep := llamaRewrite{fields: rw.fields[:0], msgs: rw.msgs[:0], parts: rw.parts[:0], calls: rw.calls[:0], jm: rw.jm[:0], dict: rw.dict, scratch: rw.scratch[:0]}
-	if cap(keep.msgs) > maxPooledMessages || cap(keep.fields) > maxPooledMessages || cap(keep.parts) > maxPooledMessages || cap(keep.calls) > maxPooledMessages {
-		keep.fields, keep.msgs, keep.parts, keep.calls, keep.jm = nil, nil, nil, nil, nil
+	rw.fields, rw.msgs, rw.parts, rw.calls, rw.jm = rw.fields[:0], rw.msgs[:0], rw.parts[:0], rw.calls[:0], rw.jm[:0]
+	if max(cap(rw.fields), cap(rw.msgs), cap(rw.parts), cap(rw.calls)) > maxPooledMessages {
+		rw.fields, rw.msgs, rw.parts, rw.calls, rw.jm = nil, nil, nil, nil, nil
 	}
-	if cap(keep.scratch) > maxPooledScratch {
-		keep.scratch = nil
+	rw.scratch = rw.scratch[:0]
+	if cap(rw.scratch) > maxPooledScratch {
+		rw.scratch = nil
 	}
-	*rw = keep
+	rw.vars, rw.contMsg, rw.arena = nil, nil, jinja2.Arena{}
+	rw.agp, rw.cont = false, tmplgen.ContinueNone
+	rw.bos, rw.eos, rw.toolChoice = "", "", ""
+	rw.schema, rw.tools = jinja2.Value{}, jinja2.Value{}
 	rewritePool.Put(rw)
 }
 
@@ -1519,10 +1527,10 @@ func str(v jinja2.Value) string {
 // allocating), of tokens up to maxCheckedTokens bytes long, and computed again for others
 // (a request can give tokens of its own, and any number of them).
 func loadError(t *tmplgen.Template, bos, eos string, in *tmplgen.Input) error {
-	key := loadKey{t, bos, eos}
-	if c := lastLoad.Load(); c != nil && c.key == key {
+	if c := lastLoad.Load(); c != nil && c.key.t == t && c.key.bos == bos && c.key.eos == eos {
 		return c.err
 	}
+	key := loadKey{t, bos, eos}
 	if c, ok := loadChecks.Load(key); ok {
 		c := c.(*loadCheck)
 		lastLoad.Store(c)

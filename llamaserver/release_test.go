@@ -1,0 +1,56 @@
+package llamaserver
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/tmplgen/tmplgen"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
+)
+
+// TestReleaseForgets: a rewrite put back in the pool keeps its storage, empty, and
+// nothing else of the request it rewrote: every other field is zero.
+func TestReleaseForgets(t *testing.T) {
+	storage := map[string]bool{"fields": true, "msgs": true, "parts": true, "calls": true, "jm": true, "dict": true, "scratch": true}
+	// agp is false where the final message is continued (cont), as here
+	req, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "system", "content": "S"},
+		{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
+		{"role": "assistant", "content": "A", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": {"x": 1}}}]},
+		{"role": "user", "content": "q"}, {"role": "assistant", "content": "continued"}],
+		"tools": [{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}],
+		"json_schema": {"type": "object"}, "bos_token": "<s>", "eos_token": "</s>"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Caps: llamacpp.Capabilities{StringContent: true, Tools: true, ToolCalls: true, Handler: "generic", ReasoningMode: "none"},
+		Func: func(w *jinja2.Writer) {}}
+	rw := new(llamaRewrite)
+	rw.bos, rw.eos = "<s>", "</s>"
+	if err := new(Server).rewrite(rw, tmpl, &req.Input); err != nil {
+		t.Fatal(err)
+	}
+	v := reflect.ValueOf(rw).Elem()
+	for i := range v.NumField() {
+		if name := v.Type().Field(i).Name; !storage[name] && name != "agp" && v.Field(i).IsZero() {
+			t.Fatalf("the rewrite set no %s: the test does not check that release forgets it", name)
+		}
+	}
+	rw.agp, rw.scratch = true, append(rw.scratch, "prompt"...) // as other requests set them
+	rw.release()
+	for i := range v.NumField() {
+		name, f := v.Type().Field(i).Name, v.Field(i)
+		switch {
+		case name == "dict":
+			if rw.dict.Len() != 0 {
+				t.Errorf("released: dict has %d entries", rw.dict.Len())
+			}
+		case storage[name]:
+			if f.Len() != 0 {
+				t.Errorf("released: %s has %d items", name, f.Len())
+			}
+		case !f.IsZero():
+			t.Errorf("released: %s is not zero", name)
+		}
+	}
+}
