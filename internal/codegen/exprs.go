@@ -262,7 +262,7 @@ func (g *gen) op(name string) *jen.Statement {
 // llama.cpp's semantics, llamacpp.NAME (see package llamacpp).
 var llamaVariants = map[string]bool{
 	"Attr": true, "ItemAttr": true, "Item": true, "ItemStr": true, "ItemInt": true,
-	"Add": true, "Sum": true, "Concat": true, "And": true, "Or": true,
+	"Add": true, "Sum": true, "Concat": true, "WriteConcat": true, "And": true, "Or": true,
 	"In": true, "NotIn": true, "InStrs": true,
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
 	"Sub": true, "Mul": true, "Div": true, "FloorDiv": true, "Mod": true, "Pow": true,

@@ -242,7 +242,7 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 		if g.llama {
 			if _, first := strConst(x.Items[0]); !first {
 				shape = append(shape, jen.Comment("llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written"))
-				return append(shape, llama("WriteConcat").Call(append([]jen.Code{jen.Id("w")}, g.values(x.Items)...)...))
+				return append(shape, g.op("WriteConcat").Call(append([]jen.Code{jen.Id("w")}, g.values(x.Items)...)...))
 			}
 			write = "WriteStr" // llama.cpp's ~ joins what follows a str as its + does
 		}
