@@ -61,15 +61,18 @@ func llamaDirectSource() *jen.File {
 		ps[len(ps)-1] = jen.Add(ps[len(ps)-1]).Add(value)
 		return ps
 	}
-	args := func(n int) jen.Code {
-		if n == 0 {
-			return jen.Nil()
-		}
+	ids := func(n int) []jen.Code { // arg1, arg2...
 		var as []jen.Code
 		for i := range n {
 			as = append(as, jen.Id(fmt.Sprintf("arg%d", i+1)))
 		}
-		return jen.Index().Add(value).Values(as...)
+		return as
+	}
+	args := func(n int) jen.Code {
+		if n == 0 {
+			return jen.Nil()
+		}
+		return jen.Index().Add(value).Values(ids(n)...)
 	}
 	// one function per Go function, applying the name it is named after
 	byFn := func(table map[string]direct) []string {
@@ -126,29 +129,25 @@ func llamaDirectSource() *jen.File {
 		is := func(x, kind string) *jen.Statement {
 			return jen.Id(x).Dot("Kind").Call().Op("==").Qual(jinja2Impl, kind)
 		}
-		var argIds []jen.Code
-		for i := range m.args {
-			argIds = append(argIds, jen.Id(fmt.Sprintf("arg%d", i+1)))
-		}
+		// a fast path: when cond holds, fast gives what call does
+		var cond, fast *jen.Statement
+		var why string
 		switch {
 		case llamacpp.PythonStrMethods[m.name] && m.args == 1:
-			f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(
-				jen.If(is("v", "KindString").Op("&&").Add(is("arg1", "KindString"))).Block(
-					jen.Return(jen.Qual(jinja2Impl, fn).Call(jen.Id("v"), jen.Id("arg1"))).Comment("a str's "+m.name+" of a str is Python's (PythonStrMethods)")),
-				call)
+			cond, why = is("v", "KindString").Op("&&").Add(is("arg1", "KindString")), "a str's "+m.name+" of a str is Python's (PythonStrMethods)"
+			fast = jen.Qual(jinja2Impl, fn).Call(append([]jen.Code{jen.Id("v")}, ids(m.args)...)...)
 		case llamacpp.PythonDictMethods[m.name] && m.args >= 1:
-			f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(
-				jen.If(is("v", "KindDict").Op("&&").Add(is("arg1", "KindString"))).Block(
-					jen.Return(jen.Qual(jinja2Impl, fn).Call(append([]jen.Code{jen.Id("v")}, argIds...)...)).Comment("a dict's "+m.name+" of a str key is Python's (PythonDictMethods)")),
-				call)
+			cond, why = is("v", "KindDict").Op("&&").Add(is("arg1", "KindString")), "a dict's "+m.name+" of a str key is Python's (PythonDictMethods)"
+			fast = jen.Qual(jinja2Impl, fn).Call(append([]jen.Code{jen.Id("v")}, ids(m.args)...)...)
 		case llamacpp.StrMethods[m.name] && m.args >= 1:
-			f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(
-				jen.If(is("v", "KindString")).Block(
-					jen.Return(jen.Id("strMethod").Call(jen.Lit(m.name), jen.Id("v"), args(m.args))).Comment("its arguments on the stack (StrMethods)")),
-				call)
-		default:
-			f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(call)
+			cond, why = is("v", "KindString"), "its arguments on the stack (StrMethods)"
+			fast = jen.Id("strMethod").Call(jen.Lit(m.name), jen.Id("v"), args(m.args))
 		}
+		body := []jen.Code{call}
+		if cond != nil {
+			body = []jen.Code{jen.If(cond).Block(jen.Return(fast).Comment(why)), call}
+		}
+		f.Func().Id(fn).Params(params(m.args)...).Add(value).Block(body...)
 	}
 	f.Comment("Iterate is jinja2.Iterate as llama.cpp's for loop takes what it iterates (Iterable).")
 	f.Func().Id("Iterate").Params(jen.Id("w").Op("*").Qual(jinja2Impl, "Writer"), jen.Id("v").Add(value)).Index().Add(value).Block(

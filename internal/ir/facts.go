@@ -85,81 +85,79 @@ func NamespaceAttrs(t *Template) map[*AttrTarget]bool {
 	// before which nothing sets their attributes or runs a macro
 	beforeMacros := map[string]bool{}
 	for i, s := range t.Body.Stmts {
-		if name, ok := isMade(s); ok && !bound[name] {
-			if _, seen := beforeMacros[name]; !seen {
-				clean := true
-				Inspect(t.Body.Stmts[:i+1], func(n any) bool { // namespace()'s arguments too
-					switch n := n.(type) {
-					case *MacroDef:
-						return false // its body runs when it is called
-					case *AttrTarget:
-						clean = clean && n.NS.Name != name
-					case *CallBlock:
-						clean = false
-					case *Call:
-						_, global := n.Fn.(*Global)
-						clean = clean && global
-					}
-					return clean
-				})
-				beforeMacros[name] = clean
-			}
+		name, ok := isMade(s)
+		if _, seen := beforeMacros[name]; !ok || seen {
+			continue
 		}
+		clean := true
+		Inspect(t.Body.Stmts[:i+1], func(n any) bool { // namespace()'s arguments too
+			switch n := n.(type) {
+			case *MacroDef:
+				return false // its body runs when it is called
+			case *AttrTarget:
+				clean = clean && n.NS.Name != name
+			case *CallBlock:
+				clean = false
+			case *Call:
+				_, global := n.Fn.(*Global)
+				clean = clean && global
+			}
+			return clean
+		})
+		beforeMacros[name] = clean
 	}
 	attrs := map[*AttrTarget]bool{}
-	var target func(tg Target, have map[string]bool, inMacro bool)
-	target = func(tg Target, have map[string]bool, inMacro bool) {
-		switch tg := tg.(type) {
-		case *AttrTarget:
-			name := tg.NS.Name
-			attrs[tg] = !bound[name] && (have[name] || inMacro && beforeMacros[name])
-		case *TupleTarget:
-			for _, it := range tg.Items {
-				target(it, have, inMacro)
+	// walk follows the statements ss of a macro's body (inMacro) or of the top level,
+	// where the names in outer are made
+	var walk func(ss []Stmt, outer map[string]bool, inMacro bool)
+	walk = func(ss []Stmt, outer map[string]bool, inMacro bool) {
+		have := maps.Clone(outer) // the names made before, here or around
+		var set func(tg Target)
+		set = func(tg Target) {
+			switch tg := tg.(type) {
+			case *AttrTarget:
+				name := tg.NS.Name
+				attrs[tg] = !bound[name] && (have[name] || inMacro && beforeMacros[name])
+			case *TupleTarget:
+				for _, it := range tg.Items {
+					set(it)
+				}
 			}
 		}
-	}
-	var stmts func(ss []Stmt, have map[string]bool, inMacro bool)
-	block := func(b *Block, have map[string]bool, inMacro bool) {
-		if b != nil {
-			stmts(b.Stmts, have, inMacro)
+		in := func(bodies ...*Block) {
+			for _, b := range bodies {
+				if b != nil {
+					walk(b.Stmts, have, inMacro)
+				}
+			}
 		}
-	}
-	macro := func(m *Macro) {
-		if m != nil {
-			block(m.Body, map[string]bool{}, true)
-		}
-	}
-	stmts = func(ss []Stmt, outer map[string]bool, inMacro bool) {
-		have := maps.Clone(outer) // the names made before, here or around
 		for _, s := range ss {
 			switch s := s.(type) {
 			case *Assign:
-				target(s.Target, have, inMacro)
+				set(s.Target)
 			case *Capture:
-				block(s.Body, have, inMacro)
-				target(s.Target, have, inMacro)
+				in(s.Body)
+				set(s.Target)
 			case *If:
-				stmts(s.Then, have, inMacro)
-				stmts(s.Else, have, inMacro)
+				walk(s.Then, have, inMacro)
+				walk(s.Else, have, inMacro)
 			case *For:
-				block(s.Body, have, inMacro)
-				block(s.Else, have, inMacro)
+				in(s.Body, s.Else)
 			case *With:
-				block(s.Body, have, inMacro)
+				in(s.Body)
 			case *FilterBlock:
-				block(s.Body, have, inMacro)
+				in(s.Body)
 			case *MacroDef:
-				macro(s.Macro)
+				walk(s.Macro.Body.Stmts, map[string]bool{}, true)
 			case *CallBlock:
-				macro(s.Caller)
+				walk(s.Caller.Body.Stmts, map[string]bool{}, true)
 			}
 			if name, ok := isMade(s); ok {
 				have[name] = true
 			}
 		}
 	}
-	stmts(t.Body.Stmts, map[string]bool{}, false)
+	walk(t.Body.Stmts, map[string]bool{}, false)
 	return attrs
 }
 

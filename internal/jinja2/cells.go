@@ -38,11 +38,17 @@ func (c *cellChunks) take(n int) []Value {
 
 // newList returns a list of items, copied into new storage.
 func (c *cellChunks) newList(items []Value) Value {
-	cells := c.take(listCells + len(items))
+	l, cells := c.newSeq(KindList, len(items))
+	copy(cells, items)
+	return l
+}
+
+// newSeq returns a list or tuple (kind) of n items, and its items for the caller to set.
+func (c *cellChunks) newSeq(kind Kind, n int) (Value, []Value) {
+	cells := c.take(listCells + n)
 	l := listIn(cells)
 	l.setItems(cells[listCells:])
-	copy(cells[listCells:], items)
-	return listValue(KindList, l)
+	return listValue(kind, l), cells[listCells:]
 }
 
 // newDict returns an empty dict with room for n entries.
@@ -111,12 +117,9 @@ func (a *Arena) ListOfDicts(list Value, ds []*Dict) Value {
 	if l, ok := listOfDicts(list, ds); ok {
 		return l
 	}
-	cells := a.cells.take(listCells + len(ds))
-	l := listIn(cells)
-	items := cells[listCells:]
+	l, items := a.cells.newSeq(KindList, len(ds))
 	for i, d := range ds {
 		items[i] = DictValue(d)
 	}
-	l.setItems(items)
-	return listValue(KindList, l)
+	return l
 }

@@ -83,14 +83,8 @@ const unboxedFlags = (flagsMask &^ flagBoxed) << flagsShift
 // list of its items when they start with them (all but a final message a profile
 // continues).
 func ListOfDicts(list Value, ds []*Dict) Value {
-	if l, ok := listOfDicts(list, ds); ok {
-		return l
-	}
-	out := make([]Value, len(ds))
-	for i, d := range ds {
-		out[i] = DictValue(d)
-	}
-	return ListOf(out)
+	var a Arena // a list made anew is one allocation
+	return a.ListOfDicts(list, ds)
 }
 
 // listOfDicts returns list, or a list of its items, when ListOfDicts does.

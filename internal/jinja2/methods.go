@@ -1030,19 +1030,15 @@ func dictGet(r Value, args []Value, kwargs []Kwarg) Value {
 // its tuples in one allocation.
 func dictItems(d *Dict) Value {
 	n := d.Len()
-	const tupleCells = listCells + 2
-	cells := make([]Value, listCells+n+n*tupleCells)
-	view, items, tuples := listIn(cells), cells[listCells:listCells+n:listCells+n], cells[listCells+n:]
+	c := cellChunks{bound: listCells + n + n*(listCells+2)}
+	view, items := c.newSeq(KindList, n)
+	view.list().name = "dict_items"
 	for i, k := range d.keys() {
-		t := tuples[i*tupleCells : (i+1)*tupleCells]
-		t[listCells], t[listCells+1] = k, d.at(i)
-		tuple := listIn(t)
-		tuple.setItems(t[listCells:tupleCells:tupleCells])
-		items[i] = listValue(KindTuple, tuple)
+		tuple, pair := c.newSeq(KindTuple, 2)
+		pair[0], pair[1] = k, d.at(i)
+		items[i] = tuple
 	}
-	view.setItems(items)
-	view.name = "dict_items"
-	return listValue(KindList, view)
+	return view
 }
 
 // dictView is a list that prints as a dict view: dict_items([...]).

@@ -1,6 +1,7 @@
 package llamacpp
 
 import (
+	"iter"
 	"math"
 	"strconv"
 	"strings"
@@ -226,12 +227,9 @@ func Concat(items ...jinja2.Value) jinja2.Value {
 	if len(items) == 0 {
 		return jinja2.Str("")
 	}
-	first := concatFirst(items)
 	parts := make([]jinja2.Value, 0, len(items))
-	for i := range items {
-		if p, ok := concatPart(items, i, first); ok {
-			parts = append(parts, p)
-		}
+	for p := range concatParts(items) {
+		parts = append(parts, p)
 	}
 	return jinja2.ConcatStrs(parts...)
 }
@@ -239,48 +237,44 @@ func Concat(items ...jinja2.Value) jinja2.Value {
 // WriteConcat is Write(w, Concat(items...)), its parts written in turn rather than
 // joined first.
 func WriteConcat(w *jinja2.Writer, items ...jinja2.Value) {
-	if len(items) == 0 {
-		return
-	}
-	first := concatFirst(items)
-	for i := range items {
-		if p, ok := concatPart(items, i, first); ok {
-			w.WriteText(p)
-		}
+	for p := range concatParts(items) {
+		w.WriteText(p)
 	}
 }
 
-// concatFirst checks the first two operands of a ~ chain as llama.cpp does, and returns
-// the first as it joins it.
-func concatFirst(items []jinja2.Value) jinja2.Value {
-	first := items[0]
-	if len(items) > 1 {
-		switch second := items[1]; {
-		case isNull(first) && second.Kind() == jinja2.KindString:
-			first = jinja2.Str("")
-		case isNull(first) || first.Kind() != jinja2.KindString && isNull(second):
-			nullOperand("~", first, second)
-		case first.Kind() != jinja2.KindString && second.Kind() != jinja2.KindString:
-			jinja2.Throw(EngineError, "Unknown operator \"~\" between %s and %s", llamaTypeName(first), llamaTypeName(second))
+// concatParts checks the first two operands of the ~ chain items as llama.cpp does, and
+// yields the str each operand adds: none for none or undefined after a str.
+func concatParts(items []jinja2.Value) iter.Seq[jinja2.Value] {
+	return func(yield func(jinja2.Value) bool) {
+		if len(items) == 0 {
+			return
+		}
+		first := items[0]
+		if len(items) > 1 {
+			switch second := items[1]; {
+			case isNull(first) && second.Kind() == jinja2.KindString:
+				first = jinja2.Str("")
+			case isNull(first) || first.Kind() != jinja2.KindString && isNull(second):
+				nullOperand("~", first, second)
+			case first.Kind() != jinja2.KindString && second.Kind() != jinja2.KindString:
+				jinja2.Throw(EngineError, "Unknown operator \"~\" between %s and %s", llamaTypeName(first), llamaTypeName(second))
+			}
+		}
+		for i, it := range items {
+			switch {
+			case i == 0:
+				it = first
+			case isNull(it): // the operand before it is a str by now
+				continue
+			}
+			if it.Kind() != jinja2.KindString {
+				it = jinja2.Str(llamaString(it))
+			}
+			if !yield(it) {
+				return
+			}
 		}
 	}
-	return first
-}
-
-// concatPart returns the str the i-th operand of a ~ chain whose first one is first
-// adds, ok false for none or undefined after a str.
-func concatPart(items []jinja2.Value, i int, first jinja2.Value) (jinja2.Value, bool) {
-	it := items[i]
-	switch {
-	case i == 0:
-		it = first
-	case isNull(it): // the operand before it is a str by now
-		return jinja2.Value{}, false
-	}
-	if it.Kind() != jinja2.KindString {
-		it = jinja2.Str(llamaString(it))
-	}
-	return it, true
 }
 
 // llamaString is llama.cpp's string form of v (as_string): a str as it is, numbers and
