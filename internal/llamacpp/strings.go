@@ -309,12 +309,13 @@ func appendLlamaJSON(b []byte, v jinja2.Value, level, indent int, itemSep, keySe
 		b = append(b, '{')
 		if d.Len() > 0 {
 			newline()
+			vals := d.Values()
 			for i, k := range d.Keys() {
 				pad(level + 1)
 				b = appendLlamaJSONString(b, llamaString(k))
 				b = append(b, keySep...)
-				b = appendLlamaJSON(b, d.Values()[i], level+1, indent, itemSep, keySep)
-				if i < d.Len()-1 {
+				b = appendLlamaJSON(b, vals[i], level+1, indent, itemSep, keySep)
+				if i < len(vals)-1 {
 					b = append(b, itemSep...)
 				}
 				newline()
@@ -330,40 +331,8 @@ func appendLlamaJSON(b []byte, v jinja2.Value, level, indent int, itemSep, keySe
 
 // appendLlamaJSONString appends the JSON string of s as nlohmann::json dumps it: ", \\,
 // and the control characters escaped (\b \f \n \r \t, the others \u00xx), other bytes
-// as they are; the runs between escapes copied whole.
-func appendLlamaJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		start = i + 1
-		switch c {
-		case '"':
-			b = append(b, `\"`...)
-		case '\\':
-			b = append(b, `\\`...)
-		case '\b':
-			b = append(b, `\b`...)
-		case '\f':
-			b = append(b, `\f`...)
-		case '\n':
-			b = append(b, `\n`...)
-		case '\r':
-			b = append(b, `\r`...)
-		case '\t':
-			b = append(b, `\t`...)
-		default:
-			b = append(b, `\u00`...)
-			b = append(b, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
-		}
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+// as they are, which is json.dumps's escaping without ensure_ascii.
+func appendLlamaJSONString(b []byte, s string) []byte { return jinja2.AppendJSONString(b, s, false) }
 
 // ostreamDouble is a double as C++'s ostream writes it by default (%g, six digits).
 func ostreamDouble(f float64) string {
