@@ -129,15 +129,32 @@ func (s *Server) AppendRenderSegments(dst []byte, segs []tmplgen.Segment, t *tmp
 // appendRequest is AppendRender; when markup is not nil, it is set to the ranges of the
 // prompt that are template text.
 func (s *Server) appendRequest(dst []byte, t *tmplgen.Template, in *tmplgen.Input, markup *[]jinja2.ByteRange) ([]byte, error) {
-	in, err := t.ModelInput(in, "bos_token", "eos_token")
+	in, bos, eos, err := modelTokens(t, in)
 	if err != nil {
 		return dst, err
 	}
-	bos, eos := specialTokens(in)
 	if err := loadError(t, bos, eos, in); err != nil {
 		return dst, err
 	}
 	return s.appendRender(dst, t, in, bos, eos, markup)
+}
+
+// modelTokens returns t.ModelInput(in, "bos_token", "eos_token") and its bos_token and
+// eos_token. An input that gives both, and lacks none of the template's tokenizer
+// settings, is one ModelInput returns as it is: its tokens are then read once.
+func modelTokens(t *tmplgen.Template, in *tmplgen.Input) (_ *tmplgen.Input, bos, eos string, err error) {
+	if t != nil && in != nil && (!t.AddBOS || in.AddBOS) && (!t.AddEOS || in.AddEOS) {
+		bos, hasBOS := in.SpecialTokens["bos_token"]
+		eos, hasEOS := in.SpecialTokens["eos_token"]
+		if hasBOS && hasEOS {
+			return in, bos, eos, nil
+		}
+	}
+	if in, err = t.ModelInput(in, "bos_token", "eos_token"); err != nil {
+		return nil, "", "", err
+	}
+	bos, eos = specialTokens(in)
+	return in, bos, eos, nil
 }
 
 // specialTokens returns in's bos_token and eos_token ("" for one it lacks).
@@ -190,14 +207,39 @@ func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input
 	if rw.cont == tmplgen.ContinueNone {
 		return out, nil
 	}
-	gen, err := continuationPrompt(t, rw, in, out[start:], markup != nil)
-	if err != nil {
+	tail := promptTail{out: out, markup: markup}
+	if err := continuationPrompt(t, rw, in, out[start:], &tail); err != nil {
 		return dst, err
 	}
-	if markup != nil {
-		*markup = jinja2.AppendMarkup(*markup, gen, len(out))
+	return tail.out, nil
+}
+
+// A promptTail appends text to a prompt, and when markup is not nil the ranges of it
+// that are template text to *markup.
+type promptTail struct {
+	out    []byte
+	markup *[]jinja2.ByteRange
+}
+
+// lit appends s, template text.
+func (p *promptTail) lit(s string) {
+	if p.markup != nil {
+		*p.markup = jinja2.AppendRange(*p.markup, len(p.out), len(p.out)+len(s))
 	}
-	return append(out, gen.Text()...), nil
+	p.out = append(p.out, s...)
+}
+
+// data appends s, which the request gives.
+func (p *promptTail) data(s string) { p.out = append(p.out, s...) }
+
+// text appends b, of which the ranges markup (of b, in order) are template text.
+func (p *promptTail) text(b []byte, markup []jinja2.ByteRange) {
+	if p.markup != nil {
+		for _, r := range markup {
+			*p.markup = jinja2.AppendRange(*p.markup, len(p.out)+r.Start, len(p.out)+min(r.End, len(b)))
+		}
+	}
+	p.out = append(p.out, b...)
 }
 
 // llamaApply is llama.cpp's common_chat_template_direct_apply: a render of the
@@ -241,124 +283,144 @@ func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.I
 
 // generationPrompt is common_chat_template_generation_prompt: what the template adds
 // for the generation prompt, as the difference of the renders without (prompt) and with
-// it.
-//
-// tracked gives it the origins of the render with it.
-func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, tracked bool) (jinja2.Value, error) {
-	var markup *[]jinja2.ByteRange
+// it. The text is in rw.scratch, which it is valid until rw is released; when tracked,
+// markup is its template text (ranges of text, in order).
+func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, tracked bool) (text []byte, markup []jinja2.ByteRange, err error) {
+	var withMarkup *[]jinja2.ByteRange
 	if tracked {
-		markup = new([]jinja2.ByteRange)
+		withMarkup = new([]jinja2.ByteRange)
 	}
-	with, err := llamaApply(t, rw.scratch[:0], rw, in, true, markup)
+	with, err := llamaApply(t, rw.scratch[:0], rw, in, true, withMarkup)
 	if err != nil {
-		return jinja2.Value{}, err
+		return nil, nil, err
 	}
 	rw.scratch = with // its room for the next rewrite
 	n := 0
 	for n < len(prompt) && n < len(with) && prompt[n] == with[n] {
 		n++
 	}
-	if !tracked {
-		return jinja2.Str(string(with[n:])), nil
+	if tracked {
+		for _, r := range *withMarkup {
+			if r.End > n {
+				markup = jinja2.AppendRange(markup, max(r.Start, n)-n, r.End-n)
+			}
+		}
 	}
-	return jinja2.Substr(jinja2.MarkedStr(string(with), *markup), n, len(with)), nil
+	return with[n:], markup, nil
 }
 
-// continuationPrompt is what llama.cpp appends to the prompt of messages[:-1] to
-// continue the final message (common_chat_templates_apply_jinja and each handler's
-// continuation block): the generation prompt, the reasoning markers and the continued
-// reasoning, and the content when the content is continued.
+// continuationPrompt appends to tail what llama.cpp appends to the prompt of
+// messages[:-1] to continue the final message (common_chat_templates_apply_jinja and
+// each handler's continuation block): the generation prompt, the reasoning markers and
+// the continued reasoning, and the content when the content is continued. prompt is
+// the prompt of messages[:-1].
 //
 // Its markers are markup (the handler's, the template's generation prompt); the
-// continued reasoning and content are data. tracked asks for the template's generation
-// prompt to be rendered with its origins.
-func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, tracked bool) (jinja2.Value, error) {
+// continued reasoning and content are data.
+func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, tail *promptTail) error {
 	m := rw.contMsg
 	content := rw.cont == tmplgen.ContinueContent
-	cat := jinja2.ConcatStrs // the text alone
-	if tracked {
-		cat = jinja2.ConcatMarked // and its origins
-	}
-	lit := jinja2.Lit
-	reasoning := func(open, close string) jinja2.Value {
-		s := cat(lit(open), jinja2.Str(m.reasoning))
+	reasoning := func(open, close string) {
+		tail.lit(open)
+		tail.data(m.reasoning)
 		if content {
-			s = cat(s, lit(close), jinja2.Str(m.renderContent()))
+			tail.lit(close)
+			tail.data(m.renderContent())
 		}
-		return s
 	}
-	onlyContent := func(prefix string) jinja2.Value { return cat(lit(prefix), jinja2.Str(m.renderContent())) }
+	onlyContent := func(prefix string) {
+		tail.lit(prefix)
+		tail.data(m.renderContent())
+	}
 	switch t.Caps.Handler {
 	case "ministral_3":
-		return reasoning("[THINK]", "[/THINK]"), nil
+		reasoning("[THINK]", "[/THINK]")
+		return nil
 	case "qwen3_coder":
-		s := lit("<|im_start|>assistant\n")
+		tail.lit("<|im_start|>assistant\n")
 		if t.Caps.Thinking {
-			s = cat(s, lit("<think>\n"), jinja2.Str(m.reasoning))
+			tail.lit("<think>\n")
+			tail.data(m.reasoning)
 			if content {
-				s = cat(s, lit("\n</think>\n\n"))
+				tail.lit("\n</think>\n\n")
 			}
 		}
 		if content {
-			s = cat(s, jinja2.Str(m.renderContent()))
+			tail.data(m.renderContent())
 		}
-		return s, nil
+		return nil
 	case "gpt_oss":
-		return reasoning("<|start|>assistant<|channel|>analysis<|message|>", "<|end|><|start|>assistant<|channel|>final<|message|>"), nil
+		reasoning("<|start|>assistant<|channel|>analysis<|message|>", "<|end|><|start|>assistant<|channel|>final<|message|>")
+		return nil
 	case "gemma4":
-		s := lit("")
 		if bytes.HasSuffix(prompt, []byte("<turn|>\n")) {
-			s = lit("<|turn>model\n")
+			tail.lit("<|turn>model\n")
 		}
-		return cat(s, reasoning("<|channel>thought\n", "<channel|>")), nil
+		reasoning("<|channel>thought\n", "<channel|>")
+		return nil
 	case "functionary_v3_2":
-		return onlyContent("<|start_header_id|>assistant<|end_header_id|>\n\n>>>all\n"), nil
+		onlyContent("<|start_header_id|>assistant<|end_header_id|>\n\n>>>all\n")
+		return nil
 	case "kimi_k2":
-		return reasoning("<|im_assistant|>assistant<|im_middle|><think>", "</think>"), nil
+		reasoning("<|im_assistant|>assistant<|im_middle|><think>", "</think>")
+		return nil
 	case "kimi_k3":
-		return reasoning(`<|open|>message role="assistant"<|sep|><|open|>think<|sep|>`, "<|close|>think<|sep|><|open|>response<|sep|>"), nil
+		reasoning(`<|open|>message role="assistant"<|sep|><|open|>think<|sep|>`, "<|close|>think<|sep|><|open|>response<|sep|>")
+		return nil
 	case "muse_glimmer":
-		return reasoning("<|start|>assistant to=self<|message|>", "<|eom|><|start|>assistant to=user<|message|>"), nil
+		reasoning("<|start|>assistant to=self<|message|>", "<|eom|><|start|>assistant to=user<|message|>")
+		return nil
 	case "lfm2", "lfm2_5":
-		return reasoning("<|im_start|>assistant\n<think>", "</think>"), nil
+		reasoning("<|im_start|>assistant\n<think>", "</think>")
+		return nil
 	case "gigachat_v3":
-		return onlyContent("assistant<|role_sep|>\n"), nil
+		onlyContent("assistant<|role_sep|>\n")
+		return nil
 	case "deepseek_v3_2":
 		if t.Caps.SortToolResults && m.reasoning == "" { // DeepSeek V4
-			s := lit("<｜Assistant｜></think>")
+			tail.lit("<｜Assistant｜></think>")
 			if content {
-				s = cat(s, jinja2.Str(m.renderContent()))
+				tail.data(m.renderContent())
 			}
-			return s, nil
+			return nil
 		}
-		return reasoning("<｜Assistant｜><think>", "</think>"), nil
+		reasoning("<｜Assistant｜><think>", "</think>")
+		return nil
 	case "cohere2moe":
-		return reasoning("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>", "<|END_THINKING|><|START_TEXT|>"), nil
+		reasoning("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>", "<|END_THINKING|><|START_TEXT|>")
+		return nil
 	case "minicpm5":
-		return reasoning("<|im_start|>assistant\n<think>\n", "\n</think>\n\n"), nil
+		reasoning("<|im_start|>assistant\n<think>\n", "\n</think>\n\n")
+		return nil
 	}
-	gen, err := generationPrompt(t, rw, in, prompt, tracked)
+	gen, markup, err := generationPrompt(t, rw, in, prompt, tail.markup != nil)
 	if err != nil {
-		return jinja2.Value{}, err
+		return err
 	}
 	if t.Caps.Handler == "minimax_m3" {
-		return cat(gen, reasoning("<mm:think>", "</mm:think>")), nil
+		tail.text(gen, markup)
+		reasoning("<mm:think>", "</mm:think>")
+		return nil
 	}
 	// the generic handler (peg_generator::generate_parser); the reasoning markers are
 	// the template's (Capabilities)
 	if start := t.Caps.ReasoningStart; start != "" {
-		if i := strings.Index(gen.Text(), start); i >= 0 {
-			gen = jinja2.Substr(gen, 0, i)
+		if i := bytes.Index(gen, []byte(start)); i >= 0 {
+			gen = gen[:i]
 		}
-		gen = cat(gen, lit(start), jinja2.Str(m.reasoning))
+		tail.text(gen, markup)
+		tail.lit(start)
+		tail.data(m.reasoning)
 		if content {
-			gen = cat(gen, lit(t.Caps.ReasoningEnd))
+			tail.lit(t.Caps.ReasoningEnd)
 		}
+	} else {
+		tail.text(gen, markup)
 	}
 	if content {
-		gen = cat(gen, jinja2.Str(m.renderContent()))
+		tail.data(m.renderContent())
 	}
-	return gen, nil
+	return nil
 }
 
 // llamaRewrite is a request as llama-server hands it to the template.
@@ -383,7 +445,7 @@ type llamaRewrite struct {
 	parts   []llamaPart     // their content parts
 	calls   []llamaCall     // and tool calls
 	jm      []*jinja2.Dict  // the messages as the template sees them
-	arena   jinja2.Arena    // the storage of those made anew (toJSON), and of their list
+	arena   jinja2.Arena    // the storage of those made anew (toJSON), and of their list (its chunk kept)
 	dict    jinja2.Dict     // vars
 	scratch []byte          // the render with the generation prompt (generationPrompt)
 }
@@ -399,7 +461,7 @@ const maxPooledMessages = 1024
 const maxPooledScratch = 1 << 20
 
 // release empties rw, which references the request no more, and puts it back in
-// rewritePool: its storage (the slices, the dict and the scratch buffer) is kept, empty,
+// rewritePool: its storage (the slices, the dict, the arena and the scratch buffer) is kept, empty,
 // the rest is zero (TestReleaseForgets), field by field: writing a whole llamaRewrite
 // costs as much as the rest of the release.
 func (rw *llamaRewrite) release() {
@@ -419,7 +481,8 @@ func (rw *llamaRewrite) release() {
 	if cap(rw.scratch) > maxPooledScratch {
 		rw.scratch = nil
 	}
-	rw.vars, rw.contMsg, rw.arena = nil, nil, jinja2.Arena{}
+	rw.arena.Reset()
+	rw.vars, rw.contMsg = nil, nil
 	rw.agp, rw.cont = false, tmplgen.ContinueNone
 	rw.bos, rw.eos, rw.toolChoice = "", "", ""
 	rw.schema, rw.tools = jinja2.Value{}, jinja2.Value{}
@@ -712,11 +775,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 
 	// common_chat_template_direct_apply_impl: the variables, in this order
 	vars := &rw.dict // empty: its first keys are added, not looked for
-	if arena != nil {
-		vars.AddStr("messages", arena.ListOfDicts(in.Messages, jm))
-	} else {
-		vars.AddStr("messages", jinja2.ListOfDicts(in.Messages, jm))
-	}
+	vars.AddStr("messages", rw.arena.ListOfDicts(in.Messages, jm))
 	token := jinja2.Lit // the model's special tokens are markup, a request's data
 	if in.TokensFromRequest {
 		token = jinja2.Str

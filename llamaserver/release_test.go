@@ -12,7 +12,7 @@ import (
 // TestReleaseForgets: a rewrite put back in the pool keeps its storage, empty, and
 // nothing else of the request it rewrote: every other field is zero.
 func TestReleaseForgets(t *testing.T) {
-	storage := map[string]bool{"fields": true, "msgs": true, "parts": true, "calls": true, "jm": true, "dict": true, "scratch": true}
+	storage := map[string]bool{"arena": true, "fields": true, "msgs": true, "parts": true, "calls": true, "jm": true, "dict": true, "scratch": true}
 	// agp is false where the final message is continued (cont), as here
 	req, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "system", "content": "S"},
 		{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
@@ -41,6 +41,10 @@ func TestReleaseForgets(t *testing.T) {
 	for i := range v.NumField() {
 		name, f := v.Type().Field(i).Name, v.Field(i)
 		switch {
+		case name == "arena": // its chunk kept, cleared (TestArenaReset), no cell taken
+			if taken := f.FieldByName("cells").FieldByName("taken").Int(); taken != 0 {
+				t.Errorf("released: the arena has %d cells taken", taken)
+			}
 		case name == "dict":
 			if rw.dict.Len() != 0 {
 				t.Errorf("released: dict has %d entries", rw.dict.Len())

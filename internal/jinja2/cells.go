@@ -6,7 +6,8 @@ package jinja2
 // allocations in all rather than two each. Each container's items are capped at their
 // length, so that appending to one reallocates it and never reaches into another's.
 type cellChunks struct {
-	cells  []Value   // the rest of the current chunk
+	chunk  []Value   // the current chunk
+	cells  []Value   // the rest of it
 	taken  int       // cells handed out so far
 	bound  int       // how many cells the containers are expected to take in all
 	floats []float64 // the rest of the current chunk of floats
@@ -28,7 +29,8 @@ func (c *cellChunks) take(n int) []Value {
 			c.taken += n
 			return make([]Value, n)
 		}
-		c.cells = make([]Value, size)
+		c.chunk = make([]Value, size)
+		c.cells = c.chunk
 	}
 	c.taken += n
 	cells := c.cells[:n:n]
@@ -49,6 +51,13 @@ func (c *cellChunks) newSeq(kind Kind, n int) (Value, []Value) {
 	l := listIn(cells)
 	l.setItems(cells[listCells:])
 	return listValue(kind, l), cells[listCells:]
+}
+
+// listOver returns a list (kind) of items, which it shares: only its header is new.
+func (c *cellChunks) listOver(kind Kind, items []Value) Value {
+	l := listIn(c.take(listCells))
+	l.setItems(items)
+	return listValue(kind, l)
 }
 
 // newDict returns an empty dict with room for n entries.
@@ -94,6 +103,23 @@ type Arena struct {
 // chunk holds them: a dict of n entries takes 2n+2 cells, a list of n items n+2.
 func (a *Arena) Expect(cells int) { a.cells.bound = a.cells.taken + cells }
 
+// maxKeptCells is the largest chunk Reset keeps.
+const maxKeptCells = 4 << 10
+
+// Reset empties a for the containers made next, when nothing uses those it made before:
+// it keeps its current chunk, cleared, if that is at most maxKeptCells, so that code
+// which builds containers over and over (a pooled rewrite of requests) makes them
+// without an allocation.
+func (a *Arena) Reset() {
+	chunk := a.cells.chunk
+	if cap(chunk) > maxKeptCells {
+		a.cells = cellChunks{}
+		return
+	}
+	clear(chunk[:len(chunk)-len(a.cells.cells)]) // the cells taken (cells is chunk's rest)
+	a.cells = cellChunks{chunk: chunk, cells: chunk}
+}
+
 // NewDict returns an empty dict with room for n entries.
 func (a *Arena) NewDict(n int) *Dict { return a.cells.newDict(n) }
 
@@ -114,8 +140,11 @@ func (a *Arena) CopyDict(d *Dict, extra int) *Dict {
 
 // ListOfDicts is the package's ListOfDicts with a new list made in a.
 func (a *Arena) ListOfDicts(list Value, ds []*Dict) Value {
-	if l, ok := listOfDicts(list, ds); ok {
-		return l
+	if items, ok := sharedDicts(list, ds); ok {
+		if len(items) == len(list.Items()) {
+			return list
+		}
+		return a.cells.listOver(KindList, items[:len(items):len(items)])
 	}
 	l, items := a.cells.newSeq(KindList, len(ds))
 	for i, d := range ds {

@@ -87,20 +87,19 @@ func ListOfDicts(list Value, ds []*Dict) Value {
 	return a.ListOfDicts(list, ds)
 }
 
-// listOfDicts returns list, or a list of its items, when ListOfDicts does.
-func listOfDicts(list Value, ds []*Dict) (Value, bool) {
+// sharedDicts returns the first len(ds) items of the list list when they are the
+// dicts ds, in order, and whether they are.
+func sharedDicts(list Value, ds []*Dict) ([]Value, bool) {
 	items := list.Items()
-	same := list.TypeName() == "list" && len(items) >= len(ds)
-	for i := 0; same && i < len(ds); i++ {
-		same = items[i].AsDict() == ds[i]
+	if list.TypeName() != "list" || len(items) < len(ds) {
+		return nil, false
 	}
-	switch {
-	case same && len(ds) == len(items):
-		return list, true
-	case same:
-		return ListOf(items[:len(ds):len(ds)]), true // its first dicts: the list's own items
+	for i, d := range ds {
+		if items[i].AsDict() != d {
+			return nil, false
+		}
 	}
-	return Value{}, false
+	return items[:len(ds)], true
 }
 
 // KeysAre reports whether the keys of d are keys, in that order.

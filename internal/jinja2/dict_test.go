@@ -197,5 +197,38 @@ func TestArenaCopies(t *testing.T) {
 		if items := got.Items(); len(items) != 1 || items[0].AsDict() != c || got == list {
 			t.Errorf("%d entries: ListOfDicts of other dicts: %v", n, items)
 		}
+		prefix := a.ListOfDicts(list, []*Dict{orig})
+		if items := prefix.Items(); len(items) != 1 || cap(items) != 1 || &items[0] != &list.Items()[0] || prefix == list {
+			t.Errorf("%d entries: ListOfDicts of the list's first dict is not a list of 1 sharing its item: %v", n, items)
+		}
+	}
+}
+
+// TestArenaReset: an Arena reset keeps its chunk, its cells cleared, for the containers
+// made next, which take no allocation; a chunk beyond maxKeptCells is let go.
+func TestArenaReset(t *testing.T) {
+	var a Arena
+	a.Expect(64)
+	d := a.NewDict(2)
+	d.AddStr("k", Str("v"))
+	a.Reset()
+	if d.Len() != 0 {
+		t.Errorf("the reset left the cells of a dict made before it: %d entries", d.Len())
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		a.Reset()
+		d := a.NewDict(2)
+		d.AddStr("k", Str("v"))
+		a.NewList([]Value{DictValue(d)})
+	})
+	if allocs != 0 {
+		t.Errorf("containers made after a reset took %v allocations, want 0", allocs)
+	}
+	var big Arena
+	big.Expect(maxKeptCells + 1)
+	big.NewDict(1)
+	big.Reset()
+	if big.cells.chunk != nil || big.cells.cells != nil {
+		t.Errorf("the reset kept a chunk of %d cells", cap(big.cells.chunk))
 	}
 }

@@ -137,17 +137,6 @@ func ConcatStrs(parts ...Value) Value {
 	return concatStrs(parts[0], parts[1:], n)
 }
 
-// ConcatMarked is ConcatStrs that keeps the origins of template text and data mixed
-// whether a tracked render runs or not: what a profile builds text of known origins
-// with, after the render.
-func ConcatMarked(parts ...Value) Value {
-	c := ConcatStrs(parts...)
-	if len(parts) < 2 || c.origin() != originData {
-		return c
-	}
-	return concatOrigin(c, parts[0], parts[1:], true)
-}
-
 // concatOrigin returns c, the str first + parts... (all strs), with the origin its
 // bytes have; a mix of template text and data records its ranges when exact (else it
 // is data), a mix with a mixed str always.
@@ -458,13 +447,9 @@ func percentOrigin(r, format, b Value) Value {
 	return FromTemplate(r, b)
 }
 
-// MarkedStr returns the str s whose template text is at the ranges markup (in order
-// and apart, as a tracked render gives them): a profile's text of known origins.
-func MarkedStr(s string, markup []ByteRange) Value { return mixedStr(s, markup) }
-
-// AppendMarkup appends to rs the ranges of template text of the str v, placed at offset
-// at of a text that rs describes.
-func AppendMarkup(rs []ByteRange, v Value, at int) []ByteRange { return addMarkup(rs, v, at) }
+// AppendRange appends to rs the range [start, end) of template text, at or after the
+// end of rs's last range (nothing when start >= end): it extends a range it adjoins.
+func AppendRange(rs []ByteRange, start, end int) []ByteRange { return addRange(rs, start, end) }
 
 // markupSum is a + b of strs one of which is Markup (Markup.__add__: the other is
 // escaped), with the origins of their bytes: an operand's escaped text has its origin

@@ -135,7 +135,7 @@ func TestSpliceMarkup(t *testing.T) {
 
 // TestIsDataStr: only a str Str makes is a str of data.
 func TestIsDataStr(t *testing.T) {
-	mixed := ConcatMarked(Lit("<|x|>"), Str("data"))
+	mixed := mixedStr("<|x|>data", []ByteRange{{0, 5}})
 	for _, tt := range []struct {
 		v    Value
 		want bool
