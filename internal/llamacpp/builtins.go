@@ -151,11 +151,18 @@ func addTypes[V any](m map[string]builtinName, table map[string]map[string]V, fi
 // HasBuiltin reports whether llama.cpp's engine has the filter or method name for
 // v (always, for a value Kind has no type for).
 func HasBuiltin(v jinja2.Value, name string) bool {
+	_, ok := lookupBuiltin(v, name)
+	return ok
+}
+
+// lookupBuiltin returns what builtinNames says of name, and whether llama.cpp's engine
+// has the builtin for v (HasBuiltin): a call looks its name up once.
+func lookupBuiltin(v jinja2.Value, name string) (builtinName, bool) {
 	if isKwArg(v) {
 		jinja2.Throw(EngineError, "KwArg has no builtins")
 	}
-	k := kindBit(v)
-	return k == 0 || builtinNames[name].of&k != 0
+	b, k := builtinNames[name], kindBit(v)
+	return b, k == 0 || b.of&k != 0
 }
 
 // FilterTarget is the builtin llama.cpp applies for filter name to v, after its
@@ -177,17 +184,19 @@ func CallFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja
 		return jinja2.Int(int64(len(v.Items()))) // what the list's builtin, Jinja2's, gives
 	}
 	id, input := FilterTarget(name, v, argCount(args, kwargs))
-	if !HasBuiltin(input, id) {
+	b, ok := lookupBuiltin(input, id)
+	if !ok {
 		jinja2.Throw(EngineError, "Unknown (built-in) filter '%s' for type %s", id, llamaTypeName(input))
 	}
-	return Builtin(id, name, input, args, kwargs, false)
+	return builtin(b, id, name, input, args, kwargs, false)
 }
 
 // CallMethod is jinja2.CallMethod as llama.cpp's engine calls a method: the builtin of that
 // name (a list's append and pop change it), a callable item of a dict or attribute of a
 // namespace, else an error.
 func CallMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	if !HasBuiltin(recv, name) {
+	b, ok := lookupBuiltin(recv, name)
+	if !ok {
 		if o := object(recv); o != nil {
 			if fn, ok := o.GetStr(name); ok && fn.Kind() == jinja2.KindCallable {
 				return jinja2.Call(fn, args, kwargs)
@@ -195,7 +204,7 @@ func CallMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []ji
 		}
 		jinja2.Throw(EngineError, "Callee is not a function: got Undefined (hint: '%s')", name)
 	}
-	return Builtin(name, name, recv, args, kwargs, true)
+	return builtin(b, name, name, recv, args, kwargs, true)
 }
 
 // PythonStrMethods are the methods of a str that llama.cpp's engine runs as Python
@@ -219,19 +228,20 @@ var StrMethods = map[string]bool{"split": true, "rsplit": true, "replace": true,
 // the positional arguments args, which it keeps no reference to.
 func strMethod(id string, v jinja2.Value, args []jinja2.Value) jinja2.Value {
 	if r, ok := llamaStrBuiltin(id, v, args, nil); ok {
-		return jinja2.FromTemplateCall(r, v, args, nil) // as Builtin returns it
+		return jinja2.FromTemplateCall(r, v, args, nil) // as builtin returns it
 	}
 	return CallMethod(v, id, slices.Clone(args), nil)
 }
 
-// Builtin runs llama.cpp's builtin id on v, called as a method when method is set,
-// else as the filter the template names jinjaName: undefined gives empty values (its
-// default aside), none empty lists (but for default, tojson, string and safe), lists
-// and dicts keep llama.cpp's methods, and the other builtins are Jinja2's filters or
-// methods of the same name, with lists where Jinja2 gives iterators.
-func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg, method bool) jinja2.Value {
+// builtin runs llama.cpp's builtin id (of which builtinNames says b) on v, called as a
+// method when method is set, else as the filter the template names jinjaName:
+// undefined gives empty values (its default aside), none empty lists (but for default,
+// tojson, string and safe), lists and dicts keep llama.cpp's methods, and the other
+// builtins are Jinja2's filters or methods of the same name, with lists where Jinja2
+// gives iterators.
+func builtin(b builtinName, id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg, method bool) jinja2.Value {
 	k := Kind(v)
-	if b, bit := builtinNames[id], kindBit(v); b.notImplemented&bit != 0 {
+	if bit := kindBit(v); b.notImplemented&bit != 0 {
 		jinja2.Throw(EngineError, "%s", llamaNotImplemented[k][id])
 	} else if b.valueOnly&bit != 0 {
 		args, kwargs = nil, nil
