@@ -100,8 +100,12 @@ func llamaDirectSource() *jen.File {
 		d := directFilters[name]
 		f.Commentf("%s is jinja2.%s as llama.cpp's engine applies the filter %s.", d.fn, d.fn, name)
 		if d.args < 0 {
+			call := jen.Id("CallFilter").Call(jen.Lit(name), jen.Id("v"), jen.Id("args"), jen.Id("kwargs"))
+			if llamacpp.StackFilters[name] {
+				call = jen.Id("filter"+strings.ToUpper(name[:1])+name[1:]).Call(jen.Id("v"), jen.Id("args"), jen.Id("kwargs"))
+			}
 			f.Func().Id(d.fn).Params(jen.Id("v").Add(value), jen.Id("args").Index().Add(value), jen.Id("kwargs").Index().Qual(jinja2Impl, "Kwarg")).Add(value).Block(
-				jen.Return(jen.Id("CallFilter").Call(jen.Lit(name), jen.Id("v"), jen.Id("args"), jen.Id("kwargs"))))
+				jen.Return(call))
 			continue
 		}
 		f.Func().Id(d.fn).Params(params(d.args)...).Add(value).Block(

@@ -183,12 +183,28 @@ func CallFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja
 	if name == "length" && v.Kind() == jinja2.KindList && argCount(args, kwargs) == 0 {
 		return jinja2.Int(int64(len(v.Items()))) // what the list's builtin, Jinja2's, gives
 	}
-	id, input := FilterTarget(name, v, argCount(args, kwargs))
+	b, id, input := filterBuiltin(name, v, argCount(args, kwargs))
+	return builtin(b, id, name, input, args, kwargs, false)
+}
+
+// filterBuiltin returns the builtin llama.cpp applies for the filter name to v, given
+// n arguments (FilterTarget), what builtinNames says of it, and the value it applies it
+// to; an error when the value's type lacks it.
+func filterBuiltin(name string, v jinja2.Value, n int) (_ builtinName, id string, input jinja2.Value) {
+	id, input = FilterTarget(name, v, n)
 	b, ok := lookupBuiltin(input, id)
 	if !ok {
 		jinja2.Throw(EngineError, "Unknown (built-in) filter '%s' for type %s", id, llamaTypeName(input))
 	}
-	return builtin(b, id, name, input, args, kwargs, false)
+	return b, id, input
+}
+
+// filterDefault is CallFilter("default", v, args, kwargs), whose arguments stay on the
+// caller's stack: llamaDefault, which builtin runs for it, keeps no reference to them
+// (CallFilter's go to the heap: its dispatch does not say what becomes of them).
+func filterDefault(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	_, _, input := filterBuiltin("default", v, argCount(args, kwargs))
+	return llamaDefault(input, args, kwargs)
 }
 
 // CallMethod is jinja2.CallMethod as llama.cpp's engine calls a method: the builtin of that
@@ -223,6 +239,11 @@ var PythonDictMethods = map[string]bool{"get": true}
 // stay on the stack (CallMethod's go to the heap: its dispatch does not say what
 // becomes of them).
 var StrMethods = map[string]bool{"split": true, "rsplit": true, "replace": true, "strip": true, "lstrip": true, "rstrip": true}
+
+// StackFilters are the filters with arguments that llama.cpp's engine applies through a
+// function of their own, filter and the name (filterDefault), whose arguments stay on
+// the stack: direct.go's functions call it.
+var StackFilters = map[string]bool{"default": true}
 
 // strMethod is CallMethod of the str method id (one of StrMethods) on the str v with
 // the positional arguments args, which it keeps no reference to.

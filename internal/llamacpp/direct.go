@@ -176,7 +176,7 @@ func FilterCenter(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) ji
 
 // FilterDefault is jinja2.FilterDefault as llama.cpp's engine applies the filter default.
 func FilterDefault(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	return CallFilter("default", v, args, kwargs)
+	return filterDefault(v, args, kwargs)
 }
 
 // FilterDictsort is jinja2.FilterDictsort as llama.cpp's engine applies the filter dictsort.

@@ -79,3 +79,29 @@ func TestSameTests(t *testing.T) {
 		}
 	}
 }
+
+// TestArgumentsOnStack: the direct functions that say their arguments stay on the
+// stack (StackFilters, StrMethods, PythonDictMethods) take no allocation for them.
+func TestArgumentsOnStack(t *testing.T) {
+	dict := jinja2.NewDict(1)
+	dict.SetStr("k", jinja2.Str("v"))
+	x, empty := jinja2.Str("x"), jinja2.Str("")
+	for _, tt := range []struct {
+		name string
+		call func() jinja2.Value
+		want string
+	}{
+		{"default", func() jinja2.Value { return FilterDefault(empty, []jinja2.Value{x, jinja2.Bool(true)}, nil) }, "x"},
+		{"default of undefined", func() jinja2.Value { return FilterDefault(jinja2.Undefined("u"), []jinja2.Value{x}, nil) }, "x"},
+		{"str.replace", func() jinja2.Value { return MethodReplace(jinja2.Str("axa"), jinja2.Str("q"), empty) }, "axa"},
+		{"dict.get", func() jinja2.Value { return MethodGetDefault(jinja2.DictValue(dict), jinja2.Str("z"), x) }, "x"},
+	} {
+		var got jinja2.Value
+		if n := testing.AllocsPerRun(100, func() { got = tt.call() }); n != 0 {
+			t.Errorf("%s: %v allocations", tt.name, n)
+		}
+		if got.Text() != tt.want {
+			t.Errorf("%s = %v, want %q", tt.name, got, tt.want)
+		}
+	}
+}
