@@ -211,16 +211,22 @@ func filterDefault(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) j
 // name (a list's append and pop change it), a callable item of a dict or attribute of a
 // namespace, else an error.
 func CallMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if name == "format" && recv.Kind() == jinja2.KindString {
+		return llamaFormat(recv, args, kwargs) // its builtin, which keeps no reference to them
+	}
+	// the arguments are copied before they reach code the compiler cannot see through,
+	// so that a call's argument list can live on the caller's stack
+	ownArgs, ownKwargs := slices.Clone(args), slices.Clone(kwargs)
 	b, ok := lookupBuiltin(recv, name)
 	if !ok {
 		if o := object(recv); o != nil {
 			if fn, ok := o.GetStr(name); ok && fn.Kind() == jinja2.KindCallable {
-				return jinja2.Call(fn, args, kwargs)
+				return jinja2.Call(fn, ownArgs, ownKwargs)
 			}
 		}
 		jinja2.Throw(EngineError, "Callee is not a function: got Undefined (hint: '%s')", name)
 	}
-	return builtin(b, name, name, recv, args, kwargs, true)
+	return builtin(b, name, name, recv, ownArgs, ownKwargs, true)
 }
 
 // PythonStrMethods are the methods of a str that llama.cpp's engine runs as Python
@@ -251,7 +257,7 @@ func strMethod(id string, v jinja2.Value, args []jinja2.Value) jinja2.Value {
 	if r, ok := llamaStrBuiltin(id, v, args, nil); ok {
 		return jinja2.FromTemplateCall(r, v, args, nil) // as builtin returns it
 	}
-	return CallMethod(v, id, slices.Clone(args), nil)
+	return CallMethod(v, id, args, nil)
 }
 
 // builtin runs llama.cpp's builtin id (of which builtinNames says b) on v, called as a

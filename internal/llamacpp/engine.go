@@ -735,10 +735,19 @@ func llamaFormat(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 		jinja2.Throw(EngineError, "format() first argument must be a string")
 	}
 	var b strings.Builder
-	s, next := v.Text(), 0
+	s, next, size := v.Text(), 0, len(v.Text())
+	for _, a := range args {
+		size += len(a.Text()) // the strs' (a str is most arguments): the text, one allocation
+	}
+	b.Grow(size)
 	for i := 0; i < len(s); i++ {
 		if s[i] != '{' {
-			b.WriteByte(s[i])
+			j := strings.IndexByte(s[i:], '{')
+			if j < 0 {
+				j = len(s) - i
+			}
+			b.WriteString(s[i : i+j])
+			i += j - 1
 			continue
 		}
 		if i+1 >= len(s) || s[i+1] != '}' {

@@ -81,24 +81,27 @@ func TestSameTests(t *testing.T) {
 }
 
 // TestArgumentsOnStack: the direct functions that say their arguments stay on the
-// stack (StackFilters, StrMethods, PythonDictMethods) take no allocation for them.
+// stack (StackFilters, StrMethods, PythonDictMethods), and CallMethod, take no
+// allocation for them (a str's format one, for the str it makes).
 func TestArgumentsOnStack(t *testing.T) {
 	dict := jinja2.NewDict(1)
 	dict.SetStr("k", jinja2.Str("v"))
 	x, empty := jinja2.Str("x"), jinja2.Str("")
 	for _, tt := range []struct {
-		name string
-		call func() jinja2.Value
-		want string
+		name   string
+		call   func() jinja2.Value
+		want   string
+		allocs float64
 	}{
-		{"default", func() jinja2.Value { return FilterDefault(empty, []jinja2.Value{x, jinja2.Bool(true)}, nil) }, "x"},
-		{"default of undefined", func() jinja2.Value { return FilterDefault(jinja2.Undefined("u"), []jinja2.Value{x}, nil) }, "x"},
-		{"str.replace", func() jinja2.Value { return MethodReplace(jinja2.Str("axa"), jinja2.Str("q"), empty) }, "axa"},
-		{"dict.get", func() jinja2.Value { return MethodGetDefault(jinja2.DictValue(dict), jinja2.Str("z"), x) }, "x"},
+		{"default", func() jinja2.Value { return FilterDefault(empty, []jinja2.Value{x, jinja2.Bool(true)}, nil) }, "x", 0},
+		{"default of undefined", func() jinja2.Value { return FilterDefault(jinja2.Undefined("u"), []jinja2.Value{x}, nil) }, "x", 0},
+		{"str.replace", func() jinja2.Value { return MethodReplace(jinja2.Str("axa"), jinja2.Str("q"), empty) }, "axa", 0},
+		{"dict.get", func() jinja2.Value { return MethodGetDefault(jinja2.DictValue(dict), jinja2.Str("z"), x) }, "x", 0},
+		{"str.format", func() jinja2.Value { return CallMethod(jinja2.Lit("<{}|{}>"), "format", []jinja2.Value{x, empty}, nil) }, "<x|>", 1},
 	} {
 		var got jinja2.Value
-		if n := testing.AllocsPerRun(100, func() { got = tt.call() }); n != 0 {
-			t.Errorf("%s: %v allocations", tt.name, n)
+		if n := testing.AllocsPerRun(100, func() { got = tt.call() }); n != tt.allocs {
+			t.Errorf("%s: %v allocations, want %v", tt.name, n, tt.allocs)
 		}
 		if got.Text() != tt.want {
 			t.Errorf("%s = %v, want %q", tt.name, got, tt.want)
