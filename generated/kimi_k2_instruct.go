@@ -184,8 +184,6 @@ func renderKimiK2Instruct_renderContent(w *jinja2.Writer, msg jinja2.Value) {
 // it is renderKimiK2Instruct with package llamacpp's functions, of the same names, where
 // llama.cpp's semantics differ from Jinja2's.
 func renderKimiK2InstructLlama(w *jinja2.Writer) {
-	// the render changes lists and dicts of its input: it works on a copy
-	llamacpp.OwnVariables(w)
 	tools := w.Lookup("tools")
 	messages := w.Lookup("messages")
 	addGenerationPrompt := w.Lookup("add_generation_prompt")
@@ -329,4 +327,4 @@ func renderKimiK2Instruct_renderContentLlama(w *jinja2.Writer, msg jinja2.Value)
 
 // spansKimiK2Instruct is the position table of Kimi-K2-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2Instruct = "set,if,{{ }},for,macro|mDAgBCAEACAAEKEACGCCwCEIuFExCGKECECIEIAAIkBCACICCaEEYCTCICCcEMCEHEIqDGfCECCEEGyBCAGGCCEAGACAAECCAAGCCmBEGSA8CCGAAqDEIAAkDEKqBGxKCGQCFCEACEAIAEAAICEWEGACjBECICMCGACFEKEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEEkBAMVAEACAAEKEACGCCwCEKyFExCGKECECIEIAAIkBCACICCaEEYCTCICCcEMCEHEIuDGfCGCCEEIyBCAGGACEAEACAAECCAAGCCmBEGUA8CCIAAqDEIAAkDEKqBGxKCGQCFCEACEAIAEAAICEWEGACjBECICMCGACFEKEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEE"
+const spansKimiK2Instruct = "set,if,{{ }},for,macro|mDAgBCAEACAAEKEACGCCwCEIuFExCGKECECIEIAAIkBCACICCaEEYCTCICCcEMCEHEIqDGfCECCEEGyBCAGGCCEAGACAAECCAAGCCmBEGSA8CCGAAqDEIAAkDEKqBGxKCGQCFCEACEAIAEAAICEWEGACjBECICMCGACFEKEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEEgBAMVAEACAAEKEACGCCwCEKyFExCGKECECIEIAAIkBCACICCaEEYCTCICCcEMCEHEIuDGfCGCCEEIyBCAGGACEAEACAAECCAAGCCmBEGUA8CCIAAqDEIAAkDEKqBGxKCGQCFCEACEAIAEAAICEWEGACjBECICMCGACFEKEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEE"

@@ -565,7 +565,7 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 		if name, ok := directMethods[fn.Name][len(x.Args.Args)]; ok && len(x.Kwargs) == 0 && x.DynArgs == nil && x.DynKwargs == nil {
 			return g.direct(name).Call(append([]jen.Code{g.value(fn.X)}, g.valuesOf(x.Args.Args, value)...)...)
 		}
-		if g.llama && (fn.Name == "append" || fn.Name == "pop") {
+		if g.llama && (fn.Name == "append" || fn.Name == "pop") && !g.listMethods[x] {
 			g.mutates = true // llama.cpp's list methods change the list
 		}
 		return g.op("CallMethod").Call(g.value(fn.X), jen.Lit(fn.Name), args, kwargs)

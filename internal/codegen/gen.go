@@ -26,12 +26,14 @@ type gen struct {
 	// llama is set for the llama.cpp render function, which calls the runtime's
 	// variants with llama.cpp's semantics (see gen.op); variants counts those calls,
 	// and mutates says that the function changes values it may be given (so that it
-	// renders a copy of its input); namespaceAttrs are the attribute assignments that
-	// change no such value (ir.NamespaceAttrs)
+	// renders a copy of its input); namespaceAttrs are the attribute assignments and
+	// listMethods the list methods that change no such value (ir.NamespaceAttrs,
+	// ir.ListMethods)
 	llama          bool
 	variants       int
 	mutates        bool
 	namespaceAttrs map[*ir.AttrTarget]bool
+	listMethods    map[*ir.Call]bool
 
 	// the marks of the set and filter blocks being generated, outermost first, and how
 	// many of them are outside the innermost loop (see dropCaptures)
@@ -134,7 +136,7 @@ func newGen(t *ir.Template, llama bool) *gen {
 		delete(g.namespaces, v)
 	}
 	if llama {
-		g.namespaceAttrs = ir.NamespaceAttrs(t)
+		g.namespaceAttrs, g.listMethods = ir.NamespaceAttrs(t), ir.ListMethods(t)
 	}
 	for _, n := range []string{"w", "jinja2", "args", "item", "mark", "math"} {
 		g.names[n] = true

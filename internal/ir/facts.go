@@ -36,24 +36,134 @@ func MakesMarkup(t *Template) bool {
 // first top-level one, when it and the top-level statements before it set none of its
 // attributes and call nothing but globals (so that no macro runs before it).
 func NamespaceAttrs(t *Template) map[*AttrTarget]bool {
-	isMade := func(s Stmt) (string, bool) {
-		a, ok := s.(*Assign)
-		if !ok {
-			return "", false
+	sc := newNamespaceScope(t)
+	attrs := map[*AttrTarget]bool{}
+	var set func(tg Target, made func(string) bool)
+	set = func(tg Target, made func(string) bool) {
+		switch tg := tg.(type) {
+		case *AttrTarget:
+			attrs[tg] = made(tg.NS.Name)
+		case *TupleTarget:
+			for _, it := range tg.Items {
+				set(it, made)
+			}
 		}
-		target, ok := a.Target.(*VarTarget)
-		call, isCall := a.Value.(*Call)
-		if !ok || !isCall {
-			return "", false
-		}
-		g, ok := call.Fn.(*Global)
-		return target.Var.Name, ok && g.Name == "namespace"
 	}
-	// names bound by anything else
-	bound := map[string]bool{}
+	sc.walk(t.Body.Stmts, func(s Stmt, made func(string) bool) {
+		switch s := s.(type) {
+		case *Assign:
+			set(s.Target, made)
+		case *Capture:
+			set(s.Target, made)
+		}
+	})
+	return attrs
+}
+
+// ListMethods returns the calls of a list's append and pop (which llama.cpp's engine
+// runs: they change the list) whose list is one the template made, never one of the
+// render's input: name.attr of a namespace the template made (as NamespaceAttrs says of
+// an assignment there), where the attribute only ever holds a list display ([...]):
+// every namespace(...) made under the name gives it one or nothing (and no other
+// attribute from a dict or **kwargs), and every {% set name.attr = ... %} assigns one.
+func ListMethods(t *Template) map[*Call]bool {
+	sc := newNamespaceScope(t)
+	// fresh[name.attr] is false once something may give it a value that is not a new list
+	fresh := map[string]bool{}
+	display := func(key string, x Expr) {
+		_, isList := x.(*List)
+		if old, seen := fresh[key]; !seen || old {
+			fresh[key] = isList
+		}
+	}
+	opaque := map[string]bool{} // names of a namespace(...) whose attributes are not all given by name
+	Inspect(t.Body.Stmts, func(n any) bool {
+		switch n := n.(type) {
+		case *Assign:
+			switch tg := n.Target.(type) {
+			case *AttrTarget:
+				display(tg.NS.Name+"."+tg.Attr, n.Value)
+			case *VarTarget:
+				if call, ok := n.Value.(*Call); ok {
+					if g, ok := call.Fn.(*Global); ok && g.Name == "namespace" {
+						if len(call.Args.Args) > 0 || call.DynArgs != nil || call.DynKwargs != nil {
+							opaque[tg.Var.Name] = true
+						}
+						for _, kw := range call.Kwargs {
+							display(tg.Var.Name+"."+kw.Name, kw.Value)
+						}
+					}
+				}
+			}
+		case *Capture:
+			if tg, ok := n.Target.(*AttrTarget); ok {
+				fresh[tg.NS.Name+"."+tg.Attr] = false
+			}
+		case *TupleTarget:
+			for _, it := range n.Items {
+				if tg, ok := it.(*AttrTarget); ok {
+					fresh[tg.NS.Name+"."+tg.Attr] = false
+				}
+			}
+		}
+		return true
+	})
+	lists := map[*Call]bool{}
+	sc.walk(t.Body.Stmts, func(s Stmt, made func(string) bool) {
+		Inspect([]Stmt{s}, func(n any) bool {
+			switch n := n.(type) {
+			case *MacroDef, *CallBlock:
+				return false // walked with their own scope
+			case *Call:
+				m, ok := n.Fn.(*Attr)
+				if !ok || m.Name != "append" && m.Name != "pop" {
+					return true
+				}
+				a, ok := m.X.(*Attr)
+				if !ok {
+					return true
+				}
+				if l, ok := a.X.(*Load); ok {
+					name := l.Var.Name
+					// a statement's calls are seen again in the blocks within it, where
+					// more names may be made: it is made if it is in either
+					lists[n] = lists[n] || made(name) && !opaque[name] && fresh[name+"."+a.Name]
+				}
+			}
+			return true
+		})
+	})
+	return lists
+}
+
+// A namespaceScope says where the names of a template's namespaces hold a namespace it
+// made (see NamespaceAttrs).
+type namespaceScope struct {
+	bound        map[string]bool // names bound by anything but namespace()
+	beforeMacros map[string]bool // names a macro finds made in its caller's scope
+}
+
+// isMade returns the name a statement {% set name = namespace(...) %} makes a
+// namespace under.
+func isMade(s Stmt) (string, bool) {
+	a, ok := s.(*Assign)
+	if !ok {
+		return "", false
+	}
+	target, ok := a.Target.(*VarTarget)
+	call, isCall := a.Value.(*Call)
+	if !ok || !isCall {
+		return "", false
+	}
+	g, ok := call.Fn.(*Global)
+	return target.Var.Name, ok && g.Name == "namespace"
+}
+
+func newNamespaceScope(t *Template) *namespaceScope {
+	sc := &namespaceScope{bound: map[string]bool{}, beforeMacros: map[string]bool{}}
 	bind := func(v *Var) {
 		if v != nil {
-			bound[v.Name] = true
+			sc.bound[v.Name] = true
 		}
 	}
 	made := map[*VarTarget]bool{}
@@ -83,10 +193,9 @@ func NamespaceAttrs(t *Template) map[*AttrTarget]bool {
 	})
 	// the names a macro finds made in its caller's scope: made by a top-level statement
 	// before which nothing sets their attributes or runs a macro
-	beforeMacros := map[string]bool{}
 	for i, s := range t.Body.Stmts {
 		name, ok := isMade(s)
-		if _, seen := beforeMacros[name]; !ok || seen {
+		if _, seen := sc.beforeMacros[name]; !ok || seen {
 			continue
 		}
 		clean := true
@@ -104,61 +213,55 @@ func NamespaceAttrs(t *Template) map[*AttrTarget]bool {
 			}
 			return clean
 		})
-		beforeMacros[name] = clean
+		sc.beforeMacros[name] = clean
 	}
-	attrs := map[*AttrTarget]bool{}
-	// walk follows the statements ss of a macro's body (inMacro) or of the top level,
-	// where the names in outer are made
-	var walk func(ss []Stmt, outer map[string]bool, inMacro bool)
-	walk = func(ss []Stmt, outer map[string]bool, inMacro bool) {
-		have := maps.Clone(outer) // the names made before, here or around
-		var set func(tg Target)
-		set = func(tg Target) {
-			switch tg := tg.(type) {
-			case *AttrTarget:
-				name := tg.NS.Name
-				attrs[tg] = !bound[name] && (have[name] || inMacro && beforeMacros[name])
-			case *TupleTarget:
-				for _, it := range tg.Items {
-					set(it)
-				}
-			}
-		}
-		in := func(bodies ...*Block) {
-			for _, b := range bodies {
-				if b != nil {
-					walk(b.Stmts, have, inMacro)
-				}
-			}
-		}
-		for _, s := range ss {
-			switch s := s.(type) {
-			case *Assign:
-				set(s.Target)
-			case *Capture:
-				in(s.Body)
-				set(s.Target)
-			case *If:
-				walk(s.Then, have, inMacro)
-				walk(s.Else, have, inMacro)
-			case *For:
-				in(s.Body, s.Else)
-			case *With:
-				in(s.Body)
-			case *FilterBlock:
-				in(s.Body)
-			case *MacroDef:
-				walk(s.Macro.Body.Stmts, map[string]bool{}, true)
-			case *CallBlock:
-				walk(s.Caller.Body.Stmts, map[string]bool{}, true)
-			}
-			if name, ok := isMade(s); ok {
-				have[name] = true
+	return sc
+}
+
+// walk calls visit for each statement of ss, the top level, and of the blocks within
+// them, with made, which reports whether a name holds a namespace the template made
+// when the statement runs.
+func (sc *namespaceScope) walk(ss []Stmt, visit func(s Stmt, made func(name string) bool)) {
+	sc.walkIn(ss, map[string]bool{}, false, visit)
+}
+
+// walkIn is walk of the statements ss of a macro's body (inMacro) or of the top level,
+// where the names in outer are made.
+func (sc *namespaceScope) walkIn(ss []Stmt, outer map[string]bool, inMacro bool, visit func(s Stmt, made func(name string) bool)) {
+	have := maps.Clone(outer) // the names made before, here or around
+	made := func(name string) bool {
+		return !sc.bound[name] && (have[name] || inMacro && sc.beforeMacros[name])
+	}
+	in := func(bodies ...*Block) {
+		for _, b := range bodies {
+			if b != nil {
+				sc.walkIn(b.Stmts, have, inMacro, visit)
 			}
 		}
 	}
-	walk(t.Body.Stmts, map[string]bool{}, false)
-	return attrs
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *Capture:
+			in(s.Body)
+		case *If:
+			sc.walkIn(s.Then, have, inMacro, visit)
+			sc.walkIn(s.Else, have, inMacro, visit)
+		case *For:
+			in(s.Body, s.Else)
+		case *With:
+			in(s.Body)
+		case *FilterBlock:
+			in(s.Body)
+		case *MacroDef:
+			sc.walkIn(s.Macro.Body.Stmts, map[string]bool{}, true, visit)
+		case *CallBlock:
+			sc.walkIn(s.Caller.Body.Stmts, map[string]bool{}, true, visit)
+		}
+		visit(s, made)
+		if name, ok := isMade(s); ok {
+			have[name] = true
+		}
+	}
 }
 
 // NeededVars returns the variables generated code must declare: those read by code

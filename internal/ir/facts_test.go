@@ -12,10 +12,7 @@ import (
 // whether they do. (What llama.cpp renders when one sets an item of an input dict is
 // checked against llama-server by testdata/llama_engine.)
 func TestNamespaceAttrs(t *testing.T) {
-	tests := []struct {
-		name, src string
-		want      string
-	}{
+	tests := []factCase{
 		{"made first", `{% set ns = namespace(a=1) %}{% for m in messages %}{% set ns.a = m %}{% endfor %}`, "ns.a:true"},
 		{"made in the same loop", `{% for m in messages %}{% set ns = namespace() %}{% if m %}{% set ns.a = 1 %}{% endif %}{% endfor %}`, "ns.a:true"},
 		{"set before it is made", `{% set ns.a = 1 %}{% set ns = namespace() %}`, "ns.a:false"},
@@ -35,21 +32,70 @@ func TestNamespaceAttrs(t *testing.T) {
 		{"in a call block's caller", `{% set ns = namespace() %}{% macro f() %}{{ caller() }}{% endmacro %}{% call f() %}{% set ns.a = 1 %}{% endcall %}`, "ns.a:true"},
 		{"in a set block", `{% set ns = namespace() %}{% set x %}{% set ns.a = 1 %}{% endset %}`, "ns.a:true"},
 	}
-	for _, tt := range tests {
-		tmpl, err := Compile(tt.name, tt.src)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.name, err)
-		}
+	checkFacts(t, tests, func(tmpl *Template) (got []string) {
 		attrs := NamespaceAttrs(tmpl)
-		var got []string
 		Inspect(tmpl.Body.Stmts, func(n any) bool {
 			if a, ok := n.(*AttrTarget); ok {
 				got = append(got, fmt.Sprintf("%s.%s:%v", a.NS.Name, a.Attr, attrs[a]))
 			}
 			return true
 		})
-		if s := strings.Join(got, " "); s != tt.want {
+		return got
+	})
+}
+
+// A factCase is a template (src) and what a fact says of it (want).
+type factCase struct{ name, src, want string }
+
+// checkFacts compiles the template of each test and checks what facts says of it.
+func checkFacts(t *testing.T, tests []factCase, facts func(*Template) []string) {
+	t.Helper()
+	for _, tt := range tests {
+		tmpl, err := Compile(tt.name, tt.src)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if s := strings.Join(facts(tmpl), " "); s != tt.want {
 			t.Errorf("%s: %s, want %s", tt.name, s, tt.want)
 		}
 	}
+}
+
+// TestListMethods: a list's append and pop change no list of the input when the list is
+// name.attr of a namespace the template made, and name.attr only ever holds a list
+// display.
+func TestListMethods(t *testing.T) {
+	tests := []factCase{
+		{"a queue", `{% set q = namespace(ids=[]) %}{% for m in messages %}{% set _ = q.ids.append(m) %}{% set x = q.ids.pop(0) %}{% endfor %}`, "q.ids.append:true q.ids.pop:true"},
+		{"given the input", `{% set q = namespace(ids=messages) %}{{ q.ids.append(1) }}`, "q.ids.append:false"},
+		{"set to the input", `{% set q = namespace(ids=[]) %}{% set q.ids = messages %}{{ q.ids.pop() }}`, "q.ids.pop:false"},
+		{"set to another list", `{% set q = namespace(ids=[]) %}{% set q.ids = [messages[0]] %}{{ q.ids.pop() }}`, "q.ids.pop:true"},
+		{"set by a tuple", `{% set q = namespace(ids=[]) %}{% set q.ids, x = messages %}{{ q.ids.pop() }}`, "q.ids.pop:false"},
+		{"set by a block", `{% set q = namespace(ids=[]) %}{% set q.ids %}x{% endset %}{{ q.ids.pop() }}`, "q.ids.pop:false"},
+		{"never given", `{% set q = namespace() %}{{ q.ids.pop() }}`, "q.ids.pop:false"},
+		{"attributes from a dict", `{% set q = namespace(messages[0], ids=[]) %}{{ q.ids.append(1) }}`, "q.ids.append:false"},
+		{"attributes from kwargs", `{% set q = namespace(ids=[], **messages[0]) %}{{ q.ids.append(1) }}`, "q.ids.append:false"},
+		{"before it is made", `{{ q.ids.append(1) }}{% set q = namespace(ids=[]) %}`, "q.ids.append:false"},
+		{"made in a branch", `{% if messages %}{% set q = namespace(ids=[]) %}{% endif %}{{ q.ids.append(1) }}`, "q.ids.append:false"},
+		{"in a block after it is made", `{% set q = namespace(ids=[]) %}{% if messages %}{{ q.ids.append(1) }}{% endif %}`, "q.ids.append:true"},
+		{"a plain list", `{% set l = [] %}{{ l.append(1) }}{{ messages.pop() }}`, ""},
+		{"in a macro, the caller's", `{% set q = namespace(ids=[]) %}{% macro f() %}{{ q.ids.append(1) }}{% endmacro %}{{ f() }}`, "q.ids.append:true"},
+		{"in a macro, a parameter", `{% set q = namespace(ids=[]) %}{% macro f(q) %}{{ q.ids.append(1) }}{% endmacro %}{{ f(messages[0]) }}`, "q.ids.append:false"},
+	}
+	checkFacts(t, tests, func(tmpl *Template) (got []string) {
+		lists := ListMethods(tmpl)
+		Inspect(tmpl.Body.Stmts, func(n any) bool {
+			if c, ok := n.(*Call); ok {
+				if m, ok := c.Fn.(*Attr); ok && (m.Name == "append" || m.Name == "pop") {
+					if a, ok := m.X.(*Attr); ok {
+						if l, ok := a.X.(*Load); ok {
+							got = append(got, fmt.Sprintf("%s.%s.%s:%v", l.Var.Name, a.Name, m.Name, lists[c]))
+						}
+					}
+				}
+			}
+			return true
+		})
+		return got
+	})
 }
