@@ -29,12 +29,14 @@ func MakesMarkup(t *Template) bool {
 // NamespaceAttrs returns the attribute assignments ({% set name.attr = ... %}) that,
 // wherever llama.cpp's engine looks the name up (its macros read their caller's
 // scope), set an attribute of a namespace the template made, never an item of a dict
-// of the render's input: nothing binds the name but {% set name = namespace(...) %}
-// (no loop, macro parameter, with block or other assignment), and one of those runs
-// before the assignment: a statement before it in its statement list or an enclosing
-// one, within its macro or at the top level; for an assignment in a macro, else the
-// first top-level one, when it and the top-level statements before it set none of its
-// attributes and call nothing but globals (so that no macro runs before it).
+// of the render's input. A {% set name = namespace(...) %} runs before the assignment
+// (a statement before it in its statement list or an enclosing one, within its macro
+// or at the top level), and no statement from there to the assignment binds the name
+// to anything else (an assignment, a loop, a with block, a macro; in a loop, anywhere
+// in it). For an assignment in a macro, else, the name is the first top-level one's,
+// when nothing else binds the name anywhere, and that statement and the top-level ones
+// before it set none of its attributes and call nothing but globals (so that no macro
+// runs before it).
 func NamespaceAttrs(t *Template) map[*AttrTarget]bool {
 	sc := newNamespaceScope(t)
 	attrs := map[*AttrTarget]bool{}
@@ -136,6 +138,30 @@ func ListMethods(t *Template) map[*Call]bool {
 	return lists
 }
 
+// rebinds reports whether the statement s binds name to anything but a namespace(...):
+// an assignment, a loop or with block, a macro definition, anywhere in it but in the
+// bodies of macros and call blocks (whose names are their own).
+func rebinds(s Stmt, name string) bool {
+	found := false
+	Inspect([]Stmt{s}, func(n any) bool {
+		switch n := n.(type) {
+		case *Assign:
+			if made, ok := isMade(n); ok && made == name {
+				return false
+			}
+		case *VarTarget:
+			found = found || n.Var.Name == name
+		case *MacroDef:
+			found = found || n.Var.Name == name
+			return false
+		case *CallBlock:
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
 // A namespaceScope says where the names of a template's namespaces hold a namespace it
 // made (see NamespaceAttrs).
 type namespaceScope struct {
@@ -228,9 +254,9 @@ func (sc *namespaceScope) walk(ss []Stmt, visit func(s Stmt, made func(name stri
 // walkIn is walk of the statements ss of a macro's body (inMacro) or of the top level,
 // where the names in outer are made.
 func (sc *namespaceScope) walkIn(ss []Stmt, outer map[string]bool, inMacro bool, visit func(s Stmt, made func(name string) bool)) {
-	have := maps.Clone(outer) // the names made before, here or around
+	have := maps.Clone(outer) // the names made before, here or around, and not bound since
 	made := func(name string) bool {
-		return !sc.bound[name] && (have[name] || inMacro && sc.beforeMacros[name])
+		return have[name] || inMacro && !sc.bound[name] && sc.beforeMacros[name]
 	}
 	in := func(bodies ...*Block) {
 		for _, b := range bodies {
@@ -240,6 +266,11 @@ func (sc *namespaceScope) walkIn(ss []Stmt, outer map[string]bool, inMacro bool,
 		}
 	}
 	for _, s := range ss {
+		for name := range have {
+			if rebinds(s, name) {
+				delete(have, name) // from here on (in a loop, throughout it)
+			}
+		}
 		switch s := s.(type) {
 		case *Capture:
 			in(s.Body)

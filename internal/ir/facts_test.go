@@ -31,6 +31,13 @@ func TestNamespaceAttrs(t *testing.T) {
 		{"the caller's, set before it is made", `{% set ns.b = 1 %}{% set ns = namespace() %}{% macro f() %}{% set ns.a = 1 %}{% endmacro %}{{ f() }}`, "ns.b:false ns.a:false"},
 		{"in a call block's caller", `{% set ns = namespace() %}{% macro f() %}{{ caller() }}{% endmacro %}{% call f() %}{% set ns.a = 1 %}{% endcall %}`, "ns.a:true"},
 		{"in a set block", `{% set ns = namespace() %}{% set x %}{% set ns.a = 1 %}{% endset %}`, "ns.a:true"},
+		{"bound to another value after", `{% set ns = namespace() %}{% set ns.a = 1 %}{% set ns = messages[0] %}{% set ns.b = 1 %}`, "ns.a:true ns.b:false"},
+		{"bound to another value later in a loop", `{% set ns = namespace() %}{% for m in messages %}{% set ns.a = 1 %}{% set ns = m %}{% endfor %}`, "ns.a:false"},
+		{"bound in a branch", `{% set ns = namespace() %}{% if messages %}{% set ns = messages[0] %}{% endif %}{% set ns.a = 1 %}`, "ns.a:false"},
+		{"bound by a with block", `{% set ns = namespace() %}{% with ns = messages[0] %}{% set ns.a = 1 %}{% endwith %}`, "ns.a:false"},
+		{"bound in a macro's body", `{% set ns = namespace() %}{% macro f() %}{% set ns = messages[0] %}{% endmacro %}{% set ns.a = 1 %}{{ f() }}`, "ns.a:true"},
+		{"a macro's name", `{% set ns = namespace() %}{% macro ns() %}{% endmacro %}{% set ns.a = 1 %}`, "ns.a:false"},
+		{"bound after a macro reads it", `{% set ns = namespace() %}{% macro f() %}{% set ns.a = 1 %}{% endmacro %}{% set ns = messages[0] %}{{ f() }}`, "ns.a:false"},
 	}
 	checkFacts(t, tests, func(tmpl *Template) (got []string) {
 		attrs := NamespaceAttrs(tmpl)
@@ -80,6 +87,7 @@ func TestListMethods(t *testing.T) {
 		{"in a block after it is made", `{% set q = namespace(ids=[]) %}{% if messages %}{{ q.ids.append(1) }}{% endif %}`, "q.ids.append:true"},
 		{"a plain list", `{% set l = [] %}{{ l.append(1) }}{{ messages.pop() }}`, ""},
 		{"in a macro, the caller's", `{% set q = namespace(ids=[]) %}{% macro f() %}{{ q.ids.append(1) }}{% endmacro %}{{ f() }}`, "q.ids.append:true"},
+		{"made again, then bound to the list", `{% if not tools %}{% set tools = namespace(value=[]) %}{% for m in messages %}{% set _ = tools.value.append(m) %}{% endfor %}{% set tools = tools.value %}{% endif %}{% macro f(tools) %}{{ tools.value.append(1) }}{% endmacro %}{{ f(messages[0]) }}`, "tools.value.append:true tools.value.append:false"},
 		{"in a macro, a parameter", `{% set q = namespace(ids=[]) %}{% macro f(q) %}{{ q.ids.append(1) }}{% endmacro %}{{ f(messages[0]) }}`, "q.ids.append:false"},
 	}
 	checkFacts(t, tests, func(tmpl *Template) (got []string) {
