@@ -1022,10 +1022,11 @@ func (f *messageFields) read(m *jinja2.Dict) {
 	if m == nil {
 		return
 	}
-	vals := m.Values()
+	keys := m.Keys()
+	vals := m.Values()[:len(keys)] // (no bounds check below)
 	f.asJSON = true
 	last := -1
-	for i, k := range m.Keys() {
+	for i, k := range keys {
 		if k.Kind() != jinja2.KindString {
 			f.asJSON = false
 			continue
@@ -1182,8 +1183,13 @@ func (rw *llamaRewrite) parseMessages(messages []jinja2.Value) ([]llamaMsg, erro
 // for a value of another type.
 func (f *messageFields) str(field int) (string, error) {
 	if !f.has[field] {
-		return "", nil
+		return "", nil // (inlined: most messages lack most fields)
 	}
+	return f.strOf(field)
+}
+
+// strOf is str of a field the message has.
+func (f *messageFields) strOf(field int) (string, error) {
 	s, ok := jsonString(f.v[field])
 	if !ok {
 		return "", typeError302(f.v[field])

@@ -30,8 +30,12 @@ func Attr(v jinja2.Value, name string) jinja2.Value {
 
 // ItemAttr is jinja2.ItemAttr with llama.cpp's members (member).
 func ItemAttr(v jinja2.Value, name string) jinja2.Value {
-	if v.Kind() == jinja2.KindDict && !IsDictBuiltin(name) {
-		return objectItem(v, name) // member's answer for a dict, at once: a message's field
+	if d := v.AsDict(); d != nil && !IsDictBuiltin(name) {
+		// member's answer for a dict (objectItem's), at once: a message's field
+		if x, ok := d.GetStr(name); ok && x.Kind() != jinja2.KindUndefined {
+			return x
+		}
+		return jinja2.Undefined(name)
 	}
 	if m, ok := member(v, name); ok {
 		return m
