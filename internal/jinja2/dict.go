@@ -24,15 +24,6 @@ func (d *Dict) init(n int) {
 	d.n = 0
 }
 
-// add appends an entry without looking for its key: key is not in d.
-func (d *Dict) add(key, v Value) {
-	n := d.n
-	if n == d.half {
-		d.grow(max(4, 2*n))
-	}
-	d.setEntry(n, key, v)
-	d.n++
-}
 
 // grow moves the entries to storage for n.
 func (d *Dict) grow(n int) {
@@ -149,10 +140,11 @@ func (d *Dict) Delete(key Value) {
 		return
 	}
 	keys, vals := d.keys(), d.vals()
-	d.init(len(keys) - 1)
+	d.init(len(keys) - 1) // new storage, with room for the rest
 	for j := range keys {
 		if j != i {
-			d.add(keys[j], vals[j])
+			d.setEntry(d.n, keys[j], vals[j])
+			d.n++
 		}
 	}
 	d.index = nil
@@ -176,7 +168,12 @@ func (d *Dict) AddStr(key string, v Value) { d.appendEntry(Str(key), v) }
 
 // appendEntry adds the entry key: v, key not in d, and indexes it.
 func (d *Dict) appendEntry(key, v Value) {
-	d.add(key, v)
+	n := d.n
+	if n == d.half {
+		d.grow(max(4, 2*n))
+	}
+	d.setEntry(n, key, v)
+	d.n = n + 1
 	switch {
 	case d.index != nil:
 		if key.kind() == KindString {

@@ -256,7 +256,7 @@ func (d *Dict) slots() []Value { return unsafe.Slice((*Value)(d.kv), 2*d.half) }
 func (d *Dict) setSlots(kv []Value) { d.kv, d.half = unsafe.Pointer(unsafe.SliceData(kv)), len(kv)/2 }
 
 // setEntry stores key and its value v as entry i, which the storage has room for
-// (i < half): add's store, without the checks of a slice's bounds.
+// (i < half): appendEntry's store, without the checks of a slice's bounds.
 func (d *Dict) setEntry(i int, key, v Value) {
 	*(*Value)(unsafe.Add(d.kv, uintptr(i)*cell)) = v
 	*(*Value)(unsafe.Add(d.kv, uintptr(d.half+i)*cell)) = key
