@@ -67,6 +67,15 @@ func AppendJSONString(b []byte, s string, ensureASCII bool) []byte {
 	return appendJSONString(b, s, ensureASCII)
 }
 
+// AppendJSONStr appends the str v as a JSON string, escaped as json.dumps escapes it
+// without ensure_ascii: a common word of requests (see internStr) is copied ready-made.
+func AppendJSONStr(b []byte, v Value) []byte {
+	if v.strFlags()&flagPlainJSON != 0 {
+		return appendJSONWord(b, &plainWordJSON[v.strFlags()>>plainWordShift].value)
+	}
+	return appendJSONString(b, v.str(), false)
+}
+
 // KwargIndex returns the position of the keyword argument name in kwargs, or -1.
 func KwargIndex(kwargs []Kwarg, name string) int { return kwargIndex(kwargs, name) }
 

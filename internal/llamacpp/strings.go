@@ -266,65 +266,66 @@ func llamaEnsureASCII(js string) string {
 // indent spaces a level (none on one line when indent is negative), itemSep and keySep
 // between items and after keys, a float as its ostream writes it, what is no JSON null.
 func appendLlamaJSON(b []byte, v jinja2.Value, level, indent int, itemSep, keySep string) []byte {
-	pad := func(n int) {
-		for range n * max(indent, 0) {
-			b = append(b, ' ')
-		}
-	}
-	newline := func() {
-		if indent >= 0 {
-			b = append(b, '\n')
-		}
-	}
 	switch v.Kind() {
 	case jinja2.KindBool:
-		b = strconv.AppendBool(b, v.Truthy())
+		return strconv.AppendBool(b, v.Truthy())
 	case jinja2.KindInt:
-		b = append(b, v.String()...)
+		return append(b, v.String()...)
 	case jinja2.KindFloat:
-		b = append(b, ostreamDouble(floatOf(v))...)
+		return append(b, ostreamDouble(floatOf(v))...)
 	case jinja2.KindString:
-		b = appendLlamaJSONString(b, v.Text())
+		return jinja2.AppendJSONStr(b, v)
 	case jinja2.KindList, jinja2.KindTuple, jinja2.KindIterator:
 		items := v.Items()
 		if v.Kind() == jinja2.KindIterator {
 			items = jinja2.FilterList(v).Items()
 		}
 		b = append(b, '[')
-		if len(items) > 0 {
-			newline()
-			for i, it := range items {
-				pad(level + 1)
-				b = appendLlamaJSON(b, it, level+1, indent, itemSep, keySep)
-				if i < len(items)-1 {
-					b = append(b, itemSep...)
-				}
-				newline()
+		for i, it := range items {
+			if i > 0 {
+				b = append(b, itemSep...)
 			}
-			pad(level)
+			b = jsonLine(b, level+1, indent)
+			b = appendLlamaJSON(b, it, level+1, indent, itemSep, keySep)
 		}
-		b = append(b, ']')
+		if len(items) > 0 {
+			b = jsonLine(b, level, indent)
+		}
+		return append(b, ']')
 	case jinja2.KindDict, jinja2.KindNamespace:
 		d := object(v)
 		b = append(b, '{')
-		if d.Len() > 0 {
-			newline()
-			vals := d.Values()
-			for i, k := range d.Keys() {
-				pad(level + 1)
-				b = appendLlamaJSONString(b, llamaString(k))
-				b = append(b, keySep...)
-				b = appendLlamaJSON(b, vals[i], level+1, indent, itemSep, keySep)
-				if i < len(vals)-1 {
-					b = append(b, itemSep...)
-				}
-				newline()
+		vals := d.Values()
+		for i, k := range d.Keys() {
+			if i > 0 {
+				b = append(b, itemSep...)
 			}
-			pad(level)
+			b = jsonLine(b, level+1, indent)
+			if k.Kind() == jinja2.KindString {
+				b = jinja2.AppendJSONStr(b, k)
+			} else {
+				b = appendLlamaJSONString(b, llamaString(k))
+			}
+			b = append(b, keySep...)
+			b = appendLlamaJSON(b, vals[i], level+1, indent, itemSep, keySep)
 		}
-		b = append(b, '}')
-	default: // none, undefined and what is no JSON
-		b = append(b, "null"...)
+		if len(vals) > 0 {
+			b = jsonLine(b, level, indent)
+		}
+		return append(b, '}')
+	}
+	return append(b, "null"...) // none, undefined and what is no JSON
+}
+
+// jsonLine starts a line of appendLlamaJSON's at the indentation of level: nothing on one
+// line (indent negative).
+func jsonLine(b []byte, level, indent int) []byte {
+	if indent < 0 {
+		return b
+	}
+	b = append(b, '\n')
+	for range level * indent {
+		b = append(b, ' ')
 	}
 	return b
 }
