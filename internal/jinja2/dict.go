@@ -36,12 +36,11 @@ func (d *Dict) grow(n int) {
 // DictOf returns a dict Value of key, value pairs given in order; a later key replaces
 // the value of an earlier equal key, as in a Python dict display.
 func DictOf(kv ...Value) Value {
-	d := NewDict(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		checkHashable(kv[i])
-		d.Set(kv[i], kv[i+1])
 	}
-	return DictValue(d)
+	var c cellChunks // the dict and its entries: one allocation
+	return c.dictOf(kv[:len(kv)&^1], false)
 }
 
 // Len returns the number of entries.

@@ -232,3 +232,23 @@ func TestArenaReset(t *testing.T) {
 		t.Errorf("the reset kept a chunk of %d cells", cap(big.cells.chunk))
 	}
 }
+
+// TestDictOf: a dict display keeps a repeated key's first place and last value, as
+// Python does, refuses a key that is not hashable, and takes one allocation.
+func TestDictOf(t *testing.T) {
+	d := DictOf(Str("a"), Int(1), Str("b"), Int(2), Str("a"), Int(3))
+	if got := string(AppendJSON(nil, d)); got != `{"a": 3, "b": 2}` {
+		t.Errorf("DictOf = %s", got)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("DictOf took a list for a key")
+			}
+		}()
+		DictOf(NewList(), Int(1))
+	}()
+	if n := testing.AllocsPerRun(100, func() { DictOf(Str("type"), Str("x"), Str("n"), Int(1)) }); n != 1 {
+		t.Errorf("DictOf took %v allocations, want 1", n)
+	}
+}
