@@ -1029,16 +1029,23 @@ func dictGet(r Value, args []Value, kwargs []Kwarg) Value {
 // dictItems returns d.items(): a dict_items view of (key, value) tuples, the view and
 // its tuples in one allocation.
 func dictItems(d *Dict) Value {
+	view := ItemsList(d)
+	view.list().name = "dict_items"
+	return view
+}
+
+// ItemsList returns the (key, value) tuples of d as a list of its own (what
+// list(d.items()) gives), in one allocation.
+func ItemsList(d *Dict) Value {
 	n := d.Len()
 	c := cellChunks{bound: listCells + n + n*(listCells+2)}
-	view, items := c.newSeq(KindList, n)
-	view.list().name = "dict_items"
+	list, items := c.newSeq(KindList, n)
 	for i, k := range d.keys() {
 		tuple, pair := c.newSeq(KindTuple, 2)
 		pair[0], pair[1] = k, d.at(i)
 		items[i] = tuple
 	}
-	return view
+	return list
 }
 
 // dictView is a list that prints as a dict view: dict_items([...]).

@@ -344,8 +344,11 @@ func builtin(b builtinName, id, jinjaName string, v jinja2.Value, args []jinja2.
 		if attrs := v.NamespaceAttrs(); attrs != nil {
 			v = jinja2.DictValue(attrs) // a namespace is its attributes' dict
 		}
-		if id == "dictsort" {
+		switch id {
+		case "dictsort":
 			return llamaDictsort(v, args, kwargs)
+		case "items": // the filter and the method: a list of pairs, not a view
+			return jinja2.ItemsList(v.AsDict())
 		}
 		if method {
 			switch id {
@@ -357,9 +360,12 @@ func builtin(b builtinName, id, jinjaName string, v jinja2.Value, args []jinja2.
 					jinja2.Throw(EngineError, "get: second argument must be a string (key)")
 				}
 				return jinja2.CallMethod(v, id, args, kwargs)
-			case "keys", "values", "items":
-				// lists, not views
-				return jinja2.ListOf(slices.Clone(jinja2.CallMethod(v, id, args, kwargs).Items()))
+			case "keys", "values": // lists, not views
+				var a jinja2.Arena // one allocation
+				if id == "keys" {
+					return a.NewList(v.AsDict().Keys())
+				}
+				return a.NewList(v.AsDict().Values())
 			}
 			return jinja2.CallFilter(id, v, args, kwargs)
 		}

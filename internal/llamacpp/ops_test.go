@@ -108,3 +108,30 @@ func TestArgumentsOnStack(t *testing.T) {
 		}
 	}
 }
+
+// TestDictListsOneAllocation: a dict's items (the filter and the method), keys and
+// values are llama.cpp's lists, each made in one allocation.
+func TestDictListsOneAllocation(t *testing.T) {
+	dict := jinja2.NewDict(2)
+	dict.SetStr("a", jinja2.Int(1))
+	dict.SetStr("b", jinja2.Int(2))
+	d := jinja2.DictValue(dict)
+	for _, tt := range []struct {
+		name string
+		call func() jinja2.Value
+		want string
+	}{
+		{"|items", func() jinja2.Value { return FilterItems(d) }, `[["a", 1], ["b", 2]]`},
+		{".items()", func() jinja2.Value { return CallMethod(d, "items", nil, nil) }, `[["a", 1], ["b", 2]]`},
+		{".keys()", func() jinja2.Value { return CallMethod(d, "keys", nil, nil) }, `["a", "b"]`},
+		{".values()", func() jinja2.Value { return CallMethod(d, "values", nil, nil) }, `[1, 2]`},
+	} {
+		var got jinja2.Value
+		if n := testing.AllocsPerRun(100, func() { got = tt.call() }); n != 1 {
+			t.Errorf("%s: %v allocations, want 1", tt.name, n)
+		}
+		if got.Kind() != jinja2.KindList || string(jinja2.AppendJSON(nil, got)) != tt.want {
+			t.Errorf("%s = %s %s, want the list %s", tt.name, got.TypeName(), jinja2.AppendJSON(nil, got), tt.want)
+		}
+	}
+}
