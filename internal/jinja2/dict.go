@@ -24,7 +24,6 @@ func (d *Dict) init(n int) {
 	d.n = 0
 }
 
-
 // grow moves the entries to storage for n.
 func (d *Dict) grow(n int) {
 	kv := make([]Value, 2*n)
