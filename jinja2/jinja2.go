@@ -595,7 +595,8 @@ func NewDictCall(w *Writer, args []Value, kwargs []Kwarg) Value {
 	return impl.NewDictCall(w, args, kwargs)
 }
 
-// NewList returns a list of the given items.
+// NewList returns a list of a copy of the given items, in one allocation: the items a
+// call passes (a list display's) stay on the caller's stack.
 func NewList(items ...Value) Value { return impl.NewList(items...) }
 
 // NewMacro returns a macro that renders body into w and returns what it wrote. body
@@ -618,7 +619,7 @@ func NewRecursiveLoop(w *Writer, v Value, filter func(Value) bool, depth int, re
 	return impl.NewRecursiveLoop(w, v, filter, depth, recurse)
 }
 
-// NewTuple returns a tuple of the given items.
+// NewTuple returns a tuple of the given items, copied (as NewList).
 func NewTuple(items ...Value) Value { return impl.NewTuple(items...) }
 
 // NoElse is the value of an inline if without else whose test is false.

@@ -39,8 +39,11 @@ func (c *cellChunks) take(n int) []Value {
 }
 
 // newList returns a list of items, copied into new storage.
-func (c *cellChunks) newList(items []Value) Value {
-	l, cells := c.newSeq(KindList, len(items))
+func (c *cellChunks) newList(items []Value) Value { return c.copySeq(KindList, items) }
+
+// copySeq returns a list or tuple (kind) of items, copied into new storage.
+func (c *cellChunks) copySeq(kind Kind, items []Value) Value {
+	l, cells := c.newSeq(kind, len(items))
 	copy(cells, items)
 	return l
 }

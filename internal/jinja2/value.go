@@ -226,11 +226,18 @@ func Str(s string) Value { return makeStr(KindString, 0, s) }
 // Markup returns a str marked safe (markupsafe.Markup), as |safe returns.
 func Markup(s string) Value { return makeStr(KindString, flagMarkup, s) }
 
-// NewList returns a list of the given items.
-func NewList(items ...Value) Value { return listValue(KindList, newListStorage(items)) }
+// NewList returns a list of a copy of the given items, in one allocation: the items a
+// call passes (a list display's) stay on the caller's stack.
+func NewList(items ...Value) Value {
+	var c cellChunks
+	return c.copySeq(KindList, items)
+}
 
-// NewTuple returns a tuple of the given items.
-func NewTuple(items ...Value) Value { return listValue(KindTuple, newListStorage(items)) }
+// NewTuple returns a tuple of the given items, copied (as NewList).
+func NewTuple(items ...Value) Value {
+	var c cellChunks
+	return c.copySeq(KindTuple, items)
+}
 
 // ListOf returns a list that uses items as its storage.
 func ListOf(items []Value) Value { return listValue(KindList, newListStorage(items)) }
