@@ -232,6 +232,17 @@ func (p *promptTail) lit(s string) {
 // data appends s, which the request gives.
 func (p *promptTail) data(s string) { p.out = append(p.out, s...) }
 
+// reasoning appends the markers open and close around m's reasoning, and m's content
+// after them when content is set; without it, the reasoning is left open.
+func (p *promptTail) reasoning(m *llamaMsg, content bool, open, close string) {
+	p.lit(open)
+	p.data(m.reasoning)
+	if content {
+		p.lit(close)
+		p.data(m.renderContent())
+	}
+}
+
 // text appends b, of which the ranges markup (of b, in order) are template text.
 func (p *promptTail) text(b []byte, markup []jinja2.ByteRange) {
 	if p.markup != nil {
@@ -318,79 +329,8 @@ func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, 
 // Its markers are markup (the handler's, the template's generation prompt); the
 // continued reasoning and content are data.
 func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, tail *promptTail) error {
-	m := rw.contMsg
-	content := rw.cont == tmplgen.ContinueContent
-	reasoning := func(open, close string) {
-		tail.lit(open)
-		tail.data(m.reasoning)
-		if content {
-			tail.lit(close)
-			tail.data(m.renderContent())
-		}
-	}
-	onlyContent := func(prefix string) {
-		tail.lit(prefix)
-		tail.data(m.renderContent())
-	}
-	switch t.Caps.Handler {
-	case "ministral_3":
-		reasoning("[THINK]", "[/THINK]")
-		return nil
-	case "qwen3_coder":
-		tail.lit("<|im_start|>assistant\n")
-		if t.Caps.Thinking {
-			tail.lit("<think>\n")
-			tail.data(m.reasoning)
-			if content {
-				tail.lit("\n</think>\n\n")
-			}
-		}
-		if content {
-			tail.data(m.renderContent())
-		}
-		return nil
-	case "gpt_oss":
-		reasoning("<|start|>assistant<|channel|>analysis<|message|>", "<|end|><|start|>assistant<|channel|>final<|message|>")
-		return nil
-	case "gemma4":
-		if bytes.HasSuffix(prompt, []byte("<turn|>\n")) {
-			tail.lit("<|turn>model\n")
-		}
-		reasoning("<|channel>thought\n", "<channel|>")
-		return nil
-	case "functionary_v3_2":
-		onlyContent("<|start_header_id|>assistant<|end_header_id|>\n\n>>>all\n")
-		return nil
-	case "kimi_k2":
-		reasoning("<|im_assistant|>assistant<|im_middle|><think>", "</think>")
-		return nil
-	case "kimi_k3":
-		reasoning(`<|open|>message role="assistant"<|sep|><|open|>think<|sep|>`, "<|close|>think<|sep|><|open|>response<|sep|>")
-		return nil
-	case "muse_glimmer":
-		reasoning("<|start|>assistant to=self<|message|>", "<|eom|><|start|>assistant to=user<|message|>")
-		return nil
-	case "lfm2", "lfm2_5":
-		reasoning("<|im_start|>assistant\n<think>", "</think>")
-		return nil
-	case "gigachat_v3":
-		onlyContent("assistant<|role_sep|>\n")
-		return nil
-	case "deepseek_v3_2":
-		if t.Caps.SortToolResults && m.reasoning == "" { // DeepSeek V4
-			tail.lit("<｜Assistant｜></think>")
-			if content {
-				tail.data(m.renderContent())
-			}
-			return nil
-		}
-		reasoning("<｜Assistant｜><think>", "</think>")
-		return nil
-	case "cohere2moe":
-		reasoning("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>", "<|END_THINKING|><|START_TEXT|>")
-		return nil
-	case "minicpm5":
-		reasoning("<|im_start|>assistant\n<think>\n", "\n</think>\n\n")
+	m, content := rw.contMsg, rw.cont == tmplgen.ContinueContent
+	if handlerContinuation(t, m, content, prompt, tail) {
 		return nil
 	}
 	gen, markup, err := generationPrompt(t, rw, in, prompt, tail.markup != nil)
@@ -399,7 +339,7 @@ func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input
 	}
 	if t.Caps.Handler == "minimax_m3" {
 		tail.text(gen, markup)
-		reasoning("<mm:think>", "</mm:think>")
+		tail.reasoning(m, content, "<mm:think>", "</mm:think>")
 		return nil
 	}
 	// the generic handler (peg_generator::generate_parser); the reasoning markers are
@@ -421,6 +361,65 @@ func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input
 		tail.data(m.renderContent())
 	}
 	return nil
+}
+
+// handlerContinuation appends the continuation of the final message m (its content too
+// when content is set) for the handlers whose markers are their own, without the
+// template's generation prompt, and reports whether t's handler is one of them.
+func handlerContinuation(t *tmplgen.Template, m *llamaMsg, content bool, prompt []byte, tail *promptTail) bool {
+	switch t.Caps.Handler {
+	case "ministral_3":
+		tail.reasoning(m, content, "[THINK]", "[/THINK]")
+	case "qwen3_coder":
+		tail.lit("<|im_start|>assistant\n")
+		if t.Caps.Thinking {
+			tail.lit("<think>\n")
+			tail.data(m.reasoning)
+			if content {
+				tail.lit("\n</think>\n\n")
+			}
+		}
+		if content {
+			tail.data(m.renderContent())
+		}
+	case "gpt_oss":
+		tail.reasoning(m, content, "<|start|>assistant<|channel|>analysis<|message|>", "<|end|><|start|>assistant<|channel|>final<|message|>")
+	case "gemma4":
+		if bytes.HasSuffix(prompt, []byte("<turn|>\n")) {
+			tail.lit("<|turn>model\n")
+		}
+		tail.reasoning(m, content, "<|channel>thought\n", "<channel|>")
+	case "functionary_v3_2":
+		tail.lit("<|start_header_id|>assistant<|end_header_id|>\n\n>>>all\n")
+		tail.data(m.renderContent())
+	case "kimi_k2":
+		tail.reasoning(m, content, "<|im_assistant|>assistant<|im_middle|><think>", "</think>")
+	case "kimi_k3":
+		tail.reasoning(m, content, `<|open|>message role="assistant"<|sep|><|open|>think<|sep|>`, "<|close|>think<|sep|><|open|>response<|sep|>")
+	case "muse_glimmer":
+		tail.reasoning(m, content, "<|start|>assistant to=self<|message|>", "<|eom|><|start|>assistant to=user<|message|>")
+	case "lfm2", "lfm2_5":
+		tail.reasoning(m, content, "<|im_start|>assistant\n<think>", "</think>")
+	case "gigachat_v3":
+		tail.lit("assistant<|role_sep|>\n")
+		tail.data(m.renderContent())
+	case "deepseek_v3_2":
+		if !t.Caps.SortToolResults || m.reasoning != "" {
+			tail.reasoning(m, content, "<｜Assistant｜><think>", "</think>")
+			break
+		}
+		tail.lit("<｜Assistant｜></think>") // DeepSeek V4
+		if content {
+			tail.data(m.renderContent())
+		}
+	case "cohere2moe":
+		tail.reasoning(m, content, "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>", "<|END_THINKING|><|START_TEXT|>")
+	case "minicpm5":
+		tail.reasoning(m, content, "<|im_start|>assistant\n<think>\n", "\n</think>\n\n")
+	default:
+		return false
+	}
+	return true
 }
 
 // llamaRewrite is a request as llama-server hands it to the template.

@@ -360,12 +360,10 @@ func builtin(b builtinName, id, jinjaName string, v jinja2.Value, args []jinja2.
 					jinja2.Throw(EngineError, "get: second argument must be a string (key)")
 				}
 				return jinja2.CallMethod(v, id, args, kwargs)
-			case "keys", "values": // lists, not views
-				var a jinja2.Arena // one allocation
-				if id == "keys" {
-					return a.NewList(v.AsDict().Keys())
-				}
-				return a.NewList(v.AsDict().Values())
+			case "keys": // lists, not views
+				return jinja2.NewList(v.AsDict().Keys()...)
+			case "values":
+				return jinja2.NewList(v.AsDict().Values()...)
 			}
 			return jinja2.CallFilter(id, v, args, kwargs)
 		}

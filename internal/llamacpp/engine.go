@@ -739,7 +739,8 @@ func llamaFormat(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 		jinja2.Throw(EngineError, "format() first argument must be a string")
 	}
 	var b strings.Builder
-	s, next, size := v.Text(), 0, len(v.Text())
+	s := v.Text()
+	next, size := 0, len(s)
 	for _, a := range args {
 		size += len(a.Text()) // the strs' (a str is most arguments): the text, one allocation
 	}

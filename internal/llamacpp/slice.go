@@ -39,13 +39,13 @@ func Slice(v, start, stop, step jinja2.Value) jinja2.Value {
 	}
 	from, to = llamaSliceBounds(n, from, to, by)
 	if by == 1 && v.Kind() != jinja2.KindString {
-		// a run of items: the slice shares them, as Jinja2's does (nothing changes a
-		// list's items in place: pop and sort make new storage, append writes past the
-		// end, which a slice's capacity excludes)
+		// a run of items: a list's slice shares them, as Jinja2's does (nothing changes
+		// a list's items in place: pop and sort make new storage, append writes past the
+		// end, which a slice's capacity excludes); a tuple's is a copy (NewTuple)
 		items := v.Items()
 		to = max(from, to)
 		if v.Kind() == jinja2.KindTuple {
-			return jinja2.NewTuple(items[from:to:to]...)
+			return jinja2.NewTuple(items[from:to]...)
 		}
 		return jinja2.ListOf(items[from:to:to])
 	}
