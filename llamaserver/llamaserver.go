@@ -752,7 +752,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		}
 	case "ministral_3":
 		for i, m := range jm {
-			jm[i] = ministralMessage(m)
+			jm[i] = ministralMessage(m, store())
 		}
 	case "gpt_oss", "lfm2", "lfm2_5":
 		for i, m := range jm {
@@ -1368,27 +1368,29 @@ func isLlamaTool(v jinja2.Value) bool {
 }
 
 // ministralMessage gives a system or assistant message the content blocks the
-// ministral_3 handler builds: its reasoning as a thinking block, then its content.
-func ministralMessage(m *jinja2.Dict) *jinja2.Dict {
+// ministral_3 handler builds: its reasoning as a thinking block, then its content. The
+// message it returns, and its blocks, are made in a.
+func ministralMessage(m *jinja2.Dict, a *jinja2.Arena) *jinja2.Dict {
 	role, _ := m.GetStr("role")
 	if role.Kind() != jinja2.KindString || (str(role) != "system" && str(role) != "assistant") {
 		return m
 	}
-	var blocks []jinja2.Value
+	var room [2]jinja2.Value
+	blocks := room[:0] // NewList copies them
 	if r, ok := m.GetStr("reasoning_content"); ok && r.Kind() == jinja2.KindString {
-		blocks = append(blocks, jinja2.DictOf(jinja2.Str("type"), jinja2.Str("thinking"), jinja2.Str("thinking"), r))
+		blocks = append(blocks, jinja2.DictValue(pairDict(a, "type", jinja2.Str("thinking"), "thinking", r)))
 	}
 	if c, ok := m.GetStr("content"); ok {
 		switch c.Kind() {
 		case jinja2.KindString:
-			blocks = append(blocks, jinja2.DictOf(jinja2.Str("type"), jinja2.Str("text"), jinja2.Str("text"), c))
+			blocks = append(blocks, jinja2.DictValue(pairDict(a, "type", jinja2.Str("text"), "text", c)))
 		case jinja2.KindList:
 			blocks = append(blocks, c.Items()...)
 		}
 	}
-	out := m.Copy()
+	out := a.CopyDict(m, 1)
 	out.Delete(jinja2.Str("reasoning_content"))
-	out.SetStr("content", jinja2.ListOf(blocks))
+	out.SetStr("content", a.NewList(blocks))
 	return out
 }
 

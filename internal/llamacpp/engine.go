@@ -283,11 +283,18 @@ func concatParts(items []jinja2.Value) iter.Seq[jinja2.Value] {
 
 // llamaString is llama.cpp's string form of v (as_string): a str as it is, numbers and
 // bools as Write writes them, none as None, lists, tuples and dicts as Python
-// writes them but with their strs quoted by llamaRepr.
+// writes them but with their strs quoted by appendLlamaRepr.
 func llamaString(v jinja2.Value) string {
-	if isKwArg(v) {
-		jinja2.Throw(EngineError, "KwArg is not a string value")
+	switch v.Kind() {
+	case jinja2.KindList, jinja2.KindTuple, jinja2.KindDict:
+		// two allocations for most: the buffer and the string
+		return string(appendLlamaString(make([]byte, 0, 256), v))
 	}
+	return llamaScalarString(v)
+}
+
+// llamaScalarString is llamaString of a value that is not a list, tuple or dict.
+func llamaScalarString(v jinja2.Value) string {
 	switch v.Kind() {
 	case jinja2.KindString:
 		return v.Text()
@@ -295,41 +302,48 @@ func llamaString(v jinja2.Value) string {
 		return llamaFloatString(floatOf(v))
 	case jinja2.KindUndefined:
 		return ""
+	}
+	if isKwArg(v) {
+		jinja2.Throw(EngineError, "KwArg is not a string value")
+	}
+	return v.String()
+}
+
+// appendLlamaString appends llamaString(v) to b: a list or dict with all its items in
+// the one buffer.
+func appendLlamaString(b []byte, v jinja2.Value) []byte {
+	switch v.Kind() {
 	case jinja2.KindList, jinja2.KindTuple:
-		var b strings.Builder
 		open, end := "[", "]"
 		if v.Kind() == jinja2.KindTuple {
 			open, end = "(", ")"
 		}
-		b.WriteString(open)
+		b = append(b, open...)
 		items := v.Items()
 		for i, it := range items {
 			if i > 0 {
-				b.WriteString(", ")
+				b = append(b, ", "...)
 			}
-			b.WriteString(llamaRepr(it))
+			b = appendLlamaRepr(b, it)
 		}
 		if v.Kind() == jinja2.KindTuple && len(items) == 1 {
-			b.WriteString(",")
+			b = append(b, ',')
 		}
-		b.WriteString(end)
-		return b.String()
+		return append(b, end...)
 	case jinja2.KindDict:
-		var b strings.Builder
-		b.WriteString("{")
+		b = append(b, '{')
 		d := v.AsDict()
 		for i, k := range d.Keys() {
 			if i > 0 {
-				b.WriteString(", ")
+				b = append(b, ", "...)
 			}
-			b.WriteString(llamaRepr(k))
-			b.WriteString(": ")
-			b.WriteString(llamaRepr(d.Values()[i]))
+			b = appendLlamaRepr(b, k)
+			b = append(b, ": "...)
+			b = appendLlamaRepr(b, d.Values()[i])
 		}
-		b.WriteString("}")
-		return b.String()
+		return append(b, '}')
 	}
-	return v.String()
+	return append(b, llamaScalarString(v)...)
 }
 
 // llamaAsString is llama.cpp's as_string where a builtin calls it on an argument
@@ -343,23 +357,25 @@ func llamaAsString(v jinja2.Value) string {
 	return llamaString(v)
 }
 
-// llamaRepr is how llama.cpp writes a value inside the string form of a list or dict: a
-// str in single quotes, unescaped, or as JSON when it has a single quote; an undefined
-// value and a KwArg by their types; other values in their string form.
-func llamaRepr(v jinja2.Value) string {
+// appendLlamaRepr appends how llama.cpp writes a value inside the string form of a
+// list or dict: a str in single quotes, unescaped, or as JSON when it has a single
+// quote; an undefined value and a KwArg by their types; other values in their string
+// form.
+func appendLlamaRepr(b []byte, v jinja2.Value) []byte {
 	switch {
 	case v.Kind() == jinja2.KindUndefined:
-		return llamaUndefinedType(v)
+		return append(b, llamaUndefinedType(v)...)
 	case isKwArg(v):
-		return "KwArg" // its type, which has no string form (value_kwarg_t's as_repr)
-	}
-	if v.Kind() != jinja2.KindString {
-		return llamaString(v)
+		return append(b, "KwArg"...) // its type, which has no string form (value_kwarg_t's as_repr)
+	case v.Kind() != jinja2.KindString:
+		return appendLlamaString(b, v)
 	}
 	if s := v.Text(); !strings.Contains(s, "'") {
-		return "'" + s + "'"
+		b = append(b, '\'')
+		b = append(b, s...)
+		return append(b, '\'')
 	}
-	return string(jinja2.AppendJSONString(nil, v.Text(), false))
+	return jinja2.AppendJSONString(b, v.Text(), false)
 }
 
 // llamaUndefinedType is how llama.cpp writes an undefined value inside a list or dict:

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
 // llama.cpp's str builtins and tojson where they differ from Jinja2's (value.cpp,
@@ -101,18 +102,33 @@ func llamaStrip(s string, left, right bool, args []jinja2.Value, kwargs []jinja2
 }
 
 // mapASCII is s with each ASCII letter upper-cased where upper says so (given the
-// letter's index and the byte before it), lower-cased elsewhere.
+// letter's index and the byte before it), lower-cased elsewhere: s itself when that
+// changes no letter.
 func mapASCII(s string, upper func(i int, prev byte) bool) string {
-	b := []byte(s)
+	var b []byte // a copy of s, from its first changed letter on
+	var room [32]byte
 	var prev byte
-	for i, c := range b {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
 		case 'a' <= c && c <= 'z' && upper(i, prev):
-			b[i] = c - 'a' + 'A'
+			c = c - 'a' + 'A'
 		case 'A' <= c && c <= 'Z' && !upper(i, prev):
-			b[i] = c - 'A' + 'a'
+			c = c - 'A' + 'a'
 		}
-		prev = c
+		if c != s[i] {
+			if b == nil {
+				b = append(room[:0], s...) // on the stack when short: the string is the one allocation
+			}
+			b[i] = c
+		}
+		prev = s[i]
+	}
+	switch {
+	case b == nil:
+		return s
+	case len(b) == 1: // message['role'][:1] | upper and the like
+		return pystr.ASCIIChar(b[0])
 	}
 	return string(b)
 }

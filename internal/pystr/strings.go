@@ -146,6 +146,10 @@ var asciiChars = func() string {
 	return string(b)
 }()
 
+// ASCIIChar is the one-character str of the ASCII character c (below 0x80), without
+// an allocation.
+func ASCIIChar(c byte) string { return asciiChars[c : c+1] }
+
 // Upper is Python's str.upper.
 func Upper(s string) string {
 	if len(s) == 1 && s[0] < 0x80 {
@@ -153,7 +157,7 @@ func Upper(s string) string {
 		if 'a' <= c && c <= 'z' {
 			c -= 'a' - 'A'
 		}
-		return asciiChars[c : c+1]
+		return ASCIIChar(c)
 	}
 	if IsASCII(s) {
 		return strings.ToUpper(s)
@@ -172,7 +176,7 @@ func Lower(s string) string {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		return asciiChars[c : c+1]
+		return ASCIIChar(c)
 	}
 	if IsASCII(s) {
 		return strings.ToLower(s)
