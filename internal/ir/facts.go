@@ -167,6 +167,9 @@ func rebinds(s Stmt, name string) bool {
 type namespaceScope struct {
 	bound        map[string]bool // names bound by anything but namespace()
 	beforeMacros map[string]bool // names a macro finds made in its caller's scope
+	// params are, for each macro, its parameters that hold a namespace the template
+	// made: those every call gives one (see madeParams)
+	params map[*MacroDef]map[string]bool
 }
 
 // isMade returns the name a statement {% set name = namespace(...) %} makes a
@@ -241,7 +244,69 @@ func newNamespaceScope(t *Template) *namespaceScope {
 		})
 		sc.beforeMacros[name] = clean
 	}
+	sc.madeParams(t)
 	return sc
+}
+
+// madeParams finds the parameters of macros that hold a namespace the template made:
+// those of a macro called only by resolved calls (ResolveMacroCalls; never through a
+// value) to which every call, as llama.cpp's engine binds its arguments, gives a name
+// that holds one where the call runs. A name in a macro's body holds one when it is
+// such a parameter, so the parameters are found over rounds, until a round finds no
+// more.
+func (sc *namespaceScope) madeParams(t *Template) {
+	sc.params = map[*MacroDef]map[string]bool{}
+	mc := ResolveMacroCalls(t)
+	calls := map[*MacroDef][]DirectCall{}
+	for _, c := range mc.Direct {
+		calls[c.Macro] = append(calls[c.Macro], c)
+	}
+	for d := range calls {
+		if mc.Valued[d.Var] { // a call through its value too (ValueCalls), or passed on
+			delete(calls, d)
+		}
+	}
+	for found := true; found; {
+		found = false
+		// the arguments of resolved calls that are names holding a namespace the
+		// template made where the call runs
+		made := map[Expr]bool{}
+		sc.walk(t.Body.Stmts, func(s Stmt, holds func(string) bool) {
+			Inspect([]Stmt{s}, func(n any) bool {
+				switch n := n.(type) {
+				case *MacroDef, *CallBlock:
+					return false // walked with their own scope
+				case *Call:
+					for _, a := range mc.Direct[n].LlamaArgs {
+						// a statement's calls are seen again in the blocks within it,
+						// where more names may hold one: it does if it does in either
+						if l, ok := a.(*Load); ok && holds(l.Var.Name) {
+							made[a] = true
+						}
+					}
+				}
+				return true
+			})
+		})
+		for d, cs := range calls {
+			for i, p := range d.Macro.Params {
+				if sc.params[d][p.Name] {
+					continue
+				}
+				all := true
+				for _, c := range cs {
+					all = all && made[c.LlamaArgs[i]]
+				}
+				if all {
+					if sc.params[d] == nil {
+						sc.params[d] = map[string]bool{}
+					}
+					sc.params[d][p.Name] = true
+					found = true
+				}
+			}
+		}
+	}
 }
 
 // walk calls visit for each statement of ss, the top level, and of the blocks within
@@ -284,7 +349,11 @@ func (sc *namespaceScope) walkIn(ss []Stmt, outer map[string]bool, inMacro bool,
 		case *FilterBlock:
 			in(s.Body)
 		case *MacroDef:
-			sc.walkIn(s.Macro.Body.Stmts, map[string]bool{}, true, visit)
+			params := sc.params[s]
+			if params == nil {
+				params = map[string]bool{}
+			}
+			sc.walkIn(s.Macro.Body.Stmts, params, true, visit)
 		case *CallBlock:
 			sc.walkIn(s.Caller.Body.Stmts, map[string]bool{}, true, visit)
 		}

@@ -38,6 +38,15 @@ func TestNamespaceAttrs(t *testing.T) {
 		{"bound in a macro's body", `{% set ns = namespace() %}{% macro f() %}{% set ns = messages[0] %}{% endmacro %}{% set ns.a = 1 %}{{ f() }}`, "ns.a:true"},
 		{"a macro's name", `{% set ns = namespace() %}{% macro ns() %}{% endmacro %}{% set ns.a = 1 %}`, "ns.a:false"},
 		{"bound after a macro reads it", `{% set ns = namespace() %}{% macro f() %}{% set ns.a = 1 %}{% endmacro %}{% set ns = messages[0] %}{{ f() }}`, "ns.a:false"},
+		{"a macro parameter given one", `{% set ns = namespace() %}{% macro f(x) %}{% set x.a = 1 %}{% endmacro %}{{ f(ns) }}{{ f(x=ns) }}`, "x.a:true"},
+		{"a macro parameter given one and the input", `{% set ns = namespace() %}{% macro f(x) %}{% set x.a = 1 %}{% endmacro %}{{ f(ns) }}{{ f(messages[0]) }}`, "x.a:false"},
+		{"a macro parameter given one through another", `{% set ns = namespace() %}{% macro g(y) %}{% set y.b = 1 %}{% endmacro %}{% macro f(x) %}{% set x.a = 1 %}{{ g(x) }}{% endmacro %}{{ f(ns) }}`, "y.b:true x.a:true"},
+		{"a macro parameter given one before it is made", `{% macro f(x) %}{% set x.a = 1 %}{% endmacro %}{{ f(ns) }}{% set ns = namespace() %}`, "x.a:false"},
+		{"a macro parameter left to its default", `{% set ns = namespace() %}{% macro f(x=none) %}{% set x.a = 1 %}{% endmacro %}{{ f(ns) }}{{ f() }}`, "x.a:false"},
+		{"a macro parameter llama.cpp binds no keyword to", `{% set ns = namespace() %}{% macro f(x, y) %}{% set y.a = 1 %}{% endmacro %}{{ f(y=ns) }}`, "y.a:false"},
+		{"a macro parameter bound again in the body", `{% set ns = namespace() %}{% macro f(x) %}{% set x = messages[0] %}{% set x.a = 1 %}{% endmacro %}{{ f(ns) }}`, "x.a:false"},
+		{"a macro parameter given by an unresolved call", `{% set ns = namespace() %}{% macro f(x) %}{% set x.a = 1 %}{% endmacro %}{{ f(ns) }}{{ f(*messages) }}`, "x.a:false"},
+		{"a macro parameter of a macro value", `{% set ns = namespace() %}{% macro f(x) %}{% set x.a = 1 %}{% endmacro %}{{ f(ns) }}{% set g = f %}{{ g(messages[0]) }}`, "x.a:false"},
 	}
 	checkFacts(t, tests, func(tmpl *Template) (got []string) {
 		attrs := NamespaceAttrs(tmpl)
