@@ -184,7 +184,16 @@ func CallFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja
 		return jinja2.Int(int64(len(v.Items()))) // what the list's builtin, Jinja2's, gives
 	}
 	b, id, input := filterBuiltin(name, v, argCount(args, kwargs))
-	return builtin(b, id, name, input, args, kwargs, false)
+	if input.Kind() == jinja2.KindString && StrMethods[id] {
+		// llama.cpp's own, as strMethod runs it
+		args, kwargs = builtinArgs(b, id, input, args, kwargs)
+		if r, ok := llamaStrBuiltin(id, input, args, kwargs); ok {
+			return jinja2.FromTemplateCall(r, input, args, kwargs) // as builtin returns it
+		}
+	}
+	// the arguments are copied before they reach code the compiler cannot see through
+	// (see CallMethod)
+	return builtin(b, id, name, input, slices.Clone(args), slices.Clone(kwargs), false)
 }
 
 // filterBuiltin returns the builtin llama.cpp applies for the filter name to v, given
@@ -201,7 +210,7 @@ func filterBuiltin(name string, v jinja2.Value, n int) (_ builtinName, id string
 
 // filterDefault is CallFilter("default", v, args, kwargs), whose arguments stay on the
 // caller's stack: llamaDefault, which builtin runs for it, keeps no reference to them
-// (CallFilter's go to the heap: its dispatch does not say what becomes of them).
+// (CallFilter copies them to the heap: its dispatch does not say what becomes of them).
 func filterDefault(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	_, _, input := filterBuiltin("default", v, argCount(args, kwargs))
 	return llamaDefault(input, args, kwargs)
@@ -247,9 +256,39 @@ var PythonDictMethods = map[string]bool{"get": true}
 var StrMethods = map[string]bool{"split": true, "rsplit": true, "replace": true, "strip": true, "lstrip": true, "rstrip": true}
 
 // StackFilters are the filters with arguments that llama.cpp's engine applies through a
-// function of their own, filter and the name (filterDefault), whose arguments stay on
-// the stack: direct.go's functions call it.
-var StackFilters = map[string]bool{"default": true}
+// function of their own, filter and the name (filterDefault, filterTojson), whose
+// arguments stay on the stack: direct.go's functions call it.
+var StackFilters = map[string]bool{"default": true, "tojson": true}
+
+// builtinArgs returns the arguments llama.cpp's builtin id (of which builtinNames says
+// b) takes when it runs on v: none for a builtin that reads only its value; an error
+// for one v's type does not implement, and for tojson's sort_keys.
+func builtinArgs(b builtinName, id string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) ([]jinja2.Value, []jinja2.Kwarg) {
+	if bit := kindBit(v); b.notImplemented&bit != 0 {
+		jinja2.Throw(EngineError, "%s", llamaNotImplemented[Kind(v)][id])
+	} else if b.valueOnly&bit != 0 {
+		args, kwargs = nil, nil
+	}
+	if id == "tojson" {
+		for _, kw := range kwargs {
+			if kw.Name == "sort_keys" && kw.Value.Truthy() {
+				jinja2.Throw(EngineError, "tojson sort_keys=true not implemented")
+			}
+		}
+		if len(args) >= 4 && args[3].Truthy() {
+			jinja2.Throw(EngineError, "tojson sort_keys=true not implemented")
+		}
+	}
+	return args, kwargs
+}
+
+// filterTojson is CallFilter("tojson", v, args, kwargs), whose arguments stay on the
+// caller's stack (see filterDefault).
+func filterTojson(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	b, id, input := filterBuiltin("tojson", v, argCount(args, kwargs))
+	args, kwargs = builtinArgs(b, id, input, args, kwargs)
+	return llamaToJSON(input, args, kwargs)
+}
 
 // strMethod is CallMethod of the str method id (one of StrMethods) on the str v with
 // the positional arguments args, which it keeps no reference to.
@@ -268,21 +307,7 @@ func strMethod(id string, v jinja2.Value, args []jinja2.Value) jinja2.Value {
 // gives iterators.
 func builtin(b builtinName, id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg, method bool) jinja2.Value {
 	k := Kind(v)
-	if bit := kindBit(v); b.notImplemented&bit != 0 {
-		jinja2.Throw(EngineError, "%s", llamaNotImplemented[k][id])
-	} else if b.valueOnly&bit != 0 {
-		args, kwargs = nil, nil
-	}
-	if id == "tojson" {
-		for _, kw := range kwargs {
-			if kw.Name == "sort_keys" && kw.Value.Truthy() {
-				jinja2.Throw(EngineError, "tojson sort_keys=true not implemented")
-			}
-		}
-		if len(args) >= 4 && args[3].Truthy() {
-			jinja2.Throw(EngineError, "tojson sort_keys=true not implemented")
-		}
-	}
+	args, kwargs = builtinArgs(b, id, v, args, kwargs)
 	switch {
 	case id == "default":
 		return llamaDefault(v, args, kwargs)

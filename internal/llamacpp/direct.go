@@ -356,7 +356,7 @@ func FilterTitle(v jinja2.Value) jinja2.Value {
 
 // FilterTojson is jinja2.FilterTojson as llama.cpp's engine applies the filter tojson.
 func FilterTojson(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	return CallFilter("tojson", v, args, kwargs)
+	return filterTojson(v, args, kwargs)
 }
 
 // FilterTrim is jinja2.FilterTrim as llama.cpp's engine applies the filter trim.

@@ -903,7 +903,7 @@ func WriteAdd(w *jinja2.Writer, operands ...jinja2.Value) {
 }
 
 // WriteJSON is jinja2.WriteJSON as llama.cpp writes v|tojson(...): the str its own JSON
-// writer gives (FilterTojson).
+// writer gives (FilterTojson), appended to the output.
 func WriteJSON(w *jinja2.Writer, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) {
 	if k := v.Kind(); argCount(args, kwargs) == 0 && (k == jinja2.KindList || k == jinja2.KindDict) {
 		// what the builtin gives a list or a dict (llamaToJSON), written straight into the
@@ -911,7 +911,9 @@ func WriteJSON(w *jinja2.Writer, v jinja2.Value, args []jinja2.Value, kwargs []j
 		w.AppendData(func(b []byte) []byte { return appendLlamaJSON(b, v, 0, -1, ", ", ": ") })
 		return
 	}
-	w.WriteData(FilterTojson(v, args, kwargs).Text())
+	builtin, id, input := filterBuiltin("tojson", v, argCount(args, kwargs))
+	o := jsonOptionsOf(builtinArgs(builtin, id, input, args, kwargs))
+	w.AppendData(func(b []byte) []byte { return o.append(b, input) })
 }
 
 // SetBlockFilterError is llama.cpp's error for a set block with a filter, which its

@@ -193,39 +193,63 @@ func llamaSplit(id, s string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2
 
 // llamaToJSON is llama.cpp's tojson(indent, separators): value_to_json.
 func llamaToJSON(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	indent := -1
-	var seps jinja2.Value
-	if n, ok := kwargOrPos(args, kwargs, "indent", 1); ok && n.Kind() == jinja2.KindInt {
-		i, _ := n.AsInt()
-		indent = int(i)
-	}
-	if s, ok := kwargOrPos(args, kwargs, "separators", 2); ok {
-		seps = s
-	}
-	itemSep, keySep := ", ", ": "
-	if indent >= 0 {
-		itemSep = ","
-	}
-	if seps.Kind() == jinja2.KindList || seps.Kind() == jinja2.KindTuple {
-		if items := seps.Items(); len(items) > 0 {
-			itemSep = llamaAsString(items[0])
-			if len(items) > 1 {
-				keySep = llamaAsString(items[1])
-			}
-		}
-	}
+	o := jsonOptionsOf(args, kwargs)
 	buf := jsonBuffers.Get().(*[]byte)
-	b := appendLlamaJSON((*buf)[:0], v, 0, indent, itemSep, keySep)
-	jinja2.CheckSize(len(b))
+	b := o.append((*buf)[:0], v)
 	js := string(b)
 	if cap(b) <= maxPooledJSON {
 		*buf = b
 		jsonBuffers.Put(buf)
 	}
-	if a, ok := kwargOrPos(args, kwargs, "ensure_ascii", 0); ok && a.Truthy() {
-		return jinja2.Str(llamaEnsureASCII(js))
-	}
 	return jinja2.Str(js)
+}
+
+// jsonOptions are the arguments of llama.cpp's tojson: the indent (-1 for none), the
+// separators and ensure_ascii.
+type jsonOptions struct {
+	indent          int
+	itemSep, keySep string
+	ensureASCII     bool
+}
+
+// jsonOptionsOf reads the arguments of tojson (indent, separators, ensure_ascii, by
+// name or place).
+func jsonOptionsOf(args []jinja2.Value, kwargs []jinja2.Kwarg) jsonOptions {
+	o := jsonOptions{indent: -1, itemSep: ", ", keySep: ": "}
+	var seps jinja2.Value
+	if n, ok := kwargOrPos(args, kwargs, "indent", 1); ok && n.Kind() == jinja2.KindInt {
+		i, _ := n.AsInt()
+		o.indent = int(i)
+	}
+	if s, ok := kwargOrPos(args, kwargs, "separators", 2); ok {
+		seps = s
+	}
+	if o.indent >= 0 {
+		o.itemSep = ","
+	}
+	if seps.Kind() == jinja2.KindList || seps.Kind() == jinja2.KindTuple {
+		if items := seps.Items(); len(items) > 0 {
+			o.itemSep = llamaAsString(items[0])
+			if len(items) > 1 {
+				o.keySep = llamaAsString(items[1])
+			}
+		}
+	}
+	if a, ok := kwargOrPos(args, kwargs, "ensure_ascii", 0); ok && a.Truthy() {
+		o.ensureASCII = true
+	}
+	return o
+}
+
+// append appends the JSON of v, as tojson with the options o gives it, to b.
+func (o jsonOptions) append(b []byte, v jinja2.Value) []byte {
+	start := len(b)
+	b = appendLlamaJSON(b, v, 0, o.indent, o.itemSep, o.keySep)
+	jinja2.CheckSize(len(b) - start)
+	if o.ensureASCII {
+		b = append(b[:start], llamaEnsureASCII(string(b[start:]))...)
+	}
+	return b
 }
 
 // jsonBuffers recycles the buffers llamaToJSON encodes into.
