@@ -111,29 +111,17 @@ func ListMethods(t *Template) map[*Call]bool {
 		return true
 	})
 	lists := map[*Call]bool{}
-	sc.walk(t.Body.Stmts, func(s Stmt, made func(string) bool) {
-		Inspect([]Stmt{s}, func(n any) bool {
-			switch n := n.(type) {
-			case *MacroDef, *CallBlock:
-				return false // walked with their own scope
-			case *Call:
-				m, ok := n.Fn.(*Attr)
-				if !ok || m.Name != "append" && m.Name != "pop" {
-					return true
-				}
-				a, ok := m.X.(*Attr)
-				if !ok {
-					return true
-				}
-				if l, ok := a.X.(*Load); ok {
-					name := l.Var.Name
-					// a statement's calls are seen again in the blocks within it, where
-					// more names may be made: it is made if it is in either
-					lists[n] = lists[n] || made(name) && !opaque[name] && fresh[name+"."+a.Name]
-				}
+	sc.walkCalls(t.Body.Stmts, func(c *Call, made func(string) bool) {
+		m, ok := c.Fn.(*Attr)
+		if !ok || m.Name != "append" && m.Name != "pop" {
+			return
+		}
+		if a, ok := m.X.(*Attr); ok {
+			if l, ok := a.X.(*Load); ok {
+				name := l.Var.Name
+				lists[c] = lists[c] || made(name) && !opaque[name] && fresh[name+"."+a.Name]
 			}
-			return true
-		})
+		}
 	})
 	return lists
 }
@@ -271,22 +259,12 @@ func (sc *namespaceScope) madeParams(t *Template) {
 		// the arguments of resolved calls that are names holding a namespace the
 		// template made where the call runs
 		made := map[Expr]bool{}
-		sc.walk(t.Body.Stmts, func(s Stmt, holds func(string) bool) {
-			Inspect([]Stmt{s}, func(n any) bool {
-				switch n := n.(type) {
-				case *MacroDef, *CallBlock:
-					return false // walked with their own scope
-				case *Call:
-					for _, a := range mc.Direct[n].LlamaArgs {
-						// a statement's calls are seen again in the blocks within it,
-						// where more names may hold one: it does if it does in either
-						if l, ok := a.(*Load); ok && holds(l.Var.Name) {
-							made[a] = true
-						}
-					}
+		sc.walkCalls(t.Body.Stmts, func(c *Call, holds func(string) bool) {
+			for _, a := range mc.Direct[c].LlamaArgs {
+				if l, ok := a.(*Load); ok && holds(l.Var.Name) {
+					made[a] = true
 				}
-				return true
-			})
+			}
 		})
 		for d, cs := range calls {
 			for i, p := range d.Macro.Params {
@@ -314,6 +292,24 @@ func (sc *namespaceScope) madeParams(t *Template) {
 // when the statement runs.
 func (sc *namespaceScope) walk(ss []Stmt, visit func(s Stmt, made func(name string) bool)) {
 	sc.walkIn(ss, map[string]bool{}, false, visit)
+}
+
+// walkCalls calls visit for each call in the statements of ss, the top level, and of the
+// blocks within them, with made as walk gives it for each statement the call is in: a
+// statement's calls are seen again in the blocks within it, where more names may be
+// made, so a name is made at a call if either says so.
+func (sc *namespaceScope) walkCalls(ss []Stmt, visit func(c *Call, made func(name string) bool)) {
+	sc.walk(ss, func(s Stmt, made func(string) bool) {
+		Inspect([]Stmt{s}, func(n any) bool {
+			switch n := n.(type) {
+			case *MacroDef, *CallBlock:
+				return false // walked with their own scope
+			case *Call:
+				visit(n, made)
+			}
+			return true
+		})
+	})
 }
 
 // walkIn is walk of the statements ss of a macro's body (inMacro) or of the top level,
