@@ -231,7 +231,8 @@ func Concat(items ...jinja2.Value) jinja2.Value {
 	if len(items) == 0 {
 		return jinja2.Str("")
 	}
-	parts := make([]jinja2.Value, 0, len(items))
+	var room [8]jinja2.Value
+	parts := room[:0] // on the stack for up to 8: ConcatStrs keeps no reference to them
 	for p := range concatParts(items) {
 		parts = append(parts, p)
 	}

@@ -38,7 +38,10 @@ func Slice(v, start, stop, step jinja2.Value) jinja2.Value {
 		jinja2.Throw(EngineError, "slice step cannot be zero")
 	}
 	from, to = llamaSliceBounds(n, from, to, by)
-	if by == 1 && v.Kind() != jinja2.KindString {
+	if by == 1 && v.Kind() == jinja2.KindString {
+		return jinja2.Substr(v, int(from), int(max(from, to))) // its bytes, shared
+	}
+	if by == 1 {
 		// a run of items: a list's slice shares them, as Jinja2's does (nothing changes
 		// a list's items in place: pop and sort make new storage, append writes past the
 		// end, which a slice's capacity excludes); a tuple's is a copy (NewTuple)

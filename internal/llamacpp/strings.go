@@ -1,7 +1,6 @@
 package llamacpp
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -246,8 +245,8 @@ func (o jsonOptions) append(b []byte, v jinja2.Value) []byte {
 	start := len(b)
 	b = appendLlamaJSON(b, v, 0, o.indent, o.itemSep, o.keySep)
 	jinja2.CheckSize(len(b) - start)
-	if o.ensureASCII {
-		b = append(b[:start], llamaEnsureASCII(string(b[start:]))...)
+	if o.ensureASCII && !isASCII(b[start:]) {
+		b = appendLlamaEnsureASCII(b[:start], string(b[start:]))
 	}
 	return b
 }
@@ -255,24 +254,33 @@ func (o jsonOptions) append(b []byte, v jinja2.Value) []byte {
 // jsonBuffers recycles the buffers llamaToJSON encodes into.
 var jsonBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
+// isASCII reports whether b has no byte beyond ASCII.
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // maxPooledJSON is the largest buffer jsonBuffers keeps.
 const maxPooledJSON = 64 << 10
 
-// llamaEnsureASCII is json_ensure_ascii_preserving_format: each non-ASCII character of
-// the JSON text's strings as \uxxxx (a surrogate pair beyond the BMP; \ufffd for a
-// byte that is not UTF-8).
-func llamaEnsureASCII(js string) string {
-	var b strings.Builder
+// appendLlamaEnsureASCII appends the JSON text js as json_ensure_ascii_preserving_format
+// gives it: each non-ASCII character of its strings as \uxxxx (a surrogate pair beyond
+// the BMP; \ufffd for a byte that is not UTF-8).
+func appendLlamaEnsureASCII(b []byte, js string) []byte {
+	const hex = "0123456789abcdef"
 	u16 := func(v rune) {
-		b.WriteString(`\u`)
-		b.WriteString(fmt.Sprintf("%04x", v))
+		b = append(b, '\\', 'u', hex[v>>12&0xF], hex[v>>8&0xF], hex[v>>4&0xF], hex[v&0xF])
 	}
 	inString, escaped := false, false
 	for i := 0; i < len(js); {
 		c := js[i]
 		switch {
 		case !inString || escaped || c < 0x80:
-			b.WriteByte(c)
+			b = append(b, c)
 			switch {
 			case escaped:
 				escaped = false
@@ -286,7 +294,7 @@ func llamaEnsureASCII(js string) string {
 		}
 		r, n := utf8.DecodeRuneInString(js[i:])
 		if r == utf8.RuneError && n <= 1 {
-			b.WriteString(`\ufffd`)
+			b = append(b, `\ufffd`...)
 			i++
 			continue
 		}
@@ -299,7 +307,7 @@ func llamaEnsureASCII(js string) string {
 		}
 		i += n
 	}
-	return b.String()
+	return b
 }
 
 // appendLlamaJSON appends v as llama.cpp's tojson writes it (nlohmann::json's dump):
