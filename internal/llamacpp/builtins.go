@@ -619,7 +619,8 @@ func llamaJoin(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja
 	} else if delim.Kind() != jinja2.KindUndefined {
 		sep = jinja2.Str(llamaString(delim))
 	}
-	var parts []jinja2.Value
+	var room [16]jinja2.Value
+	parts := room[:0] // on the stack for up to 8 items: ConcatStrs keeps no reference to them
 	for i, item := range v.Items() {
 		if attribute.Kind() != jinja2.KindUndefined {
 			switch {

@@ -162,7 +162,8 @@ func llamaSplit(id, s string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2
 	if sep == "" {
 		jinja2.Throw(EngineError, "empty separator")
 	}
-	var parts []string
+	var room [8]jinja2.Value
+	items := room[:0] // on the stack for up to 8 parts: NewList copies them
 	for ; maxsplit != 0; maxsplit-- {
 		i := strings.Index(s, sep)
 		if id == "rsplit" {
@@ -172,22 +173,18 @@ func llamaSplit(id, s string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2
 			break
 		}
 		if id == "rsplit" {
-			parts = append(parts, s[i+len(sep):])
+			items = append(items, jinja2.Str(s[i+len(sep):]))
 			s = s[:i]
 		} else {
-			parts = append(parts, s[:i])
+			items = append(items, jinja2.Str(s[:i]))
 			s = s[i+len(sep):]
 		}
 	}
-	parts = append(parts, s)
+	items = append(items, jinja2.Str(s))
 	if id == "rsplit" {
-		slices.Reverse(parts)
+		slices.Reverse(items)
 	}
-	items := make([]jinja2.Value, len(parts))
-	for i, p := range parts {
-		items[i] = jinja2.Str(p)
-	}
-	return jinja2.ListOf(items)
+	return jinja2.NewList(items...)
 }
 
 // llamaToJSON is llama.cpp's tojson(indent, separators): value_to_json.
