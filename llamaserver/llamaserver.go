@@ -1066,12 +1066,16 @@ func (rw *llamaRewrite) parseMessages(messages []jinja2.Value) ([]llamaMsg, erro
 		if m == nil {
 			return nil, fmt.Errorf("Expected 'message' to be an object, got %s", jinja2.CompactJSON(mv))
 		}
-		out = append(out, llamaMsg{})
-		msg := &out[len(out)-1]
 		f := &fields[i]
 		if f.asJSON {
-			msg.src = m
+			// what toJSON would build: its fields are strs, which read checked (the
+			// absent ones zero, whose str is "")
+			out = append(out, llamaMsg{role: str(f.v[fieldRole]), content: str(f.v[fieldContent]),
+				reasoning: str(f.v[fieldReasoning]), name: str(f.v[fieldName]), tcID: str(f.v[fieldToolCallID]), src: m})
+			continue
 		}
+		out = append(out, llamaMsg{})
+		msg := &out[len(out)-1]
 		if !f.has[fieldRole] {
 			return nil, fmt.Errorf("Missing 'role' in message: %s", jinja2.CompactJSON(mv))
 		}
