@@ -620,7 +620,7 @@ func WriteConcat(w *jinja2.Writer, items ...jinja2.Value) { impl.WriteConcat(w, 
 func WriteFilterBlock(w *jinja2.Writer, v jinja2.Value) { impl.WriteFilterBlock(w, v) }
 
 // WriteJSON is jinja2.WriteJSON as llama.cpp writes v|tojson(...): the str its own JSON
-// writer gives (FilterTojson).
+// writer gives (FilterTojson), appended to the output.
 func WriteJSON(w *jinja2.Writer, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) {
 	impl.WriteJSON(w, v, args, kwargs)
 }
