@@ -101,7 +101,7 @@ func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.B
 	if in.ContinueFinalMessage != ContinueNone {
 		return t.appendContinued(dst, in, markup)
 	}
-	return t.appendRender(dst, in, in, t.Func, markup)
+	return t.appendRender(dst, in, in, t.Func, markup, nil)
 }
 
 // ModelInput returns in with the special tokens and tokenizer settings of the
@@ -233,7 +233,7 @@ func (t *Template) appendContinued(dst []byte, in *Input, markup *[]jinja2.ByteR
 	tagged := *in
 	tagged.Messages, tagged.ContinueFinalMessage = messages, ContinueNone
 	start := len(dst)
-	out, err := t.appendRender(dst, &tagged, &tagged, t.Func, markup)
+	out, err := t.appendRender(dst, &tagged, &tagged, t.Func, markup, nil)
 	if err != nil {
 		return dst, err
 	}
@@ -261,20 +261,25 @@ func (t *Template) appendContinued(dst []byte, in *Input, markup *[]jinja2.ByteR
 // LlamaFunc (Func for a template without one), appending the prompt to dst: the
 // variables are vars exactly (llama-server's, which package llamaserver builds from an
 // Input), the clock and limits in's. When markup is not nil, it is set to the ranges of
-// the prompt that are template text (see AppendRenderSegments).
-func (t *Template) AppendRenderLlama(dst []byte, vars *jinja2.Dict, in *Input, markup *[]jinja2.ByteRange) ([]byte, error) {
+// the prompt that are template text (see AppendRenderSegments). When tail is not nil,
+// it is set to where the template's generation prompt starts in the prompt (after dst):
+// what its last statement, {% if add_generation_prompt %}, writes when nothing else
+// reads that variable (the llama.cpp render function marks it); -1 for a template
+// whose function does not mark it.
+func (t *Template) AppendRenderLlama(dst []byte, vars *jinja2.Dict, in *Input, markup *[]jinja2.ByteRange, tail *int) ([]byte, error) {
 	fn := t.LlamaFunc
 	if fn == nil {
 		fn = t.Func
 	}
-	return t.appendRender(dst, in, vars, fn, markup)
+	return t.appendRender(dst, in, vars, fn, markup, tail)
 }
 
 // appendRender runs the compiled function fn (Func or LlamaFunc) on the variables vars
 // (in, or llama-server's) with in's clock and limits; a failure is an *Error or
 // *RaiseError. When markup is not nil, it is set to the ranges of the output that are
-// template text.
-func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn func(*jinja2.Writer), markup *[]jinja2.ByteRange) ([]byte, error) {
+// template text; when tail is not nil, it is set to where fn marked the generation
+// prompt (jinja2.Run.GenerationPrompt).
+func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn func(*jinja2.Writer), markup *[]jinja2.ByteRange, tail *int) ([]byte, error) {
 	// field by field: a composite literal is built in a temporary and copied
 	var r jinja2.Run
 	r.Vars, r.Now, r.Limits, r.File, r.Spans = vars, in.Now, jinja2.Limits(in.Limits), t.File, t.Spans
@@ -287,6 +292,9 @@ func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn
 	}
 	if err != nil {
 		return dst, renderError(err)
+	}
+	if tail != nil {
+		*tail = r.GenerationPrompt
 	}
 	return out, nil
 }

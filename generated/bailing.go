@@ -29,10 +29,10 @@ var Bailing = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderBailing renders bailing.jinja.
@@ -55,6 +55,8 @@ func renderBailing(w *jinja2.Writer) {
 		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderBailingLlama renders bailing.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -80,8 +82,10 @@ func renderBailingLlama(w *jinja2.Writer) {
 		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansBailing is the position table of bailing.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailing = "for,set,{{ }}|0CeUCAGKCACOGCAEeeFAAGKCACOGCAE"
+const spansBailing = "for,set,{{ }}|0CiBUCAGKCACOGCAEiBiBFAAGKCACOGCAE"

@@ -29,10 +29,10 @@ var Bailing2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderBailing2 renders bailing2.jinja.
@@ -60,6 +60,8 @@ func renderBailing2(w *jinja2.Writer) {
 		w.WriteString("<|role_end|>")
 	}
 	w.WriteString("<role>ASSISTANT</role>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderBailing2Llama renders bailing2.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -90,8 +92,10 @@ func renderBailing2Llama(w *jinja2.Writer) {
 		w.WriteString("<|role_end|>")
 	}
 	w.WriteString("<role>ASSISTANT</role>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansBailing2 is the position table of bailing2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailing2 = "if,for,set,{{ }}|0CEWCAIgBGACGKCAEOICAGeELAAKgBGACGKCAEOICAG"
+const spansBailing2 = "if,for,set,{{ }}|0CEWCAIkBGACGKCAEOICAGiBELAAKkBGACGKCAEOICAG"

@@ -41,10 +41,10 @@ var Bielik11B_V3_0Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderBielik11B_V3_0Instruct renders Bielik-11B-v3.0-Instruct.jinja.
@@ -177,6 +177,8 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Bielik-11B-v3.0-Instruct.jinja:72:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
@@ -320,6 +322,8 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Bielik-11B-v3.0-Instruct.jinja:72:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
@@ -332,4 +336,4 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 
 // spansBielik11B_V3_0Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBielik11B_V3_0Instruct = "{{ }},if,set,for|2DACCAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCM0EUJGKoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACMMMRCGEEICiBAzEJAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCO0EUJGKoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACMMMRCGEEIC"
+const spansBielik11B_V3_0Instruct = "{{ }},if,set,for|2DACCAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCM4EUJGKoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACQMMRCGEEICiBAzEJAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCO4EUJGKoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACQMMRCGEEIC"

@@ -29,10 +29,10 @@ var Chatglm4 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderChatglm4 renders chatglm4.jinja.
@@ -48,6 +48,8 @@ func renderChatglm4(w *jinja2.Writer) {
 		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
 	}
 	w.WriteString("<|assistant|>\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderChatglm4Llama renders chatglm4.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -65,8 +67,10 @@ func renderChatglm4Llama(w *jinja2.Writer) {
 		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
 	}
 	w.WriteString("<|assistant|>\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansChatglm4 is the position table of chatglm4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatglm4 = "for,{{ }}|2COSCAEGCACeODAAEGCAC"
+const spansChatglm4 = "for,{{ }}|2CSSCAEGCACiBSDAAEGCAC"

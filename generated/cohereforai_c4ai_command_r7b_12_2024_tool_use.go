@@ -40,10 +40,10 @@ var CohereForAI_C4aiCommandR7b12_2024ToolUse = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderCohereForAI_C4aiCommandR7b12_2024ToolUse renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
@@ -217,6 +217,8 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 	if !enableThinking.Truthy() {
 		w.WriteString("<|START_THINKING|><|END_THINKING|>")
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderCohereForAI_C4aiCommandR7b12_2024ToolUse_documentTurn is the macro document_turn of renderCohereForAI_C4aiCommandR7b12_2024ToolUse.
@@ -464,6 +466,8 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	if !llamacpp.Truthy(enableThinking) {
 		w.WriteString("<|START_THINKING|><|END_THINKING|>")
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderCohereForAI_C4aiCommandR7b12_2024ToolUse_documentTurnLlama is the macro document_turn of renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama.
@@ -540,4 +544,4 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessageLlama(w *ji
 
 // spansCohereForAI_C4aiCommandR7b12_2024ToolUse is the position table of CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohereForAI_C4aiCommandR7b12_2024ToolUse = "{{ }},if,set,for,macro|2DACCAQG0CACEAA4DEGAC5DEEACAEECCAEGuCOACGGuBACKOcACGGC4sBCMoBG5sBGKECcAICAiDAGCAoDAGGA+DCSK0BlLCGAKAAIwFGAGIkFCICICCmCAE4EC/BCICC6BAGOA0CCEAAgDEEAAsCEEAA6CAE6DC1MCIoCCgCCICA6CAGsBCjFGKCCkBAGEAqCAICA6CAGGAyCCKAE7IEOCE4DAGoBCzDCIAEPAEaCIGESCICGACRAEACYEWEQyCCQC3JtCIGcQfGKCCaAGAAoBAEEAcCUEQ/CIIACAEEACAEEqBCAGEkBCICGcCIGEOCICEACIAEAAAEEACAEGAAAEEAEJESEKZIICGyBAGCERAgBArCjBAQG0CACEAA4DEGAC5DEEACAEECCAEGsCOACGGuBACKOcACGGC4sBCMmBG5sBGKCCcAGCAiDAGCAoDAGGA+DCSK0BlLCGAKAAIyFGAGImFCICICCmCAE6EC/BCICC6BAGOA0CCEAAgDEEAAsCEEAA6CAE8DC1MCImCCgCCICA6CAGqBCjFGKCCkBAGCAqCAGCA6CAGGAyCCKAE7IEOCE4DAGsBCzDCIAEPAEeCIGGUCICGACRAEACYEYEQyCCQC3JtCIGcQfGKCCaAGAAoBAEEAcCUEQ/CIIACAEEACAEEqBCAGEkBCICGcCIGEOCICEACIAEAAAEEACAEGAAAEEAEJESEKZIICGyBAGCERA"
+const spansCohereForAI_C4aiCommandR7b12_2024ToolUse = "{{ }},if,set,for,macro|2DACCAQG0CACEAA4DEGAC5DEEACAEECCAEGuCOACGGuBACKOcACGGC4sBCMoBG5sBGKECcAICAiDAGCAoDAGGA+DCSK0BlLCGAKAAIwFGAGIkFCICICCmCAE4EC/BCICC6BAGOA0CCEAAgDEEAAsCEEAA6CAE6DC1MCIoCCgCCICA6CAGsBCjFGKCCkBAGEAqCAICA6CAGGAyCCKAE7IEOCE4DAGoBCzDCIAEPAEaCIGESCICGACRAEACYEWIQyCCUC3JtCIGcQfGKCCaAGAAoBAEEAcCUEQ/CIIACAEEACAEEqBCAGEkBCICGcCIGEOCICEACIAEAAAEEACAEGAAAEEAEJESEKZIICGyBAGCERAgBArCjBAQG0CACEAA4DEGAC5DEEACAEECCAEGsCOACGGuBACKOcACGGC4sBCMmBG5sBGKCCcAGCAiDAGCAoDAGGA+DCSK0BlLCGAKAAIyFGAGImFCICICCmCAE6EC/BCICC6BAGOA0CCEAAgDEEAAsCEEAA6CAE8DC1MCImCCgCCICA6CAGqBCjFGKCCkBAGCAqCAGCA6CAGGAyCCKAE7IEOCE4DAGsBCzDCIAEPAEeCIGGUCICGACRAEACYEYIQyCCUC3JtCIGcQfGKCCaAGAAoBAEEAcCUEQ/CIIACAEEACAEEqBCAGEkBCICGcCIGEOCICEACIAEAAAEEACAEGAAAEEAEJESEKZIICGyBAGCERA"

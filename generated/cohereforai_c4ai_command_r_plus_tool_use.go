@@ -36,10 +36,10 @@ var CohereForAI_C4aiCommandR_PlusToolUse = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderCohereForAI_C4aiCommandR_PlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
@@ -173,6 +173,8 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>Write 'Action:' followed by a json-formatted list of actions that you want to perform in order to produce a good response to the user's last input. You can use any of the supplied tools any number of times, but you should aim to execute the minimum number of necessary actions for the input. You should use the `directly-answer` tool if calling the other tools is unnecessary. The list of actions you want to call should be formatted as a list of json objects, for example:\n```json\n[\n    {\n        \"tool_name\": title of the tool in the specification,\n        \"parameters\": a dict of parameters to input into the tool as they are defined in the specs, or {} if it takes no parameters\n    }\n]```<|END_OF_TURN_TOKEN|>")
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:200:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -532,6 +534,8 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>Write 'Action:' followed by a json-formatted list of actions that you want to perform in order to produce a good response to the user's last input. You can use any of the supplied tools any number of times, but you should aim to execute the minimum number of necessary actions for the input. You should use the `directly-answer` tool if calling the other tools is unnecessary. The list of actions you want to call should be formatted as a list of json objects, for example:\n```json\n[\n    {\n        \"tool_name\": title of the tool in the specification,\n        \"parameters\": a dict of parameters to input into the tool as they are defined in the specs, or {} if it takes no parameters\n    }\n]```<|END_OF_TURN_TOKEN|>")
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:200:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -772,4 +776,4 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 
 // spansCohereForAI_C4aiCommandR_PlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohereForAI_C4aiCommandR_PlusToolUse = "{{ }},if,set,for,macro|2DA+GCAEaCACGACEEEACAEIAEAEEACAEIEgBFAIAQAEEMCAGEGCICEACIEIQGRCEACIAIAEAAI2EGJGGACEEEoECACGECEAG8DCECGECFAGwDCECIKEFCGACIAIgCGJGIICICGACIEGAEJAEACAAEACAAEQCACGCCIAOAKJAEECACKYKFCGECFAGMCECICEFAMEYJCQCtMAIGACAEEuCOACEACIACoCCACGICAAK4BCACGICAAKoBCACIYEAGIECEAIECACcAUNIEqECAGIECICIEGAAIuBCAGMECICIAGAAESCACEECIAMAEAAKAIRAE6BCACGwBEIGKECICIAGAAESCACEECIAMAEAAGCEJAWAOZIEoFCAGIECECIIGACGACEEGEGcAI4BChBGOECECIAGAAEaCACEICEAQEEAAOAKJAEiCCACG4BEEGKECECIAGAAEaCACEICEAQEEAAKCEFAwBAONAEaCACGACEEEACAEIAEAEEACAEIEgBFAIAQAEEMCAGEGCICEACIEIQGRCEACIAIAEAAK2EGJGGACEEEoECACGECEAG8DCECGECFAGwDCECIKEFCGACIAIgCGJGIICICGACIEGAEJAEACAAEACAAEQCACGCCIAOAKJAEECACKYKFCGECFAGMCECICEFAMEYJCQCtMAIGACAEEuCOACEACIACoCCACGICAAK4BCACGICAAKoBCACIYEAGIECEAIECACcAUNIE2ECAGIECICIEGAAMuBCAGMECICIAGAAESCACEECIAMAEAAKAIRAEiCCACMyBEIGMECICIAGAAESCACEECIAMAEAAGCEJAWAOZIE2FCAGIECECIIGACGACEEGEGcAI8BChBGSECECIAGAAEaCACEICEAQEEAAOAKJAEsCCACO6BEEGMECECIAGAAEaCACEICEAQEEAAKCEFA"
+const spansCohereForAI_C4aiCommandR_PlusToolUse = "{{ }},if,set,for,macro|2DA+GCAEaCACGACEEEACAEIAEAEEACAEIEgBFAIAQAEEMCAGEGCICEACIEIQGRCEACIAIAEAAI6EGJGGACEEEoECACGECEAG8DCECGECFAGwDCECIKEFCGACIAIgCGJGIICICGACIEGAEJAEACAAEACAAEQCACGCCIAOAKJAEECACKYKFCGECFAGMCECICEFAQEYJCQCtMAIGACAEEuCOACEACIACoCCACGICAAK4BCACGICAAKoBCACIYEAGIECEAIECACcAUNIEqECAGIECICIEGAAIuBCAGMECICIAGAAESCACEECIAMAEAAKAIRAE6BCACGwBEIGKECICIAGAAESCACEECIAMAEAAGCEJAWAOZIEoFCAGIECECIIGACGACEEGEGcAI4BChBGOECECIAGAAEaCACEICEAQEEAAOAKJAEiCCACG4BEEGKECECIAGAAEaCACEICEAQEEAAKCEFAwBAONAEaCACGACEEEACAEIAEAEEACAEIEgBFAIAQAEEMCAGEGCICEACIEIQGRCEACIAIAEAAK6EGJGGACEEEoECACGECEAG8DCECGECFAGwDCECIKEFCGACIAIgCGJGIICICGACIEGAEJAEACAAEACAAEQCACGCCIAOAKJAEECACKYKFCGECFAGMCECICEFAQEYJCQCtMAIGACAEEuCOACEACIACoCCACGICAAK4BCACGICAAKoBCACIYEAGIECEAIECACcAUNIE2ECAGIECICIEGAAMuBCAGMECICIAGAAESCACEECIAMAEAAKAIRAEiCCACMyBEIGMECICIAGAAESCACEECIAMAEAAGCEJAWAOZIE2FCAGIECECIIGACGACEEGEGcAI8BChBGSECECIAGAAEaCACEICEAQEEAAOAKJAEsCCACO6BEEGMECECIAGAAEaCACEICEAQEEAAKCEFA"

@@ -29,10 +29,10 @@ var CommandR = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderCommandR renders command-r.jinja.
@@ -56,6 +56,8 @@ func renderCommandR(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderCommandRLlama renders command-r.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -81,8 +83,10 @@ func renderCommandRLlama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansCommandR is the position table of command-r.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCommandR = "set,for,if,{{ }}|2CAYCAEACAAEWCACEOCAEGGCAGgBAJAAEACAAEWCACEOCAEGGCAG"
+const spansCommandR = "set,for,if,{{ }}|2CAYCAEACAAEaCACEOCAEGGCAGkBAJAAEACAAEaCACEOCAEGGCAG"

@@ -29,10 +29,10 @@ var Deepseek2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseek2 renders deepseek2.jinja.
@@ -60,6 +60,8 @@ func renderDeepseek2(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("Assistant:")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderDeepseek2Llama renders deepseek2.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -89,8 +91,10 @@ func renderDeepseek2Llama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("Assistant:")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansDeepseek2 is the position table of deepseek2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek2 = "for,if,{{ }}|0CoBUCAEgBCACGACAECYCICGECJEGMCICGECJEcoBNAAEgBCACGACAECYCICGECJEGMCICGECJE"
+const spansDeepseek2 = "for,if,{{ }}|0CsBUCAEgBCACGACAECYCICGECJEGMCICGECJEgBsBNAAEgBCACGACAECYCICGECJEGMCICGECJE"

@@ -29,10 +29,10 @@ var Exaone3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderExaone3 renders exaone3.jinja.
@@ -68,6 +68,8 @@ func renderExaone3(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("[|assistant|]")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderExaone3Llama renders exaone3.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -106,8 +108,10 @@ func renderExaone3Llama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("[|assistant|]")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansExaone3 is the position table of exaone3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaone3 = "set,for,if,{{ }}|2CAaCAEyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJGeARAAGyBCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJG"
+const spansExaone3 = "set,for,if,{{ }}|2CAaCAE2BCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJGiBARAAG2BCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJG"

@@ -29,10 +29,10 @@ var Exaone4 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderExaone4 renders exaone4.jinja.
@@ -74,6 +74,8 @@ func renderExaone4(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("[|assistant|]")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderExaone4Llama renders exaone4.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -118,8 +120,10 @@ func renderExaone4Llama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("[|assistant|]")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansExaone4 is the position table of exaone4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaone4 = "set,for,if,{{ }}|2CAcCAE+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJGeAVAAG+BCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJG"
+const spansExaone4 = "set,for,if,{{ }}|2CAcCAEiCCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJGiBAVAAGiCCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJG"

@@ -29,10 +29,10 @@ var ExaoneMoe = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderExaoneMoe renders exaone-moe.jinja.
@@ -55,6 +55,8 @@ func renderExaoneMoe(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("<|assistant|>\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderExaoneMoeLlama renders exaone-moe.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -79,8 +81,10 @@ func renderExaoneMoeLlama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("<|assistant|>\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansExaoneMoe is the position table of exaone-moe.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaoneMoe = "set,for,if,{{ }}|2CAUCAEYCACEQCAEGICAGiBAHAAEYCACEQCAEGICAG"
+const spansExaoneMoe = "set,for,if,{{ }}|2CAUCAEcCACEQCAEGICAGmBAHAAEcCACEQCAEGICAG"

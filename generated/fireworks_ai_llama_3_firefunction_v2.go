@@ -39,10 +39,10 @@ var FireworksAiLlama3FirefunctionV2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderFireworksAiLlama3FirefunctionV2 renders fireworks-ai-llama-3-firefunction-v2.jinja.
@@ -133,6 +133,8 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderFireworksAiLlama3FirefunctionV2Llama renders fireworks-ai-llama-3-firefunction-v2.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -226,8 +228,10 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|yDACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGiBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIsDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"
+const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|yDACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGwDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGmBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIwDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"

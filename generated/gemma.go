@@ -29,10 +29,10 @@ var Gemma = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGemma renders gemma.jinja.
@@ -75,6 +75,8 @@ func renderGemma(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderGemmaLlama renders gemma.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -120,8 +122,10 @@ func renderGemmaLlama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansGemma is the position table of gemma.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGemma = "set,for,if,{{ }}|2CAcCAEACAAE8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAGaAZAAEACAAG8BCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAG"
+const spansGemma = "set,for,if,{{ }}|2CAcCAEACAAEgCCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAGeAZAAEACAAGgCCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAG"

@@ -28,10 +28,10 @@ var Gigachat = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGigachat renders gigachat.jinja.
@@ -62,6 +62,8 @@ func renderGigachat(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("assistant<|role_sep|>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderGigachatLlama renders gigachat.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -94,8 +96,10 @@ func renderGigachatLlama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("assistant<|role_sep|>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansGigachat is the position table of gigachat.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigachat = "for,if,{{ }}|0CsBcCAIgBCACEACAECaCICGGCJEIMEICGECJEesBPAAIgBCACEACAECaCICGGCJEIMEICGECJE"
+const spansGigachat = "for,if,{{ }}|0CwBcCAIgBCACEACAECaCICGGCJEIMEICGECJEiBwBPAAIgBCACEACAECaCICGGCJEIMEICGECJE"

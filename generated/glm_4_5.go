@@ -40,10 +40,10 @@ var Glm4_5 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGlm4_5 renders glm_4_5.jinja.
@@ -235,6 +235,8 @@ func renderGlm4_5(w *jinja2.Writer) {
 			renderGlm4_5_visibleText(w, jinja2.ItemAttr(m, "content"))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
@@ -471,6 +473,8 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			renderGlm4_5_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|assistant|>")
@@ -514,4 +518,4 @@ func renderGlm4_5_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
 
 // spansGlm4_5 is the position table of glm_4_5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGlm4_5 = "if,for,{{ }},set,macro|yDSECAGKQACECCAEQA2BAGEQCACIGCIAEACIGI2JGRCMoJCAAIECAGIACAEEICAEKqICIAIAEJGEECAGIuBCAAGACIGIeEAAEACIGEACAGEACAGEACAGEACAGEACAGEACAGIQGRAEECAEQIIAAECCAEI+CEAAG2CCACGQCAAGACIGIAEAGGCEJEG0BCAAGeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEWA/FjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREcSjCRAGKQACECCAEQA2BAGEQCACIGCIAEACIGK8JGRCMuJCAAIECAGIACAEEICAEKwICIAIAEJGEECAGIuBCAAGACIGIeEAAEACIGEACAGEACAGEACAGEACAGEACAGEACAGIQGRAEECAEQIIAAECCAEIkDEAAI6CCACGQCAAGACIGIAEAGGCEJEG4BCAAKeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEWA/FjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"
+const spansGlm4_5 = "if,for,{{ }},set,macro|yDSECAGKQACECCAEQA2BAGEQCACIGCIAEACIGI6JGRCMoJCAAIECAGIACAEEICAEKqICIAIAEJGEECAGIuBCAAGACIGIeEAAEACIGEACAGEACAGEACAGEACAGEACAGEACAGIQGRAEECAEQIIAAECCAEI+CEAAG2CCACGQCAAGACIGIAEAGGCEJEG0BCAAGeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEMQGAAGICiBEWA/FjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREcSjCRAGKQACECCAEQA2BAGEQCACIGCIAEACIGKgKGRCMuJCAAIECAGIACAEEICAEKwICIAIAEJGEECAGIuBCAAGACIGIeEAAEACIGEACAGEACAGEACAGEACAGEACAGEACAGIQGRAEECAEQIIAAECCAEIkDEAAI6CCACGQCAAGACIGIAEAGGCEJEG4BCAAKeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEMQGAAGICiBEWA/FjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"

@@ -40,10 +40,10 @@ var GLM4_6 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGLM4_6 renders GLM-4.6.jinja.
@@ -220,6 +220,8 @@ func renderGLM4_6(w *jinja2.Writer) {
 			renderGLM4_6_visibleText(w, jinja2.ItemAttr(m, "content"))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
@@ -441,6 +443,8 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|assistant|>")
@@ -484,4 +488,4 @@ func renderGLM4_6_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
 
 // spansGLM4_6 is the position table of GLM-4.6.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGLM4_6 = "if,for,{{ }},set,macro|yDSECAGKQACECCAEQA2BAGEQCACIGCIAEACIGI4IGRCKsICAAIACAEEMCAEOyHCIAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQIIAAECCAEI6CEAAGyCCACGICAAGACIGGEEJEIECAGIKCAAGCCIEIgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEWAlFjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREcSjCRAGKQACECCAEQA2BAGEQCACIGCIAEACIGK+IGRCKyICAAIACAEEMCAEO4HCIAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQIIAAECCAEIgDEAAI2CCACGICAAGACIGGEEJEIECAGIKCAAGCCIEMgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEIQGAAGICiBEWAlFjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"
+const spansGLM4_6 = "if,for,{{ }},set,macro|yDSECAGKQACECCAEQA2BAGEQCACIGCIAEACIGI8IGRCKsICAAIACAEEMCAEOyHCIAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQIIAAECCAEI6CEAAGyCCACGICAAGACIGGEEJEIECAGIKCAAGCCIEIgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEMQGAAGICiBEWAlFjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREcSjCRAGKQACECCAEQA2BAGEQCACIGCIAEACIGKiJGRCKyICAAIACAEEMCAEO4HCIAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQIIAAECCAEIgDEAAI2CCACGICAAGACIGGEEJEIECAGIKCAAGCCIEMgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEMQGAAGICiBEWAlFjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"

@@ -41,10 +41,10 @@ var GLM4_7Flash = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGLM4_7Flash renders GLM-4.7-Flash.jinja.
@@ -204,6 +204,8 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			renderGLM4_7Flash_visibleText(w, jinja2.ItemAttr(m, "content"))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
@@ -408,6 +410,8 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			renderGLM4_7Flash_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|assistant|>")
@@ -451,4 +455,4 @@ func renderGLM4_7Flash_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) 
 
 // spansGLM4_7Flash is the position table of GLM-4.7-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGLM4_7Flash = "if,for,{{ }},set,macro|2DSECAGKQACECCAEQAqBAGEQCACIGCIAEACIGI0HGRCMmHCAAIAAmCEC8GC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQGIAAEACAEGmCEAAG+BCACGICAAGACIGGCEJEGACAGEgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREeS3BRAGKQACECCAEQAqBAGEQCACIGCIAEACIGK6HGRCMsHCAAIAAmCECiHC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQGIAAEACAEGsCEAAIiCCACGICAAGACIGGCEJEGACAGIgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEIQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"
+const spansGLM4_7Flash = "if,for,{{ }},set,macro|2DSECAGKQACECCAEQAqBAGEQCACIGCIAEACIGI4HGRCMmHCAAIAAmCEC8GC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQGIAAEACAEGmCEAAG+BCACGICAAGACIGGCEJEGACAGEgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEMQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREeS3BRAGKQACECCAEQAqBAGEQCACIGCIAEACIGK+HGRCMsHCAAIAAmCECiHC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQGIAAEACAEGsCEAAIiCCACGICAAGACIGGCEJEGACAGIgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEMQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"

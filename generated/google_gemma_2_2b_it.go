@@ -33,10 +33,10 @@ var GoogleGemma2_2bIt = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGoogleGemma2_2bIt renders google-gemma-2-2b-it.jinja.
@@ -78,6 +78,8 @@ func renderGoogleGemma2_2bIt(w *jinja2.Writer) {
 		jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil))
 		w.WriteString("<end_of_turn>\n")
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<start_of_turn>model\n")
@@ -126,6 +128,8 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 		llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil))
 		w.WriteString("<end_of_turn>\n")
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<start_of_turn>model\n")
@@ -134,4 +138,4 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 
 // spansGoogleGemma2_2bIt is the position table of google-gemma-2-2b-it.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGoogleGemma2_2bIt = "{{ }},if,for,set|gDACCAEGAeCEAAwCAGyBA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGICnWAOECdCaAFhBAEGAeCEAAwCAIyBA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGICnWAOECdC"
+const spansGoogleGemma2_2bIt = "{{ }},if,for,set|gDACCAEGAeCEAAwCAG2BA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGICnWASECdCaAFhBAEGAeCEAAwCAI2BA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGICnWASECdC"

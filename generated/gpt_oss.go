@@ -29,10 +29,10 @@ var GptOss = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGptOss renders gpt-oss.jinja.
@@ -54,6 +54,8 @@ func renderGptOss(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("<|start|>assistant")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderGptOssLlama renders gpt-oss.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -76,8 +78,10 @@ func renderGptOssLlama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("<|start|>assistant")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansGptOss is the position table of gpt-oss.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGptOss = "for,{{ }}|0CcYCAEICACMICACeaFAAEGCACKICAC"
+const spansGptOss = "for,{{ }}|0CgBYCAEICACMICACiBeFAAEGCACKICAC"

@@ -29,10 +29,10 @@ var Granite4_0 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGranite4_0 renders granite-4.0.jinja.
@@ -55,6 +55,8 @@ func renderGranite4_0(w *jinja2.Writer) {
 		jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderGranite4_0Llama renders granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -79,8 +81,10 @@ func renderGranite4_0Llama(w *jinja2.Writer) {
 		llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansGranite4_0 is the position table of granite-4.0.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGranite4_0 = "for,if,{{ }}|0CeSCAESCACMEGAEKAEAEWeNAAESCACMEGAEKAEAE"
+const spansGranite4_0 = "for,if,{{ }}|0CiBSCAESCACMEGAEKAEAEaiBNAAESCACMEGAEKAEAE"

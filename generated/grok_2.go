@@ -29,10 +29,10 @@ var Grok2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGrok2 renders grok-2.jinja.
@@ -65,6 +65,8 @@ func renderGrok2(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("Assistant:")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderGrok2Llama renders grok-2.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -99,8 +101,10 @@ func renderGrok2Llama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("Assistant:")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansGrok2 is the position table of grok-2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGrok2 = "set,for,if,{{ }}|2CAYCAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJGeAPAAEsBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJG"
+const spansGrok2 = "set,for,if,{{ }}|2CAYCAEwBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJGiBAPAAEwBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJG"

@@ -33,10 +33,10 @@ var HuggingFaceTB_SmolLM3_3B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderHuggingFaceTB_SmolLM3_3B renders HuggingFaceTB-SmolLM3-3B.jinja.
@@ -142,6 +142,8 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// HuggingFaceTB-SmolLM3-3B.jinja:55:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:56:5 {%- if reasoning_mode == "/think" -%}
@@ -261,6 +263,8 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// HuggingFaceTB-SmolLM3-3B.jinja:55:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:56:5 {%- if reasoning_mode == "/think" -%}
@@ -276,4 +280,4 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 
 // spansHuggingFaceTB_SmolLM3_3B is the position table of HuggingFaceTB-SmolLM3-3B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHuggingFaceTB_SmolLM3_3B = "if,set,{{ }},for|kDGKCAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAASwCOJGGKCICO6BCAAGICIEKqBCAAGWCAAEECIEMEEAEIMEJAGECAEMSIRAEMCIAKAGIEeGtDRAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAUwCOJGGKCICO6BCAAGICIEKqBCAAGWCAAEECIEMEEAEIMEJAGECAEMSIRAEMCIAKAGIE"
+const spansHuggingFaceTB_SmolLM3_3B = "if,set,{{ }},for|kDGKCAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAS0COJGGKCICO6BCAAGICIEKqBCAAGWCAAEECIEMEEAEIMEJAGECAEQSIRAEMCIAKAGIEeGtDRAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAU0COJGGKCICO6BCAAGICIEKqBCAAGWCAAEECIEMEEAEIMEJAGECAEQSIRAEMCIAKAGIE"

@@ -29,10 +29,10 @@ var HunyuanMoe = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderHunyuanMoe renders hunyuan-moe.jinja.
@@ -59,6 +59,8 @@ func renderHunyuanMoe(w *jinja2.Writer) {
 			w.WriteString("<|extra_0|>")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderHunyuanMoeLlama renders hunyuan-moe.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -87,8 +89,10 @@ func renderHunyuanMoeLlama(w *jinja2.Writer) {
 			w.WriteString("<|extra_0|>")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansHunyuanMoe is the position table of hunyuan-moe.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHunyuanMoe = "for,if,{{ }}|0CmBaCAEgBCACGECAEGUCICGACJEIEEAEamBNAAEgBCACGECAEGUCICGACJEIEEAE"
+const spansHunyuanMoe = "for,if,{{ }}|0CqBaCAEgBCACGECAEGUCICGACJEIEEAEeqBNAAEgBCACGECAEGUCICGACJEIEEAE"

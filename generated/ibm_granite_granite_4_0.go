@@ -36,10 +36,10 @@ var IbmGraniteGranite4_0 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderIbmGraniteGranite4_0 renders ibm-granite-granite-4.0.jinja.
@@ -262,6 +262,8 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// ibm-granite-granite-4.0.jinja:116:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
@@ -490,6 +492,8 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// ibm-granite-granite-4.0.jinja:116:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
@@ -498,4 +502,4 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 
 // spansIbmGraniteGranite4_0 is the position table of ibm-granite-granite-4.0.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansIbmGraniteGranite4_0 = "set,if,for,{{ }}|uDACCAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIWGRCEECIGMEEAGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRCiBAnHAAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIWGRCEECIGMEEAGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRC"
+const spansIbmGraniteGranite4_0 = "set,if,for,{{ }}|uDACCAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIWGRCEECIGMEEAGKiGEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACQEKRCiBAnHAAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIWGRCEECIGMEEAGKiGEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACQEKRC"

@@ -36,10 +36,10 @@ var IbmGraniteGranite4_1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderIbmGraniteGranite4_1 renders ibm-granite-granite-4.1.jinja.
@@ -253,6 +253,8 @@ func renderIbmGraniteGranite4_1(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// ibm-granite-granite-4.1.jinja:112:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
@@ -472,6 +474,8 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// ibm-granite-granite-4.1.jinja:112:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
@@ -480,4 +484,4 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 
 // spansIbmGraniteGranite4_1 is the position table of ibm-granite-granite-4.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansIbmGraniteGranite4_1 = "set,if,for,{{ }}|uDACCAEACAAEACAAEACAAEGCACEACIAGEEJAIYIACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIKGRCEECIGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRCiBA/GAAEACAAEACAAEACAAEGCACEACIAGEEJAIYIACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIKGRCEECIGK+FEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACMEKRC"
+const spansIbmGraniteGranite4_1 = "set,if,for,{{ }}|uDACCAEACAAEACAAEACAAEGCACEACIAGEEJAIYIACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIKGRCEECIGKiGEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACQEKRCiBA/GAAEACAAEACAAEACAAEGCACEACIAGEEJAIYIACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIKGRCEECIGKiGEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACQEKRC"

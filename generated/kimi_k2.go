@@ -29,10 +29,10 @@ var KimiK2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderKimiK2 renders kimi-k2.jinja.
@@ -47,6 +47,8 @@ func renderKimiK2(w *jinja2.Writer) {
 		jinja2.WriteAdd(w, jinja2.MethodGetDefault(headers, jinja2.ItemStr(message, "role"), jinja2.Lit("")), jinja2.ItemStr(message, "content"), jinja2.Lit("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderKimiK2Llama renders kimi-k2.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -63,8 +65,10 @@ func renderKimiK2Llama(w *jinja2.Writer) {
 		llamacpp.WriteAdd(w, llamacpp.MethodGetDefault(headers, llamacpp.ItemStr(message, "role"), jinja2.Lit("")), llamacpp.ItemStr(message, "content"), jinja2.Lit("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansKimiK2 is the position table of kimi-k2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2 = "set,for,{{ }}|2CAWCAEIMACEACAEYAPAAEIMACEACAE"
+const spansKimiK2 = "set,for,{{ }}|2CAWCAEMMACEACAEcAPAAEMMACEACAE"

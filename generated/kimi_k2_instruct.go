@@ -34,10 +34,10 @@ var KimiK2Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderKimiK2Instruct renders Kimi-K2-Instruct.jinja.
@@ -147,6 +147,8 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Kimi-K2-Instruct.jinja:58:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
@@ -292,6 +294,8 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Kimi-K2-Instruct.jinja:58:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
@@ -327,4 +331,4 @@ func renderKimiK2Instruct_renderContentLlama(w *jinja2.Writer, msg jinja2.Value)
 
 // spansKimiK2Instruct is the position table of Kimi-K2-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2Instruct = "set,if,{{ }},for,macro|mDAgBCAEACAAEKEACGCCwCEIuFExCGKECECIEIAAIkBCACICCaEEYCTCICCcEMCEHEIqDGfCECCEEGyBCAGGCCEAGACAAECCAAGCCmBEGSA8CCGAAqDEIAAkDEKqBGxKCGQCFCEACEAIAEAAICEWEGACjBECICMCGACFEKEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEEgBAMVAEACAAEKEACGCCwCEKyFExCGKECECIEIAAIkBCACICCaEEYCTCICCcEMCEHEIuDGfCGCCEEIyBCAGGACEAEACAAECCAAGCCmBEGUA8CCIAAqDEIAAkDEKqBGxKCGQCFCEACEAIAEAAICEWEGACjBECICMCGACFEKEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEE"
+const spansKimiK2Instruct = "set,if,{{ }},for,macro|mDAgBCAEACAAEKEACGCCwCEIyFExCGKECECIEIAAIkBCACICCaEEYCTCICCcEMCEHEIqDGfCECCEEGyBCAGGCCEAGACAAECCAAGCCmBEGSA8CCGAAqDEIAAkDEKqBGxKCGQCFCEACEAIAEAAICEWEGACjBECICMCGACFEOEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEEgBAMVAEACAAEKEACGCCwCEK2FExCGKECECIEIAAIkBCACICCaEEYCTCICCcEMCEHEIuDGfCGCCEEIyBCAGGACEAEACAAECCAAGCCmBEGUA8CCIAAqDEIAAkDEKqBGxKCGQCFCEACEAIAEAAICEWEGACjBECICMCGACFEOEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEE"

@@ -34,10 +34,10 @@ var KimiK2Thinking = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderKimiK2Thinking renders Kimi-K2-Thinking.jinja.
@@ -166,6 +166,8 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Kimi-K2-Thinking.jinja:106:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
@@ -397,6 +399,8 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Kimi-K2-Thinking.jinja:106:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
@@ -501,4 +505,4 @@ func renderKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, message jinja2.
 
 // spansKimiK2Thinking is the position table of Kimi-K2-Thinking.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2Thinking = "set,for,if,{{ }},macro|sDA2BCAEACAAIAeAAEMCACEGCIEEACIAIAKRAEACAAEKEAEGCCwCGIEGxCEIsCIACGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGK2CKJCGACEGEqCCAEGCCEAGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGKEMJEQCzGAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGSCOjBIG2BEECGCCEAGAAAAEACAAECCAAGCCmBGGSA8CEGAAqDGIAAkDGoBAT5KAEACAAIAeAAEMCACEGCIEEACIAIAKRAEACAAEKEAEGCCwCGIEGxCEKsCIACGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGM2CKJCGACEGEqCCAEGCCEAGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGKEMJEQCzGAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGSCOjBII2BEECGACEAEAAAAEACAAECCAAGCCmBGGUA8CEIAAqDGIAAkDG"
+const spansKimiK2Thinking = "set,for,if,{{ }},macro|sDA2BCAEACAAIAeAAEMCACEGCIEEACIAIAKRAEACAAEKEAEGCCwCGIEGxCEIsCIACGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGK6CKJCGACEGEqCCAEGCCEAGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGOEMJEQCzGAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGSCOjBIG2BEECGCCEAGAAAAEACAAECCAAGCCmBGGSA8CEGAAqDGIAAkDGoBAT5KAEACAAIAeAAEMCACEGCIEEACIAIAKRAEACAAEKEAEGCCwCGIEGxCEKsCIACGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGM6CKJCGACEGEqCCAEGCCEAGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGOEMJEQCzGAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGSCOjBII2BEECGACEAEAAAAEACAAECCAAGCCmBGGUA8CEIAAqDGIAAkDG"

@@ -32,10 +32,10 @@ var LFM2_8B_A1B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLFM2_8B_A1B renders LFM2-8B-A1B.jinja.
@@ -116,6 +116,8 @@ func renderLFM2_8B_A1B(w *jinja2.Writer) {
 		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
 		jinja2.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
@@ -202,6 +204,8 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
 		llamacpp.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
@@ -210,4 +214,4 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 
 // spansLFM2_8B_A1B is the position table of LFM2-8B-A1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLFM2_8B_A1B = "{{ }},set,if,for|gDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKqBEDGGGCCAKACACEGCAEEACCCGGEDEEACCCGAEDAGEEDEcAlCAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMoBEDGGECCAIACACEGCAEEACCCGGEDEEACCCGAEDAGEEDE"
+const spansLFM2_8B_A1B = "{{ }},set,if,for|gDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKuBEDGGGCCAKACACEGCAEEACCCGGEDEEACCCGAEDAKEEDEcAlCAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMsBEDGGECCAIACACEGCAEEACCCGGEDEEACCCGAEDAKEEDE"

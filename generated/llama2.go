@@ -29,10 +29,10 @@ var Llama2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlama2 renders llama2.jinja.
@@ -66,6 +66,8 @@ func renderLlama2(w *jinja2.Writer) {
 			nsInsideTurn = false
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderLlama2Llama renders llama2.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -101,8 +103,10 @@ func renderLlama2Llama(w *jinja2.Writer) {
 			nsInsideTurn = false
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansLlama2 is the position table of llama2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2 = "set,for,if,{{ }}|0CCeCAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWCbAAGuBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"
+const spansLlama2 = "set,for,if,{{ }}|0CCeCAGyBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAaCbAAGyBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

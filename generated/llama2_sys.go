@@ -29,10 +29,10 @@ var Llama2Sys = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlama2Sys renders llama2-sys.jinja.
@@ -68,6 +68,8 @@ func renderLlama2Sys(w *jinja2.Writer) {
 			nsInsideTurn = false
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderLlama2SysLlama renders llama2-sys.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -105,8 +107,10 @@ func renderLlama2SysLlama(w *jinja2.Writer) {
 			nsInsideTurn = false
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansLlama2Sys is the position table of llama2-sys.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2Sys = "set,for,if,{{ }}|0CCeCAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAWCbAAGyBEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"
+const spansLlama2Sys = "set,for,if,{{ }}|0CCeCAG2BEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAaCbAAG2BEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"

@@ -29,10 +29,10 @@ var Llama3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlama3 renders llama3.jinja.
@@ -51,6 +51,8 @@ func renderLlama3(w *jinja2.Writer) {
 		w.WriteString("<|eot_id|>")
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderLlama3Llama renders llama3.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -71,8 +73,10 @@ func renderLlama3Llama(w *jinja2.Writer) {
 		w.WriteString("<|eot_id|>")
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansLlama3 is the position table of llama3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama3 = "set,for,{{ }}|2CAUCAEQCACEICAEgBAFAAEQCACEICAE"
+const spansLlama3 = "set,for,{{ }}|2CAUCAEUCACEICAEkBAFAAEUCACEICAE"

@@ -29,10 +29,10 @@ var Llama4 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlama4 renders llama4.jinja.
@@ -51,6 +51,8 @@ func renderLlama4(w *jinja2.Writer) {
 		w.WriteString("<|eot|>")
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderLlama4Llama renders llama4.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -71,8 +73,10 @@ func renderLlama4Llama(w *jinja2.Writer) {
 		w.WriteString("<|eot|>")
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansLlama4 is the position table of llama4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama4 = "set,for,{{ }}|2CAUCAEQCACEICAEgBAFAAEQCACEICAE"
+const spansLlama4 = "set,for,{{ }}|2CAUCAEUCACEICAEkBAFAAEUCACEICAE"

@@ -35,10 +35,10 @@ var LlamaCppLfm2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
@@ -162,6 +162,8 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
 		jinja2.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
@@ -292,6 +294,8 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
 		llamacpp.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
@@ -300,4 +304,4 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 
 // spansLlamaCppLfm2 is the position table of llama-cpp-lfm2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppLfm2 = "{{ }},set,if,for|mDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKgEEDGGGCCAKKCACOGCAEEACCCGyCEDEEACCCCsCCGEGACHCE8BCAGKGCCEEAAyBCGCCzBCGACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAGEEDEcAnDAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMgEEDGGECCAIKCACOGCAEEACCCG0CEDEGACCCCsCCGEGACHCG6BCAGKGCCEEAAyBCGACzBCEACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAGEEDE"
+const spansLlamaCppLfm2 = "{{ }},set,if,for|mDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKkEEDGGGCCAKKCACOGCAEEACCCGyCEDEEACCCCsCCGEGACHCE8BCAGKGCCEEAAyBCGCCzBCGACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAKEEDEcAnDAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMkEEDGGECCAIKCACOGCAEEACCCG0CEDEGACCCCsCCGEGACHCG6BCAGKGCCEEAAyBCGACzBCEACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAKEEDE"

@@ -29,10 +29,10 @@ var Megrez = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMegrez renders megrez.jinja.
@@ -48,6 +48,8 @@ func renderMegrez(w *jinja2.Writer) {
 		w.WriteString("<|turn_end|>")
 	}
 	w.WriteString("<|role_start|>assistant<|role_end|>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMegrezLlama renders megrez.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -65,8 +67,10 @@ func renderMegrezLlama(w *jinja2.Writer) {
 		w.WriteString("<|turn_end|>")
 	}
 	w.WriteString("<|role_start|>assistant<|role_end|>")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansMegrez is the position table of megrez.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMegrez = "for,{{ }}|0CQOCAEICACeQDAAEICAC"
+const spansMegrez = "for,{{ }}|0CUOCAEICACiBUDAAEICAC"

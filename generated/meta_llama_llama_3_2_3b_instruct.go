@@ -38,10 +38,10 @@ var MetaLlamaLlama3_2_3B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMetaLlamaLlama3_2_3B_Instruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
@@ -189,6 +189,8 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 			w.WriteString("<|eot_id|>")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:91:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
@@ -343,6 +345,8 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 			w.WriteString("<|eot_id|>")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:91:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
@@ -351,4 +355,4 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 
 // spansMetaLlamaLlama3_2_3B_Instruct is the position table of meta-llama-Llama-3.2-3B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMetaLlamaLlama3_2_3B_Instruct = "{{ }},if,set,for|2DACCAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG6CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAMEKZCmBA1FAAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI6CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAMEKZC"
+const spansMetaLlamaLlama3_2_3B_Instruct = "{{ }},if,set,for|2DACCAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG+CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAQEKZCmBA1FAAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI+CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAQEKZC"

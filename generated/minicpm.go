@@ -29,10 +29,10 @@ var Minicpm = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMinicpm renders minicpm.jinja.
@@ -55,6 +55,8 @@ func renderMinicpm(w *jinja2.Writer) {
 			jinja2.Write(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMinicpmLlama renders minicpm.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -79,8 +81,10 @@ func renderMinicpmLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansMinicpm is the position table of minicpm.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMinicpm = "set,for,if,{{ }}|2CAeCAEYCACESCAEEECAGMAEAGYALAAEYCACESCAEEECAGMAEAG"
+const spansMinicpm = "set,for,if,{{ }}|2CAeCAEcCACESCAEEECAGMAEAGcALAAEcCACESCAEEECAGMAEAG"

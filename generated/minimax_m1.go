@@ -36,10 +36,10 @@ var MiniMaxM1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMiniMaxM1 renders MiniMax-M1.jinja.
@@ -198,6 +198,8 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 			w.WriteString("<end_of_sentence>\n")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// MiniMax-M1.jinja:89:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<beginning_of_sentence>ai name=assistant\n")
@@ -362,6 +364,8 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 			w.WriteString("<end_of_sentence>\n")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// MiniMax-M1.jinja:89:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<beginning_of_sentence>ai name=assistant\n")
@@ -370,4 +374,4 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 
 // spansMiniMaxM1 is the position table of MiniMax-M1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM1 = "if,set,{{ }},for|qDGECAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGECCAEM0FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEYEQAAeGvFAAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGGACAEK0FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEYEQAA"
+const spansMiniMaxM1 = "if,set,{{ }},for|qDGECAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGECCAEM4FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEcEQAAeGvFAAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGGACAEK4FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEcEQAA"

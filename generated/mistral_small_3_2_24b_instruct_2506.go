@@ -41,10 +41,10 @@ var MistralSmall3_2_24B_Instruct2506 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralSmall3_2_24B_Instruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
@@ -241,6 +241,8 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only system, user, assistant, and tool roles are supported!")))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMistralSmall3_2_24B_Instruct2506Llama renders Mistral-Small-3.2-24B-Instruct-2506.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -440,8 +442,10 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only system, user, assistant, and tool roles are supported!")))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansMistralSmall3_2_24B_Instruct2506 is the position table of Mistral-Small-3.2-24B-Instruct-2506.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralSmall3_2_24B_Instruct2506 = "set,{{ }},if,for|0DACCAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCIqIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEACeAzHRAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCKqIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEAC"
+const spansMistralSmall3_2_24B_Instruct2506 = "set,{{ }},if,for|0DACCAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCIuIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEACiBAzHRAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCKuIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEAC"

@@ -29,10 +29,10 @@ var MistralV1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralV1 renders mistral-v1.jinja.
@@ -67,6 +67,8 @@ func renderMistralV1(w *jinja2.Writer) {
 			nsInsideTurn = false
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMistralV1Llama renders mistral-v1.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -103,8 +105,10 @@ func renderMistralV1Llama(w *jinja2.Writer) {
 			nsInsideTurn = false
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansMistralV1 is the position table of mistral-v1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV1 = "set,for,if,{{ }}|0CAgBCAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAWAZAAEyBCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"
+const spansMistralV1 = "set,for,if,{{ }}|0CAgBCAE2BCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAaAZAAE2BCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"

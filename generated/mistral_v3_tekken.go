@@ -29,10 +29,10 @@ var MistralV3Tekken = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralV3Tekken renders mistral-v3-tekken.jinja.
@@ -65,6 +65,8 @@ func renderMistralV3Tekken(w *jinja2.Writer) {
 			nsInsideTurn = false
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMistralV3TekkenLlama renders mistral-v3-tekken.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -99,8 +101,10 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer) {
 			nsInsideTurn = false
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV3Tekken = "set,for,if,{{ }}|0CAgBCAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAWAZAAEuBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"
+const spansMistralV3Tekken = "set,for,if,{{ }}|0CAgBCAEyBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAaAZAAEyBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

@@ -29,10 +29,10 @@ var MistralV7 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralV7 renders mistral-v7.jinja.
@@ -61,6 +61,8 @@ func renderMistralV7(w *jinja2.Writer) {
 			w.WriteString("</s>")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMistralV7Llama renders mistral-v7.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -91,8 +93,10 @@ func renderMistralV7Llama(w *jinja2.Writer) {
 			w.WriteString("</s>")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansMistralV7 is the position table of mistral-v7.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV7 = "for,if,{{ }}|0CqBWCAEkBCACGECAEGYCICGECJEMEEAEaqBNAAEkBCACGECAEGYCICGECJEMEEAE"
+const spansMistralV7 = "for,if,{{ }}|0CuBWCAEkBCACGECAEGYCICGECJEMEEAEeuBNAAEkBCACGECAEGYCICGECJEMEEAE"

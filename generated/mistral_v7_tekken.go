@@ -29,10 +29,10 @@ var MistralV7Tekken = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralV7Tekken renders mistral-v7-tekken.jinja.
@@ -59,6 +59,8 @@ func renderMistralV7Tekken(w *jinja2.Writer) {
 			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("</s>"))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMistralV7TekkenLlama renders mistral-v7-tekken.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -87,8 +89,10 @@ func renderMistralV7TekkenLlama(w *jinja2.Writer) {
 			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>"))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansMistralV7Tekken is the position table of mistral-v7-tekken.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV7Tekken = "for,if,{{ }}|0CmBWCAEgBCACGECAEGUCICGECJEMAEAEWmBNAAEgBCACGECAEGUCICGECJEMAEAE"
+const spansMistralV7Tekken = "for,if,{{ }}|0CqBWCAEgBCACGECAEGUCICGECJEMAEAEaqBNAAEgBCACGECAEGUCICGECJEMAEAE"

@@ -36,10 +36,10 @@ var MistralaiMinistral3_14B_Reasoning2512 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralaiMinistral3_14B_Reasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
@@ -239,6 +239,8 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Lit("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Lit("."))))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMistralaiMinistral3_14B_Reasoning2512Llama renders mistralai-Ministral-3-14B-Reasoning-2512.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -441,8 +443,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(jinja2.Lit("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Lit("."))))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansMistralaiMinistral3_14B_Reasoning2512 is the position table of mistralai-Ministral-3-14B-Reasoning-2512.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMinistral3_14B_Reasoning2512 = "set,{{ }},if,for|qDAECAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAIiHKRGI4GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEmEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKuBKZEGmBCIGICEIAGACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIACeA1HRAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAKiHKRGI4GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEmEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKuBKZEIkBCIGIAEIAEACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIAC"
+const spansMistralaiMinistral3_14B_Reasoning2512 = "set,{{ }},if,for|qDAECAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAImHKRGI4GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEmEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKuBKZEGmBCIGICEIAGACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIACiBA1HRAEAGACEwCIAEIwBEIEGACICIeEAGEYCIEGACICCQCAEGACACIAEACMAKZAIAEAAEGCAEEACICIAMRAEACAAEOCAEEACIAEACAAEACACGAIJAEYCAGESCIEGGCIEEACICGAEJAKmHKRGI4GGIEGqCCIEGACICCiCCAEIOEAEEACIAIAEAAGeEJGEWCIEGACICCOCAEMAGACOAKRCEmEIJEGICAEGACICGsBGJEEACICCmBCAEGeCAGEYCIEGACICCQCAEGACACIAEACKuBKZEIkBCIGIAEIAEACAAEOCAEEACIACICAEGACAAGAEJCIAIRCCQGAEGACACIAIAC"

@@ -40,10 +40,10 @@ var MistralaiMistralNemoInstruct2407 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralaiMistralNemoInstruct2407 renders mistralai-Mistral-Nemo-Instruct-2407.jinja.
@@ -242,6 +242,8 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMistralaiMistralNemoInstruct2407Llama renders mistralai-Mistral-Nemo-Instruct-2407.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -446,8 +448,10 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansMistralaiMistralNemoInstruct2407 is the position table of mistralai-Mistral-Nemo-Instruct-2407.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMistralNemoInstruct2407 = "if,set,for,{{ }}|0DUCCAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGE+ICAEMwICIAGmDCIAG+CEIEICCICG+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGIkEEJAI2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAGgBUpFRAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGGkJCAEM2ICIAGqDCIAGiDEIEICCICK+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGImEEJAK2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAG"
+const spansMistralaiMistralNemoInstruct2407 = "if,set,for,{{ }}|0DUCCAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGEiJCAEMwICIAGmDCIAG+CEIEICCICG+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGIkEEJAI2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAGkBUpFRAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGGoJCAEM2ICIAGqDCIAGiDEIEICCICK+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGImEEJAK2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAG"

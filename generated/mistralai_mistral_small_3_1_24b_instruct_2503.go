@@ -41,10 +41,10 @@ var MistralaiMistralSmall3_1_24B_Instruct2503 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralaiMistralSmall3_1_24B_Instruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
@@ -304,6 +304,8 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMistralaiMistralSmall3_1_24B_Instruct2503Llama renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -570,8 +572,10 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansMistralaiMistralSmall3_1_24B_Instruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMistralSmall3_1_24B_Instruct2503 = "set,{{ }},if,for|2DACCAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAEOCAGGGCIEEACIAIQIRGIGCIEEACICI4KIRGIuKCIEGmDCIEG+CEIGICCIAG+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKoFKxBEGSCAEGACIAIAEAAI2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEACgBA3HRAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAGOCAGGGCIEEACIAIQIRGIGCIEEACICK+KIRGI0KCIEGqDCIEGiDEIGICCIAK+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKqFKxBEGSCAEGACIAIAEAAK2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEAC"
+const spansMistralaiMistralSmall3_1_24B_Instruct2503 = "set,{{ }},if,for|2DACCAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAEOCAGGGCIEEACIAIQIRGIGCIEEACICI8KIRGIuKCIEGmDCIEG+CEIGICCIAG+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKoFKxBEGSCAEGACIAIAEAAI2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEACkBA3HRAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAGOCAGGGCIEEACIAIQIRGIGCIEEACICKiLIRGI0KCIEGqDCIEGiDEIGICCIAK+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKqFKxBEGSCAEGACIAIAEAAK2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEAC"

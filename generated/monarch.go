@@ -29,10 +29,10 @@ var Monarch = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMonarch renders monarch.jinja.
@@ -50,6 +50,8 @@ func renderMonarch(w *jinja2.Writer) {
 		jinja2.WriteAdd(w, jinja2.ItemStr(message, "role"), jinja2.Lit("\n"), jinja2.ItemStr(message, "content"), jinja2.Lit("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMonarchLlama renders monarch.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -69,8 +71,10 @@ func renderMonarchLlama(w *jinja2.Writer) {
 		llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "role"), jinja2.Lit("\n"), llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansMonarch is the position table of monarch.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMonarch = "for,if,{{ }}|0CUSCAIECACIAGAEWUJAAIECACIAGAE"
+const spansMonarch = "for,if,{{ }}|0CYSCAIECACIAGAEaYJAAIECACIAGAE"

@@ -35,10 +35,10 @@ var MoonshotaiKimiK2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMoonshotaiKimiK2 renders moonshotai-Kimi-K2.jinja.
@@ -131,6 +131,8 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// moonshotai-Kimi-K2.jinja:41:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
@@ -230,6 +232,8 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// moonshotai-Kimi-K2.jinja:41:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
@@ -238,4 +242,4 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 
 // spansMoonshotaiKimiK2 is the position table of moonshotai-Kimi-K2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMoonshotaiKimiK2 = "if,{{ }},for,set|kDKCCAGCCwCCI4EExCEIECEAIYGAAGSEIAGMEAAGGEAAKqDGJAEKCEAGAA6BCIiBE7BEKCCEGGCCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRAaKxCAAGCCwCCI6EExCEIECEAIYGAAGSEIAGMEAAGGEAAKsDGJAGKCEAGAA6BCKgBE7BEKACEGECCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECOEMRA"
+const spansMoonshotaiKimiK2 = "if,{{ }},for,set|kDKCCAGCCwCCI8EExCEIECEAIYGAAGSEIAGMEAAGGEAAKqDGJAEKCEAGAA6BCIiBE7BEKCCEGGCCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECSEMRAaKxCAAGCCwCCI+EExCEIECEAIYGAAGSEIAGMEAAGGEAAKsDGJAGKCEAGAA6BCKgBE7BEKACEGECCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECSEMRA"

@@ -34,10 +34,10 @@ var MoonshotaiKimiK2Thinking = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMoonshotaiKimiK2Thinking renders moonshotai-Kimi-K2-Thinking.jinja.
@@ -149,6 +149,8 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// moonshotai-Kimi-K2-Thinking.jinja:95:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
@@ -358,6 +360,8 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// moonshotai-Kimi-K2-Thinking.jinja:95:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_assistant|>assistant<|im_middle|>")
@@ -455,4 +459,4 @@ func renderMoonshotaiKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, messa
 
 // spansMoonshotaiKimiK2Thinking is the position table of moonshotai-Kimi-K2-Thinking.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMoonshotaiKimiK2Thinking = "set,for,if,{{ }},macro|wDAuCCAEOCACEICIEECCIAKAMRAEACAAEKEAEGCCwCGIEGxCEI+BIACGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFAGCCaGGACjBGCICMEGACFGKoCKJCGACEGE8BCAEGCCEAGCCOGGAAcGEGCrBEEACCGEcECEGCCFAGCCaGGACjBGCICMEGACFGKEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGQCKjBIGqBEECGCCEAGCCmBGGUA8CEIAAqDGIAAkDGsBAO5KAESCACGKCIEEECIAMAMRAEACAAEKEAEGCCwCGIEGxCEK+BIACGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFAGCCaGGACjBGCICMEGACFGMoCKJCGACEGE8BCAEGCCEAGCCOGGAAcGEGCrBEEACCGEcECEGCCFAGCCaGGACjBGCICMEGACFGKEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGQCKjBIIqBEECGCCEAGCCmBGGUA8CEIAAqDGIAAkDG"
+const spansMoonshotaiKimiK2Thinking = "set,for,if,{{ }},macro|wDAuCCAEOCACEICIEECCIAKAMRAEACAAEKEAEGCCwCGIEGxCEI+BIACGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFAGCCaGGACjBGCICMEGACFGKsCKJCGACEGE8BCAEGCCEAGCCOGGAAcGEGCrBEEACCGEcECEGCCFAGCCaGGACjBGCICMEGACFGOEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGQCKjBIGqBEECGCCEAGCCmBGGUA8CEIAAqDGIAAkDGsBAO5KAESCACGKCIEEECIAMAMRAEACAAEKEAEGCCwCGIEGxCEK+BIACGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFAGCCaGGACjBGCICMEGACFGMsCKJCGACEGE8BCAEGCCEAGCCOGGAAcGEGCrBEEACCGEcECEGCCFAGCCaGGACjBGCICMEGACFGOEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGQCKjBIIqBEECGCCEAGCCmBGGUA8CEIAAqDGIAAkDG"

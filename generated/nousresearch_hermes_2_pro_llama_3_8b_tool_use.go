@@ -40,10 +40,10 @@ var NousResearchHermes2ProLlama3_8B_ToolUse = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderNousResearchHermes2ProLlama3_8B_ToolUse renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
@@ -221,6 +221,8 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:149:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
@@ -466,6 +468,8 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:149:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
@@ -531,4 +535,4 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w *jinj
 
 // spansNousResearchHermes2ProLlama3_8B_ToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNousResearchHermes2ProLlama3_8B_ToolUse = "{{ }},for,if,set,macro|0DCkCCAGyFIACIKCIEGACIGIGGJAKECAAIeCACOECIAIECAEMOKJEGGCIAMEEJAIiBGACKECIEIOIAAUKEJEECCIAKOMJEKAGIAIEGJEMuEgBJCIkECIEGIE+BAK0DE3BEGCCAAG4BCJCGKGWEGACCGICIJAGaGAEIOEIEEACIAIAEAAMuBSZEGGCAEKAMAAEKCAEOKQAEEGEIEOEKZEQCpJAIGACAGE8COAEEACIAC2CCAEGICAAKmCCAEGWCAEGICIASoBIJEIYEACIECEAIECAEsBCWNAG8FIACIKCIEGACIGIEGJAIECAAMcCACMECIAIECAEMOKJEGGCIAMEEJAMkBGACMECIEIOIAAUMEJEGCCIAKQMJEMAGIAIEGJEMuEgBJCIkECIEGIE+BAK0DE3BEGCCAAG4BCJCGKGWEGACCGICIJAGaGAEIOEIEEACIAIAEAAMuBSZEGGCAEKAMAAEKCAEOKQAEEGEIEOEKZEQCpJAIGACAGE8COAEEACIAC2CCAEGICAAKmCCAEGWCAEGICIASoBIJEIYEACIECEAIECAE"
+const spansNousResearchHermes2ProLlama3_8B_ToolUse = "{{ }},for,if,set,macro|0DCkCCAGyFIACIKCIEGACIGIGGJAKECAAIeCACOECIAIECAEMOKJEGGCIAMEEJAIiBGACKECIEIOIAAUKEJEECCIAKOMJEKAGIAIEGJEMyEgBJCIkECIEGIE+BAK0DE3BEGCCAAG4BCJCGKGWEGACCGICIJAGaGAEIOEIEEACIAIAEAAMuBSZEGGCAEKAMAAEKCAEOKQAEEGEIESEKZEQCpJAIGACAGE8COAEEACIAC2CCAEGICAAKmCCAEGWCAEGICIASoBIJEIYEACIECEAIECAEsBCWNAG8FIACIKCIEGACIGIEGJAIECAAMcCACMECIAIECAEMOKJEGGCIAMEEJAMkBGACMECIEIOIAAUMEJEGCCIAKQMJEMAGIAIEGJEMyEgBJCIkECIEGIE+BAK0DE3BEGCCAAG4BCJCGKGWEGACCGICIJAGaGAEIOEIEEACIAIAEAAMuBSZEGGCAEKAMAAEKCAEOKQAEEGEIESEKZEQCpJAIGACAGE8COAEEACIAC2CCAEGICAAKmCCAEGWCAEGICIASoBIJEIYEACIECEAIECAE"

@@ -39,10 +39,10 @@ var NvidiaLlama3_3NemotronSuper49B_V1_5 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderNvidiaLlama3_3NemotronSuper49B_V1_5 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
@@ -227,6 +227,8 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1501 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1533 {{- start_header ~ assistant_token ~ end_header -}}
@@ -421,6 +423,8 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1501 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1533 {{- start_header ~ assistant_token ~ end_header -}}
@@ -435,4 +439,4 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 
 // spansNvidiaLlama3_3NemotronSuper49B_V1_5 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNvidiaLlama3_3NemotronSuper49B_V1_5 = "set,{{ }},if,for|wDACCAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEGA6BCKmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECEoGAWGK8FA+BEGEAqCCIAA8CCEAAsBCCoFAcEGQAwCEGAAwCAIAAgFAGEAkDCIAAmDCEsCAcEIiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCwBAeEGMAmCEEGAuECMAAoFCEIAuBCMIAwFEGAAiGCKSAkDEEEAgCCIEAmDEgBAf/iDAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAGAA6BCEmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECGkGAWGK4FA+BEIAAqCCEAA8CCEAAsBCCmFAcEGQAwCEGAAwCAIAAgFAIAAkDCEAAmDCEuCAcEKiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCuBAeEGKAmCEGCAuECIAAoFCEIAuBCMIAwFEGAAiGCKQAkDEGAAgCCEEAmDE"
+const spansNvidiaLlama3_3NemotronSuper49B_V1_5 = "set,{{ }},if,for|wDACCAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEGA6BCKmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECEsGAWGK8FA+BEGEAqCCIAA8CCEAAsBCCoFAcEGQAwCEGAAwCAIAAgFAGEAkDCIAAmDCEsCAcEIiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCwBAeEGMAmCEEGAuECMAAoFCEIAuBCMIAwFEGAAiGCOSAkDEEEAgCCIEAmDEgBAf/iDAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAGAA6BCEmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECGoGAWGK4FA+BEIAAqCCEAA8CCEAAsBCCmFAcEGQAwCEGAAwCAIAAgFAIAAkDCEAAmDCEuCAcEKiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCuBAeEGKAmCEGCAuECIAAoFCEIAuBCMIAwFEGAAiGCOQAkDEGAAgCCEEAmDE"

@@ -29,10 +29,10 @@ var Openchat = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderOpenchat renders openchat.jinja.
@@ -57,6 +57,8 @@ func renderOpenchat(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("GPT4 Correct Assistant:")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderOpenchatLlama renders openchat.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -83,8 +85,10 @@ func renderOpenchatLlama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("GPT4 Correct Assistant:")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansOpenchat is the position table of openchat.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenchat = "for,if,{{ }}|0CiBYCAEaCACGACAEIKEAEiBiBJAAEaCACGACAEIKEAE"
+const spansOpenchat = "for,if,{{ }}|0CmBYCAEaCACGACAEIKEAEmBmBJAAEaCACGACAEIKEAE"

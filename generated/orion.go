@@ -29,10 +29,10 @@ var Orion = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderOrion renders orion.jinja.
@@ -65,6 +65,8 @@ func renderOrion(w *jinja2.Writer) {
 			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("</s>"))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderOrionLlama renders orion.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -99,8 +101,10 @@ func renderOrionLlama(w *jinja2.Writer) {
 			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>"))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansOrion is the position table of orion.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOrion = "set,for,if,{{ }}|0CAcCAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAGWAZAAEuBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAG"
+const spansOrion = "set,for,if,{{ }}|0CAcCAEyBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAGaAZAAEyBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAG"

@@ -32,10 +32,10 @@ var Qwen3Coder = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderQwen3Coder renders Qwen3-Coder.jinja.
@@ -236,6 +236,8 @@ func renderQwen3Coder(w *jinja2.Writer) {
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
@@ -488,6 +490,8 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
@@ -535,4 +539,4 @@ func renderQwen3Coder_renderExtraKeysLlama(w *jinja2.Writer, jsonDict, handledKe
 
 // spansQwen3Coder is the position table of Qwen3-Coder.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwen3Coder = "if,set,{{ }},for,macro|mDUaCAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAKyEIJAGqEGIGGICIAGACICGEEJEIOCAAGECIEMmCGJAG+BCIGOEEIEIMCAAGECIEKMEJAGECIEKAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAK0EIJGIqECIAGACIEEICAAGACIEGgCEJGEICIAGACICGAEJEEoBCAAGeCIGKACIEEICACMCCAEOyBOZAGACAECqBCAAGGCAAKCIAEGKEAAEGEIAOAIJEIEGRAQClHAIG8BCIAE2BCIGOmBCIAEMCIEUMEAEyBUMhBAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAK6EIJAIwEGIGGICIAGACICGEEJEIOCAAGECIEMsCGJAM+BCIGOEEIEIMCAAGECIEKMEJAGECIEKAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAK4EIJGIuECIAGACIEEICAAGACIEGkCEJGEICIAGACICGAEJEEsBCAAKeCIGKACIEEICACMCCAEOyBOZAGACAECqBCAAGGCAAKCIAEGKEAAEGEIAOAIJEIEGRAQClHAIG8BCIAE2BCIGOmBCIAEMCIEUMEAE"
+const spansQwen3Coder = "if,set,{{ }},for,macro|mDUaCAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAKyEIJAGqEGIGGICIAGACICGEEJEIOCAAGECIEMmCGJAG+BCIGOEEIEIMCAAGECIEKMEJAGECIEKAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAK4EIJGIqECIAGACIEEICAAGACIEGgCEJGEICIAGACICGAEJEEoBCAAGeCIGKACIEEICACMCCAEOyBOZAGACAECqBCAAGGCAAKCIAEGKEAAEGEIAOAIJEMEGRAQClHAIG8BCIAE2BCIGOmBCIAEMCIEUMEAEyBUMhBAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAK6EIJAIwEGIGGICIAGACICGEEJEIOCAAGECIEMsCGJAM+BCIGOEEIEIMCAAGECIEKMEJAGECIEKAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAK8EIJGIuECIAGACIEEICAAGACIEGkCEJGEICIAGACICGAEJEEsBCAAKeCIGKACIEEICACMCCAEOyBOZAGACAECqBCAAGGCAAKCIAEGKEAAEGEIAOAIJEMEGRAQClHAIG8BCIAE2BCIGOmBCIAEMCIEUMEAE"

@@ -35,10 +35,10 @@ var QwenQwen2_5_7B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderQwenQwen2_5_7B_Instruct renders Qwen-Qwen2.5-7B-Instruct.jinja.
@@ -138,6 +138,8 @@ func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Qwen-Qwen2.5-7B-Instruct.jinja:52:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
@@ -243,6 +245,8 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Qwen-Qwen2.5-7B-Instruct.jinja:52:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
@@ -251,4 +255,4 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 
 // spansQwenQwen2_5_7B_Instruct is the position table of Qwen-Qwen2.5-7B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|kDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICSwDKREImDCIAGICICK2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICSwDKREImDCIAGICICK2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMEKRA"
+const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|kDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICS0DKREImDCIAGICICK2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAQEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICS0DKREImDCIAGICICK2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAQEKRA"

@@ -39,10 +39,10 @@ var QwenQwen3_0_6B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderQwenQwen3_0_6B renders Qwen-Qwen3-0.6B.jinja.
@@ -211,6 +211,8 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Qwen-Qwen3-0.6B.jinja:80:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
@@ -391,6 +393,8 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Qwen-Qwen3-0.6B.jinja:80:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n")
@@ -403,4 +407,4 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 
 // spansQwenQwen3_0_6B is the position table of Qwen-Qwen3-0.6B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwen3_0_6B = "if,{{ }},for,set|uD0BCCAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGGaCAEKACIGEKCAAEACIGEACAGIgHGREK0GCIAGICICKkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAMMKRAGEEIAe0BjFJAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGIaCAEKACIGEKCAAEACIGEACAGKgHGREK0GCIAGICICKkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAMMKRAGEEIA"
+const spansQwenQwen3_0_6B = "if,{{ }},for,set|uD0BCCAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGGaCAEKACIGEKCAAEACIGEACAGIkHGREK0GCIAGICICKkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAQMKRAGEEIAe0BjFJAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGIaCAEKACIGEKCAAEACIGEACAGKkHGREK0GCIAGICICKkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAQMKRAGEEIA"

@@ -39,10 +39,10 @@ var QwenQwQ32B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderQwenQwQ32B renders Qwen-QwQ-32B.jinja.
@@ -163,6 +163,8 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Qwen-QwQ-32B.jinja:60:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
@@ -294,6 +296,8 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// Qwen-QwQ-32B.jinja:60:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
@@ -306,4 +310,4 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 
 // spansQwenQwQ32B is the position table of Qwen-QwQ-32B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwQ32B = "if,{{ }},for,set|uD4BCCAGOEIAGACICMKKJEGAEICMMIJAGECICMgFGREK0ECIAGICICKkECAAGCCAGGGCAAEACIGGIEJCKkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMMKRAGEEIAe4B7DJAGOEIAGACICMKKJEGAEICMMIJAGECICOgFGREK0ECIAGICICKkECAAGCCAGGGCAAEACIGGIEJCKkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAMMKRAGEEIA"
+const spansQwenQwQ32B = "if,{{ }},for,set|uD4BCCAGOEIAGACICMKKJEGAEICMMIJAGECICMkFGREK0ECIAGICICKkECAAGCCAGGGCAAEACIGGIEJCKkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAQMKRAGEEIAe4B7DJAGOEIAGACICMKKJEGAEICMMIJAGECICOkFGREK0ECIAGICICKkECAAGCCAGGGCAAEACIGGIEJCKkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAQMKRAGEEIA"

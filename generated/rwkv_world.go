@@ -29,10 +29,10 @@ var RwkvWorld = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderRwkvWorld renders rwkv-world.jinja.
@@ -73,6 +73,8 @@ func renderRwkvWorld(w *jinja2.Writer) {
 			w.WriteString("\n\n")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderRwkvWorldLlama renders rwkv-world.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -116,8 +118,10 @@ func renderRwkvWorldLlama(w *jinja2.Writer) {
 			w.WriteString("\n\n")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansRwkvWorld is the position table of rwkv-world.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRwkvWorld = "set,for,if,{{ }}|2CAaCAE8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJGcAXAAG8BCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJG"
+const spansRwkvWorld = "set,for,if,{{ }}|2CAaCAEgCCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJGgBAXAAGgCCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJG"

@@ -29,10 +29,10 @@ var Smolvlm = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderSmolvlm renders smolvlm.jinja.
@@ -61,6 +61,8 @@ func renderSmolvlm(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("Assistant:")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderSmolvlmLlama renders smolvlm.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -91,8 +93,10 @@ func renderSmolvlmLlama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("Assistant:")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansSmolvlm is the position table of smolvlm.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSmolvlm = "for,if,{{ }}|2CoBWCAEgBCACGACAECYCICGECJEMEEAEeoBNAAEgBCACGACAECYCICGECJEMEEAE"
+const spansSmolvlm = "for,if,{{ }}|2CsBWCAEgBCACGACAECYCICGECJEMEEAEiBsBNAAEgBCACGACAECYCICGECJEMEEAE"

@@ -37,10 +37,10 @@ var StepFun3_5Flash = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderStepFun3_5Flash renders StepFun3.5-Flash.jinja.
@@ -216,6 +216,8 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// StepFun3.5-Flash.jinja:78:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
@@ -441,6 +443,8 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// StepFun3.5-Flash.jinja:78:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
@@ -488,4 +492,4 @@ func renderStepFun3_5Flash_renderContentLlama(w *jinja2.Writer, content jinja2.V
 
 // spansStepFun3_5Flash is the position table of StepFun3.5-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_5Flash = "{{ }},if,for,set,macro|uDAECAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGGmBCAEKACIGEWCACQACIGEACAGI2GGREKECIGIiGCACGICIGMACAACuFCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAGuCEJCGkCCIEGICICGACIGGAEJAEsBCACGACIGEeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACMEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DCmBAC5VAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGImBCAEKACIGEWCACQACIGEACAGK8GGREKECIGIoGCACGICIGMACAAC0FCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAG0CEJCIoCCIEGICICGACIGGAEJAEwBCACGACIGIeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACMEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DC"
+const spansStepFun3_5Flash = "{{ }},if,for,set,macro|uDAECAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGGmBCAEKACIGEWCACQACIGEACAGI6GGREKECIGIiGCACGICIGMACAACuFCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAGuCEJCGkCCIEGICICGACIGGAEJAEsBCACGACIGEeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACQEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DCmBAC5VAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGImBCAEKACIGEWCACQACIGEACAGKgHGREKECIGIoGCACGICIGMACAAC0FCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAG0CEJCIoCCIEGICICGACIGGAEJAEwBCACGACIGIeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACQEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DC"

@@ -38,10 +38,10 @@ var StepFun3_7Flash = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderStepFun3_7Flash renders StepFun3.7-Flash.jinja.
@@ -241,6 +241,8 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// StepFun3.7-Flash.jinja:90:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
@@ -506,6 +508,8 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			}
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	w.MarkGenerationPrompt()
 	// StepFun3.7-Flash.jinja:90:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<|im_start|>assistant\n<think>\n")
@@ -569,4 +573,4 @@ func renderStepFun3_7Flash_renderMessageContentLlama(w *jinja2.Writer, message j
 
 // spansStepFun3_7Flash is the position table of StepFun3.7-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_7Flash = "{{ }},if,for,set,macro|2DAECAE2CAaCGGETCEACIAGOEJCGECIAMKGJEGAEIAMgBIJCIGEICEACIAGEEJAGICACGACAAIAGRGEuBCAEKACIGEeCACQAAAGEACIGEAAAGEACAGI8GGREMECIGImGCACGICIGMACAACyFCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIAIAEAAG2CEJCGsCCIEGICICGACIGGAEJAE0BCACGICIGMeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACMEKRCQCzFAIG8CA2CCE4CA4CCGAAiCACwCAyBCGIAkCAKgCA6FCGAAmCGE0BAoDEEuBAiCCGEA4BCIIAqDAMAAAGEAAyDGCOA2CCIAAAGEAAsCGoBACnmBAE2CAaCGGETCEACIAGOEJCGECIAMKGJEGAEIAMgBIJCIGEICEACIAGEEJAGICACGACAAIAGRGGuBCAEKACIGEeCACQAAAGEACIGEAAAGEACAGKiHGREMECIGIsGCACGICIGMACAAC4FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIAIAEAAG8CEJCIwCCIEGICICGACIGGAEJAE4BCACGICIGQeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACMEKRCQCzFAIG8CA2CCE4CA4CCGAAiCACwCAyBCGIAkCAKgCA6FCGAAmCGE0BAoDEEuBAiCCGEA4BCIIAqDAMAAAGEAAyDGCOA2CCIAAAGEAAsCG"
+const spansStepFun3_7Flash = "{{ }},if,for,set,macro|2DAECAE2CAaCGGETCEACIAGOEJCGECIAMKGJEGAEIAMgBIJCIGEICEACIAGEEJAGICACGACAAIAGRGEuBCAEKACIGEeCACQAAAGEACIGEAAAGEACAGIgHGREMECIGImGCACGICIGMACAACyFCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIAIAEAAG2CEJCGsCCIEGICICGACIGGAEJAE0BCACGICIGMeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACQEKRCQCzFAIG8CA2CCE4CA4CCGAAiCACwCAyBCGIAkCAKgCA6FCGAAmCGE0BAoDEEuBAiCCGEA4BCIIAqDAMAAAGEAAyDGCOA2CCIAAAGEAAsCGoBACnmBAE2CAaCGGETCEACIAGOEJCGECIAMKGJEGAEIAMgBIJCIGEICEACIAGEEJAGICACGACAAIAGRGGuBCAEKACIGEeCACQAAAGEACIGEAAAGEACAGKmHGREMECIGIsGCACGICIGMACAAC4FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIAIAEAAG8CEJCIwCCIEGICICGACIGGAEJAE4BCACGICIGQeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACQEKRCQCzFAIG8CA2CCE4CA4CCGAAiCACwCAyBCGIAkCAKgCA6FCGAAmCGE0BAoDEEuBAiCCGEA4BCIIAqDAMAAAGEAAyDGCOA2CCIAAAGEAAsCG"

@@ -40,10 +40,10 @@ var UnslothMistralDevstralSmall2507 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderUnslothMistralDevstralSmall2507 renders unsloth-mistral-Devstral-Small-2507.jinja.
@@ -212,6 +212,8 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderUnslothMistralDevstralSmall2507Llama renders unsloth-mistral-Devstral-Small-2507.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -383,8 +385,10 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
 		}
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansUnslothMistralDevstralSmall2507 is the position table of unsloth-mistral-Devstral-Small-2507.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUnslothMistralDevstralSmall2507 = "set,{{ }},if,for|yDAICAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACGkHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEGeCIGGCCIAGGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGACeAjGRAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACIkHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEIcCIGGACIAEGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGAC"
+const spansUnslothMistralDevstralSmall2507 = "set,{{ }},if,for|yDAICAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACGoHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEGeCIGGCCIAGGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGACiBAjGRAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACIoHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEIcCIGGACIAEGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGAC"

@@ -29,10 +29,10 @@ var VicunaOrca = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderVicunaOrca renders vicuna-orca.jinja.
@@ -62,6 +62,8 @@ func renderVicunaOrca(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("ASSISTANT:")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderVicunaOrcaLlama renders vicuna-orca.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -93,8 +95,10 @@ func renderVicunaOrcaLlama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString("ASSISTANT:")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansVicunaOrca is the position table of vicuna-orca.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansVicunaOrca = "for,if,{{ }}|0CsBWCAEkBCACGECAEGYCICGECJEGMCICGECJEcsBNAAEkBCACGECAEGYCICGECJEGMCICGECJE"
+const spansVicunaOrca = "for,if,{{ }}|0CwBWCAEkBCACGECAEGYCICGECJEGMCICGECJEgBwBNAAEkBCACGECAEGYCICGECJEGMCICGECJE"

@@ -28,10 +28,10 @@ var Yandex = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderYandex renders yandex.jinja.
@@ -55,6 +55,8 @@ func renderYandex(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString(" Ассистент:[SEP]")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderYandexLlama renders yandex.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -80,8 +82,10 @@ func renderYandexLlama(w *jinja2.Writer) {
 		}
 	}
 	w.WriteString(" Ассистент:[SEP]")
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansYandex is the position table of yandex.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansYandex = "for,if,{{ }}|yCgBWCAEYCACGECAEGMCICGECJEcgBJAAEYCACGECAEGMCICGECJE"
+const spansYandex = "for,if,{{ }}|yCkBWCAEYCACGECAEGMCICGECJEgBkBJAAEYCACGECAEGMCICGECJE"

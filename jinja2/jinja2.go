@@ -739,6 +739,7 @@ func methodBodies(xLoop *Loop, xValue Value, xWriter *Writer) {
 	_ = xWriter.WriteJSON
 	_ = xWriter.Count
 	_ = xWriter.Lookup
+	_ = xWriter.MarkGenerationPrompt
 	_ = xWriter.WriteString
 	_ = xWriter.Write
 	_ = xWriter.Capture

@@ -176,7 +176,13 @@ func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input
 		return dst, err
 	}
 	start := len(dst)
-	out, err := llamaApply(t, dst, rw, in, rw.agp, markup)
+	var out []byte
+	var err error
+	if rw.cont != tmplgen.ContinueNone && markup == nil && ownContinuations[t.Caps.Handler] == nil {
+		out, err = rw.applyContinued(t, dst, in)
+	} else {
+		out, err = llamaApply(t, dst, rw, in, rw.agp, markup)
+	}
 	if err != nil {
 		return dst, err
 	}
@@ -259,6 +265,16 @@ func (p *promptTail) text(b []byte, markup []jinja2.ByteRange) {
 //
 // When markup is not nil, it is set to the ranges of the prompt that are template text.
 func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.Input, agp bool, markup *[]jinja2.ByteRange) ([]byte, error) {
+	out, err := llamaRender(t, dst, rw, agp, in, markup, nil)
+	if err != nil {
+		return dst, err
+	}
+	return rw.trimTokens(out, len(dst), in, markup), nil
+}
+
+// llamaRender is llamaApply without the removal of the tokens; when tail is not nil, it
+// is set to where the template's generation prompt starts (Template.AppendRenderLlama).
+func llamaRender(t *tmplgen.Template, dst []byte, rw *llamaRewrite, agp bool, in *tmplgen.Input, markup *[]jinja2.ByteRange, tail *int) ([]byte, error) {
 	vars := rw.vars
 	if agp && !rw.agp {
 		// add_generation_prompt is true for this render only
@@ -272,11 +288,12 @@ func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.I
 			defer vars.Truncate(n)
 		}
 	}
-	start := len(dst)
-	out, err := t.AppendRenderLlama(dst, vars, in, markup)
-	if err != nil {
-		return dst, err
-	}
+	return t.AppendRenderLlama(dst, vars, in, markup, tail)
+}
+
+// trimTokens removes from the render out[start:] a leading bos_token and a trailing
+// eos_token when the tokenizer adds them; markup, when not nil, follows.
+func (rw *llamaRewrite) trimTokens(out []byte, start int, in *tmplgen.Input, markup *[]jinja2.ByteRange) []byte {
 	if in.AddBOS && bytes.HasPrefix(out[start:], []byte(rw.bos)) {
 		out = append(out[:start], out[start+len(rw.bos):]...)
 		if markup != nil {
@@ -289,7 +306,40 @@ func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.I
 			*markup = jinja2.SpliceMarkup(*markup, len(out), len(rw.eos), 0, false)
 		}
 	}
+	return out
+}
+
+// applyContinued is llamaApply of the prompt before a continued final message, for a
+// handler that continues it after the template's generation prompt (generationPrompt).
+// It renders first what that needs, the render with the generation prompt, into
+// rw.scratch (rw.with). Of a template whose generation prompt is its last statement,
+// which nothing before reads (jinja2.Writer.MarkGenerationPrompt), that one render
+// holds the prompt as well, up to the mark: the prompt needs no render of its own.
+func (rw *llamaRewrite) applyContinued(t *tmplgen.Template, dst []byte, in *tmplgen.Input) ([]byte, error) {
+	tail := -1
+	with, err := llamaRender(t, rw.scratch[:0], rw, true, in, nil, &tail)
+	if err != nil {
+		// the prompt's own error comes first, as it did when it rendered first
+		rw.with = prerendered{done: true, err: err}
+		return llamaApply(t, dst, rw, in, rw.agp, nil)
+	}
+	rw.scratch = with // its room for the next rewrite
+	// a kwarg of that name is what the prompt renders with
+	if _, given := rw.vars.GetStr("add_generation_prompt"); tail < 0 || given {
+		rw.with = prerendered{done: true, text: rw.trimTokens(with, 0, in, nil)}
+		return llamaApply(t, dst, rw, in, rw.agp, nil)
+	}
+	out := rw.trimTokens(append(dst, with[:tail]...), len(dst), in, nil)
+	rw.with = prerendered{done: true, text: rw.trimTokens(with, 0, in, nil)}
 	return out, nil
+}
+
+// prerendered is the render with the generation prompt when applyContinued has made it:
+// its text (trimmed as llamaApply trims it) or its error.
+type prerendered struct {
+	done bool
+	text []byte
+	err  error
 }
 
 // generationPrompt is common_chat_template_generation_prompt: what the template adds
@@ -301,11 +351,16 @@ func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, 
 	if tracked {
 		withMarkup = new([]jinja2.ByteRange)
 	}
-	with, err := llamaApply(t, rw.scratch[:0], rw, in, true, withMarkup)
+	var with []byte
+	if rw.with.done {
+		with, err = rw.with.text, rw.with.err
+	} else {
+		with, err = llamaApply(t, rw.scratch[:0], rw, in, true, withMarkup)
+		rw.scratch = with // its room for the next rewrite
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	rw.scratch = with // its room for the next rewrite
 	n := 0
 	for n < len(prompt) && n < len(with) && prompt[n] == with[n] {
 		n++
@@ -330,7 +385,8 @@ func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, 
 // continued reasoning and content are data.
 func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, tail *promptTail) error {
 	m, content := rw.contMsg, rw.cont == tmplgen.ContinueContent
-	if handlerContinuation(t, m, content, prompt, tail) {
+	if own := ownContinuations[t.Caps.Handler]; own != nil {
+		own(t, m, content, prompt, tail)
 		return nil
 	}
 	gen, markup, err := generationPrompt(t, rw, in, prompt, tail.markup != nil)
@@ -363,63 +419,83 @@ func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input
 	return nil
 }
 
-// handlerContinuation appends the continuation of the final message m (its content too
-// when content is set) for the handlers whose markers are their own, without the
-// template's generation prompt, and reports whether t's handler is one of them.
-func handlerContinuation(t *tmplgen.Template, m *llamaMsg, content bool, prompt []byte, tail *promptTail) bool {
-	switch t.Caps.Handler {
-	case "ministral_3":
-		tail.reasoning(m, content, "[THINK]", "[/THINK]")
-	case "qwen3_coder":
-		tail.lit("<|im_start|>assistant\n")
-		if t.Caps.Thinking {
-			tail.lit("<think>\n")
-			tail.data(m.reasoning)
-			if content {
-				tail.lit("\n</think>\n\n")
-			}
-		}
-		if content {
-			tail.data(m.renderContent())
-		}
-	case "gpt_oss":
-		tail.reasoning(m, content, "<|start|>assistant<|channel|>analysis<|message|>", "<|end|><|start|>assistant<|channel|>final<|message|>")
-	case "gemma4":
-		if bytes.HasSuffix(prompt, []byte("<turn|>\n")) {
-			tail.lit("<|turn>model\n")
-		}
-		tail.reasoning(m, content, "<|channel>thought\n", "<channel|>")
-	case "functionary_v3_2":
-		tail.lit("<|start_header_id|>assistant<|end_header_id|>\n\n>>>all\n")
-		tail.data(m.renderContent())
-	case "kimi_k2":
-		tail.reasoning(m, content, "<|im_assistant|>assistant<|im_middle|><think>", "</think>")
-	case "kimi_k3":
-		tail.reasoning(m, content, `<|open|>message role="assistant"<|sep|><|open|>think<|sep|>`, "<|close|>think<|sep|><|open|>response<|sep|>")
-	case "muse_glimmer":
-		tail.reasoning(m, content, "<|start|>assistant to=self<|message|>", "<|eom|><|start|>assistant to=user<|message|>")
-	case "lfm2", "lfm2_5":
-		tail.reasoning(m, content, "<|im_start|>assistant\n<think>", "</think>")
-	case "gigachat_v3":
-		tail.lit("assistant<|role_sep|>\n")
-		tail.data(m.renderContent())
-	case "deepseek_v3_2":
-		if !t.Caps.SortToolResults || m.reasoning != "" {
-			tail.reasoning(m, content, "<｜Assistant｜><think>", "</think>")
-			break
-		}
-		tail.lit("<｜Assistant｜></think>") // DeepSeek V4
-		if content {
-			tail.data(m.renderContent())
-		}
-	case "cohere2moe":
-		tail.reasoning(m, content, "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>", "<|END_THINKING|><|START_TEXT|>")
-	case "minicpm5":
-		tail.reasoning(m, content, "<|im_start|>assistant\n<think>\n", "\n</think>\n\n")
-	default:
-		return false
+// A continuation appends to tail what a handler of llama.cpp's appends to the prompt
+// (before it) to continue the final message m: its own markers, the reasoning, and the
+// content when content is set.
+type continuation func(t *tmplgen.Template, m *llamaMsg, content bool, prompt []byte, tail *promptTail)
+
+// ownContinuations are the handlers whose continuation of a final message is markers of
+// their own, without the template's generation prompt.
+var ownContinuations = map[string]continuation{
+	"ministral_3":      reasoningContinuation("[THINK]", "[/THINK]"),
+	"qwen3_coder":      qwen3CoderContinuation,
+	"gpt_oss":          reasoningContinuation("<|start|>assistant<|channel|>analysis<|message|>", "<|end|><|start|>assistant<|channel|>final<|message|>"),
+	"gemma4":           gemma4Continuation,
+	"functionary_v3_2": markerContinuation("<|start_header_id|>assistant<|end_header_id|>\n\n>>>all\n"),
+	"kimi_k2":          reasoningContinuation("<|im_assistant|>assistant<|im_middle|><think>", "</think>"),
+	"kimi_k3":          reasoningContinuation(`<|open|>message role="assistant"<|sep|><|open|>think<|sep|>`, "<|close|>think<|sep|><|open|>response<|sep|>"),
+	"muse_glimmer":     reasoningContinuation("<|start|>assistant to=self<|message|>", "<|eom|><|start|>assistant to=user<|message|>"),
+	"lfm2":             reasoningContinuation("<|im_start|>assistant\n<think>", "</think>"),
+	"lfm2_5":           reasoningContinuation("<|im_start|>assistant\n<think>", "</think>"),
+	"gigachat_v3":      markerContinuation("assistant<|role_sep|>\n"),
+	"deepseek_v3_2":    deepSeekContinuation,
+	"cohere2moe":       reasoningContinuation("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>", "<|END_THINKING|><|START_TEXT|>"),
+	"minicpm5":         reasoningContinuation("<|im_start|>assistant\n<think>\n", "\n</think>\n\n"),
+}
+
+// reasoningContinuation is the continuation that opens the reasoning with open and,
+// before the content, closes it with close.
+func reasoningContinuation(open, close string) continuation {
+	return func(_ *tmplgen.Template, m *llamaMsg, content bool, _ []byte, tail *promptTail) {
+		tail.reasoning(m, content, open, close)
 	}
-	return true
+}
+
+// markerContinuation is the continuation that writes marker, then the content (without
+// the reasoning).
+func markerContinuation(marker string) continuation {
+	return func(_ *tmplgen.Template, m *llamaMsg, _ bool, _ []byte, tail *promptTail) {
+		tail.lit(marker)
+		tail.data(m.renderContent())
+	}
+}
+
+// qwen3CoderContinuation is the qwen3_coder handler's continuation: the reasoning only
+// when the template thinks.
+func qwen3CoderContinuation(t *tmplgen.Template, m *llamaMsg, content bool, _ []byte, tail *promptTail) {
+	tail.lit("<|im_start|>assistant\n")
+	if t.Caps.Thinking {
+		tail.lit("<think>\n")
+		tail.data(m.reasoning)
+		if content {
+			tail.lit("\n</think>\n\n")
+		}
+	}
+	if content {
+		tail.data(m.renderContent())
+	}
+}
+
+// gemma4Continuation is the gemma4 handler's: the model's turn opened when the prompt
+// closed a turn.
+func gemma4Continuation(_ *tmplgen.Template, m *llamaMsg, content bool, prompt []byte, tail *promptTail) {
+	if bytes.HasSuffix(prompt, []byte("<turn|>\n")) {
+		tail.lit("<|turn>model\n")
+	}
+	tail.reasoning(m, content, "<|channel>thought\n", "<channel|>")
+}
+
+// deepSeekContinuation is the deepseek_v3_2 handler's: DeepSeek V4 (SortToolResults)
+// closes the reasoning it is not given.
+func deepSeekContinuation(t *tmplgen.Template, m *llamaMsg, content bool, _ []byte, tail *promptTail) {
+	if !t.Caps.SortToolResults || m.reasoning != "" {
+		tail.reasoning(m, content, "<｜Assistant｜><think>", "</think>")
+		return
+	}
+	tail.lit("<｜Assistant｜></think>")
+	if content {
+		tail.data(m.renderContent())
+	}
 }
 
 // llamaRewrite is a request as llama-server hands it to the template.
@@ -447,6 +523,7 @@ type llamaRewrite struct {
 	arena   jinja2.Arena    // the storage of those made anew (toJSON), and of their list (its chunk kept)
 	dict    jinja2.Dict     // vars
 	scratch []byte          // the render with the generation prompt (generationPrompt)
+	with    prerendered     // that render, when applyContinued has made it (in scratch)
 }
 
 // rewritePool recycles the storage of rewrites between renders.
@@ -482,7 +559,7 @@ func (rw *llamaRewrite) release() {
 	}
 	rw.arena.Reset()
 	rw.vars, rw.contMsg = nil, nil
-	rw.agp, rw.cont = false, tmplgen.ContinueNone
+	rw.agp, rw.cont, rw.with = false, tmplgen.ContinueNone, prerendered{}
 	rw.bos, rw.eos, rw.toolChoice = "", "", ""
 	rw.schema, rw.tools = jinja2.Value{}, jinja2.Value{}
 	rewritePool.Put(rw)

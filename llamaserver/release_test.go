@@ -32,11 +32,13 @@ func TestReleaseForgets(t *testing.T) {
 	}
 	v := reflect.ValueOf(rw).Elem()
 	for i := range v.NumField() {
-		if name := v.Type().Field(i).Name; !storage[name] && name != "agp" && v.Field(i).IsZero() {
+		if name := v.Type().Field(i).Name; !storage[name] && name != "agp" && name != "with" && v.Field(i).IsZero() {
 			t.Fatalf("the rewrite set no %s: the test does not check that release forgets it", name)
 		}
 	}
-	rw.agp, rw.scratch = true, append(rw.scratch, "prompt"...) // as other requests set them
+	// as other requests set them
+	rw.agp, rw.scratch = true, append(rw.scratch, "prompt"...)
+	rw.with = prerendered{done: true, text: rw.scratch}
 	rw.release()
 	for i := range v.NumField() {
 		name, f := v.Type().Field(i).Name, v.Field(i)

@@ -34,6 +34,10 @@ type gen struct {
 	mutates        bool
 	namespaceAttrs map[*ir.AttrTarget]bool
 	listMethods    map[*ir.Call]bool
+	// generationPrompt is the statement where the template's generation prompt starts,
+	// which the function marks (ir.GenerationPrompt); atEnd, that it starts at the end
+	generationPrompt *ir.If
+	promptAtEnd      bool
 
 	// the marks of the set and filter blocks being generated, outermost first, and how
 	// many of them are outside the innermost loop (see dropCaptures)
@@ -138,6 +142,9 @@ func newGen(t *ir.Template, llama bool) *gen {
 	if llama {
 		g.namespaceAttrs, g.listMethods = ir.NamespaceAttrs(t), ir.ListMethods(t)
 	}
+	if start, ok := ir.GenerationPrompt(t); ok {
+		g.generationPrompt, g.promptAtEnd = start, start == nil
+	}
 	for _, n := range []string{"w", "jinja2", "args", "item", "mark", "math"} {
 		g.names[n] = true
 	}
@@ -152,6 +159,13 @@ func newGen(t *ir.Template, llama bool) *gen {
 }
 
 func rt(name string) *jen.Statement { return jen.Qual(Jinja2Path, name) }
+
+// generationPromptMark is the code that marks where the template's generation prompt
+// starts (jinja2.Writer.MarkGenerationPrompt), with why as its comment: llama-server
+// renders the prompt and the generation prompt of a continued message at once.
+func generationPromptMark(why string) []jen.Code {
+	return []jen.Code{jen.Comment("llama-server's generation prompt starts here: " + why), jen.Id("w").Dot("MarkGenerationPrompt").Call()}
+}
 
 // direct is the function name of the render function's package: jinja2's, or
 // llamacpp's in the llama.cpp render function, which has a function of the same name
@@ -176,6 +190,9 @@ func (g *gen) root() []jen.Code {
 	code := g.inputDecls()
 	code = append(code, g.scopeDecls(g.t.Body.Scope)...)
 	code = append(code, g.stmts(g.t.Body.Stmts)...)
+	if g.promptAtEnd {
+		code = append(code, generationPromptMark("nothing reads add_generation_prompt")...)
+	}
 	if g.mutates {
 		own := llama("OwnVariables").Call(jen.Id("w"))
 		code = append([]jen.Code{jen.Comment("the render changes lists and dicts of its input: it works on a copy"), own}, code...)

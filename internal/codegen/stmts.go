@@ -22,6 +22,9 @@ func (g *gen) stmts(ss []ir.Stmt) []jen.Code {
 	g.countChains(ss, g.counts, 1)
 	var code []jen.Code
 	for _, s := range ss {
+		if s == ir.Stmt(g.generationPrompt) {
+			code = append(code, generationPromptMark("nothing before reads add_generation_prompt")...)
+		}
 		code = append(code, g.stmt(s)...)
 		g.countChains([]ir.Stmt{s}, g.counts, -1)
 		g.reads.forget(assignedVars(s))

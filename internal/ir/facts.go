@@ -549,3 +549,40 @@ func FormatFacts(t *Template) string {
 	return fmt.Sprintf("facts\n  initial values no code sees: %s\n  variables no generated code reads: %s\n  macros called directly: %s\n  macros used as values: %s\n  makes Markup: %s\n  names macros take from their caller with llama.cpp: %s\n",
 		list(deadVars), list(unneeded), list(direct), list(valued), markup, list(fromCaller))
 }
+
+// GenerationPrompt says where the template's generation prompt starts when the output
+// of a render with add_generation_prompt true is the output of a render without it
+// followed by more: at its last top-level statement, which it returns, when that is
+// {% if add_generation_prompt %}...{% endif %} without an else and nothing else reads or
+// binds the name; at the end (nil, true) when nothing reads it at all (the generation
+// prompt is empty). ok is false otherwise.
+func GenerationPrompt(t *Template) (start *If, ok bool) {
+	const name = "add_generation_prompt"
+	for _, v := range t.Vars {
+		if v.Name == name && (v.Stores > 0 || v.Init == nil) {
+			return nil, false // assigned, or a parameter or loop target of that name
+		}
+	}
+	var reads []*Load
+	Inspect(t.Body.Stmts, func(n any) bool {
+		if l, ok := n.(*Load); ok && l.Var.Name == name {
+			reads = append(reads, l)
+		}
+		return true
+	})
+	if len(reads) == 0 {
+		return nil, true
+	}
+	ss := t.Body.Stmts
+	if len(reads) > 1 || len(ss) == 0 {
+		return nil, false
+	}
+	last, ok := ss[len(ss)-1].(*If)
+	if !ok || len(last.Else) > 0 || last.Cond != Expr(reads[0]) {
+		return nil, false
+	}
+	if in, ok := reads[0].Var.Init.(*Input); !ok || in.Name != name {
+		return nil, false
+	}
+	return last, true
+}

@@ -116,3 +116,33 @@ func TestListMethods(t *testing.T) {
 		return got
 	})
 }
+
+// TestGenerationPrompt: a render with add_generation_prompt is the render without it
+// and then the last statement's output only when that statement is a bare
+// {% if add_generation_prompt %} and nothing else reads or binds the name, and the
+// render without more when nothing reads it.
+func TestGenerationPrompt(t *testing.T) {
+	const loop = `{% for m in messages %}{{ m.content }}{% endfor %}`
+	tests := []factCase{
+		{"the last statement", loop + `{% if add_generation_prompt %}<a>{% endif %}`, "line 1"},
+		{"never read", loop + `<a>`, "the end"},
+		{"text after it", loop + `{% if add_generation_prompt %}<a>{% endif %}x`, "none"},
+		{"with an else", loop + `{% if add_generation_prompt %}<a>{% else %}<b>{% endif %}`, "none"},
+		{"not the bare name", loop + `{% if add_generation_prompt and messages %}<a>{% endif %}`, "none"},
+		{"read before", `{{ add_generation_prompt }}` + loop + `{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"read in a macro", `{% macro f() %}{{ add_generation_prompt }}{% endmacro %}{{ f() }}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"assigned", `{% set add_generation_prompt = true %}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"a loop target", `{% for add_generation_prompt in messages %}{% endfor %}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"not at the top level", `{% if messages %}{% if add_generation_prompt %}<a>{% endif %}{% endif %}`, "none"},
+	}
+	checkFacts(t, tests, func(tmpl *Template) []string {
+		switch start, ok := GenerationPrompt(tmpl); {
+		case !ok:
+			return []string{"none"}
+		case start == nil:
+			return []string{"the end"}
+		default:
+			return []string{fmt.Sprintf("line %d", start.P.Line)}
+		}
+	})
+}

@@ -31,6 +31,10 @@ type Run struct {
 	// reports the template statement running on the line that failed. Without them (an
 	// interpreter's functions) it reports what the Writer was told (At).
 	Spans Spans
+	// GenerationPrompt is set by a render that succeeds: where in its output (after
+	// dst) the template's generation prompt starts, as fn marked it
+	// (Writer.MarkGenerationPrompt), or -1 when fn did not.
+	GenerationPrompt int
 }
 
 // Append runs the render function fn (a generated Func or LlamaFunc), appending its
@@ -70,6 +74,10 @@ func (r *Run) run(dst []byte, fn func(*Writer), markup []ByteRange, tracked bool
 	}()
 	fn(w)
 	w.joinOutput()
+	r.GenerationPrompt = w.tail - 1 - len(dst)
+	if w.tail == 0 {
+		r.GenerationPrompt = -1
+	}
 	if o := w.origins; o != nil {
 		return o.room[:len(w.buf)], o.markup, nil
 	}

@@ -57,6 +57,9 @@ type Writer struct {
 	// origins, in a tracked render, are where its output comes from (origin.go): tracked.
 	origins *origins
 	tracked origins
+	// tail is 1 + the length of the output where the template's generation prompt
+	// starts, once generated code has marked it (MarkGenerationPrompt); 0 before.
+	tail int
 }
 
 // NewWriter returns a writer that appends to buf (which may be nil).
@@ -76,6 +79,12 @@ func (w *Writer) Bytes() []byte { return w.buf }
 func (w *Writer) At(line, col int, construct string) {
 	w.line, w.col, w.construct = line, col, construct
 }
+
+// MarkGenerationPrompt records that the template's generation prompt starts here: what
+// its last statement, {% if add_generation_prompt %}, writes, when nothing else in the
+// template reads add_generation_prompt (ir.GenerationPromptTail). The llama.cpp render
+// functions call it, for package llamaserver (see Run.GenerationPrompt).
+func (w *Writer) MarkGenerationPrompt() { w.tail = len(w.buf) + 1 }
 
 // WriteString writes template text (only generated code calls it: see origin.go).
 //

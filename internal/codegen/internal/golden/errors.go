@@ -29,10 +29,10 @@ var Errors = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderErrors renders errors.jinja.
@@ -57,6 +57,8 @@ func renderErrors(w *jinja2.Writer) {
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}
 	jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "missing"), "deeper"))
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderErrorsLlama renders errors.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -83,8 +85,10 @@ func renderErrorsLlama(w *jinja2.Writer) {
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}
 	llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "missing"), "deeper"))
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansErrors is the position table of errors.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansErrors = "if,{{ }},for|0CGECAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEACSGLAAEAAgCCGUChCEEICAAGAAuDCGCCvDCIAEAC"
+const spansErrors = "if,{{ }},for|0CGECAEAAgCCGUChCEEICAAGAAuDCGCCvDCIEEACWGLAAEAAgCCGUChCEEICAAGAAuDCGCCvDCIEEAC"

@@ -28,10 +28,10 @@ var Expressions = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderExpressions renders expressions.jinja.
@@ -185,6 +185,8 @@ func renderExpressions(w *jinja2.Writer) {
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
 	jinja2.Write(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d %A %B %-d")}, nil))
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderExpressionsLlama renders expressions.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -330,8 +332,10 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
 	llamacpp.Write(w, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d %A %B %-d")}, nil))
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansExpressions is the position table of expressions.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExpressions = "set,{{ }}|4CIECAMKCACOCCACGCAaCGCAcCGCAaCGCAcCGCAYCGCAWCGCAgBCGIC7FCMGAsCCKGAwBCKGAgBCKSC9ECWSAgBCWCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGCAsCCGCA0CCGCA0BCGCC1GCGCAqCCGCCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGAC/FCYIXAAMKCACOCCACGCAaCGCAcCGCAaCGCAcCGCAYCGCAWCGCAgBCGIC7FCMGAsCCKGAwBCKGAgBCKIC9ECMIAgBCMCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGCAsCCGCA0CCGCA0BCGCC1GCGCAqCCGCCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGAC/FC"
+const spansExpressions = "set,{{ }}|4CIECAMKCACOCCACGCAaCGCAcCGCAaCGCAcCGCAYCGCAWCGCAgBCGIC7FCMGAsCCKGAwBCKGAgBCKSC9ECWSAgBCWCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGCAsCCGCA0CCGCA0BCGCC1GCGCAqCCGCCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGEC/FCcIXAAMKCACOCCACGCAaCGCAcCGCAaCGCAcCGCAYCGCAWCGCAgBCGIC7FCMGAsCCKGAwBCKGAgBCKIC9ECMIAgBCMCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGCAsCCGCA0CCGCA0BCGCC1GCGCAqCCGCCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGEC/FC"

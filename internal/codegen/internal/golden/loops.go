@@ -27,10 +27,10 @@ var Loops = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLoops renders loops.jinja.
@@ -114,6 +114,8 @@ func renderLoops(w *jinja2.Writer) {
 		// loops.jinja:10:49 {{ c }}
 		jinja2.Write(w, c)
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderLoopsLlama renders loops.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -206,8 +208,10 @@ func renderLoopsLlama(w *jinja2.Writer) {
 		// loops.jinja:10:49 {{ c }}
 		llamacpp.Write(w, c)
 	}
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansLoops is the position table of loops.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLoops = "for,{{ }},if|wC8BECAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCOaI3HAKCA0CCGAAQCEEAOCKWCzDAEEAwBEIEA2CEIAAoCCGOCvGASOCAAIAAsBCEAA0BCU8BRhDAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCScI3HAMCA0CCGAAQCEEAOCKeCzDAGIAwBEMGA2CEKAAoCCGOCvGASOCAAIAAsBCEAA0BC"
+const spansLoops = "for,{{ }},if|wC8BECAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCOaI3HAKCA0CCGAAQCEEAOCKWCzDAEEAwBEIEA2CEIAAoCCGOCvGASSCAAIAAsBCEAA0BCY8BRhDAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCScI3HAMCA0CCGAAQCEEAOCKeCzDAGIAwBEMGA2CEKAAoCCGOCvGASSCAAIAAsBCEAA0BC"

@@ -28,10 +28,10 @@ var Macros = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMacros renders macros.jinja.
@@ -102,6 +102,8 @@ func renderMacros(w *jinja2.Writer) {
 	w.WriteString("\n")
 	// macros.jinja:20:1 {{ header('end', sep='') }}
 	renderMacros_header(w, jinja2.Lit("end"), jinja2.Lit(""))
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMacros_header is the macro header of renderMacros.
@@ -208,6 +210,8 @@ func renderMacrosLlama(w *jinja2.Writer) {
 	w.WriteString("\n")
 	// macros.jinja:20:1 {{ header('end', sep='') }}
 	renderMacros_headerLlama(w, jinja2.Lit("end"), jinja2.Lit(""))
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderMacros_headerLlama is the macro header of renderMacrosLlama.
@@ -243,4 +247,4 @@ func renderMacros_countdownLlama(w *jinja2.Writer, n jinja2.Value) {
 
 // spansMacros is the position table of macros.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMacros = "macro,{{ }},for,call,if|6CiBKCASCCCCGCAUCGCAgBCIYE3BAQCCACGAA0BCKcK1BEEACACECAoBCGMCpBGKAAoBCICEpBCGGCACKACACMIlBAAMCCECGAAYCMAQdAEACACEMAOIGEAeCgBkBPtBAUCCCCGCAUCGCAgBCIaE3BASCCACGAA0BCKeK1BEEACACECAoBCGOCpBGMAAoBCICEpBCGGCACKACACMIlBAAMCCECGAAYCMAQdAEACACEMAOIGEAeC"
+const spansMacros = "macro,{{ }},for,call,if|6CiBKCASCCCCGCAUCGCAgBCIYE3BAQCCACGAA0BCKcK1BEEACACECAoBCGMCpBGKAAoBCICEpBCGGCACKECACQIlBAAMCCECGAAYCMAQdAEACACEMAOIGEAeCgBkBPtBAUCCCCGCAUCGCAgBCIaE3BASCCACGAA0BCKeK1BEEACACECAoBCGOCpBGMAAoBCICEpBCGGCACKECACQIlBAAMCCECGAAYCMAQdAEACACEMAOIGEAeC"

@@ -28,10 +28,10 @@ var Scopes = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 3, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 4, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(3 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 3) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(4 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 4) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderScopes renders scopes.jinja.
@@ -124,6 +124,8 @@ func renderScopes(w *jinja2.Writer) {
 	jinja2.Write(w, b)
 	// scopes.jinja:19:8 {{ a }}
 	jinja2.Write(w, a)
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // renderScopesLlama renders scopes.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -220,8 +222,10 @@ func renderScopesLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, b)
 	// scopes.jinja:19:8 {{ a }}
 	llamacpp.Write(w, a)
+	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
+	w.MarkGenerationPrompt()
 }
 
 // spansScopes is the position table of scopes.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansScopes = "set,for,{{ }},with,filter,if|+CAECAECCAAGSCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOEeAjBPAECCAAISCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEGAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEAAOE"
+const spansScopes = "set,for,{{ }},with,filter,if|+CAECAECCAAGSCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEEAOEiBAjBPAECCAAISCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEGAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEEAOE"
