@@ -386,7 +386,7 @@ func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, 
 func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, tail *promptTail) error {
 	m, content := rw.contMsg, rw.cont == tmplgen.ContinueContent
 	if own := ownContinuations[t.Caps.Handler]; own != nil {
-		own(t, m, content, prompt, tail)
+		*tail = own(t, m, content, prompt, *tail)
 		return nil
 	}
 	gen, markup, err := generationPrompt(t, rw, in, prompt, tail.markup != nil)
@@ -419,10 +419,11 @@ func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input
 	return nil
 }
 
-// A continuation appends to tail what a handler of llama.cpp's appends to the prompt
+// A continuation returns tail with what a handler of llama.cpp's appends to the prompt
 // (before it) to continue the final message m: its own markers, the reasoning, and the
-// content when content is set.
-type continuation func(t *tmplgen.Template, m *llamaMsg, content bool, prompt []byte, tail *promptTail)
+// content when content is set. (It takes and returns tail as a value: a pointer given to
+// a function the compiler cannot see would move tail to the heap.)
+type continuation func(t *tmplgen.Template, m *llamaMsg, content bool, prompt []byte, tail promptTail) promptTail
 
 // ownContinuations are the handlers whose continuation of a final message is markers of
 // their own, without the template's generation prompt.
@@ -446,23 +447,25 @@ var ownContinuations = map[string]continuation{
 // reasoningContinuation is the continuation that opens the reasoning with open and,
 // before the content, closes it with close.
 func reasoningContinuation(open, close string) continuation {
-	return func(_ *tmplgen.Template, m *llamaMsg, content bool, _ []byte, tail *promptTail) {
+	return func(_ *tmplgen.Template, m *llamaMsg, content bool, _ []byte, tail promptTail) promptTail {
 		tail.reasoning(m, content, open, close)
+		return tail
 	}
 }
 
 // markerContinuation is the continuation that writes marker, then the content (without
 // the reasoning).
 func markerContinuation(marker string) continuation {
-	return func(_ *tmplgen.Template, m *llamaMsg, _ bool, _ []byte, tail *promptTail) {
+	return func(_ *tmplgen.Template, m *llamaMsg, _ bool, _ []byte, tail promptTail) promptTail {
 		tail.lit(marker)
 		tail.data(m.renderContent())
+		return tail
 	}
 }
 
 // qwen3CoderContinuation is the qwen3_coder handler's continuation: the reasoning only
 // when the template thinks.
-func qwen3CoderContinuation(t *tmplgen.Template, m *llamaMsg, content bool, _ []byte, tail *promptTail) {
+func qwen3CoderContinuation(t *tmplgen.Template, m *llamaMsg, content bool, _ []byte, tail promptTail) promptTail {
 	tail.lit("<|im_start|>assistant\n")
 	if t.Caps.Thinking {
 		tail.lit("<think>\n")
@@ -474,28 +477,31 @@ func qwen3CoderContinuation(t *tmplgen.Template, m *llamaMsg, content bool, _ []
 	if content {
 		tail.data(m.renderContent())
 	}
+	return tail
 }
 
 // gemma4Continuation is the gemma4 handler's: the model's turn opened when the prompt
 // closed a turn.
-func gemma4Continuation(_ *tmplgen.Template, m *llamaMsg, content bool, prompt []byte, tail *promptTail) {
+func gemma4Continuation(_ *tmplgen.Template, m *llamaMsg, content bool, prompt []byte, tail promptTail) promptTail {
 	if bytes.HasSuffix(prompt, []byte("<turn|>\n")) {
 		tail.lit("<|turn>model\n")
 	}
 	tail.reasoning(m, content, "<|channel>thought\n", "<channel|>")
+	return tail
 }
 
 // deepSeekContinuation is the deepseek_v3_2 handler's: DeepSeek V4 (SortToolResults)
 // closes the reasoning it is not given.
-func deepSeekContinuation(t *tmplgen.Template, m *llamaMsg, content bool, _ []byte, tail *promptTail) {
+func deepSeekContinuation(t *tmplgen.Template, m *llamaMsg, content bool, _ []byte, tail promptTail) promptTail {
 	if !t.Caps.SortToolResults || m.reasoning != "" {
 		tail.reasoning(m, content, "<｜Assistant｜><think>", "</think>")
-		return
+		return tail
 	}
 	tail.lit("<｜Assistant｜></think>")
 	if content {
 		tail.data(m.renderContent())
 	}
+	return tail
 }
 
 // llamaRewrite is a request as llama-server hands it to the template.
