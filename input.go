@@ -119,7 +119,11 @@ const (
 
 // Lookup returns the value of a template variable, as the template sees it: Input is
 // the jinja2.Variables of a render.
-func (in *Input) Lookup(name string) Value {
+func (in *Input) Lookup(name string) Value { return in.lookup(name, nil) }
+
+// lookup is Lookup with the special tokens of the template's model, tokens, after the
+// input's own.
+func (in *Input) lookup(name string, tokens map[string]string) Value {
 	switch name {
 	case "messages":
 		return in.Messages
@@ -139,6 +143,9 @@ func (in *Input) Lookup(name string) Value {
 		if s, ok := in.SpecialTokens[name]; ok {
 			return in.token(s)
 		}
+	}
+	if s, ok := tokens[name]; ok {
+		return in.token(s)
 	}
 	return jinja2.Undefined(name)
 }

@@ -90,19 +90,45 @@ func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
 // appendRenderTracked is AppendRender that, when markup is not nil, sets it to the
 // ranges of the prompt that are template text.
 func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.ByteRange) (out []byte, err error) {
-	if t == nil {
-		_, err := t.ModelInput(in) // its error for a nil template
+	if t == nil || in == nil {
+		_, err := t.ModelInput(in) // its error for a nil template or input
 		return dst, err
 	}
-	in, err = t.ModelInput(in, t.ReadsTokens...)
-	if err != nil {
+	lacks, err := t.lacksTokens(in, t.ReadsTokens)
+	switch {
+	case err != nil:
 		return dst, err
-	}
-	if in.ContinueFinalMessage != ContinueNone {
+	case in.ContinueFinalMessage != ContinueNone:
+		if lacks {
+			in = t.withTokens(in)
+		}
 		return t.appendContinued(dst, in, markup)
+	case lacks:
+		// the model's tokens after the input's own, without a copy of the input
+		vars := modelTokenPool.Get().(*modelTokens)
+		vars.in, vars.tokens = in, t.Tokens
+		out, err = t.appendRender(dst, in, vars, t.Func, markup, nil)
+		*vars = modelTokens{}
+		modelTokenPool.Put(vars)
+		return out, err
 	}
 	return t.appendRender(dst, in, in, t.Func, markup, nil)
 }
+
+// modelTokens are the variables of in with, after its own special tokens, those of
+// the template's model (tokens): in's variables as ModelInput gives them, without the
+// copy.
+type modelTokens struct {
+	in     *Input
+	tokens map[string]string
+}
+
+// Lookup returns the value of the variable name.
+func (v *modelTokens) Lookup(name string) Value { return v.in.lookup(name, v.tokens) }
+
+// modelTokenPool recycles the modelTokens of renders, so that a render of an input
+// without its model's special tokens allocates nothing for them.
+var modelTokenPool = sync.Pool{New: func() any { return new(modelTokens) }}
 
 // ModelInput returns in with the special tokens and tokenizer settings of the
 // template's model (Tokens, AddBOS, AddEOS) that in lacks: in itself when it lacks
@@ -124,7 +150,19 @@ func (t *Template) ModelInput(in *Input, tokens ...string) (*Input, error) {
 	case in == nil:
 		return nil, fmt.Errorf("tmplgen: render of %s with a nil *Input: %w", t.Name, ErrNilInput)
 	}
-	lacks := t.AddBOS && !in.AddBOS || t.AddEOS && !in.AddEOS
+	lacks, err := t.lacksTokens(in, tokens)
+	if err != nil {
+		return nil, err
+	}
+	if lacks || t.AddBOS && !in.AddBOS || t.AddEOS && !in.AddEOS {
+		return t.withTokens(in), nil
+	}
+	return in, nil
+}
+
+// lacksTokens reports whether in lacks one of tokens that the template's model gives
+// (Tokens), and fails as ModelInput does for one neither gives.
+func (t *Template) lacksTokens(in *Input, tokens []string) (lacks bool, err error) {
 	for _, name := range tokens {
 		if _, ok := in.SpecialTokens[name]; ok {
 			continue
@@ -137,7 +175,7 @@ func (t *Template) ModelInput(in *Input, tokens ...string) (*Input, error) {
 			continue
 		}
 		if !in.AllowMissingTokens && slices.Contains(t.ReadsTokens, name) {
-			return nil, &Error{Kind: InputError, Template: t.File, err: ErrMissingToken, Msg: fmt.Sprintf("the template reads %s, "+
+			return false, &Error{Kind: InputError, Template: t.File, err: ErrMissingToken, Msg: fmt.Sprintf("the template reads %s, "+
 				"which the input does not give (a template compiled from a .jinja file carries no special tokens): "+
 				"set Input.SpecialTokens[%q] to the model's token (its tokenizer_config.json or GGUF names it; "+
 				"in a request to tmplgen render, the field %q), compile the template from the model's files "+
@@ -145,10 +183,7 @@ func (t *Template) ModelInput(in *Input, tokens ...string) (*Input, error) {
 				"undefined", name, name, name)}
 		}
 	}
-	if lacks {
-		return t.withTokens(in), nil
-	}
-	return in, nil
+	return lacks, nil
 }
 
 // withTokens returns a copy of in with the model's special tokens and tokenizer

@@ -55,6 +55,25 @@ func TestTemplateTokens(t *testing.T) {
 	}
 }
 
+// TestModelTokensNoCopy: an input without special tokens of its own (a service's, whose
+// template is its model's) is rendered with the model's without a copy of it: the render
+// allocates nothing.
+func TestModelTokensNoCopy(t *testing.T) {
+	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", ReadsTokens: []string{"bos_token"}, Tokens: map[string]string{"bos_token": "<B>"},
+		Func: func(w *jinja2.Writer) { jinja2.Write(w, w.Lookup("bos_token")) }}
+	in := &tmplgen.Input{Messages: jinja2.NewList()}
+	var out []byte
+	allocs := testing.AllocsPerRun(100, func() {
+		var err error
+		if out, err = tmpl.AppendRender(out[:0], in); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if string(out) != "<B>" || allocs != 0 {
+		t.Errorf("got %q in %v allocations, want %q in none", out, allocs, "<B>")
+	}
+}
+
 // TestMissingTokens: a template that reads a special token renders only when the input
 // or the template gives it, or the input allows it missing; under every profile.
 func TestMissingTokens(t *testing.T) {
