@@ -94,7 +94,7 @@ func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.B
 		_, err := t.ModelInput(in) // its error for a nil template or input
 		return dst, err
 	}
-	lacks, err := t.lacksTokens(in, t.ReadsTokens)
+	lacks, err := t.LacksTokens(in, t.ReadsTokens...)
 	switch {
 	case err != nil:
 		return dst, err
@@ -150,7 +150,7 @@ func (t *Template) ModelInput(in *Input, tokens ...string) (*Input, error) {
 	case in == nil:
 		return nil, fmt.Errorf("tmplgen: render of %s with a nil *Input: %w", t.Name, ErrNilInput)
 	}
-	lacks, err := t.lacksTokens(in, tokens)
+	lacks, err := t.LacksTokens(in, tokens...)
 	if err != nil {
 		return nil, err
 	}
@@ -160,9 +160,15 @@ func (t *Template) ModelInput(in *Input, tokens ...string) (*Input, error) {
 	return in, nil
 }
 
-// lacksTokens reports whether in lacks one of tokens that the template's model gives
-// (Tokens), and fails as ModelInput does for one neither gives.
-func (t *Template) lacksTokens(in *Input, tokens []string) (lacks bool, err error) {
+// LacksTokens reports whether in lacks one of the special tokens named tokens that the
+// template's model gives (Tokens): what ModelInput(in, tokens...) copies in, which a
+// profile can look up instead. It fails as ModelInput does: for a nil template or input,
+// and for a token neither gives that the template reads.
+func (t *Template) LacksTokens(in *Input, tokens ...string) (lacks bool, err error) {
+	if t == nil || in == nil {
+		_, err := t.ModelInput(in)
+		return false, err
+	}
 	for _, name := range tokens {
 		if _, ok := in.SpecialTokens[name]; ok {
 			continue

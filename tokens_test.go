@@ -72,6 +72,20 @@ func TestModelTokensNoCopy(t *testing.T) {
 	if string(out) != "<B>" || allocs != 0 {
 		t.Errorf("got %q in %v allocations, want %q in none", out, allocs, "<B>")
 	}
+	// llama-server's profile: no more allocations than for an input that gives them
+	tmpl.Caps = llamacpp.Capabilities{SystemRole: true, StringContent: true, Handler: "generic", ReasoningMode: "none"}
+	given := &tmplgen.Input{Messages: jinja2.NewList(), SpecialTokens: map[string]string{"bos_token": "<B>"}}
+	server := func(in *tmplgen.Input) float64 {
+		return testing.AllocsPerRun(100, func() {
+			var err error
+			if out, err = llamaserver.AppendRender(out[:0], tmpl, in); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if model, own := server(in), server(given); model > own {
+		t.Errorf("llama-server: %v allocations with the model's tokens, %v with the input's", model, own)
+	}
 }
 
 // TestMissingTokens: a template that reads a special token renders only when the input

@@ -129,32 +129,40 @@ func (s *Server) AppendRenderSegments(dst []byte, segs []tmplgen.Segment, t *tmp
 // appendRequest is AppendRender; when markup is not nil, it is set to the ranges of the
 // prompt that are template text.
 func (s *Server) appendRequest(dst []byte, t *tmplgen.Template, in *tmplgen.Input, markup *[]jinja2.ByteRange) ([]byte, error) {
-	in, bos, eos, err := modelTokens(t, in)
+	tok, err := modelTokens(t, in)
 	if err != nil {
 		return dst, err
 	}
-	if err := loadError(t, bos, eos, in); err != nil {
+	if err := loadError(t, tok.bos, tok.eos, in); err != nil {
 		return dst, err
 	}
-	return s.appendRender(dst, t, in, bos, eos, markup)
+	return s.appendRender(dst, t, in, tok, markup)
 }
 
-// modelTokens returns t.ModelInput(in, "bos_token", "eos_token") and its bos_token and
-// eos_token. An input that gives both, and lacks none of the template's tokenizer
-// settings, is one ModelInput returns as it is: its tokens are then read once.
-func modelTokens(t *tmplgen.Template, in *tmplgen.Input) (_ *tmplgen.Input, bos, eos string, err error) {
-	if t != nil && in != nil && (!t.AddBOS || in.AddBOS) && (!t.AddEOS || in.AddEOS) {
-		bos, hasBOS := in.SpecialTokens["bos_token"]
-		eos, hasEOS := in.SpecialTokens["eos_token"]
-		if hasBOS && hasEOS {
-			return in, bos, eos, nil
+// modelTokens returns in's bos_token and eos_token, and whether the tokenizer adds
+// them, as t.ModelInput(in, "bos_token", "eos_token") gives them (the model's where in
+// lacks them), without its copy of in.
+func modelTokens(t *tmplgen.Template, in *tmplgen.Input) (tokenizer, error) {
+	lacks, err := t.LacksTokens(in, "bos_token", "eos_token")
+	if err != nil {
+		return tokenizer{}, err
+	}
+	// ModelInput copies all of the model's tokens when it copies in
+	copied := lacks || t.AddBOS && !in.AddBOS || t.AddEOS && !in.AddEOS
+	token := func(name string) string {
+		if s, ok := in.SpecialTokens[name]; ok || !copied {
+			return s
 		}
+		return t.Tokens[name]
 	}
-	if in, err = t.ModelInput(in, "bos_token", "eos_token"); err != nil {
-		return nil, "", "", err
-	}
-	bos, eos = specialTokens(in)
-	return in, bos, eos, nil
+	return tokenizer{token("bos_token"), token("eos_token"), in.AddBOS || t.AddBOS, in.AddEOS || t.AddEOS}, nil
+}
+
+// A tokenizer is the bos_token and eos_token of a render, and whether the model's
+// tokenizer adds them (see Input.AddBOS).
+type tokenizer struct {
+	bos, eos       string
+	addBOS, addEOS bool
 }
 
 // specialTokens returns in's bos_token and eos_token ("" for one it lacks).
@@ -168,10 +176,10 @@ var markupPool = sync.Pool{New: func() any { return new([]jinja2.ByteRange) }}
 // appendRender is AppendRender of a template llama-server has loaded, with in's special
 // tokens bos and eos; when markup is not nil, it is set to the ranges of the prompt that
 // are template text.
-func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input, bos, eos string, markup *[]jinja2.ByteRange) ([]byte, error) {
+func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input, tok tokenizer, markup *[]jinja2.ByteRange) ([]byte, error) {
 	rw := rewritePool.Get().(*llamaRewrite)
 	defer rw.release()
-	rw.bos, rw.eos = bos, eos
+	rw.bos, rw.eos, rw.addBOS, rw.addEOS = tok.bos, tok.eos, tok.addBOS, tok.addEOS
 	if err := s.rewrite(rw, t, in); err != nil {
 		return dst, err
 	}
@@ -269,7 +277,7 @@ func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.I
 	if err != nil {
 		return dst, err
 	}
-	return rw.trimTokens(out, len(dst), in, markup), nil
+	return rw.trimTokens(out, len(dst), markup), nil
 }
 
 // llamaRender is llamaApply without the removal of the tokens; when tail is not nil, it
@@ -292,15 +300,16 @@ func llamaRender(t *tmplgen.Template, dst []byte, rw *llamaRewrite, agp bool, in
 }
 
 // trimTokens removes from the render out[start:] a leading bos_token and a trailing
-// eos_token when the tokenizer adds them; markup, when not nil, follows.
-func (rw *llamaRewrite) trimTokens(out []byte, start int, in *tmplgen.Input, markup *[]jinja2.ByteRange) []byte {
-	if in.AddBOS && bytes.HasPrefix(out[start:], []byte(rw.bos)) {
+// eos_token when the tokenizer adds them (rw.addBOS, rw.addEOS); markup, when not nil,
+// follows.
+func (rw *llamaRewrite) trimTokens(out []byte, start int, markup *[]jinja2.ByteRange) []byte {
+	if rw.addBOS && bytes.HasPrefix(out[start:], []byte(rw.bos)) {
 		out = append(out[:start], out[start+len(rw.bos):]...)
 		if markup != nil {
 			*markup = jinja2.SpliceMarkup(*markup, start, len(rw.bos), 0, false)
 		}
 	}
-	if in.AddEOS && bytes.HasSuffix(out[start:], []byte(rw.eos)) {
+	if rw.addEOS && bytes.HasSuffix(out[start:], []byte(rw.eos)) {
 		out = out[:len(out)-len(rw.eos)]
 		if markup != nil {
 			*markup = jinja2.SpliceMarkup(*markup, len(out), len(rw.eos), 0, false)
@@ -326,11 +335,11 @@ func (rw *llamaRewrite) applyContinued(t *tmplgen.Template, dst []byte, in *tmpl
 	rw.scratch = with // its room for the next rewrite
 	// a kwarg of that name is what the prompt renders with
 	if _, given := rw.vars.GetStr("add_generation_prompt"); tail < 0 || given {
-		rw.with = prerendered{done: true, text: rw.trimTokens(with, 0, in, nil)}
+		rw.with = prerendered{done: true, text: rw.trimTokens(with, 0, nil)}
 		return llamaApply(t, dst, rw, in, rw.agp, nil)
 	}
-	out := rw.trimTokens(append(dst, with[:tail]...), len(dst), in, nil)
-	rw.with = prerendered{done: true, text: rw.trimTokens(with, 0, in, nil)}
+	out := rw.trimTokens(append(dst, with[:tail]...), len(dst), nil)
+	rw.with = prerendered{done: true, text: rw.trimTokens(with, 0, nil)}
 	return out, nil
 }
 
@@ -509,6 +518,8 @@ type llamaRewrite struct {
 	vars     *jinja2.Dict // the template's variables: &dict
 	agp      bool         // add_generation_prompt
 	bos, eos string
+	// addBOS and addEOS: the tokenizer adds bos and eos, which the prompt drops
+	addBOS, addEOS bool
 	// cont is ContinueContent or ContinueReasoning when contMsg, the final message
 	// (in msgs, left out of vars), is continued; ContinueNone otherwise.
 	cont    tmplgen.Continuation
@@ -567,6 +578,7 @@ func (rw *llamaRewrite) release() {
 	rw.vars, rw.contMsg = nil, nil
 	rw.agp, rw.cont, rw.with = false, tmplgen.ContinueNone, prerendered{}
 	rw.bos, rw.eos, rw.toolChoice = "", "", ""
+	rw.addBOS, rw.addEOS = false, false
 	rw.schema, rw.tools = jinja2.Value{}, jinja2.Value{}
 	rewritePool.Put(rw)
 }
@@ -1723,7 +1735,7 @@ func probeLoad(t *tmplgen.Template, bos, eos string, in *tmplgen.Input) error {
 		Now:                 in.Now,
 	}
 	// the probe is common_chat_templates_apply's: no server option reaches it
-	if _, err := new(Server).appendRender(nil, t, probe, bos, eos, nil); err != nil {
+	if _, err := new(Server).appendRender(nil, t, probe, tokenizer{bos: bos, eos: eos}, nil); err != nil {
 		return llamaError(t, "llama.cpp rejects the template when it loads it: Unable to generate parser for this template. Automatic parser generation failed: %v", err)
 	}
 	return nil

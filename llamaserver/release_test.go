@@ -26,7 +26,7 @@ func TestReleaseForgets(t *testing.T) {
 	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Caps: llamacpp.Capabilities{StringContent: true, Tools: true, ToolCalls: true, Handler: "generic", ReasoningMode: "none"},
 		Func: func(w *jinja2.Writer) {}}
 	rw := new(llamaRewrite)
-	rw.bos, rw.eos = "<s>", "</s>"
+	rw.bos, rw.eos, rw.addBOS, rw.addEOS = "<s>", "</s>", true, true
 	if err := new(Server).rewrite(rw, tmpl, &req.Input); err != nil {
 		t.Fatal(err)
 	}

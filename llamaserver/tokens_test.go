@@ -29,7 +29,7 @@ func TestModelTokens(t *testing.T) {
 					in.AddBOS, in.AddEOS = inAdd, inAdd
 					t.Run(fmt.Sprintf("template_adds=%v/input_adds=%v/template_tokens=%v/%s", tAdd, inAdd, tokens != nil, name), func(t *testing.T) {
 						want, wantErr := tmpl.ModelInput(&in, "bos_token", "eos_token")
-						got, bos, eos, err := modelTokens(tmpl, &in)
+						got, err := modelTokens(tmpl, &in)
 						if !errors.Is(err, wantErr) && fmt.Sprint(err) != fmt.Sprint(wantErr) {
 							t.Fatalf("error %v, ModelInput's %v", err, wantErr)
 						}
@@ -37,11 +37,8 @@ func TestModelTokens(t *testing.T) {
 							return
 						}
 						wantBOS, wantEOS := specialTokens(want)
-						if bos != wantBOS || eos != wantEOS {
-							t.Errorf("tokens %q, %q, ModelInput's %q, %q", bos, eos, wantBOS, wantEOS)
-						}
-						if got.AddBOS != want.AddBOS || got.AddEOS != want.AddEOS || fmt.Sprint(got.SpecialTokens) != fmt.Sprint(want.SpecialTokens) {
-							t.Errorf("input %+v, ModelInput's %+v", *got, *want)
+						if got != (tokenizer{wantBOS, wantEOS, want.AddBOS, want.AddEOS}) {
+							t.Errorf("%+v, ModelInput's %q, %q, adds %v, %v", got, wantBOS, wantEOS, want.AddBOS, want.AddEOS)
 						}
 					})
 				}
