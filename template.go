@@ -132,9 +132,10 @@ var modelTokenPool = sync.Pool{New: func() any { return new(modelTokens) }}
 
 // ModelInput returns in with the special tokens and tokenizer settings of the
 // template's model (Tokens, AddBOS, AddEOS) that in lacks: in itself when it lacks
-// none, else a copy. Every render takes its input through it, with the special tokens
-// its profile needs (ReadsTokens for transformers and vLLM; bos_token and eos_token for
-// llama-server, which strips a leading BOS).
+// none, else a copy. Every render sees its input as it would return it, with the
+// special tokens its profile needs (ReadsTokens for transformers and vLLM; bos_token and
+// eos_token for llama-server, which strips a leading BOS), though without the copy: it
+// looks the model's tokens up after in's own (see LacksTokens).
 //
 // It fails for a nil template or input (ErrNilInput), and with an *Error of kind
 // InputError (ErrMissingToken) when the template reads one of tokens (ReadsTokens)

@@ -80,10 +80,11 @@ func (w *Writer) At(line, col int, construct string) {
 	w.line, w.col, w.construct = line, col, construct
 }
 
-// MarkGenerationPrompt records that the template's generation prompt starts here: what
-// its last statement, {% if add_generation_prompt %}, writes, when nothing else in the
-// template reads add_generation_prompt (ir.GenerationPromptTail). The llama.cpp render
-// functions call it, for package llamaserver (see Run.GenerationPrompt).
+// MarkGenerationPrompt records that the template's generation prompt starts here:
+// before its last statement, {% if add_generation_prompt %}, when nothing else in the
+// template reads add_generation_prompt, or at its end when nothing does
+// (ir.GenerationPrompt). Generated render functions call it, for package llamaserver
+// (see Run.GenerationPrompt).
 func (w *Writer) MarkGenerationPrompt() { w.tail = len(w.buf) + 1 }
 
 // WriteString writes template text (only generated code calls it: see origin.go).
