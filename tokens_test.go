@@ -88,6 +88,22 @@ func TestModelTokensNoCopy(t *testing.T) {
 	}
 }
 
+// TestModelTokensVars: llama-server's variables of an input without special tokens of
+// its own are those Render renders with: the model's tokens.
+func TestModelTokensVars(t *testing.T) {
+	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: printTokens, Caps: llamacpp.Capabilities{SystemRole: true, StringContent: true, Handler: "generic", ReasoningMode: "none"},
+		ReadsTokens: []string{"bos_token", "eos_token"}, Tokens: map[string]string{"bos_token": "<B>", "eos_token": "<E>"}}
+	vars, err := llamaserver.Vars(tmpl, &tmplgen.Input{Messages: jinja2.NewList()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range tmpl.Tokens {
+		if got, _ := vars.GetStr(name); got.String() != want {
+			t.Errorf("%s is %q, want the model's %q", name, got.String(), want)
+		}
+	}
+}
+
 // TestMissingTokens: a template that reads a special token renders only when the input
 // or the template gives it, or the input allows it missing; under every profile.
 func TestMissingTokens(t *testing.T) {

@@ -88,8 +88,12 @@ func RenderSegments(t *tmplgen.Template, in *tmplgen.Input) (string, []tmplgen.S
 // llama.cpp's shape): change a copy of them, not them. An error is a *tmplgen.Error (what
 // llama-server answers instead of a prompt).
 func (s *Server) Vars(t *tmplgen.Template, in *tmplgen.Input) (*jinja2.Dict, error) {
+	tok, err := modelTokens(t, in)
+	if err != nil {
+		return nil, err
+	}
 	rw := new(llamaRewrite)
-	rw.bos, rw.eos = specialTokens(in)
+	rw.bos, rw.eos, rw.addBOS, rw.addEOS = tok.bos, tok.eos, tok.addBOS, tok.addEOS
 	if err := s.rewrite(rw, t, in); err != nil {
 		return nil, err
 	}
@@ -163,11 +167,6 @@ func modelTokens(t *tmplgen.Template, in *tmplgen.Input) (tokenizer, error) {
 type tokenizer struct {
 	bos, eos       string
 	addBOS, addEOS bool
-}
-
-// specialTokens returns in's bos_token and eos_token ("" for one it lacks).
-func specialTokens(in *tmplgen.Input) (bos, eos string) {
-	return in.SpecialTokens["bos_token"], in.SpecialTokens["eos_token"]
 }
 
 // markupPool recycles the lists of template-text ranges renders with segments fill.
@@ -637,7 +636,7 @@ func llamaError(t *tmplgen.Template, format string, args ...any) *tmplgen.Error 
 
 // rewrite applies s's request handling to in (docs/llama-server.md
 // sections 4.1 to 4.7); in is only read, and rw.bos and rw.eos are its special tokens
-// (specialTokens).
+// (modelTokens).
 func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Input) error {
 	caps := &t.Caps
 	if !caps.Known() {

@@ -9,8 +9,8 @@ import (
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
-// TestModelTokens checks modelTokens against what it shortcuts, t.ModelInput and
-// specialTokens, for inputs that give both tokens, one or none, to templates with and
+// TestModelTokens checks modelTokens against what it shortcuts, t.ModelInput and the
+// tokens of the input it returns, for inputs that give both tokens, one or none, to templates with and
 // without tokens and tokenizer settings of their own.
 func TestModelTokens(t *testing.T) {
 	inputs := map[string]*tmplgen.Input{
@@ -36,7 +36,7 @@ func TestModelTokens(t *testing.T) {
 						if wantErr != nil {
 							return
 						}
-						wantBOS, wantEOS := specialTokens(want)
+						wantBOS, wantEOS := want.SpecialTokens["bos_token"], want.SpecialTokens["eos_token"]
 						if got != (tokenizer{wantBOS, wantEOS, want.AddBOS, want.AddEOS}) {
 							t.Errorf("%+v, ModelInput's %q, %q, adds %v, %v", got, wantBOS, wantEOS, want.AddBOS, want.AddEOS)
 						}
