@@ -155,21 +155,23 @@ func (t *Template) ModelInput(in *Input, tokens ...string) (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	if lacks || t.AddBOS && !in.AddBOS || t.AddEOS && !in.AddEOS {
+	if lacks {
 		return t.withTokens(in), nil
 	}
 	return in, nil
 }
 
-// LacksTokens reports whether in lacks one of the special tokens named tokens that the
-// template's model gives (Tokens): what ModelInput(in, tokens...) copies in, which a
-// profile can look up instead. It fails as ModelInput does: for a nil template or input,
-// and for a token neither gives that the template reads.
+// LacksTokens reports whether ModelInput(in, tokens...) copies in: in lacks one of the
+// special tokens named tokens that the template's model gives (Tokens), or one of its
+// tokenizer settings (AddBOS, AddEOS). A profile can look the model's tokens up
+// instead. It fails as ModelInput does: for a nil template or input, and for a token
+// neither gives that the template reads.
 func (t *Template) LacksTokens(in *Input, tokens ...string) (lacks bool, err error) {
 	if t == nil || in == nil {
 		_, err := t.ModelInput(in)
 		return false, err
 	}
+	lacks = t.AddBOS && !in.AddBOS || t.AddEOS && !in.AddEOS
 	for _, name := range tokens {
 		if _, ok := in.SpecialTokens[name]; ok {
 			continue

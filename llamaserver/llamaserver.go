@@ -147,12 +147,11 @@ func (s *Server) appendRequest(dst []byte, t *tmplgen.Template, in *tmplgen.Inpu
 // them, as t.ModelInput(in, "bos_token", "eos_token") gives them (the model's where in
 // lacks them), without its copy of in.
 func modelTokens(t *tmplgen.Template, in *tmplgen.Input) (tokenizer, error) {
-	lacks, err := t.LacksTokens(in, "bos_token", "eos_token")
+	copied, err := t.LacksTokens(in, "bos_token", "eos_token")
 	if err != nil {
 		return tokenizer{}, err
 	}
 	// ModelInput copies all of the model's tokens when it copies in
-	copied := lacks || t.AddBOS && !in.AddBOS || t.AddEOS && !in.AddEOS
 	token := func(name string) string {
 		if s, ok := in.SpecialTokens[name]; ok || !copied {
 			return s
@@ -183,9 +182,13 @@ func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input
 		return dst, err
 	}
 	start := len(dst)
+	var own continuation // the handler's continuation of a continued final message
+	if rw.cont != tmplgen.ContinueNone {
+		own = ownContinuations[t.Caps.Handler]
+	}
 	var out []byte
 	var err error
-	if rw.cont != tmplgen.ContinueNone && markup == nil && ownContinuations[t.Caps.Handler] == nil {
+	if rw.cont != tmplgen.ContinueNone && markup == nil && own == nil {
 		out, err = rw.applyContinued(t, dst, in)
 	} else {
 		out, err = llamaApply(t, dst, rw, in, rw.agp, markup)
@@ -221,7 +224,7 @@ func (s *Server) appendRender(dst []byte, t *tmplgen.Template, in *tmplgen.Input
 		return out, nil
 	}
 	tail := promptTail{out: out, markup: markup}
-	if err := continuationPrompt(t, rw, in, out[start:], &tail); err != nil {
+	if err := continuationPrompt(t, rw, in, out[start:], own, &tail); err != nil {
 		return dst, err
 	}
 	return tail.out, nil
@@ -332,13 +335,17 @@ func (rw *llamaRewrite) applyContinued(t *tmplgen.Template, dst []byte, in *tmpl
 		return llamaApply(t, dst, rw, in, rw.agp, nil)
 	}
 	rw.scratch = with // its room for the next rewrite
-	// a kwarg of that name is what the prompt renders with
-	if _, given := rw.vars.GetStr("add_generation_prompt"); tail < 0 || given {
-		rw.with = prerendered{done: true, text: rw.trimTokens(with, 0, nil)}
+	// (a kwarg of that name is what the prompt renders with)
+	_, given := rw.vars.GetStr("add_generation_prompt")
+	marked := tail >= 0 && !given
+	var out []byte
+	if marked { // the prefix first: trimming with moves its bytes
+		out = rw.trimTokens(append(dst, with[:tail]...), len(dst), nil)
+	}
+	rw.with = prerendered{done: true, text: rw.trimTokens(with, 0, nil)}
+	if !marked {
 		return llamaApply(t, dst, rw, in, rw.agp, nil)
 	}
-	out := rw.trimTokens(append(dst, with[:tail]...), len(dst), nil)
-	rw.with = prerendered{done: true, text: rw.trimTokens(with, 0, nil)}
 	return out, nil
 }
 
@@ -387,13 +394,14 @@ func generationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, 
 // messages[:-1] to continue the final message (common_chat_templates_apply_jinja and
 // each handler's continuation block): the generation prompt, the reasoning markers and
 // the continued reasoning, and the content when the content is continued. prompt is
-// the prompt of messages[:-1].
+// the prompt of messages[:-1]; own is the handler's continuation (ownContinuations), nil
+// for one that continues after the generation prompt.
 //
 // Its markers are markup (the handler's, the template's generation prompt); the
 // continued reasoning and content are data.
-func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, tail *promptTail) error {
+func continuationPrompt(t *tmplgen.Template, rw *llamaRewrite, in *tmplgen.Input, prompt []byte, own continuation, tail *promptTail) error {
 	m, content := rw.contMsg, rw.cont == tmplgen.ContinueContent
-	if own := ownContinuations[t.Caps.Handler]; own != nil {
+	if own != nil {
 		*tail = own(t, m, content, prompt, *tail)
 		return nil
 	}
