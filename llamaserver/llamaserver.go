@@ -632,9 +632,11 @@ type llamaPart struct {
 	typ, text string
 }
 
-// llamaCall is a tool call; arguments are kept as a JSON string.
+// llamaCall is a tool call. Its arguments are the request's: a str, or a value of
+// another type (an object), which llama-server dumps into JSON text (toJSON).
 type llamaCall struct {
-	name, args, id string
+	name, id string
+	args     jinja2.Value
 }
 
 // llamaError is an error llama-server answers with.
@@ -801,7 +803,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		if msgs[i].src == nil {
 			a = store()
 		}
-		jm[i] = msgs[i].toJSON(onlyString, a)
+		jm[i] = msgs[i].toJSON(onlyString, caps.ObjectArguments, a)
 		if onlyTyped {
 			if c, _ := jm[i].GetStr("content"); c.Kind() == jinja2.KindString {
 				part := jinja2.DictValue(pairDict(store(), "type", jinja2.Str("text"), "text", c))
@@ -1253,11 +1255,7 @@ func (rw *llamaRewrite) parseMessages(messages []jinja2.Value) ([]llamaMsg, erro
 				if !ok {
 					return nil, fmt.Errorf("[json.exception.out_of_range.403] key 'arguments' not found")
 				}
-				if args.Kind() == jinja2.KindString {
-					call.args = str(args)
-				} else {
-					call.args = jinja2.CompactJSON(llamacpp.NlohmannNumbers(args))
-				}
+				call.args = args
 				if id, ok := c.GetStr("id"); ok {
 					if call.id, ok = jsonString(id); !ok {
 						return nil, typeError302(id)
@@ -1304,8 +1302,9 @@ func (f *messageFields) strOf(field int) (string, error) {
 
 // toJSON is common_chat_msg::to_json_oaicompat: the message as the template sees it,
 // with llama.cpp's keys in llama.cpp's order. That is the request's message itself
-// (m.src, shared) when it is already so; else its dicts and lists are a's.
-func (m *llamaMsg) toJSON(concatText bool, a *jinja2.Arena) *jinja2.Dict {
+// (m.src, shared) when it is already so; else its dicts and lists are a's. objectArgs:
+// the template reads tool calls' arguments as objects (Capabilities.ObjectArguments).
+func (m *llamaMsg) toJSON(concatText, objectArgs bool, a *jinja2.Arena) *jinja2.Dict {
 	if m.src != nil {
 		return m.src
 	}
@@ -1364,7 +1363,13 @@ func (m *llamaMsg) toJSON(concatText bool, a *jinja2.Arena) *jinja2.Dict {
 		var room [8]jinja2.Value
 		calls := room[:0]
 		for _, c := range m.toolCalls {
-			fn := pairDict(a, "name", jinja2.Str(c.name), "arguments", jinja2.Str(c.args))
+			args := c.args
+			if args.Kind() == jinja2.KindString {
+				args = jinja2.Str(str(args))
+			} else {
+				args = objectArguments(args, objectArgs)
+			}
+			fn := pairDict(a, "name", jinja2.Str(c.name), "arguments", args)
 			d := a.NewDict(3)
 			d.AddStr("type", jinja2.Str("function"))
 			d.AddStr("function", jinja2.DictValue(fn))
@@ -1376,6 +1381,60 @@ func (m *llamaMsg) toJSON(concatText bool, a *jinja2.Arena) *jinja2.Dict {
 		j.AddStr("tool_calls", a.NewList(calls))
 	}
 	return j
+}
+
+// objectArguments is a tool call's arguments given as an object (or any other value but
+// a str), as the template reads them: the JSON text llama-server dumps them into
+// (common_chat_msgs_parse_oaicompat), or, for a template that reads arguments as objects
+// (objectArgs), the value it parses that text back into. That value is v itself, with
+// llama.cpp's ints, when the text holds v whole (jsonRoundTrips): no text is written
+// and parsed again.
+func objectArguments(v jinja2.Value, objectArgs bool) jinja2.Value {
+	budget := jinja2.MaxJSONSize
+	if objectArgs && jsonRoundTrips(v, 0, &budget) {
+		return llamacpp.JSONNumbers(v)
+	}
+	return jinja2.Str(jinja2.CompactJSON(llamacpp.NlohmannNumbers(v)))
+}
+
+// maxRoundTripDepth is how deeply jsonRoundTrips follows a value, well within
+// jinja2.MaxNesting, which the text of a deeper one would exceed.
+const maxRoundTripDepth = 64
+
+// jsonRoundTrips reports whether v is what parsing its JSON text (jinja2.CompactJSON)
+// gives back, up to llama.cpp's reading of ints (llamacpp.JSONNumbers): it holds strs,
+// numbers, bools, None, lists and dicts of str keys only, nested at most
+// maxRoundTripDepth deep, and its text is surely shorter than *budget bytes, which it
+// takes from (six bytes a character of a str, the most an escape takes, and 32 a
+// value).
+func jsonRoundTrips(v jinja2.Value, depth int, budget *int) bool {
+	if *budget -= 32; *budget < 0 || depth > maxRoundTripDepth {
+		return false
+	}
+	switch v.Kind() {
+	case jinja2.KindString:
+		*budget -= 6 * len(str(v))
+		return *budget >= 0
+	case jinja2.KindInt, jinja2.KindFloat, jinja2.KindBool, jinja2.KindNone:
+		return true
+	case jinja2.KindList:
+		for _, it := range v.Items() {
+			if !jsonRoundTrips(it, depth+1, budget) {
+				return false
+			}
+		}
+		return true
+	case jinja2.KindDict:
+		d := v.AsDict()
+		vals := d.Values()
+		for i, k := range d.Keys() {
+			if k.Kind() != jinja2.KindString || !jsonRoundTrips(k, depth+1, budget) || !jsonRoundTrips(vals[i], depth+1, budget) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // pairDict returns the dict {k1: v1, k2: v2} made in a.

@@ -246,7 +246,8 @@ func TestLlamaServerLeavesInputAlone(t *testing.T) {
 	trim := generic
 	trim.TrimContent, trim.SystemRole = true, false
 	request := `{"messages": [{"role": "system", "content": "S"}, {"role": "user", "content": " U "},
-		{"role": "assistant", "content": "A", "reasoning_content": "R", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}}]},
+		{"role": "assistant", "content": "A", "reasoning_content": "R", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}},
+			{"type": "function", "function": {"name": "g", "arguments": {"x": {"y": [1]}}}}]},
 		{"role": "developer", "content": "D"}, {"role": "assistant", "content": "B", "reasoning_content": "R2"},
 		{"role": "user", "content": "U2"}, {"role": "assistant", "content": "pre"}],
 		"tools": [{"type": "function", "function": {"name": "f"}}, {"type": "function", "function": {"name": "g", "description": "G", "parameters": {"type": "object"}}}],
@@ -261,6 +262,13 @@ func TestLlamaServerLeavesInputAlone(t *testing.T) {
 		}
 		for _, m := range w.Lookup("messages").Items() {
 			llamacpp.SetAttr(m, "content", jinja2.Str("changed"))
+			calls, _ := m.AsDict().GetStr("tool_calls")
+			for _, c := range calls.Items() {
+				fn, _ := c.AsDict().GetStr("function")
+				if args, _ := fn.AsDict().GetStr("arguments"); args.Kind() == jinja2.KindDict {
+					llamacpp.SetAttr(args, "x", jinja2.Str("changed")) // the request's object, for ministral_3
+				}
+			}
 		}
 		dumpVars(w)
 	}
