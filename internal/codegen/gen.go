@@ -258,12 +258,12 @@ func (g *gen) scopeDecls(s *ir.Scope) []jen.Code {
 		if v.Init == nil || !g.needed[v] || g.namespaces[v] != nil {
 			continue
 		}
+		if _, param := g.subst[v]; param {
+			continue // a parameter of the macro's function
+		}
 		if g.deadInit[v] {
 			zero = append(zero, g.varName(v))
 			continue
-		}
-		if _, param := g.subst[v]; param {
-			continue // a parameter of the macro's function
 		}
 		init := g.value(v.Init)
 		if in, ok := v.Init.(*ir.Input); ok && s != g.t.Body.Scope && g.free[in.Name] == "" {
