@@ -399,7 +399,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	if nsInTool {
 		w.WriteString("]")
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Apertus-8B-Instruct.jinja:325:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -1038,7 +1038,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	if nsInTool {
 		w.WriteString("]")
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Apertus-8B-Instruct.jinja:325:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

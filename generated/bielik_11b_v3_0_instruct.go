@@ -177,7 +177,7 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Bielik-11B-v3.0-Instruct.jinja:72:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -322,7 +322,7 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Bielik-11B-v3.0-Instruct.jinja:72:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

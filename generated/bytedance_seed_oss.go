@@ -358,7 +358,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), eosToken)
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -720,7 +720,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), eosToken)
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -407,7 +407,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			w.WriteString("\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Cohere2MoE.jinja:263:14 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -1011,7 +1011,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			w.WriteString("\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Cohere2MoE.jinja:263:14 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -165,6 +165,8 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 	if nsIsTool {
 		w.WriteString("<｜tool▁outputs▁end｜>")
 	}
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
+	w.MarkGenerationPrompt()
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:43:1 {%- if add_generation_prompt and not ns.is_tool -%}
 	if addGenerationPrompt.Truthy() && !nsIsTool {
 		w.WriteString("<｜Assistant｜><think>\n")
@@ -294,6 +296,8 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 	if nsIsTool {
 		w.WriteString("<｜tool▁outputs▁end｜>")
 	}
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
+	w.MarkGenerationPrompt()
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:43:1 {%- if add_generation_prompt and not ns.is_tool -%}
 	if llamacpp.Truthy(addGenerationPrompt) && !nsIsTool {
 		w.WriteString("<｜Assistant｜><think>\n")
@@ -302,4 +306,4 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|qDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEwFC3BEGOCEAGACECECA8BGI8BEhCAEACECEyBCAEEsBCEAEMA0BGQACxBCIOCYGYuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGuFC3BEGMCEAEACECECA8BGI8BEhCAEACECEyBCAEEsBCEAEMA0BGQACxBCIOCYGYuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIEEAA"
+const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|qDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEwFC3BEGOCEAGACECECA8BGI8BEhCAEACECEyBCAEEsBCEAEMA0BGQACxBCIOCYGYuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOIIlBAMEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGuFC3BEGMCEAEACECECA8BGI8BEhCAEACECEyBCAEEsBCEAEMA0BGQACxBCIOCYGYuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOIIlBAMEEAA"

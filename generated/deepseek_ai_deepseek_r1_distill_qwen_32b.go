@@ -171,6 +171,8 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
 	if nsIsTool {
 		w.WriteString("<｜tool▁outputs▁end｜>")
 	}
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
+	w.MarkGenerationPrompt()
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46:1 {%- if add_generation_prompt and not ns.is_tool -%}
 	if addGenerationPrompt.Truthy() && !nsIsTool {
 		w.WriteString("<｜Assistant｜><think>\n")
@@ -305,6 +307,8 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 	if nsIsTool {
 		w.WriteString("<｜tool▁outputs▁end｜>")
 	}
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
+	w.MarkGenerationPrompt()
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:46:1 {%- if add_generation_prompt and not ns.is_tool -%}
 	if llamacpp.Truthy(addGenerationPrompt) && !nsIsTool {
 		w.WriteString("<｜Assistant｜><think>\n")
@@ -317,4 +321,4 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillQwen32B is the position table of deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|2DGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEwFC3BEGOCEAGACECECA8BGI8BEhCAEACECEyBCAEEqBCEAEMCEGQACACIMEAGYuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGuFC3BEGMCEAEACECECA8BGI8BEhCAEACECEyBCAEEqBCEAEMCEGQACACIMEAGYuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOEIlBAIMEAAGEA+EA"
+const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|2DGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEwFC3BEGOCEAGACECECA8BGI8BEhCAEACECEyBCAEEqBCEAEMCEGQACACIMEAGYuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOIIlBAMMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGuFC3BEGMCEAEACECECA8BGI8BEhCAEACECEyBCAEEqBCEAEMCEGQACACIMEAGYuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOIIlBAMMEAAGEA+EA"

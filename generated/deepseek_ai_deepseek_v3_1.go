@@ -209,6 +209,8 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
+	w.MarkGenerationPrompt()
 	// deepseek-ai-DeepSeek-V3.1.jinja:67:1 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
 	if (addGenerationPrompt.Truthy() && nsIsLastUser) && !nsIsTool {
 		w.WriteString("<｜Assistant｜>")
@@ -384,6 +386,8 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
+	w.MarkGenerationPrompt()
 	// deepseek-ai-DeepSeek-V3.1.jinja:67:1 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
 	if (llamacpp.Truthy(addGenerationPrompt) && nsIsLastUser) && !nsIsTool {
 		w.WriteString("<｜Assistant｜>")
@@ -399,4 +403,4 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekV3_1 is the position table of deepseek-ai-DeepSeek-V3.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekV3_1 = "if,set,for,{{ }}|4DGCCAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGE2GC7BEGWCEAGACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGMSGjCAGKCEAmBGnEFAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGG0GC7BEGUCEAEACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGMSGjCAGKCEA"
+const spansDeepseekAiDeepSeekV3_1 = "if,set,for,{{ }}|4DGCCAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGE6GC7BEGWCEAGACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGQSGjCAGKCEAmBGnEFAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGG4GC7BEGUCEAEACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGQSGjCAGKCEA"

@@ -283,7 +283,7 @@ func renderGemma4(w *jinja2.Writer) {
 			w.WriteString("<turn|>\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// gemma4.jinja:259:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -939,7 +939,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			w.WriteString("<turn|>\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// gemma4.jinja:259:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

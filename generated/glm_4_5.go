@@ -235,7 +235,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 			renderGlm4_5_visibleText(w, jinja2.ItemAttr(m, "content"))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -473,7 +473,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			renderGlm4_5_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// glm_4_5.jinja:117:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -220,7 +220,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 			renderGLM4_6_visibleText(w, jinja2.ItemAttr(m, "content"))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -443,7 +443,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// GLM-4.6.jinja:104:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

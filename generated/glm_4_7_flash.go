@@ -204,7 +204,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			renderGLM4_7Flash_visibleText(w, jinja2.ItemAttr(m, "content"))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -410,7 +410,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			renderGLM4_7Flash_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// GLM-4.7-Flash.jinja:84:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

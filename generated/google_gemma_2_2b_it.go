@@ -78,7 +78,7 @@ func renderGoogleGemma2_2bIt(w *jinja2.Writer) {
 		jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil))
 		w.WriteString("<end_of_turn>\n")
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -128,7 +128,7 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 		llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil))
 		w.WriteString("<end_of_turn>\n")
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

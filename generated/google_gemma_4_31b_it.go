@@ -365,7 +365,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// google-gemma-4-31B-it.jinja:340:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -1181,7 +1181,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// google-gemma-4-31B-it.jinja:340:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -308,7 +308,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 			w.WriteString("<turn|>\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// google-gemma-4-31B-it-interleaved.jinja:275:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -989,7 +989,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			w.WriteString("<turn|>\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// google-gemma-4-31B-it-interleaved.jinja:275:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -142,7 +142,7 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// HuggingFaceTB-SmolLM3-3B.jinja:55:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -263,7 +263,7 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// HuggingFaceTB-SmolLM3-3B.jinja:55:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

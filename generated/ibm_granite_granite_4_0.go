@@ -262,7 +262,7 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// ibm-granite-granite-4.0.jinja:116:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -492,7 +492,7 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// ibm-granite-granite-4.0.jinja:116:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -253,7 +253,7 @@ func renderIbmGraniteGranite4_1(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// ibm-granite-granite-4.1.jinja:112:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -474,7 +474,7 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// ibm-granite-granite-4.1.jinja:112:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -147,7 +147,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Kimi-K2-Instruct.jinja:58:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -294,7 +294,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Kimi-K2-Instruct.jinja:58:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -166,7 +166,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Kimi-K2-Thinking.jinja:106:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -399,7 +399,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Kimi-K2-Thinking.jinja:106:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

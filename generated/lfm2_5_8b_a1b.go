@@ -197,7 +197,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// LFM2.5-8B-A1B.jinja:113:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -463,7 +463,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// LFM2.5-8B-A1B.jinja:113:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -149,7 +149,7 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}
 		jinja2.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// LFM2.5-Instruct.jinja:43:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -270,7 +270,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}
 		llamacpp.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// LFM2.5-Instruct.jinja:43:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -116,7 +116,7 @@ func renderLFM2_8B_A1B(w *jinja2.Writer) {
 		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
 		jinja2.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -204,7 +204,7 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
 		llamacpp.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -175,6 +175,8 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 	}
 	// llama-cpp-deepseek-r1.jinja:73:1 {{- flush_tool_outputs() -}}
 	renderLlamaCppDeepseekR1_flushToolOutputs(w, ns)
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
+	w.MarkGenerationPrompt()
 	// llama-cpp-deepseek-r1.jinja:74:1 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
 	if addGenerationPrompt.Truthy() && !jinja2.ItemAttr(ns, "is_tool_outputs").Truthy() {
 		w.WriteString("<｜Assistant｜><think>\n")
@@ -326,6 +328,8 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 	}
 	// llama-cpp-deepseek-r1.jinja:73:1 {{- flush_tool_outputs() -}}
 	renderLlamaCppDeepseekR1_flushToolOutputsLlama(w, ns)
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
+	w.MarkGenerationPrompt()
 	// llama-cpp-deepseek-r1.jinja:74:1 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
 	if llamacpp.Truthy(addGenerationPrompt) && !llamacpp.Truthy(llamacpp.ItemAttr(ns, "is_tool_outputs")) {
 		w.WriteString("<｜Assistant｜><think>\n")
@@ -348,4 +352,4 @@ func renderLlamaCppDeepseekR1_flushToolOutputsLlama(w *jinja2.Writer, ns jinja2.
 
 // spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppDeepseekR1 = "if,set,for,{{ }}|yDGCCAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGEsFCAEGICIAGACIGGKEJAEECIGKkCEJAGAAACEAEICE0BCAEGQCIAEAAACEACICMCIJCGACACEMCAGWcIRAEACIGEACACEGCAAEACICGEEJGKiBEJAEAAACEACICEMCAAGAAACEAEICGEEJGMAGRGEECAAUM9CIAGAAACEAEICcG7BRAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGGqFCAEGGCIAEACIGGKEJAEECIGKkCEJAGAAACEAEICGyBCAEGQCIAEAAACEACICMAIJCEACACEMCAGWcIRAEACIGEACACEGCAAEACICGEEJGKiBEJAEAAACEACICEMCAAGAAACEAEICGEEJGMAGRGEECAAUM9CIAGAAACEAEIC"
+const spansLlamaCppDeepseekR1 = "if,set,for,{{ }}|yDGCCAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGEsFCAEGICIAGACIGGKEJAEECIGKkCEJAGAAACEAEICE0BCAEGQCIAEAAACEACICMCIJCGACACEMCAGWcIRAEACIGEACACEGCAAEACICGEEJGKiBEJAEAAACEACICEMCAAGAAACEAEICGEEJGMEGRGIECAAUM9CIAGAAACEAEICcG7BRAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGGqFCAEGGCIAEACIGGKEJAEECIGKkCEJAGAAACEAEICGyBCAEGQCIAEAAACEACICMAIJCEACACEMCAGWcIRAEACIGEACACEGCAAEACICGEEJGKiBEJAEAAACEACICEMCAAGAAACEAEICGEEJGMEGRGIECAAUM9CIAGAAACEAEIC"

@@ -162,7 +162,7 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
 		jinja2.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -294,7 +294,7 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
 		llamacpp.WriteAdd(w, content, jinja2.Lit("<|im_end|>\n"))
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -134,7 +134,7 @@ func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// meetkai-functionary-medium-v3.1.jinja:56:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -236,7 +236,7 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// meetkai-functionary-medium-v3.1.jinja:56:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

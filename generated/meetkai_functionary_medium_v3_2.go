@@ -129,7 +129,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 			w.WriteString("<|eot_id|>")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// meetkai-functionary-medium-v3.2.jinja:287:1 {% if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -781,7 +781,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 			w.WriteString("<|eot_id|>")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// meetkai-functionary-medium-v3.2.jinja:287:1 {% if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

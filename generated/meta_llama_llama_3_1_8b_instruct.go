@@ -220,7 +220,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 			w.WriteString("<|eot_id|>")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:107:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -410,7 +410,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 			w.WriteString("<|eot_id|>")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:107:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

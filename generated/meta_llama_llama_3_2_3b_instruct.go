@@ -189,7 +189,7 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 			w.WriteString("<|eot_id|>")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:91:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -345,7 +345,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 			w.WriteString("<|eot_id|>")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:91:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

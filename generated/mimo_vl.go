@@ -138,7 +138,7 @@ func renderMiMoVL(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// MiMo-VL.jinja:52:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -245,7 +245,7 @@ func renderMiMoVLLlama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// MiMo-VL.jinja:52:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

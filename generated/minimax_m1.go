@@ -198,7 +198,7 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 			w.WriteString("<end_of_sentence>\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// MiniMax-M1.jinja:89:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -364,7 +364,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 			w.WriteString("<end_of_sentence>\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// MiniMax-M1.jinja:89:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

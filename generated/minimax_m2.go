@@ -261,7 +261,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			w.WriteString("[e~[\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// MiniMax-M2.jinja:157:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -565,7 +565,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			w.WriteString("[e~[\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// MiniMax-M2.jinja:157:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

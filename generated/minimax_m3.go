@@ -350,7 +350,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			w.WriteString("\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// MiniMax-M3.jinja:235:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -862,7 +862,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			llamacpp.WriteConcat(w, eosToken, jinja2.Lit("\n"))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// MiniMax-M3.jinja:235:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -131,7 +131,7 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// moonshotai-Kimi-K2.jinja:41:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -232,7 +232,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// moonshotai-Kimi-K2.jinja:41:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -149,7 +149,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// moonshotai-Kimi-K2-Thinking.jinja:95:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -360,7 +360,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		}
 		w.WriteString("<|im_end|>")
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// moonshotai-Kimi-K2-Thinking.jinja:95:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

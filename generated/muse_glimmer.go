@@ -261,7 +261,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// muse-glimmer.jinja:209:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -708,7 +708,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// muse-glimmer.jinja:209:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

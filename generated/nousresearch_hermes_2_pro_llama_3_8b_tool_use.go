@@ -221,7 +221,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:149:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -468,7 +468,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:149:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -227,7 +227,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1501 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -423,7 +423,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1501 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -392,7 +392,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -807,7 +807,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

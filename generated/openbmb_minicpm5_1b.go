@@ -399,7 +399,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// openbmb-MiniCPM5-1B.jinja:170:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -791,7 +791,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// openbmb-MiniCPM5-1B.jinja:170:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -199,6 +199,8 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 			w.WriteString("</system>\n")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
+	w.MarkGenerationPrompt()
 	// poolside-Laguna-S-2.1.jinja:86:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<assistant>")
@@ -371,6 +373,8 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 			w.WriteString("</system>\n")
 		}
 	}
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
+	w.MarkGenerationPrompt()
 	// poolside-Laguna-S-2.1.jinja:86:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
 		w.WriteString("<assistant>")
@@ -386,4 +390,4 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 
 // spansPoolsideLagunaS2_1 is the position table of poolside-Laguna-S-2.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|2DAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQkGSNGGKCEAOuFCACGECEEGiFCECGiEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGiCEFCG4BCEGGACEAECCAEGACAAEiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGECqBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGGACEEQqGSNGGKCEAO0FCACGECEEGoFCECGoEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGoCEFCI8BCEGGACEAECCAEGACAAIiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEMSIJCGKGEC"
+const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|2DAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQoGSNGGKCEAOuFCACGECEEGiFCECGiEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGiCEFCG4BCEGGACEAECCAEGACAAEiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEQSIJCGKGECqBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGGACEEQuGSNGGKCEAO0FCACGECEEGoFCECGoEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGoCEFCI8BCEGGACEAECCAEGACAAIiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEQSIJCGKGEC"

@@ -256,7 +256,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected message role.")))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -573,7 +573,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Unexpected message role.")))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -236,7 +236,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -490,7 +490,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

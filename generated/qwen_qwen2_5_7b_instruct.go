@@ -138,7 +138,7 @@ func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Qwen-Qwen2.5-7B-Instruct.jinja:52:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -245,7 +245,7 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Qwen-Qwen2.5-7B-Instruct.jinja:52:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

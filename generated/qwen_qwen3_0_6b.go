@@ -211,7 +211,7 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Qwen-Qwen3-0.6B.jinja:80:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -393,7 +393,7 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Qwen-Qwen3-0.6B.jinja:80:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -163,7 +163,7 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Qwen-QwQ-32B.jinja:60:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -296,7 +296,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// Qwen-QwQ-32B.jinja:60:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

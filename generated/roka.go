@@ -123,7 +123,7 @@ func renderRoka(w *jinja2.Writer) {
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// roka.jinja:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -227,7 +227,7 @@ func renderRokaLlama(w *jinja2.Writer) {
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// roka.jinja:71:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -216,7 +216,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// StepFun3.5-Flash.jinja:78:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -443,7 +443,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// StepFun3.5-Flash.jinja:78:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

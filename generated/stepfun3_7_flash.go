@@ -241,7 +241,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// StepFun3.7-Flash.jinja:90:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -508,7 +508,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			}
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// StepFun3.7-Flash.jinja:90:1 {%- if add_generation_prompt %}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -282,7 +282,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			w.WriteString("[e~[\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// unsloth-MiniMax-M2.jinja:169:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -608,7 +608,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			w.WriteString("[e~[\n")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// unsloth-MiniMax-M2.jinja:169:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {

@@ -23,7 +23,7 @@ func (g *gen) stmts(ss []ir.Stmt) []jen.Code {
 	var code []jen.Code
 	for _, s := range ss {
 		if s == ir.Stmt(g.generationPrompt) {
-			code = append(code, generationPromptMark("nothing before reads add_generation_prompt")...)
+			code = append(code, generationPromptMark("nothing before depends on add_generation_prompt")...)
 		}
 		code = append(code, g.stmt(s)...)
 		g.countChains([]ir.Stmt{s}, g.counts, -1)

@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
 	"strings"
 )
@@ -553,36 +554,201 @@ func FormatFacts(t *Template) string {
 // GenerationPrompt says where the template's generation prompt starts when the output
 // of a render with add_generation_prompt true is the output of a render without it
 // followed by more: at its last top-level statement, which it returns, when that is
-// {% if add_generation_prompt %}...{% endif %} without an else and nothing else reads or
-// binds the name; at the end (nil, true) when nothing reads it at all (the generation
-// prompt is empty). ok is false otherwise.
+// {% if add_generation_prompt %}...{% endif %} without an else, its condition the name
+// or a chain of ands with the name among its operands, and nothing before depends on
+// the name; at the end (nil, true) when nothing reads it at all (the generation prompt
+// is empty). ok is false otherwise.
+//
+// llama-server defines the name only when it is true. Before the last statement the
+// template may set it to a constant that is false, or keep it (`add_generation_prompt |
+// default(false)`, `add_generation_prompt if add_generation_prompt is defined else
+// false`, `add_generation_prompt or false`), and do so when it is not defined
+// ({% if add_generation_prompt is not defined %}{% set add_generation_prompt = false
+// %}{% endif %}): it is then true or false in a render with it, undefined or false in a
+// render without, and the output before the last statement is the same in both.
 func GenerationPrompt(t *Template) (start *If, ok bool) {
-	const name = "add_generation_prompt"
 	for _, v := range t.Vars {
-		if v.Name == name && (v.Stores > 0 || v.Init == nil) {
-			return nil, false // assigned, or a parameter or loop target of that name
+		if v.Name != promptName {
+			continue
+		}
+		switch init := v.Init.(type) {
+		case *Input:
+		case *Load:
+			if init.Var.Name != promptName {
+				return nil, false
+			}
+		default:
+			return nil, false // a parameter or loop target of that name, or undefined
 		}
 	}
 	var reads []*Load
+	kept := map[*Load]bool{} // the reads that only set the name or decide whether to
+	ok = true
 	Inspect(t.Body.Stmts, func(n any) bool {
-		if l, ok := n.(*Load); ok && l.Var.Name == name {
-			reads = append(reads, l)
+		switch n := n.(type) {
+		case *Load:
+			if n.Var.Name == promptName {
+				reads = append(reads, n)
+			}
+		case *If:
+			if l := promptDefinedTest(n.Cond); l != nil && onlyKeepPrompt(n.Then, kept) && onlyKeepPrompt(n.Else, kept) {
+				kept[l] = true
+			}
+		case *Assign:
+			if !bindsPrompt(n.Target) {
+				break
+			}
+			if v, isVar := n.Target.(*VarTarget); !isVar || v.Var.Name != promptName || !keepsPrompt(n.Value, kept) {
+				ok = false
+			}
+		case *Capture:
+			ok = ok && !bindsPrompt(n.Target)
+		case *With:
+			for _, target := range n.Targets {
+				ok = ok && !bindsPrompt(target)
+			}
 		}
 		return true
 	})
+	if !ok {
+		return nil, false
+	}
+	var valued []*Load
+	for _, l := range reads {
+		if !kept[l] {
+			valued = append(valued, l)
+		}
+	}
 	if len(reads) == 0 {
 		return nil, true
 	}
 	ss := t.Body.Stmts
-	if len(reads) > 1 || len(ss) == 0 {
+	if len(valued) != 1 || len(ss) == 0 {
 		return nil, false
 	}
-	last, ok := ss[len(ss)-1].(*If)
-	if !ok || len(last.Else) > 0 || last.Cond != Expr(reads[0]) {
-		return nil, false
-	}
-	if in, ok := reads[0].Var.Init.(*Input); !ok || in.Name != name {
+	last, isIf := ss[len(ss)-1].(*If)
+	if !isIf || len(last.Else) > 0 || !andOperand(last.Cond, valued[0]) {
 		return nil, false
 	}
 	return last, true
+}
+
+// promptName is the variable GenerationPrompt follows.
+const promptName = "add_generation_prompt"
+
+// isPromptLoad reports whether x reads add_generation_prompt.
+func isPromptLoad(x Expr) bool {
+	l, ok := x.(*Load)
+	return ok && l.Var.Name == promptName
+}
+
+// promptDefinedTest returns the read of add_generation_prompt when x tests whether it
+// is defined (`is defined`, `is undefined`, either under not), nil otherwise.
+func promptDefinedTest(x Expr) *Load {
+	for {
+		u, ok := x.(*Unary)
+		if !ok || u.Op != "not" {
+			break
+		}
+		x = u.X
+	}
+	if test, ok := x.(*Test); ok && (test.Name == "defined" || test.Name == "undefined") && noArgs(&test.Args) && isPromptLoad(test.X) {
+		return test.X.(*Load)
+	}
+	return nil
+}
+
+// onlyKeepPrompt reports whether ss only set add_generation_prompt as keepsPrompt allows,
+// adding the reads of the name they are made of to kept.
+func onlyKeepPrompt(ss []Stmt, kept map[*Load]bool) bool {
+	for _, s := range ss {
+		a, ok := s.(*Assign)
+		if !ok {
+			return false
+		}
+		if v, ok := a.Target.(*VarTarget); !ok || v.Var.Name != promptName || !keepsPrompt(a.Value, kept) {
+			return false
+		}
+	}
+	return true
+}
+
+// noArgs reports whether a call, filter or test has no arguments.
+func noArgs(a *Args) bool {
+	return len(a.Args) == 0 && len(a.Kwargs) == 0 && a.DynArgs == nil && a.DynKwargs == nil
+}
+
+// bindsPrompt reports whether target binds add_generation_prompt.
+func bindsPrompt(target Target) bool {
+	switch target := target.(type) {
+	case *VarTarget:
+		return target.Var.Name == promptName
+	case *TupleTarget:
+		return slices.ContainsFunc(target.Items, bindsPrompt)
+	}
+	return false
+}
+
+// keepsPrompt reports whether x, set to add_generation_prompt, is false or the name as
+// it is, or false when it is not defined: a constant that is false, the name itself,
+// `name | default(false)`, `name if name is defined else false`, `name or false` (false
+// standing for any constant that is). It adds the reads of the name it is made of to
+// kept.
+func keepsPrompt(x Expr, kept map[*Load]bool) bool {
+	switch x := x.(type) {
+	case *Const:
+		return falseConst(x)
+	case *Load:
+		if x.Var.Name == promptName {
+			kept[x] = true
+			return true
+		}
+	case *Filter:
+		if x.Name == "default" && len(x.Args.Args) == 1 && len(x.Args.Kwargs) == 0 && x.Args.DynArgs == nil && x.Args.DynKwargs == nil && isPromptLoad(x.X) && falseConst(x.Args.Args[0]) {
+			kept[x.X.(*Load)] = true
+			return true
+		}
+	case *Cond:
+		if test, ok := x.Test.(*Test); ok && test.Name == "defined" && noArgs(&test.Args) && isPromptLoad(test.X) && isPromptLoad(x.Then) && falseConst(x.Else) {
+			kept[test.X.(*Load)], kept[x.Then.(*Load)] = true, true
+			return true
+		}
+	case *Binary:
+		if x.Op == "or" && isPromptLoad(x.L) && falseConst(x.R) {
+			kept[x.L.(*Load)] = true
+			return true
+		}
+	}
+	return false
+}
+
+// falseConst reports whether x is a constant that is false.
+func falseConst(x Expr) bool {
+	c, ok := x.(*Const)
+	return ok && !constTruthy(c.Value)
+}
+
+// constTruthy is the truth of a constant.
+func constTruthy(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	case *big.Int:
+		return v.Sign() != 0
+	case float64:
+		return v != 0
+	case string:
+		return v != ""
+	}
+	return true
+}
+
+// andOperand reports whether x is l or a chain of ands of which l is an operand.
+func andOperand(x Expr, l *Load) bool {
+	if b, ok := x.(*Binary); ok && b.Op == "and" {
+		return andOperand(b.L, l) || andOperand(b.R, l)
+	}
+	return x == Expr(l)
 }

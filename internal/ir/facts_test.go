@@ -118,9 +118,11 @@ func TestListMethods(t *testing.T) {
 }
 
 // TestGenerationPrompt: a render with add_generation_prompt is the render without it
-// and then the last statement's output only when that statement is a bare
-// {% if add_generation_prompt %} and nothing else reads or binds the name, and the
-// render without more when nothing reads it.
+// and then the last statement's output only when that statement is an
+// {% if add_generation_prompt %} (or an and of the name and more) and nothing before
+// depends on the name (which llama-server defines only when true): it may only be set
+// false or kept, also when it is not defined; and the render without more when nothing
+// reads it.
 func TestGenerationPrompt(t *testing.T) {
 	const loop = `{% for m in messages %}{{ m.content }}{% endfor %}`
 	tests := []factCase{
@@ -128,7 +130,28 @@ func TestGenerationPrompt(t *testing.T) {
 		{"never read", loop + `<a>`, "the end"},
 		{"text after it", loop + `{% if add_generation_prompt %}<a>{% endif %}x`, "none"},
 		{"with an else", loop + `{% if add_generation_prompt %}<a>{% else %}<b>{% endif %}`, "none"},
-		{"not the bare name", loop + `{% if add_generation_prompt and messages %}<a>{% endif %}`, "none"},
+		{"an and", loop + `{% if add_generation_prompt and messages %}<a>{% endif %}`, "line 1"},
+		{"an and, the name last", loop + `{% if messages and (tools and add_generation_prompt) %}<a>{% endif %}`, "line 1"},
+		{"an or", loop + `{% if add_generation_prompt or messages %}<a>{% endif %}`, "none"},
+		{"not", loop + `{% if not add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"set false when not defined", `{% if add_generation_prompt is not defined %}{% set add_generation_prompt = false %}{% endif %}` + loop + `{% if add_generation_prompt %}<a>{% endif %}`, "line 1"},
+		{"set when not defined, and more", `{% if add_generation_prompt is not defined %}{% set add_generation_prompt = false %}<a>{% endif %}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"tested whether defined", `{% if not add_generation_prompt is defined %}<a>{% endif %}` + loop + `{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"only tested whether defined", `{% if add_generation_prompt is defined %}<a>{% endif %}` + loop, "none"},
+		{"tested for its value", `{% if add_generation_prompt is false %}<a>{% endif %}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"set false", `{% if tools %}{% set add_generation_prompt = none %}{% endif %}` + loop + `{% if add_generation_prompt %}<a>{% endif %}`, "line 1"},
+		{"set false in a loop", `{% for m in messages %}{% set add_generation_prompt = '' %}{% endfor %}{% if add_generation_prompt %}<a>{% endif %}`, "line 1"},
+		{"kept by default", `{% set add_generation_prompt = add_generation_prompt | default(false) %}{% if add_generation_prompt %}<a>{% endif %}`, "line 1"},
+		{"true by default", `{% set add_generation_prompt = add_generation_prompt | default(true) %}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"true by default, when false too", `{% set add_generation_prompt = add_generation_prompt | default(true, true) %}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"kept if defined", `{% set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else 0 %}{% if add_generation_prompt %}<a>{% endif %}`, "line 1"},
+		{"true if not defined", `{% set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true %}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"or false", `{% set add_generation_prompt = add_generation_prompt or false %}{% if add_generation_prompt %}<a>{% endif %}`, "line 1"},
+		{"or true", `{% set add_generation_prompt = add_generation_prompt or true %}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"negated", `{% set add_generation_prompt = not add_generation_prompt %}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"captured", `{% set add_generation_prompt %}{% endset %}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"unpacked", `{% set add_generation_prompt, x = (false, 1) %}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
+		{"a macro parameter", `{% macro f(add_generation_prompt) %}{{ add_generation_prompt is defined }}{% endmacro %}{{ f() }}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
 		{"read before", `{{ add_generation_prompt }}` + loop + `{% if add_generation_prompt %}<a>{% endif %}`, "none"},
 		{"read in a macro", `{% macro f() %}{{ add_generation_prompt }}{% endmacro %}{{ f() }}{% if add_generation_prompt %}<a>{% endif %}`, "none"},
 		{"assigned", `{% set add_generation_prompt = true %}{% if add_generation_prompt %}<a>{% endif %}`, "none"},

@@ -128,7 +128,7 @@ func renderModel(w *jinja2.Writer) {
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// model:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -232,7 +232,7 @@ func renderModelLlama(w *jinja2.Writer) {
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
-	// llama-server's generation prompt starts here: nothing before reads add_generation_prompt
+	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
 	// model:71:1 {%- if add_generation_prompt -%}
 	if llamacpp.Truthy(addGenerationPrompt) {
