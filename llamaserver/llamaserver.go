@@ -21,10 +21,10 @@ package llamaserver
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1640,15 +1640,21 @@ func gemma4ToolResponses(msgs []*jinja2.Dict) []*jinja2.Dict {
 // tool messages after an assistant message with tool calls, the tool results are sorted
 // (stably) into the order of the calls.
 func sortDeepSeekToolResults(msgs []*jinja2.Dict) {
-	order := map[string]int{}
+	// the ids of the tool calls of the last assistant message with some, and their
+	// places (an id given twice has its last), and the places of a run of results: on
+	// the stack for a few
+	var orderRoom [8]callPlace
+	var posRoom [8]int
+	var resultRoom [8]*jinja2.Dict
+	order := orderRoom[:0]
 	for i := 0; i < len(msgs); {
 		calls, _ := msgs[i].GetStr("tool_calls")
 		if dictRole(msgs[i], "assistant") && calls.Kind() == jinja2.KindList && len(calls.Items()) > 0 {
-			order = map[string]int{}
+			order = order[:0]
 			for k, c := range calls.Items() {
 				if d := c.AsDict(); d != nil {
 					if id, ok := d.GetStr("id"); ok && id.Kind() == jinja2.KindString && str(id) != "" {
-						order[str(id)] = k
+						order = append(order, callPlace{str(id), k})
 					}
 				}
 			}
@@ -1659,7 +1665,7 @@ func sortDeepSeekToolResults(msgs []*jinja2.Dict) {
 			i++
 			continue
 		}
-		var pos []int
+		pos := posRoom[:0]
 		j := i
 		for ; j < len(msgs); j++ {
 			if dictRole(msgs[j], "tool") {
@@ -1669,23 +1675,33 @@ func sortDeepSeekToolResults(msgs []*jinja2.Dict) {
 			}
 		}
 		if len(pos) > 1 && len(order) > 0 {
-			results := make([]*jinja2.Dict, len(pos))
-			for k, p := range pos {
-				results[k] = msgs[p]
+			results := resultRoom[:0]
+			for _, p := range pos {
+				results = append(results, msgs[p])
 			}
 			rank := func(m *jinja2.Dict) int {
 				if id, ok := m.GetStr("tool_call_id"); ok && id.Kind() == jinja2.KindString {
-					return order[str(id)]
+					for k := len(order) - 1; k >= 0; k-- {
+						if order[k].id == str(id) {
+							return order[k].place
+						}
+					}
 				}
 				return 0
 			}
-			sort.SliceStable(results, func(a, b int) bool { return rank(results[a]) < rank(results[b]) })
+			slices.SortStableFunc(results, func(a, b *jinja2.Dict) int { return cmp.Compare(rank(a), rank(b)) })
 			for k, p := range pos {
 				msgs[p] = results[k]
 			}
 		}
 		i = j
 	}
+}
+
+// callPlace is the place of a tool call among its message's, by its id.
+type callPlace struct {
+	id    string
+	place int
 }
 
 // dictRole reports whether a message's role is role.
