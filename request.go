@@ -24,13 +24,13 @@ type Request struct {
 // what templates print (tojson, iterating a dict). The request's SpecialTokens and
 // Kwargs are never nil: a caller can add to them.
 func ParseRequest(data []byte) (*Request, error) {
-	v, bigInts, err := jinja2.ParseJSONInts(data)
+	v, facts, err := jinja2.ParseJSONFacts(data)
 	if err != nil {
 		return nil, fmt.Errorf("request: %w", publicJSONError(err))
 	}
 	r, err := requestOf(v)
 	if r != nil {
-		r.IntsFit64 = !bigInts
+		r.IntsFit64 = !facts.BigInts
 	}
 	return r, err
 }

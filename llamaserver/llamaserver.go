@@ -22,8 +22,10 @@ package llamaserver
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -1403,7 +1405,7 @@ const maxRoundTripDepth = 64
 
 // jsonRoundTrips reports whether v is what parsing its JSON text (jinja2.CompactJSON)
 // gives back, up to llama.cpp's reading of ints (llamacpp.JSONNumbers): it holds strs,
-// numbers, bools, None, lists and dicts of str keys only, nested at most
+// ints, finite floats, bools, None, lists and dicts of str keys only, nested at most
 // maxRoundTripDepth deep, and its text is surely shorter than *budget bytes, which it
 // takes from (six bytes a character of a str, the most an escape takes, and 32 a
 // value).
@@ -1415,8 +1417,11 @@ func jsonRoundTrips(v jinja2.Value, depth int, budget *int) bool {
 	case jinja2.KindString:
 		*budget -= 6 * len(str(v))
 		return *budget >= 0
-	case jinja2.KindInt, jinja2.KindFloat, jinja2.KindBool, jinja2.KindNone:
+	case jinja2.KindInt, jinja2.KindBool, jinja2.KindNone:
 		return true
+	case jinja2.KindFloat: // NaN and the infinities are text nlohmann::json does not parse
+		f, _ := v.AsFloat()
+		return !math.IsNaN(f) && !math.IsInf(f, 0)
 	case jinja2.KindList:
 		for _, it := range v.Items() {
 			if !jsonRoundTrips(it, depth+1, budget) {
@@ -1710,15 +1715,34 @@ func dictRole(m *jinja2.Dict, role string) bool {
 	return jinja2.EqStr(r, role)
 }
 
-// engineJSON parses the JSON text s, which llama-server parses into a value the
-// template reads: its ints as llama.cpp's engine reads them (llamacpp.JSONNumbers).
+// engineJSON parses the JSON text s as llama-server does (nlohmann::json::parse, which
+// refuses NaN, Infinity and numbers beyond a float's range, and reads a leading BOM),
+// into a value the template reads: its ints as llama.cpp's engine reads them
+// (llamacpp.JSONNumbers). Where the parsers may disagree, nlohmann's says whether the
+// text parses, and its error is nlohmann's.
 func engineJSON(s string) (jinja2.Value, error) {
-	v, bigInts, err := jinja2.ParseJSONInts([]byte(s))
-	if bigInts {
+	v, facts, err := jinja2.ParseJSONFacts([]byte(s))
+	if err != nil || facts.NonFinite || facts.BigInts {
+		if msg := llamacpp.NlohmannParse(s); msg != "" {
+			return jinja2.Value{}, errors.New(msg)
+		}
+		if err != nil { // a text that nlohmann reads and Python's json.loads does not
+			if !strings.HasPrefix(s, utf8BOM) {
+				return jinja2.Value{}, err // a limit of the decoder's (MaxNesting)
+			}
+			if v, facts, err = jinja2.ParseJSONFacts([]byte(s[len(utf8BOM):])); err != nil {
+				return jinja2.Value{}, err
+			}
+		}
+	}
+	if facts.BigInts {
 		v = llamacpp.JSONNumbers(v)
 	}
-	return v, err
+	return v, nil
 }
+
+// utf8BOM is the byte order mark nlohmann::json::parse skips at the start of a text.
+const utf8BOM = "\xEF\xBB\xBF"
 
 // jsonString returns the str in v, as nlohmann's get<std::string> does.
 func jsonString(v jinja2.Value) (string, bool) {

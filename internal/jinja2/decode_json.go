@@ -90,27 +90,38 @@ func ParseJSONLimit(data []byte, limit int) (Value, error) {
 
 // decodeJSON is ParseJSON for input of at most limit bytes.
 func decodeJSON(data []byte, limit int) (Value, *JSONError) {
-	v, _, err := decodeJSONInts(data, limit)
+	v, _, err := decodeJSONFacts(data, limit)
 	return v, err
 }
 
-// ParseJSONInts is ParseJSON, and reports whether the value holds an int beyond
-// int64.
-func ParseJSONInts(data []byte) (v Value, bigInts bool, err error) {
-	v, bigInts, jerr := decodeJSONInts(data, MaxJSONSize)
-	if jerr != nil {
-		return Value{}, false, jerr
-	}
-	return v, bigInts, nil
+// JSONFacts are what a JSON text ParseJSONFacts decodes holds that not every JSON
+// parser reads as Python's json.loads does.
+type JSONFacts struct {
+	// BigInts: an int beyond int64.
+	BigInts bool
+	// NonFinite: NaN, Infinity or -Infinity, or a number with a fraction or exponent
+	// beyond a float's range (1e400, inf), which json.loads reads and C++'s
+	// nlohmann::json refuses.
+	NonFinite bool
 }
 
-// decodeJSONInts is decodeJSON, and reports whether the value holds an int beyond
-// int64.
-func decodeJSONInts(data []byte, limit int) (Value, bool, *JSONError) {
+// ParseJSONFacts is ParseJSON, and says what the text holds that other parsers read
+// otherwise.
+func ParseJSONFacts(data []byte) (v Value, facts JSONFacts, err error) {
+	v, facts, jerr := decodeJSONFacts(data, MaxJSONSize)
+	if jerr != nil {
+		return Value{}, JSONFacts{}, jerr
+	}
+	return v, facts, nil
+}
+
+// decodeJSONFacts is decodeJSON, and says what the text holds that other parsers read
+// otherwise.
+func decodeJSONFacts(data []byte, limit int) (Value, JSONFacts, *JSONError) {
 	if len(data) > limit {
 		e := &JSONError{Offset: limit, Msg: fmt.Sprintf("the JSON text of %d bytes exceeds the limit of %d bytes", len(data), limit)}
 		e.locate(data)
-		return Value{}, false, e
+		return Value{}, JSONFacts{}, e
 	}
 	d := decoders.Get().(*decoder)
 	defer d.release()
@@ -126,9 +137,9 @@ func decodeJSONInts(data []byte, limit int) (Value, bool, *JSONError) {
 	if e := d.err; e != nil {
 		e.locate(data)
 		e.Path = d.pathString()
-		return Value{}, false, e
+		return Value{}, JSONFacts{}, e
 	}
-	return v, d.bigInts, nil
+	return v, d.facts, nil
 }
 
 // A decoder decodes one JSON text in a single pass, with few allocations:
@@ -145,9 +156,9 @@ type decoder struct {
 	items valueStack // the items of the open lists, and the keys and values of the open dicts
 	cells cellChunks // where the containers are stored (bound: cellBound of the input)
 	err   *JSONError // the first error; then every level returns at once
-	// bigInts says an int beyond int64 was decoded
-	bigInts bool
-	path    []pathStep // where the error is, innermost step first
+	// facts are what the decoded text holds that other parsers read otherwise
+	facts JSONFacts
+	path  []pathStep // where the error is, innermost step first
 }
 
 // A pathStep is a key of a dict or an index in a list.
@@ -168,7 +179,7 @@ const (
 func (d *decoder) release() {
 	d.items.reset()
 	clear(d.path)
-	d.buf, d.depth, d.cells, d.err, d.path, d.bigInts = nil, 0, cellChunks{}, nil, d.path[:0], false
+	d.buf, d.depth, d.cells, d.err, d.path, d.facts = nil, 0, cellChunks{}, nil, d.path[:0], JSONFacts{}
 	decoders.Put(d)
 }
 
@@ -319,8 +330,10 @@ func (d *decoder) value(i int) (Value, int) {
 		case 'n':
 			return d.literal(i, "null", None())
 		case 'N':
+			d.facts.NonFinite = true
 			return d.literal(i, "NaN", Float(math.NaN()))
 		case 'I':
+			d.facts.NonFinite = true
 			return d.literal(i, "Infinity", Float(math.Inf(1)))
 		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 			return d.number(i)
@@ -655,6 +668,7 @@ func (d *decoder) number(i int) (Value, int) {
 	if b[i] == '-' {
 		i++
 		if i < len(b) && b[i] == 'I' {
+			d.facts.NonFinite = true
 			return d.literal(i, "Infinity", Float(math.Inf(-1)))
 		}
 	}
@@ -695,6 +709,9 @@ func (d *decoder) number(i int) (Value, int) {
 		// The grammar is checked: the only error left is a range error, for which
 		// ParseFloat returns ±Inf or 0, as Python's float() does.
 		f, _ := strconv.ParseFloat(view(b[start:i]), 64)
+		if math.IsInf(f, 0) {
+			d.facts.NonFinite = true
+		}
 		return d.cells.float(f), i
 	case digits <= 18:
 		if b[start] == '-' {
@@ -710,7 +727,7 @@ func (d *decoder) number(i int) (Value, int) {
 		return Int(n), i
 	}
 	big, _ := new(big.Int).SetString(text, 10)
-	d.bigInts = true
+	d.facts.BigInts = true
 	return BigInt(big), i
 }
 

@@ -499,18 +499,25 @@ func TestParseJSONAllocations(t *testing.T) {
 	}
 }
 
-// TestParseJSONInts: ParseJSONInts reports an int beyond int64 wherever it is, and only
-// then.
-func TestParseJSONInts(t *testing.T) {
-	for in, want := range map[string]bool{
-		`[9223372036854775807, -9223372036854775808, 1e300]`: false,
-		`{"a": [{"b": 9223372036854775808}]}`:                true,
-		`-9223372036854775809`:                               true,
-		`"9223372036854775808"`:                              false,
+// TestParseJSONFacts: ParseJSONFacts reports an int beyond int64, and a NaN, an
+// infinity or a float beyond a float's range, wherever they are, and only then.
+func TestParseJSONFacts(t *testing.T) {
+	for in, want := range map[string]JSONFacts{
+		`[9223372036854775807, -9223372036854775808, 1e300, -1e-400]`: {},
+		`{"a": [{"b": 9223372036854775808}]}`:                         {BigInts: true},
+		`-9223372036854775809`:                                        {BigInts: true},
+		`"9223372036854775808"`:                                       {},
+		`"NaN Infinity 1e400"`:                                        {},
+		`[1, {"a": NaN}]`:                                             {NonFinite: true},
+		`{"a": Infinity}`:                                             {NonFinite: true},
+		`[-Infinity]`:                                                 {NonFinite: true},
+		`{"a": [1e400]}`:                                              {NonFinite: true},
+		`-1.5E+309`:                                                   {NonFinite: true},
+		`[1e400, 18446744073709551616]`:                               {BigInts: true, NonFinite: true},
 	} {
-		_, got, err := ParseJSONInts([]byte(in))
+		_, got, err := ParseJSONFacts([]byte(in))
 		if err != nil || got != want {
-			t.Errorf("ParseJSONInts(%s) = %v, %v; want %v", in, got, err, want)
+			t.Errorf("ParseJSONFacts(%s) = %+v, %v; want %+v", in, got, err, want)
 		}
 	}
 }

@@ -1,7 +1,7 @@
 // Package llamaprobe is llama.cpp's load-time model: what llama-server finds out about a
 // chat template when it loads it, by rendering it on sample inputs (the capabilities
-// caps.go computes, the probes of probe.go, reasoning.go, load.go, tools.go and
-// nlohmann.go), computed when tmplgen compiles the template and written into its
+// caps.go computes, the probes of probe.go, reasoning.go, load.go and tools.go, which
+// parses JSON as llama.cpp does with llamacpp.NlohmannParse), computed when tmplgen compiles the template and written into its
 // generated file. To run a template before its Go code exists it evaluates the template's
 // IR directly (this file, with package jinja2's semantics, or llamacpp's in probe mode);
 // tests use that evaluator as a second implementation to compare generated code

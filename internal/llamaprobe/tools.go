@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // The tool-call analysis of llama.cpp's generic handler (chat-diff-analyzer.cpp
@@ -210,5 +211,5 @@ func toolCallAnalysisError(section string, r reasoning) string {
 	if n := end - start + 1; n >= 0 {
 		cut = clean[start : start+n]
 	}
-	return nlohmannParse(cut)
+	return llamacpp.NlohmannParse(cut)
 }

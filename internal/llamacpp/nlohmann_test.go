@@ -1,4 +1,4 @@
-package llamaprobe
+package llamacpp
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestNlohmannParse: nlohmannParse throws what nlohmann::json::parse throws, for each
+// TestNlohmannParse: NlohmannParse throws what nlohmann::json::parse throws, for each
 // text of testdata/nlohmann/errors.json (recorded by record.sh from the library itself).
 func TestNlohmannParse(t *testing.T) {
 	data, err := os.ReadFile("testdata/nlohmann/errors.json")
@@ -38,8 +38,8 @@ func TestNlohmannParse(t *testing.T) {
 			}
 			want = string(w)
 		}
-		if got := nlohmannParse(string(text)); got != want {
-			t.Errorf("nlohmannParse(%q)\n got %q\nwant %q", text, got, want)
+		if got := NlohmannParse(string(text)); got != want {
+			t.Errorf("NlohmannParse(%q)\n got %q\nwant %q", text, got, want)
 		}
 	}
 	if len(cases) < 50 {

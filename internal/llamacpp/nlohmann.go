@@ -1,4 +1,4 @@
-package llamaprobe
+package llamacpp
 
 import (
 	"fmt"
@@ -7,12 +7,12 @@ import (
 	"strings"
 )
 
-// nlohmannParse checks text as nlohmann::json::parse (3.11.2, the JSON library that
+// NlohmannParse checks text as nlohmann::json::parse (3.11.2, the JSON library that
 // llama_chat_driver of ../shared/oracle is built with) parses it, and returns the error it throws, what() of its exception, or "" when
 // the text is JSON. It follows the library's lexer and parser: the token each error
 // names, the context ("while parsing value", "object key"...), what was expected, and
 // the position after the last byte read (line and column counted in bytes).
-func nlohmannParse(text string) string {
+func NlohmannParse(text string) string {
 	p := &nlohmannParser{lx: nlohmannLexer{in: text}}
 	return p.parse()
 }
