@@ -76,6 +76,11 @@ type ServerFields struct {
 	// JSONSchema (json_schema) give the schema of the answer, which some handlers write
 	// into the prompt; Grammar (grammar) cannot be combined with them, nor with tools.
 	ResponseFormat, JSONSchema, Grammar Value
+	// JSONError is what llama-server's JSON parser (nlohmann::json) throws for the
+	// request's text, which Python's json.loads reads: a NaN, an infinity or a number
+	// beyond a double's range (1e400, an int of 400 digits) anywhere in it. ParseRequest sets it, and
+	// llamaserver.Render refuses the request with it; "" for a request it parses.
+	JSONError string
 }
 
 // field returns the field of f that holds the request field name, nil for a name

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/llamacpp"
 )
 
 // Request is an OpenAI-style chat request as JSON: messages, tools, documents,
@@ -31,6 +32,9 @@ func ParseRequest(data []byte) (*Request, error) {
 	r, err := requestOf(v)
 	if r != nil {
 		r.IntsFit64 = !facts.BigInts
+		if facts.NonFinite || facts.BigInts { // what nlohmann::json may refuse
+			r.Server.JSONError = llamacpp.NlohmannParse(string(data))
+		}
 	}
 	return r, err
 }

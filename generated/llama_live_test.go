@@ -14,6 +14,7 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/generated"
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/internal/testenv"
 	"github.com/tmplgen/tmplgen/llamaserver"
 )
@@ -156,14 +157,15 @@ func liveRequests(t *testing.T) (reqs []json.RawMessage, ids []string) {
 		t.Fatal(err)
 	}
 	for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
-		var id struct {
-			ID string `json:"id"`
-		}
-		if err := json.Unmarshal(line, &id); err != nil {
+		// as Python's json.loads reads it: some requests hold NaN, which
+		// encoding/json refuses
+		v, err := jinja2.ParseJSON(line)
+		if err != nil {
 			t.Fatal(err)
 		}
+		id, _ := v.AsDict().GetStr("id")
 		reqs = append(reqs, json.RawMessage(line))
-		ids = append(ids, id.ID)
+		ids = append(ids, id.String())
 	}
 	if len(reqs) < 50 {
 		t.Fatalf("%d requests: the live comparison needs at least 50", len(reqs))

@@ -657,6 +657,9 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	if err := staticLoadError(t); err != nil {
 		return err
 	}
+	if msg := in.Server.JSONError; msg != "" {
+		return llamaError(t, "%s", msg) // the request's text is not JSON to llama-server
+	}
 
 	// oaicompat_chat_params_parse
 	schema, err := llamaResponseSchema(t, &in.Server)

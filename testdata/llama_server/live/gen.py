@@ -62,6 +62,26 @@ HAND = [
     {"id": "hand_later_system", "messages": [
         {"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"},
         {"role": "system", "content": "Now be formal."}, {"role": "user", "content": "Greetings"}]},
+    # JSON that Python's json.loads reads and llama-server's nlohmann::json does not: NaN,
+    # infinities, numbers beyond a double's range, in the request or in the JSON text of a
+    # tool call's arguments or result; and a BOM, which nlohmann skips
+    {"id": "hand_request_nan", "messages": [{"role": "user", "content": "Hi"}], "temperature": float("nan")},
+    {"id": "hand_request_big_int", "messages": [{"role": "user", "content": "Hi"}], "seed": 10 ** 400},
+    {"id": "hand_arguments_nonfinite", "messages": [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\", \"t\": NaN}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"temp\": Infinity}"}, {"role": "user", "content": "Thanks"}]},
+    {"id": "hand_arguments_overflow", "messages": [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "[1e400]"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "-1e400"}, {"role": "user", "content": "Thanks"}]},
+    {"id": "hand_arguments_bom", "messages": [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "\ufeff{\"city\": \"Paris\"}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "\ufeff{\"temp\": 12}"}, {"role": "user", "content": "Thanks"}]},
 ]
 
 WORDS = ["hello", "world", "naïve", "café", "Zürich", "東京", "データ", "😀", "🚀", "مرحبا", "שלום", "\"quoted\"", "'single'",
