@@ -31,6 +31,15 @@ func TestParseRequestNotUTF8(t *testing.T) {
 	}
 }
 
+// TestParseRequestBOM: a UTF-8 byte order mark before the request is skipped, as
+// llama-server's nlohmann::json and vLLM's json.loads of the body skip it.
+func TestParseRequestBOM(t *testing.T) {
+	req, err := tmplgen.ParseRequest([]byte("\xEF\xBB\xBF{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}"))
+	if err != nil || req.Messages.Items()[0].AsDict().Len() != 2 {
+		t.Errorf("ParseRequest with a BOM: %v, %v", req, err)
+	}
+}
+
 // TestParseRequestMapsWritable: a request without special tokens or kwargs still gives
 // maps a caller can add to (ParseRequest's doc says they are never nil).
 func TestParseRequestMapsWritable(t *testing.T) {
