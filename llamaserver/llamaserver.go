@@ -1593,7 +1593,7 @@ func gemma4ToolResponses(msgs []*jinja2.Dict) []*jinja2.Dict {
 			if c, ok := cur.GetStr("content"); ok {
 				resp = c
 				if c.Kind() == jinja2.KindString {
-					if v, err := engineJSON(str(c)); err == nil {
+					if v, ok := engineValue(str(c)); ok {
 						resp = v
 					}
 				}
@@ -1718,33 +1718,35 @@ func dictRole(m *jinja2.Dict, role string) bool {
 	return jinja2.EqStr(r, role)
 }
 
-// engineJSON parses the JSON text s as llama-server does (nlohmann::json::parse, which
-// refuses NaN, Infinity and numbers beyond a float's range, and reads a leading BOM),
-// into a value the template reads: its ints as llama.cpp's engine reads them
-// (llamacpp.JSONNumbers). Where the parsers may disagree, nlohmann's says whether the
-// text parses, and its error is nlohmann's.
+// engineJSON parses the JSON text s as llama-server does (engineValue), with
+// nlohmann::json's error where it refuses it.
 func engineJSON(s string) (jinja2.Value, error) {
-	v, facts, err := jinja2.ParseJSONFacts([]byte(s))
-	if err != nil || facts.NonFinite || facts.BigInts {
-		if msg := llamacpp.NlohmannParse(s); msg != "" {
-			return jinja2.Value{}, errors.New(msg)
-		}
-		if err != nil { // a text that nlohmann reads and Python's json.loads does not
-			if !strings.HasPrefix(s, utf8BOM) {
-				return jinja2.Value{}, err // a limit of the decoder's (MaxNesting)
-			}
-			if v, facts, err = jinja2.ParseJSONFacts([]byte(s[len(utf8BOM):])); err != nil {
-				return jinja2.Value{}, err
-			}
-		}
+	if v, ok := engineValue(s); ok {
+		return v, nil
+	}
+	if msg := llamacpp.NlohmannParse(s); msg != "" {
+		return jinja2.Value{}, errors.New(msg)
+	}
+	// a text nlohmann parses beyond the decoder's limits (MaxNesting)
+	_, _, err := jinja2.ParseJSONFacts([]byte(strings.TrimPrefix(s, utf8BOM)))
+	return jinja2.Value{}, err
+}
+
+// engineValue parses the JSON text s as llama-server does (nlohmann::json::parse, which
+// refuses NaN, Infinity and numbers beyond a float's range, and skips a leading BOM),
+// into a value the template reads: its ints as llama.cpp's engine reads them
+// (llamacpp.JSONNumbers). ok is false for a text it refuses.
+func engineValue(s string) (v jinja2.Value, ok bool) {
+	v, facts, err := jinja2.ParseJSONFacts([]byte(strings.TrimPrefix(s, utf8BOM)))
+	if err != nil || facts.NonFinite || facts.BigInts && llamacpp.NlohmannParse(s) != "" {
+		return jinja2.Value{}, false // (an int beyond a float's range is refused)
 	}
 	if facts.BigInts {
 		v = llamacpp.JSONNumbers(v)
 	}
-	return v, nil
+	return v, true
 }
 
-// utf8BOM is the byte order mark nlohmann::json::parse skips at the start of a text.
 const utf8BOM = "\xEF\xBB\xBF"
 
 // jsonString returns the str in v, as nlohmann's get<std::string> does.
