@@ -857,7 +857,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	switch caps.Handler {
 	case "gemma4":
 		if caps.MergeToolResponses {
-			jm = gemma4ToolResponses(jm)
+			jm = gemma4ToolResponses(jm, store())
 		}
 	case "ministral_3":
 		for i, m := range jm {
@@ -1569,9 +1569,10 @@ func ministralMessage(m *jinja2.Dict, a *jinja2.Arena) *jinja2.Dict {
 
 // gemma4ToolResponses is workaround::convert_tool_responses_gemma4: an assistant message
 // with tool calls absorbs the tool messages after it (as tool_responses) and a plain
-// assistant message after those.
-func gemma4ToolResponses(msgs []*jinja2.Dict) []*jinja2.Dict {
-	var out []*jinja2.Dict
+// assistant message after those. It returns msgs[:n], the messages after the change,
+// whose new dicts and lists are a's.
+func gemma4ToolResponses(msgs []*jinja2.Dict, a *jinja2.Arena) []*jinja2.Dict {
+	out := msgs[:0] // (the message written is never after the next one read)
 	for i := 0; i < len(msgs); {
 		m := msgs[i]
 		calls, _ := m.GetStr("tool_calls")
@@ -1585,7 +1586,8 @@ func gemma4ToolResponses(msgs []*jinja2.Dict) []*jinja2.Dict {
 			reasoning = &r
 		}
 		callList := calls.Items()
-		var responses []jinja2.Value
+		var room [8]jinja2.Value
+		responses := room[:0]
 		i++
 		for ; i < len(msgs) && dictRole(msgs[i], "tool"); i++ {
 			cur := msgs[i]
@@ -1613,7 +1615,7 @@ func gemma4ToolResponses(msgs []*jinja2.Dict) []*jinja2.Dict {
 					name = str(id)
 				}
 			}
-			responses = append(responses, jinja2.DictOf(jinja2.Str("name"), jinja2.Str(name), jinja2.Str("response"), resp))
+			responses = append(responses, jinja2.DictValue(pairDict(a, "name", jinja2.Str(name), "response", resp)))
 		}
 		var content *jinja2.Value
 		if i < len(msgs) && dictRole(msgs[i], "assistant") {
@@ -1627,17 +1629,17 @@ func gemma4ToolResponses(msgs []*jinja2.Dict) []*jinja2.Dict {
 				i++
 			}
 		}
-		nm := jinja2.NewDict(5)
-		nm.SetStr("role", jinja2.Str("assistant"))
-		nm.SetStr("tool_calls", jinja2.ListOf(append([]jinja2.Value(nil), callList...)))
+		nm := a.NewDict(5)
+		nm.AddStr("role", jinja2.Str("assistant"))
+		nm.AddStr("tool_calls", a.NewList(callList))
 		if len(responses) > 0 {
-			nm.SetStr("tool_responses", jinja2.ListOf(responses))
+			nm.AddStr("tool_responses", a.NewList(responses))
 		}
 		if content != nil {
-			nm.SetStr("content", *content)
+			nm.AddStr("content", *content)
 		}
 		if reasoning != nil {
-			nm.SetStr("reasoning_content", *reasoning)
+			nm.AddStr("reasoning_content", *reasoning)
 		}
 		out = append(out, nm)
 	}

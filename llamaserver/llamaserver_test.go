@@ -245,10 +245,12 @@ func TestLlamaServerLeavesInputAlone(t *testing.T) {
 	gptOSS.Handler = "gpt_oss"
 	trim := generic
 	trim.TrimContent, trim.SystemRole = true, false
+	gemma := generic
+	gemma.Handler, gemma.MergeToolResponses = "gemma4", true
 	request := `{"messages": [{"role": "system", "content": "S"}, {"role": "user", "content": " U "},
 		{"role": "assistant", "content": "A", "reasoning_content": "R", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}},
 			{"type": "function", "function": {"name": "g", "arguments": {"x": {"y": [1]}}}}]},
-		{"role": "developer", "content": "D"}, {"role": "assistant", "content": "B", "reasoning_content": "R2"},
+		{"role": "tool", "content": "{\"r\": [1]}"}, {"role": "developer", "content": "D"}, {"role": "assistant", "content": "B", "reasoning_content": "R2"},
 		{"role": "user", "content": "U2"}, {"role": "assistant", "content": "pre"}],
 		"tools": [{"type": "function", "function": {"name": "f"}}, {"type": "function", "function": {"name": "g", "description": "G", "parameters": {"type": "object"}}}],
 		"chat_template_kwargs": {"enable_thinking": false, "k": {"a": [1]}}}`
@@ -272,7 +274,7 @@ func TestLlamaServerLeavesInputAlone(t *testing.T) {
 		}
 		dumpVars(w)
 	}
-	for name, caps := range map[string]llamacpp.Capabilities{"generic": generic, "ministral_3": ministral, "typed": onlyTyped, "gpt_oss": gptOSS, "trim": trim} {
+	for name, caps := range map[string]llamacpp.Capabilities{"generic": generic, "ministral_3": ministral, "typed": onlyTyped, "gpt_oss": gptOSS, "trim": trim, "gemma4": gemma} {
 		req, err := tmplgen.ParseRequest([]byte(request))
 		if err != nil {
 			t.Fatal(err)
