@@ -846,7 +846,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 				if args.Kind() != jinja2.KindString {
 					continue
 				}
-				v, err := engineJSON(str(args))
+				v, err := engineJSON(str(args), store())
 				if err != nil {
 					return llamaError(t, "Failed to parse tool call arguments as JSON: %v", err)
 				}
@@ -1595,7 +1595,7 @@ func gemma4ToolResponses(msgs []*jinja2.Dict, a *jinja2.Arena) []*jinja2.Dict {
 			if c, ok := cur.GetStr("content"); ok {
 				resp = c
 				if c.Kind() == jinja2.KindString {
-					if v, ok := engineValue(str(c)); ok {
+					if v, ok := engineValue(str(c), a); ok {
 						resp = v
 					}
 				}
@@ -1722,24 +1722,25 @@ func dictRole(m *jinja2.Dict, role string) bool {
 
 // engineJSON parses the JSON text s as llama-server does (engineValue), with
 // nlohmann::json's error where it refuses it.
-func engineJSON(s string) (jinja2.Value, error) {
-	if v, ok := engineValue(s); ok {
+func engineJSON(s string, a *jinja2.Arena) (jinja2.Value, error) {
+	if v, ok := engineValue(s, a); ok {
 		return v, nil
 	}
 	if msg := llamacpp.NlohmannParse(s); msg != "" {
 		return jinja2.Value{}, errors.New(msg)
 	}
 	// a text nlohmann parses beyond the decoder's limits (MaxNesting)
-	_, _, err := jinja2.ParseJSONFacts([]byte(strings.TrimPrefix(s, utf8BOM)))
+	_, _, err := a.ParseJSONFacts(strings.TrimPrefix(s, utf8BOM))
 	return jinja2.Value{}, err
 }
 
 // engineValue parses the JSON text s as llama-server does (nlohmann::json::parse, which
 // refuses NaN, Infinity and numbers beyond a float's range, and skips a leading BOM),
 // into a value the template reads: its ints as llama.cpp's engine reads them
-// (llamacpp.JSONNumbers). ok is false for a text it refuses.
-func engineValue(s string) (v jinja2.Value, ok bool) {
-	v, facts, err := jinja2.ParseJSONFacts([]byte(strings.TrimPrefix(s, utf8BOM)))
+// (llamacpp.JSONNumbers), its lists and dicts made in a. ok is false for a text it
+// refuses.
+func engineValue(s string, a *jinja2.Arena) (v jinja2.Value, ok bool) {
+	v, facts, err := a.ParseJSONFacts(strings.TrimPrefix(s, utf8BOM))
 	if err != nil || facts.NonFinite || facts.BigInts && llamacpp.NlohmannParse(s) != "" {
 		return jinja2.Value{}, false // (an int beyond a float's range is refused)
 	}

@@ -37,7 +37,7 @@ const maxIntDigits = 4300
 // a list of empty dicts), and the strs of the value share one copy of data. An error is
 // a *JSONError.
 func ParseJSON(data []byte) (Value, error) {
-	v, err := decodeJSON(data, MaxJSONSize)
+	v, err := decodeJSON(view(data), MaxJSONSize)
 	if err != nil {
 		return Value{}, err
 	}
@@ -81,7 +81,7 @@ func (e *JSONError) Error() string {
 // ParseJSONLimit is ParseJSON for a text of at most limit bytes instead of MaxJSONSize
 // (a model's tokenizer_config.json may be larger than any request).
 func ParseJSONLimit(data []byte, limit int) (Value, error) {
-	v, err := decodeJSON(data, limit)
+	v, err := decodeJSON(view(data), limit)
 	if err != nil {
 		return Value{}, err
 	}
@@ -89,8 +89,8 @@ func ParseJSONLimit(data []byte, limit int) (Value, error) {
 }
 
 // decodeJSON is ParseJSON for input of at most limit bytes.
-func decodeJSON(data []byte, limit int) (Value, *JSONError) {
-	v, _, err := decodeJSONFacts(data, limit)
+func decodeJSON(data string, limit int) (Value, *JSONError) {
+	v, _, err := decodeJSONFacts(data, limit, nil)
 	return v, err
 }
 
@@ -108,7 +108,16 @@ type JSONFacts struct {
 // ParseJSONFacts is ParseJSON, and says what the text holds that other parsers read
 // otherwise.
 func ParseJSONFacts(data []byte) (v Value, facts JSONFacts, err error) {
-	v, facts, jerr := decodeJSONFacts(data, MaxJSONSize)
+	v, facts, jerr := decodeJSONFacts(view(data), MaxJSONSize, nil)
+	if jerr != nil {
+		return Value{}, JSONFacts{}, jerr
+	}
+	return v, facts, nil
+}
+
+// ParseJSONFacts is ParseJSONFacts of the text s, its lists and dicts made in a.
+func (a *Arena) ParseJSONFacts(s string) (v Value, facts JSONFacts, err error) {
+	v, facts, jerr := decodeJSONFacts(s, MaxJSONSize, &a.cells)
 	if jerr != nil {
 		return Value{}, JSONFacts{}, jerr
 	}
@@ -116,8 +125,9 @@ func ParseJSONFacts(data []byte) (v Value, facts JSONFacts, err error) {
 }
 
 // decodeJSONFacts is decodeJSON, and says what the text holds that other parsers read
-// otherwise.
-func decodeJSONFacts(data []byte, limit int) (Value, JSONFacts, *JSONError) {
+// otherwise. Its lists and dicts are made in cells, when not nil, else in chunks of
+// its own. (data is only read, and may be a view of the caller's bytes.)
+func decodeJSONFacts(data string, limit int, cells *cellChunks) (Value, JSONFacts, *JSONError) {
 	if len(data) > limit {
 		e := &JSONError{Offset: limit, Msg: fmt.Sprintf("the JSON text of %d bytes exceeds the limit of %d bytes", len(data), limit)}
 		e.locate(data)
@@ -127,12 +137,18 @@ func decodeJSONFacts(data []byte, limit int) (Value, JSONFacts, *JSONError) {
 	defer d.release()
 	d.buf = make([]byte, len(data), len(data)+strPadding)
 	copy(d.buf, data)
-	d.cells.bound = cellBound(data)
+	if cells != nil {
+		d.cells = *cells
+	}
+	d.cells.bound = d.cells.taken + cellBound(d.buf)
 	v, i := d.value(skipSpace(d.buf, 0))
 	if d.err == nil {
 		if i = skipSpace(d.buf, i); i < len(d.buf) {
 			d.syntaxError(i, "after top-level value")
 		}
+	}
+	if cells != nil {
+		*cells = d.cells
 	}
 	if e := d.err; e != nil {
 		e.locate(data)
@@ -252,10 +268,10 @@ func (d *decoder) syntaxError(off int, where string) {
 }
 
 // locate sets the line and column of e.Offset in data.
-func (e *JSONError) locate(data []byte) {
+func (e *JSONError) locate(data string) {
 	before := data[:e.Offset]
-	e.Line = bytes.Count(before, []byte{'\n'}) + 1
-	e.Column = utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	e.Line = strings.Count(before, "\n") + 1
+	e.Column = utf8.RuneCountInString(before[strings.LastIndexByte(before, '\n')+1:]) + 1
 }
 
 // A path names at most pathEnds steps at each end, and at most pathKeyBytes bytes of a

@@ -255,7 +255,7 @@ func TestParseJSONLimits(t *testing.T) {
 		t.Errorf("hostile inputs took %v", d)
 	}
 
-	_, jerr := decodeJSON([]byte("[1, 2, 3]"), 8)
+	_, jerr := decodeJSON("[1, 2, 3]", 8)
 	if jerr == nil || jerr.Msg != "the JSON text of 9 bytes exceeds the limit of 8 bytes" || jerr.Offset != 8 {
 		t.Errorf("size limit: %v", jerr)
 	}
@@ -519,5 +519,36 @@ func TestParseJSONFacts(t *testing.T) {
 		if err != nil || got != want {
 			t.Errorf("ParseJSONFacts(%s) = %+v, %v; want %+v", in, got, err, want)
 		}
+	}
+}
+
+// TestArenaParseJSON: an Arena's ParseJSONFacts decodes as ParseJSONFacts does, its
+// containers in the arena's chunk: once the chunk is there, a text takes one allocation,
+// the copy of its bytes.
+func TestArenaParseJSON(t *testing.T) {
+	text := `{"city": "Paris", "days": [1, 2.5, {"a": null}], "big": 18446744073709551615, "x": NaN}`
+	want, wantFacts, err := ParseJSONFacts([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a Arena
+	for range 3 {
+		got, facts, err := a.ParseJSONFacts(text)
+		if err != nil || got.Repr() != want.Repr() || facts != wantFacts {
+			t.Fatalf("Arena.ParseJSONFacts = %s, %+v, %v; want %s, %+v", got.Repr(), facts, err, want.Repr(), wantFacts)
+		}
+	}
+	if _, _, err := a.ParseJSONFacts(`{"a": }`); err == nil || err.Error() != "invalid character '}' looking for beginning of value at line 1, column 7 (a)" {
+		t.Errorf("Arena.ParseJSONFacts of bad JSON: %v", err)
+	}
+	if raceEnabled {
+		return // the race detector's instrumentation allocates
+	}
+	a.Expect(64)
+	if n := testing.AllocsPerRun(20, func() {
+		a.Reset()
+		_, _, _ = a.ParseJSONFacts(`{"city": "Paris", "days": [1, 2, {"a": null}]}`)
+	}); n != 1 {
+		t.Errorf("Arena.ParseJSONFacts: %v allocations, want 1", n)
 	}
 }
