@@ -1135,23 +1135,21 @@ func (f *messageFields) read(m *jinja2.Dict) {
 	f.asJSON = true
 	last := -1
 	for i, k := range keys {
-		if k.Kind() != jinja2.KindString {
-			f.asJSON = false
-			continue
-		}
+		// (a key of parsed JSON shares the bytes of these constants: EqStr finds it by
+		// its length and address)
 		field := -1
-		switch str(k) {
-		case "role":
+		switch {
+		case jinja2.EqStr(k, "role"):
 			field = fieldRole
-		case "content":
+		case jinja2.EqStr(k, "content"):
 			field = fieldContent
-		case "tool_calls":
+		case jinja2.EqStr(k, "tool_calls"):
 			field = fieldToolCalls
-		case "reasoning_content":
+		case jinja2.EqStr(k, "reasoning_content"):
 			field = fieldReasoning
-		case "name":
+		case jinja2.EqStr(k, "name"):
 			field = fieldName
-		case "tool_call_id":
+		case jinja2.EqStr(k, "tool_call_id"):
 			field = fieldToolCallID
 		}
 		if field < 0 {
