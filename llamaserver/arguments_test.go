@@ -16,6 +16,7 @@ func TestObjectArguments(t *testing.T) {
 	texts := []string{
 		`{}`, `[]`, `{"city": "Paris", "unit": "c"}`, `{"query": "umbrella", "limit": 2}`,
 		`{"u64": 18446744073709551615, "i64": -9223372036854775808, "beyond": 99999999999999999999999}`,
+		`{"huge": 1` + strings.Repeat("0", 400) + `}`,
 		`{"f": 1.5, "g": 1e300, "h": 1e400, "z": -0.0, "one": 1.0, "tiny": 5e-324}`,
 		`{"nan": NaN, "inf": Infinity, "minf": -Infinity}`,
 		`[1, "x", null, true, false, {"a": [{"b": {}}]}]`, `5`, `null`, `true`, `2.5`,

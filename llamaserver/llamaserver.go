@@ -1389,13 +1389,12 @@ func (m *llamaMsg) toJSON(concatText, objectArgs bool, a *jinja2.Arena) *jinja2.
 // objectArguments is a tool call's arguments given as an object (or any other value but
 // a str), as the template reads them: the JSON text llama-server dumps them into
 // (common_chat_msgs_parse_oaicompat), or, for a template that reads arguments as objects
-// (objectArgs), the value it parses that text back into. That value is v itself, with
-// llama.cpp's ints, when the text holds v whole (jsonRoundTrips): no text is written
-// and parsed again.
+// (objectArgs), the value it parses that text back into. That value is v itself when
+// the text holds v whole (jsonRoundTrips): no text is written and parsed again.
 func objectArguments(v jinja2.Value, objectArgs bool) jinja2.Value {
 	budget := jinja2.MaxJSONSize
 	if objectArgs && jsonRoundTrips(v, 0, &budget) {
-		return llamacpp.JSONNumbers(v)
+		return v
 	}
 	return jinja2.Str(jinja2.CompactJSON(llamacpp.NlohmannNumbers(v)))
 }
@@ -1405,8 +1404,8 @@ func objectArguments(v jinja2.Value, objectArgs bool) jinja2.Value {
 const maxRoundTripDepth = 64
 
 // jsonRoundTrips reports whether v is what parsing its JSON text (jinja2.CompactJSON)
-// gives back, up to llama.cpp's reading of ints (llamacpp.JSONNumbers): it holds strs,
-// ints, finite floats, bools, None, lists and dicts of str keys only, nested at most
+// gives back: it holds strs, ints within int64, finite floats, bools, None, lists and
+// dicts of str keys only, nested at most
 // maxRoundTripDepth deep, and its text is surely shorter than *budget bytes, which it
 // takes from (six bytes a character of a str, the most an escape takes, and 32 a
 // value).
@@ -1418,7 +1417,10 @@ func jsonRoundTrips(v jinja2.Value, depth int, budget *int) bool {
 	case jinja2.KindString:
 		*budget -= 6 * len(str(v))
 		return *budget >= 0
-	case jinja2.KindInt, jinja2.KindBool, jinja2.KindNone:
+	case jinja2.KindInt: // (one beyond int64 may be a double beyond range: the text decides)
+		_, fits := v.AsInt()
+		return fits
+	case jinja2.KindBool, jinja2.KindNone:
 		return true
 	case jinja2.KindFloat: // NaN and the infinities are text nlohmann::json does not parse
 		f, _ := v.AsFloat()
