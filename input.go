@@ -78,8 +78,9 @@ type ServerFields struct {
 	ResponseFormat, JSONSchema, Grammar Value
 	// JSONError is what llama-server's JSON parser (nlohmann::json) throws for the
 	// request's text, which Python's json.loads reads: a NaN, an infinity or a number
-	// beyond a double's range (1e400, an int of 400 digits) anywhere in it. ParseRequest sets it, and
-	// llamaserver.Render refuses the request with it; "" for a request it parses.
+	// beyond a double's range (1e400, an int of 400 digits) anywhere in it.
+	// ParseRequest sets it, and llamaserver.Render refuses the request with it; "" for
+	// a request it parses.
 	JSONError string
 }
 

@@ -22,9 +22,9 @@ type Request struct {
 
 // ParseRequest decodes an OpenAI-style request, as ParseJSON decodes it (text that is
 // not UTF-8 and lone surrogate escapes are refused, as llama-server and vLLM refuse
-// them; a leading UTF-8 byte order mark is skipped, as they skip it). Key order is kept everywhere, since it shows in
-// what templates print (tojson, iterating a dict). The request's SpecialTokens and
-// Kwargs are never nil: a caller can add to them.
+// them; a leading UTF-8 byte order mark is skipped, as they skip it). Key order is kept
+// everywhere, since it shows in what templates print (tojson, iterating a dict). The
+// request's SpecialTokens and Kwargs are never nil: a caller can add to them.
 func ParseRequest(data []byte) (*Request, error) {
 	// a UTF-8 byte order mark before the text, which both servers skip (nlohmann::json;
 	// json.loads of the body's bytes)
