@@ -115,7 +115,8 @@ func ParseJSONFacts(data []byte) (v Value, facts JSONFacts, err error) {
 	return v, facts, nil
 }
 
-// ParseJSONFacts is ParseJSONFacts of the text s, its lists and dicts made in a.
+// ParseJSONFacts decodes the JSON text s as the function ParseJSONFacts does, its lists
+// and dicts made in a (the strs share one copy of s).
 func (a *Arena) ParseJSONFacts(s string) (v Value, facts JSONFacts, err error) {
 	v, facts, jerr := decodeJSONFacts(s, MaxJSONSize, &a.cells)
 	if jerr != nil {
