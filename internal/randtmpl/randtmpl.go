@@ -528,7 +528,9 @@ func Request(seed uint64) []byte {
 					args = string(toolArguments[r.IntN(len(toolArguments))])
 				}
 				if r.IntN(10) == 0 {
-					args = pick("not json", "", "[1, 2]")
+					// not JSON, or JSON that Python reads and llama-server's parser
+					// (nlohmann::json) does not, or the other way round (a BOM)
+					args = pick("not json", "", "[1, 2]", "NaN", `{"t": Infinity}`, "[1e400]", "\ufeff{\"x\": 1}")
 				}
 				call := object{{"type", "function"}, {"function", object{{"name", pick("f", "get_current_weather")}, {"arguments", args}}}}
 				if r.IntN(2) == 0 {
@@ -543,6 +545,10 @@ func Request(seed uint64) []byte {
 		}
 		if m.get("role") == "tool" && r.IntN(2) == 0 {
 			m = m.set("tool_call_id", "call_"+fmt.Sprint(i))
+		}
+		if m.get("role") == "tool" && r.IntN(4) == 0 {
+			// a result some handlers parse as JSON (gemma4's tool responses)
+			m = m.set("content", pick(`{"temp": 21}`, `{"temp": NaN}`, "[1e400]", "\ufeff[1]", "-0"))
 		}
 		if r.IntN(5) == 0 {
 			m = m.set("name", "n"+fmt.Sprint(i))
