@@ -10,6 +10,7 @@ import (
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/internal/jinja2"
 	"github.com/tmplgen/tmplgen/internal/llamacpp"
+	"github.com/tmplgen/tmplgen/internal/testenv"
 	"github.com/tmplgen/tmplgen/llamaserver"
 	"github.com/tmplgen/tmplgen/vllm"
 )
@@ -57,7 +58,7 @@ func TestTemplateTokens(t *testing.T) {
 
 // TestModelTokensNoCopy: an input without special tokens of its own (a service's, whose
 // template is its model's) is rendered with the model's without a copy of it: the render
-// allocates nothing.
+// allocates nothing (counted without the race detector, whose pools drop at random).
 func TestModelTokensNoCopy(t *testing.T) {
 	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", ReadsTokens: []string{"bos_token"}, Tokens: map[string]string{"bos_token": "<B>"},
 		Func: func(w *jinja2.Writer) { jinja2.Write(w, w.Lookup("bos_token")) }}
@@ -69,7 +70,7 @@ func TestModelTokensNoCopy(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if string(out) != "<B>" || allocs != 0 {
+	if string(out) != "<B>" || allocs != 0 && !testenv.RaceEnabled {
 		t.Errorf("got %q in %v allocations, want %q in none", out, allocs, "<B>")
 	}
 	// llama-server's profile: no more allocations than for an input that gives them
@@ -83,7 +84,7 @@ func TestModelTokensNoCopy(t *testing.T) {
 			}
 		})
 	}
-	if model, own := server(in), server(given); model > own {
+	if model, own := server(in), server(given); model > own && !testenv.RaceEnabled {
 		t.Errorf("llama-server: %v allocations with the model's tokens, %v with the input's", model, own)
 	}
 }
