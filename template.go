@@ -307,8 +307,8 @@ func (t *Template) appendContinued(dst []byte, in *Input, markup *[]jinja2.ByteR
 // Input), the clock and limits in's. When markup is not nil, it is set to the ranges of
 // the prompt that are template text (see AppendRenderSegments). When tail is not nil,
 // it is set to where the template's generation prompt starts in the prompt (after dst):
-// what its last statement, {% if add_generation_prompt %}, writes when nothing else
-// reads that variable (the llama.cpp render function marks it); -1 for a template
+// what its last statement, {% if add_generation_prompt %}, writes when nothing before
+// depends on that variable (the llama.cpp render function marks it); -1 for a template
 // whose function does not mark it.
 func (t *Template) AppendRenderLlama(dst []byte, vars *jinja2.Dict, in *Input, markup *[]jinja2.ByteRange, tail *int) ([]byte, error) {
 	fn := t.LlamaFunc

@@ -43,10 +43,10 @@ func TestObjectArguments(t *testing.T) {
 
 	for _, v := range values {
 		dumped := jinja2.CompactJSON(llamacpp.NlohmannNumbers(v))
-		want, wantErr := engineJSON(dumped, new(jinja2.Arena))
+		want, wantErr := llamacpp.ParseJSON(dumped, new(jinja2.Arena))
 		got, err := objectArguments(v, true), error(nil)
 		if got.Kind() == jinja2.KindString { // the text, which the rewrite parses next
-			got, err = engineJSON(str(got), new(jinja2.Arena))
+			got, err = llamacpp.ParseJSON(str(got), new(jinja2.Arena))
 		}
 		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
 			t.Errorf("arguments %s: the template reads them with error %v, want %v", dumped, err, wantErr)

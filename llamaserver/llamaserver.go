@@ -22,7 +22,6 @@ package llamaserver
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -326,7 +325,7 @@ func (rw *llamaRewrite) trimTokens(out []byte, start int, markup *[]jinja2.ByteR
 // handler that continues it after the template's generation prompt (generationPrompt).
 // It renders first what that needs, the render with the generation prompt, into
 // rw.scratch (rw.with). Of a template whose generation prompt is its last statement,
-// which nothing before reads (jinja2.Writer.MarkGenerationPrompt), that one render
+// on which nothing before depends (jinja2.Writer.MarkGenerationPrompt), that one render
 // holds the prompt as well, up to the mark: the prompt needs no render of its own.
 func (rw *llamaRewrite) applyContinued(t *tmplgen.Template, dst []byte, in *tmplgen.Input) ([]byte, error) {
 	tail := -1
@@ -846,7 +845,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 				if args.Kind() != jinja2.KindString {
 					continue
 				}
-				v, err := engineJSON(str(args), store())
+				v, err := llamacpp.ParseJSON(str(args), store())
 				if err != nil {
 					return llamaError(t, "Failed to parse tool call arguments as JSON: %v", err)
 				}
@@ -1405,10 +1404,9 @@ const maxRoundTripDepth = 64
 
 // jsonRoundTrips reports whether v is what parsing its JSON text (jinja2.CompactJSON)
 // gives back: it holds strs, ints within int64, finite floats, bools, None, lists and
-// dicts of str keys only, nested at most
-// maxRoundTripDepth deep, and its text is surely shorter than *budget bytes, which it
-// takes from (six bytes a character of a str, the most an escape takes, and 32 a
-// value).
+// dicts of str keys only, nested at most maxRoundTripDepth deep, and its text is surely
+// shorter than *budget bytes, which it takes from (six bytes a character of a str, the
+// most an escape takes, and 32 a value).
 func jsonRoundTrips(v jinja2.Value, depth int, budget *int) bool {
 	if *budget -= 32; *budget < 0 || depth > maxRoundTripDepth {
 		return false
@@ -1595,7 +1593,7 @@ func gemma4ToolResponses(msgs []*jinja2.Dict, a *jinja2.Arena) []*jinja2.Dict {
 			if c, ok := cur.GetStr("content"); ok {
 				resp = c
 				if c.Kind() == jinja2.KindString {
-					if v, ok := engineValue(str(c), a); ok {
+					if v, ok := llamacpp.JSONValue(str(c), a); ok {
 						resp = v
 					}
 				}
@@ -1719,38 +1717,6 @@ func dictRole(m *jinja2.Dict, role string) bool {
 	r, _ := m.GetStr("role")
 	return jinja2.EqStr(r, role)
 }
-
-// engineJSON parses the JSON text s as llama-server does (engineValue), with
-// nlohmann::json's error where it refuses it.
-func engineJSON(s string, a *jinja2.Arena) (jinja2.Value, error) {
-	if v, ok := engineValue(s, a); ok {
-		return v, nil
-	}
-	if msg := llamacpp.NlohmannParse(s); msg != "" {
-		return jinja2.Value{}, errors.New(msg)
-	}
-	// a text nlohmann parses beyond the decoder's limits (MaxNesting)
-	_, _, err := a.ParseJSONFacts(strings.TrimPrefix(s, utf8BOM))
-	return jinja2.Value{}, err
-}
-
-// engineValue parses the JSON text s as llama-server does (nlohmann::json::parse, which
-// refuses NaN, Infinity and numbers beyond a float's range, and skips a leading BOM),
-// into a value the template reads: its ints as llama.cpp's engine reads them
-// (llamacpp.JSONNumbers), its lists and dicts made in a. ok is false for a text it
-// refuses.
-func engineValue(s string, a *jinja2.Arena) (v jinja2.Value, ok bool) {
-	v, facts, err := a.ParseJSONFacts(strings.TrimPrefix(s, utf8BOM))
-	if err != nil || facts.NonFinite || facts.BigInts && llamacpp.NlohmannParse(s) != "" {
-		return jinja2.Value{}, false // (an int beyond a float's range is refused)
-	}
-	if facts.BigInts {
-		v = llamacpp.JSONNumbers(v)
-	}
-	return v, true
-}
-
-const utf8BOM = "\xEF\xBB\xBF"
 
 // jsonString returns the str in v, as nlohmann's get<std::string> does.
 func jsonString(v jinja2.Value) (string, bool) {

@@ -520,7 +520,7 @@ func keepsArgs(fn ir.Expr) bool {
 // takes reports whether the typed function d takes the arguments a: as many positional
 // ones, and nothing else.
 func takes(d direct, a ir.Args) bool {
-	return d.args >= 0 && len(a.Args) == d.args && len(a.Kwargs) == 0 && a.DynArgs == nil && a.DynKwargs == nil
+	return d.args >= 0 && a.Positional(d.args)
 }
 
 // globalFuncs are the global functions called directly by their runtime function, with

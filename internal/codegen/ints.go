@@ -45,7 +45,7 @@ func (g *gen) intValue(x ir.Expr) (*jen.Statement, bool) {
 				}
 			}
 		case *ir.Filter:
-			if (x.Name == "length" || x.Name == "count") && noArgs(x.Args) {
+			if (x.Name == "length" || x.Name == "count") && x.Positional(0) {
 				return g.direct("Len").Call(g.value(x.X)), true, true
 			}
 		case *ir.Binary:
@@ -69,11 +69,6 @@ func (g *gen) intValue(x ir.Expr) (*jen.Statement, bool) {
 	}
 	code, _, ok := compile(x)
 	return code, ok
-}
-
-// noArgs reports whether a call passes no argument at all.
-func noArgs(a ir.Args) bool {
-	return len(a.Args) == 0 && len(a.Kwargs) == 0 && a.DynArgs == nil && a.DynKwargs == nil
 }
 
 // intCompare compiles a comparison of two counts (see intValue) as Go's, without

@@ -652,7 +652,7 @@ func promptDefinedTest(x Expr) *Load {
 		}
 		x = u.X
 	}
-	if test, ok := x.(*Test); ok && (test.Name == "defined" || test.Name == "undefined") && noArgs(&test.Args) && isPromptLoad(test.X) {
+	if test, ok := x.(*Test); ok && (test.Name == "defined" || test.Name == "undefined") && test.Positional(0) && isPromptLoad(test.X) {
 		return test.X.(*Load)
 	}
 	return nil
@@ -671,11 +671,6 @@ func onlyKeepPrompt(ss []Stmt, kept map[*Load]bool) bool {
 		}
 	}
 	return true
-}
-
-// noArgs reports whether a call, filter or test has no arguments.
-func noArgs(a *Args) bool {
-	return len(a.Args) == 0 && len(a.Kwargs) == 0 && a.DynArgs == nil && a.DynKwargs == nil
 }
 
 // bindsPrompt reports whether target binds add_generation_prompt.
@@ -704,12 +699,12 @@ func keepsPrompt(x Expr, kept map[*Load]bool) bool {
 			return true
 		}
 	case *Filter:
-		if x.Name == "default" && len(x.Args.Args) == 1 && len(x.Args.Kwargs) == 0 && x.Args.DynArgs == nil && x.Args.DynKwargs == nil && isPromptLoad(x.X) && falseConst(x.Args.Args[0]) {
+		if x.Name == "default" && x.Positional(1) && isPromptLoad(x.X) && falseConst(x.Args.Args[0]) {
 			kept[x.X.(*Load)] = true
 			return true
 		}
 	case *Cond:
-		if test, ok := x.Test.(*Test); ok && test.Name == "defined" && noArgs(&test.Args) && isPromptLoad(test.X) && isPromptLoad(x.Then) && falseConst(x.Else) {
+		if test, ok := x.Test.(*Test); ok && test.Name == "defined" && test.Positional(0) && isPromptLoad(test.X) && isPromptLoad(x.Then) && falseConst(x.Else) {
 			kept[test.X.(*Load)], kept[x.Then.(*Load)] = true, true
 			return true
 		}

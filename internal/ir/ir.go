@@ -368,6 +368,11 @@ type Place struct {
 	Kwarg *Kwarg
 }
 
+// Positional reports whether the call passes n positional arguments and nothing else.
+func (a *Args) Positional(n int) bool {
+	return len(a.Args) == n && len(a.Kwargs) == 0 && a.DynArgs == nil && a.DynKwargs == nil
+}
+
 // Interleaved reports whether a keyword argument comes before a positional one (which
 // only llama.cpp's parser reads).
 func (a *Args) Interleaved() bool {

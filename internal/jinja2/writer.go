@@ -81,8 +81,8 @@ func (w *Writer) At(line, col int, construct string) {
 }
 
 // MarkGenerationPrompt records that the template's generation prompt starts here:
-// before its last statement, {% if add_generation_prompt %}, when nothing else in the
-// template reads add_generation_prompt, or at its end when nothing does
+// before its last statement, {% if add_generation_prompt %}, when nothing before it
+// depends on add_generation_prompt, or at its end when nothing reads the name
 // (ir.GenerationPrompt). Generated render functions call it, for package llamaserver
 // (see Run.GenerationPrompt).
 func (w *Writer) MarkGenerationPrompt() { w.tail = len(w.buf) + 1 }

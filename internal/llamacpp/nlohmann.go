@@ -1,21 +1,57 @@
 package llamacpp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/tmplgen/tmplgen/internal/jinja2"
 )
 
 // NlohmannParse checks text as nlohmann::json::parse (3.11.2, the JSON library that
-// llama_chat_driver of ../shared/oracle is built with) parses it, and returns the error it throws, what() of its exception, or "" when
-// the text is JSON. It follows the library's lexer and parser: the token each error
+// llama_chat_driver of ../shared/oracle is built with) parses it, and returns the error
+// it throws, what() of its exception, or "" when the text is JSON. It follows the library's lexer and parser: the token each error
 // names, the context ("while parsing value", "object key"...), what was expected, and
 // the position after the last byte read (line and column counted in bytes).
 func NlohmannParse(text string) string {
 	p := &nlohmannParser{lx: nlohmannLexer{in: text}}
 	return p.parse()
 }
+
+// ParseJSON parses the JSON text s as llama.cpp does (JSONValue), with nlohmann::json's
+// error where it refuses it.
+func ParseJSON(s string, a *jinja2.Arena) (jinja2.Value, error) {
+	if v, ok := JSONValue(s, a); ok {
+		return v, nil
+	}
+	if msg := NlohmannParse(s); msg != "" {
+		return jinja2.Value{}, errors.New(msg)
+	}
+	// a text nlohmann parses beyond the decoder's limits (jinja2.MaxNesting)
+	_, _, err := a.ParseJSONFacts(strings.TrimPrefix(s, utf8BOM))
+	return jinja2.Value{}, err
+}
+
+// JSONValue parses the JSON text s as llama.cpp does (nlohmann::json::parse, which
+// refuses NaN, Infinity and numbers beyond a double's range, and skips a leading BOM),
+// into a value its engine reads: its ints as JSONNumbers gives them, its lists and
+// dicts made in a. ok is false for a text it refuses. The decoder parses s; nlohmann's
+// verdict is asked for only where the two may disagree (big ints).
+func JSONValue(s string, a *jinja2.Arena) (v jinja2.Value, ok bool) {
+	v, facts, err := a.ParseJSONFacts(strings.TrimPrefix(s, utf8BOM))
+	if err != nil || facts.NonFinite || facts.BigInts && NlohmannParse(s) != "" {
+		return jinja2.Value{}, false // (an int beyond a double's range is refused)
+	}
+	if facts.BigInts {
+		v = JSONNumbers(v)
+	}
+	return v, true
+}
+
+// utf8BOM is the byte order mark nlohmann::json::parse skips at the start of a text.
+const utf8BOM = "\xEF\xBB\xBF"
 
 // nlohmann's token types.
 type nlToken int
