@@ -88,19 +88,19 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	nsInInner := false
 	nsAssistantFormat := jinja2.None()
 	// Apertus-8B-Instruct.jinja:156:1 {%- if messages and messages[0].role == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
 		messages0 := jinja2.ItemInt(messages, 0)
 		if jinja2.In(jinja2.Lit("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
-			messages0Content := jinja2.ItemAttr(messages0, "content")
+			messages0Content := jinja2.ItemAttrKey(messages0, jinja2.KeyContent)
 			if jinja2.IsString(messages0Content) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
 				jinja2.WriteAdd(w, systemToken, messages0Content, endSystemToken)
 			} else if jinja2.IsMapping(messages0Content) && jinja2.In(jinja2.Lit("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
-				jinja2.WriteAdd(w, systemToken, jinja2.ItemAttr(messages0Content, "text"), endSystemToken)
+				jinja2.WriteAdd(w, systemToken, jinja2.ItemAttrKey(messages0Content, jinja2.KeyText), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
@@ -146,7 +146,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		var parts, blocks jinja2.Value
 		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// Apertus-8B-Instruct.jinja:189:9 {%- set ns.in_inner = false -%}
 			nsInInner = false
@@ -168,7 +168,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
 				jinja2.Write(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
-				messageContent := jinja2.ItemAttr(message, "content")
+				messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 				if jinja2.IsString(messageContent) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
 					jinja2.Write(w, messageContent)
@@ -179,10 +179,10 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 					// Apertus-8B-Instruct.jinja:204:17 {%- for part in parts -%}
 					for _, part := range jinja2.Iterate(w, parts) {
 						// Apertus-8B-Instruct.jinja:205:21 {%- if part.type == "text" -%}
-						partType := jinja2.ItemAttr(part, "type")
+						partType := jinja2.ItemAttrKey(part, jinja2.KeyType)
 						if jinja2.EqStr(partType, "text") {
 							// Apertus-8B-Instruct.jinja:206:25 {{ part.text }}
-							jinja2.Write(w, jinja2.ItemAttr(part, "text"))
+							jinja2.Write(w, jinja2.ItemAttrKey(part, jinja2.KeyText))
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
@@ -207,9 +207,9 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if jinja2.In(jinja2.Lit("content"), message) && !jinja2.IsNone(jinja2.ItemAttr(message, "content")) {
+			if jinja2.In(jinja2.Lit("content"), message) && !jinja2.IsNone(jinja2.ItemAttrKey(message, jinja2.KeyContent)) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
-				messageContent := jinja2.ItemAttr(message, "content")
+				messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 				if jinja2.IsString(messageContent) && (jinja2.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
@@ -232,7 +232,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 					for i := range items {
 						block := items[i]
 						// Apertus-8B-Instruct.jinja:233:21 {%- if block.type == 'thoughts' -%}
-						blockType := jinja2.ItemAttr(block, "type")
+						blockType := jinja2.ItemAttrKey(block, jinja2.KeyType)
 						if jinja2.EqStr(blockType, "thoughts") {
 							// Apertus-8B-Instruct.jinja:234:25 {%- if ns.in_tool -%}
 							if nsInTool {
@@ -248,7 +248,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 								jinja2.Write(w, innerToken)
 							}
 							// Apertus-8B-Instruct.jinja:242:25 {{ block.text }}
-							jinja2.Write(w, jinja2.ItemAttr(block, "text"))
+							jinja2.Write(w, jinja2.ItemAttrKey(block, jinja2.KeyText))
 						} else if jinja2.EqStr(blockType, "tool_calls") {
 							// Apertus-8B-Instruct.jinja:243:25 {%- elif block.type == 'tool_calls' -%}
 							// Apertus-8B-Instruct.jinja:244:25 {%- if ns.in_tool -%}
@@ -258,7 +258,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && jinja2.Len(jinja2.ItemAttr(block, "calls")) == 1) && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(block, "calls"), 0), "name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && jinja2.Len(jinja2.ItemAttr(block, "calls")) == 1) && jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(jinja2.ItemAttr(block, "calls"), 0), jinja2.KeyName), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
@@ -272,9 +272,9 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 								toolCall := items[i]
 								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
 								w.WriteString("{\"")
-								jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
+								jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 								w.WriteString("\": ")
-								jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "arguments"))
+								jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments))
 								w.WriteString("}")
 								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
@@ -320,7 +320,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 								jinja2.Write(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:281:25 {{ block.text }}
-							jinja2.Write(w, jinja2.ItemAttr(block, "text"))
+							jinja2.Write(w, jinja2.ItemAttrKey(block, jinja2.KeyText))
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
@@ -338,24 +338,24 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemAttr(message, "tool_calls").Truthy() {
+			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemAttrKey(message, jinja2.KeyToolCalls).Truthy() {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
 				jinja2.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
-				items := jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls"))
+				items := jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					var function jinja2.Value
 					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
-					toolCallType := jinja2.ItemAttr(toolCall, "type")
+					toolCallType := jinja2.ItemAttrKey(toolCall, jinja2.KeyType)
 					if jinja2.EqStr(toolCallType, "function") {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
-						function = jinja2.ItemAttr(toolCall, "function")
+						function = jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
 						w.WriteString("{\"")
-						jinja2.WriteStr(w, jinja2.ItemAttr(function, "name"))
+						jinja2.WriteStr(w, jinja2.ItemAttrKey(function, jinja2.KeyName))
 						w.WriteString("\": ")
-						jinja2.WriteJSON(w, jinja2.ItemAttr(function, "arguments"), nil, nil)
+						jinja2.WriteJSON(w, jinja2.ItemAttrKey(function, jinja2.KeyArguments), nil, nil)
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
 						if !(i == len(items)-1) {
@@ -388,7 +388,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				w.WriteString(", ")
 			}
 			// Apertus-8B-Instruct.jinja:317:9 {{ message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
@@ -415,13 +415,13 @@ func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, 
 	paramSpec = jinja2.Param(paramSpec, "param_spec")
 	requiredParams = jinja2.Param(requiredParams, "required_params")
 	// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
-	paramSpecType := jinja2.ItemAttr(paramSpec, "type")
+	paramSpecType := jinja2.ItemAttrKey(paramSpec, jinja2.KeyType)
 	if jinja2.EqStr(paramSpecType, "array") {
 		// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
 		paramSpecItems := jinja2.ItemStr(paramSpec, "items")
 		if paramSpecItems.Truthy() {
 			// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
-			paramSpecItemsType := jinja2.ItemStr(paramSpecItems, "type")
+			paramSpecItemsType := jinja2.ItemStrKey(paramSpecItems, jinja2.KeyType)
 			if jinja2.EqStr(paramSpecItemsType, "string") {
 				w.WriteString("string[]")
 			} else if jinja2.EqStr(paramSpecItemsType, "number") {
@@ -479,7 +479,7 @@ func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, 
 		paramSpecOneOf := jinja2.ItemAttr(paramSpec, "oneOf")
 		for _, variant := range jinja2.Iterate(w, paramSpecOneOf) {
 			// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
-			if jinja2.EqStr(jinja2.ItemAttr(variant, "type"), "object") {
+			if jinja2.EqStr(jinja2.ItemAttrKey(variant, jinja2.KeyType), "object") {
 				// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
 				_ = jinja2.Bool(true)
 			}
@@ -498,7 +498,7 @@ func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, 
 					renderApertus8B_Instruct_renderTypescriptType(w, variant, requiredParams, jinja2.Missing())
 				}))
 				// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
-				variantDescription := jinja2.ItemAttr(variant, "description")
+				variantDescription := jinja2.ItemAttrKey(variant, jinja2.KeyDescription)
 				if variantDescription.Truthy() {
 					// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
 					w.WriteString("// ")
@@ -521,7 +521,7 @@ func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, 
 	} else if jinja2.EqStr(paramSpecType, "string") {
 		// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
 		// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
-		paramSpecEnum := jinja2.ItemAttr(paramSpec, "enum")
+		paramSpecEnum := jinja2.ItemAttrKey(paramSpec, jinja2.KeyEnum)
 		if paramSpecEnum.Truthy() {
 			// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 			w.WriteString("\"")
@@ -547,7 +547,7 @@ func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, 
 	} else if jinja2.EqStr(paramSpecType, "object") {
 		// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
 		// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
-		paramSpecProperties := jinja2.ItemAttr(paramSpec, "properties")
+		paramSpecProperties := jinja2.ItemAttrKey(paramSpec, jinja2.KeyProperties)
 		if paramSpecProperties.Truthy() {
 			w.WriteString("{\n")
 			// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
@@ -558,7 +558,7 @@ func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, 
 				// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
 				jinja2.Write(w, propName)
 				// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
-				paramSpecRequired := jinja2.ItemAttr(paramSpec, "required")
+				paramSpecRequired := jinja2.ItemAttrKey(paramSpec, jinja2.KeyRequired)
 				if jinja2.NotIn(propName, jinja2.Or(paramSpecRequired, func() jinja2.Value {
 					return jinja2.NewList()
 				})) {
@@ -596,25 +596,25 @@ func renderApertus8B_Instruct_renderTools(w *jinja2.Writer, tools jinja2.Value) 
 	for i := range items {
 		tool := items[i]
 		// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
-		toolFunction := jinja2.ItemAttr(tool, "function")
+		toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 		w.WriteString("// ")
-		jinja2.WriteStr(w, jinja2.ItemAttr(toolFunction, "description"))
+		jinja2.WriteStr(w, jinja2.ItemAttrKey(toolFunction, jinja2.KeyDescription))
 		w.WriteString("\n")
 		// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
 		w.WriteString("type ")
-		jinja2.WriteStr(w, jinja2.ItemAttr(toolFunction, "name"))
+		jinja2.WriteStr(w, jinja2.ItemAttrKey(toolFunction, jinja2.KeyName))
 		w.WriteString(" = ")
 		// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
-		toolFunctionParameters := jinja2.ItemAttr(toolFunction, "parameters")
-		if toolFunctionParameters.Truthy() && jinja2.ItemAttr(toolFunctionParameters, "properties").Truthy() {
+		toolFunctionParameters := jinja2.ItemAttrKey(toolFunction, jinja2.KeyParameters)
+		if toolFunctionParameters.Truthy() && jinja2.ItemAttrKey(toolFunctionParameters, jinja2.KeyProperties).Truthy() {
 			w.WriteString("(_: {\n")
 			// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-			keys, values := jinja2.DictItems(jinja2.ItemAttr(toolFunctionParameters, "properties"))
+			keys, values := jinja2.DictItems(jinja2.ItemAttrKey(toolFunctionParameters, jinja2.KeyProperties))
 			for i := range w.Count(len(keys)) {
 				paramName := keys[i]
 				paramSpec := values[i]
 				// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
-				paramSpecDescription := jinja2.ItemAttr(paramSpec, "description")
+				paramSpecDescription := jinja2.ItemAttrKey(paramSpec, jinja2.KeyDescription)
 				if paramSpecDescription.Truthy() {
 					// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
 					w.WriteString("// ")
@@ -624,7 +624,7 @@ func renderApertus8B_Instruct_renderTools(w *jinja2.Writer, tools jinja2.Value) 
 				// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
 				jinja2.Write(w, paramName)
 				// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
-				toolFunctionParametersRequired := jinja2.ItemAttr(toolFunctionParameters, "required")
+				toolFunctionParametersRequired := jinja2.ItemAttrKey(toolFunctionParameters, jinja2.KeyRequired)
 				if jinja2.NotIn(paramName, jinja2.Or(toolFunctionParametersRequired, func() jinja2.Value {
 					return jinja2.NewList()
 				})) {
@@ -641,7 +641,7 @@ func renderApertus8B_Instruct_renderTools(w *jinja2.Writer, tools jinja2.Value) 
 				paramSpecDefault := jinja2.ItemAttr(paramSpec, "default")
 				if jinja2.IsDefined(paramSpecDefault) {
 					// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
-					if jinja2.ItemAttr(paramSpec, "enum").Truthy() {
+					if jinja2.ItemAttrKey(paramSpec, jinja2.KeyEnum).Truthy() {
 						// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
 						w.WriteString(", // default: ")
 						jinja2.WriteStr(w, paramSpecDefault)
@@ -725,19 +725,19 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	nsInInner := false
 	nsAssistantFormat := jinja2.None()
 	// Apertus-8B-Instruct.jinja:156:1 {%- if messages and messages[0].role == 'system' -%}
-	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if llamacpp.In(jinja2.Lit("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
-			messages0Content := llamacpp.ItemAttr(messages0, "content")
+			messages0Content := llamacpp.ItemAttrKey(messages0, jinja2.KeyContent)
 			if llamacpp.IsString(messages0Content) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
 				llamacpp.WriteAdd(w, systemToken, messages0Content, endSystemToken)
 			} else if llamacpp.IsMapping(messages0Content) && llamacpp.In(jinja2.Lit("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
-				llamacpp.WriteAdd(w, systemToken, llamacpp.ItemAttr(messages0Content, "text"), endSystemToken)
+				llamacpp.WriteAdd(w, systemToken, llamacpp.ItemAttrKey(messages0Content, jinja2.KeyText), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
@@ -784,7 +784,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	var parts, blocks jinja2.Value
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// Apertus-8B-Instruct.jinja:189:9 {%- set ns.in_inner = false -%}
 			nsInInner = false
@@ -806,7 +806,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
 				llamacpp.Write(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
-				messageContent := llamacpp.ItemAttr(message, "content")
+				messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 				if llamacpp.IsString(messageContent) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
 					llamacpp.Write(w, messageContent)
@@ -817,10 +817,10 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 					// Apertus-8B-Instruct.jinja:204:17 {%- for part in parts -%}
 					for _, part := range llamacpp.Iterate(w, parts) {
 						// Apertus-8B-Instruct.jinja:205:21 {%- if part.type == "text" -%}
-						partType := llamacpp.ItemAttr(part, "type")
+						partType := llamacpp.ItemAttrKey(part, jinja2.KeyType)
 						if jinja2.EqStr(partType, "text") {
 							// Apertus-8B-Instruct.jinja:206:25 {{ part.text }}
-							llamacpp.Write(w, llamacpp.ItemAttr(part, "text"))
+							llamacpp.Write(w, llamacpp.ItemAttrKey(part, jinja2.KeyText))
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
@@ -845,9 +845,9 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if llamacpp.In(jinja2.Lit("content"), message) && !llamacpp.IsNone(llamacpp.ItemAttr(message, "content")) {
+			if llamacpp.In(jinja2.Lit("content"), message) && !llamacpp.IsNone(llamacpp.ItemAttrKey(message, jinja2.KeyContent)) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
-				messageContent := llamacpp.ItemAttr(message, "content")
+				messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 				if llamacpp.IsString(messageContent) && (llamacpp.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
@@ -870,7 +870,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 					for i := range items {
 						block := items[i]
 						// Apertus-8B-Instruct.jinja:233:21 {%- if block.type == 'thoughts' -%}
-						blockType := llamacpp.ItemAttr(block, "type")
+						blockType := llamacpp.ItemAttrKey(block, jinja2.KeyType)
 						if jinja2.EqStr(blockType, "thoughts") {
 							// Apertus-8B-Instruct.jinja:234:25 {%- if ns.in_tool -%}
 							if nsInTool {
@@ -886,7 +886,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 								llamacpp.Write(w, innerToken)
 							}
 							// Apertus-8B-Instruct.jinja:242:25 {{ block.text }}
-							llamacpp.Write(w, llamacpp.ItemAttr(block, "text"))
+							llamacpp.Write(w, llamacpp.ItemAttrKey(block, jinja2.KeyText))
 						} else if jinja2.EqStr(blockType, "tool_calls") {
 							// Apertus-8B-Instruct.jinja:243:25 {%- elif block.type == 'tool_calls' -%}
 							// Apertus-8B-Instruct.jinja:244:25 {%- if ns.in_tool -%}
@@ -896,7 +896,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && llamacpp.Len(llamacpp.ItemAttr(block, "calls")) == 1) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(block, "calls"), 0), "name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && llamacpp.Len(llamacpp.ItemAttr(block, "calls")) == 1) && jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(llamacpp.ItemAttr(block, "calls"), 0), jinja2.KeyName), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
@@ -910,9 +910,9 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 								toolCall := items[i]
 								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
 								w.WriteString("{\"")
-								llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
+								llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 								w.WriteString("\": ")
-								llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "arguments"))
+								llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments))
 								w.WriteString("}")
 								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
@@ -958,7 +958,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 								llamacpp.Write(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:281:25 {{ block.text }}
-							llamacpp.Write(w, llamacpp.ItemAttr(block, "text"))
+							llamacpp.Write(w, llamacpp.ItemAttrKey(block, jinja2.KeyText))
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
@@ -976,25 +976,25 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemAttr(message, "tool_calls")) {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
 				llamacpp.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var function jinja2.Value
-				items := llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls"))
+				items := llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
-					toolCallType := llamacpp.ItemAttr(toolCall, "type")
+					toolCallType := llamacpp.ItemAttrKey(toolCall, jinja2.KeyType)
 					if jinja2.EqStr(toolCallType, "function") {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
-						function = llamacpp.ItemAttr(toolCall, "function")
+						function = llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
 						w.WriteString("{\"")
-						llamacpp.WriteStr(w, llamacpp.ItemAttr(function, "name"))
+						llamacpp.WriteStr(w, llamacpp.ItemAttrKey(function, jinja2.KeyName))
 						w.WriteString("\": ")
-						llamacpp.WriteJSON(w, llamacpp.ItemAttr(function, "arguments"), nil, nil)
+						llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(function, jinja2.KeyArguments), nil, nil)
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
 						if !(i == len(items)-1) {
@@ -1027,7 +1027,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				w.WriteString(", ")
 			}
 			// Apertus-8B-Instruct.jinja:317:9 {{ message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
@@ -1054,13 +1054,13 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 	paramSpec = llamacpp.Param(paramSpec, "param_spec")
 	requiredParams = llamacpp.Param(requiredParams, "required_params")
 	// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
-	paramSpecType := llamacpp.ItemAttr(paramSpec, "type")
+	paramSpecType := llamacpp.ItemAttrKey(paramSpec, jinja2.KeyType)
 	if jinja2.EqStr(paramSpecType, "array") {
 		// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
 		paramSpecItems := llamacpp.ItemStr(paramSpec, "items")
 		if llamacpp.Truthy(paramSpecItems) {
 			// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
-			paramSpecItemsType := llamacpp.ItemStr(paramSpecItems, "type")
+			paramSpecItemsType := llamacpp.ItemStrKey(paramSpecItems, jinja2.KeyType)
 			if jinja2.EqStr(paramSpecItemsType, "string") {
 				w.WriteString("string[]")
 			} else if jinja2.EqStr(paramSpecItemsType, "number") {
@@ -1118,7 +1118,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 		paramSpecOneOf := llamacpp.ItemAttr(paramSpec, "oneOf")
 		for _, variant := range llamacpp.Iterate(w, paramSpecOneOf) {
 			// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
-			if jinja2.EqStr(llamacpp.ItemAttr(variant, "type"), "object") {
+			if jinja2.EqStr(llamacpp.ItemAttrKey(variant, jinja2.KeyType), "object") {
 				// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
 				_ = jinja2.Bool(true)
 			}
@@ -1137,7 +1137,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, variant, requiredParams, jinja2.Missing())
 				}))
 				// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
-				variantDescription := llamacpp.ItemAttr(variant, "description")
+				variantDescription := llamacpp.ItemAttrKey(variant, jinja2.KeyDescription)
 				if llamacpp.Truthy(variantDescription) {
 					// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
 					w.WriteString("// ")
@@ -1160,7 +1160,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 	} else if jinja2.EqStr(paramSpecType, "string") {
 		// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
 		// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
-		paramSpecEnum := llamacpp.ItemAttr(paramSpec, "enum")
+		paramSpecEnum := llamacpp.ItemAttrKey(paramSpec, jinja2.KeyEnum)
 		if llamacpp.Truthy(paramSpecEnum) {
 			// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 			w.WriteString("\"")
@@ -1186,7 +1186,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 	} else if jinja2.EqStr(paramSpecType, "object") {
 		// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
 		// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
-		paramSpecProperties := llamacpp.ItemAttr(paramSpec, "properties")
+		paramSpecProperties := llamacpp.ItemAttrKey(paramSpec, jinja2.KeyProperties)
 		if llamacpp.Truthy(paramSpecProperties) {
 			w.WriteString("{\n")
 			// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
@@ -1200,7 +1200,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 				// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
 				llamacpp.Write(w, propName)
 				// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
-				if llamacpp.NotIn(propName, llamacpp.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
+				if llamacpp.NotIn(propName, llamacpp.Or(llamacpp.ItemAttrKey(paramSpec, jinja2.KeyRequired), func() jinja2.Value {
 					return jinja2.NewList()
 				})) {
 					w.WriteString("?")
@@ -1208,7 +1208,7 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 				w.WriteString(": \n                ")
 				// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 				llamacpp.Write(w, w.Capture(func() {
-					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, propSpec, llamacpp.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
+					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, propSpec, llamacpp.Or(llamacpp.ItemAttrKey(paramSpec, jinja2.KeyRequired), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
@@ -1238,27 +1238,27 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 		tool := items[i]
 		// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
 		w.WriteString("// ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "function"), "description"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(tool, jinja2.KeyFunction), jinja2.KeyDescription))
 		w.WriteString("\n")
 		// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
 		w.WriteString("type ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "function"), "name"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
 		w.WriteString(" = ")
 		// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
-		toolFunction := llamacpp.ItemAttr(tool, "function")
-		toolFunctionParameters := llamacpp.ItemAttr(toolFunction, "parameters")
-		if llamacpp.Truthy(toolFunctionParameters) && llamacpp.Truthy(llamacpp.ItemAttr(toolFunctionParameters, "properties")) {
+		toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
+		toolFunctionParameters := llamacpp.ItemAttrKey(toolFunction, jinja2.KeyParameters)
+		if llamacpp.Truthy(toolFunctionParameters) && llamacpp.Truthy(llamacpp.ItemAttrKey(toolFunctionParameters, jinja2.KeyProperties)) {
 			w.WriteString("(_: {\n")
 			// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(toolFunctionParameters, "properties"), "items", nil, nil)))
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttrKey(toolFunctionParameters, jinja2.KeyProperties), "items", nil, nil)))
 			for i := range items {
 				vals := llamacpp.Unpack(items[i], 2)
 				paramName := vals[0]
 				paramSpec := vals[1]
 				// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
-				paramSpecDescription := llamacpp.ItemAttr(paramSpec, "description")
+				paramSpecDescription := llamacpp.ItemAttrKey(paramSpec, jinja2.KeyDescription)
 				if llamacpp.Truthy(paramSpecDescription) {
 					// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
 					w.WriteString("// ")
@@ -1268,7 +1268,7 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 				// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
 				llamacpp.Write(w, paramName)
 				// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
-				if llamacpp.NotIn(paramName, llamacpp.Or(llamacpp.ItemAttr(toolFunctionParameters, "required"), func() jinja2.Value {
+				if llamacpp.NotIn(paramName, llamacpp.Or(llamacpp.ItemAttrKey(toolFunctionParameters, jinja2.KeyRequired), func() jinja2.Value {
 					return jinja2.NewList()
 				})) {
 					w.WriteString("?")
@@ -1276,7 +1276,7 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 				w.WriteString(": ")
 				// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
 				llamacpp.Write(w, w.Capture(func() {
-					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, paramSpec, llamacpp.Or(llamacpp.ItemAttr(toolFunctionParameters, "required"), func() jinja2.Value {
+					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, paramSpec, llamacpp.Or(llamacpp.ItemAttrKey(toolFunctionParameters, jinja2.KeyRequired), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
@@ -1284,7 +1284,7 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 				paramSpecDefault := llamacpp.ItemAttr(paramSpec, "default")
 				if llamacpp.IsDefined(paramSpecDefault) {
 					// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
-					if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "enum")) {
+					if llamacpp.Truthy(llamacpp.ItemAttrKey(paramSpec, jinja2.KeyEnum)) {
 						// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
 						w.WriteString(", // default: ")
 						llamacpp.WriteStr(w, paramSpecDefault)

@@ -104,7 +104,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 		availableToolString = w.Cut(mark)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	if jinja2.Len(messages) > 0 && !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if jinja2.Len(messages) > 0 && !jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
 		if jinja2.Len(tools) > 0 {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
@@ -123,19 +123,19 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 		addToolId2 := addToolId
 		trainingPrompt := trainingPromptInput
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62:5 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|begin_user|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:64:9 {%- if message['content'] is not string -%}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if !jinja2.IsString(messageContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:65:13 {%- for chunk in message['content'] -%}
 				for _, chunk := range jinja2.Iterate(w, messageContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:66:17 {%- if chunk['type'] == 'text' -%}
-					chunkType := jinja2.ItemStr(chunk, "type")
+					chunkType := jinja2.ItemStrKey(chunk, jinja2.KeyType)
 					if jinja2.EqStr(chunkType, "text") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:67:21 {{ chunk['text'] }}
-						jinja2.Write(w, jinja2.ItemStr(chunk, "text"))
+						jinja2.Write(w, jinja2.ItemStrKey(chunk, jinja2.KeyText))
 					} else if jinja2.InStrs(chunkType, "image", "image_url") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:68:21 {%- elif chunk['type'] in ['image', 'image_url'] -%}
 						w.WriteString("[IMG]")
@@ -163,7 +163,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:84:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:85:17 {%- set system_message = sys_content[0]['text'] -%}
-					systemMessage = jinja2.ItemStr(jinja2.ItemInt(sysContent, 0), "text")
+					systemMessage = jinja2.ItemStrKey(jinja2.ItemInt(sysContent, 0), jinja2.KeyText)
 				}
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:87:13 {%- else -%}
@@ -190,7 +190,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
 			if (addThoughts.Truthy() && jinja2.MethodGet(message, jinja2.Lit("reasoning_content")).Truthy()) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
-				jinja2.WriteAdd(w, jinja2.ItemStr(message, "reasoning_content"), jinja2.Lit("\n[BEGIN FINAL RESPONSE]\n"))
+				jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyReasoningContent), jinja2.Lit("\n[BEGIN FINAL RESPONSE]\n"))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
 			asstContent = jinja2.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
@@ -199,7 +199,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
 				if !jinja2.IsString(asstContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
-					asstText = jinja2.ItemStr(jinja2.ItemInt(asstContent, 0), "text")
+					asstText = jinja2.ItemStrKey(jinja2.ItemInt(asstContent, 0), jinja2.KeyText)
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:113:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:114:17 {%- set asst_text = asst_content -%}
@@ -229,16 +229,16 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 				for i := range items {
 					toolCall := items[i]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
-					toolCallFunction := jinja2.ItemStr(toolCall, "function")
+					toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
 					w.WriteString("{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.ItemStr(toolCallFunction, "name"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName))
 					w.WriteString("\", \"arguments\": ")
-					jinja2.WriteJSON(w, jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
+					jinja2.WriteJSON(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && jinja2.In(jinja2.Lit("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
 						w.WriteString(", \"id\": \"")
-						jinja2.WriteStr(w, jinja2.ItemStr(toolCall, "id"))
+						jinja2.WriteStr(w, jinja2.ItemStrKey(toolCall, jinja2.KeyID))
 						w.WriteString("\"")
 					}
 					w.WriteString("}")
@@ -269,7 +269,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:151:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:152:13 {%- set tool_message = tool_content[0]['text'] if tool_content else '' -%}
 				if toolContent.Truthy() {
-					toolMessage = jinja2.ItemStr(jinja2.ItemInt(toolContent, 0), "text")
+					toolMessage = jinja2.ItemStrKey(jinja2.ItemInt(toolContent, 0), jinja2.KeyText)
 				} else {
 					toolMessage = jinja2.Lit("")
 				}
@@ -287,7 +287,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 			if !jinja2.IsString(msgContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
 				w.WriteString("<|begin_content|>\n")
-				jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemInt(msgContent, 0), "text"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemInt(msgContent, 0), jinja2.KeyText))
 				w.WriteString("\n")
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:161:13 {%- else -%}
@@ -365,7 +365,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 		availableToolString = w.Cut(mark)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	if llamacpp.Len(messages) > 0 && !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Len(messages) > 0 && !jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
 		if llamacpp.Len(tools) > 0 {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
@@ -385,19 +385,19 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62:5 {%- if message['role'] == 'user' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|begin_user|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:64:9 {%- if message['content'] is not string -%}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if !llamacpp.IsString(messageContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:65:13 {%- for chunk in message['content'] -%}
 				for _, chunk := range llamacpp.Iterate(w, messageContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:66:17 {%- if chunk['type'] == 'text' -%}
-					chunkType := llamacpp.ItemStr(chunk, "type")
+					chunkType := llamacpp.ItemStrKey(chunk, jinja2.KeyType)
 					if jinja2.EqStr(chunkType, "text") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:67:21 {{ chunk['text'] }}
-						llamacpp.Write(w, llamacpp.ItemStr(chunk, "text"))
+						llamacpp.Write(w, llamacpp.ItemStrKey(chunk, jinja2.KeyText))
 					} else if llamacpp.InStrs(chunkType, "image", "image_url") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:68:21 {%- elif chunk['type'] in ['image', 'image_url'] -%}
 						w.WriteString("[IMG]")
@@ -425,7 +425,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:84:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:85:17 {%- set system_message = sys_content[0]['text'] -%}
-					systemMessage = llamacpp.ItemStr(llamacpp.ItemInt(sysContent, 0), "text")
+					systemMessage = llamacpp.ItemStrKey(llamacpp.ItemInt(sysContent, 0), jinja2.KeyText)
 				}
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:87:13 {%- else -%}
@@ -452,7 +452,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
 			if (llamacpp.Truthy(addThoughts) && llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("reasoning_content")))) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
-				llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "reasoning_content"), jinja2.Lit("\n[BEGIN FINAL RESPONSE]\n"))
+				llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent), jinja2.Lit("\n[BEGIN FINAL RESPONSE]\n"))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
 			asstContent = llamacpp.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit(""))
@@ -461,7 +461,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
 				if !llamacpp.IsString(asstContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
-					asstText = llamacpp.ItemStr(llamacpp.ItemInt(asstContent, 0), "text")
+					asstText = llamacpp.ItemStrKey(llamacpp.ItemInt(asstContent, 0), jinja2.KeyText)
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:113:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:114:17 {%- set asst_text = asst_content -%}
@@ -491,16 +491,16 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 				for i := range items {
 					toolCall := items[i]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
-					toolCallFunction := llamacpp.ItemStr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
 					w.WriteString("{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(toolCallFunction, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyName))
 					w.WriteString("\", \"arguments\": ")
-					llamacpp.WriteJSON(w, llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)
+					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
 					if llamacpp.Eq(addToolId2, jinja2.Bool(true)) && llamacpp.In(jinja2.Lit("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
 						w.WriteString(", \"id\": \"")
-						llamacpp.WriteStr(w, llamacpp.ItemStr(toolCall, "id"))
+						llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolCall, jinja2.KeyID))
 						w.WriteString("\"")
 					}
 					w.WriteString("}")
@@ -531,7 +531,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:151:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:152:13 {%- set tool_message = tool_content[0]['text'] if tool_content else '' -%}
 				if llamacpp.Truthy(toolContent) {
-					toolMessage = llamacpp.ItemStr(llamacpp.ItemInt(toolContent, 0), "text")
+					toolMessage = llamacpp.ItemStrKey(llamacpp.ItemInt(toolContent, 0), jinja2.KeyText)
 				} else {
 					toolMessage = jinja2.Lit("")
 				}
@@ -549,7 +549,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			if !llamacpp.IsString(msgContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
 				w.WriteString("<|begin_content|>\n")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemInt(msgContent, 0), "text"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemInt(msgContent, 0), jinja2.KeyText))
 				w.WriteString("\n")
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:161:13 {%- else -%}
@@ -560,7 +560,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			}
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168:9 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
 			w.WriteString("\n<|begin_assistant|>\n")
 			llamacpp.WriteStr(w, reasoningAsstTurnStart)

@@ -42,7 +42,7 @@ func renderBailing(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var role jinja2.Value
 		// bailing.jinja:11:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			role = jinja2.Lit("HUMAN")
 		} else {
@@ -52,7 +52,7 @@ func renderBailing(w *jinja2.Writer) {
 		w.WriteString("<role>")
 		jinja2.WriteStr(w, role)
 		w.WriteString("</role>")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -69,7 +69,7 @@ func renderBailingLlama(w *jinja2.Writer) {
 	var role jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// bailing.jinja:11:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			role = jinja2.Lit("HUMAN")
 		} else {
@@ -79,7 +79,7 @@ func renderBailingLlama(w *jinja2.Writer) {
 		w.WriteString("<role>")
 		llamacpp.WriteStr(w, role)
 		w.WriteString("</role>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt

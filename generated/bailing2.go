@@ -39,14 +39,14 @@ const (
 func renderBailing2(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	// bailing2.jinja:11:1 {%- if not messages or messages[0]['role'] != 'system' %}
-	if !messages.Truthy() || !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if !messages.Truthy() || !jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
 	// bailing2.jinja:14:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var role jinja2.Value
 		// bailing2.jinja:15:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			role = jinja2.Lit("HUMAN")
 		} else {
@@ -56,7 +56,7 @@ func renderBailing2(w *jinja2.Writer) {
 		w.WriteString("<role>")
 		jinja2.WriteStr(w, role)
 		w.WriteString("</role>")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("<|role_end|>")
 	}
 	w.WriteString("<role>ASSISTANT</role>")
@@ -70,7 +70,7 @@ func renderBailing2(w *jinja2.Writer) {
 func renderBailing2Llama(w *jinja2.Writer) {
 	messages := w.Lookup("messages")
 	// bailing2.jinja:11:1 {%- if not messages or messages[0]['role'] != 'system' %}
-	if !llamacpp.Truthy(messages) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if !llamacpp.Truthy(messages) || !jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
 	// bailing2.jinja:14:1 {%- for message in messages %}
@@ -78,7 +78,7 @@ func renderBailing2Llama(w *jinja2.Writer) {
 	var role jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// bailing2.jinja:15:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			role = jinja2.Lit("HUMAN")
 		} else {
@@ -88,7 +88,7 @@ func renderBailing2Llama(w *jinja2.Writer) {
 		w.WriteString("<role>")
 		llamacpp.WriteStr(w, role)
 		w.WriteString("</role>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("<|role_end|>")
 	}
 	w.WriteString("<role>ASSISTANT</role>")

@@ -59,9 +59,9 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 	jinja2.Write(w, bosToken)
 	// Bielik-11B-v3.0-Instruct.jinja:2:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// Bielik-11B-v3.0-Instruct.jinja:3:5 {%- set system_message = messages[0]['content'] %}
-		systemMessage = jinja2.ItemStr(messages0, "content")
+		systemMessage = jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		// Bielik-11B-v3.0-Instruct.jinja:4:5 {%- set loop_start_index = 1 %}
 		loopStartIndex = jinja2.SmallInt(1)
 	} else {
@@ -107,19 +107,19 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 		message := items[i]
 		var content, reasoningContent, reasoningParts jinja2.Value
 		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// Bielik-11B-v3.0-Instruct.jinja:38:9 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>user\n")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
-			content = jinja2.FilterDefault(jinja2.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
+			content = jinja2.FilterDefault(jinja2.ItemAttrKey(message, jinja2.KeyContent), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
-			reasoningContent = jinja2.FilterDefault(jinja2.ItemAttr(message, "reasoning_content"), []jinja2.Value{jinja2.Lit("")}, nil)
+			reasoningContent = jinja2.FilterDefault(jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
 			if (!reasoningContent.Truthy() && jinja2.In(jinja2.Lit("<think>"), content)) && jinja2.In(jinja2.Lit("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
@@ -139,24 +139,24 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
 			jinja2.Write(w, jinja2.MethodLstrip(content))
 			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:53:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// Bielik-11B-v3.0-Instruct.jinja:54:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if toolCallFunction.Truthy() {
 						// Bielik-11B-v3.0-Instruct.jinja:55:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
 					w.WriteString("\n<tool_call>\n{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 					w.WriteString("\", \"arguments\": ")
-					jinja2.WriteStr(w, jinja2.IfElse(jinja2.IsString(jinja2.ItemAttr(toolCall, "arguments")), func() jinja2.Value {
-						return jinja2.ItemAttr(toolCall, "arguments")
+					jinja2.WriteStr(w, jinja2.IfElse(jinja2.IsString(jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)), func() jinja2.Value {
+						return jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					}, func() jinja2.Value {
-						return jinja2.FilterTojson(jinja2.ItemAttr(toolCall, "arguments"), nil, nil)
+						return jinja2.FilterTojson(jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 					}))
 					w.WriteString("}\n</tool_call>")
 				}
@@ -165,14 +165,14 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			if i == 0 || !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if i == 0 || !jinja2.EqStr(jinja2.ItemStrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
 			w.WriteString("<|function_output|>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemStrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -203,9 +203,9 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, bosToken)
 	// Bielik-11B-v3.0-Instruct.jinja:2:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// Bielik-11B-v3.0-Instruct.jinja:3:5 {%- set system_message = messages[0]['content'] %}
-		systemMessage = llamacpp.ItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		// Bielik-11B-v3.0-Instruct.jinja:4:5 {%- set loop_start_index = 1 %}
 		loopStartIndex = jinja2.SmallInt(1)
 	} else {
@@ -252,19 +252,19 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// Bielik-11B-v3.0-Instruct.jinja:38:9 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>user\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
-			content = llamacpp.FilterDefault(llamacpp.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
+			content = llamacpp.FilterDefault(llamacpp.ItemAttrKey(message, jinja2.KeyContent), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
-			reasoningContent = llamacpp.FilterDefault(llamacpp.ItemAttr(message, "reasoning_content"), []jinja2.Value{jinja2.Lit("")}, nil)
+			reasoningContent = llamacpp.FilterDefault(llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent), []jinja2.Value{jinja2.Lit("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
 			if (!llamacpp.Truthy(reasoningContent) && llamacpp.In(jinja2.Lit("<think>"), content)) && llamacpp.In(jinja2.Lit("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
@@ -284,24 +284,24 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
 			llamacpp.Write(w, llamacpp.MethodLstrip(content))
 			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// Bielik-11B-v3.0-Instruct.jinja:53:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// Bielik-11B-v3.0-Instruct.jinja:54:17 {%- if tool_call.function %}
-					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if llamacpp.Truthy(toolCallFunction) {
 						// Bielik-11B-v3.0-Instruct.jinja:55:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
 					w.WriteString("\n<tool_call>\n{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 					w.WriteString("\", \"arguments\": ")
-					llamacpp.WriteStr(w, jinja2.IfElse(llamacpp.IsString(llamacpp.ItemAttr(toolCall, "arguments")), func() jinja2.Value {
-						return llamacpp.ItemAttr(toolCall, "arguments")
+					llamacpp.WriteStr(w, jinja2.IfElse(llamacpp.IsString(llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)), func() jinja2.Value {
+						return llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					}, func() jinja2.Value {
-						return llamacpp.FilterTojson(llamacpp.ItemAttr(toolCall, "arguments"), nil, nil)
+						return llamacpp.FilterTojson(llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 					}))
 					w.WriteString("}\n</tool_call>")
 				}
@@ -310,14 +310,14 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			if i == 0 || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if i == 0 || !jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
 			w.WriteString("<|function_output|>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

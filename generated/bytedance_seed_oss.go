@@ -101,9 +101,9 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 	}
 	// ByteDance-Seed-OSS.jinja:36:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// ByteDance-Seed-OSS.jinja:37:1 {%- set system_message = messages[0]["content"] %}
-		systemMessage = jinja2.ItemStr(messages0, "content")
+		systemMessage = jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		// ByteDance-Seed-OSS.jinja:38:1 {%- set loop_messages = messages[1:] %}
 		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -141,17 +141,17 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		var loop jinja2.Loop
 		for loop.Start(w, tools, func(item jinja2.Value) bool {
 			item2 := item
-			return jinja2.EqStr(jinja2.ItemAttr(item2, "type"), "function")
+			return jinja2.EqStr(jinja2.ItemAttrKey(item2, jinja2.KeyType), "function")
 		}); loop.Next(); {
 			item := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
-			itemFunction := jinja2.ItemAttr(item, "function")
-			jinja2.Write(w, jinja2.ItemAttr(itemFunction, "name"))
+			itemFunction := jinja2.ItemAttrKey(item, jinja2.KeyFunction)
+			jinja2.Write(w, jinja2.ItemAttrKey(itemFunction, jinja2.KeyName))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
-			itemFunctionParameters := jinja2.ItemAttr(itemFunction, "parameters")
-			itemFunctionParametersProperties := jinja2.ItemAttr(itemFunctionParameters, "properties")
+			itemFunctionParameters := jinja2.ItemAttrKey(itemFunction, jinja2.KeyParameters)
+			itemFunctionParametersProperties := jinja2.ItemAttrKey(itemFunctionParameters, jinja2.KeyProperties)
 			keys, values := jinja2.DictItems(itemFunctionParametersProperties)
 			for i := range w.Count(len(keys)) {
 				name := keys[i]
@@ -160,7 +160,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				jinja2.Write(w, name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
-				renderByteDanceSeedOSS_pyType(w, jinja2.ItemAttr(spec, "type"))
+				renderByteDanceSeedOSS_pyType(w, jinja2.ItemAttrKey(spec, jinja2.KeyType))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
 				if !(i == len(keys)-1) {
 					w.WriteString(",")
@@ -168,7 +168,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(itemFunction, "description"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttrKey(itemFunction, jinja2.KeyDescription), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
 			if itemFunctionParametersProperties.Truthy() {
@@ -183,10 +183,10 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					jinja2.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
-					renderByteDanceSeedOSS_pyType(w, jinja2.ItemAttr(spec, "type"))
+					renderByteDanceSeedOSS_pyType(w, jinja2.ItemAttrKey(spec, jinja2.KeyType))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
-					if jinja2.In(name, jinja2.ItemAttr(itemFunctionParameters, "required")) {
+					if jinja2.In(name, jinja2.ItemAttrKey(itemFunctionParameters, jinja2.KeyRequired)) {
 						w.WriteString(" [必填]")
 					} else {
 						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
@@ -195,7 +195,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					jinja2.Write(w, jinja2.Or(jinja2.ItemAttr(spec, "description"), func() jinja2.Value {
+					jinja2.Write(w, jinja2.Or(jinja2.ItemAttrKey(spec, jinja2.KeyDescription), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
 				}
@@ -203,10 +203,10 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
 			itemFunctionReturns := jinja2.ItemAttr(itemFunction, "returns")
-			if (jinja2.IsDefined(itemFunctionReturns) && jinja2.IsDefined(jinja2.ItemAttr(itemFunctionReturns, "properties"))) && jinja2.ItemAttr(itemFunctionReturns, "properties").Truthy() {
+			if (jinja2.IsDefined(itemFunctionReturns) && jinja2.IsDefined(jinja2.ItemAttrKey(itemFunctionReturns, jinja2.KeyProperties))) && jinja2.ItemAttrKey(itemFunctionReturns, jinja2.KeyProperties).Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
-				keys, values := jinja2.DictItems(jinja2.ItemAttr(itemFunctionReturns, "properties"))
+				keys, values := jinja2.DictItems(jinja2.ItemAttrKey(itemFunctionReturns, jinja2.KeyProperties))
 				for i := range w.Count(len(keys)) {
 					name := keys[i]
 					spec := values[i]
@@ -215,11 +215,11 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					jinja2.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
-					renderByteDanceSeedOSS_pyType(w, jinja2.ItemAttr(spec, "type"))
+					renderByteDanceSeedOSS_pyType(w, jinja2.ItemAttrKey(spec, jinja2.KeyType))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					jinja2.Write(w, jinja2.Or(jinja2.ItemAttr(spec, "description"), func() jinja2.Value {
+					jinja2.Write(w, jinja2.Or(jinja2.ItemAttrKey(spec, jinja2.KeyDescription), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
 				}
@@ -266,12 +266,12 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
-		messageRole := jinja2.ItemAttr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.Len(jinja2.ItemAttr(message, "tool_calls")) > 0 {
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls))) && jinja2.IsIterable(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls))) && jinja2.Len(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) > 0 {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			jinja2.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Len(jinja2.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
@@ -280,7 +280,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				jinja2.WriteStr(w, thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Len(jinja2.FilterTrim(messageContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				w.WriteString("\n")
@@ -288,9 +288,9 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				w.WriteString("\n")
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if jinja2.IsDefined(toolCallFunction) {
 					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
@@ -299,10 +299,10 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				w.WriteString("\n")
 				jinja2.WriteStr(w, toolcallBeginToken)
 				w.WriteString("\n<function=")
-				jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
+				jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 				w.WriteString(">\n")
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
-				toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+				toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if jinja2.IsDefined(toolCallArguments) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
 					keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
@@ -330,13 +330,13 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		} else if jinja2.InStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
 			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), eosToken)
+			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), jinja2.ItemAttrKey(message, jinja2.KeyContent), eosToken)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
 			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
 			jinja2.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Len(jinja2.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
@@ -345,7 +345,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				jinja2.WriteStr(w, thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Len(jinja2.FilterTrim(messageContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
@@ -355,7 +355,7 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
 			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), eosToken)
+			jinja2.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), jinja2.ItemAttrKey(message, jinja2.KeyContent), eosToken)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -453,9 +453,9 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	}
 	// ByteDance-Seed-OSS.jinja:36:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// ByteDance-Seed-OSS.jinja:37:1 {%- set system_message = messages[0]["content"] %}
-		systemMessage = llamacpp.ItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		// ByteDance-Seed-OSS.jinja:38:1 {%- set loop_messages = messages[1:] %}
 		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -493,17 +493,17 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		var loop jinja2.Loop
 		for loop.Start(w, llamacpp.Iterable(tools), func(item jinja2.Value) bool {
 			item2 := item
-			return jinja2.EqStr(llamacpp.ItemAttr(item2, "type"), "function")
+			return jinja2.EqStr(llamacpp.ItemAttrKey(item2, jinja2.KeyType), "function")
 		}); loop.Next(); {
 			item := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
-			llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemAttr(item, "function"), "name"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(item, jinja2.KeyFunction), jinja2.KeyName))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(llamacpp.ItemAttr(llamacpp.ItemAttr(item, "function"), "parameters"), "properties"), "items", nil, nil)))
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(item, jinja2.KeyFunction), jinja2.KeyParameters), jinja2.KeyProperties), "items", nil, nil)))
 			for i := range items {
 				vals := llamacpp.Unpack(items[i], 2)
 				name := vals[0]
@@ -512,7 +512,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				llamacpp.Write(w, name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
-				renderByteDanceSeedOSS_pyTypeLlama(w, llamacpp.ItemAttr(spec, "type"))
+				renderByteDanceSeedOSS_pyTypeLlama(w, llamacpp.ItemAttrKey(spec, jinja2.KeyType))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -520,12 +520,12 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(llamacpp.ItemAttr(item, "function"), "description"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(item, jinja2.KeyFunction), jinja2.KeyDescription), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
-			itemFunction := llamacpp.ItemAttr(item, "function")
-			itemFunctionParameters := llamacpp.ItemAttr(itemFunction, "parameters")
-			itemFunctionParametersProperties := llamacpp.ItemAttr(itemFunctionParameters, "properties")
+			itemFunction := llamacpp.ItemAttrKey(item, jinja2.KeyFunction)
+			itemFunctionParameters := llamacpp.ItemAttrKey(itemFunction, jinja2.KeyParameters)
+			itemFunctionParametersProperties := llamacpp.ItemAttrKey(itemFunctionParameters, jinja2.KeyProperties)
 			if llamacpp.Truthy(itemFunctionParametersProperties) {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
@@ -540,10 +540,10 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					llamacpp.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
-					renderByteDanceSeedOSS_pyTypeLlama(w, llamacpp.ItemAttr(spec, "type"))
+					renderByteDanceSeedOSS_pyTypeLlama(w, llamacpp.ItemAttrKey(spec, jinja2.KeyType))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
-					if llamacpp.In(name, llamacpp.ItemAttr(itemFunctionParameters, "required")) {
+					if llamacpp.In(name, llamacpp.ItemAttrKey(itemFunctionParameters, jinja2.KeyRequired)) {
 						w.WriteString(" [必填]")
 					} else {
 						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
@@ -552,21 +552,21 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemAttr(spec, "description"), func() jinja2.Value {
+					llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemAttrKey(spec, jinja2.KeyDescription), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
 				}
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
-			item5Function := llamacpp.ItemAttr(item, "function")
+			item5Function := llamacpp.ItemAttrKey(item, jinja2.KeyFunction)
 			itemFunctionReturns := llamacpp.ItemAttr(item5Function, "returns")
-			if (llamacpp.IsDefined(itemFunctionReturns) && llamacpp.IsDefined(llamacpp.ItemAttr(itemFunctionReturns, "properties"))) && llamacpp.Truthy(llamacpp.ItemAttr(itemFunctionReturns, "properties")) {
+			if (llamacpp.IsDefined(itemFunctionReturns) && llamacpp.IsDefined(llamacpp.ItemAttrKey(itemFunctionReturns, jinja2.KeyProperties))) && llamacpp.Truthy(llamacpp.ItemAttrKey(itemFunctionReturns, jinja2.KeyProperties)) {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(itemFunctionReturns, "properties"), "items", nil, nil))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttrKey(itemFunctionReturns, jinja2.KeyProperties), "items", nil, nil))) {
 					vals := llamacpp.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
@@ -575,11 +575,11 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					llamacpp.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
-					renderByteDanceSeedOSS_pyTypeLlama(w, llamacpp.ItemAttr(spec, "type"))
+					renderByteDanceSeedOSS_pyTypeLlama(w, llamacpp.ItemAttrKey(spec, jinja2.KeyType))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemAttr(spec, "description"), func() jinja2.Value {
+					llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemAttrKey(spec, jinja2.KeyDescription), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
 				}
@@ -626,12 +626,12 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
-		messageRole := llamacpp.ItemAttr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.Len(llamacpp.ItemAttr(message, "tool_calls")) > 0 {
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
+		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))) && llamacpp.IsIterable(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))) && llamacpp.Len(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) > 0 {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			llamacpp.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Len(llamacpp.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
@@ -640,7 +640,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Len(llamacpp.FilterTrim(messageContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				w.WriteString("\n")
@@ -648,9 +648,9 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				w.WriteString("\n")
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
-				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if llamacpp.IsDefined(toolCallFunction) {
 					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
@@ -659,10 +659,10 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, toolcallBeginToken)
 				w.WriteString("\n<function=")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 				w.WriteString(">\n")
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
-				toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+				toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if llamacpp.IsDefined(toolCallArguments) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -692,13 +692,13 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		} else if llamacpp.InStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
 			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), eosToken)
+			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), llamacpp.ItemAttrKey(message, jinja2.KeyContent), eosToken)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
 			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
 			llamacpp.WriteAdd(w, bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Len(llamacpp.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
@@ -707,7 +707,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Len(llamacpp.FilterTrim(messageContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
@@ -717,7 +717,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
 			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), eosToken)
+			llamacpp.WriteAdd(w, bosToken, messageRole, jinja2.Lit("\n"), llamacpp.ItemAttrKey(message, jinja2.KeyContent), eosToken)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt

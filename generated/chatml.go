@@ -42,9 +42,9 @@ func renderChatml(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// chatml.jinja:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
 		w.WriteString("<|im_start|>")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("\n")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("<|im_end|>\n")
 	}
 	w.WriteString("<|im_start|>assistant\n")
@@ -61,9 +61,9 @@ func renderChatmlLlama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// chatml.jinja:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
 		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("\n")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("<|im_end|>\n")
 	}
 	w.WriteString("<|im_start|>assistant\n")

@@ -129,10 +129,10 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		var textWrapper jinja2.Value
 		item := jinja2.Param(args[0], "item")
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
-		itemType := jinja2.ItemAttr(item, "type")
+		itemType := jinja2.ItemAttrKey(item, jinja2.KeyType)
 		if jinja2.EqStr(jinja2.FilterLower(itemType), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
-			textWrapper = jinja2.DictOf(jinja2.Lit("content"), jinja2.ItemAttr(item, "text"))
+			textWrapper = jinja2.DictOf(jinja2.Lit("content"), jinja2.ItemAttrKey(item, jinja2.KeyText))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
 			jinja2.WriteJSON(w, textWrapper, nil, nil)
 		} else if (jinja2.EqStr(jinja2.FilterLower(itemType), "document") && jinja2.ItemAttr(item, "document").Truthy()) && jinja2.In(jinja2.Lit("data"), jinja2.ItemAttr(item, "document")) {
@@ -150,7 +150,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
 	// (the function renderCohere2MoE_printThinking)
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	if ((messages.Truthy() && jinja2.EqStr(jinja2.FilterLower(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role")), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
+	if ((messages.Truthy() && jinja2.EqStr(jinja2.FilterLower(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole)), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
 		developerInstruction = jinja2.ItemInt(messages, 0)
 		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
@@ -159,7 +159,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		initialInstructionMessage = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:139:1 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
-	if responseFormat.Truthy() && jinja2.EqStr(jinja2.ItemAttr(responseFormat, "type"), "json_object") {
+	if responseFormat.Truthy() && jinja2.EqStr(jinja2.ItemAttrKey(responseFormat, jinja2.KeyType), "json_object") {
 		jsonObject = jinja2.Bool(true)
 	} else {
 		jsonObject = jinja2.Bool(false)
@@ -237,14 +237,14 @@ func renderCohere2MoE(w *jinja2.Writer) {
 				tool := items[i]
 				w.WriteString("    {\"name\": \"")
 				// Cohere2MoE.jinja:185:15 {{ tool['function']['name'] }}
-				toolFunction := jinja2.ItemStr(tool, "function")
-				jinja2.Write(w, jinja2.ItemStr(toolFunction, "name"))
+				toolFunction := jinja2.ItemStrKey(tool, jinja2.KeyFunction)
+				jinja2.Write(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
 				w.WriteString("\", \"description\": \"")
 				// Cohere2MoE.jinja:185:64 {{ tool['function']['description'] }}
-				jinja2.Write(w, jinja2.ItemStr(toolFunction, "description"))
+				jinja2.Write(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyDescription))
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
-				jinja2.WriteJSON(w, jinja2.ItemStr(toolFunction, "parameters"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyParameters), nil, nil)
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -296,7 +296,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		message := items[i]
 		var msgRoleDowncased jinja2.Value
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
-		msgRoleDowncased = jinja2.FilterLower(jinja2.ItemAttr(message, "role"))
+		msgRoleDowncased = jinja2.FilterLower(jinja2.ItemAttrKey(message, jinja2.KeyRole))
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
@@ -322,7 +322,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// Cohere2MoE.jinja:228:13 {% if not skip_thinking %}
 				if !skipThinking.Truthy() {
@@ -333,7 +333,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
 						jinja2.Write(w, messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
-					} else if ((jinja2.ItemAttr(message, "reasoning").Truthy() || jinja2.ItemAttr(message, "reasoning_content").Truthy()) || jinja2.ItemAttr(message, "thinking").Truthy()) || (jinja2.ItemAttr(message, "content").Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(message, "content"), 0), "type"), "thinking")) {
+					} else if ((jinja2.ItemAttr(message, "reasoning").Truthy() || jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent).Truthy()) || jinja2.ItemAttr(message, "thinking").Truthy()) || (jinja2.ItemAttrKey(message, jinja2.KeyContent).Truthy() && jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(jinja2.ItemAttrKey(message, jinja2.KeyContent), 0), jinja2.KeyType), "thinking")) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
@@ -354,15 +354,15 @@ func renderCohere2MoE(w *jinja2.Writer) {
 					} else {
 						// Cohere2MoE.jinja:237:77 {%- else -%}
 						// Cohere2MoE.jinja:237:85 {{ tc.id }}
-						jinja2.Write(w, jinja2.ItemAttr(tc, "id"))
+						jinja2.Write(w, jinja2.ItemAttrKey(tc, jinja2.KeyID))
 					}
 					w.WriteString("\", \"tool_name\": \"")
 					// Cohere2MoE.jinja:237:126 {{ tc['function']['name'] }}
-					tcFunction := jinja2.ItemStr(tc, "function")
-					jinja2.Write(w, jinja2.ItemStr(tcFunction, "name"))
+					tcFunction := jinja2.ItemStrKey(tc, jinja2.KeyFunction)
+					jinja2.Write(w, jinja2.ItemStrKey(tcFunction, jinja2.KeyName))
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
-					jinja2.WriteJSON(w, jinja2.ItemStr(tcFunction, "arguments"), nil, nil)
+					jinja2.WriteJSON(w, jinja2.ItemStrKey(tcFunction, jinja2.KeyArguments), nil, nil)
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -375,7 +375,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			} else {
 				// Cohere2MoE.jinja:242:13 {%- else -%}
 				// Cohere2MoE.jinja:243:13 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
-				if (((jinja2.ItemAttr(message, "reasoning").Truthy() || jinja2.ItemAttr(message, "reasoning_content").Truthy()) || jinja2.ItemAttr(message, "thinking").Truthy()) || (jinja2.ItemAttr(message, "content").Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
+				if (((jinja2.ItemAttr(message, "reasoning").Truthy() || jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent).Truthy()) || jinja2.ItemAttr(message, "thinking").Truthy()) || (jinja2.ItemAttrKey(message, jinja2.KeyContent).Truthy() && jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(jinja2.ItemAttrKey(message, jinja2.KeyContent), 0), jinja2.KeyType), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
 					renderCohere2MoE_printThinking(w, message)
@@ -385,7 +385,7 @@ func renderCohere2MoE(w *jinja2.Writer) {
 				renderCohere2MoE_printMsg(w, message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
-		} else if jinja2.EqStr(msgRoleDowncased, "tool") && jinja2.NotIn(jinja2.ItemAttr(message, "tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(msgRoleDowncased, "tool") && jinja2.NotIn(jinja2.ItemAttrKey(message, jinja2.KeyToolCallID), toolIdsSeenValue) {
 			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
@@ -393,12 +393,12 @@ func renderCohere2MoE(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttr(msg, "role")), "tool") {
+				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttrKey(msg, jinja2.KeyRole)), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
 					renderCohere2MoE_formatToolMessage(w, messages, msg, printToolContent, regenToolCallIds)
 					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(jinja2.ItemAttr(msg, "tool_call_id")))
+					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(jinja2.ItemAttrKey(msg, jinja2.KeyToolCallID)))
 				} else {
 					// Cohere2MoE.jinja:256:17 {%- else %}
 					break
@@ -475,12 +475,12 @@ func renderCohere2MoE_toolCallIdToInt(w *jinja2.Writer, messages, toolCallId jin
 		// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
 		for _, msg := range jinja2.Iterate(w, messages) {
 			// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
-			msgToolCalls := jinja2.ItemAttr(msg, "tool_calls")
+			msgToolCalls := jinja2.ItemAttrKey(msg, jinja2.KeyToolCalls)
 			if msgToolCalls.Truthy() {
 				// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, msgToolCalls) {
 					// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-					if jinja2.Eq(jinja2.ItemAttr(toolCall, "id"), toolCallId) && !jinja2.ItemAttr(toolCallIdSeen, "value").Truthy() {
+					if jinja2.Eq(jinja2.ItemAttrKey(toolCall, jinja2.KeyID), toolCallId) && !jinja2.ItemAttr(toolCallIdSeen, "value").Truthy() {
 						// Cohere2MoE.jinja:50:21 {{ counter.value }}
 						jinja2.Write(w, jinja2.ItemAttr(counter, "value"))
 						// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
@@ -511,10 +511,10 @@ func renderCohere2MoE_formatToolMessage(w *jinja2.Writer, messages, toolMsg jinj
 	toolMsg = jinja2.Param(toolMsg, "tool_msg")
 	w.WriteString("{\n        \"tool_call_id\": \"")
 	// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-	renderCohere2MoE_toolCallIdToInt(w, messages, jinja2.ItemAttr(toolMsg, "tool_call_id"), regenToolCallIds)
+	renderCohere2MoE_toolCallIdToInt(w, messages, jinja2.ItemAttrKey(toolMsg, jinja2.KeyToolCallID), regenToolCallIds)
 	w.WriteString("\",\n        \"results\": {")
 	// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
-	toolMsgContent := jinja2.ItemAttr(toolMsg, "content")
+	toolMsgContent := jinja2.ItemAttrKey(toolMsg, jinja2.KeyContent)
 	if jinja2.IsMapping(toolMsgContent) || jinja2.IsString(toolMsgContent) {
 		w.WriteString("\n")
 		// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
@@ -561,29 +561,29 @@ func renderCohere2MoE_printMsg(w *jinja2.Writer, msg jinja2.Value) {
 		// Cohere2MoE.jinja:96:15 {{ msg }}
 		jinja2.Write(w, msg)
 		w.WriteString("<|END_TEXT|>")
-	} else if jinja2.IsString(jinja2.ItemAttr(msg, "content")) {
+	} else if jinja2.IsString(jinja2.ItemAttrKey(msg, jinja2.KeyContent)) {
 		// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 		w.WriteString("<|START_TEXT|>")
 		// Cohere2MoE.jinja:98:15 {{ msg.content }}
-		jinja2.Write(w, jinja2.ItemAttr(msg, "content"))
+		jinja2.Write(w, jinja2.ItemAttrKey(msg, jinja2.KeyContent))
 		w.WriteString("<|END_TEXT|>")
 	} else {
 		// Cohere2MoE.jinja:99:9 {%- else %}
 		// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
 		lastWasText = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 		// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
-		items := jinja2.Iterate(w, jinja2.ItemAttr(msg, "content"))
+		items := jinja2.Iterate(w, jinja2.ItemAttrKey(msg, jinja2.KeyContent))
 		for i := range items {
 			content := items[i]
 			// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-			contentType := jinja2.ItemAttr(content, "type")
+			contentType := jinja2.ItemAttrKey(content, jinja2.KeyType)
 			if jinja2.EqStr(jinja2.FilterLower(contentType), "text") {
 				// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
 				if !jinja2.ItemAttr(lastWasText, "value").Truthy() {
 					w.WriteString("<|START_TEXT|>")
 				}
 				// Cohere2MoE.jinja:106:5 {{ content.text }}
-				jinja2.Write(w, jinja2.ItemAttr(content, "text"))
+				jinja2.Write(w, jinja2.ItemAttrKey(content, jinja2.KeyText))
 				// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
 				if i == len(items)-1 {
 					w.WriteString("<|END_TEXT|>")
@@ -628,18 +628,18 @@ func renderCohere2MoE_printThinking(w *jinja2.Writer, msg jinja2.Value) {
 	if msgReasoning.Truthy() {
 		// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
 		jinja2.Write(w, msgReasoning)
-	} else if jinja2.ItemAttr(msg, "reasoning_content").Truthy() {
+	} else if jinja2.ItemAttrKey(msg, jinja2.KeyReasoningContent).Truthy() {
 		// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
 		// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
-		jinja2.Write(w, jinja2.ItemAttr(msg, "reasoning_content"))
+		jinja2.Write(w, jinja2.ItemAttrKey(msg, jinja2.KeyReasoningContent))
 	} else if jinja2.ItemAttr(msg, "thinking").Truthy() {
 		// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
 		// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
 		jinja2.Write(w, jinja2.ItemAttr(msg, "thinking"))
-	} else if jinja2.ItemAttr(msg, "content").Truthy() && jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(msg, "content"), 0), "thinking").Truthy() {
+	} else if jinja2.ItemAttrKey(msg, jinja2.KeyContent).Truthy() && jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttrKey(msg, jinja2.KeyContent), 0), "thinking").Truthy() {
 		// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
 		// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
-		jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttr(msg, "content"), 0), "thinking"))
+		jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemInt(jinja2.ItemAttrKey(msg, jinja2.KeyContent), 0), "thinking"))
 	}
 }
 
@@ -732,10 +732,10 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		var textWrapper jinja2.Value
 		item := llamacpp.Param(args[0], "item")
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
-		itemType := llamacpp.ItemAttr(item, "type")
+		itemType := llamacpp.ItemAttrKey(item, jinja2.KeyType)
 		if jinja2.EqStr(llamacpp.FilterLower(itemType), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
-			textWrapper = jinja2.DictOf(jinja2.Lit("content"), llamacpp.ItemAttr(item, "text"))
+			textWrapper = jinja2.DictOf(jinja2.Lit("content"), llamacpp.ItemAttrKey(item, jinja2.KeyText))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
 			llamacpp.WriteJSON(w, textWrapper, nil, nil)
 		} else if (jinja2.EqStr(llamacpp.FilterLower(itemType), "document") && llamacpp.Truthy(llamacpp.ItemAttr(item, "document"))) && llamacpp.In(jinja2.Lit("data"), llamacpp.ItemAttr(item, "document")) {
@@ -753,7 +753,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
 	// (the function renderCohere2MoE_printThinkingLlama)
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	if ((llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role")), "system")) && !llamacpp.Truthy(hasDeveloperInstruction)) && llamacpp.Truthy(convertFirstSystemMsg) {
+	if ((llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole)), "system")) && !llamacpp.Truthy(hasDeveloperInstruction)) && llamacpp.Truthy(convertFirstSystemMsg) {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
 		developerInstruction = llamacpp.ItemInt(messages, 0)
 		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
@@ -762,7 +762,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		initialInstructionMessage = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:139:1 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
-	if llamacpp.Truthy(responseFormat) && jinja2.EqStr(llamacpp.ItemAttr(responseFormat, "type"), "json_object") {
+	if llamacpp.Truthy(responseFormat) && jinja2.EqStr(llamacpp.ItemAttrKey(responseFormat, jinja2.KeyType), "json_object") {
 		jsonObject = jinja2.Bool(true)
 	} else {
 		jsonObject = jinja2.Bool(false)
@@ -840,13 +840,13 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 				tool := items[i]
 				w.WriteString("    {\"name\": \"")
 				// Cohere2MoE.jinja:185:15 {{ tool['function']['name'] }}
-				llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
+				llamacpp.Write(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
 				w.WriteString("\", \"description\": \"")
 				// Cohere2MoE.jinja:185:64 {{ tool['function']['description'] }}
-				llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "description"))
+				llamacpp.Write(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyDescription))
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
-				llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "parameters"), nil, nil)
+				llamacpp.WriteJSON(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyParameters), nil, nil)
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -899,7 +899,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
-		msgRoleDowncased = llamacpp.FilterLower(llamacpp.ItemAttr(message, "role"))
+		msgRoleDowncased = llamacpp.FilterLower(llamacpp.ItemAttrKey(message, jinja2.KeyRole))
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && llamacpp.Truthy(initialInstructionMessage)) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
@@ -925,7 +925,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227:9 {%- if message.tool_calls %}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// Cohere2MoE.jinja:228:13 {% if not skip_thinking %}
 				if !llamacpp.Truthy(skipThinking) {
@@ -936,7 +936,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
 						llamacpp.Write(w, messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
-					} else if ((llamacpp.Truthy(llamacpp.ItemAttr(message, "reasoning")) || llamacpp.Truthy(llamacpp.ItemAttr(message, "reasoning_content"))) || llamacpp.Truthy(llamacpp.ItemAttr(message, "thinking"))) || (llamacpp.Truthy(llamacpp.ItemAttr(message, "content")) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(message, "content"), 0), "type"), "thinking")) {
+					} else if ((llamacpp.Truthy(llamacpp.ItemAttr(message, "reasoning")) || llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent))) || llamacpp.Truthy(llamacpp.ItemAttr(message, "thinking"))) || (llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyContent)) && jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(llamacpp.ItemAttrKey(message, jinja2.KeyContent), 0), jinja2.KeyType), "thinking")) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
@@ -957,14 +957,14 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 					} else {
 						// Cohere2MoE.jinja:237:77 {%- else -%}
 						// Cohere2MoE.jinja:237:85 {{ tc.id }}
-						llamacpp.Write(w, llamacpp.ItemAttr(tc, "id"))
+						llamacpp.Write(w, llamacpp.ItemAttrKey(tc, jinja2.KeyID))
 					}
 					w.WriteString("\", \"tool_name\": \"")
 					// Cohere2MoE.jinja:237:126 {{ tc['function']['name'] }}
-					llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name"))
+					llamacpp.Write(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
-					llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments"), nil, nil)
+					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -977,7 +977,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			} else {
 				// Cohere2MoE.jinja:242:13 {%- else -%}
 				// Cohere2MoE.jinja:243:13 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
-				if (((llamacpp.Truthy(llamacpp.ItemAttr(message, "reasoning")) || llamacpp.Truthy(llamacpp.ItemAttr(message, "reasoning_content"))) || llamacpp.Truthy(llamacpp.ItemAttr(message, "thinking"))) || (llamacpp.Truthy(llamacpp.ItemAttr(message, "content")) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(message, "content"), 0), "type"), "thinking"))) && !llamacpp.Truthy(skipThinking) {
+				if (((llamacpp.Truthy(llamacpp.ItemAttr(message, "reasoning")) || llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent))) || llamacpp.Truthy(llamacpp.ItemAttr(message, "thinking"))) || (llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyContent)) && jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(llamacpp.ItemAttrKey(message, jinja2.KeyContent), 0), jinja2.KeyType), "thinking"))) && !llamacpp.Truthy(skipThinking) {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
 					renderCohere2MoE_printThinkingLlama(w, message)
@@ -987,7 +987,7 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 				renderCohere2MoE_printMsgLlama(w, message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
-		} else if jinja2.EqStr(msgRoleDowncased, "tool") && llamacpp.NotIn(llamacpp.ItemAttr(message, "tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(msgRoleDowncased, "tool") && llamacpp.NotIn(llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID), toolIdsSeenValue) {
 			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
@@ -996,12 +996,12 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 				mark := w.Mark()
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(msg, "role")), "tool") {
+				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttrKey(msg, jinja2.KeyRole)), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
 					renderCohere2MoE_formatToolMessageLlama(w, messages, msg, printToolContent, regenToolCallIds)
 					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = llamacpp.Add(toolIdsSeenValue, jinja2.NewList(llamacpp.ItemAttr(msg, "tool_call_id")))
+					toolIdsSeenValue = llamacpp.Add(toolIdsSeenValue, jinja2.NewList(llamacpp.ItemAttrKey(msg, jinja2.KeyToolCallID)))
 				} else {
 					// Cohere2MoE.jinja:256:17 {%- else %}
 					w.Drop(mark)
@@ -1080,12 +1080,12 @@ func renderCohere2MoE_toolCallIdToIntLlama(w *jinja2.Writer, messages, toolCallI
 		// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
 		for _, msg := range llamacpp.Iterate(w, messages) {
 			// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
-			msgToolCalls := llamacpp.ItemAttr(msg, "tool_calls")
+			msgToolCalls := llamacpp.ItemAttrKey(msg, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(msgToolCalls) {
 				// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
 				for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
 					// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-					if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.Truthy(llamacpp.ItemAttr(toolCallIdSeen, "value")) {
+					if llamacpp.Eq(llamacpp.ItemAttrKey(toolCall, jinja2.KeyID), toolCallId) && !llamacpp.Truthy(llamacpp.ItemAttr(toolCallIdSeen, "value")) {
 						// Cohere2MoE.jinja:50:21 {{ counter.value }}
 						llamacpp.Write(w, llamacpp.ItemAttr(counter, "value"))
 						// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
@@ -1116,10 +1116,10 @@ func renderCohere2MoE_formatToolMessageLlama(w *jinja2.Writer, messages, toolMsg
 	toolMsg = llamacpp.Param(toolMsg, "tool_msg")
 	w.WriteString("{\n        \"tool_call_id\": \"")
 	// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-	renderCohere2MoE_toolCallIdToIntLlama(w, messages, llamacpp.ItemAttr(toolMsg, "tool_call_id"), regenToolCallIds)
+	renderCohere2MoE_toolCallIdToIntLlama(w, messages, llamacpp.ItemAttrKey(toolMsg, jinja2.KeyToolCallID), regenToolCallIds)
 	w.WriteString("\",\n        \"results\": {")
 	// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
-	toolMsgContent := llamacpp.ItemAttr(toolMsg, "content")
+	toolMsgContent := llamacpp.ItemAttrKey(toolMsg, jinja2.KeyContent)
 	if llamacpp.IsMapping(toolMsgContent) || llamacpp.IsString(toolMsgContent) {
 		w.WriteString("\n")
 		// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
@@ -1166,28 +1166,28 @@ func renderCohere2MoE_printMsgLlama(w *jinja2.Writer, msg jinja2.Value) {
 		// Cohere2MoE.jinja:96:15 {{ msg }}
 		llamacpp.Write(w, msg)
 		w.WriteString("<|END_TEXT|>")
-	} else if llamacpp.IsString(llamacpp.ItemAttr(msg, "content")) {
+	} else if llamacpp.IsString(llamacpp.ItemAttrKey(msg, jinja2.KeyContent)) {
 		// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 		w.WriteString("<|START_TEXT|>")
 		// Cohere2MoE.jinja:98:15 {{ msg.content }}
-		llamacpp.Write(w, llamacpp.ItemAttr(msg, "content"))
+		llamacpp.Write(w, llamacpp.ItemAttrKey(msg, jinja2.KeyContent))
 		w.WriteString("<|END_TEXT|>")
 	} else {
 		// Cohere2MoE.jinja:99:9 {%- else %}
 		// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
 		lastWasText = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 		// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
-		items := llamacpp.Iterate(w, llamacpp.ItemAttr(msg, "content"))
+		items := llamacpp.Iterate(w, llamacpp.ItemAttrKey(msg, jinja2.KeyContent))
 		for i := range items {
 			content := items[i]
 			// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-			if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(content, "type")), "text") {
+			if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttrKey(content, jinja2.KeyType)), "text") {
 				// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
 				if !llamacpp.Truthy(llamacpp.ItemAttr(lastWasText, "value")) {
 					w.WriteString("<|START_TEXT|>")
 				}
 				// Cohere2MoE.jinja:106:5 {{ content.text }}
-				llamacpp.Write(w, llamacpp.ItemAttr(content, "text"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(content, jinja2.KeyText))
 				// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
 				if i == len(items)-1 {
 					w.WriteString("<|END_TEXT|>")
@@ -1208,7 +1208,7 @@ func renderCohere2MoE_printMsgLlama(w *jinja2.Writer, msg jinja2.Value) {
 				llamacpp.SetAttr(lastWasText, "value", jinja2.Bool(false))
 			}
 			// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-			if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(content, "type")), "image") {
+			if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttrKey(content, jinja2.KeyType)), "image") {
 				// Cohere2MoE.jinja:118:17 {%- if content.data -%}
 				contentData := llamacpp.ItemAttr(content, "data")
 				if llamacpp.Truthy(contentData) {
@@ -1232,18 +1232,18 @@ func renderCohere2MoE_printThinkingLlama(w *jinja2.Writer, msg jinja2.Value) {
 	if llamacpp.Truthy(msgReasoning) {
 		// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
 		llamacpp.Write(w, msgReasoning)
-	} else if llamacpp.Truthy(llamacpp.ItemAttr(msg, "reasoning_content")) {
+	} else if llamacpp.Truthy(llamacpp.ItemAttrKey(msg, jinja2.KeyReasoningContent)) {
 		// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
 		// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
-		llamacpp.Write(w, llamacpp.ItemAttr(msg, "reasoning_content"))
+		llamacpp.Write(w, llamacpp.ItemAttrKey(msg, jinja2.KeyReasoningContent))
 	} else if llamacpp.Truthy(llamacpp.ItemAttr(msg, "thinking")) {
 		// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
 		// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
 		llamacpp.Write(w, llamacpp.ItemAttr(msg, "thinking"))
-	} else if llamacpp.Truthy(llamacpp.ItemAttr(msg, "content")) && llamacpp.Truthy(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(msg, "content"), 0), "thinking")) {
+	} else if llamacpp.Truthy(llamacpp.ItemAttrKey(msg, jinja2.KeyContent)) && llamacpp.Truthy(llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttrKey(msg, jinja2.KeyContent), 0), "thinking")) {
 		// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
 		// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
-		llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttr(msg, "content"), 0), "thinking"))
+		llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemInt(llamacpp.ItemAttrKey(msg, jinja2.KeyContent), 0), "thinking"))
 	}
 }
 

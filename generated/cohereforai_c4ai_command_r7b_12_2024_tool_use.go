@@ -64,9 +64,9 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:33:1 {%- macro format_tool_message(messages, tool_msg) -%}
 	// (the function renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessage)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
-	if messages.Truthy() && jinja2.EqStr(jinja2.FilterLower(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role")), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.FilterLower(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole)), "system") {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:61 {%- set developer_preamble = messages[0]['content'] %}
-		developerPreamble = jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content")
+		developerPreamble = jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyContent)
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:44:1 {%- set tool_idx = namespace(value=0) %}
 	toolIdxValue := jinja2.SmallInt(0)
@@ -98,14 +98,14 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 			tool := items[i]
 			w.WriteString("    {\"name\": \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:15 {{ tool['function']['name'] }}
-			toolFunction := jinja2.ItemStr(tool, "function")
-			jinja2.Write(w, jinja2.ItemStr(toolFunction, "name"))
+			toolFunction := jinja2.ItemStrKey(tool, jinja2.KeyFunction)
+			jinja2.Write(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
 			w.WriteString("\", \"description\": \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:64 {{tool['function']['description']}}
-			jinja2.Write(w, jinja2.ItemStr(toolFunction, "description"))
+			jinja2.Write(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyDescription))
 			w.WriteString("\", \"parameters\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:116 {{ tool['function']['parameters']|tojson }}
-			jinja2.WriteJSON(w, jinja2.ItemStr(toolFunction, "parameters"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyParameters), nil, nil)
 			w.WriteString(", \"responses\": null}")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:179 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -128,17 +128,17 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130:5 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(jinja2.FilterLower(messageRole), "system") && !((i == 0) && developerPreamble.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:131:40 {{ message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if jinja2.EqStr(jinja2.FilterLower(messageRole), "user") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:132:9 {%- elif message.role|lower == 'user' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:38 {{ message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:80 {%- if documents and not sent_documents.value %}
 			if documents.Truthy() && !sentDocumentsValue {
@@ -153,11 +153,11 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:134:9 {%- elif message.role|lower == 'assistant' or message.role|lower == 'chatbot' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:41 {% if message.tool_calls %}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				w.WriteString("<|START_THINKING|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:86 {{message.reasoning_content}}
-				jinja2.Write(w, jinja2.ItemAttr(message, "reasoning_content"))
+				jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent))
 				w.WriteString("<|END_THINKING|><|START_ACTION|>[\n")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:136:5 {% for tc in message.tool_calls %}
 				items := jinja2.Iterate(w, messageToolCalls)
@@ -168,11 +168,11 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 					jinja2.Write(w, toolIdxValue)
 					w.WriteString("\", \"tool_name\": \"")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:60 {{ tc['function']['name'] }}
-					tcFunction := jinja2.ItemStr(tc, "function")
-					jinja2.Write(w, jinja2.ItemStr(tcFunction, "name"))
+					tcFunction := jinja2.ItemStrKey(tc, jinja2.KeyFunction)
+					jinja2.Write(w, jinja2.ItemStrKey(tcFunction, jinja2.KeyName))
 					w.WriteString("\", \"parameters\": ")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:105 {{ tc['function']['arguments']|tojson }}
-					jinja2.WriteJSON(w, jinja2.ItemStr(tcFunction, "arguments"), nil, nil)
+					jinja2.WriteJSON(w, jinja2.ItemStrKey(tcFunction, jinja2.KeyArguments), nil, nil)
 					w.WriteString("}")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:146 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -187,10 +187,10 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:141:40 {% else %}
 				w.WriteString("<|START_RESPONSE|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:141:65 {{message.content}}
-				jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+				jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 				w.WriteString("<|END_RESPONSE|><|END_OF_TURN_TOKEN|>")
 			}
-		} else if jinja2.EqStr(jinja2.FilterLower(messageRole), "tool") && jinja2.NotIn(jinja2.ItemAttr(message, "tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(jinja2.FilterLower(messageRole), "tool") && jinja2.NotIn(jinja2.ItemAttrKey(message, jinja2.KeyToolCallID), toolIdsSeenValue) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:142:8 {% elif message.role|lower == 'tool' and message.tool_call_id not in tool_ids_seen.value %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
@@ -198,12 +198,12 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
 			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
-				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttr(msg, "role")), "tool") {
+				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttrKey(msg, jinja2.KeyRole)), "tool") {
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147:1 {{ format_tool_message(messages, msg) }}
 					renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessage(w, messages, msg)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:148:13 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(jinja2.ItemAttr(msg, "tool_call_id")))
+					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(jinja2.ItemAttrKey(msg, jinja2.KeyToolCallID)))
 				} else {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:149:13 {%- else %}
 					break
@@ -257,12 +257,12 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToInt(w *jinja2.Wr
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
 	for _, msg := range jinja2.Iterate(w, messages) {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
-		msgToolCalls := jinja2.ItemAttr(msg, "tool_calls")
+		msgToolCalls := jinja2.ItemAttrKey(msg, jinja2.KeyToolCalls)
 		if msgToolCalls.Truthy() {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23:9 {%- for tool_call in msg.tool_calls %}
 			for _, toolCall := range jinja2.Iterate(w, msgToolCalls) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24:13 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-				if jinja2.Eq(jinja2.ItemAttr(toolCall, "id"), toolCallId) && !jinja2.ItemAttr(toolCallIdSeen, "value").Truthy() {
+				if jinja2.Eq(jinja2.ItemAttrKey(toolCall, jinja2.KeyID), toolCallId) && !jinja2.ItemAttr(toolCallIdSeen, "value").Truthy() {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
 					jinja2.Write(w, jinja2.ItemAttr(counter, "value"))
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)
@@ -286,10 +286,10 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessage(w *jinja2.
 	toolMsg = jinja2.Param(toolMsg, "tool_msg")
 	w.WriteString("    {\n        \"tool_call_id\": \"")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-	renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToInt(w, messages, jinja2.ItemAttr(toolMsg, "tool_call_id"))
+	renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToInt(w, messages, jinja2.ItemAttrKey(toolMsg, jinja2.KeyToolCallID))
 	w.WriteString("\",\n        \"results\": {\n            \"0\": ")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
-	jinja2.WriteJSON(w, jinja2.ItemAttr(toolMsg, "content"), nil, nil)
+	jinja2.WriteJSON(w, jinja2.ItemAttrKey(toolMsg, jinja2.KeyContent), nil, nil)
 	w.WriteString("\n        },\n        \"is_error\": null\n    }")
 }
 
@@ -313,9 +313,9 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:33:1 {%- macro format_tool_message(messages, tool_msg) -%}
 	// (the function renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessageLlama)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
-	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role")), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole)), "system") {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:61 {%- set developer_preamble = messages[0]['content'] %}
-		developerPreamble = llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content")
+		developerPreamble = llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyContent)
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:44:1 {%- set tool_idx = namespace(value=0) %}
 	toolIdxValue := jinja2.SmallInt(0)
@@ -347,13 +347,13 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 			tool := items[i]
 			w.WriteString("    {\"name\": \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:15 {{ tool['function']['name'] }}
-			llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
+			llamacpp.Write(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
 			w.WriteString("\", \"description\": \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:64 {{tool['function']['description']}}
-			llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "description"))
+			llamacpp.Write(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyDescription))
 			w.WriteString("\", \"parameters\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:116 {{ tool['function']['parameters']|tojson }}
-			llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "parameters"), nil, nil)
+			llamacpp.WriteJSON(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyParameters), nil, nil)
 			w.WriteString(", \"responses\": null}")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:179 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -376,17 +376,17 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130:5 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(llamacpp.FilterLower(messageRole), "system") && !((i == 0) && llamacpp.Truthy(developerPreamble)) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:131:40 {{ message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		} else if jinja2.EqStr(llamacpp.FilterLower(messageRole), "user") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:132:9 {%- elif message.role|lower == 'user' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:38 {{ message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:80 {%- if documents and not sent_documents.value %}
 			if llamacpp.Truthy(documents) && !sentDocumentsValue {
@@ -401,11 +401,11 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:134:9 {%- elif message.role|lower == 'assistant' or message.role|lower == 'chatbot' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:41 {% if message.tool_calls %}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				w.WriteString("<|START_THINKING|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:86 {{message.reasoning_content}}
-				llamacpp.Write(w, llamacpp.ItemAttr(message, "reasoning_content"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent))
 				w.WriteString("<|END_THINKING|><|START_ACTION|>[\n")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:136:5 {% for tc in message.tool_calls %}
 				items := llamacpp.Iterate(w, messageToolCalls)
@@ -416,10 +416,10 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 					llamacpp.Write(w, toolIdxValue)
 					w.WriteString("\", \"tool_name\": \"")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:60 {{ tc['function']['name'] }}
-					llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name"))
+					llamacpp.Write(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("\", \"parameters\": ")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:105 {{ tc['function']['arguments']|tojson }}
-					llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments"), nil, nil)
+					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 					w.WriteString("}")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:146 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -434,10 +434,10 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:141:40 {% else %}
 				w.WriteString("<|START_RESPONSE|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:141:65 {{message.content}}
-				llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 				w.WriteString("<|END_RESPONSE|><|END_OF_TURN_TOKEN|>")
 			}
-		} else if jinja2.EqStr(llamacpp.FilterLower(messageRole), "tool") && llamacpp.NotIn(llamacpp.ItemAttr(message, "tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(llamacpp.FilterLower(messageRole), "tool") && llamacpp.NotIn(llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID), toolIdsSeenValue) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:142:8 {% elif message.role|lower == 'tool' and message.tool_call_id not in tool_ids_seen.value %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
@@ -446,12 +446,12 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 				mark := w.Mark()
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
-				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttr(msg, "role")), "tool") {
+				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttrKey(msg, jinja2.KeyRole)), "tool") {
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147:1 {{ format_tool_message(messages, msg) }}
 					renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessageLlama(w, messages, msg)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:148:13 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = llamacpp.Add(toolIdsSeenValue, jinja2.NewList(llamacpp.ItemAttr(msg, "tool_call_id")))
+					toolIdsSeenValue = llamacpp.Add(toolIdsSeenValue, jinja2.NewList(llamacpp.ItemAttrKey(msg, jinja2.KeyToolCallID)))
 				} else {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:149:13 {%- else %}
 					w.Drop(mark)
@@ -506,12 +506,12 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToIntLlama(w *jinj
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
 	for _, msg := range llamacpp.Iterate(w, messages) {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
-		msgToolCalls := llamacpp.ItemAttr(msg, "tool_calls")
+		msgToolCalls := llamacpp.ItemAttrKey(msg, jinja2.KeyToolCalls)
 		if llamacpp.Truthy(msgToolCalls) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23:9 {%- for tool_call in msg.tool_calls %}
 			for _, toolCall := range llamacpp.Iterate(w, msgToolCalls) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24:13 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-				if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) && !llamacpp.Truthy(llamacpp.ItemAttr(toolCallIdSeen, "value")) {
+				if llamacpp.Eq(llamacpp.ItemAttrKey(toolCall, jinja2.KeyID), toolCallId) && !llamacpp.Truthy(llamacpp.ItemAttr(toolCallIdSeen, "value")) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
 					llamacpp.Write(w, llamacpp.ItemAttr(counter, "value"))
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)
@@ -535,10 +535,10 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessageLlama(w *ji
 	toolMsg = llamacpp.Param(toolMsg, "tool_msg")
 	w.WriteString("    {\n        \"tool_call_id\": \"")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-	renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToIntLlama(w, messages, llamacpp.ItemAttr(toolMsg, "tool_call_id"))
+	renderCohereForAI_C4aiCommandR7b12_2024ToolUse_toolCallIdToIntLlama(w, messages, llamacpp.ItemAttrKey(toolMsg, jinja2.KeyToolCallID))
 	w.WriteString("\",\n        \"results\": {\n            \"0\": ")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
-	llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolMsg, "content"), nil, nil)
+	llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(toolMsg, jinja2.KeyContent), nil, nil)
 	w.WriteString("\n        },\n        \"is_error\": null\n    }")
 }
 

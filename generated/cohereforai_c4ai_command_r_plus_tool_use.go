@@ -59,11 +59,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 	jinja2.Write(w, bosToken)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113:3 {%- set loop_messages = messages[1:] %}
 		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114:3 {%- set system_message = messages[0]['content'] %}
-		systemMessage = jinja2.ItemStr(messages0, "content")
+		systemMessage = jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:115:5 {%- else %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116:3 {%- set loop_messages = messages %}
@@ -100,9 +100,9 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		var content jinja2.Value
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154:3 {%- set content = message['content'] %}
-		content = jinja2.ItemStr(message, "content")
+		content = jinja2.ItemStrKey(message, jinja2.KeyContent)
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155:3 {%- if message.role == 'user' %}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
@@ -114,22 +114,22 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			jinja2.WriteStr(w, jinja2.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161:5 {%- if message.content is defined %}
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if jinja2.IsDefined(messageContent) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
 				jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
-			items := jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls"))
+			items := jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls))
 			for i := range items {
 				toolCall := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if jinja2.IsDefined(toolCallFunction) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167:13 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
@@ -137,11 +137,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
 				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("{\n"), []jinja2.Value{jinja2.SmallInt(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				jinja2.WriteAdd(w, jinja2.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.SmallInt(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit("\",\n"))
+				jinja2.WriteAdd(w, jinja2.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.SmallInt(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), jinja2.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
 				jinja2.Write(w, jinja2.FilterIndent(jinja2.Lit("\"parameters\": "), []jinja2.Value{jinja2.SmallInt(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
-				toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+				toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if jinja2.IsDefined(toolCallArguments) && jinja2.Len(toolCallArguments) > 0 {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
 					jinja2.Write(w, jinja2.FilterIndent(jinja2.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))}), []jinja2.Value{jinja2.SmallInt(8)}, nil))
@@ -168,7 +168,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(message, "content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}
@@ -189,10 +189,10 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w *jinja2.Write
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
 	basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
-	if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type"))) {
+	if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType))) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
-		jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type")))
-	} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "array") {
+		jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType)))
+	} else if jinja2.EqStr(jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType), "array") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
 		w.WriteString("List[")
@@ -200,7 +200,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w *jinja2.Write
 			renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, jinja2.Attr(jsonSpec, "items"))
 		}))
 		w.WriteString("]")
-	} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "object") {
+	} else if jinja2.EqStr(jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType), "object") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 		w.WriteString("Dict[str, ")
@@ -208,11 +208,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w *jinja2.Write
 			renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, jinja2.ItemAttr(jsonSpec, "additionalProperties"))
 		}))
 		w.WriteString("]")
-	} else if jinja2.IsIterable(jinja2.ItemAttr(jsonSpec, "type")) {
+	} else if jinja2.IsIterable(jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType)) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 		w.WriteString("Union[")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
-		items := jinja2.Iterate(w, jinja2.ItemAttr(jsonSpec, "type"))
+		items := jinja2.Iterate(w, jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType))
 		for i := range items {
 			t := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
@@ -245,7 +245,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser(w *jinja2.Writer, 
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
 		w.WriteString("```python\ndef ")
-		jinja2.WriteStr(w, jinja2.ItemAttr(tool, "name"))
+		jinja2.WriteStr(w, jinja2.ItemAttrKey(tool, jinja2.KeyName))
 		w.WriteString("(")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 		toolParameterDefinitions := jinja2.ItemAttr(tool, "parameter_definitions")
@@ -260,20 +260,20 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser(w *jinja2.Writer, 
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
 			jinja2.WriteAdd(w, paramName, jinja2.Lit(": "))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
-			if !jinja2.ItemAttr(paramFields, "required").Truthy() {
+			if !jinja2.ItemAttrKey(paramFields, jinja2.KeyRequired).Truthy() {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
 				w.WriteString("Optional[")
-				jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "type"))
+				jinja2.WriteStr(w, jinja2.ItemAttrKey(paramFields, jinja2.KeyType))
 				w.WriteString("] = None")
 			} else {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
-				jinja2.Write(w, jinja2.ItemAttr(paramFields, "type"))
+				jinja2.Write(w, jinja2.ItemAttrKey(paramFields, jinja2.KeyType))
 			}
 		}
 		w.WriteString(") -> List[Dict]:\n    \"\"\"")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
-		jinja2.Write(w, jinja2.ItemAttr(tool, "description"))
+		jinja2.Write(w, jinja2.ItemAttrKey(tool, jinja2.KeyDescription))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
 		if jinja2.Len(toolParameterDefinitions) != 0 {
 			w.WriteString("\n\n    Args:\n        ")
@@ -289,19 +289,19 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser(w *jinja2.Writer, 
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
 				jinja2.WriteAdd(w, paramName, jinja2.Lit(" ("))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
-				if !jinja2.ItemAttr(paramFields, "required").Truthy() {
+				if !jinja2.ItemAttrKey(paramFields, jinja2.KeyRequired).Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
 					w.WriteString("Optional[")
-					jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "type"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(paramFields, jinja2.KeyType))
 					w.WriteString("]")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
-					jinja2.Write(w, jinja2.ItemAttr(paramFields, "type"))
+					jinja2.Write(w, jinja2.ItemAttrKey(paramFields, jinja2.KeyType))
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
 				w.WriteString("): ")
-				jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "description"))
+				jinja2.WriteStr(w, jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription))
 			}
 		}
 		w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -321,18 +321,18 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 			w.WriteString("\n\n")
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
-		toolFunction := jinja2.ItemAttr(tool, "function")
+		toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 		if jinja2.IsDefined(toolFunction) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
 		w.WriteString("```python\ndef ")
-		jinja2.WriteStr(w, jinja2.ItemAttr(tool, "name"))
+		jinja2.WriteStr(w, jinja2.ItemAttrKey(tool, jinja2.KeyName))
 		w.WriteString("(")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		toolParameters := jinja2.ItemAttr(tool, "parameters")
-		toolParametersProperties := jinja2.ItemAttr(toolParameters, "properties")
+		toolParameters := jinja2.ItemAttrKey(tool, jinja2.KeyParameters)
+		toolParametersProperties := jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties)
 		keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
 		for i := range w.Count(len(keys)) {
 			paramName := keys[i]
@@ -344,7 +344,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
 			jinja2.WriteAdd(w, paramName, jinja2.Lit(": "))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
-			if !jinja2.In(paramName, jinja2.ItemAttr(toolParameters, "required")) {
+			if !jinja2.In(paramName, jinja2.ItemAttrKey(toolParameters, jinja2.KeyRequired)) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
 				w.WriteString("Optional[")
 				jinja2.WriteStr(w, w.Capture(func() {
@@ -361,7 +361,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 		}
 		w.WriteString(") -> List[Dict]:\n    \"\"\"")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
-		jinja2.Write(w, jinja2.ItemAttr(tool, "description"))
+		jinja2.Write(w, jinja2.ItemAttrKey(tool, jinja2.KeyDescription))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
 		if jinja2.Len(toolParametersProperties) != 0 {
 			w.WriteString("\n\n    Args:\n        ")
@@ -377,7 +377,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
 				jinja2.WriteAdd(w, paramName, jinja2.Lit(" ("))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
-				if !jinja2.In(paramName, jinja2.ItemAttr(toolParameters, "required")) {
+				if !jinja2.In(paramName, jinja2.ItemAttrKey(toolParameters, jinja2.KeyRequired)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 					w.WriteString("Optional[")
 					jinja2.WriteStr(w, w.Capture(func() {
@@ -393,7 +393,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
 				w.WriteString("): ")
-				jinja2.WriteStr(w, jinja2.ItemAttr(paramFields, "description"))
+				jinja2.WriteStr(w, jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription))
 			}
 		}
 		w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -419,11 +419,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, bosToken)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113:3 {%- set loop_messages = messages[1:] %}
 		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114:3 {%- set system_message = messages[0]['content'] %}
-		systemMessage = llamacpp.ItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:115:5 {%- else %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116:3 {%- set loop_messages = messages %}
@@ -461,9 +461,9 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154:3 {%- set content = message['content'] %}
-		content = llamacpp.ItemStr(message, "content")
+		content = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155:3 {%- if message.role == 'user' %}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
@@ -475,22 +475,22 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			llamacpp.WriteStr(w, llamacpp.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161:5 {%- if message.content is defined %}
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.IsDefined(messageContent) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
 				llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
-			items := llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls"))
+			items := llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))
 			for i := range items {
 				toolCall := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
-				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if llamacpp.IsDefined(toolCallFunction) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167:13 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
@@ -498,11 +498,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
 				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("{\n"), []jinja2.Value{jinja2.SmallInt(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				llamacpp.WriteAdd(w, llamacpp.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.SmallInt(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit("\",\n"))
+				llamacpp.WriteAdd(w, llamacpp.FilterIndent(jinja2.Lit("\"tool_name\": \""), []jinja2.Value{jinja2.SmallInt(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), llamacpp.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
 				llamacpp.Write(w, llamacpp.FilterIndent(jinja2.Lit("\"parameters\": "), []jinja2.Value{jinja2.SmallInt(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
-				toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+				toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if llamacpp.IsDefined(toolCallArguments) && llamacpp.Len(toolCallArguments) > 0 {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
 					llamacpp.Write(w, llamacpp.FilterIndent(llamacpp.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))}), []jinja2.Value{jinja2.SmallInt(8)}, nil))
@@ -529,7 +529,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}
@@ -550,10 +550,10 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w *jinja2.
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
 	basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
-	if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type"))) {
+	if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType))) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
-		llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type")))
-	} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "array") {
+		llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType)))
+	} else if jinja2.EqStr(llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType), "array") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
 		w.WriteString("List[")
@@ -561,7 +561,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w *jinja2.
 			renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, llamacpp.Attr(jsonSpec, "items"))
 		}))
 		w.WriteString("]")
-	} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "object") {
+	} else if jinja2.EqStr(llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType), "object") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 		w.WriteString("Dict[str, ")
@@ -569,11 +569,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w *jinja2.
 			renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, llamacpp.ItemAttr(jsonSpec, "additionalProperties"))
 		}))
 		w.WriteString("]")
-	} else if llamacpp.IsIterable(llamacpp.ItemAttr(jsonSpec, "type")) {
+	} else if llamacpp.IsIterable(llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType)) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 		w.WriteString("Union[")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
-		items := llamacpp.Iterate(w, llamacpp.ItemAttr(jsonSpec, "type"))
+		items := llamacpp.Iterate(w, llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType))
 		for i := range items {
 			t := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
@@ -606,7 +606,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Wri
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
 		w.WriteString("```python\ndef ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
 		w.WriteString("(")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -623,20 +623,20 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Wri
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
 			llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
-			if !llamacpp.Truthy(llamacpp.ItemAttr(paramFields, "required")) {
+			if !llamacpp.Truthy(llamacpp.ItemAttrKey(paramFields, jinja2.KeyRequired)) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
 				w.WriteString("Optional[")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "type"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(paramFields, jinja2.KeyType))
 				w.WriteString("] = None")
 			} else {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
-				llamacpp.Write(w, llamacpp.ItemAttr(paramFields, "type"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(paramFields, jinja2.KeyType))
 			}
 		}
 		w.WriteString(") -> List[Dict]:\n    \"\"\"")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
-		llamacpp.Write(w, llamacpp.ItemAttr(tool, "description"))
+		llamacpp.Write(w, llamacpp.ItemAttrKey(tool, jinja2.KeyDescription))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
 		toolParameterDefinitions := llamacpp.ItemAttr(tool, "parameter_definitions")
 		if llamacpp.Len(toolParameterDefinitions) != 0 {
@@ -656,19 +656,19 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Wri
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
 				llamacpp.WriteAdd(w, paramName, jinja2.Lit(" ("))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
-				if !llamacpp.Truthy(llamacpp.ItemAttr(paramFields, "required")) {
+				if !llamacpp.Truthy(llamacpp.ItemAttrKey(paramFields, jinja2.KeyRequired)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
 					w.WriteString("Optional[")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "type"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(paramFields, jinja2.KeyType))
 					w.WriteString("]")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
-					llamacpp.Write(w, llamacpp.ItemAttr(paramFields, "type"))
+					llamacpp.Write(w, llamacpp.ItemAttrKey(paramFields, jinja2.KeyType))
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
 				w.WriteString("): ")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "description"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription))
 			}
 		}
 		w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -688,20 +688,20 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 			w.WriteString("\n\n")
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
-		toolFunction := llamacpp.ItemAttr(tool, "function")
+		toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 		if llamacpp.IsDefined(toolFunction) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
 		w.WriteString("```python\ndef ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
 		w.WriteString("(")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		toolParameters := llamacpp.ItemAttr(tool, "parameters")
+		toolParameters := llamacpp.ItemAttrKey(tool, jinja2.KeyParameters)
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-		items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(toolParameters, "properties"))))
+		items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyProperties))))
 		for i := range items {
 			vals := llamacpp.Unpack(items[i], 2)
 			paramName := vals[0]
@@ -713,7 +713,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
 			llamacpp.WriteAdd(w, paramName, jinja2.Lit(": "))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
-			if !llamacpp.In(paramName, llamacpp.ItemAttr(toolParameters, "required")) {
+			if !llamacpp.In(paramName, llamacpp.ItemAttrKey(toolParameters, jinja2.KeyRequired)) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
 				w.WriteString("Optional[")
 				llamacpp.WriteStr(w, w.Capture(func() {
@@ -730,10 +730,10 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 		}
 		w.WriteString(") -> List[Dict]:\n    \"\"\"")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
-		llamacpp.Write(w, llamacpp.ItemAttr(tool, "description"))
+		llamacpp.Write(w, llamacpp.ItemAttrKey(tool, jinja2.KeyDescription))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
-		tool2Parameters := llamacpp.ItemAttr(tool, "parameters")
-		toolParametersProperties := llamacpp.ItemAttr(tool2Parameters, "properties")
+		tool2Parameters := llamacpp.ItemAttrKey(tool, jinja2.KeyParameters)
+		toolParametersProperties := llamacpp.ItemAttrKey(tool2Parameters, jinja2.KeyProperties)
 		if llamacpp.Len(toolParametersProperties) != 0 {
 			w.WriteString("\n\n    Args:\n        ")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
@@ -751,7 +751,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
 				llamacpp.WriteAdd(w, paramName, jinja2.Lit(" ("))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
-				if !llamacpp.In(paramName, llamacpp.ItemAttr(tool2Parameters, "required")) {
+				if !llamacpp.In(paramName, llamacpp.ItemAttrKey(tool2Parameters, jinja2.KeyRequired)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 					w.WriteString("Optional[")
 					llamacpp.WriteStr(w, w.Capture(func() {
@@ -767,7 +767,7 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
 				w.WriteString("): ")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(paramFields, "description"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription))
 			}
 		}
 		w.WriteString("\n    \"\"\"\n    pass\n```")

@@ -46,12 +46,12 @@ func renderCommandR(w *jinja2.Writer) {
 	// command-r.jinja:14:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// command-r.jinja:15:1 {%- if message['role'] in role_tokens %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.In(messageRole, roleTokens) {
 			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
 			w.WriteString("<|START_OF_TURN_TOKEN|>")
 			jinja2.WriteStr(w, jinja2.Item(roleTokens, messageRole))
-			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
+			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		}
 	}
@@ -73,12 +73,12 @@ func renderCommandRLlama(w *jinja2.Writer) {
 	// command-r.jinja:14:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// command-r.jinja:15:1 {%- if message['role'] in role_tokens %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if llamacpp.In(messageRole, roleTokens) {
 			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
 			w.WriteString("<|START_OF_TURN_TOKEN|>")
 			llamacpp.WriteStr(w, llamacpp.Item(roleTokens, messageRole))
-			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
+			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		}
 	}

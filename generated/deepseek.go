@@ -41,21 +41,21 @@ func renderDeepseek(w *jinja2.Writer) {
 	// deepseek.jinja:14:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek.jinja:15:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek.jinja:16:1 {{- message['content'] }}
-			jinja2.Write(w, jinja2.ItemStr(message, "content"))
+			jinja2.Write(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// deepseek.jinja:18:1 {{- '### Instruction:\n' + message['content'] + '\n' }}
 			w.WriteString("### Instruction:\n")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek.jinja:19:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek.jinja:20:1 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
 			w.WriteString("### Response:\n")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n<|EOT|>\n")
 		}
 	}
@@ -72,21 +72,21 @@ func renderDeepseekLlama(w *jinja2.Writer) {
 	// deepseek.jinja:14:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek.jinja:15:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek.jinja:16:1 {{- message['content'] }}
-			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// deepseek.jinja:18:1 {{- '### Instruction:\n' + message['content'] + '\n' }}
 			w.WriteString("### Instruction:\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek.jinja:19:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek.jinja:20:1 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
 			w.WriteString("### Response:\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n<|EOT|>\n")
 		}
 	}

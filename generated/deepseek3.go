@@ -41,20 +41,20 @@ func renderDeepseek3(w *jinja2.Writer) {
 	// deepseek3.jinja:10:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek3.jinja:11:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek3.jinja:12:1 {{- message['content'] + '\n\n' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek3.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek3.jinja:14:1 {{- '<｜User｜>' + message['content'] }}
 			w.WriteString("<｜User｜>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek3.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek3.jinja:16:1 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.WriteString("<｜Assistant｜>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 	}
@@ -71,20 +71,20 @@ func renderDeepseek3Llama(w *jinja2.Writer) {
 	// deepseek3.jinja:10:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek3.jinja:11:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek3.jinja:12:1 {{- message['content'] + '\n\n' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("\n\n"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek3.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek3.jinja:14:1 {{- '<｜User｜>' + message['content'] }}
 			w.WriteString("<｜User｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek3.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek3.jinja:16:1 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.WriteString("<｜Assistant｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 	}

@@ -62,9 +62,9 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:5:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:6:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = jinja2.ItemStr(message, "content")
+			nsSystemPrompt = jinja2.ItemStrKey(message, jinja2.KeyContent)
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:15 {{bos_token}}
@@ -75,29 +75,29 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11:3 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
-		if jinja2.EqStr(messageRole, "assistant") && jinja2.IsNone(jinja2.ItemStr(message, "content")) {
+		if jinja2.EqStr(messageRole, "assistant") && jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16:5 {%- for tool in message['tool_calls']-%}
-			for _, tool := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
+			for _, tool := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:33 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
 					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-					jinja2.WriteStr(w, jinja2.ItemStr(tool, "type"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(tool, jinja2.KeyType))
 					w.WriteString("<｜tool▁sep｜>")
-					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("\n```json\n")
-					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments))
 					w.WriteString("\n```<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
@@ -105,30 +105,30 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:13 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.WriteString("\n<｜tool▁call▁begin｜>")
-					jinja2.WriteStr(w, jinja2.ItemStr(tool, "type"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(tool, jinja2.KeyType))
 					w.WriteString("<｜tool▁sep｜>")
-					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("\n```json\n")
-					jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments))
 					w.WriteString("\n```<｜tool▁call▁end｜>")
 					w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 				}
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
+		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜tool▁outputs▁end｜>")
-				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:26:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:27:7 {%- set content = message['content'] -%}
-				content = jinja2.ItemStr(message, "content")
+				content = jinja2.ItemStrKey(message, jinja2.KeyContent)
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:28:7 {%- if '</think>' in content -%}
 				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29:9 {%- set content = content.split('</think>')[-1] -%}
@@ -148,7 +148,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
-				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
@@ -156,7 +156,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("\n<｜tool▁output▁begin｜>")
-				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 				w.WriteString("<｜tool▁output▁end｜>")
 			}
 		}
@@ -193,9 +193,9 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:5:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:6:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = llamacpp.ItemStr(message, "content")
+			nsSystemPrompt = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:15 {{bos_token}}
@@ -207,28 +207,28 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11:3 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16:5 {%- for tool in message['tool_calls']-%}
-			for _, tool := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
+			for _, tool := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:33 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
 					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(tool, "type"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(tool, jinja2.KeyType))
 					w.WriteString("<｜tool▁sep｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("\n```json\n")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments))
 					w.WriteString("\n```<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
@@ -236,30 +236,30 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:13 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
 					w.WriteString("\n<｜tool▁call▁begin｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(tool, "type"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(tool, jinja2.KeyType))
 					w.WriteString("<｜tool▁sep｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("\n```json\n")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments))
 					w.WriteString("\n```<｜tool▁call▁end｜>")
 					w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 				}
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜tool▁outputs▁end｜>")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 				w.WriteString("<｜end▁of▁sentence｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:26:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:27:7 {%- set content = message['content'] -%}
-				content = llamacpp.ItemStr(message, "content")
+				content = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:28:7 {%- if '</think>' in content -%}
 				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29:9 {%- set content = content.split('</think>')[-1] -%}
@@ -272,14 +272,14 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:34:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 				w.WriteString("<｜tool▁output▁end｜>")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
@@ -287,7 +287,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 				w.WriteString("\n<｜tool▁output▁begin｜>")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 				w.WriteString("<｜tool▁output▁end｜>")
 			}
 		}

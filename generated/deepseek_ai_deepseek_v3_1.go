@@ -82,17 +82,17 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V3.1.jinja:12:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:13:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:14:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.1.jinja:15:7 {%- set ns.system_prompt = ns.system_prompt + message['content'] -%}
-				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.ItemStr(message, "content"))
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.ItemStrKey(message, jinja2.KeyContent))
 				// deepseek-ai-DeepSeek-V3.1.jinja:16:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:17:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:18:7 {%- set ns.system_prompt = ns.system_prompt + '
-				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.ItemStr(message, "content"))
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.ItemStrKey(message, jinja2.KeyContent))
 			}
 		}
 	}
@@ -104,7 +104,7 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// deepseek-ai-DeepSeek-V3.1.jinja:25:3 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
@@ -114,10 +114,10 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 			nsIsLastUser = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:39 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if jinja2.EqStr(messageRole, "assistant") && jinja2.ItemStr(message, "tool_calls").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜><think></think>")
@@ -129,41 +129,41 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:35:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:36:5 {%- for tool in message['tool_calls'] -%}
-			for _, tool := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
+			for _, tool := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:37:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38:9 {%- if not message['content'] -%}
-					messageContent := jinja2.ItemStr(message, "content")
+					messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 					if !messageContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
-						toolFunction := jinja2.ItemStr(tool, "function")
+						toolFunction := jinja2.ItemStrKey(tool, jinja2.KeyFunction)
 						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-						jinja2.WriteStr(w, jinja2.ItemStr(toolFunction, "name"))
+						jinja2.WriteStr(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
 						w.WriteString("<｜tool▁sep｜>")
-						jinja2.WriteJSON(w, jinja2.ItemStr(toolFunction, "arguments"), nil, nil)
+						jinja2.WriteJSON(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyArguments), nil, nil)
 						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						jinja2.WriteAdd(w, messageContent, jinja2.Lit("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "name"), jinja2.Lit("<｜tool▁sep｜>"), jinja2.FilterTojson(jinja2.ItemStr(jinja2.ItemStr(tool, "function"), "arguments"), nil, nil), jinja2.Lit("<｜tool▁call▁end｜>"))
+						jinja2.WriteAdd(w, messageContent, jinja2.Lit("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName), jinja2.Lit("<｜tool▁sep｜>"), jinja2.FilterTojson(jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil), jinja2.Lit("<｜tool▁call▁end｜>"))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:13 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:21 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
-					toolFunction := jinja2.ItemStr(tool, "function")
+					toolFunction := jinja2.ItemStrKey(tool, jinja2.KeyFunction)
 					w.WriteString("<｜tool▁call▁begin｜>")
-					jinja2.WriteStr(w, jinja2.ItemStr(toolFunction, "name"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
 					w.WriteString("<｜tool▁sep｜>")
-					jinja2.WriteJSON(w, jinja2.ItemStr(toolFunction, "arguments"), nil, nil)
+					jinja2.WriteJSON(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyArguments), nil, nil)
 					w.WriteString("<｜tool▁call▁end｜>")
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46:3 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
-		if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemStr(message, "tool_calls").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜>")
@@ -181,13 +181,13 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:53:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53:26 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<｜end▁of▁sentence｜>"))
+				jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:55:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:56:7 {%- set content = message['content'] -%}
-				content = jinja2.ItemStr(message, "content")
+				content = jinja2.ItemStrKey(message, jinja2.KeyContent)
 				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
 				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
@@ -205,7 +205,7 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:34 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 			w.WriteString("<｜tool▁output▁begin｜>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
@@ -259,17 +259,17 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V3.1.jinja:12:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:13:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:14:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.1.jinja:15:7 {%- set ns.system_prompt = ns.system_prompt + message['content'] -%}
-				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.ItemStr(message, "content"))
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 				// deepseek-ai-DeepSeek-V3.1.jinja:16:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:17:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:18:7 {%- set ns.system_prompt = ns.system_prompt + '
-				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), llamacpp.ItemStr(message, "content"))
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			}
 		}
 	}
@@ -282,7 +282,7 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:25:3 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:27:5 {%- set ns.is_first = false -%}
@@ -291,10 +291,10 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 			nsIsLastUser = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:39 {{'<｜User｜>' + message['content']}}
 			w.WriteString("<｜User｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜><think></think>")
@@ -306,41 +306,41 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:35:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:36:5 {%- for tool in message['tool_calls'] -%}
-			for _, tool := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
+			for _, tool := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:37:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38:9 {%- if not message['content'] -%}
-					messageContent := llamacpp.ItemStr(message, "content")
+					messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 					if !llamacpp.Truthy(messageContent) {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
-						toolFunction := llamacpp.ItemStr(tool, "function")
+						toolFunction := llamacpp.ItemStrKey(tool, jinja2.KeyFunction)
 						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-						llamacpp.WriteStr(w, llamacpp.ItemStr(toolFunction, "name"))
+						llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolFunction, jinja2.KeyName))
 						w.WriteString("<｜tool▁sep｜>")
-						llamacpp.WriteJSON(w, llamacpp.ItemStr(toolFunction, "arguments"), nil, nil)
+						llamacpp.WriteJSON(w, llamacpp.ItemStrKey(toolFunction, jinja2.KeyArguments), nil, nil)
 						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						llamacpp.WriteAdd(w, messageContent, jinja2.Lit("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"), jinja2.Lit("<｜tool▁sep｜>"), llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil), jinja2.Lit("<｜tool▁call▁end｜>"))
+						llamacpp.WriteAdd(w, messageContent, jinja2.Lit("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName), jinja2.Lit("<｜tool▁sep｜>"), llamacpp.FilterTojson(llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil), jinja2.Lit("<｜tool▁call▁end｜>"))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:13 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:21 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
-					toolFunction := llamacpp.ItemStr(tool, "function")
+					toolFunction := llamacpp.ItemStrKey(tool, jinja2.KeyFunction)
 					w.WriteString("<｜tool▁call▁begin｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(toolFunction, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolFunction, jinja2.KeyName))
 					w.WriteString("<｜tool▁sep｜>")
-					llamacpp.WriteJSON(w, llamacpp.ItemStr(toolFunction, "arguments"), nil, nil)
+					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(toolFunction, jinja2.KeyArguments), nil, nil)
 					w.WriteString("<｜tool▁call▁end｜>")
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46:3 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && !llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜>")
@@ -358,13 +358,13 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:53:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53:26 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<｜end▁of▁sentence｜>"))
+				llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:55:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:56:7 {%- set content = message['content'] -%}
-				content = llamacpp.ItemStr(message, "content")
+				content = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
 				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
@@ -375,14 +375,14 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:63:5 {%- set ns.is_last_user = false -%}
 			nsIsLastUser = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:34 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
 			w.WriteString("<｜tool▁output▁begin｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}

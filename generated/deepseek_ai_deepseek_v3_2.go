@@ -84,11 +84,11 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:17:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:18:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.2.jinja:20:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V3.2.jinja:21:7 {%- set ns.is_first_sp = false -%}
@@ -96,7 +96,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:22:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:23:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 			}
@@ -109,9 +109,9 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30:5 {%- if tool['type'] == 'function' -%}
-			if jinja2.EqStr(jinja2.ItemStr(tool, "type"), "function") {
+			if jinja2.EqStr(jinja2.ItemStrKey(tool, jinja2.KeyType), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStr(tool, "function"), nil, nil)), jinja2.Lit("\n"))
+				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStrKey(tool, jinja2.KeyFunction), nil, nil)), jinja2.Lit("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
@@ -135,7 +135,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:44:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.SmallInt(int64(i))
@@ -150,11 +150,11 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 		message := items2[i]
 		var isAfterLastUser, outerIndex, callOrder, assistantMsg, toolCallCount jinja2.Value
 		// deepseek-ai-DeepSeek-V3.2.jinja:50:3 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
 			w.WriteString("<｜User｜>")
-			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
@@ -173,7 +173,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:59:9 {{- thinking_start_token -}}
 					jinja2.Write(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					messageReasoningContent := jinja2.ItemStr(message, "reasoning_content")
+					messageReasoningContent := jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)
 					if jinja2.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
 						jinja2.Write(w, messageReasoningContent)
@@ -193,7 +193,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 					w.WriteString("\n\n")
 					jinja2.WriteStr(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					message3ReasoningContent := jinja2.ItemStr(message, "reasoning_content")
+					message3ReasoningContent := jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)
 					if jinja2.IsDefined(message3ReasoningContent) && message3ReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
 						jinja2.Write(w, message3ReasoningContent)
@@ -212,13 +212,13 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:79:5 {%- set state.pending_tool_marker = false -%}
 			statePendingToolMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
 				jinja2.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:83:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
 				w.WriteString("\n\n<")
@@ -228,15 +228,15 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var func2, args jinja2.Value
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
-					func2 = jinja2.ItemStr(tool, "function")
+					func2 = jinja2.ItemStrKey(tool, jinja2.KeyFunction)
 					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
 					jinja2.WriteStr(w, dsmlToken)
 					w.WriteString("invoke name=\"")
-					jinja2.WriteStr(w, jinja2.ItemStr(func2, "name"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(func2, jinja2.KeyName))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
-					args = jinja2.ItemStr(func2, "arguments")
+					args = jinja2.ItemStrKey(func2, jinja2.KeyArguments)
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
 					if jinja2.IsString(args) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
@@ -295,7 +295,7 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 			for i := range items {
 				prevMsg := items[i]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				if (jinja2.EqStr(jinja2.ItemStr(prevMsg, "role"), "assistant") && jinja2.ItemStr(prevMsg, "tool_calls").Truthy()) && jinja2.Lt(jinja2.SmallInt(int64(i)), outerIndex) {
+				if (jinja2.EqStr(jinja2.ItemStrKey(prevMsg, jinja2.KeyRole), "assistant") && jinja2.ItemStrKey(prevMsg, jinja2.KeyToolCalls).Truthy()) && jinja2.Lt(jinja2.SmallInt(int64(i)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
 					assistantIdxValue = jinja2.SmallInt(int64(i))
 				}
@@ -305,14 +305,14 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:113:5 {%- set assistant_msg = messages[assistant_idx.value] -%}
 			assistantMsg = jinja2.Item(messages, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
-			toolCallCount = jinja2.FilterLength(jinja2.ItemStr(assistantMsg, "tool_calls"))
+			toolCallCount = jinja2.FilterLength(jinja2.ItemStrKey(assistantMsg, jinja2.KeyToolCalls))
 			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
 			if jinja2.Eq(callOrder, jinja2.SmallInt(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
 			w.WriteString("\n<result>")
-			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 			w.WriteString("</result>")
@@ -404,11 +404,11 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:17:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:18:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.2.jinja:20:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V3.2.jinja:21:7 {%- set ns.is_first_sp = false -%}
@@ -416,7 +416,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:22:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:23:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 			}
@@ -429,9 +429,9 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30:5 {%- if tool['type'] == 'function' -%}
-			if jinja2.EqStr(llamacpp.ItemStr(tool, "type"), "function") {
+			if jinja2.EqStr(llamacpp.ItemStrKey(tool, jinja2.KeyType), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Lit("\n"))
+				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), nil, nil)), jinja2.Lit("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
@@ -455,7 +455,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:44:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.SmallInt(int64(i))
@@ -471,11 +471,11 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:50:3 {%- if message['role'] == 'user' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
 			w.WriteString("<｜User｜>")
-			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
@@ -494,7 +494,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:59:9 {{- thinking_start_token -}}
 					llamacpp.Write(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
+					messageReasoningContent := llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)
 					if llamacpp.IsDefined(messageReasoningContent) && llamacpp.Truthy(messageReasoningContent) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
 						llamacpp.Write(w, messageReasoningContent)
@@ -514,7 +514,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 					w.WriteString("\n\n")
 					llamacpp.WriteStr(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					message3ReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
+					message3ReasoningContent := llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)
 					if llamacpp.IsDefined(message3ReasoningContent) && llamacpp.Truthy(message3ReasoningContent) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
 						llamacpp.Write(w, message3ReasoningContent)
@@ -533,13 +533,13 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:79:5 {%- set state.pending_tool_marker = false -%}
 			statePendingToolMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsDefined(messageContent) && llamacpp.Truthy(messageContent) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
 				llamacpp.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:83:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
 				w.WriteString("\n\n<")
@@ -550,15 +550,15 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 				var func2, args jinja2.Value
 				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
-					func2 = llamacpp.ItemStr(tool, "function")
+					func2 = llamacpp.ItemStrKey(tool, jinja2.KeyFunction)
 					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
 					llamacpp.WriteStr(w, dsmlToken)
 					w.WriteString("invoke name=\"")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(func2, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(func2, jinja2.KeyName))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
-					args = llamacpp.ItemStr(func2, "arguments")
+					args = llamacpp.ItemStrKey(func2, jinja2.KeyArguments)
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
 					if llamacpp.IsString(args) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
@@ -619,7 +619,7 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			for i := range items {
 				prevMsg := items[i]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				if (jinja2.EqStr(llamacpp.ItemStr(prevMsg, "role"), "assistant") && llamacpp.Truthy(llamacpp.ItemStr(prevMsg, "tool_calls"))) && llamacpp.Lt(jinja2.SmallInt(int64(i)), outerIndex) {
+				if (jinja2.EqStr(llamacpp.ItemStrKey(prevMsg, jinja2.KeyRole), "assistant") && llamacpp.Truthy(llamacpp.ItemStrKey(prevMsg, jinja2.KeyToolCalls))) && llamacpp.Lt(jinja2.SmallInt(int64(i)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
 					assistantIdxValue = jinja2.SmallInt(int64(i))
 				}
@@ -629,14 +629,14 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:113:5 {%- set assistant_msg = messages[assistant_idx.value] -%}
 			assistantMsg = llamacpp.Item(messages, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
-			toolCallCount = llamacpp.FilterLength(llamacpp.ItemStr(assistantMsg, "tool_calls"))
+			toolCallCount = llamacpp.FilterLength(llamacpp.ItemStrKey(assistantMsg, jinja2.KeyToolCalls))
 			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
 			if llamacpp.Eq(callOrder, jinja2.SmallInt(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
 			w.WriteString("\n<result>")
-			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 			w.WriteString("</result>")

@@ -102,11 +102,11 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4.jinja:23:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:24:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// deepseek-ai-DeepSeek-V4.jinja:25:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4.jinja:26:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V4.jinja:27:7 {%- set ns.is_first_sp = false -%}
@@ -114,7 +114,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 			} else {
 				// deepseek-ai-DeepSeek-V4.jinja:28:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4.jinja:29:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 			}
@@ -129,9 +129,9 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 		// deepseek-ai-DeepSeek-V4.jinja:36:3 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4.jinja:37:5 {%- if tool['type'] == 'function' -%}
-			if jinja2.EqStr(jinja2.ItemStr(tool, "type"), "function") {
+			if jinja2.EqStr(jinja2.ItemStrKey(tool, jinja2.KeyType), "function") {
 				// deepseek-ai-DeepSeek-V4.jinja:38:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStr(tool, "function"), nil, nil)), jinja2.Lit("\n"))
+				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStrKey(tool, jinja2.KeyFunction), nil, nil)), jinja2.Lit("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:41:3 {%- if ns.system_prompt -%}
@@ -170,7 +170,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V4.jinja:60:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer")) || jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:61:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.SmallInt(int64(i))
@@ -181,7 +181,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4.jinja:65:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:66:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:67:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
@@ -192,7 +192,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 		message := items2[i]
 		var isAfterLastUser, keepReasoning jinja2.Value
 		// deepseek-ai-DeepSeek-V4.jinja:71:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V4.jinja:72:5 {%- if state.in_user -%}
 			if stateInUser {
@@ -204,7 +204,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:78:5 {{- message['content'] or '' -}}
-			jinja2.Write(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+			jinja2.Write(w, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -220,7 +220,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
-			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 			w.WriteString("</tool_result>")
@@ -246,7 +246,7 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-V4.jinja:93:7 {{- thinking_start_token -}}
 				jinja2.Write(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4.jinja:94:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				messageReasoningContent := jinja2.ItemStr(message, "reasoning_content")
+				messageReasoningContent := jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)
 				if jinja2.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4.jinja:95:9 {{- message['reasoning_content'] -}}
 					jinja2.Write(w, messageReasoningContent)
@@ -259,13 +259,13 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 				jinja2.Write(w, thinkingEndToken)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:101:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:102:7 {{- message['content'] -}}
 				jinja2.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:104:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:105:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.WriteString("\n\n<")
@@ -275,15 +275,15 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var func2, args jinja2.Value
 					// deepseek-ai-DeepSeek-V4.jinja:107:9 {%- set func = tool['function'] -%}
-					func2 = jinja2.ItemStr(tool, "function")
+					func2 = jinja2.ItemStrKey(tool, jinja2.KeyFunction)
 					// deepseek-ai-DeepSeek-V4.jinja:108:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
 					jinja2.WriteStr(w, dsmlToken)
 					w.WriteString("invoke name=\"")
-					jinja2.WriteStr(w, jinja2.ItemStr(func2, "name"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(func2, jinja2.KeyName))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V4.jinja:109:9 {%- set args = func['arguments'] -%}
-					args = jinja2.ItemStr(func2, "arguments")
+					args = jinja2.ItemStrKey(func2, jinja2.KeyArguments)
 					// deepseek-ai-DeepSeek-V4.jinja:110:9 {%- if args is string -%}
 					if jinja2.IsString(args) {
 						// deepseek-ai-DeepSeek-V4.jinja:111:11 {%- set args = args | from_json -%}
@@ -414,11 +414,11 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4.jinja:23:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:24:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// deepseek-ai-DeepSeek-V4.jinja:25:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4.jinja:26:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V4.jinja:27:7 {%- set ns.is_first_sp = false -%}
@@ -426,7 +426,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 			} else {
 				// deepseek-ai-DeepSeek-V4.jinja:28:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4.jinja:29:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 			}
@@ -441,9 +441,9 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 		// deepseek-ai-DeepSeek-V4.jinja:36:3 {%- for tool in tools -%}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4.jinja:37:5 {%- if tool['type'] == 'function' -%}
-			if jinja2.EqStr(llamacpp.ItemStr(tool, "type"), "function") {
+			if jinja2.EqStr(llamacpp.ItemStrKey(tool, jinja2.KeyType), "function") {
 				// deepseek-ai-DeepSeek-V4.jinja:38:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Lit("\n"))
+				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), nil, nil)), jinja2.Lit("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:41:3 {%- if ns.system_prompt -%}
@@ -482,7 +482,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V4.jinja:60:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer")) || jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:61:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.SmallInt(int64(i))
@@ -493,7 +493,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4.jinja:65:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4.jinja:66:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:67:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
@@ -505,7 +505,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// deepseek-ai-DeepSeek-V4.jinja:71:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V4.jinja:72:5 {%- if state.in_user -%}
 			if stateInUser {
@@ -517,7 +517,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:78:5 {{- message['content'] or '' -}}
-			llamacpp.Write(w, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.Write(w, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -533,7 +533,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
-			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 			w.WriteString("</tool_result>")
@@ -559,7 +559,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-V4.jinja:93:7 {{- thinking_start_token -}}
 				llamacpp.Write(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4.jinja:94:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
+				messageReasoningContent := llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)
 				if llamacpp.IsDefined(messageReasoningContent) && llamacpp.Truthy(messageReasoningContent) {
 					// deepseek-ai-DeepSeek-V4.jinja:95:9 {{- message['reasoning_content'] -}}
 					llamacpp.Write(w, messageReasoningContent)
@@ -572,13 +572,13 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, thinkingEndToken)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:101:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsDefined(messageContent) && llamacpp.Truthy(messageContent) {
 				// deepseek-ai-DeepSeek-V4.jinja:102:7 {{- message['content'] -}}
 				llamacpp.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:104:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// deepseek-ai-DeepSeek-V4.jinja:105:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.WriteString("\n\n<")
@@ -589,15 +589,15 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 				var func2, args jinja2.Value
 				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// deepseek-ai-DeepSeek-V4.jinja:107:9 {%- set func = tool['function'] -%}
-					func2 = llamacpp.ItemStr(tool, "function")
+					func2 = llamacpp.ItemStrKey(tool, jinja2.KeyFunction)
 					// deepseek-ai-DeepSeek-V4.jinja:108:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
 					llamacpp.WriteStr(w, dsmlToken)
 					w.WriteString("invoke name=\"")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(func2, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(func2, jinja2.KeyName))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V4.jinja:109:9 {%- set args = func['arguments'] -%}
-					args = llamacpp.ItemStr(func2, "arguments")
+					args = llamacpp.ItemStrKey(func2, jinja2.KeyArguments)
 					// deepseek-ai-DeepSeek-V4.jinja:110:9 {%- if args is string -%}
 					if llamacpp.IsString(args) {
 						// deepseek-ai-DeepSeek-V4.jinja:111:11 {%- set args = args | from_json -%}

@@ -104,11 +104,11 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:24:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:25:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:28:7 {%- set ns.is_first_sp = false -%}
@@ -116,7 +116,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 			} else {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Lit("\n\n")), jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 			}
@@ -131,9 +131,9 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37:3 {%- for tool in tools -%}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38:5 {%- if tool['type'] == 'function' -%}
-			if jinja2.EqStr(jinja2.ItemStr(tool, "type"), "function") {
+			if jinja2.EqStr(jinja2.ItemStrKey(tool, jinja2.KeyType), "function") {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStr(tool, "function"), nil, nil)), jinja2.Lit("\n"))
+				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(jinja2.ItemStrKey(tool, jinja2.KeyFunction), nil, nil)), jinja2.Lit("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
@@ -176,7 +176,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer")) || jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:64:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.SmallInt(int64(i))
@@ -187,7 +187,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:68:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:69:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:70:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
@@ -198,7 +198,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 		message := items2[i]
 		var isAfterLastUser, keepReasoning jinja2.Value
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:75:5 {%- if state.in_user -%}
 			if stateInUser {
@@ -210,7 +210,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81:5 {{- message['content'] or '' -}}
-			jinja2.Write(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+			jinja2.Write(w, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -226,7 +226,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
-			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 			w.WriteString("</tool_result>")
@@ -252,7 +252,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:96:7 {{- thinking_start_token -}}
 				jinja2.Write(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				messageReasoningContent := jinja2.ItemStr(message, "reasoning_content")
+				messageReasoningContent := jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)
 				if jinja2.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98:9 {{- message['reasoning_content'] -}}
 					jinja2.Write(w, messageReasoningContent)
@@ -265,13 +265,13 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 				jinja2.Write(w, thinkingEndToken)
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105:7 {{- message['content'] -}}
 				jinja2.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:107:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.WriteString("\n\n<")
@@ -281,15 +281,15 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var func2, args jinja2.Value
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
-					func2 = jinja2.ItemStr(tool, "function")
+					func2 = jinja2.ItemStrKey(tool, jinja2.KeyFunction)
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
 					jinja2.WriteStr(w, dsmlToken)
 					w.WriteString("invoke name=\"")
-					jinja2.WriteStr(w, jinja2.ItemStr(func2, "name"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(func2, jinja2.KeyName))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112:9 {%- set args = func['arguments'] -%}
-					args = jinja2.ItemStr(func2, "arguments")
+					args = jinja2.ItemStrKey(func2, jinja2.KeyArguments)
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
 					if jinja2.IsString(args) {
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114:11 {%- set args = args | from_json -%}
@@ -422,11 +422,11 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:24:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:25:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:28:7 {%- set ns.is_first_sp = false -%}
@@ -434,7 +434,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 			} else {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Lit("\n\n")), llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
 			}
@@ -449,9 +449,9 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37:3 {%- for tool in tools -%}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38:5 {%- if tool['type'] == 'function' -%}
-			if jinja2.EqStr(llamacpp.ItemStr(tool, "type"), "function") {
+			if jinja2.EqStr(llamacpp.ItemStrKey(tool, jinja2.KeyType), "function") {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Lit("\n"))
+				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.FilterTojson(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), nil, nil)), jinja2.Lit("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
@@ -494,7 +494,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer")) || jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:64:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.SmallInt(int64(i))
@@ -505,7 +505,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:68:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:69:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:70:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
@@ -517,7 +517,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:75:5 {%- if state.in_user -%}
 			if stateInUser {
@@ -529,7 +529,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81:5 {{- message['content'] or '' -}}
-			llamacpp.Write(w, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.Write(w, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -545,7 +545,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
-			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
 			w.WriteString("</tool_result>")
@@ -571,7 +571,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:96:7 {{- thinking_start_token -}}
 				llamacpp.Write(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
+				messageReasoningContent := llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)
 				if llamacpp.IsDefined(messageReasoningContent) && llamacpp.Truthy(messageReasoningContent) {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98:9 {{- message['reasoning_content'] -}}
 					llamacpp.Write(w, messageReasoningContent)
@@ -584,13 +584,13 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, thinkingEndToken)
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsDefined(messageContent) && llamacpp.Truthy(messageContent) {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105:7 {{- message['content'] -}}
 				llamacpp.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:107:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
 				w.WriteString("\n\n<")
@@ -601,15 +601,15 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 				var func2, args jinja2.Value
 				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
-					func2 = llamacpp.ItemStr(tool, "function")
+					func2 = llamacpp.ItemStrKey(tool, jinja2.KeyFunction)
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
 					w.WriteString("<")
 					llamacpp.WriteStr(w, dsmlToken)
 					w.WriteString("invoke name=\"")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(func2, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(func2, jinja2.KeyName))
 					w.WriteString("\">\n")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112:9 {%- set args = func['arguments'] -%}
-					args = llamacpp.ItemStr(func2, "arguments")
+					args = llamacpp.ItemStrKey(func2, jinja2.KeyArguments)
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
 					if llamacpp.IsString(args) {
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114:11 {%- set args = args | from_json -%}

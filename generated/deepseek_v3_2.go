@@ -74,7 +74,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 				for _, tool := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tools")) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
 					_ = jinja2.CallMethod(jinja2.ItemAttr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(jinja2.MethodGet(tool, jinja2.Lit("function")).Truthy(), func() jinja2.Value {
-						return jinja2.ItemAttr(tool, "function")
+						return jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 					}, func() jinja2.Value {
 						return tool
 					})}, nil)
@@ -107,7 +107,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 	for i := range items {
 		msg := items[i]
 		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
-		if jinja2.InStrs(jinja2.ItemAttr(msg, "role"), "user", "developer") {
+		if jinja2.InStrs(jinja2.ItemAttrKey(msg, jinja2.KeyRole), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
 			lastUserIndexValue = jinja2.SmallInt(int64(i))
 		}
@@ -116,11 +116,11 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 	jinja2.Write(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
 	hasSystem = jinja2.And(jinja2.Bool(jinja2.Len(messages) > 0), func() jinja2.Value {
-		return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system"))
+		return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
 	firstIsDeveloper = jinja2.And(jinja2.Bool(jinja2.Len(messages) > 0), func() jinja2.Value {
-		return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "developer"))
+		return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
@@ -171,7 +171,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
 		msgIndex = jinja2.Add(jinja2.SmallInt(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157:5 {%- if tools -%}
@@ -189,7 +189,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -204,7 +204,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
@@ -222,7 +222,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
 			for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.Sub(msgIndex, jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				if !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.SmallInt(-1)) {
+				if !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, i), jinja2.KeyRole), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.SmallInt(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
 					prevAssistantIdxValue = i
 				}
@@ -237,7 +237,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<result>")
 			// DeepSeek-V3.2.jinja:201:23 {{ message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
 			if jinja2.Eq(toolCallOrder, jinja2.FilterLength(jinja2.MethodGetDefault(assistantMsg, jinja2.Lit("tool_calls"), jinja2.NewList()))) {
@@ -272,13 +272,13 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 				jinja2.Write(w, dsmlToken)
 				w.WriteString("function_calls>")
 				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 					w.WriteString("\n<")
 					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
 					jinja2.Write(w, dsmlToken)
 					w.WriteString("invoke name=\"")
 					// DeepSeek-V3.2.jinja:229:41 {{ tool_call.function.name }}
-					jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
+					jinja2.Write(w, jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
 					renderDeepSeekV3_2_encodeArgumentsToDsml(w, toolCall, dsmlToken)
@@ -372,7 +372,7 @@ func renderDeepSeekV3_2_encodeArgumentsToDsml(w *jinja2.Writer, toolCall jinja2.
 	var arguments jinja2.Value
 	toolCall = jinja2.Param(toolCall, "tool_call")
 	// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
-	arguments = jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "arguments")
+	arguments = jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments)
 	// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
 	if jinja2.IsMapping(arguments) {
 		// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
@@ -457,7 +457,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 				for _, tool := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tools")) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
 					_ = llamacpp.CallMethod(llamacpp.ItemAttr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(llamacpp.Truthy(llamacpp.MethodGet(tool, jinja2.Lit("function"))), func() jinja2.Value {
-						return llamacpp.ItemAttr(tool, "function")
+						return llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 					}, func() jinja2.Value {
 						return llamacpp.Named(tool, "tool")
 					})}, nil)
@@ -490,7 +490,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	for i := range items {
 		msg := items[i]
 		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
-		if llamacpp.InStrs(llamacpp.ItemAttr(msg, "role"), "user", "developer") {
+		if llamacpp.InStrs(llamacpp.ItemAttrKey(msg, jinja2.KeyRole), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
 			lastUserIndexValue = jinja2.SmallInt(int64(i))
 		}
@@ -499,11 +499,11 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	llamacpp.Write(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
 	hasSystem = llamacpp.And(jinja2.Bool(llamacpp.Len(messages) > 0), func() jinja2.Value {
-		return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system"))
+		return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
 	firstIsDeveloper = llamacpp.And(jinja2.Bool(llamacpp.Len(messages) > 0), func() jinja2.Value {
-		return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "developer"))
+		return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if llamacpp.Truthy(hasSystem) {
@@ -555,7 +555,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
 		msgIndex = llamacpp.Add(jinja2.SmallInt(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157:5 {%- if tools -%}
@@ -573,7 +573,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if llamacpp.Eq(msgIndex, lastUserIndexValue) && llamacpp.Truthy(enableThinking) {
@@ -588,7 +588,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if llamacpp.Eq(msgIndex, lastUserIndexValue) && llamacpp.Truthy(enableThinking) {
@@ -606,7 +606,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
 			for _, i := range llamacpp.Iterate(w, llamacpp.Range(w, llamacpp.Sub(msgIndex, jinja2.SmallInt(1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				if !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, i), "role"), "tool") && llamacpp.Eq(prevAssistantIdxValue, jinja2.SmallInt(-1)) {
+				if !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, i), jinja2.KeyRole), "tool") && llamacpp.Eq(prevAssistantIdxValue, jinja2.SmallInt(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
 					prevAssistantIdxValue = i
 				}
@@ -621,7 +621,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<result>")
 			// DeepSeek-V3.2.jinja:201:23 {{ message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
 			if llamacpp.Eq(toolCallOrder, llamacpp.FilterLength(llamacpp.MethodGetDefault(assistantMsg, jinja2.Lit("tool_calls"), jinja2.NewList()))) {
@@ -656,13 +656,13 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, dsmlToken)
 				w.WriteString("function_calls>")
 				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
+				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 					w.WriteString("\n<")
 					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
 					llamacpp.Write(w, dsmlToken)
 					w.WriteString("invoke name=\"")
 					// DeepSeek-V3.2.jinja:229:41 {{ tool_call.function.name }}
-					llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
+					llamacpp.Write(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
 					renderDeepSeekV3_2_encodeArgumentsToDsmlLlama(w, toolCall, dsmlToken)
@@ -756,7 +756,7 @@ func renderDeepSeekV3_2_encodeArgumentsToDsmlLlama(w *jinja2.Writer, toolCall ji
 	var arguments jinja2.Value
 	toolCall = llamacpp.Param(toolCall, "tool_call")
 	// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
-	arguments = llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "arguments")
+	arguments = llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments)
 	// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
 	if llamacpp.IsMapping(arguments) {
 		// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}

@@ -45,9 +45,9 @@ func renderExaone4(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// exaone4.jinja:16:1 {%- set content = message['content'].strip(c_space) %}
-		content = jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace)
+		content = jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace)
 		// exaone4.jinja:17:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// exaone4.jinja:18:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|system|]")
@@ -91,9 +91,9 @@ func renderExaone4Llama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// exaone4.jinja:16:1 {%- set content = message['content'].strip(c_space) %}
-		content = llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace)
+		content = llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace)
 		// exaone4.jinja:17:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// exaone4.jinja:18:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|system|]")

@@ -42,9 +42,9 @@ func renderFalcon3(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// falcon3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '\n' }}
 		w.WriteString("<|")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("|>\n")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("\n")
 	}
 	w.WriteString("<|assistant|>\n")
@@ -61,9 +61,9 @@ func renderFalcon3Llama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// falcon3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '\n' }}
 		w.WriteString("<|")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("|>\n")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("\n")
 	}
 	w.WriteString("<|assistant|>\n")

@@ -84,22 +84,22 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
 		var messageRolesString, msgContent, systemPrompt jinja2.Value
 		bosToken := bosTokenInput
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29:3 {%- set ns.role = message['role'] | lower -%}
-		nsRole = jinja2.FilterLower(jinja2.ItemStr(message, "role"))
+		nsRole = jinja2.FilterLower(jinja2.ItemStrKey(message, jinja2.KeyRole))
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}
 		if jinja2.NotIn(nsRole, messageRoles) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
 			messageRolesString = jinja2.FilterJoin(messageRoles, []jinja2.Value{jinja2.Lit(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Sum(jinja2.Add(jinja2.Lit("Invalid role "), jinja2.ItemStr(message, "role")), jinja2.Lit(". Only "), messageRolesString, jinja2.Lit(" are supported."))))
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Sum(jinja2.Add(jinja2.Lit("Invalid role "), jinja2.ItemStrKey(message, jinja2.KeyRole)), jinja2.Lit(". Only "), messageRolesString, jinja2.Lit(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
-		msgContent = jinja2.FilterTrim(jinja2.FilterDefault(jinja2.ItemStr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), nil, nil)
+		msgContent = jinja2.FilterTrim(jinja2.FilterDefault(jinja2.ItemStrKey(message, jinja2.KeyContent), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
 		if i == 0 {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
 			if jinja2.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
-				systemPrompt = jinja2.Sum(jinja2.Add(jinja2.Sum(jinja2.Lit("<|start_header_id|>"), jinja2.Lit("system"), jinja2.Lit("<|end_header_id|>\n\n")), jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil)), jinja2.Lit("\n"), systemPromptSuffix, jinja2.Lit("<|eot_id|>"))
+				systemPrompt = jinja2.Sum(jinja2.Add(jinja2.Sum(jinja2.Lit("<|start_header_id|>"), jinja2.Lit("system"), jinja2.Lit("<|end_header_id|>\n\n")), jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil)), jinja2.Lit("\n"), systemPromptSuffix, jinja2.Lit("<|eot_id|>"))
 			} else {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:38:9 {%- else -%}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
@@ -115,13 +115,13 @@ func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
 			nsContent = jinja2.Sum(jinja2.Add(jinja2.Lit("<|start_header_id|>"), nsRole), jinja2.Lit("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemStr(message, "tool_calls").Truthy() {
+			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:47:7 {%- set tool = namespace(calls=[]) -%}
 				toolCalls := jinja2.NewList()
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}
-				for _, call := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
+				for _, call := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) {
 					// fireworks-ai-llama-3-firefunction-v2.jinja:49:9 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
-					toolCalls = jinja2.Add(toolCalls, jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("{\"name\": \""), jinja2.ItemStr(jinja2.ItemStr(call, "function"), "name")), jinja2.Lit("\", \"arguments\": ")), jinja2.FilterTojson(jinja2.ItemStr(jinja2.ItemStr(call, "function"), "arguments"), nil, nil)), jinja2.Lit("}"))))
+					toolCalls = jinja2.Add(toolCalls, jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("{\"name\": \""), jinja2.ItemStrKey(jinja2.ItemStrKey(call, jinja2.KeyFunction), jinja2.KeyName)), jinja2.Lit("\", \"arguments\": ")), jinja2.FilterTojson(jinja2.ItemStrKey(jinja2.ItemStrKey(call, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)), jinja2.Lit("}"))))
 				}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:51:7 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
 				nsContent = jinja2.Add(jinja2.Add(jinja2.Add(nsContent, jinja2.Lit(" functools[")), jinja2.FilterJoin(toolCalls, []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit("]"))
@@ -179,22 +179,22 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29:3 {%- set ns.role = message['role'] | lower -%}
-		nsRole = llamacpp.FilterLower(llamacpp.ItemStr(message, "role"))
+		nsRole = llamacpp.FilterLower(llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}
 		if llamacpp.NotIn(nsRole, messageRoles) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
 			messageRolesString = llamacpp.FilterJoin(messageRoles, []jinja2.Value{jinja2.Lit(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Sum(llamacpp.Add(jinja2.Lit("Invalid role "), llamacpp.ItemStr(message, "role")), jinja2.Lit(". Only "), messageRolesString, jinja2.Lit(" are supported."))))
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Sum(llamacpp.Add(jinja2.Lit("Invalid role "), llamacpp.ItemStrKey(message, jinja2.KeyRole)), jinja2.Lit(". Only "), messageRolesString, jinja2.Lit(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
-		msgContent = llamacpp.FilterTrim(llamacpp.FilterDefault(llamacpp.ItemStr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), nil, nil)
+		msgContent = llamacpp.FilterTrim(llamacpp.FilterDefault(llamacpp.ItemStrKey(message, jinja2.KeyContent), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
 		if i == 0 {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
 			if jinja2.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
-				systemPrompt = llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Lit("<|start_header_id|>"), jinja2.Lit("system"), jinja2.Lit("<|end_header_id|>\n\n")), llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Lit("\n"), systemPromptSuffix, jinja2.Lit("<|eot_id|>"))
+				systemPrompt = llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Lit("<|start_header_id|>"), jinja2.Lit("system"), jinja2.Lit("<|end_header_id|>\n\n")), llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil)), jinja2.Lit("\n"), systemPromptSuffix, jinja2.Lit("<|eot_id|>"))
 			} else {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:38:9 {%- else -%}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
@@ -210,13 +210,13 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
 			nsContent = llamacpp.Sum(llamacpp.Add(jinja2.Lit("<|start_header_id|>"), nsRole), jinja2.Lit("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:47:7 {%- set tool = namespace(calls=[]) -%}
 				toolCalls := jinja2.NewList()
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}
-				for _, call := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
+				for _, call := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 					// fireworks-ai-llama-3-firefunction-v2.jinja:49:9 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
-					toolCalls = llamacpp.Add(toolCalls, jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("{\"name\": \""), llamacpp.ItemStr(llamacpp.ItemStr(call, "function"), "name")), jinja2.Lit("\", \"arguments\": ")), llamacpp.FilterTojson(llamacpp.ItemStr(llamacpp.ItemStr(call, "function"), "arguments"), nil, nil)), jinja2.Lit("}"))))
+					toolCalls = llamacpp.Add(toolCalls, jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("{\"name\": \""), llamacpp.ItemStrKey(llamacpp.ItemStrKey(call, jinja2.KeyFunction), jinja2.KeyName)), jinja2.Lit("\", \"arguments\": ")), llamacpp.FilterTojson(llamacpp.ItemStrKey(llamacpp.ItemStrKey(call, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)), jinja2.Lit("}"))))
 				}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:51:7 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
 				nsContent = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsContent, jinja2.Lit(" functools[")), llamacpp.FilterJoin(toolCalls, []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit("]"))

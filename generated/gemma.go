@@ -47,10 +47,10 @@ func renderGemma(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var role jinja2.Value
 		// gemma.jinja:17:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// gemma.jinja:18:1 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
-			nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
+			nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
 		} else {
 			// gemma.jinja:19:5 {%- else %}
 			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
@@ -71,7 +71,7 @@ func renderGemma(w *jinja2.Writer) {
 				nsSystemPrompt = jinja2.Lit("")
 			}
 			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			jinja2.WriteAdd(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace), jinja2.Lit("<end_of_turn>\n"))
+			jinja2.WriteAdd(w, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace), jinja2.Lit("<end_of_turn>\n"))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")
@@ -94,10 +94,10 @@ func renderGemmaLlama(w *jinja2.Writer) {
 	var role jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// gemma.jinja:17:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// gemma.jinja:18:1 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
-			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
+			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
 		} else {
 			// gemma.jinja:19:5 {%- else %}
 			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
@@ -118,7 +118,7 @@ func renderGemmaLlama(w *jinja2.Writer) {
 				nsSystemPrompt = jinja2.Lit("")
 			}
 			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			llamacpp.WriteAdd(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace), jinja2.Lit("<end_of_turn>\n"))
+			llamacpp.WriteAdd(w, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace), jinja2.Lit("<end_of_turn>\n"))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")

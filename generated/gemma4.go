@@ -75,7 +75,7 @@ func renderGemma4(w *jinja2.Writer) {
 	// gemma4.jinja:155:1 {{ bos_token }}
 	jinja2.Write(w, bosToken)
 	// gemma4.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system", "developer") {
+	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if jinja2.IsDefined(enableThinking) && enableThinking.Truthy() {
@@ -87,9 +87,9 @@ func renderGemma4(w *jinja2.Writer) {
 		}
 		// gemma4.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.InStrs(jinja2.ItemStr(messages0, "role"), "system", "developer") {
+		if jinja2.InStrs(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system", "developer") {
 			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStrKey(messages0, jinja2.KeyContent), nil, nil))
 			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
@@ -119,7 +119,7 @@ func renderGemma4(w *jinja2.Writer) {
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%}
 		jinja2.SetAttr(ns, "prev_message_type", jinja2.None())
 		// gemma4.jinja:186:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			role = jinja2.Lit("model")
 		} else {
@@ -130,19 +130,19 @@ func renderGemma4(w *jinja2.Writer) {
 		jinja2.WriteStr(w, role)
 		w.WriteString("\n")
 		// gemma4.jinja:189:13 {%- if message['tool_calls'] -%}
-		messageToolCalls := jinja2.ItemStr(message, "tool_calls")
+		messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 		if messageToolCalls.Truthy() {
 			// gemma4.jinja:190:17 {%- for tool_call in message['tool_calls'] -%}
 			for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 				var function jinja2.Value
 				// gemma4.jinja:191:21 {%- set function = tool_call['function'] -%}
-				function = jinja2.ItemStr(toolCall, "function")
+				function = jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
 				// gemma4.jinja:192:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				w.WriteString("<|tool_call>call:")
-				jinja2.WriteStr(w, jinja2.ItemStr(function, "name"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(function, jinja2.KeyName))
 				w.WriteString("{")
 				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
-				functionArguments := jinja2.ItemStr(function, "arguments")
+				functionArguments := jinja2.ItemStrKey(function, jinja2.KeyArguments)
 				if jinja2.IsMapping(functionArguments) {
 					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
@@ -188,7 +188,7 @@ func renderGemma4(w *jinja2.Writer) {
 				if jinja2.IsMapping(toolResponseResponse) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
-					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{")
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					keys, values := jinja2.DictsortPairs(toolResponseResponse, nil, nil)
@@ -212,7 +212,7 @@ func renderGemma4(w *jinja2.Writer) {
 					// gemma4.jinja:219:25 {%- else -%}
 					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
-					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{value:")
 					jinja2.WriteStr(w, w.Capture(func() {
 						renderGemma4_formatArgument(w, toolResponseResponse, jinja2.Bool(false))
@@ -227,7 +227,7 @@ func renderGemma4(w *jinja2.Writer) {
 			jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 		}
 		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
-		messageContent := jinja2.ItemStr(message, "content")
+		messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 		if jinja2.IsString(messageContent) {
 			// gemma4.jinja:228:17 {%- if role == 'model' -%}
 			if jinja2.EqStr(role, "model") {
@@ -243,16 +243,16 @@ func renderGemma4(w *jinja2.Writer) {
 			// gemma4.jinja:234:17 {%- for item in message['content'] -%}
 			for _, item := range jinja2.Iterate(w, messageContent) {
 				// gemma4.jinja:235:21 {%- if item['type'] == 'text' -%}
-				itemType := jinja2.ItemStr(item, "type")
+				itemType := jinja2.ItemStrKey(item, jinja2.KeyType)
 				if jinja2.EqStr(itemType, "text") {
 					// gemma4.jinja:236:25 {%- if role == 'model' -%}
 					if jinja2.EqStr(role, "model") {
 						// gemma4.jinja:237:29 {{- strip_thinking(item['text']) -}}
-						renderGemma4_stripThinking(w, jinja2.ItemStr(item, "text"))
+						renderGemma4_stripThinking(w, jinja2.ItemStrKey(item, jinja2.KeyText))
 					} else {
 						// gemma4.jinja:238:29 {%- else -%}
 						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
-						jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(item, "text"), nil, nil))
+						jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStrKey(item, jinja2.KeyText), nil, nil))
 					}
 				} else if jinja2.EqStr(itemType, "image") {
 					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
@@ -330,7 +330,7 @@ func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2
 			jinja2.Write(w, key)
 			w.WriteString(":{")
 			// gemma4.jinja:10:13 {%- if value['description'] -%}
-			valueDescription := jinja2.ItemStr(value, "description")
+			valueDescription := jinja2.ItemStrKey(value, jinja2.KeyDescription)
 			if valueDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// gemma4.jinja:11:34 {{ value['description'] }}
@@ -352,10 +352,10 @@ func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2
 				w.WriteString("nullable:true")
 			}
 			// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
-			valueType := jinja2.ItemStr(value, "type")
+			valueType := jinja2.ItemStrKey(value, jinja2.KeyType)
 			if jinja2.EqStr(jinja2.FilterUpper(valueType), "STRING") {
 				// gemma4.jinja:19:17 {%- if value['enum'] -%}
-				valueEnum := jinja2.ItemStr(value, "enum")
+				valueEnum := jinja2.ItemStrKey(value, jinja2.KeyEnum)
 				if valueEnum.Truthy() {
 					// gemma4.jinja:20:21 {%- if add_comma %}
 					if addComma.Truthy() {
@@ -373,22 +373,22 @@ func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2
 				// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 				w.WriteString(",properties:{")
 				// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-				valueProperties := jinja2.ItemStr(value, "properties")
+				valueProperties := jinja2.ItemStrKey(value, jinja2.KeyProperties)
 				if jinja2.IsDefined(valueProperties) && jinja2.IsMapping(valueProperties) {
 					// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 					jinja2.Write(w, w.Capture(func() {
-						renderGemma4_formatParameters(w, valueProperties, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+						renderGemma4_formatParameters(w, valueProperties, jinja2.FilterDefault(jinja2.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
 				} else if jinja2.IsMapping(value) {
 					// gemma4.jinja:27:21 {%- elif value is mapping -%}
 					// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 					jinja2.Write(w, w.Capture(func() {
-						renderGemma4_formatParameters(w, value, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+						renderGemma4_formatParameters(w, value, jinja2.FilterDefault(jinja2.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
 				}
 				w.WriteString("}")
 				// gemma4.jinja:31:17 {%- if value['required'] -%}
-				valueRequired := jinja2.ItemStr(value, "required")
+				valueRequired := jinja2.ItemStrKey(value, jinja2.KeyRequired)
 				if valueRequired.Truthy() {
 					w.WriteString(",required:[")
 					// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
@@ -436,7 +436,7 @@ func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2
 								if jinja2.IsMapping(itemValue) {
 									// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 									jinja2.Write(w, w.Capture(func() {
-										renderGemma4_formatParameters(w, itemValue, jinja2.FilterDefault(jinja2.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+										renderGemma4_formatParameters(w, itemValue, jinja2.FilterDefault(jinja2.ItemStrKey(valueItems, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 									}))
 								}
 								w.WriteString("}")
@@ -507,29 +507,29 @@ func renderGemma4_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Va
 	toolData = jinja2.Param(toolData, "tool_data")
 	w.WriteString("declaration:")
 	// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
-	toolDataFunction := jinja2.ItemStr(toolData, "function")
-	jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "name"))
+	toolDataFunction := jinja2.ItemStrKey(toolData, jinja2.KeyFunction)
+	jinja2.Write(w, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyName))
 	w.WriteString("{description:<|\"|>")
 	// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
-	jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "description"))
+	jinja2.Write(w, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
 	w.WriteString("<|\"|>")
 	// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
-	params = jinja2.ItemStr(toolDataFunction, "parameters")
+	params = jinja2.ItemStrKey(toolDataFunction, jinja2.KeyParameters)
 	// gemma4.jinja:82:5 {%- if params -%}
 	if params.Truthy() {
 		w.WriteString(",parameters:{")
 		// gemma4.jinja:84:9 {%- if params['properties'] -%}
-		paramsProperties := jinja2.ItemStr(params, "properties")
+		paramsProperties := jinja2.ItemStrKey(params, jinja2.KeyProperties)
 		if paramsProperties.Truthy() {
 			w.WriteString("properties:{")
 			// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
 			jinja2.Write(w, w.Capture(func() {
-				renderGemma4_formatParameters(w, paramsProperties, jinja2.ItemStr(params, "required"), formatArgument)
+				renderGemma4_formatParameters(w, paramsProperties, jinja2.ItemStrKey(params, jinja2.KeyRequired), formatArgument)
 			}))
 			w.WriteString("},")
 		}
 		// gemma4.jinja:87:9 {%- if params['required'] -%}
-		paramsRequired := jinja2.ItemStr(params, "required")
+		paramsRequired := jinja2.ItemStrKey(params, jinja2.KeyRequired)
 		if paramsRequired.Truthy() {
 			w.WriteString("required:[")
 			// gemma4.jinja:89:13 {%- for item in params['required'] -%}
@@ -548,7 +548,7 @@ func renderGemma4_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Va
 			w.WriteString("],")
 		}
 		// gemma4.jinja:95:9 {%- if params['type'] -%}
-		paramsType := jinja2.ItemStr(params, "type")
+		paramsType := jinja2.ItemStrKey(params, jinja2.KeyType)
 		if paramsType.Truthy() {
 			w.WriteString("type:<|\"|>")
 			// gemma4.jinja:96:23 {{- params['type'] | upper -}}
@@ -562,7 +562,7 @@ func renderGemma4_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Va
 		responseDeclaration = jinja2.ItemStr(toolDataFunction, "response")
 		w.WriteString(",response:{")
 		// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
-		responseDeclarationDescription := jinja2.ItemStr(responseDeclaration, "description")
+		responseDeclarationDescription := jinja2.ItemStrKey(responseDeclaration, jinja2.KeyDescription)
 		if responseDeclarationDescription.Truthy() {
 			w.WriteString("description:<|\"|>")
 			// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
@@ -570,7 +570,7 @@ func renderGemma4_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Va
 			w.WriteString("<|\"|>,")
 		}
 		// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-		responseDeclarationType := jinja2.ItemStr(responseDeclaration, "type")
+		responseDeclarationType := jinja2.ItemStrKey(responseDeclaration, jinja2.KeyType)
 		if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
 			w.WriteString("type:<|\"|>")
 			// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
@@ -724,7 +724,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 	// gemma4.jinja:155:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// gemma4.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking)) || llamacpp.Truthy(tools)) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
+	if ((llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking)) || llamacpp.Truthy(tools)) || llamacpp.InStrs(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking) {
@@ -736,9 +736,9 @@ func renderGemma4Llama(w *jinja2.Writer) {
 		}
 		// gemma4.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if llamacpp.InStrs(llamacpp.ItemStr(messages0, "role"), "system", "developer") {
+		if llamacpp.InStrs(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system", "developer") {
 			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(messages0, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(messages0, jinja2.KeyContent), nil, nil))
 			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
@@ -769,7 +769,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%}
 		llamacpp.SetAttr(ns, "prev_message_type", jinja2.None())
 		// gemma4.jinja:186:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			role = jinja2.Lit("model")
 		} else {
@@ -780,20 +780,20 @@ func renderGemma4Llama(w *jinja2.Writer) {
 		llamacpp.WriteStr(w, role)
 		w.WriteString("\n")
 		// gemma4.jinja:189:13 {%- if message['tool_calls'] -%}
-		messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+		messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 		if llamacpp.Truthy(messageToolCalls) {
 			// gemma4.jinja:190:17 {%- for tool_call in message['tool_calls'] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var function jinja2.Value
 			for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 				// gemma4.jinja:191:21 {%- set function = tool_call['function'] -%}
-				function = llamacpp.ItemStr(toolCall, "function")
+				function = llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
 				// gemma4.jinja:192:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				w.WriteString("<|tool_call>call:")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(function, "name"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(function, jinja2.KeyName))
 				w.WriteString("{")
 				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
-				functionArguments := llamacpp.ItemStr(function, "arguments")
+				functionArguments := llamacpp.ItemStrKey(function, jinja2.KeyArguments)
 				if llamacpp.IsMapping(functionArguments) {
 					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
@@ -841,7 +841,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 				if llamacpp.IsMapping(toolResponseResponse) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
-					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{")
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -868,7 +868,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 					// gemma4.jinja:219:25 {%- else -%}
 					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
-					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{value:")
 					llamacpp.WriteStr(w, w.Capture(func() {
 						renderGemma4_formatArgumentLlama(w, toolResponseResponse, jinja2.Bool(false))
@@ -883,7 +883,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 		}
 		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
-		messageContent := llamacpp.ItemStr(message, "content")
+		messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		if llamacpp.IsString(messageContent) {
 			// gemma4.jinja:228:17 {%- if role == 'model' -%}
 			if jinja2.EqStr(role, "model") {
@@ -899,16 +899,16 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			// gemma4.jinja:234:17 {%- for item in message['content'] -%}
 			for _, item := range llamacpp.Iterate(w, messageContent) {
 				// gemma4.jinja:235:21 {%- if item['type'] == 'text' -%}
-				itemType := llamacpp.ItemStr(item, "type")
+				itemType := llamacpp.ItemStrKey(item, jinja2.KeyType)
 				if jinja2.EqStr(itemType, "text") {
 					// gemma4.jinja:236:25 {%- if role == 'model' -%}
 					if jinja2.EqStr(role, "model") {
 						// gemma4.jinja:237:29 {{- strip_thinking(item['text']) -}}
-						renderGemma4_stripThinkingLlama(w, llamacpp.ItemStr(item, "text"))
+						renderGemma4_stripThinkingLlama(w, llamacpp.ItemStrKey(item, jinja2.KeyText))
 					} else {
 						// gemma4.jinja:238:29 {%- else -%}
 						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
-						llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(item, "text"), nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(item, jinja2.KeyText), nil, nil))
 					}
 				} else if jinja2.EqStr(itemType, "image") {
 					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
@@ -935,7 +935,7 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			}
 		}
 		// gemma4.jinja:254:9 {%- if not (message['tool_responses'] and not message['content']) -%}
-		if !(llamacpp.Truthy(llamacpp.ItemStr(message, "tool_responses")) && !llamacpp.Truthy(llamacpp.ItemStr(message, "content"))) {
+		if !(llamacpp.Truthy(llamacpp.ItemStr(message, "tool_responses")) && !llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyContent))) {
 			w.WriteString("<turn|>\n")
 		}
 	}
@@ -990,7 +990,7 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 			llamacpp.Write(w, key)
 			w.WriteString(":{")
 			// gemma4.jinja:10:13 {%- if value['description'] -%}
-			valueDescription := llamacpp.ItemStr(value, "description")
+			valueDescription := llamacpp.ItemStrKey(value, jinja2.KeyDescription)
 			if llamacpp.Truthy(valueDescription) {
 				w.WriteString("description:<|\"|>")
 				// gemma4.jinja:11:34 {{ value['description'] }}
@@ -1012,10 +1012,10 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 				w.WriteString("nullable:true")
 			}
 			// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
-			valueType := llamacpp.ItemStr(value, "type")
+			valueType := llamacpp.ItemStrKey(value, jinja2.KeyType)
 			if jinja2.EqStr(llamacpp.FilterUpper(valueType), "STRING") {
 				// gemma4.jinja:19:17 {%- if value['enum'] -%}
-				valueEnum := llamacpp.ItemStr(value, "enum")
+				valueEnum := llamacpp.ItemStrKey(value, jinja2.KeyEnum)
 				if llamacpp.Truthy(valueEnum) {
 					// gemma4.jinja:20:21 {%- if add_comma %}
 					if llamacpp.Truthy(addComma) {
@@ -1033,22 +1033,22 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 				// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 				w.WriteString(",properties:{")
 				// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-				valueProperties := llamacpp.ItemStr(value, "properties")
+				valueProperties := llamacpp.ItemStrKey(value, jinja2.KeyProperties)
 				if llamacpp.IsDefined(valueProperties) && llamacpp.IsMapping(valueProperties) {
 					// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						renderGemma4_formatParametersLlama(w, valueProperties, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+						renderGemma4_formatParametersLlama(w, valueProperties, llamacpp.FilterDefault(llamacpp.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
 				} else if llamacpp.IsMapping(value) {
 					// gemma4.jinja:27:21 {%- elif value is mapping -%}
 					// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						renderGemma4_formatParametersLlama(w, value, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+						renderGemma4_formatParametersLlama(w, value, llamacpp.FilterDefault(llamacpp.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
 				}
 				w.WriteString("}")
 				// gemma4.jinja:31:17 {%- if value['required'] -%}
-				valueRequired := llamacpp.ItemStr(value, "required")
+				valueRequired := llamacpp.ItemStrKey(value, jinja2.KeyRequired)
 				if llamacpp.Truthy(valueRequired) {
 					w.WriteString(",required:[")
 					// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
@@ -1098,7 +1098,7 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 								if llamacpp.IsMapping(itemValue) {
 									// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 									llamacpp.Write(w, w.Capture(func() {
-										renderGemma4_formatParametersLlama(w, itemValue, llamacpp.FilterDefault(llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+										renderGemma4_formatParametersLlama(w, itemValue, llamacpp.FilterDefault(llamacpp.ItemStrKey(valueItems, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 									}))
 								}
 								w.WriteString("}")
@@ -1169,29 +1169,29 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 	toolData = llamacpp.Param(toolData, "tool_data")
 	w.WriteString("declaration:")
 	// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
-	toolDataFunction := llamacpp.ItemStr(toolData, "function")
-	llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "name"))
+	toolDataFunction := llamacpp.ItemStrKey(toolData, jinja2.KeyFunction)
+	llamacpp.Write(w, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyName))
 	w.WriteString("{description:<|\"|>")
 	// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
-	llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "description"))
+	llamacpp.Write(w, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
 	w.WriteString("<|\"|>")
 	// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
-	params = llamacpp.ItemStr(toolDataFunction, "parameters")
+	params = llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyParameters)
 	// gemma4.jinja:82:5 {%- if params -%}
 	if llamacpp.Truthy(params) {
 		w.WriteString(",parameters:{")
 		// gemma4.jinja:84:9 {%- if params['properties'] -%}
-		paramsProperties := llamacpp.ItemStr(params, "properties")
+		paramsProperties := llamacpp.ItemStrKey(params, jinja2.KeyProperties)
 		if llamacpp.Truthy(paramsProperties) {
 			w.WriteString("properties:{")
 			// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
 			llamacpp.Write(w, w.Capture(func() {
-				renderGemma4_formatParametersLlama(w, paramsProperties, llamacpp.ItemStr(params, "required"), formatArgument)
+				renderGemma4_formatParametersLlama(w, paramsProperties, llamacpp.ItemStrKey(params, jinja2.KeyRequired), formatArgument)
 			}))
 			w.WriteString("},")
 		}
 		// gemma4.jinja:87:9 {%- if params['required'] -%}
-		paramsRequired := llamacpp.ItemStr(params, "required")
+		paramsRequired := llamacpp.ItemStrKey(params, jinja2.KeyRequired)
 		if llamacpp.Truthy(paramsRequired) {
 			w.WriteString("required:[")
 			// gemma4.jinja:89:13 {%- for item in params['required'] -%}
@@ -1210,7 +1210,7 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 			w.WriteString("],")
 		}
 		// gemma4.jinja:95:9 {%- if params['type'] -%}
-		paramsType := llamacpp.ItemStr(params, "type")
+		paramsType := llamacpp.ItemStrKey(params, jinja2.KeyType)
 		if llamacpp.Truthy(paramsType) {
 			w.WriteString("type:<|\"|>")
 			// gemma4.jinja:96:23 {{- params['type'] | upper -}}
@@ -1224,7 +1224,7 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 		responseDeclaration = llamacpp.ItemStr(toolDataFunction, "response")
 		w.WriteString(",response:{")
 		// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
-		responseDeclarationDescription := llamacpp.ItemStr(responseDeclaration, "description")
+		responseDeclarationDescription := llamacpp.ItemStrKey(responseDeclaration, jinja2.KeyDescription)
 		if llamacpp.Truthy(responseDeclarationDescription) {
 			w.WriteString("description:<|\"|>")
 			// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
@@ -1232,7 +1232,7 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 			w.WriteString("<|\"|>,")
 		}
 		// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-		responseDeclarationType := llamacpp.ItemStr(responseDeclaration, "type")
+		responseDeclarationType := llamacpp.ItemStrKey(responseDeclaration, jinja2.KeyType)
 		if jinja2.EqStr(llamacpp.FilterUpper(responseDeclarationType), "OBJECT") {
 			w.WriteString("type:<|\"|>")
 			// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}

@@ -43,21 +43,21 @@ func renderGigachat(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// gigachat.jinja:15:1 {%- if loop.first and message['role'] == 'system' %}
-		if (i == 0) && jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
+		if (i == 0) && jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// gigachat.jinja:16:1 {{- message['content'] + '<|message_sep|>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<|message_sep|>"))
-		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|message_sep|>"))
+		} else if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.WriteString("user<|role_sep|>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|message_sep|>")
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
-		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
+		} else if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// gigachat.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// gigachat.jinja:21:1 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.WriteString("assistant<|role_sep|>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|message_sep|>")
 		}
 	}
@@ -77,21 +77,21 @@ func renderGigachatLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// gigachat.jinja:15:1 {%- if loop.first and message['role'] == 'system' %}
-		if (i == 0) && jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
+		if (i == 0) && jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// gigachat.jinja:16:1 {{- message['content'] + '<|message_sep|>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<|message_sep|>"))
-		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|message_sep|>"))
+		} else if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.WriteString("user<|role_sep|>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|message_sep|>")
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
-		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		} else if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// gigachat.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// gigachat.jinja:21:1 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.WriteString("assistant<|role_sep|>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|message_sep|>")
 		}
 	}

@@ -66,7 +66,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 	// GigaChat3-10B-A1.8B.jinja:301:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
 	renderGigaChat3_10B_A1_8B_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), DEVSYSTEM), jinja2.Missing(), addTokens)
 	// GigaChat3-10B-A1.8B.jinja:304:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
 		renderGigaChat3_10B_A1_8B_renderRoleMessage(w, jinja2.ItemInt(messages, 0), jinja2.Missing(), addTokens)
 		// GigaChat3-10B-A1.8B.jinja:306:5 {%- set messages = messages[1:] -%}
@@ -88,14 +88,14 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		var functionCall jinja2.Value
 		addGenerationPrompt := addGenerationPromptInput
 		// GigaChat3-10B-A1.8B.jinja:322:5 {%- if message['role'] == 'tool' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323:9 {{- render_role_message(message, 'function result') -}}
 			renderGigaChat3_10B_A1_8B_renderRoleMessage(w, message, jinja2.Lit("function result"), addTokens)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:331:13 {%- set function_call = message.tool_calls[0] -%}
 				functionCall = jinja2.ItemInt(messageToolCalls, 0)
@@ -105,7 +105,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 				functionCall = jinja2.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			renderGigaChat3_10B_A1_8B_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), jinja2.ItemAttr(message, "content")), jinja2.Missing(), addTokens)
+			renderGigaChat3_10B_A1_8B_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), jinja2.ItemAttrKey(message, jinja2.KeyContent)), jinja2.Missing(), addTokens)
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
@@ -171,7 +171,7 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema, 
 			// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
 			if jinja2.In(jinja2.Lit("description"), val) {
 				// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Lit("\n"))) {
+				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStrKey(val, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 					// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
 					if jinja2.MethodStrip(line).Truthy() {
 						// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
@@ -244,14 +244,14 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema, 
 			// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 			// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
-			for _, en := range jinja2.Iterate(w, jinja2.ItemStr(schema, "enum")) {
+			for _, en := range jinja2.Iterate(w, jinja2.ItemStrKey(schema, jinja2.KeyEnum)) {
 				// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-				jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+				jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttrKey(ns, jinja2.KeyEnum), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 			}
 			// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttrKey(ns, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
 			// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 			w.WriteString("Date")
@@ -264,7 +264,7 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema, 
 		// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
 		if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttrKey(schema, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
 			w.WriteString("number")
@@ -302,7 +302,7 @@ func renderGigaChat3_10B_A1_8B_renderToolNamespace(w *jinja2.Writer, namespaceNa
 	for _, tool := range jinja2.Iterate(w, tools) {
 		var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-		toolFunction := jinja2.ItemAttr(tool, "function")
+		toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 		if toolFunction.Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 			tool = toolFunction
@@ -312,7 +312,7 @@ func renderGigaChat3_10B_A1_8B_renderToolNamespace(w *jinja2.Writer, namespaceNa
 		// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
 		if jinja2.MethodGet(tool, jinja2.Lit("description")).Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-			for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
+			for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStrKey(tool, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 				// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
 				if jinja2.MethodStrip(line).Truthy() {
 					// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
@@ -333,11 +333,11 @@ func renderGigaChat3_10B_A1_8B_renderToolNamespace(w *jinja2.Writer, namespaceNa
 				renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w, params, jinja2.Lit("  "))
 			})
 			// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttrKey(tool, jinja2.KeyName), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
 			// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
+			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttrKey(tool, jinja2.KeyName), jinja2.Lit(" = () => "))
 		}
 		// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
 		returnParams = jinja2.MethodGet(tool, jinja2.Lit("return_parameters"))
@@ -385,10 +385,10 @@ func renderGigaChat3_10B_A1_8B_renderRoleMessage(w *jinja2.Writer, message, role
 	// GigaChat3-10B-A1.8B.jinja:178:5 {%- if not role -%}
 	if !role.Truthy() {
 		// GigaChat3-10B-A1.8B.jinja:179:9 {%- set role = message["role"] -%}
-		role = jinja2.ItemStr(message, "role")
+		role = jinja2.ItemStrKey(message, jinja2.KeyRole)
 	}
 	// GigaChat3-10B-A1.8B.jinja:182:5 {%- set message_content = message['content'] or '' -%}
-	messageContent = jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+	messageContent = jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 		return jinja2.Lit("")
 	})
 	// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
@@ -407,22 +407,22 @@ func renderGigaChat3_10B_A1_8B_renderFunctionCall(w *jinja2.Writer, message jinj
 	var call, arguments jinja2.Value
 	message = jinja2.Param(message, "message")
 	// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
-	call = jinja2.ItemStr(message, "content")
+	call = jinja2.ItemStrKey(message, jinja2.KeyContent)
 	// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
-	callFunction := jinja2.ItemAttr(call, "function")
+	callFunction := jinja2.ItemAttrKey(call, jinja2.KeyFunction)
 	if callFunction.Truthy() {
 		// GigaChat3-10B-A1.8B.jinja:195:9 {%- set call = call.function -%}
 		call = callFunction
 	}
 	// GigaChat3-10B-A1.8B.jinja:198:5 {%- set arguments = call['arguments'] -%}
-	arguments = jinja2.ItemStr(call, "arguments")
+	arguments = jinja2.ItemStrKey(call, jinja2.KeyArguments)
 	// GigaChat3-10B-A1.8B.jinja:199:2 {%- if arguments is not string -%}
 	if !jinja2.IsString(arguments) {
 		// GigaChat3-10B-A1.8B.jinja:200:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
 		arguments = jinja2.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	}
 	// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
-	renderGigaChat3_10B_A1_8B_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), jinja2.Concat(jinja2.Lit("{\"name\": \""), jinja2.ItemStr(call, "name"), jinja2.Lit("\", \"arguments\": "), arguments, jinja2.Lit("}"))), jinja2.Missing(), addTokens)
+	renderGigaChat3_10B_A1_8B_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), jinja2.Concat(jinja2.Lit("{\"name\": \""), jinja2.ItemStrKey(call, jinja2.KeyName), jinja2.Lit("\", \"arguments\": "), arguments, jinja2.Lit("}"))), jinja2.Missing(), addTokens)
 }
 
 // renderGigaChat3_10B_A1_8BLlama renders GigaChat3-10B-A1.8B.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -455,7 +455,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	// GigaChat3-10B-A1.8B.jinja:301:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
 	renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), llamacpp.Named(DEVSYSTEM, "DEVSYSTEM")), jinja2.Missing(), addTokens)
 	// GigaChat3-10B-A1.8B.jinja:304:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
 		renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, llamacpp.ItemInt(messages, 0), jinja2.Missing(), addTokens)
 		// GigaChat3-10B-A1.8B.jinja:306:5 {%- set messages = messages[1:] -%}
@@ -478,14 +478,14 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// GigaChat3-10B-A1.8B.jinja:322:5 {%- if message['role'] == 'tool' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323:9 {{- render_role_message(message, 'function result') -}}
 			renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, message, jinja2.Lit("function result"), addTokens)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.IsDefined(messageToolCalls) && llamacpp.Truthy(messageToolCalls) {
 				// GigaChat3-10B-A1.8B.jinja:331:13 {%- set function_call = message.tool_calls[0] -%}
 				functionCall = llamacpp.ItemInt(messageToolCalls, 0)
@@ -495,7 +495,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 				functionCall = jinja2.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), llamacpp.ItemAttr(message, "content")), jinja2.Missing(), addTokens)
+			renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("assistant"), jinja2.Lit("content"), llamacpp.ItemAttrKey(message, jinja2.KeyContent)), jinja2.Missing(), addTokens)
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if llamacpp.Truthy(functionCall) {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
@@ -507,7 +507,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 			renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, message, jinja2.Missing(), addTokens)
 		}
 		// GigaChat3-10B-A1.8B.jinja:351:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352:9 {{- 'assistant' + add_tokens.role_sep -}}
 			w.WriteString("assistant")
 			llamacpp.WriteStr(w, llamacpp.ItemAttr(addTokens, "role_sep"))
@@ -564,7 +564,7 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, sch
 			// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
 			if llamacpp.In(jinja2.Lit("description"), val) {
 				// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Lit("\n"))) {
+				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStrKey(val, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 					// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
 					if llamacpp.Truthy(llamacpp.MethodStrip(line)) {
 						// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
@@ -641,14 +641,14 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, sch
 			// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 			ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 			// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
-			for _, en := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "enum")) {
+			for _, en := range llamacpp.Iterate(w, llamacpp.ItemStrKey(schema, jinja2.KeyEnum)) {
 				// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-				llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+				llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttrKey(ns, jinja2.KeyEnum), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 			}
 			// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttrKey(ns, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
 			// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 			w.WriteString("Date")
@@ -661,7 +661,7 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, sch
 		// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
 		if llamacpp.Truthy(llamacpp.MethodGet(schema, jinja2.Lit("enum"))) {
 			// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttrKey(schema, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
 			w.WriteString("number")
@@ -700,7 +700,7 @@ func renderGigaChat3_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, namesp
 	var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 	for _, tool := range llamacpp.Iterate(w, tools) {
 		// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-		toolFunction := llamacpp.ItemAttr(tool, "function")
+		toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 		if llamacpp.Truthy(toolFunction) {
 			// GigaChat3-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 			tool = toolFunction
@@ -710,7 +710,7 @@ func renderGigaChat3_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, namesp
 		// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
 		if llamacpp.Truthy(llamacpp.MethodGet(tool, jinja2.Lit("description"))) {
 			// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-			for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
+			for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStrKey(tool, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 				// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
 				if llamacpp.Truthy(llamacpp.MethodStrip(line)) {
 					// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
@@ -731,11 +731,11 @@ func renderGigaChat3_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, namesp
 				renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w, params, jinja2.Lit("  "))
 			})
 			// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttrKey(tool, jinja2.KeyName), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
 			// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
+			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttrKey(tool, jinja2.KeyName), jinja2.Lit(" = () => "))
 		}
 		// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
 		returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
@@ -783,10 +783,10 @@ func renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w *jinja2.Writer, message,
 	// GigaChat3-10B-A1.8B.jinja:178:5 {%- if not role -%}
 	if !llamacpp.Truthy(role) {
 		// GigaChat3-10B-A1.8B.jinja:179:9 {%- set role = message["role"] -%}
-		role = llamacpp.ItemStr(message, "role")
+		role = llamacpp.ItemStrKey(message, jinja2.KeyRole)
 	}
 	// GigaChat3-10B-A1.8B.jinja:182:5 {%- set message_content = message['content'] or '' -%}
-	messageContent = llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+	messageContent = llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 		return jinja2.Lit("")
 	})
 	// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
@@ -805,22 +805,22 @@ func renderGigaChat3_10B_A1_8B_renderFunctionCallLlama(w *jinja2.Writer, message
 	var call, arguments jinja2.Value
 	message = llamacpp.Param(message, "message")
 	// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
-	call = llamacpp.ItemStr(message, "content")
+	call = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 	// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
-	callFunction := llamacpp.ItemAttr(call, "function")
+	callFunction := llamacpp.ItemAttrKey(call, jinja2.KeyFunction)
 	if llamacpp.Truthy(callFunction) {
 		// GigaChat3-10B-A1.8B.jinja:195:9 {%- set call = call.function -%}
 		call = callFunction
 	}
 	// GigaChat3-10B-A1.8B.jinja:198:5 {%- set arguments = call['arguments'] -%}
-	arguments = llamacpp.ItemStr(call, "arguments")
+	arguments = llamacpp.ItemStrKey(call, jinja2.KeyArguments)
 	// GigaChat3-10B-A1.8B.jinja:199:2 {%- if arguments is not string -%}
 	if !llamacpp.IsString(arguments) {
 		// GigaChat3-10B-A1.8B.jinja:200:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
 		arguments = llamacpp.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	}
 	// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
-	renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), llamacpp.Concat(jinja2.Lit("{\"name\": \""), llamacpp.ItemStr(call, "name"), jinja2.Lit("\", \"arguments\": "), arguments, jinja2.Lit("}"))), jinja2.Missing(), addTokens)
+	renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function call"), jinja2.Lit("content"), llamacpp.Concat(jinja2.Lit("{\"name\": \""), llamacpp.ItemStrKey(call, jinja2.KeyName), jinja2.Lit("\", \"arguments\": "), arguments, jinja2.Lit("}"))), jinja2.Missing(), addTokens)
 }
 
 // spansGigaChat3_10B_A1_8B is the position table of GigaChat3-10B-A1.8B.jinja (see jinja2.Spans): the template

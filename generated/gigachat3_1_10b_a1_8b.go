@@ -69,7 +69,7 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 	// GigaChat3.1-10B-A1.8B.jinja:304:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
 	renderGigaChat3_1_10B_A1_8B_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), DEVSYSTEM), jinja2.Missing(), addTokens)
 	// GigaChat3.1-10B-A1.8B.jinja:307:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// GigaChat3.1-10B-A1.8B.jinja:308:5 {{- render_role_message(messages[0]) -}}
 		renderGigaChat3_1_10B_A1_8B_renderRoleMessage(w, jinja2.ItemInt(messages, 0), jinja2.Missing(), addTokens)
 		// GigaChat3.1-10B-A1.8B.jinja:309:5 {%- set messages = messages[1:] -%}
@@ -90,7 +90,7 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 		message := items[i]
 		addGenerationPrompt := addGenerationPromptInput
 		// GigaChat3.1-10B-A1.8B.jinja:325:5 {%- if message['role'] == 'tool' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "tool") {
 			// GigaChat3.1-10B-A1.8B.jinja:326:9 {{- render_role_message(message, 'function result') -}}
 			renderGigaChat3_1_10B_A1_8B_renderRoleMessage(w, message, jinja2.Lit("function result"), addTokens)
@@ -154,7 +154,7 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema
 			// GigaChat3.1-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
 			if jinja2.In(jinja2.Lit("description"), val) {
 				// GigaChat3.1-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Lit("\n"))) {
+				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStrKey(val, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 					// GigaChat3.1-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
 					if jinja2.MethodStrip(line).Truthy() {
 						// GigaChat3.1-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
@@ -227,14 +227,14 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema
 			// GigaChat3.1-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 			// GigaChat3.1-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
-			for _, en := range jinja2.Iterate(w, jinja2.ItemStr(schema, "enum")) {
+			for _, en := range jinja2.Iterate(w, jinja2.ItemStrKey(schema, jinja2.KeyEnum)) {
 				// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-				jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+				jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttrKey(ns, jinja2.KeyEnum), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttrKey(ns, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
 			// GigaChat3.1-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 			w.WriteString("Date")
@@ -247,7 +247,7 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema
 		// GigaChat3.1-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
 		if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttrKey(schema, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
 			// GigaChat3.1-10B-A1.8B.jinja:97:7 {%- else -%}
 			w.WriteString("number")
@@ -285,7 +285,7 @@ func renderGigaChat3_1_10B_A1_8B_renderToolNamespace(w *jinja2.Writer, namespace
 	for _, tool := range jinja2.Iterate(w, tools) {
 		var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 		// GigaChat3.1-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-		toolFunction := jinja2.ItemAttr(tool, "function")
+		toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 		if toolFunction.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 			tool = toolFunction
@@ -295,7 +295,7 @@ func renderGigaChat3_1_10B_A1_8B_renderToolNamespace(w *jinja2.Writer, namespace
 		// GigaChat3.1-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
 		if jinja2.MethodGet(tool, jinja2.Lit("description")).Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-			for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
+			for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStrKey(tool, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 				// GigaChat3.1-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
 				if jinja2.MethodStrip(line).Truthy() {
 					// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
@@ -316,11 +316,11 @@ func renderGigaChat3_1_10B_A1_8B_renderToolNamespace(w *jinja2.Writer, namespace
 				renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescript(w, params, jinja2.Lit("  "))
 			})
 			// GigaChat3.1-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttrKey(tool, jinja2.KeyName), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 		} else {
 			// GigaChat3.1-10B-A1.8B.jinja:148:7 {%- else -%}
 			// GigaChat3.1-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
+			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttrKey(tool, jinja2.KeyName), jinja2.Lit(" = () => "))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
 		returnParams = jinja2.MethodGet(tool, jinja2.Lit("return_parameters"))
@@ -362,13 +362,13 @@ func renderGigaChat3_1_10B_A1_8B_renderFunctionCall(w *jinja2.Writer, call jinja
 	var arguments jinja2.Value
 	call = jinja2.Param(call, "call")
 	// GigaChat3.1-10B-A1.8B.jinja:178:5 {%- if call.function -%}
-	callFunction := jinja2.ItemAttr(call, "function")
+	callFunction := jinja2.ItemAttrKey(call, jinja2.KeyFunction)
 	if callFunction.Truthy() {
 		// GigaChat3.1-10B-A1.8B.jinja:179:9 {%- set call = call.function -%}
 		call = callFunction
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:182:5 {%- set arguments = call['arguments'] -%}
-	arguments = jinja2.ItemStr(call, "arguments")
+	arguments = jinja2.ItemStrKey(call, jinja2.KeyArguments)
 	// GigaChat3.1-10B-A1.8B.jinja:183:2 {%- if arguments is not string -%}
 	if !jinja2.IsString(arguments) {
 		// GigaChat3.1-10B-A1.8B.jinja:184:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
@@ -376,7 +376,7 @@ func renderGigaChat3_1_10B_A1_8B_renderFunctionCall(w *jinja2.Writer, call jinja
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:187:5 {{- '{"name": "' ~ call['name'] ~ '", "arguments": ' ~ arguments ~ '}' -}}
 	w.WriteString("{\"name\": \"")
-	jinja2.Write(w, jinja2.ItemStr(call, "name"))
+	jinja2.Write(w, jinja2.ItemStrKey(call, jinja2.KeyName))
 	w.WriteString("\", \"arguments\": ")
 	jinja2.Write(w, arguments)
 	w.WriteString("}")
@@ -394,10 +394,10 @@ func renderGigaChat3_1_10B_A1_8B_renderRoleMessage(w *jinja2.Writer, message, ro
 	// GigaChat3.1-10B-A1.8B.jinja:192:5 {%- if not role -%}
 	if !role.Truthy() {
 		// GigaChat3.1-10B-A1.8B.jinja:193:9 {%- set role = message["role"] -%}
-		role = jinja2.ItemStr(message, "role")
+		role = jinja2.ItemStrKey(message, jinja2.KeyRole)
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:196:5 {%- set message_content = message['content'] or '' -%}
-	messageContent = jinja2.Or(jinja2.ItemStr(message, "content"), func() jinja2.Value {
+	messageContent = jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 		return jinja2.Lit("")
 	})
 	// GigaChat3.1-10B-A1.8B.jinja:197:5 {%- if message_content is not string -%}
@@ -408,7 +408,7 @@ func renderGigaChat3_1_10B_A1_8B_renderRoleMessage(w *jinja2.Writer, message, ro
 	// GigaChat3.1-10B-A1.8B.jinja:201:5 {{- role + add_tokens.role_sep + message_content -}}
 	jinja2.WriteAdd(w, role, jinja2.ItemAttr(addTokens, "role_sep"), messageContent)
 	// GigaChat3.1-10B-A1.8B.jinja:203:5 {%- if message.tool_calls is defined and message.tool_calls -%}
-	messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+	messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 	if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 		// GigaChat3.1-10B-A1.8B.jinja:204:9 {{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}
 		jinja2.WriteAdd(w, jinja2.ItemAttr(addTokens, "function_call"), w.Capture(func() {
@@ -449,7 +449,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 	// GigaChat3.1-10B-A1.8B.jinja:304:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
 	renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), llamacpp.Named(DEVSYSTEM, "DEVSYSTEM")), jinja2.Missing(), addTokens)
 	// GigaChat3.1-10B-A1.8B.jinja:307:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// GigaChat3.1-10B-A1.8B.jinja:308:5 {{- render_role_message(messages[0]) -}}
 		renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w, llamacpp.ItemInt(messages, 0), jinja2.Missing(), addTokens)
 		// GigaChat3.1-10B-A1.8B.jinja:309:5 {%- set messages = messages[1:] -%}
@@ -471,7 +471,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// GigaChat3.1-10B-A1.8B.jinja:325:5 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// GigaChat3.1-10B-A1.8B.jinja:326:9 {{- render_role_message(message, 'function result') -}}
 			renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w, message, jinja2.Lit("function result"), addTokens)
 		} else {
@@ -480,7 +480,7 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 			renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w, message, jinja2.Missing(), addTokens)
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:335:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// GigaChat3.1-10B-A1.8B.jinja:336:9 {{- 'assistant' + add_tokens.role_sep -}}
 			w.WriteString("assistant")
 			llamacpp.WriteStr(w, llamacpp.ItemAttr(addTokens, "role_sep"))
@@ -537,7 +537,7 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, s
 			// GigaChat3.1-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
 			if llamacpp.In(jinja2.Lit("description"), val) {
 				// GigaChat3.1-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Lit("\n"))) {
+				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStrKey(val, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 					// GigaChat3.1-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
 					if llamacpp.Truthy(llamacpp.MethodStrip(line)) {
 						// GigaChat3.1-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
@@ -614,14 +614,14 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, s
 			// GigaChat3.1-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 			ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 			// GigaChat3.1-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
-			for _, en := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "enum")) {
+			for _, en := range llamacpp.Iterate(w, llamacpp.ItemStrKey(schema, jinja2.KeyEnum)) {
 				// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-				llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+				llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttrKey(ns, jinja2.KeyEnum), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttrKey(ns, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("none")), "date-time", "date") {
 			// GigaChat3.1-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 			w.WriteString("Date")
@@ -634,7 +634,7 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, s
 		// GigaChat3.1-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
 		if llamacpp.Truthy(llamacpp.MethodGet(schema, jinja2.Lit("enum"))) {
 			// GigaChat3.1-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttrKey(schema, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else {
 			// GigaChat3.1-10B-A1.8B.jinja:97:7 {%- else -%}
 			w.WriteString("number")
@@ -673,7 +673,7 @@ func renderGigaChat3_1_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, name
 	var nsTool, mainBody, params, paramType, returnParams, returnType jinja2.Value
 	for _, tool := range llamacpp.Iterate(w, tools) {
 		// GigaChat3.1-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-		toolFunction := llamacpp.ItemAttr(tool, "function")
+		toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 		if llamacpp.Truthy(toolFunction) {
 			// GigaChat3.1-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 			tool = toolFunction
@@ -683,7 +683,7 @@ func renderGigaChat3_1_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, name
 		// GigaChat3.1-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
 		if llamacpp.Truthy(llamacpp.MethodGet(tool, jinja2.Lit("description"))) {
 			// GigaChat3.1-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-			for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
+			for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStrKey(tool, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 				// GigaChat3.1-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
 				if llamacpp.Truthy(llamacpp.MethodStrip(line)) {
 					// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
@@ -704,11 +704,11 @@ func renderGigaChat3_1_10B_A1_8B_renderToolNamespaceLlama(w *jinja2.Writer, name
 				renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w, params, jinja2.Lit("  "))
 			})
 			// GigaChat3.1-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttrKey(tool, jinja2.KeyName), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 		} else {
 			// GigaChat3.1-10B-A1.8B.jinja:148:7 {%- else -%}
 			// GigaChat3.1-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
+			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttrKey(tool, jinja2.KeyName), jinja2.Lit(" = () => "))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
 		returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
@@ -750,13 +750,13 @@ func renderGigaChat3_1_10B_A1_8B_renderFunctionCallLlama(w *jinja2.Writer, call 
 	var arguments jinja2.Value
 	call = llamacpp.Param(call, "call")
 	// GigaChat3.1-10B-A1.8B.jinja:178:5 {%- if call.function -%}
-	callFunction := llamacpp.ItemAttr(call, "function")
+	callFunction := llamacpp.ItemAttrKey(call, jinja2.KeyFunction)
 	if llamacpp.Truthy(callFunction) {
 		// GigaChat3.1-10B-A1.8B.jinja:179:9 {%- set call = call.function -%}
 		call = callFunction
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:182:5 {%- set arguments = call['arguments'] -%}
-	arguments = llamacpp.ItemStr(call, "arguments")
+	arguments = llamacpp.ItemStrKey(call, jinja2.KeyArguments)
 	// GigaChat3.1-10B-A1.8B.jinja:183:2 {%- if arguments is not string -%}
 	if !llamacpp.IsString(arguments) {
 		// GigaChat3.1-10B-A1.8B.jinja:184:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
@@ -764,7 +764,7 @@ func renderGigaChat3_1_10B_A1_8B_renderFunctionCallLlama(w *jinja2.Writer, call 
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:187:5 {{- '{"name": "' ~ call['name'] ~ '", "arguments": ' ~ arguments ~ '}' -}}
 	w.WriteString("{\"name\": \"")
-	llamacpp.WriteStr(w, llamacpp.ItemStr(call, "name"))
+	llamacpp.WriteStr(w, llamacpp.ItemStrKey(call, jinja2.KeyName))
 	w.WriteString("\", \"arguments\": ")
 	llamacpp.WriteStr(w, arguments)
 	w.WriteString("}")
@@ -782,10 +782,10 @@ func renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w *jinja2.Writer, messag
 	// GigaChat3.1-10B-A1.8B.jinja:192:5 {%- if not role -%}
 	if !llamacpp.Truthy(role) {
 		// GigaChat3.1-10B-A1.8B.jinja:193:9 {%- set role = message["role"] -%}
-		role = llamacpp.ItemStr(message, "role")
+		role = llamacpp.ItemStrKey(message, jinja2.KeyRole)
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:196:5 {%- set message_content = message['content'] or '' -%}
-	messageContent = llamacpp.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
+	messageContent = llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 		return jinja2.Lit("")
 	})
 	// GigaChat3.1-10B-A1.8B.jinja:197:5 {%- if message_content is not string -%}
@@ -796,7 +796,7 @@ func renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w *jinja2.Writer, messag
 	// GigaChat3.1-10B-A1.8B.jinja:201:5 {{- role + add_tokens.role_sep + message_content -}}
 	llamacpp.WriteAdd(w, role, llamacpp.ItemAttr(addTokens, "role_sep"), messageContent)
 	// GigaChat3.1-10B-A1.8B.jinja:203:5 {%- if message.tool_calls is defined and message.tool_calls -%}
-	messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+	messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 	if llamacpp.IsDefined(messageToolCalls) && llamacpp.Truthy(messageToolCalls) {
 		// GigaChat3.1-10B-A1.8B.jinja:204:9 {{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}
 		llamacpp.WriteAdd(w, llamacpp.ItemAttr(addTokens, "function_call"), w.Capture(func() {

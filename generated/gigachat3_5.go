@@ -93,7 +93,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		for _, item := range jinja2.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
 			if jinja2.In(jinja2.Lit("function"), item) {
-				item = jinja2.ItemStr(item, "function")
+				item = jinja2.ItemStrKey(item, jinja2.KeyFunction)
 			}
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
@@ -102,7 +102,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
-			jinja2.SetAttr(ns, "function_names", jinja2.Add(jinja2.ItemAttr(ns, "function_names"), jinja2.NewList(jinja2.ItemAttr(item, "name"))))
+			jinja2.SetAttr(ns, "function_names", jinja2.Add(jinja2.ItemAttr(ns, "function_names"), jinja2.NewList(jinja2.ItemAttrKey(item, jinja2.KeyName))))
 		}
 		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
 		FUNCTION_DESCRIPTIONS = jinja2.ItemAttr(ns, "functions")
@@ -147,7 +147,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// GigaChat3.5.jinja:768:5 {%- if m['role'] == 'user' -%}
-		if jinja2.EqStr(jinja2.ItemStr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStrKey(m, jinja2.KeyRole), "user") {
 			// GigaChat3.5.jinja:769:9 {%- set ns_history.last_user_idx = loop.index0 -%}
 			nsHistoryLastUserIdx = jinja2.SmallInt(int64(i))
 		}
@@ -160,7 +160,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:782:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// GigaChat3.5.jinja:783:5 {%- if message["role"] == "available functions" -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "available functions") {
 			// GigaChat3.5.jinja:784:9 {%- set ns_role_presence.has_available_functions = True -%}
 			nsRolePresenceHasAvailableFunctions = true
@@ -200,7 +200,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
 		devsystemContent = w.Capture(func() {
-			renderGigaChat3_5_prepareDevsystem(w, jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content"), addTokens)
+			renderGigaChat3_5_prepareDevsystem(w, jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyContent), addTokens)
 		})
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing(), addTokens)
@@ -208,7 +208,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
 		renderGigaChat3_5_renderRoleMessage(w, jinja2.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing(), addTokens)
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
@@ -237,26 +237,26 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		if jinja2.Gt(nsStateSkipRemaining, jinja2.SmallInt(0)) {
 			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
 			nsStateSkipRemaining = jinja2.Sub(nsStateSkipRemaining, jinja2.SmallInt(1))
-		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
+		} else if jinja2.InStrs(jinja2.ItemStrKey(message, jinja2.KeyRole), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
 			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
-		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "available functions") {
+		} else if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
 			if useSuggester.Truthy() {
 				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
 				renderGigaChat3_5_renderRoleMessage(w, message, jinja2.Missing(), jinja2.Missing(), addTokens)
 			}
-		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "function descriptions") {
+		} else if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "function descriptions") {
 			// GigaChat3.5.jinja:876:9 {%- elif message['role'] == 'function descriptions' -%}
 			// GigaChat3.5.jinja:877:9 {{- render_function_descriptions(message) -}}
 			renderGigaChat3_5_renderFunctionDescriptions(w, message, addTokens, FUNCTION_DESCRIPTIONS)
-		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "function call", "reasoning function call") {
+		} else if jinja2.InStrs(jinja2.ItemStrKey(message, jinja2.KeyRole), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Concat(jinja2.Lit("v4.2: encountered orphan '"), jinja2.ItemStr(message, "role"), jinja2.Lit("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
-		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "function result", "function results", "tool", "function") {
+			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Concat(jinja2.Lit("v4.2: encountered orphan '"), jinja2.ItemStrKey(message, jinja2.KeyRole), jinja2.Lit("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+		} else if jinja2.InStrs(jinja2.ItemStrKey(message, jinja2.KeyRole), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !nsStatePreviousToolNames.Truthy() {
@@ -265,7 +265,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
-				renderGigaChat3_5_renderFunctionResponses(w, jinja2.ItemStr(message, "content"), nsStatePreviousToolNames)
+				renderGigaChat3_5_renderFunctionResponses(w, jinja2.ItemStrKey(message, jinja2.KeyContent), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing(), addTokens)
@@ -273,7 +273,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				nextIsFr = jinja2.And(jinja2.Bool(!loop.Last().Truthy()), func() jinja2.Value {
-					return jinja2.Bool(jinja2.InStrs(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
+					return jinja2.Bool(jinja2.InStrs(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !nextIsFr.Truthy() {
@@ -290,7 +290,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					}
 				}
 			}
-		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
+		} else if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
 			renderGigaChat3_5_renderRoleMessage(w, message, jinja2.Lit("user"), jinja2.Missing(), addTokens)
@@ -309,7 +309,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 					})), jinja2.Missing(), jinja2.Missing(), addTokens)
 				}
 			}
-		} else if jinja2.InStrs(jinja2.ItemStr(message, "role"), "tool", "function") {
+		} else if jinja2.InStrs(jinja2.ItemStrKey(message, jinja2.KeyRole), "tool", "function") {
 			// GigaChat3.5.jinja:940:9 {%- elif message['role'] in ['tool', 'function'] -%}
 			// GigaChat3.5.jinja:941:9 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
 			nsLaTrItems := jinja2.NewList()
@@ -317,9 +317,9 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			nsLaTrSkip := jinja2.SmallInt(0)
 			nsLaTrStopped := false
 			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
-			nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(jinja2.ItemStr(message, "content")))
+			nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(jinja2.ItemStrKey(message, jinja2.KeyContent)))
 			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
-			messageName := jinja2.ItemAttr(message, "name")
+			messageName := jinja2.ItemAttrKey(message, jinja2.KeyName)
 			if jinja2.IsDefined(messageName) {
 				name = messageName
 			} else {
@@ -337,12 +337,12 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
 					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
-					if jinja2.InStrs(jinja2.ItemStr(jinja2.Item(messages, k), "role"), "tool", "function") {
+					if jinja2.InStrs(jinja2.ItemStrKey(jinja2.Item(messages, k), jinja2.KeyRole), "tool", "function") {
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
-						nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(jinja2.ItemStr(jinja2.Item(messages, k), "content")))
+						nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(jinja2.ItemStrKey(jinja2.Item(messages, k), jinja2.KeyContent)))
 						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						if jinja2.IsDefined(jinja2.ItemAttr(jinja2.Item(messages, k), "name")) {
-							nm = jinja2.ItemAttr(jinja2.Item(messages, k), "name")
+						if jinja2.IsDefined(jinja2.ItemAttrKey(jinja2.Item(messages, k), jinja2.KeyName)) {
+							nm = jinja2.ItemAttrKey(jinja2.Item(messages, k), jinja2.KeyName)
 						} else {
 							if jinja2.Gt(jinja2.FilterLength(nsStatePreviousToolNames), jinja2.Add(nsLaTrSkip, jinja2.SmallInt(1))) {
 								nm = jinja2.Item(nsStatePreviousToolNames, jinja2.Add(nsLaTrSkip, jinja2.SmallInt(1)))
@@ -383,13 +383,13 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), frBody), jinja2.Missing(), jinja2.Missing(), addTokens)
-		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
+		} else if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
 			nsThinkText := jinja2.Lit("")
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
-			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if jinja2.IsDefined(messageReasoningContent) && !jinja2.IsNone(messageReasoningContent) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				if dropHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), nsHistoryLastUserIdx) {
@@ -409,9 +409,9 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) && jinja2.ItemAttr(message, "tool_calls").Truthy() {
+			if jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) && jinja2.ItemAttrKey(message, jinja2.KeyToolCalls).Truthy() {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
-				for _, tc := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
+				for _, tc := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
 					nsInlineToolCalls = jinja2.Add(nsInlineToolCalls, jinja2.NewList(tc))
 				}
@@ -430,9 +430,9 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
-					if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, k), "role"), "function call") {
+					if jinja2.EqStr(jinja2.ItemStrKey(jinja2.Item(messages, k), jinja2.KeyRole), "function call") {
 						// GigaChat3.5.jinja:1024:21 {%- set fc_content = messages[k]['content'] -%}
-						fcContent = jinja2.ItemStr(jinja2.Item(messages, k), "content")
+						fcContent = jinja2.ItemStrKey(jinja2.Item(messages, k), jinja2.KeyContent)
 						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
 						if jinja2.IsMapping(fcContent) {
 							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
@@ -469,8 +469,8 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			nsTextValue := jinja2.IfElse(!jinja2.IsNone(jinja2.ItemAttr(message, "content")), func() jinja2.Value {
-				return jinja2.ItemAttr(message, "content")
+			nsTextValue := jinja2.IfElse(!jinja2.IsNone(jinja2.ItemAttrKey(message, jinja2.KeyContent)), func() jinja2.Value {
+				return jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			}, func() jinja2.Value {
 				return jinja2.Lit("")
 			})
@@ -505,14 +505,14 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 				for _, c := range jinja2.Iterate(w, nsCombinedCalls) {
 					var inner jinja2.Value
 					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
-					cFunction := jinja2.ItemAttr(c, "function")
+					cFunction := jinja2.ItemAttrKey(c, jinja2.KeyFunction)
 					if jinja2.IsDefined(cFunction) {
 						inner = cFunction
 					} else {
 						inner = c
 					}
 					// GigaChat3.5.jinja:1071:17 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%}
-					nsNamesUpdateItems = jinja2.Add(nsNamesUpdateItems, jinja2.NewList(jinja2.ItemStr(inner, "name")))
+					nsNamesUpdateItems = jinja2.Add(nsNamesUpdateItems, jinja2.NewList(jinja2.ItemStrKey(inner, jinja2.KeyName)))
 				}
 				// GigaChat3.5.jinja:1073:13 {%- set ns_state.previous_tool_names = ns_names_update.items -%}
 				nsStatePreviousToolNames = nsNamesUpdateItems
@@ -548,7 +548,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			renderGigaChat3_5_renderRoleMessage(w, message, jinja2.Missing(), jinja2.Missing(), addTokens)
 		}
 		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !jinja2.InStrs(jinja2.ItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
+		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !jinja2.InStrs(jinja2.ItemStrKey(message, jinja2.KeyRole), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
 			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
@@ -715,12 +715,12 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 		}
 		// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
 		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" & ")}, nil))
-	} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("type"))) && !jinja2.IsString(jinja2.ItemAttr(schema, "type")) {
+	} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("type"))) && !jinja2.IsString(jinja2.ItemAttrKey(schema, jinja2.KeyType)) {
 		// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 		// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 		nsu = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 		// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
-		for _, tname := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "type")) {
+		for _, tname := range jinja2.Iterate(w, jinja2.ItemAttrKey(schema, jinja2.KeyType)) {
 			var frag, subO, subA jinja2.Value
 			// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
 			if jinja2.EqStr(tname, "null") {
@@ -738,7 +738,7 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 					// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 					// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 					frag = w.Capture(func() {
-						renderGigaChat3_5_jsonSchemaToTypescript(w, jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), jinja2.ItemAttr(schema, "enum"), jinja2.Lit("format"), jinja2.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
+						renderGigaChat3_5_jsonSchemaToTypescript(w, jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), jinja2.ItemAttrKey(schema, jinja2.KeyEnum), jinja2.Lit("format"), jinja2.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
 					})
 				} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
 					// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
@@ -872,23 +872,23 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 			// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 			ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 			// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
-			for _, en := range jinja2.Iterate(w, jinja2.ItemAttr(schema, "enum")) {
+			for _, en := range jinja2.Iterate(w, jinja2.ItemAttrKey(schema, jinja2.KeyEnum)) {
 				// GigaChat3.5.jinja:145:5 {%- if en is string -%}
 				if jinja2.IsString(en) {
 					// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttrKey(ns, jinja2.KeyEnum), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 				} else {
 					// GigaChat3.5.jinja:147:9 {%- else -%}
 					// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.FilterString(en))))
+					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttrKey(ns, jinja2.KeyEnum), jinja2.NewList(jinja2.FilterString(en))))
 				}
 			}
 			// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttrKey(ns, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else if jinja2.EqStr(ty, "object") || (jinja2.IsNone(ty) && jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("properties")))) {
 			// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 			w.WriteString("{\n")
@@ -932,7 +932,7 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 				// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
 				if jinja2.In(jinja2.Lit("description"), val) {
 					// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-					for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(val, "description"), jinja2.Lit("\n"))) {
+					for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStrKey(val, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 						// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
 						if jinja2.MethodStrip(line).Truthy() {
 							// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
@@ -1024,14 +1024,14 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 				// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
-				for _, en := range jinja2.Iterate(w, jinja2.ItemStr(schema, "enum")) {
+				for _, en := range jinja2.Iterate(w, jinja2.ItemStrKey(schema, jinja2.KeyEnum)) {
 					// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 					jinja2.CheckNamespace(ns)
 					// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttr(ns, "enum"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+					jinja2.SetAttr(ns, "enum", jinja2.Add(jinja2.ItemAttrKey(ns, jinja2.KeyEnum), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 				}
 				// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttrKey(ns, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
 				// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
@@ -1078,7 +1078,7 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 			} else if jinja2.MethodGet(schema, jinja2.Lit("enum")).Truthy() {
 				// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 				// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttrKey(schema, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else if jinja2.InStrs(ty, "integer", "int") {
 				// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 				w.WriteString("integer")
@@ -1182,7 +1182,7 @@ func renderGigaChat3_5_renderToolNamespace(w *jinja2.Writer, namespaceName, tool
 		// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
 		if jinja2.MethodGet(tool, jinja2.Lit("description")).Truthy() {
 			// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-			for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
+			for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStrKey(tool, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 				// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
 				if jinja2.MethodStrip(line).Truthy() {
 					// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
@@ -1203,11 +1203,11 @@ func renderGigaChat3_5_renderToolNamespace(w *jinja2.Writer, namespaceName, tool
 				renderGigaChat3_5_jsonSchemaToTypescript(w, params, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 			})
 			// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttrKey(tool, jinja2.KeyName), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 		} else {
 			// GigaChat3.5.jinja:331:7 {%- else -%}
 			// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
+			mainBody = jinja2.Concat(jinja2.Lit("type "), jinja2.ItemAttrKey(tool, jinja2.KeyName), jinja2.Lit(" = () => "))
 		}
 		// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
 		returnParams = jinja2.MethodGet(tool, jinja2.Lit("return_parameters"))
@@ -1408,11 +1408,11 @@ func renderGigaChat3_5_renderExamples(w *jinja2.Writer, functions jinja2.Value) 
 				for _, example := range jinja2.Iterate(w, functionFewShotExamples) {
 					var params, call jinja2.Value
 					// GigaChat3.5.jinja:439:21 {%- if (
-					functionParameters := jinja2.ItemAttr(function, "parameters")
-					if jinja2.IsDefined(functionParameters) && jinja2.IsDefined(jinja2.ItemAttr(functionParameters, "properties")) {
+					functionParameters := jinja2.ItemAttrKey(function, jinja2.KeyParameters)
+					if jinja2.IsDefined(functionParameters) && jinja2.IsDefined(jinja2.ItemAttrKey(functionParameters, jinja2.KeyProperties)) {
 						// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 						params = w.Capture(func() {
-							renderGigaChat3_5_alignJsonOrderToSchema(w, jinja2.ItemStr(example, "params"), jinja2.ItemStr(function, "parameters"))
+							renderGigaChat3_5_alignJsonOrderToSchema(w, jinja2.ItemStr(example, "params"), jinja2.ItemStrKey(function, jinja2.KeyParameters))
 						})
 					} else {
 						// GigaChat3.5.jinja:443:25 {%- else -%}
@@ -1420,7 +1420,7 @@ func renderGigaChat3_5_renderExamples(w *jinja2.Writer, functions jinja2.Value) 
 						params = jinja2.FilterTojson(jinja2.ItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 					}
 					// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-					call = jinja2.Concat(jinja2.Lit("{\"name\": \""), jinja2.ItemStr(function, "name"), jinja2.Lit("\", \"arguments\": "), params, jinja2.Lit("}"))
+					call = jinja2.Concat(jinja2.Lit("{\"name\": \""), jinja2.ItemStrKey(function, jinja2.KeyName), jinja2.Lit("\", \"arguments\": "), params, jinja2.Lit("}"))
 					// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
 					jinja2.CheckNamespace(nsPrompt)
 					// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
@@ -1462,10 +1462,10 @@ func renderGigaChat3_5_renderRoleMessage(w *jinja2.Writer, message, role, addMes
 	// GigaChat3.5.jinja:473:5 {%- if not role -%}
 	if !role.Truthy() {
 		// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
-		role = jinja2.ItemStr(message, "role")
+		role = jinja2.ItemStrKey(message, jinja2.KeyRole)
 	}
 	// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
-	messageContent2 := jinja2.ItemStr(message, "content")
+	messageContent2 := jinja2.ItemStrKey(message, jinja2.KeyContent)
 	if !jinja2.IsNone(messageContent2) {
 		messageContent = messageContent2
 	} else {
@@ -1486,15 +1486,15 @@ func renderGigaChat3_5_renderRoleMessage(w *jinja2.Writer, message, role, addMes
 			f := items[len(items)-1-i]
 			var tokenized, placeholder jinja2.Value
 			// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-			tokenized = jinja2.Concat(jinja2.ItemAttr(addTokens, "file_start"), jinja2.FilterTojson(jinja2.NewDictCall(w, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(jinja2.ItemAttr(f, "id"))), jinja2.KW("name", jinja2.FilterString(jinja2.ItemAttr(f, "name"))), jinja2.KW("type", jinja2.FilterString(jinja2.ItemAttr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.ItemAttr(f, "type"), "doc"), func() jinja2.Value {
-				return jinja2.Item(addTokens, jinja2.ItemAttr(f, "type"))
+			tokenized = jinja2.Concat(jinja2.ItemAttr(addTokens, "file_start"), jinja2.FilterTojson(jinja2.NewDictCall(w, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(jinja2.ItemAttrKey(f, jinja2.KeyID))), jinja2.KW("name", jinja2.FilterString(jinja2.ItemAttrKey(f, jinja2.KeyName))), jinja2.KW("type", jinja2.FilterString(jinja2.ItemAttrKey(f, jinja2.KeyType)))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.ItemAttrKey(f, jinja2.KeyType), "doc"), func() jinja2.Value {
+				return jinja2.Item(addTokens, jinja2.ItemAttrKey(f, jinja2.KeyType))
 			}, func() jinja2.Value {
-				return jinja2.FilterDefault(jinja2.ItemAttr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
+				return jinja2.FilterDefault(jinja2.ItemAttrKey(f, jinja2.KeyContent), []jinja2.Value{jinja2.Lit("")}, nil)
 			}), jinja2.ItemAttr(addTokens, "file_end"))
 			// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
 			if jinja2.MethodGetDefault(message, jinja2.Lit("file_placeholders"), jinja2.Bool(false)).Truthy() {
 				// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-				placeholder = jinja2.Concat(jinja2.Lit("<file_placeholder_"), jinja2.ItemAttr(f, "id"), jinja2.Lit(">"))
+				placeholder = jinja2.Concat(jinja2.Lit("<file_placeholder_"), jinja2.ItemAttrKey(f, jinja2.KeyID), jinja2.Lit(">"))
 				// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
 				jinja2.CheckNamespace(nsEmbedResult)
 				// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
@@ -1545,14 +1545,14 @@ func renderGigaChat3_5_renderFunctionDescriptions(w *jinja2.Writer, message jinj
 	for _, tool := range jinja2.Iterate(w, FUNCTION_DESCRIPTIONS) {
 		var toolId jinja2.Value
 		// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
-		tool2Id := jinja2.ItemAttr(tool, "id")
+		tool2Id := jinja2.ItemAttrKey(tool, jinja2.KeyID)
 		if jinja2.IsDefined(tool2Id) {
 			toolId = tool2Id
 		} else {
-			toolId = jinja2.ItemAttr(tool, "name")
+			toolId = jinja2.ItemAttrKey(tool, jinja2.KeyName)
 		}
 		// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
-		if jinja2.In(toolId, functionIds) || jinja2.In(jinja2.ItemAttr(tool, "name"), functionIds) {
+		if jinja2.In(toolId, functionIds) || jinja2.In(jinja2.ItemAttrKey(tool, jinja2.KeyName), functionIds) {
 			// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
 			jinja2.CheckNamespace(nsCurrentTools)
 			// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
@@ -1601,7 +1601,7 @@ func renderGigaChat3_5_renderGcmlInvoke(w *jinja2.Writer, call jinja2.Value) {
 	// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 	inner = call
 	// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
-	innerFunction := jinja2.ItemAttr(inner, "function")
+	innerFunction := jinja2.ItemAttrKey(inner, jinja2.KeyFunction)
 	if innerFunction.Truthy() {
 		// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
 		inner = innerFunction
@@ -1615,7 +1615,7 @@ func renderGigaChat3_5_renderGcmlInvoke(w *jinja2.Writer, call jinja2.Value) {
 	}
 	// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
 	w.WriteString("<｜GCML｜invoke name=\"")
-	jinja2.Write(w, jinja2.ItemStr(inner, "name"))
+	jinja2.Write(w, jinja2.ItemStrKey(inner, jinja2.KeyName))
 	w.WriteString("\">\n")
 	// GigaChat3.5.jinja:553:5 {%- if args -%}
 	if args.Truthy() {
@@ -1810,7 +1810,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		for _, item := range llamacpp.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
 			if llamacpp.In(jinja2.Lit("function"), item) {
-				item = llamacpp.ItemStr(item, "function")
+				item = llamacpp.ItemStrKey(item, jinja2.KeyFunction)
 			}
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -1819,7 +1819,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
-			llamacpp.SetAttr(ns, "function_names", llamacpp.Add(llamacpp.ItemAttr(ns, "function_names"), jinja2.NewList(llamacpp.ItemAttr(item, "name"))))
+			llamacpp.SetAttr(ns, "function_names", llamacpp.Add(llamacpp.ItemAttr(ns, "function_names"), jinja2.NewList(llamacpp.ItemAttrKey(item, jinja2.KeyName))))
 		}
 		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
 		FUNCTION_DESCRIPTIONS = llamacpp.ItemAttr(ns, "functions")
@@ -1864,7 +1864,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// GigaChat3.5.jinja:768:5 {%- if m['role'] == 'user' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(m, jinja2.KeyRole), "user") {
 			// GigaChat3.5.jinja:769:9 {%- set ns_history.last_user_idx = loop.index0 -%}
 			nsHistoryLastUserIdx = jinja2.SmallInt(int64(i))
 		}
@@ -1877,17 +1877,17 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	// GigaChat3.5.jinja:782:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// GigaChat3.5.jinja:783:5 {%- if message["role"] == "available functions" -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "available functions") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "available functions") {
 			// GigaChat3.5.jinja:784:9 {%- set ns_role_presence.has_available_functions = True -%}
 			nsRolePresenceHasAvailableFunctions = true
 		}
 		// GigaChat3.5.jinja:787:5 {%- if message["role"] == "function descriptions" -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "function descriptions") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "function descriptions") {
 			// GigaChat3.5.jinja:788:9 {%- set ns_role_presence.has_function_descriptions = True -%}
 			nsRolePresenceHasFunctionDescriptions = true
 		}
 		// GigaChat3.5.jinja:791:5 {%- if message["role"] in  ["developer system", "developer_system"] -%}
-		if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "developer system", "developer_system") {
+		if llamacpp.InStrs(llamacpp.ItemStrKey(message, jinja2.KeyRole), "developer system", "developer_system") {
 			// GigaChat3.5.jinja:792:9 {%- set ns_role_presence.has_devsystem = True -%}
 			nsRolePresenceHasDevsystem = true
 		}
@@ -1916,7 +1916,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
 		devsystemContent = w.Capture(func() {
-			renderGigaChat3_5_prepareDevsystemLlama(w, llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), addTokens)
+			renderGigaChat3_5_prepareDevsystemLlama(w, llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyContent), addTokens)
 		})
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), llamacpp.Named(devsystemContent, "devsystem_content")), jinja2.Missing(), jinja2.Missing(), addTokens)
@@ -1924,7 +1924,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
 		renderGigaChat3_5_renderRoleMessageLlama(w, llamacpp.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing(), addTokens)
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
@@ -1955,26 +1955,26 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		if llamacpp.Gt(nsStateSkipRemaining, jinja2.SmallInt(0)) {
 			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
 			nsStateSkipRemaining = llamacpp.Sub(nsStateSkipRemaining, jinja2.SmallInt(1))
-		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
+		} else if llamacpp.InStrs(llamacpp.ItemStrKey(message, jinja2.KeyRole), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
 			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
-		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "available functions") {
+		} else if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
 			if llamacpp.Truthy(useSuggester) {
 				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
 				renderGigaChat3_5_renderRoleMessageLlama(w, message, jinja2.Missing(), jinja2.Missing(), addTokens)
 			}
-		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "function descriptions") {
+		} else if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "function descriptions") {
 			// GigaChat3.5.jinja:876:9 {%- elif message['role'] == 'function descriptions' -%}
 			// GigaChat3.5.jinja:877:9 {{- render_function_descriptions(message) -}}
 			renderGigaChat3_5_renderFunctionDescriptionsLlama(w, message, addTokens, FUNCTION_DESCRIPTIONS)
-		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "function call", "reasoning function call") {
+		} else if llamacpp.InStrs(llamacpp.ItemStrKey(message, jinja2.KeyRole), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Lit("v4.2: encountered orphan '"), llamacpp.ItemStr(message, "role"), jinja2.Lit("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
-		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "function result", "function results", "tool", "function") {
+			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Concat(jinja2.Lit("v4.2: encountered orphan '"), llamacpp.ItemStrKey(message, jinja2.KeyRole), jinja2.Lit("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+		} else if llamacpp.InStrs(llamacpp.ItemStrKey(message, jinja2.KeyRole), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !llamacpp.Truthy(nsStatePreviousToolNames) {
@@ -1983,7 +1983,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
-				renderGigaChat3_5_renderFunctionResponsesLlama(w, llamacpp.ItemStr(message, "content"), nsStatePreviousToolNames)
+				renderGigaChat3_5_renderFunctionResponsesLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), llamacpp.Named(frBody, "fr_body")), jinja2.Missing(), jinja2.Missing(), addTokens)
@@ -1991,7 +1991,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			if !nsRolePresenceHasAvailableFunctions && llamacpp.Truthy(useSuggester) {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				nextIsFr = llamacpp.And(jinja2.Bool(!llamacpp.Truthy(loop.Last())), func() jinja2.Value {
-					return jinja2.Bool(llamacpp.InStrs(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
+					return jinja2.Bool(llamacpp.InStrs(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !llamacpp.Truthy(nextIsFr) {
@@ -2008,7 +2008,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					}
 				}
 			}
-		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
+		} else if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
 			renderGigaChat3_5_renderRoleMessageLlama(w, message, jinja2.Lit("user"), jinja2.Missing(), addTokens)
@@ -2027,16 +2027,16 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					})), jinja2.Missing(), jinja2.Missing(), addTokens)
 				}
 			}
-		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "function") {
+		} else if llamacpp.InStrs(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool", "function") {
 			// GigaChat3.5.jinja:940:9 {%- elif message['role'] in ['tool', 'function'] -%}
 			// GigaChat3.5.jinja:941:9 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
 			nsLaTr = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("items", jinja2.NewList()), jinja2.KW("names", jinja2.NewList()), jinja2.KW("skip", jinja2.SmallInt(0)), jinja2.KW("stopped", jinja2.Bool(false))})
 			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsLaTr)
 			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
-			llamacpp.SetAttr(nsLaTr, "items", llamacpp.Add(llamacpp.Attr(nsLaTr, "items"), jinja2.NewList(llamacpp.ItemStr(message, "content"))))
+			llamacpp.SetAttr(nsLaTr, "items", llamacpp.Add(llamacpp.Attr(nsLaTr, "items"), jinja2.NewList(llamacpp.ItemStrKey(message, jinja2.KeyContent))))
 			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
-			messageName := llamacpp.ItemAttr(message, "name")
+			messageName := llamacpp.ItemAttrKey(message, jinja2.KeyName)
 			if llamacpp.IsDefined(messageName) {
 				name = messageName
 			} else {
@@ -2057,14 +2057,14 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !llamacpp.Truthy(llamacpp.ItemAttr(nsLaTr, "stopped")) {
 					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
-					if llamacpp.InStrs(llamacpp.ItemStr(llamacpp.Item(messages, k), "role"), "tool", "function") {
+					if llamacpp.InStrs(llamacpp.ItemStrKey(llamacpp.Item(messages, k), jinja2.KeyRole), "tool", "function") {
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%} (the namespace check)
 						llamacpp.CheckNamespace(nsLaTr)
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
-						llamacpp.SetAttr(nsLaTr, "items", llamacpp.Add(llamacpp.Attr(nsLaTr, "items"), jinja2.NewList(llamacpp.ItemStr(llamacpp.Item(messages, k), "content"))))
+						llamacpp.SetAttr(nsLaTr, "items", llamacpp.Add(llamacpp.Attr(nsLaTr, "items"), jinja2.NewList(llamacpp.ItemStrKey(llamacpp.Item(messages, k), jinja2.KeyContent))))
 						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						if llamacpp.IsDefined(llamacpp.ItemAttr(llamacpp.Item(messages, k), "name")) {
-							nm = llamacpp.ItemAttr(llamacpp.Item(messages, k), "name")
+						if llamacpp.IsDefined(llamacpp.ItemAttrKey(llamacpp.Item(messages, k), jinja2.KeyName)) {
+							nm = llamacpp.ItemAttrKey(llamacpp.Item(messages, k), jinja2.KeyName)
 						} else {
 							if llamacpp.Gt(llamacpp.FilterLength(nsStatePreviousToolNames), llamacpp.Add(llamacpp.ItemAttr(nsLaTr, "skip"), jinja2.SmallInt(1))) {
 								nm = llamacpp.Item(nsStatePreviousToolNames, llamacpp.Add(llamacpp.ItemAttr(nsLaTr, "skip"), jinja2.SmallInt(1)))
@@ -2115,13 +2115,13 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
 			renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("function result"), jinja2.Lit("content"), llamacpp.Named(frBody, "fr_body")), jinja2.Missing(), jinja2.Missing(), addTokens)
-		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		} else if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
 			nsThinkText := jinja2.Lit("")
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
-			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if llamacpp.IsDefined(messageReasoningContent) && !llamacpp.IsNone(messageReasoningContent) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
 				if llamacpp.Truthy(dropHistoryThinking) && llamacpp.Lt(loop.Index0(), nsHistoryLastUserIdx) {
@@ -2141,9 +2141,9 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && llamacpp.Truthy(llamacpp.ItemAttr(message, "tool_calls")) {
+			if llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) && llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
-				for _, tc := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
+				for _, tc := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
 					nsInlineToolCalls = llamacpp.Add(nsInlineToolCalls, jinja2.NewList(llamacpp.Named(tc, "tc")))
 				}
@@ -2163,9 +2163,9 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
-					if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, k), "role"), "function call") {
+					if jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.Item(messages, k), jinja2.KeyRole), "function call") {
 						// GigaChat3.5.jinja:1024:21 {%- set fc_content = messages[k]['content'] -%}
-						fcContent = llamacpp.ItemStr(llamacpp.Item(messages, k), "content")
+						fcContent = llamacpp.ItemStrKey(llamacpp.Item(messages, k), jinja2.KeyContent)
 						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
 						if llamacpp.IsMapping(fcContent) {
 							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
@@ -2202,8 +2202,8 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			nsTextValue := jinja2.IfElse(!llamacpp.IsNone(llamacpp.ItemAttr(message, "content")), func() jinja2.Value {
-				return llamacpp.ItemAttr(message, "content")
+			nsTextValue := jinja2.IfElse(!llamacpp.IsNone(llamacpp.ItemAttrKey(message, jinja2.KeyContent)), func() jinja2.Value {
+				return llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			}, func() jinja2.Value {
 				return jinja2.Lit("")
 			})
@@ -2239,7 +2239,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 				var inner jinja2.Value
 				for _, c := range llamacpp.Iterate(w, nsCombinedCalls) {
 					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
-					cFunction := llamacpp.ItemAttr(c, "function")
+					cFunction := llamacpp.ItemAttrKey(c, jinja2.KeyFunction)
 					if llamacpp.IsDefined(cFunction) {
 						inner = cFunction
 					} else {
@@ -2248,7 +2248,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 					// GigaChat3.5.jinja:1071:17 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%} (the namespace check)
 					llamacpp.CheckNamespace(nsNamesUpdate)
 					// GigaChat3.5.jinja:1071:17 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%}
-					llamacpp.SetAttr(nsNamesUpdate, "items", llamacpp.Add(llamacpp.Attr(nsNamesUpdate, "items"), jinja2.NewList(llamacpp.ItemStr(inner, "name"))))
+					llamacpp.SetAttr(nsNamesUpdate, "items", llamacpp.Add(llamacpp.Attr(nsNamesUpdate, "items"), jinja2.NewList(llamacpp.ItemStrKey(inner, jinja2.KeyName))))
 				}
 				// GigaChat3.5.jinja:1073:13 {%- set ns_state.previous_tool_names = ns_names_update.items -%}
 				nsStatePreviousToolNames = llamacpp.Attr(nsNamesUpdate, "items")
@@ -2287,7 +2287,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			renderGigaChat3_5_renderRoleMessageLlama(w, message, jinja2.Missing(), jinja2.Missing(), addTokens)
 		}
 		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
-		if (llamacpp.Truthy(loop.Last()) && llamacpp.Truthy(addGenerationPrompt)) && !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
+		if (llamacpp.Truthy(loop.Last()) && llamacpp.Truthy(addGenerationPrompt)) && !llamacpp.InStrs(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
 			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
 			if llamacpp.Truthy(reasoning) {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
@@ -2458,14 +2458,14 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 		}
 		// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
 		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsb, "parts"), []jinja2.Value{jinja2.Lit(" & ")}, nil))
-	} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("type"))) && !llamacpp.IsString(llamacpp.ItemAttr(schema, "type")) {
+	} else if llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("type"))) && !llamacpp.IsString(llamacpp.ItemAttrKey(schema, jinja2.KeyType)) {
 		// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 		// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 		nsu = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 		// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
 		// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 		var frag, subO, subA jinja2.Value
-		for _, tname := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "type")) {
+		for _, tname := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(schema, jinja2.KeyType)) {
 			// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
 			if jinja2.EqStr(tname, "null") {
 				// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
@@ -2482,7 +2482,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 					// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 					// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 					frag = w.Capture(func() {
-						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), llamacpp.ItemAttr(schema, "enum"), jinja2.Lit("format"), llamacpp.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
+						renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, jinja2.DictOf(jinja2.Lit("type"), jinja2.Lit("string"), jinja2.Lit("enum"), llamacpp.ItemAttrKey(schema, jinja2.KeyEnum), jinja2.Lit("format"), llamacpp.MethodGet(schema, jinja2.Lit("format"))), indent, indentFactor, root, rns)
 					})
 				} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
 					// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
@@ -2616,23 +2616,23 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 			// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 			ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 			// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
-			for _, en := range llamacpp.Iterate(w, llamacpp.ItemAttr(schema, "enum")) {
+			for _, en := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(schema, jinja2.KeyEnum)) {
 				// GigaChat3.5.jinja:145:5 {%- if en is string -%}
 				if llamacpp.IsString(en) {
 					// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttrKey(ns, jinja2.KeyEnum), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 				} else {
 					// GigaChat3.5.jinja:147:9 {%- else -%}
 					// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.FilterString(en))))
+					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttrKey(ns, jinja2.KeyEnum), jinja2.NewList(llamacpp.FilterString(en))))
 				}
 			}
 			// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttrKey(ns, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 		} else if jinja2.EqStr(ty, "object") || (llamacpp.IsNone(ty) && llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("properties")))) {
 			// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 			w.WriteString("{\n")
@@ -2680,7 +2680,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 				// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
 				if llamacpp.In(jinja2.Lit("description"), val) {
 					// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-					for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(val, "description"), jinja2.Lit("\n"))) {
+					for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStrKey(val, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 						// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
 						if llamacpp.Truthy(llamacpp.MethodStrip(line)) {
 							// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
@@ -2776,14 +2776,14 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 				// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
 				ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
-				for _, en := range llamacpp.Iterate(w, llamacpp.ItemStr(schema, "enum")) {
+				for _, en := range llamacpp.Iterate(w, llamacpp.ItemStrKey(schema, jinja2.KeyEnum)) {
 					// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
 					llamacpp.CheckNamespace(ns)
 					// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
+					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.ItemAttrKey(ns, jinja2.KeyEnum), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), en, jinja2.Lit("\"")))))
 				}
 				// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttrKey(ns, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else if llamacpp.InStrs(llamacpp.MethodGetDefault(schema, jinja2.Lit("format"), jinja2.Lit("")), "date-time", "date") {
 				// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
@@ -2830,7 +2830,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 			} else if llamacpp.Truthy(llamacpp.MethodGet(schema, jinja2.Lit("enum"))) {
 				// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 				// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(schema, "enum"), []jinja2.Value{jinja2.Lit(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttrKey(schema, jinja2.KeyEnum), []jinja2.Value{jinja2.Lit(" | ")}, nil))
 			} else if llamacpp.InStrs(ty, "integer", "int") {
 				// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 				w.WriteString("integer")
@@ -2935,7 +2935,7 @@ func renderGigaChat3_5_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName,
 		// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
 		if llamacpp.Truthy(llamacpp.MethodGet(tool, jinja2.Lit("description"))) {
 			// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-			for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStr(tool, "description"), jinja2.Lit("\n"))) {
+			for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStrKey(tool, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 				// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
 				if llamacpp.Truthy(llamacpp.MethodStrip(line)) {
 					// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
@@ -2956,11 +2956,11 @@ func renderGigaChat3_5_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName,
 				renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, params, jinja2.Lit("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 			})
 			// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
+			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttrKey(tool, jinja2.KeyName), jinja2.Lit(" = (_: "), paramType, jinja2.Lit(") => "))
 		} else {
 			// GigaChat3.5.jinja:331:7 {%- else -%}
 			// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttr(tool, "name"), jinja2.Lit(" = () => "))
+			mainBody = llamacpp.Concat(jinja2.Lit("type "), llamacpp.ItemAttrKey(tool, jinja2.KeyName), jinja2.Lit(" = () => "))
 		}
 		// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
 		returnParams = llamacpp.MethodGet(tool, jinja2.Lit("return_parameters"))
@@ -3166,11 +3166,11 @@ func renderGigaChat3_5_renderExamplesLlama(w *jinja2.Writer, functions jinja2.Va
 				var params, call jinja2.Value
 				for _, example := range llamacpp.Iterate(w, functionFewShotExamples) {
 					// GigaChat3.5.jinja:439:21 {%- if (
-					functionParameters := llamacpp.ItemAttr(function, "parameters")
-					if llamacpp.IsDefined(functionParameters) && llamacpp.IsDefined(llamacpp.ItemAttr(functionParameters, "properties")) {
+					functionParameters := llamacpp.ItemAttrKey(function, jinja2.KeyParameters)
+					if llamacpp.IsDefined(functionParameters) && llamacpp.IsDefined(llamacpp.ItemAttrKey(functionParameters, jinja2.KeyProperties)) {
 						// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 						params = w.Capture(func() {
-							renderGigaChat3_5_alignJsonOrderToSchemaLlama(w, llamacpp.ItemStr(example, "params"), llamacpp.ItemStr(function, "parameters"))
+							renderGigaChat3_5_alignJsonOrderToSchemaLlama(w, llamacpp.ItemStr(example, "params"), llamacpp.ItemStrKey(function, jinja2.KeyParameters))
 						})
 					} else {
 						// GigaChat3.5.jinja:443:25 {%- else -%}
@@ -3178,7 +3178,7 @@ func renderGigaChat3_5_renderExamplesLlama(w *jinja2.Writer, functions jinja2.Va
 						params = llamacpp.FilterTojson(llamacpp.ItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 					}
 					// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-					call = llamacpp.Concat(jinja2.Lit("{\"name\": \""), llamacpp.ItemStr(function, "name"), jinja2.Lit("\", \"arguments\": "), params, jinja2.Lit("}"))
+					call = llamacpp.Concat(jinja2.Lit("{\"name\": \""), llamacpp.ItemStrKey(function, jinja2.KeyName), jinja2.Lit("\", \"arguments\": "), params, jinja2.Lit("}"))
 					// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
 					llamacpp.CheckNamespace(nsPrompt)
 					// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
@@ -3220,10 +3220,10 @@ func renderGigaChat3_5_renderRoleMessageLlama(w *jinja2.Writer, message, role, a
 	// GigaChat3.5.jinja:473:5 {%- if not role -%}
 	if !llamacpp.Truthy(role) {
 		// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
-		role = llamacpp.ItemStr(message, "role")
+		role = llamacpp.ItemStrKey(message, jinja2.KeyRole)
 	}
 	// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
-	messageContent2 := llamacpp.ItemStr(message, "content")
+	messageContent2 := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 	if !llamacpp.IsNone(messageContent2) {
 		messageContent = messageContent2
 	} else {
@@ -3245,15 +3245,15 @@ func renderGigaChat3_5_renderRoleMessageLlama(w *jinja2.Writer, message, role, a
 		for i := range items {
 			f := items[len(items)-1-i]
 			// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-			tokenized = llamacpp.Concat(llamacpp.ItemAttr(addTokens, "file_start"), llamacpp.FilterTojson(llamacpp.CallMissingGlobal(w, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", llamacpp.FilterString(llamacpp.ItemAttr(f, "id"))), jinja2.KW("name", llamacpp.FilterString(llamacpp.ItemAttr(f, "name"))), jinja2.KW("type", llamacpp.FilterString(llamacpp.ItemAttr(f, "type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(llamacpp.ItemAttr(f, "type"), "doc"), func() jinja2.Value {
-				return llamacpp.Item(addTokens, llamacpp.ItemAttr(f, "type"))
+			tokenized = llamacpp.Concat(llamacpp.ItemAttr(addTokens, "file_start"), llamacpp.FilterTojson(llamacpp.CallMissingGlobal(w, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", llamacpp.FilterString(llamacpp.ItemAttrKey(f, jinja2.KeyID))), jinja2.KW("name", llamacpp.FilterString(llamacpp.ItemAttrKey(f, jinja2.KeyName))), jinja2.KW("type", llamacpp.FilterString(llamacpp.ItemAttrKey(f, jinja2.KeyType)))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(llamacpp.ItemAttrKey(f, jinja2.KeyType), "doc"), func() jinja2.Value {
+				return llamacpp.Item(addTokens, llamacpp.ItemAttrKey(f, jinja2.KeyType))
 			}, func() jinja2.Value {
-				return llamacpp.FilterDefault(llamacpp.ItemAttr(f, "content"), []jinja2.Value{jinja2.Lit("")}, nil)
+				return llamacpp.FilterDefault(llamacpp.ItemAttrKey(f, jinja2.KeyContent), []jinja2.Value{jinja2.Lit("")}, nil)
 			}), llamacpp.ItemAttr(addTokens, "file_end"))
 			// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
 			if llamacpp.Truthy(llamacpp.MethodGetDefault(message, jinja2.Lit("file_placeholders"), jinja2.Bool(false))) {
 				// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-				placeholder = llamacpp.Concat(jinja2.Lit("<file_placeholder_"), llamacpp.ItemAttr(f, "id"), jinja2.Lit(">"))
+				placeholder = llamacpp.Concat(jinja2.Lit("<file_placeholder_"), llamacpp.ItemAttrKey(f, jinja2.KeyID), jinja2.Lit(">"))
 				// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
 				llamacpp.CheckNamespace(nsEmbedResult)
 				// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
@@ -3305,14 +3305,14 @@ func renderGigaChat3_5_renderFunctionDescriptionsLlama(w *jinja2.Writer, message
 	var toolId jinja2.Value
 	for _, tool := range llamacpp.Iterate(w, FUNCTION_DESCRIPTIONS) {
 		// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
-		tool2Id := llamacpp.ItemAttr(tool, "id")
+		tool2Id := llamacpp.ItemAttrKey(tool, jinja2.KeyID)
 		if llamacpp.IsDefined(tool2Id) {
 			toolId = tool2Id
 		} else {
-			toolId = llamacpp.ItemAttr(tool, "name")
+			toolId = llamacpp.ItemAttrKey(tool, jinja2.KeyName)
 		}
 		// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
-		if llamacpp.In(toolId, functionIds) || llamacpp.In(llamacpp.ItemAttr(tool, "name"), functionIds) {
+		if llamacpp.In(toolId, functionIds) || llamacpp.In(llamacpp.ItemAttrKey(tool, jinja2.KeyName), functionIds) {
 			// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
 			llamacpp.CheckNamespace(nsCurrentTools)
 			// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
@@ -3361,7 +3361,7 @@ func renderGigaChat3_5_renderGcmlInvokeLlama(w *jinja2.Writer, call jinja2.Value
 	// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 	inner = call
 	// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
-	innerFunction := llamacpp.ItemAttr(inner, "function")
+	innerFunction := llamacpp.ItemAttrKey(inner, jinja2.KeyFunction)
 	if llamacpp.Truthy(innerFunction) {
 		// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
 		inner = innerFunction
@@ -3375,7 +3375,7 @@ func renderGigaChat3_5_renderGcmlInvokeLlama(w *jinja2.Writer, call jinja2.Value
 	}
 	// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
 	w.WriteString("<｜GCML｜invoke name=\"")
-	llamacpp.WriteStr(w, llamacpp.ItemStr(inner, "name"))
+	llamacpp.WriteStr(w, llamacpp.ItemStrKey(inner, jinja2.KeyName))
 	w.WriteString("\">\n")
 	// GigaChat3.5.jinja:553:5 {%- if args -%}
 	if llamacpp.Truthy(args) {

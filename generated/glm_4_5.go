@@ -73,7 +73,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// glm_4_5.jinja:40:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(m, jinja2.KeyRole), "user") {
 			// glm_4_5.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -85,12 +85,12 @@ func renderGlm4_5(w *jinja2.Writer) {
 		var userContent, reasoningContent, content, parts, beforeFirstClose, innerParts, extractedReasoning jinja2.Value
 		var afterLastClose jinja2.Value
 		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := jinja2.ItemAttr(m, "role")
+		mRole := jinja2.ItemAttrKey(m, jinja2.KeyRole)
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
 			userContent = w.Capture(func() {
-				renderGlm4_5_visibleText(w, jinja2.ItemAttr(m, "content"))
+				renderGlm4_5_visibleText(w, jinja2.ItemAttrKey(m, jinja2.KeyContent))
 			})
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			jinja2.Write(w, userContent)
@@ -107,10 +107,10 @@ func renderGlm4_5(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				renderGlm4_5_visibleText(w, jinja2.ItemAttr(m, "content"))
+				renderGlm4_5_visibleText(w, jinja2.ItemAttrKey(m, jinja2.KeyContent))
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := jinja2.ItemAttr(m, "reasoning_content")
+			mReasoningContent := jinja2.ItemAttrKey(m, jinja2.KeyReasoningContent)
 			if jinja2.IsString(mReasoningContent) {
 				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -151,13 +151,13 @@ func renderGlm4_5(w *jinja2.Writer) {
 				jinja2.WriteStr(w, jinja2.MethodStrip(content))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
-			mToolCalls := jinja2.ItemAttr(m, "tool_calls")
+			mToolCalls := jinja2.ItemAttrKey(m, jinja2.KeyToolCalls)
 			if mToolCalls.Truthy() {
 				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
 				for _, tc := range jinja2.Iterate(w, mToolCalls) {
 					var tcObj jinja2.Value
 					// glm_4_5.jinja:76:1 {%- if tc.function %}
-					tcFunction := jinja2.ItemAttr(tc, "function")
+					tcFunction := jinja2.ItemAttrKey(tc, jinja2.KeyFunction)
 					if tcFunction.Truthy() {
 						// glm_4_5.jinja:77:5 {%- set tc_obj = tc.function %}
 						tcObj = tcFunction
@@ -168,9 +168,9 @@ func renderGlm4_5(w *jinja2.Writer) {
 					}
 					// glm_4_5.jinja:81:1 {{ '\n<tool_call>' + tc_obj.name }}
 					w.WriteString("\n<tool_call>")
-					jinja2.WriteStr(w, jinja2.ItemAttr(tcObj, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(tcObj, jinja2.KeyName))
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
-					tcObjArguments := jinja2.ItemAttr(tcObj, "arguments")
+					tcObjArguments := jinja2.ItemAttrKey(tcObj, jinja2.KeyArguments)
 					if jinja2.IsMapping(tcObjArguments) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
 						keys, values := jinja2.DictItems(tcObjArguments)
@@ -202,10 +202,10 @@ func renderGlm4_5(w *jinja2.Writer) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
-			mContent := jinja2.ItemAttr(m, "content")
+			mContent := jinja2.ItemAttrKey(m, jinja2.KeyContent)
 			if jinja2.IsString(mContent) {
 				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -232,7 +232,7 @@ func renderGlm4_5(w *jinja2.Writer) {
 			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
-			renderGlm4_5_visibleText(w, jinja2.ItemAttr(m, "content"))
+			renderGlm4_5_visibleText(w, jinja2.ItemAttrKey(m, jinja2.KeyContent))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -262,9 +262,9 @@ func renderGlm4_5_visibleText(w *jinja2.Writer, content jinja2.Value) {
 		// glm_4_5.jinja:27:9 {%- for item in content -%}
 		for _, item := range jinja2.Iterate(w, content) {
 			// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// glm_4_5.jinja:29:17 {{- item.text }}
-				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+				jinja2.Write(w, jinja2.ItemAttrKey(item, jinja2.KeyText))
 			} else if jinja2.IsString(item) {
 				// glm_4_5.jinja:30:17 {%- elif item is string -%}
 				// glm_4_5.jinja:31:17 {{- item }}
@@ -307,7 +307,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// glm_4_5.jinja:40:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(m, jinja2.KeyRole), "user") {
 			// glm_4_5.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -320,12 +320,12 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		m := items2[i]
 		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := llamacpp.ItemAttr(m, "role")
+		mRole := llamacpp.ItemAttrKey(m, jinja2.KeyRole)
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
 			userContent = w.Capture(func() {
-				renderGlm4_5_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
+				renderGlm4_5_visibleTextLlama(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 			})
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			llamacpp.Write(w, userContent)
@@ -342,10 +342,10 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				renderGlm4_5_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
+				renderGlm4_5_visibleTextLlama(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := llamacpp.ItemAttr(m, "reasoning_content")
+			mReasoningContent := llamacpp.ItemAttrKey(m, jinja2.KeyReasoningContent)
 			if llamacpp.IsString(mReasoningContent) {
 				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -386,14 +386,14 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, llamacpp.MethodStrip(content))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
-			mToolCalls := llamacpp.ItemAttr(m, "tool_calls")
+			mToolCalls := llamacpp.ItemAttrKey(m, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(mToolCalls) {
 				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var tcObj jinja2.Value
 				for _, tc := range llamacpp.Iterate(w, mToolCalls) {
 					// glm_4_5.jinja:76:1 {%- if tc.function %}
-					tcFunction := llamacpp.ItemAttr(tc, "function")
+					tcFunction := llamacpp.ItemAttrKey(tc, jinja2.KeyFunction)
 					if llamacpp.Truthy(tcFunction) {
 						// glm_4_5.jinja:77:5 {%- set tc_obj = tc.function %}
 						tcObj = tcFunction
@@ -404,9 +404,9 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 					}
 					// glm_4_5.jinja:81:1 {{ '\n<tool_call>' + tc_obj.name }}
 					w.WriteString("\n<tool_call>")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(tcObj, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tcObj, jinja2.KeyName))
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
-					tcObjArguments := llamacpp.ItemAttr(tcObj, "arguments")
+					tcObjArguments := llamacpp.ItemAttrKey(tcObj, jinja2.KeyArguments)
 					if llamacpp.IsMapping(tcObjArguments) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -440,10 +440,10 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
-			mContent := llamacpp.ItemAttr(m, "content")
+			mContent := llamacpp.ItemAttrKey(m, jinja2.KeyContent)
 			if llamacpp.IsString(mContent) {
 				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -470,7 +470,7 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
-			renderGlm4_5_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
+			renderGlm4_5_visibleTextLlama(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -500,9 +500,9 @@ func renderGlm4_5_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
 		// glm_4_5.jinja:27:9 {%- for item in content -%}
 		for _, item := range llamacpp.Iterate(w, content) {
 			// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// glm_4_5.jinja:29:17 {{- item.text }}
-				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(item, jinja2.KeyText))
 			} else if llamacpp.IsString(item) {
 				// glm_4_5.jinja:30:17 {%- elif item is string -%}
 				// glm_4_5.jinja:31:17 {{- item }}

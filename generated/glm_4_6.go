@@ -73,7 +73,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(m, jinja2.KeyRole), "user") {
 			// GLM-4.6.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -84,14 +84,14 @@ func renderGLM4_6(w *jinja2.Writer) {
 		m := items2[i]
 		var reasoningContent, content jinja2.Value
 		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := jinja2.ItemAttr(m, "role")
+		mRole := jinja2.ItemAttrKey(m, jinja2.KeyRole)
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
-			renderGLM4_6_visibleText(w, jinja2.ItemAttr(m, "content"))
+			renderGLM4_6_visibleText(w, jinja2.ItemAttrKey(m, jinja2.KeyContent))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			if (jinja2.IsDefined(enableThinking) && !enableThinking.Truthy()) && !jinja2.MethodEndswith(w.Capture(func() {
-				renderGLM4_6_visibleText(w, jinja2.ItemAttr(m, "content"))
+				renderGLM4_6_visibleText(w, jinja2.ItemAttrKey(m, jinja2.KeyContent))
 			}), jinja2.Lit("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
@@ -104,10 +104,10 @@ func renderGLM4_6(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				renderGLM4_6_visibleText(w, jinja2.ItemAttr(m, "content"))
+				renderGLM4_6_visibleText(w, jinja2.ItemAttrKey(m, jinja2.KeyContent))
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := jinja2.ItemAttr(m, "reasoning_content")
+			mReasoningContent := jinja2.ItemAttrKey(m, jinja2.KeyReasoningContent)
 			if jinja2.IsString(mReasoningContent) {
 				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -138,23 +138,23 @@ func renderGLM4_6(w *jinja2.Writer) {
 				jinja2.WriteStr(w, jinja2.MethodStrip(content))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
-			mToolCalls := jinja2.ItemAttr(m, "tool_calls")
+			mToolCalls := jinja2.ItemAttrKey(m, jinja2.KeyToolCalls)
 			if mToolCalls.Truthy() {
 				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
 				for _, tc := range jinja2.Iterate(w, mToolCalls) {
 					var args jinja2.Value
 					// GLM-4.6.jinja:70:1 {%- if tc.function %}
-					tcFunction := jinja2.ItemAttr(tc, "function")
+					tcFunction := jinja2.ItemAttrKey(tc, jinja2.KeyFunction)
 					if tcFunction.Truthy() {
 						// GLM-4.6.jinja:71:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.6.jinja:73:1 {{ '\n<tool_call>' + tc.name }}
 					w.WriteString("\n<tool_call>")
-					jinja2.WriteStr(w, jinja2.ItemAttr(tc, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(tc, jinja2.KeyName))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
-					args = jinja2.Or(jinja2.ItemAttr(tc, "arguments"), func() jinja2.Value {
+					args = jinja2.Or(jinja2.ItemAttrKey(tc, jinja2.KeyArguments), func() jinja2.Value {
 						return jinja2.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
@@ -187,10 +187,10 @@ func renderGLM4_6(w *jinja2.Writer) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
-			mContent := jinja2.ItemAttr(m, "content")
+			mContent := jinja2.ItemAttrKey(m, jinja2.KeyContent)
 			if jinja2.IsString(mContent) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -217,7 +217,7 @@ func renderGLM4_6(w *jinja2.Writer) {
 			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
-			renderGLM4_6_visibleText(w, jinja2.ItemAttr(m, "content"))
+			renderGLM4_6_visibleText(w, jinja2.ItemAttrKey(m, jinja2.KeyContent))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -247,9 +247,9 @@ func renderGLM4_6_visibleText(w *jinja2.Writer, content jinja2.Value) {
 		// GLM-4.6.jinja:27:9 {%- for item in content -%}
 		for _, item := range jinja2.Iterate(w, content) {
 			// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// GLM-4.6.jinja:29:17 {{- item.text }}
-				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+				jinja2.Write(w, jinja2.ItemAttrKey(item, jinja2.KeyText))
 			} else if jinja2.IsString(item) {
 				// GLM-4.6.jinja:30:17 {%- elif item is string -%}
 				// GLM-4.6.jinja:31:17 {{- item }}
@@ -292,7 +292,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(m, jinja2.KeyRole), "user") {
 			// GLM-4.6.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -304,14 +304,14 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		m := items2[i]
 		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := llamacpp.ItemAttr(m, "role")
+		mRole := llamacpp.ItemAttrKey(m, jinja2.KeyRole)
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
-			renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
+			renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
 			if (llamacpp.IsDefined(enableThinking) && !llamacpp.Truthy(enableThinking)) && !llamacpp.Truthy(llamacpp.MethodEndswith(w.Capture(func() {
-				renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
+				renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 			}), jinja2.Lit("/nothink"))) {
 				w.WriteString("/nothink")
 			} else {
@@ -324,10 +324,10 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
+				renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := llamacpp.ItemAttr(m, "reasoning_content")
+			mReasoningContent := llamacpp.ItemAttrKey(m, jinja2.KeyReasoningContent)
 			if llamacpp.IsString(mReasoningContent) {
 				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -358,24 +358,24 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, llamacpp.MethodStrip(content))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
-			mToolCalls := llamacpp.ItemAttr(m, "tool_calls")
+			mToolCalls := llamacpp.ItemAttrKey(m, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(mToolCalls) {
 				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
 				for _, tc := range llamacpp.Iterate(w, mToolCalls) {
 					// GLM-4.6.jinja:70:1 {%- if tc.function %}
-					tcFunction := llamacpp.ItemAttr(tc, "function")
+					tcFunction := llamacpp.ItemAttrKey(tc, jinja2.KeyFunction)
 					if llamacpp.Truthy(tcFunction) {
 						// GLM-4.6.jinja:71:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.6.jinja:73:1 {{ '\n<tool_call>' + tc.name }}
 					w.WriteString("\n<tool_call>")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(tc, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tc, jinja2.KeyName))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
-					args = llamacpp.Or(llamacpp.ItemAttr(tc, "arguments"), func() jinja2.Value {
+					args = llamacpp.Or(llamacpp.ItemAttrKey(tc, jinja2.KeyArguments), func() jinja2.Value {
 						return jinja2.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
@@ -410,10 +410,10 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
-			mContent := llamacpp.ItemAttr(m, "content")
+			mContent := llamacpp.ItemAttrKey(m, jinja2.KeyContent)
 			if llamacpp.IsString(mContent) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -440,7 +440,7 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
-			renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
+			renderGLM4_6_visibleTextLlama(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -470,9 +470,9 @@ func renderGLM4_6_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
 		// GLM-4.6.jinja:27:9 {%- for item in content -%}
 		for _, item := range llamacpp.Iterate(w, content) {
 			// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// GLM-4.6.jinja:29:17 {{- item.text }}
-				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(item, jinja2.KeyText))
 			} else if llamacpp.IsString(item) {
 				// GLM-4.6.jinja:30:17 {%- elif item is string -%}
 				// GLM-4.6.jinja:31:17 {{- item }}

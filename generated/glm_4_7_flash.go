@@ -75,7 +75,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// GLM-4.7-Flash.jinja:34:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(m, jinja2.KeyRole), "user") {
 			// GLM-4.7-Flash.jinja:35:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -87,11 +87,11 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 		var reasoningContent, content jinja2.Value
 		clearThinking := clearThinkingInput
 		// GLM-4.7-Flash.jinja:39:1 {%- if m.role == 'user' -%}
-		mRole := jinja2.ItemAttr(m, "role")
+		mRole := jinja2.ItemAttrKey(m, jinja2.KeyRole)
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39:36 {{ visible_text(m.content) }}
-			renderGLM4_7Flash_visibleText(w, jinja2.ItemAttr(m, "content"))
+			renderGLM4_7Flash_visibleText(w, jinja2.ItemAttrKey(m, jinja2.KeyContent))
 		} else if jinja2.EqStr(mRole, "assistant") {
 			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
@@ -99,10 +99,10 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				renderGLM4_7Flash_visibleText(w, jinja2.ItemAttr(m, "content"))
+				renderGLM4_7Flash_visibleText(w, jinja2.ItemAttrKey(m, jinja2.KeyContent))
 			})
 			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := jinja2.ItemAttr(m, "reasoning_content")
+			mReasoningContent := jinja2.ItemAttrKey(m, jinja2.KeyReasoningContent)
 			if jinja2.IsString(mReasoningContent) {
 				// GLM-4.7-Flash.jinja:45:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -132,22 +132,22 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.MethodStrip(content))
 			}
 			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
-			mToolCalls := jinja2.ItemAttr(m, "tool_calls")
+			mToolCalls := jinja2.ItemAttrKey(m, jinja2.KeyToolCalls)
 			if mToolCalls.Truthy() {
 				// GLM-4.7-Flash.jinja:61:1 {% for tc in m.tool_calls %}
 				for _, tc := range jinja2.Iterate(w, mToolCalls) {
 					var args jinja2.Value
 					// GLM-4.7-Flash.jinja:62:1 {%- if tc.function %}
-					tcFunction := jinja2.ItemAttr(tc, "function")
+					tcFunction := jinja2.ItemAttrKey(tc, jinja2.KeyFunction)
 					if tcFunction.Truthy() {
 						// GLM-4.7-Flash.jinja:63:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.7-Flash.jinja:65:1 {{- '<tool_call>' + tc.name -}}
 					w.WriteString("<tool_call>")
-					jinja2.WriteStr(w, jinja2.ItemAttr(tc, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(tc, jinja2.KeyName))
 					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
-					args = jinja2.ItemAttr(tc, "arguments")
+					args = jinja2.ItemAttrKey(tc, jinja2.KeyArguments)
 					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
 					keys, values := jinja2.DictItems(args)
 					for i := range w.Count(len(keys)) {
@@ -171,10 +171,10 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.7-Flash.jinja:68:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.7-Flash.jinja:69:1 {%- if m.content is string -%}
-			mContent := jinja2.ItemAttr(m, "content")
+			mContent := jinja2.ItemAttrKey(m, jinja2.KeyContent)
 			if jinja2.IsString(mContent) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
@@ -201,7 +201,7 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			// GLM-4.7-Flash.jinja:80:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81:11 {{ visible_text(m.content) }}
-			renderGLM4_7Flash_visibleText(w, jinja2.ItemAttr(m, "content"))
+			renderGLM4_7Flash_visibleText(w, jinja2.ItemAttrKey(m, jinja2.KeyContent))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -231,9 +231,9 @@ func renderGLM4_7Flash_visibleText(w *jinja2.Writer, content jinja2.Value) {
 		// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
 		for _, item := range jinja2.Iterate(w, content) {
 			// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
-			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
-				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+				jinja2.Write(w, jinja2.ItemAttrKey(item, jinja2.KeyText))
 			} else if jinja2.IsString(item) {
 				// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
 				// GLM-4.7-Flash.jinja:25:17 {{- item }}
@@ -277,7 +277,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// GLM-4.7-Flash.jinja:34:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(m, jinja2.KeyRole), "user") {
 			// GLM-4.7-Flash.jinja:35:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -290,11 +290,11 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 	for i := range items2 {
 		m := items2[i]
 		// GLM-4.7-Flash.jinja:39:1 {%- if m.role == 'user' -%}
-		mRole := llamacpp.ItemAttr(m, "role")
+		mRole := llamacpp.ItemAttrKey(m, jinja2.KeyRole)
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39:36 {{ visible_text(m.content) }}
-			renderGLM4_7Flash_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
+			renderGLM4_7Flash_visibleTextLlama(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 		} else if jinja2.EqStr(mRole, "assistant") {
 			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
@@ -302,10 +302,10 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				renderGLM4_7Flash_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
+				renderGLM4_7Flash_visibleTextLlama(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 			})
 			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := llamacpp.ItemAttr(m, "reasoning_content")
+			mReasoningContent := llamacpp.ItemAttrKey(m, jinja2.KeyReasoningContent)
 			if llamacpp.IsString(mReasoningContent) {
 				// GLM-4.7-Flash.jinja:45:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
@@ -335,23 +335,23 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 				llamacpp.Write(w, llamacpp.MethodStrip(content))
 			}
 			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
-			mToolCalls := llamacpp.ItemAttr(m, "tool_calls")
+			mToolCalls := llamacpp.ItemAttrKey(m, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(mToolCalls) {
 				// GLM-4.7-Flash.jinja:61:1 {% for tc in m.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
 				for _, tc := range llamacpp.Iterate(w, mToolCalls) {
 					// GLM-4.7-Flash.jinja:62:1 {%- if tc.function %}
-					tcFunction := llamacpp.ItemAttr(tc, "function")
+					tcFunction := llamacpp.ItemAttrKey(tc, jinja2.KeyFunction)
 					if llamacpp.Truthy(tcFunction) {
 						// GLM-4.7-Flash.jinja:63:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.7-Flash.jinja:65:1 {{- '<tool_call>' + tc.name -}}
 					w.WriteString("<tool_call>")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(tc, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tc, jinja2.KeyName))
 					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
-					args = llamacpp.ItemAttr(tc, "arguments")
+					args = llamacpp.ItemAttrKey(tc, jinja2.KeyArguments)
 					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -377,10 +377,10 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.7-Flash.jinja:68:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.7-Flash.jinja:69:1 {%- if m.content is string -%}
-			mContent := llamacpp.ItemAttr(m, "content")
+			mContent := llamacpp.ItemAttrKey(m, jinja2.KeyContent)
 			if llamacpp.IsString(mContent) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
@@ -407,7 +407,7 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			// GLM-4.7-Flash.jinja:80:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81:11 {{ visible_text(m.content) }}
-			renderGLM4_7Flash_visibleTextLlama(w, llamacpp.ItemAttr(m, "content"))
+			renderGLM4_7Flash_visibleTextLlama(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -437,9 +437,9 @@ func renderGLM4_7Flash_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) 
 		// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
 		for _, item := range llamacpp.Iterate(w, content) {
 			// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
-			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
-				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(item, jinja2.KeyText))
 			} else if llamacpp.IsString(item) {
 				// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
 				// GLM-4.7-Flash.jinja:25:17 {{- item }}

@@ -42,9 +42,9 @@ func renderGlmedge(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
 		w.WriteString("<|")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("|>\n")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 	}
 	w.WriteString("<|assistant|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -60,9 +60,9 @@ func renderGlmedgeLlama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
 		w.WriteString("<|")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("|>\n")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 	}
 	w.WriteString("<|assistant|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt

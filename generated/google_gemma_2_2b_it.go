@@ -47,7 +47,7 @@ func renderGoogleGemma2_2bIt(w *jinja2.Writer) {
 	// google-gemma-2-2b-it.jinja:1:1 {{ bos_token }}
 	jinja2.Write(w, bosToken)
 	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
-	if jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
 		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("System role not supported")))
 	}
@@ -57,7 +57,7 @@ func renderGoogleGemma2_2bIt(w *jinja2.Writer) {
 		message := items[i]
 		var role jinja2.Value
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(messageRole, "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.SmallInt(int64(i)), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
 			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Conversation roles must alternate user/assistant/user/assistant/...")))
@@ -75,7 +75,7 @@ func renderGoogleGemma2_2bIt(w *jinja2.Writer) {
 		w.WriteString("<start_of_turn>")
 		jinja2.WriteStr(w, role)
 		w.WriteString("\n")
-		jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil))
+		jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil))
 		w.WriteString("<end_of_turn>\n")
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -96,7 +96,7 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 	// google-gemma-2-2b-it.jinja:1:1 {{ bos_token }}
 	llamacpp.Write(w, bosToken)
 	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
-	if jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
 		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("System role not supported")))
 	}
@@ -107,12 +107,12 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
-		if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(jinja2.SmallInt(int64(i)), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+		if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(jinja2.SmallInt(int64(i)), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
 			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// google-gemma-2-2b-it.jinja:1:352 {% set role = 'model' %}
 			role = jinja2.Lit("model")
@@ -125,7 +125,7 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 		w.WriteString("<start_of_turn>")
 		llamacpp.WriteStr(w, role)
 		w.WriteString("\n")
-		llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil))
+		llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil))
 		w.WriteString("<end_of_turn>\n")
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt

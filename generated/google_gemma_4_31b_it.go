@@ -76,7 +76,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// google-gemma-4-31B-it.jinja:179:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system", "developer") {
+	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if jinja2.IsDefined(enableThinking) && enableThinking.Truthy() {
@@ -88,9 +88,9 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 		}
 		// google-gemma-4-31B-it.jinja:188:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.InStrs(jinja2.ItemStr(messages0, "role"), "system", "developer") {
+		if jinja2.InStrs(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system", "developer") {
 			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStrKey(messages0, jinja2.KeyContent), nil, nil))
 			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
@@ -117,7 +117,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
 	for _, i := range jinja2.Iterate(w, jinja2.Range(w, jinja2.FilterLength(loopMessages))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
-		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(loopMessages, i), "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStrKey(jinja2.Item(loopMessages, i), jinja2.KeyRole), "user") {
 			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
 			nsTurnLastUserIdx = i
 		}
@@ -128,16 +128,16 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 		message := items[i]
 		var role, continueSameModelTurn, thinkingText jinja2.Value
 		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
-		if !jinja2.EqStr(jinja2.ItemStr(message, "role"), "tool") {
+		if !jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%}
 			jinja2.SetAttr(ns, "prev_message_type", jinja2.None())
 			// google-gemma-4-31B-it.jinja:217:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-			if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
+			if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 				role = jinja2.Lit("model")
 			} else {
-				role = jinja2.ItemStr(message, "role")
+				role = jinja2.ItemStrKey(message, jinja2.KeyRole)
 			}
 			// google-gemma-4-31B-it.jinja:219:5 {%- set prev_nt = namespace(role=None, found=false) -%}
 			prevNtRole := jinja2.None()
@@ -149,9 +149,9 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
-						if !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(loopMessages, j), "role"), "tool") {
+						if !jinja2.EqStr(jinja2.ItemStrKey(jinja2.Item(loopMessages, j), jinja2.KeyRole), "tool") {
 							// google-gemma-4-31B-it.jinja:224:21 {%- set prev_nt.role = loop_messages[j]['role'] -%}
-							prevNtRole = jinja2.ItemStr(jinja2.Item(loopMessages, j), "role")
+							prevNtRole = jinja2.ItemStrKey(jinja2.Item(loopMessages, j), jinja2.KeyRole)
 							// google-gemma-4-31B-it.jinja:225:21 {%- set prev_nt.found = true -%}
 							prevNtFound = true
 						}
@@ -181,19 +181,19 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				w.WriteString("\n<channel|>")
 			}
 			// google-gemma-4-31B-it.jinja:241:13 {%- if message['tool_calls'] -%}
-			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// google-gemma-4-31B-it.jinja:242:17 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var function jinja2.Value
 					// google-gemma-4-31B-it.jinja:243:21 {%- set function = tool_call['function'] -%}
-					function = jinja2.ItemStr(toolCall, "function")
+					function = jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
 					// google-gemma-4-31B-it.jinja:244:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 					w.WriteString("<|tool_call>call:")
-					jinja2.WriteStr(w, jinja2.ItemStr(function, "name"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(function, jinja2.KeyName))
 					w.WriteString("{")
 					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
-					functionArguments := jinja2.ItemStr(function, "arguments")
+					functionArguments := jinja2.ItemStrKey(function, jinja2.KeyArguments)
 					if jinja2.IsMapping(functionArguments) {
 						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
 						nsArgsFoundFirst := false
@@ -235,7 +235,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
 				for _, toolResponse := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_responses")) {
 					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
-					renderGoogleGemma4_31B_It_formatToolResponseBlock(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil), jinja2.ItemStr(toolResponse, "response"))
+					renderGoogleGemma4_31B_It_formatToolResponseBlock(w, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil), jinja2.ItemStr(toolResponse, "response"))
 					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
@@ -252,7 +252,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 					var follow, toolBody jinja2.Value
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
-					} else if !jinja2.EqStr(jinja2.ItemStr(jinja2.Item(loopMessages, k), "role"), "tool") {
+					} else if !jinja2.EqStr(jinja2.ItemStrKey(jinja2.Item(loopMessages, k), jinja2.KeyRole), "tool") {
 						// google-gemma-4-31B-it.jinja:273:25 {%- elif loop_messages[k]['role'] != 'tool' -%}
 						// google-gemma-4-31B-it.jinja:274:25 {%- set ns_tool_scan.stopped = true -%}
 						nsToolScanStopped = true
@@ -267,7 +267,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
 							if jinja2.Eq(jinja2.MethodGet(tc, jinja2.Lit("id")), jinja2.MethodGet(follow, jinja2.Lit("tool_call_id"))) {
 								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
-								nsTnameName = jinja2.ItemStr(jinja2.ItemStr(tc, "function"), "name")
+								nsTnameName = jinja2.ItemStrKey(jinja2.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyName)
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
@@ -305,7 +305,7 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				}
 			}
 			// google-gemma-4-31B-it.jinja:305:13 {%- if message['content'] is string -%}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// google-gemma-4-31B-it.jinja:306:17 {%- if role == 'model' -%}
 				if jinja2.EqStr(role, "model") {
@@ -321,16 +321,16 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 				// google-gemma-4-31B-it.jinja:312:17 {%- for item in message['content'] -%}
 				for _, item := range jinja2.Iterate(w, messageContent) {
 					// google-gemma-4-31B-it.jinja:313:21 {%- if item['type'] == 'text' -%}
-					itemType := jinja2.ItemStr(item, "type")
+					itemType := jinja2.ItemStrKey(item, jinja2.KeyType)
 					if jinja2.EqStr(itemType, "text") {
 						// google-gemma-4-31B-it.jinja:314:25 {%- if role == 'model' -%}
 						if jinja2.EqStr(role, "model") {
 							// google-gemma-4-31B-it.jinja:315:29 {{- strip_thinking(item['text']) -}}
-							renderGoogleGemma4_31B_It_stripThinking(w, jinja2.ItemStr(item, "text"))
+							renderGoogleGemma4_31B_It_stripThinking(w, jinja2.ItemStrKey(item, jinja2.KeyText))
 						} else {
 							// google-gemma-4-31B-it.jinja:316:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:317:29 {{- item['text'] | trim -}}
-							jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(item, "text"), nil, nil))
+							jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStrKey(item, jinja2.KeyText), nil, nil))
 						}
 					} else if jinja2.EqStr(itemType, "image") {
 						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
@@ -412,7 +412,7 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 			jinja2.Write(w, key)
 			w.WriteString(":{")
 			// google-gemma-4-31B-it.jinja:10:13 {%- if value['description'] -%}
-			valueDescription := jinja2.ItemStr(value, "description")
+			valueDescription := jinja2.ItemStrKey(value, jinja2.KeyDescription)
 			if valueDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it.jinja:11:34 {{ value['description'] }}
@@ -422,10 +422,10 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 				addComma = jinja2.Bool(true)
 			}
 			// google-gemma-4-31B-it.jinja:14:13 {%- if value['type'] | upper == 'STRING' -%}
-			valueType := jinja2.ItemStr(value, "type")
+			valueType := jinja2.ItemStrKey(value, jinja2.KeyType)
 			if jinja2.EqStr(jinja2.FilterUpper(valueType), "STRING") {
 				// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
-				valueEnum := jinja2.ItemStr(value, "enum")
+				valueEnum := jinja2.ItemStrKey(value, jinja2.KeyEnum)
 				if valueEnum.Truthy() {
 					// google-gemma-4-31B-it.jinja:16:21 {%- if add_comma %}
 					if addComma.Truthy() {
@@ -477,7 +477,7 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 								if jinja2.IsMapping(itemValue) {
 									// google-gemma-4-31B-it.jinja:31:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 									jinja2.Write(w, w.Capture(func() {
-										renderGoogleGemma4_31B_It_formatParameters(w, itemValue, jinja2.FilterDefault(jinja2.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+										renderGoogleGemma4_31B_It_formatParameters(w, itemValue, jinja2.FilterDefault(jinja2.ItemStrKey(valueItems, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 									}))
 								}
 								w.WriteString("}")
@@ -539,7 +539,7 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 			// google-gemma-4-31B-it.jinja:59:13 {%- if value['type'] | upper == 'OBJECT' -%}
 			if jinja2.EqStr(jinja2.FilterUpper(valueType), "OBJECT") {
 				// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-				valueProperties := jinja2.ItemStr(value, "properties")
+				valueProperties := jinja2.ItemStrKey(value, jinja2.KeyProperties)
 				if jinja2.IsDefined(valueProperties) && jinja2.IsMapping(valueProperties) {
 					// google-gemma-4-31B-it.jinja:61:21 {%- if add_comma %}
 					if addComma.Truthy() {
@@ -552,7 +552,7 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 					w.WriteString("properties:{")
 					// google-gemma-4-31B-it.jinja:63:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 					jinja2.Write(w, w.Capture(func() {
-						renderGoogleGemma4_31B_It_formatParameters(w, valueProperties, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+						renderGoogleGemma4_31B_It_formatParameters(w, valueProperties, jinja2.FilterDefault(jinja2.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
 					w.WriteString("}")
 				} else if jinja2.IsMapping(value) {
@@ -568,12 +568,12 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 					w.WriteString("properties:{")
 					// google-gemma-4-31B-it.jinja:68:21 {{- format_parameters(value, value['required'] | default([])) -}}
 					jinja2.Write(w, w.Capture(func() {
-						renderGoogleGemma4_31B_It_formatParameters(w, value, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+						renderGoogleGemma4_31B_It_formatParameters(w, value, jinja2.FilterDefault(jinja2.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
 					w.WriteString("}")
 				}
 				// google-gemma-4-31B-it.jinja:71:17 {%- if value['required'] -%}
-				valueRequired := jinja2.ItemStr(value, "required")
+				valueRequired := jinja2.ItemStrKey(value, jinja2.KeyRequired)
 				if valueRequired.Truthy() {
 					// google-gemma-4-31B-it.jinja:72:21 {%- if add_comma %}
 					if addComma.Truthy() {
@@ -624,29 +624,29 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclaration(w *jinja2.Writer, toolD
 	toolData = jinja2.Param(toolData, "tool_data")
 	w.WriteString("declaration:")
 	// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
-	toolDataFunction := jinja2.ItemStr(toolData, "function")
-	jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "name"))
+	toolDataFunction := jinja2.ItemStrKey(toolData, jinja2.KeyFunction)
+	jinja2.Write(w, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyName))
 	w.WriteString("{description:<|\"|>")
 	// google-gemma-4-31B-it.jinja:87:72 {{- tool_data['function']['description'] -}}
-	jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "description"))
+	jinja2.Write(w, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
 	w.WriteString("<|\"|>")
 	// google-gemma-4-31B-it.jinja:88:5 {%- set params = tool_data['function']['parameters'] -%}
-	params = jinja2.ItemStr(toolDataFunction, "parameters")
+	params = jinja2.ItemStrKey(toolDataFunction, jinja2.KeyParameters)
 	// google-gemma-4-31B-it.jinja:89:5 {%- if params -%}
 	if params.Truthy() {
 		w.WriteString(",parameters:{")
 		// google-gemma-4-31B-it.jinja:91:9 {%- if params['properties'] -%}
-		paramsProperties := jinja2.ItemStr(params, "properties")
+		paramsProperties := jinja2.ItemStrKey(params, jinja2.KeyProperties)
 		if paramsProperties.Truthy() {
 			w.WriteString("properties:{")
 			// google-gemma-4-31B-it.jinja:92:26 {{- format_parameters(params['properties'], params['required']) -}}
 			jinja2.Write(w, w.Capture(func() {
-				renderGoogleGemma4_31B_It_formatParameters(w, paramsProperties, jinja2.ItemStr(params, "required"), formatArgument)
+				renderGoogleGemma4_31B_It_formatParameters(w, paramsProperties, jinja2.ItemStrKey(params, jinja2.KeyRequired), formatArgument)
 			}))
 			w.WriteString("},")
 		}
 		// google-gemma-4-31B-it.jinja:94:9 {%- if params['required'] -%}
-		paramsRequired := jinja2.ItemStr(params, "required")
+		paramsRequired := jinja2.ItemStrKey(params, jinja2.KeyRequired)
 		if paramsRequired.Truthy() {
 			w.WriteString("required:[")
 			// google-gemma-4-31B-it.jinja:96:13 {%- for item in params['required'] -%}
@@ -665,7 +665,7 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclaration(w *jinja2.Writer, toolD
 			w.WriteString("],")
 		}
 		// google-gemma-4-31B-it.jinja:102:9 {%- if params['type'] -%}
-		paramsType := jinja2.ItemStr(params, "type")
+		paramsType := jinja2.ItemStrKey(params, jinja2.KeyType)
 		if paramsType.Truthy() {
 			w.WriteString("type:<|\"|>")
 			// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
@@ -679,7 +679,7 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclaration(w *jinja2.Writer, toolD
 		responseDeclaration = jinja2.ItemStr(toolDataFunction, "response")
 		w.WriteString(",response:{")
 		// google-gemma-4-31B-it.jinja:109:9 {%- if response_declaration['description'] -%}
-		responseDeclarationDescription := jinja2.ItemStr(responseDeclaration, "description")
+		responseDeclarationDescription := jinja2.ItemStrKey(responseDeclaration, jinja2.KeyDescription)
 		if responseDeclarationDescription.Truthy() {
 			w.WriteString("description:<|\"|>")
 			// google-gemma-4-31B-it.jinja:110:30 {{- response_declaration['description'] -}}
@@ -687,7 +687,7 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclaration(w *jinja2.Writer, toolD
 			w.WriteString("<|\"|>,")
 		}
 		// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-		responseDeclarationType := jinja2.ItemStr(responseDeclaration, "type")
+		responseDeclarationType := jinja2.ItemStrKey(responseDeclaration, jinja2.KeyType)
 		if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
 			w.WriteString("type:<|\"|>")
 			// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
@@ -887,7 +887,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// google-gemma-4-31B-it.jinja:179:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking)) || llamacpp.Truthy(tools)) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
+	if ((llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking)) || llamacpp.Truthy(tools)) || llamacpp.InStrs(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking) {
@@ -899,9 +899,9 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 		}
 		// google-gemma-4-31B-it.jinja:188:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if llamacpp.InStrs(llamacpp.ItemStr(messages0, "role"), "system", "developer") {
+		if llamacpp.InStrs(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system", "developer") {
 			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(messages0, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(messages0, jinja2.KeyContent), nil, nil))
 			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
@@ -928,7 +928,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
 	for _, i := range llamacpp.Iterate(w, llamacpp.Range(w, llamacpp.FilterLength(loopMessages))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(loopMessages, i), "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.Item(loopMessages, i), jinja2.KeyRole), "user") {
 			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
 			nsTurnLastUserIdx = i
 		}
@@ -940,16 +940,16 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
-		if !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
+		if !jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%}
 			llamacpp.SetAttr(ns, "prev_message_type", jinja2.None())
 			// google-gemma-4-31B-it.jinja:217:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-			if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+			if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 				role = jinja2.Lit("model")
 			} else {
-				role = llamacpp.ItemStr(message, "role")
+				role = llamacpp.ItemStrKey(message, jinja2.KeyRole)
 			}
 			// google-gemma-4-31B-it.jinja:219:5 {%- set prev_nt = namespace(role=None, found=false) -%}
 			prevNtRole := jinja2.None()
@@ -961,9 +961,9 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
-						if !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(loopMessages, j), "role"), "tool") {
+						if !jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.Item(loopMessages, j), jinja2.KeyRole), "tool") {
 							// google-gemma-4-31B-it.jinja:224:21 {%- set prev_nt.role = loop_messages[j]['role'] -%}
-							prevNtRole = llamacpp.ItemStr(llamacpp.Item(loopMessages, j), "role")
+							prevNtRole = llamacpp.ItemStrKey(llamacpp.Item(loopMessages, j), jinja2.KeyRole)
 							// google-gemma-4-31B-it.jinja:225:21 {%- set prev_nt.found = true -%}
 							prevNtFound = true
 						}
@@ -993,20 +993,20 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				w.WriteString("\n<channel|>")
 			}
 			// google-gemma-4-31B-it.jinja:241:13 {%- if message['tool_calls'] -%}
-			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// google-gemma-4-31B-it.jinja:242:17 {%- for tool_call in message['tool_calls'] -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var function jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// google-gemma-4-31B-it.jinja:243:21 {%- set function = tool_call['function'] -%}
-					function = llamacpp.ItemStr(toolCall, "function")
+					function = llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
 					// google-gemma-4-31B-it.jinja:244:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 					w.WriteString("<|tool_call>call:")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(function, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(function, jinja2.KeyName))
 					w.WriteString("{")
 					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
-					functionArguments := llamacpp.ItemStr(function, "arguments")
+					functionArguments := llamacpp.ItemStrKey(function, jinja2.KeyArguments)
 					if llamacpp.IsMapping(functionArguments) {
 						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
 						nsArgsFoundFirst := false
@@ -1050,7 +1050,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
 				for _, toolResponse := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_responses")) {
 					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
-					renderGoogleGemma4_31B_It_formatToolResponseBlockLlama(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil), llamacpp.ItemStr(toolResponse, "response"))
+					renderGoogleGemma4_31B_It_formatToolResponseBlockLlama(w, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil), llamacpp.ItemStr(toolResponse, "response"))
 					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
@@ -1068,7 +1068,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				for _, k := range llamacpp.Iterate(w, llamacpp.Range(w, jinja2.SmallInt(int64(i+1)), llamacpp.FilterLength(loopMessages))) {
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
-					} else if !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(loopMessages, k), "role"), "tool") {
+					} else if !jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.Item(loopMessages, k), jinja2.KeyRole), "tool") {
 						// google-gemma-4-31B-it.jinja:273:25 {%- elif loop_messages[k]['role'] != 'tool' -%}
 						// google-gemma-4-31B-it.jinja:274:25 {%- set ns_tool_scan.stopped = true -%}
 						nsToolScanStopped = true
@@ -1083,7 +1083,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
 							if llamacpp.Eq(llamacpp.MethodGet(tc, jinja2.Lit("id")), llamacpp.MethodGet(follow, jinja2.Lit("tool_call_id"))) {
 								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
-								nsTnameName = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name")
+								nsTnameName = llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyName)
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
@@ -1121,7 +1121,7 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				}
 			}
 			// google-gemma-4-31B-it.jinja:305:13 {%- if message['content'] is string -%}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// google-gemma-4-31B-it.jinja:306:17 {%- if role == 'model' -%}
 				if jinja2.EqStr(role, "model") {
@@ -1137,16 +1137,16 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 				// google-gemma-4-31B-it.jinja:312:17 {%- for item in message['content'] -%}
 				for _, item := range llamacpp.Iterate(w, messageContent) {
 					// google-gemma-4-31B-it.jinja:313:21 {%- if item['type'] == 'text' -%}
-					itemType := llamacpp.ItemStr(item, "type")
+					itemType := llamacpp.ItemStrKey(item, jinja2.KeyType)
 					if jinja2.EqStr(itemType, "text") {
 						// google-gemma-4-31B-it.jinja:314:25 {%- if role == 'model' -%}
 						if jinja2.EqStr(role, "model") {
 							// google-gemma-4-31B-it.jinja:315:29 {{- strip_thinking(item['text']) -}}
-							renderGoogleGemma4_31B_It_stripThinkingLlama(w, llamacpp.ItemStr(item, "text"))
+							renderGoogleGemma4_31B_It_stripThinkingLlama(w, llamacpp.ItemStrKey(item, jinja2.KeyText))
 						} else {
 							// google-gemma-4-31B-it.jinja:316:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:317:29 {{- item['text'] | trim -}}
-							llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(item, "text"), nil, nil))
+							llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(item, jinja2.KeyText), nil, nil))
 						}
 					} else if jinja2.EqStr(itemType, "image") {
 						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
@@ -1232,7 +1232,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 			llamacpp.Write(w, key)
 			w.WriteString(":{")
 			// google-gemma-4-31B-it.jinja:10:13 {%- if value['description'] -%}
-			valueDescription := llamacpp.ItemStr(value, "description")
+			valueDescription := llamacpp.ItemStrKey(value, jinja2.KeyDescription)
 			if llamacpp.Truthy(valueDescription) {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it.jinja:11:34 {{ value['description'] }}
@@ -1242,10 +1242,10 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 				addComma = jinja2.Bool(true)
 			}
 			// google-gemma-4-31B-it.jinja:14:13 {%- if value['type'] | upper == 'STRING' -%}
-			valueType := llamacpp.ItemStr(value, "type")
+			valueType := llamacpp.ItemStrKey(value, jinja2.KeyType)
 			if jinja2.EqStr(llamacpp.FilterUpper(valueType), "STRING") {
 				// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
-				valueEnum := llamacpp.ItemStr(value, "enum")
+				valueEnum := llamacpp.ItemStrKey(value, jinja2.KeyEnum)
 				if llamacpp.Truthy(valueEnum) {
 					// google-gemma-4-31B-it.jinja:16:21 {%- if add_comma %}
 					if llamacpp.Truthy(addComma) {
@@ -1299,7 +1299,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 								if llamacpp.IsMapping(itemValue) {
 									// google-gemma-4-31B-it.jinja:31:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 									llamacpp.Write(w, w.Capture(func() {
-										renderGoogleGemma4_31B_It_formatParametersLlama(w, itemValue, llamacpp.FilterDefault(llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+										renderGoogleGemma4_31B_It_formatParametersLlama(w, itemValue, llamacpp.FilterDefault(llamacpp.ItemStrKey(valueItems, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 									}))
 								}
 								w.WriteString("}")
@@ -1361,7 +1361,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 			// google-gemma-4-31B-it.jinja:59:13 {%- if value['type'] | upper == 'OBJECT' -%}
 			if jinja2.EqStr(llamacpp.FilterUpper(valueType), "OBJECT") {
 				// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-				valueProperties := llamacpp.ItemStr(value, "properties")
+				valueProperties := llamacpp.ItemStrKey(value, jinja2.KeyProperties)
 				if llamacpp.IsDefined(valueProperties) && llamacpp.IsMapping(valueProperties) {
 					// google-gemma-4-31B-it.jinja:61:21 {%- if add_comma %}
 					if llamacpp.Truthy(addComma) {
@@ -1374,7 +1374,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 					w.WriteString("properties:{")
 					// google-gemma-4-31B-it.jinja:63:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						renderGoogleGemma4_31B_It_formatParametersLlama(w, valueProperties, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+						renderGoogleGemma4_31B_It_formatParametersLlama(w, valueProperties, llamacpp.FilterDefault(llamacpp.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
 					w.WriteString("}")
 				} else if llamacpp.IsMapping(value) {
@@ -1390,12 +1390,12 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 					w.WriteString("properties:{")
 					// google-gemma-4-31B-it.jinja:68:21 {{- format_parameters(value, value['required'] | default([])) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						renderGoogleGemma4_31B_It_formatParametersLlama(w, value, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+						renderGoogleGemma4_31B_It_formatParametersLlama(w, value, llamacpp.FilterDefault(llamacpp.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
 					w.WriteString("}")
 				}
 				// google-gemma-4-31B-it.jinja:71:17 {%- if value['required'] -%}
-				valueRequired := llamacpp.ItemStr(value, "required")
+				valueRequired := llamacpp.ItemStrKey(value, jinja2.KeyRequired)
 				if llamacpp.Truthy(valueRequired) {
 					// google-gemma-4-31B-it.jinja:72:21 {%- if add_comma %}
 					if llamacpp.Truthy(addComma) {
@@ -1446,29 +1446,29 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 	toolData = llamacpp.Param(toolData, "tool_data")
 	w.WriteString("declaration:")
 	// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
-	toolDataFunction := llamacpp.ItemStr(toolData, "function")
-	llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "name"))
+	toolDataFunction := llamacpp.ItemStrKey(toolData, jinja2.KeyFunction)
+	llamacpp.Write(w, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyName))
 	w.WriteString("{description:<|\"|>")
 	// google-gemma-4-31B-it.jinja:87:72 {{- tool_data['function']['description'] -}}
-	llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "description"))
+	llamacpp.Write(w, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
 	w.WriteString("<|\"|>")
 	// google-gemma-4-31B-it.jinja:88:5 {%- set params = tool_data['function']['parameters'] -%}
-	params = llamacpp.ItemStr(toolDataFunction, "parameters")
+	params = llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyParameters)
 	// google-gemma-4-31B-it.jinja:89:5 {%- if params -%}
 	if llamacpp.Truthy(params) {
 		w.WriteString(",parameters:{")
 		// google-gemma-4-31B-it.jinja:91:9 {%- if params['properties'] -%}
-		paramsProperties := llamacpp.ItemStr(params, "properties")
+		paramsProperties := llamacpp.ItemStrKey(params, jinja2.KeyProperties)
 		if llamacpp.Truthy(paramsProperties) {
 			w.WriteString("properties:{")
 			// google-gemma-4-31B-it.jinja:92:26 {{- format_parameters(params['properties'], params['required']) -}}
 			llamacpp.Write(w, w.Capture(func() {
-				renderGoogleGemma4_31B_It_formatParametersLlama(w, paramsProperties, llamacpp.ItemStr(params, "required"), formatArgument)
+				renderGoogleGemma4_31B_It_formatParametersLlama(w, paramsProperties, llamacpp.ItemStrKey(params, jinja2.KeyRequired), formatArgument)
 			}))
 			w.WriteString("},")
 		}
 		// google-gemma-4-31B-it.jinja:94:9 {%- if params['required'] -%}
-		paramsRequired := llamacpp.ItemStr(params, "required")
+		paramsRequired := llamacpp.ItemStrKey(params, jinja2.KeyRequired)
 		if llamacpp.Truthy(paramsRequired) {
 			w.WriteString("required:[")
 			// google-gemma-4-31B-it.jinja:96:13 {%- for item in params['required'] -%}
@@ -1487,7 +1487,7 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 			w.WriteString("],")
 		}
 		// google-gemma-4-31B-it.jinja:102:9 {%- if params['type'] -%}
-		paramsType := llamacpp.ItemStr(params, "type")
+		paramsType := llamacpp.ItemStrKey(params, jinja2.KeyType)
 		if llamacpp.Truthy(paramsType) {
 			w.WriteString("type:<|\"|>")
 			// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
@@ -1501,7 +1501,7 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 		responseDeclaration = llamacpp.ItemStr(toolDataFunction, "response")
 		w.WriteString(",response:{")
 		// google-gemma-4-31B-it.jinja:109:9 {%- if response_declaration['description'] -%}
-		responseDeclarationDescription := llamacpp.ItemStr(responseDeclaration, "description")
+		responseDeclarationDescription := llamacpp.ItemStrKey(responseDeclaration, jinja2.KeyDescription)
 		if llamacpp.Truthy(responseDeclarationDescription) {
 			w.WriteString("description:<|\"|>")
 			// google-gemma-4-31B-it.jinja:110:30 {{- response_declaration['description'] -}}
@@ -1509,7 +1509,7 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 			w.WriteString("<|\"|>,")
 		}
 		// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-		responseDeclarationType := llamacpp.ItemStr(responseDeclaration, "type")
+		responseDeclarationType := llamacpp.ItemStrKey(responseDeclaration, jinja2.KeyType)
 		if jinja2.EqStr(llamacpp.FilterUpper(responseDeclarationType), "OBJECT") {
 			w.WriteString("type:<|\"|>")
 			// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}

@@ -75,7 +75,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
 	jinja2.Write(w, bosToken)
 	// google-gemma-4-31B-it-interleaved.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system", "developer") {
+	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it-interleaved.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if jinja2.IsDefined(enableThinking) && enableThinking.Truthy() {
@@ -87,9 +87,9 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.InStrs(jinja2.ItemStr(messages0, "role"), "system", "developer") {
+		if jinja2.InStrs(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system", "developer") {
 			// google-gemma-4-31B-it-interleaved.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStrKey(messages0, jinja2.KeyContent), nil, nil))
 			// google-gemma-4-31B-it-interleaved.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
@@ -116,7 +116,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// google-gemma-4-31B-it-interleaved.jinja:185:5 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%}
@@ -129,14 +129,14 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 		message := items2[i]
 		var role jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			role = jinja2.Lit("model")
 		} else {
 			role = messageRole
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
-		if !(jinja2.EqStr(jinja2.ItemAttr(ns, "prev_message_type"), "tool_response") && jinja2.ItemStr(message, "tool_calls").Truthy()) {
+		if !(jinja2.EqStr(jinja2.ItemAttr(ns, "prev_message_type"), "tool_response") && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy()) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
 			w.WriteString("<|turn>")
 			jinja2.WriteStr(w, role)
@@ -147,10 +147,10 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%}
 		jinja2.SetAttr(ns, "prev_message_type", jinja2.None())
 		// google-gemma-4-31B-it-interleaved.jinja:199:13 {%- if message['tool_calls'] -%}
-		messageToolCalls := jinja2.ItemStr(message, "tool_calls")
+		messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 		if messageToolCalls.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
-			messageReasoningContent := jinja2.ItemStr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)
 			if messageReasoningContent.Truthy() && jinja2.Gt(jinja2.SmallInt(int64(i)), jinja2.ItemAttr(ns, "last_user_message")) {
 				w.WriteString("<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
@@ -161,13 +161,13 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 			for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 				var function jinja2.Value
 				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
-				function = jinja2.ItemStr(toolCall, "function")
+				function = jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
 				// google-gemma-4-31B-it-interleaved.jinja:208:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				w.WriteString("<|tool_call>call:")
-				jinja2.WriteStr(w, jinja2.ItemStr(function, "name"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(function, jinja2.KeyName))
 				w.WriteString("{")
 				// google-gemma-4-31B-it-interleaved.jinja:209:21 {%- if function['arguments'] is mapping -%}
-				functionArguments := jinja2.ItemStr(function, "arguments")
+				functionArguments := jinja2.ItemStrKey(function, jinja2.KeyArguments)
 				if jinja2.IsMapping(functionArguments) {
 					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
@@ -213,7 +213,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 				if jinja2.IsMapping(toolResponseResponse) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
-					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{")
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					keys, values := jinja2.DictsortPairs(toolResponseResponse, nil, nil)
@@ -237,7 +237,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
-					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{value:")
 					jinja2.WriteStr(w, w.Capture(func() {
 						renderGoogleGemma4_31B_ItInterleaved_formatArgument(w, toolResponseResponse, jinja2.Bool(false))
@@ -252,7 +252,7 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 			jinja2.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
-		messageContent := jinja2.ItemStr(message, "content")
+		messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 		if jinja2.IsString(messageContent) {
 			// google-gemma-4-31B-it-interleaved.jinja:244:17 {%- if role == 'model' -%}
 			if jinja2.EqStr(role, "model") {
@@ -268,16 +268,16 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:250:17 {%- for item in message['content'] -%}
 			for _, item := range jinja2.Iterate(w, messageContent) {
 				// google-gemma-4-31B-it-interleaved.jinja:251:21 {%- if item['type'] == 'text' -%}
-				itemType := jinja2.ItemStr(item, "type")
+				itemType := jinja2.ItemStrKey(item, jinja2.KeyType)
 				if jinja2.EqStr(itemType, "text") {
 					// google-gemma-4-31B-it-interleaved.jinja:252:25 {%- if role == 'model' -%}
 					if jinja2.EqStr(role, "model") {
 						// google-gemma-4-31B-it-interleaved.jinja:253:29 {{- strip_thinking(item['text']) -}}
-						renderGoogleGemma4_31B_ItInterleaved_stripThinking(w, jinja2.ItemStr(item, "text"))
+						renderGoogleGemma4_31B_ItInterleaved_stripThinking(w, jinja2.ItemStrKey(item, jinja2.KeyText))
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:254:29 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:255:29 {{- item['text'] | trim -}}
-						jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(item, "text"), nil, nil))
+						jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStrKey(item, jinja2.KeyText), nil, nil))
 					}
 				} else if jinja2.EqStr(itemType, "image") {
 					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
@@ -355,7 +355,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParameters(w *jinja2.Writer, pro
 			jinja2.Write(w, key)
 			w.WriteString(":{")
 			// google-gemma-4-31B-it-interleaved.jinja:10:13 {%- if value['description'] -%}
-			valueDescription := jinja2.ItemStr(value, "description")
+			valueDescription := jinja2.ItemStrKey(value, jinja2.KeyDescription)
 			if valueDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:11:34 {{ value['description'] }}
@@ -377,10 +377,10 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParameters(w *jinja2.Writer, pro
 				w.WriteString("nullable:true")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
-			valueType := jinja2.ItemStr(value, "type")
+			valueType := jinja2.ItemStrKey(value, jinja2.KeyType)
 			if jinja2.EqStr(jinja2.FilterUpper(valueType), "STRING") {
 				// google-gemma-4-31B-it-interleaved.jinja:19:17 {%- if value['enum'] -%}
-				valueEnum := jinja2.ItemStr(value, "enum")
+				valueEnum := jinja2.ItemStrKey(value, jinja2.KeyEnum)
 				if valueEnum.Truthy() {
 					// google-gemma-4-31B-it-interleaved.jinja:20:21 {%- if add_comma %}
 					if addComma.Truthy() {
@@ -398,22 +398,22 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParameters(w *jinja2.Writer, pro
 				// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 				w.WriteString(",properties:{")
 				// google-gemma-4-31B-it-interleaved.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-				valueProperties := jinja2.ItemStr(value, "properties")
+				valueProperties := jinja2.ItemStrKey(value, jinja2.KeyProperties)
 				if jinja2.IsDefined(valueProperties) && jinja2.IsMapping(valueProperties) {
 					// google-gemma-4-31B-it-interleaved.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 					jinja2.Write(w, w.Capture(func() {
-						renderGoogleGemma4_31B_ItInterleaved_formatParameters(w, valueProperties, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+						renderGoogleGemma4_31B_ItInterleaved_formatParameters(w, valueProperties, jinja2.FilterDefault(jinja2.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
 				} else if jinja2.IsMapping(value) {
 					// google-gemma-4-31B-it-interleaved.jinja:27:21 {%- elif value is mapping -%}
 					// google-gemma-4-31B-it-interleaved.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 					jinja2.Write(w, w.Capture(func() {
-						renderGoogleGemma4_31B_ItInterleaved_formatParameters(w, value, jinja2.FilterDefault(jinja2.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+						renderGoogleGemma4_31B_ItInterleaved_formatParameters(w, value, jinja2.FilterDefault(jinja2.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
 				}
 				w.WriteString("}")
 				// google-gemma-4-31B-it-interleaved.jinja:31:17 {%- if value['required'] -%}
-				valueRequired := jinja2.ItemStr(value, "required")
+				valueRequired := jinja2.ItemStrKey(value, jinja2.KeyRequired)
 				if valueRequired.Truthy() {
 					w.WriteString(",required:[")
 					// google-gemma-4-31B-it-interleaved.jinja:33:21 {%- for item in value['required'] | default([]) -%}
@@ -461,7 +461,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParameters(w *jinja2.Writer, pro
 								if jinja2.IsMapping(itemValue) {
 									// google-gemma-4-31B-it-interleaved.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 									jinja2.Write(w, w.Capture(func() {
-										renderGoogleGemma4_31B_ItInterleaved_formatParameters(w, itemValue, jinja2.FilterDefault(jinja2.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+										renderGoogleGemma4_31B_ItInterleaved_formatParameters(w, itemValue, jinja2.FilterDefault(jinja2.ItemStrKey(valueItems, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 									}))
 								}
 								w.WriteString("}")
@@ -532,29 +532,29 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclaration(w *jinja2.Wr
 	toolData = jinja2.Param(toolData, "tool_data")
 	w.WriteString("declaration:")
 	// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
-	toolDataFunction := jinja2.ItemStr(toolData, "function")
-	jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "name"))
+	toolDataFunction := jinja2.ItemStrKey(toolData, jinja2.KeyFunction)
+	jinja2.Write(w, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyName))
 	w.WriteString("{description:<|\"|>")
 	// google-gemma-4-31B-it-interleaved.jinja:80:72 {{- tool_data['function']['description'] -}}
-	jinja2.Write(w, jinja2.ItemStr(toolDataFunction, "description"))
+	jinja2.Write(w, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
 	w.WriteString("<|\"|>")
 	// google-gemma-4-31B-it-interleaved.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
-	params = jinja2.ItemStr(toolDataFunction, "parameters")
+	params = jinja2.ItemStrKey(toolDataFunction, jinja2.KeyParameters)
 	// google-gemma-4-31B-it-interleaved.jinja:82:5 {%- if params -%}
 	if params.Truthy() {
 		w.WriteString(",parameters:{")
 		// google-gemma-4-31B-it-interleaved.jinja:84:9 {%- if params['properties'] -%}
-		paramsProperties := jinja2.ItemStr(params, "properties")
+		paramsProperties := jinja2.ItemStrKey(params, jinja2.KeyProperties)
 		if paramsProperties.Truthy() {
 			w.WriteString("properties:{")
 			// google-gemma-4-31B-it-interleaved.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
 			jinja2.Write(w, w.Capture(func() {
-				renderGoogleGemma4_31B_ItInterleaved_formatParameters(w, paramsProperties, jinja2.ItemStr(params, "required"), formatArgument)
+				renderGoogleGemma4_31B_ItInterleaved_formatParameters(w, paramsProperties, jinja2.ItemStrKey(params, jinja2.KeyRequired), formatArgument)
 			}))
 			w.WriteString("},")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:87:9 {%- if params['required'] -%}
-		paramsRequired := jinja2.ItemStr(params, "required")
+		paramsRequired := jinja2.ItemStrKey(params, jinja2.KeyRequired)
 		if paramsRequired.Truthy() {
 			w.WriteString("required:[")
 			// google-gemma-4-31B-it-interleaved.jinja:89:13 {%- for item in params['required'] -%}
@@ -573,7 +573,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclaration(w *jinja2.Wr
 			w.WriteString("],")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:95:9 {%- if params['type'] -%}
-		paramsType := jinja2.ItemStr(params, "type")
+		paramsType := jinja2.ItemStrKey(params, jinja2.KeyType)
 		if paramsType.Truthy() {
 			w.WriteString("type:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
@@ -587,7 +587,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclaration(w *jinja2.Wr
 		responseDeclaration = jinja2.ItemStr(toolDataFunction, "response")
 		w.WriteString(",response:{")
 		// google-gemma-4-31B-it-interleaved.jinja:102:9 {%- if response_declaration['description'] -%}
-		responseDeclarationDescription := jinja2.ItemStr(responseDeclaration, "description")
+		responseDeclarationDescription := jinja2.ItemStrKey(responseDeclaration, jinja2.KeyDescription)
 		if responseDeclarationDescription.Truthy() {
 			w.WriteString("description:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:103:30 {{- response_declaration['description'] -}}
@@ -595,7 +595,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclaration(w *jinja2.Wr
 			w.WriteString("<|\"|>,")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-		responseDeclarationType := jinja2.ItemStr(responseDeclaration, "type")
+		responseDeclarationType := jinja2.ItemStrKey(responseDeclaration, jinja2.KeyType)
 		if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
 			w.WriteString("type:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}
@@ -749,7 +749,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
 	llamacpp.Write(w, bosToken)
 	// google-gemma-4-31B-it-interleaved.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking)) || llamacpp.Truthy(tools)) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
+	if ((llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking)) || llamacpp.Truthy(tools)) || llamacpp.InStrs(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it-interleaved.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
 		if llamacpp.IsDefined(enableThinking) && llamacpp.Truthy(enableThinking) {
@@ -761,9 +761,9 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if llamacpp.InStrs(llamacpp.ItemStr(messages0, "role"), "system", "developer") {
+		if llamacpp.InStrs(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system", "developer") {
 			// google-gemma-4-31B-it-interleaved.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(messages0, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(messages0, jinja2.KeyContent), nil, nil))
 			// google-gemma-4-31B-it-interleaved.jinja:168:9 {%- set loop_messages = messages[1:] -%}
 			loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
@@ -790,7 +790,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// google-gemma-4-31B-it-interleaved.jinja:185:5 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%}
@@ -804,14 +804,14 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			role = jinja2.Lit("model")
 		} else {
 			role = messageRole
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
-		if !(jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_response") && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls"))) {
+		if !(jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_response") && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls))) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
 			w.WriteString("<|turn>")
 			llamacpp.WriteStr(w, role)
@@ -822,10 +822,10 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%}
 		llamacpp.SetAttr(ns, "prev_message_type", jinja2.None())
 		// google-gemma-4-31B-it-interleaved.jinja:199:13 {%- if message['tool_calls'] -%}
-		messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+		messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 		if llamacpp.Truthy(messageToolCalls) {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
-			messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)
 			if llamacpp.Truthy(messageReasoningContent) && llamacpp.Gt(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_user_message")) {
 				w.WriteString("<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
@@ -837,13 +837,13 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			var function jinja2.Value
 			for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
-				function = llamacpp.ItemStr(toolCall, "function")
+				function = llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
 				// google-gemma-4-31B-it-interleaved.jinja:208:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
 				w.WriteString("<|tool_call>call:")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(function, "name"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(function, jinja2.KeyName))
 				w.WriteString("{")
 				// google-gemma-4-31B-it-interleaved.jinja:209:21 {%- if function['arguments'] is mapping -%}
-				functionArguments := llamacpp.ItemStr(function, "arguments")
+				functionArguments := llamacpp.ItemStrKey(function, jinja2.KeyArguments)
 				if llamacpp.IsMapping(functionArguments) {
 					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
@@ -891,7 +891,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 				if llamacpp.IsMapping(toolResponseResponse) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
-					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{")
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -918,7 +918,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
-					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
 					w.WriteString("{value:")
 					llamacpp.WriteStr(w, w.Capture(func() {
 						renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w, toolResponseResponse, jinja2.Bool(false))
@@ -933,7 +933,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Lit("tool_response"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
-		messageContent := llamacpp.ItemStr(message, "content")
+		messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		if llamacpp.IsString(messageContent) {
 			// google-gemma-4-31B-it-interleaved.jinja:244:17 {%- if role == 'model' -%}
 			if jinja2.EqStr(role, "model") {
@@ -949,16 +949,16 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:250:17 {%- for item in message['content'] -%}
 			for _, item := range llamacpp.Iterate(w, messageContent) {
 				// google-gemma-4-31B-it-interleaved.jinja:251:21 {%- if item['type'] == 'text' -%}
-				itemType := llamacpp.ItemStr(item, "type")
+				itemType := llamacpp.ItemStrKey(item, jinja2.KeyType)
 				if jinja2.EqStr(itemType, "text") {
 					// google-gemma-4-31B-it-interleaved.jinja:252:25 {%- if role == 'model' -%}
 					if jinja2.EqStr(role, "model") {
 						// google-gemma-4-31B-it-interleaved.jinja:253:29 {{- strip_thinking(item['text']) -}}
-						renderGoogleGemma4_31B_ItInterleaved_stripThinkingLlama(w, llamacpp.ItemStr(item, "text"))
+						renderGoogleGemma4_31B_ItInterleaved_stripThinkingLlama(w, llamacpp.ItemStrKey(item, jinja2.KeyText))
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:254:29 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:255:29 {{- item['text'] | trim -}}
-						llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(item, "text"), nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(item, jinja2.KeyText), nil, nil))
 					}
 				} else if jinja2.EqStr(itemType, "image") {
 					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
@@ -985,7 +985,7 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:270:9 {%- if not (message['tool_responses'] and not message['content']) -%}
-		if !(llamacpp.Truthy(llamacpp.ItemStr(message, "tool_responses")) && !llamacpp.Truthy(llamacpp.ItemStr(message, "content"))) {
+		if !(llamacpp.Truthy(llamacpp.ItemStr(message, "tool_responses")) && !llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyContent))) {
 			w.WriteString("<turn|>\n")
 		}
 	}
@@ -1040,7 +1040,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 			llamacpp.Write(w, key)
 			w.WriteString(":{")
 			// google-gemma-4-31B-it-interleaved.jinja:10:13 {%- if value['description'] -%}
-			valueDescription := llamacpp.ItemStr(value, "description")
+			valueDescription := llamacpp.ItemStrKey(value, jinja2.KeyDescription)
 			if llamacpp.Truthy(valueDescription) {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:11:34 {{ value['description'] }}
@@ -1062,10 +1062,10 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 				w.WriteString("nullable:true")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
-			valueType := llamacpp.ItemStr(value, "type")
+			valueType := llamacpp.ItemStrKey(value, jinja2.KeyType)
 			if jinja2.EqStr(llamacpp.FilterUpper(valueType), "STRING") {
 				// google-gemma-4-31B-it-interleaved.jinja:19:17 {%- if value['enum'] -%}
-				valueEnum := llamacpp.ItemStr(value, "enum")
+				valueEnum := llamacpp.ItemStrKey(value, jinja2.KeyEnum)
 				if llamacpp.Truthy(valueEnum) {
 					// google-gemma-4-31B-it-interleaved.jinja:20:21 {%- if add_comma %}
 					if llamacpp.Truthy(addComma) {
@@ -1083,22 +1083,22 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 				// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 				w.WriteString(",properties:{")
 				// google-gemma-4-31B-it-interleaved.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-				valueProperties := llamacpp.ItemStr(value, "properties")
+				valueProperties := llamacpp.ItemStrKey(value, jinja2.KeyProperties)
 				if llamacpp.IsDefined(valueProperties) && llamacpp.IsMapping(valueProperties) {
 					// google-gemma-4-31B-it-interleaved.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w, valueProperties, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+						renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w, valueProperties, llamacpp.FilterDefault(llamacpp.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
 				} else if llamacpp.IsMapping(value) {
 					// google-gemma-4-31B-it-interleaved.jinja:27:21 {%- elif value is mapping -%}
 					// google-gemma-4-31B-it-interleaved.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 					llamacpp.Write(w, w.Capture(func() {
-						renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w, value, llamacpp.FilterDefault(llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+						renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w, value, llamacpp.FilterDefault(llamacpp.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
 				}
 				w.WriteString("}")
 				// google-gemma-4-31B-it-interleaved.jinja:31:17 {%- if value['required'] -%}
-				valueRequired := llamacpp.ItemStr(value, "required")
+				valueRequired := llamacpp.ItemStrKey(value, jinja2.KeyRequired)
 				if llamacpp.Truthy(valueRequired) {
 					w.WriteString(",required:[")
 					// google-gemma-4-31B-it-interleaved.jinja:33:21 {%- for item in value['required'] | default([]) -%}
@@ -1148,7 +1148,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 								if llamacpp.IsMapping(itemValue) {
 									// google-gemma-4-31B-it-interleaved.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 									llamacpp.Write(w, w.Capture(func() {
-										renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w, itemValue, llamacpp.FilterDefault(llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
+										renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w, itemValue, llamacpp.FilterDefault(llamacpp.ItemStrKey(valueItems, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 									}))
 								}
 								w.WriteString("}")
@@ -1219,29 +1219,29 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 	toolData = llamacpp.Param(toolData, "tool_data")
 	w.WriteString("declaration:")
 	// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
-	toolDataFunction := llamacpp.ItemStr(toolData, "function")
-	llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "name"))
+	toolDataFunction := llamacpp.ItemStrKey(toolData, jinja2.KeyFunction)
+	llamacpp.Write(w, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyName))
 	w.WriteString("{description:<|\"|>")
 	// google-gemma-4-31B-it-interleaved.jinja:80:72 {{- tool_data['function']['description'] -}}
-	llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "description"))
+	llamacpp.Write(w, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
 	w.WriteString("<|\"|>")
 	// google-gemma-4-31B-it-interleaved.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
-	params = llamacpp.ItemStr(toolDataFunction, "parameters")
+	params = llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyParameters)
 	// google-gemma-4-31B-it-interleaved.jinja:82:5 {%- if params -%}
 	if llamacpp.Truthy(params) {
 		w.WriteString(",parameters:{")
 		// google-gemma-4-31B-it-interleaved.jinja:84:9 {%- if params['properties'] -%}
-		paramsProperties := llamacpp.ItemStr(params, "properties")
+		paramsProperties := llamacpp.ItemStrKey(params, jinja2.KeyProperties)
 		if llamacpp.Truthy(paramsProperties) {
 			w.WriteString("properties:{")
 			// google-gemma-4-31B-it-interleaved.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
 			llamacpp.Write(w, w.Capture(func() {
-				renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w, paramsProperties, llamacpp.ItemStr(params, "required"), formatArgument)
+				renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w, paramsProperties, llamacpp.ItemStrKey(params, jinja2.KeyRequired), formatArgument)
 			}))
 			w.WriteString("},")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:87:9 {%- if params['required'] -%}
-		paramsRequired := llamacpp.ItemStr(params, "required")
+		paramsRequired := llamacpp.ItemStrKey(params, jinja2.KeyRequired)
 		if llamacpp.Truthy(paramsRequired) {
 			w.WriteString("required:[")
 			// google-gemma-4-31B-it-interleaved.jinja:89:13 {%- for item in params['required'] -%}
@@ -1260,7 +1260,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 			w.WriteString("],")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:95:9 {%- if params['type'] -%}
-		paramsType := llamacpp.ItemStr(params, "type")
+		paramsType := llamacpp.ItemStrKey(params, jinja2.KeyType)
 		if llamacpp.Truthy(paramsType) {
 			w.WriteString("type:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
@@ -1274,7 +1274,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 		responseDeclaration = llamacpp.ItemStr(toolDataFunction, "response")
 		w.WriteString(",response:{")
 		// google-gemma-4-31B-it-interleaved.jinja:102:9 {%- if response_declaration['description'] -%}
-		responseDeclarationDescription := llamacpp.ItemStr(responseDeclaration, "description")
+		responseDeclarationDescription := llamacpp.ItemStrKey(responseDeclaration, jinja2.KeyDescription)
 		if llamacpp.Truthy(responseDeclarationDescription) {
 			w.WriteString("description:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:103:30 {{- response_declaration['description'] -}}
@@ -1282,7 +1282,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 			w.WriteString("<|\"|>,")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-		responseDeclarationType := llamacpp.ItemStr(responseDeclaration, "type")
+		responseDeclarationType := llamacpp.ItemStrKey(responseDeclaration, jinja2.KeyType)
 		if jinja2.EqStr(llamacpp.FilterUpper(responseDeclarationType), "OBJECT") {
 			w.WriteString("type:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}

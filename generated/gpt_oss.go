@@ -41,11 +41,11 @@ func renderGptOss(w *jinja2.Writer) {
 	// gpt-oss.jinja:12:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		w.WriteString("<|start|>")
 		jinja2.WriteStr(w, messageRole)
 		w.WriteString("<|message|>")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		// gpt-oss.jinja:14:1 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<|return|>")
@@ -67,11 +67,11 @@ func renderGptOssLlama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
 		w.WriteString("<|start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("<|message|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		// gpt-oss.jinja:14:1 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			w.WriteString("<|return|>")
 		} else {
 			w.WriteString("<|end|>")

@@ -41,7 +41,7 @@ func renderGranite(w *jinja2.Writer) {
 	// granite.jinja:8:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		w.WriteString("<|start_of_role|>")
 		jinja2.WriteStr(w, messageRole)
 		w.WriteString("<|end_of_role|>")
@@ -50,7 +50,7 @@ func renderGranite(w *jinja2.Writer) {
 			w.WriteString("<|tool_call|>")
 		}
 		// granite.jinja:13:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<|end_of_text|>\n"))
+		jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -66,14 +66,14 @@ func renderGraniteLlama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 		w.WriteString("<|start_of_role|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("<|end_of_role|>")
 		// granite.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant_tool_call") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
 		}
 		// granite.jinja:13:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<|end_of_text|>\n"))
+		llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt

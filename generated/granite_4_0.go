@@ -41,7 +41,7 @@ func renderGranite4_0(w *jinja2.Writer) {
 	// granite-4.0.jinja:9:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// granite-4.0.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|start_of_role|>assistant<|end_of_role|><|tool_call|>")
 		} else {
@@ -52,7 +52,7 @@ func renderGranite4_0(w *jinja2.Writer) {
 			w.WriteString("<|end_of_role|>")
 		}
 		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<|end_of_text|>\n"))
+		jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -67,7 +67,7 @@ func renderGranite4_0Llama(w *jinja2.Writer) {
 	// granite-4.0.jinja:9:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// granite-4.0.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|start_of_role|>assistant<|end_of_role|><|tool_call|>")
 		} else {
@@ -78,7 +78,7 @@ func renderGranite4_0Llama(w *jinja2.Writer) {
 			w.WriteString("<|end_of_role|>")
 		}
 		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<|end_of_text|>\n"))
+		llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt

@@ -63,9 +63,9 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16:1 {%- if messages[0].role == "system" -%}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17:5 {%- set system_message = messages[0].content -%}
-		systemMessage = jinja2.ItemAttr(messages0, "content")
+		systemMessage = jinja2.ItemAttrKey(messages0, jinja2.KeyContent)
 		// HuggingFaceTB-SmolLM3-3B.jinja:18:5 {%- if "/no_think" in system_message -%}
 		if jinja2.In(jinja2.Lit("/no_think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:19:9 {%- set reasoning_mode = "/no_think" -%}
@@ -104,14 +104,14 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := jinja2.ItemAttr(message, "content")
+		messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42:5 {%- if message.role == "user" -%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
 			w.WriteString("<|im_start|>")
@@ -183,9 +183,9 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16:1 {%- if messages[0].role == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17:5 {%- set system_message = messages[0].content -%}
-		systemMessage = llamacpp.ItemAttr(messages0, "content")
+		systemMessage = llamacpp.ItemAttrKey(messages0, jinja2.KeyContent)
 		// HuggingFaceTB-SmolLM3-3B.jinja:18:5 {%- if "/no_think" in system_message -%}
 		if llamacpp.In(jinja2.Lit("/no_think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:19:9 {%- set reasoning_mode = "/no_think" -%}
@@ -225,14 +225,14 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := llamacpp.ItemAttr(message, "content")
+		messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 		if llamacpp.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42:5 {%- if message.role == "user" -%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
 			w.WriteString("<|im_start|>")

@@ -43,20 +43,20 @@ func renderHunyuanDense(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// hunyuan-dense.jinja:17:1 {%- if loop.first and message['role'] == 'system' %}
-		if (i == 0) && jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
+		if (i == 0) && jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// hunyuan-dense.jinja:18:1 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<｜hy_place▁holder▁no▁3｜>"))
-		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<｜hy_place▁holder▁no▁3｜>"))
+		} else if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
 			w.WriteString("<｜hy_User｜>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜hy_Assistant｜>")
-		} else if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
+		} else if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// hunyuan-dense.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-dense.jinja:22:1 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
 			w.WriteString("<｜hy_Assistant｜>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜hy_place▁holder▁no▁2｜>")
 		}
 	}
@@ -74,20 +74,20 @@ func renderHunyuanDenseLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// hunyuan-dense.jinja:17:1 {%- if loop.first and message['role'] == 'system' %}
-		if (i == 0) && jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
+		if (i == 0) && jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// hunyuan-dense.jinja:18:1 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<｜hy_place▁holder▁no▁3｜>"))
-		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<｜hy_place▁holder▁no▁3｜>"))
+		} else if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
 			w.WriteString("<｜hy_User｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜hy_Assistant｜>")
-		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		} else if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// hunyuan-dense.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-dense.jinja:22:1 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
 			w.WriteString("<｜hy_Assistant｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜hy_place▁holder▁no▁2｜>")
 		}
 	}

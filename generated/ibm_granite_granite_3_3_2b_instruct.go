@@ -57,9 +57,9 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer) {
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:5:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:6:6 {%- set system_message = messages[0]['content'] %}
-		systemMessage = jinja2.ItemStr(messages0, "content")
+		systemMessage = jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:7:6 {%- set loop_messages = messages[1:] %}
 		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -120,7 +120,7 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer) {
 			jinja2.WriteStr(w, jinja2.FilterString(jinja2.ItemStr(document, "doc_id")))
 			w.WriteString("\"}<|end_of_role|>\n")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
-			jinja2.Write(w, jinja2.ItemStr(document, "text"))
+			jinja2.Write(w, jinja2.ItemStrKey(document, jinja2.KeyText))
 			w.WriteString("<|end_of_text|>\n")
 		}
 	}
@@ -131,9 +131,9 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer) {
 		addGenerationPrompt := addGenerationPromptInput
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50:6 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
 		w.WriteString("<|start_of_role|>")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("<|end_of_role|>")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("<|end_of_text|>\n")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52:6 {%- if loop.last and add_generation_prompt %}
 		if (i == len(items)-1) && addGenerationPrompt.Truthy() {
@@ -168,9 +168,9 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:5:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:6:6 {%- set system_message = messages[0]['content'] %}
-		systemMessage = llamacpp.ItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:7:6 {%- set loop_messages = messages[1:] %}
 		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -231,7 +231,7 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, llamacpp.FilterString(llamacpp.ItemStr(document, "doc_id")))
 			w.WriteString("\"}<|end_of_role|>\n")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
-			llamacpp.Write(w, llamacpp.ItemStr(document, "text"))
+			llamacpp.Write(w, llamacpp.ItemStrKey(document, jinja2.KeyText))
 			w.WriteString("<|end_of_text|>\n")
 		}
 	}
@@ -243,9 +243,9 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 		message := items[i]
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50:6 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
 		w.WriteString("<|start_of_role|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("<|end_of_role|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("<|end_of_text|>\n")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52:6 {%- if loop.last and add_generation_prompt %}
 		if (i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt) {

@@ -98,9 +98,9 @@ func renderIbmGraniteGranite4_1(w *jinja2.Writer) {
 	}
 	// ibm-granite-granite-4.1.jinja:28:1 {%- if messages[0].role == 'system' %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 		// ibm-granite-granite-4.1.jinja:29:5 {%- if messages[0].content is string %}
-		messages0Content := jinja2.ItemAttr(messages0, "content")
+		messages0Content := jinja2.ItemAttrKey(messages0, jinja2.KeyContent)
 		if jinja2.IsString(messages0Content) {
 			// ibm-granite-granite-4.1.jinja:30:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
@@ -109,14 +109,14 @@ func renderIbmGraniteGranite4_1(w *jinja2.Writer) {
 			// ibm-granite-granite-4.1.jinja:32:9 {%- for entry in messages[0].content %}
 			for _, entry := range jinja2.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.1.jinja:33:13 {%- if entry.type== 'text' %}
-				if jinja2.EqStr(jinja2.ItemAttr(entry, "type"), "text") {
+				if jinja2.EqStr(jinja2.ItemAttrKey(entry, jinja2.KeyType), "text") {
 					// ibm-granite-granite-4.1.jinja:34:17 {%- if ns.system_message != '' %}
 					if !jinja2.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.1.jinja:35:21 {%- set ns.system_message = ns.system_message + '\n' %}
 						nsSystemMessage = jinja2.Add(nsSystemMessage, jinja2.Lit("\n"))
 					}
 					// ibm-granite-granite-4.1.jinja:37:17 {%- set ns.system_message = ns.system_message + entry.text %}
-					nsSystemMessage = jinja2.Add(nsSystemMessage, jinja2.ItemAttr(entry, "text"))
+					nsSystemMessage = jinja2.Add(nsSystemMessage, jinja2.ItemAttrKey(entry, jinja2.KeyText))
 				}
 			}
 		}
@@ -163,7 +163,7 @@ func renderIbmGraniteGranite4_1(w *jinja2.Writer) {
 		// ibm-granite-granite-4.1.jinja:61:5 {%- set content = namespace(val='') %}
 		contentVal := jinja2.Lit("")
 		// ibm-granite-granite-4.1.jinja:62:5 {%- if message.content is string %}
-		messageContent := jinja2.ItemAttr(message, "content")
+		messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 		if jinja2.IsString(messageContent) {
 			// ibm-granite-granite-4.1.jinja:63:9 {%- set content.val = message.content %}
 			contentVal = messageContent
@@ -174,20 +174,20 @@ func renderIbmGraniteGranite4_1(w *jinja2.Writer) {
 				// ibm-granite-granite-4.1.jinja:66:13 {%- for entry in message.content %}
 				for _, entry := range jinja2.Iterate(w, messageContent) {
 					// ibm-granite-granite-4.1.jinja:67:17 {%- if entry.type== 'text' %}
-					if jinja2.EqStr(jinja2.ItemAttr(entry, "type"), "text") {
+					if jinja2.EqStr(jinja2.ItemAttrKey(entry, jinja2.KeyType), "text") {
 						// ibm-granite-granite-4.1.jinja:68:21 {%- if content.val != '' %}
 						if !jinja2.EqStr(contentVal, "") {
 							// ibm-granite-granite-4.1.jinja:69:25 {%- set content.val = content.val + '\n' %}
 							contentVal = jinja2.Add(contentVal, jinja2.Lit("\n"))
 						}
 						// ibm-granite-granite-4.1.jinja:71:21 {%- set content.val = content.val + entry.text %}
-						contentVal = jinja2.Add(contentVal, jinja2.ItemAttr(entry, "text"))
+						contentVal = jinja2.Add(contentVal, jinja2.ItemAttrKey(entry, jinja2.KeyText))
 					}
 				}
 			}
 		}
 		// ibm-granite-granite-4.1.jinja:76:5 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.1.jinja:77:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.WriteString("<|start_of_role|>")
@@ -203,7 +203,7 @@ func renderIbmGraniteGranite4_1(w *jinja2.Writer) {
 			w.WriteString("<|end_of_role|>")
 			jinja2.WriteStr(w, contentVal)
 			// ibm-granite-granite-4.1.jinja:80:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.1.jinja:81:13 {%- for tool_call in message.tool_calls %}
 				items := jinja2.Iterate(w, messageToolCalls)
@@ -214,17 +214,17 @@ func renderIbmGraniteGranite4_1(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.1.jinja:85:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if toolCallFunction.Truthy() {
 						// ibm-granite-granite-4.1.jinja:86:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.1.jinja:89:17 {{- tool_call.name }}
-					jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
+					jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.1.jinja:91:17 {%- if tool_call.arguments is string %}
-					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if jinja2.IsString(toolCallArguments) {
 						// ibm-granite-granite-4.1.jinja:92:21 {{- tool_call.arguments }}
 						jinja2.Write(w, toolCallArguments)
@@ -240,7 +240,7 @@ func renderIbmGraniteGranite4_1(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// ibm-granite-granite-4.1.jinja:100:9 {%- elif message.role == 'tool' %}
 			// ibm-granite-granite-4.1.jinja:101:9 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
-			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -248,7 +248,7 @@ func renderIbmGraniteGranite4_1(w *jinja2.Writer) {
 			jinja2.Write(w, contentVal)
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.1.jinja:107:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}
@@ -319,9 +319,9 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 	}
 	// ibm-granite-granite-4.1.jinja:28:1 {%- if messages[0].role == 'system' %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 		// ibm-granite-granite-4.1.jinja:29:5 {%- if messages[0].content is string %}
-		messages0Content := llamacpp.ItemAttr(messages0, "content")
+		messages0Content := llamacpp.ItemAttrKey(messages0, jinja2.KeyContent)
 		if llamacpp.IsString(messages0Content) {
 			// ibm-granite-granite-4.1.jinja:30:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
@@ -330,14 +330,14 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 			// ibm-granite-granite-4.1.jinja:32:9 {%- for entry in messages[0].content %}
 			for _, entry := range llamacpp.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.1.jinja:33:13 {%- if entry.type== 'text' %}
-				if jinja2.EqStr(llamacpp.ItemAttr(entry, "type"), "text") {
+				if jinja2.EqStr(llamacpp.ItemAttrKey(entry, jinja2.KeyType), "text") {
 					// ibm-granite-granite-4.1.jinja:34:17 {%- if ns.system_message != '' %}
 					if !jinja2.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.1.jinja:35:21 {%- set ns.system_message = ns.system_message + '\n' %}
 						nsSystemMessage = llamacpp.Add(nsSystemMessage, jinja2.Lit("\n"))
 					}
 					// ibm-granite-granite-4.1.jinja:37:17 {%- set ns.system_message = ns.system_message + entry.text %}
-					nsSystemMessage = llamacpp.Add(nsSystemMessage, llamacpp.ItemAttr(entry, "text"))
+					nsSystemMessage = llamacpp.Add(nsSystemMessage, llamacpp.ItemAttrKey(entry, jinja2.KeyText))
 				}
 			}
 		}
@@ -384,7 +384,7 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 		// ibm-granite-granite-4.1.jinja:61:5 {%- set content = namespace(val='') %}
 		contentVal := jinja2.Lit("")
 		// ibm-granite-granite-4.1.jinja:62:5 {%- if message.content is string %}
-		messageContent := llamacpp.ItemAttr(message, "content")
+		messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 		if llamacpp.IsString(messageContent) {
 			// ibm-granite-granite-4.1.jinja:63:9 {%- set content.val = message.content %}
 			contentVal = messageContent
@@ -395,20 +395,20 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 				// ibm-granite-granite-4.1.jinja:66:13 {%- for entry in message.content %}
 				for _, entry := range llamacpp.Iterate(w, messageContent) {
 					// ibm-granite-granite-4.1.jinja:67:17 {%- if entry.type== 'text' %}
-					if jinja2.EqStr(llamacpp.ItemAttr(entry, "type"), "text") {
+					if jinja2.EqStr(llamacpp.ItemAttrKey(entry, jinja2.KeyType), "text") {
 						// ibm-granite-granite-4.1.jinja:68:21 {%- if content.val != '' %}
 						if !jinja2.EqStr(contentVal, "") {
 							// ibm-granite-granite-4.1.jinja:69:25 {%- set content.val = content.val + '\n' %}
 							contentVal = llamacpp.Add(contentVal, jinja2.Lit("\n"))
 						}
 						// ibm-granite-granite-4.1.jinja:71:21 {%- set content.val = content.val + entry.text %}
-						contentVal = llamacpp.Add(contentVal, llamacpp.ItemAttr(entry, "text"))
+						contentVal = llamacpp.Add(contentVal, llamacpp.ItemAttrKey(entry, jinja2.KeyText))
 					}
 				}
 			}
 		}
 		// ibm-granite-granite-4.1.jinja:76:5 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.1.jinja:77:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.WriteString("<|start_of_role|>")
@@ -424,7 +424,7 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 			w.WriteString("<|end_of_role|>")
 			llamacpp.WriteStr(w, contentVal)
 			// ibm-granite-granite-4.1.jinja:80:9 {%- if message.tool_calls %}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// ibm-granite-granite-4.1.jinja:81:13 {%- for tool_call in message.tool_calls %}
 				items := llamacpp.Iterate(w, messageToolCalls)
@@ -435,17 +435,17 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.1.jinja:85:17 {%- if tool_call.function %}
-					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if llamacpp.Truthy(toolCallFunction) {
 						// ibm-granite-granite-4.1.jinja:86:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.1.jinja:89:17 {{- tool_call.name }}
-					llamacpp.Write(w, llamacpp.ItemAttr(toolCall, "name"))
+					llamacpp.Write(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.1.jinja:91:17 {%- if tool_call.arguments is string %}
-					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if llamacpp.IsString(toolCallArguments) {
 						// ibm-granite-granite-4.1.jinja:92:21 {{- tool_call.arguments }}
 						llamacpp.Write(w, toolCallArguments)
@@ -461,7 +461,7 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// ibm-granite-granite-4.1.jinja:100:9 {%- elif message.role == 'tool' %}
 			// ibm-granite-granite-4.1.jinja:101:9 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
-			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -469,7 +469,7 @@ func renderIbmGraniteGranite4_1Llama(w *jinja2.Writer) {
 			llamacpp.Write(w, contentVal)
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.1.jinja:107:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}

@@ -44,7 +44,7 @@ func renderKimiK2(w *jinja2.Writer) {
 	// kimi-k2.jinja:17:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
-		jinja2.WriteAdd(w, jinja2.MethodGetDefault(headers, jinja2.ItemStr(message, "role"), jinja2.Lit("")), jinja2.ItemStr(message, "content"), jinja2.Lit("<|im_end|>"))
+		jinja2.WriteAdd(w, jinja2.MethodGetDefault(headers, jinja2.ItemStrKey(message, jinja2.KeyRole), jinja2.Lit("")), jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -62,7 +62,7 @@ func renderKimiK2Llama(w *jinja2.Writer) {
 	// kimi-k2.jinja:17:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
-		llamacpp.WriteAdd(w, llamacpp.MethodGetDefault(headers, llamacpp.ItemStr(message, "role"), jinja2.Lit("")), llamacpp.ItemStr(message, "content"), jinja2.Lit("<|im_end|>"))
+		llamacpp.WriteAdd(w, llamacpp.MethodGetDefault(headers, llamacpp.ItemStrKey(message, jinja2.KeyRole), jinja2.Lit("")), llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt

@@ -64,15 +64,15 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 		message := items[i]
 		var roleName, toolCallId jinja2.Value
 		// Kimi-K2-Instruct.jinja:23:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		if (i == 0) && !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+		if (i == 0) && !jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
-			return jinja2.ItemStr(message, "role")
+			return jinja2.ItemStrKey(message, jinja2.KeyRole)
 		})
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Instruct.jinja:29:16 {{role_name}}
@@ -97,11 +97,11 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 			renderKimiK2Instruct_renderContent(w, message)
 			w.WriteString("<|tool_calls_section_begin|>")
 			// Kimi-K2-Instruct.jinja:38:5 {%- for tool_call in message['tool_calls'] -%}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				var formattedId jinja2.Value
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-				toolCallFunction := jinja2.ItemStr(toolCall, "function")
-				formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.ItemStr(toolCallFunction, "name")), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
+				toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
+				formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName)), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.SmallInt(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
@@ -111,7 +111,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 				jinja2.Write(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
-				toolCallFunctionArguments := jinja2.ItemStr(toolCallFunction, "arguments")
+				toolCallFunctionArguments := jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
 				if jinja2.IsString(toolCallFunctionArguments) {
 					// Kimi-K2-Instruct.jinja:42:125 {{ tool_call['function']['arguments'] }}
 					jinja2.Write(w, toolCallFunctionArguments)
@@ -140,7 +140,7 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 			w.WriteString("\n")
 			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
 			renderKimiK2Instruct_renderContent(w, message)
-		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
+		} else if !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
 			renderKimiK2Instruct_renderContent(w, message)
@@ -171,12 +171,12 @@ func renderKimiK2Instruct_renderContent(w *jinja2.Writer, msg jinja2.Value) {
 		// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
 		for _, content := range jinja2.Iterate(w, c) {
 			// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-			if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
+			if (jinja2.EqStr(jinja2.ItemStrKey(content, jinja2.KeyType), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
 				w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 			} else {
 				// Kimi-K2-Instruct.jinja:9:12 {% else -%}
 				// Kimi-K2-Instruct.jinja:10:11 {{ content['text'] }}
-				jinja2.Write(w, jinja2.ItemStr(content, "text"))
+				jinja2.Write(w, jinja2.ItemStrKey(content, jinja2.KeyText))
 			}
 		}
 	}
@@ -209,15 +209,15 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// Kimi-K2-Instruct.jinja:23:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		if (i == 0) && !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+		if (i == 0) && !jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 		roleName = llamacpp.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
-			return llamacpp.ItemStr(message, "role")
+			return llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		})
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Instruct.jinja:29:16 {{role_name}}
@@ -237,7 +237,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 			w.WriteString("<|im_middle|>")
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		messageRole2 := llamacpp.ItemStr(message, "role")
+		messageRole2 := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
 			renderKimiK2Instruct_renderContentLlama(w, message)
@@ -245,9 +245,9 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 			// Kimi-K2-Instruct.jinja:38:5 {%- for tool_call in message['tool_calls'] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var formattedId jinja2.Value
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-				formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
+				formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.ItemStrKey(llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName)), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
 				toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.SmallInt(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
@@ -257,8 +257,8 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 				llamacpp.Write(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
-				toolCallFunction := llamacpp.ItemStr(toolCall, "function")
-				toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
+				toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
+				toolCallFunctionArguments := llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
 				if llamacpp.IsString(toolCallFunctionArguments) {
 					// Kimi-K2-Instruct.jinja:42:125 {{ tool_call['function']['arguments'] }}
 					llamacpp.Write(w, toolCallFunctionArguments)
@@ -287,7 +287,7 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 			w.WriteString("\n")
 			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
 			renderKimiK2Instruct_renderContentLlama(w, message)
-		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
+		} else if !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
 			renderKimiK2Instruct_renderContentLlama(w, message)
@@ -318,12 +318,12 @@ func renderKimiK2Instruct_renderContentLlama(w *jinja2.Writer, msg jinja2.Value)
 		// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
 		for _, content := range llamacpp.Iterate(w, c) {
 			// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-			if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
+			if (jinja2.EqStr(llamacpp.ItemStrKey(content, jinja2.KeyType), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
 				w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 			} else {
 				// Kimi-K2-Instruct.jinja:9:12 {% else -%}
 				// Kimi-K2-Instruct.jinja:10:11 {{ content['text'] }}
-				llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
+				llamacpp.Write(w, llamacpp.ItemStrKey(content, jinja2.KeyText))
 			}
 		}
 	}

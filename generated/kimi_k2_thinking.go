@@ -61,7 +61,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, jinja2.SmallInt(int64(jinja2.Len(messages)-1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, idx), "role"), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Lit("tool_calls")).Truthy() {
+		if jinja2.EqStr(jinja2.ItemStrKey(jinja2.Item(messages, idx), jinja2.KeyRole), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Lit("tool_calls")).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
@@ -78,7 +78,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if jinja2.Len(messages) == 0 || !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if jinja2.Len(messages) == 0 || !jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
@@ -87,7 +87,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
 		renderKimiK2Thinking_setRoles(w, message)
 		// Kimi-K2-Thinking.jinja:64:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
@@ -114,7 +114,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
 			renderKimiK2Thinking_renderContent(w, message)
-		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
+		} else if !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
 			renderKimiK2Thinking_renderContent(w, message)
@@ -127,7 +127,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
 		renderKimiK2Thinking_setRoles(w, message)
 		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
 			rc = jinja2.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit(""))
@@ -159,7 +159,7 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
 			renderKimiK2Thinking_renderContent(w, message)
-		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
+		} else if !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
 			renderKimiK2Thinking_renderContent(w, message)
@@ -190,12 +190,12 @@ func renderKimiK2Thinking_renderContent(w *jinja2.Writer, msg jinja2.Value) {
 		// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 		for _, content := range jinja2.Iterate(w, c) {
 			// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-			if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
+			if (jinja2.EqStr(jinja2.ItemStrKey(content, jinja2.KeyType), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
 				w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 			} else {
 				// Kimi-K2-Thinking.jinja:9:12 {% else -%}
 				// Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-				jinja2.Write(w, jinja2.ItemStr(content, "text"))
+				jinja2.Write(w, jinja2.ItemStrKey(content, jinja2.KeyText))
 			}
 		}
 	}
@@ -208,10 +208,10 @@ func renderKimiK2Thinking_setRoles(w *jinja2.Writer, message jinja2.Value) {
 	message = jinja2.Param(message, "message")
 	// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 	roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
-		return jinja2.ItemStr(message, "role")
+		return jinja2.ItemStrKey(message, jinja2.KeyRole)
 	})
 	// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-	messageRole := jinja2.ItemStr(message, "role")
+	messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 	if jinja2.EqStr(messageRole, "user") {
 		w.WriteString("<|im_user|>")
 		// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
@@ -239,11 +239,11 @@ func renderKimiK2Thinking_renderToolcalls(w *jinja2.Writer, message jinja2.Value
 	message = jinja2.Param(message, "message")
 	w.WriteString("<|tool_calls_section_begin|>")
 	// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
-	for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
+	for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) {
 		var formattedId jinja2.Value
 		// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-		toolCallFunction := jinja2.ItemStr(toolCall, "function")
-		formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.ItemStr(toolCallFunction, "name")), jinja2.Lit(":")), jinja2.FilterString(jinja2.ItemAttr(toolCallCounter, "value")))
+		toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
+		formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName)), jinja2.Lit(":")), jinja2.FilterString(jinja2.ItemAttr(toolCallCounter, "value")))
 		// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%} (the namespace check)
 		jinja2.CheckNamespace(toolCallCounter)
 		// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
@@ -255,7 +255,7 @@ func renderKimiK2Thinking_renderToolcalls(w *jinja2.Writer, message jinja2.Value
 		jinja2.Write(w, formattedId)
 		w.WriteString("<|tool_call_argument_begin|>")
 		// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
-		toolCallFunctionArguments := jinja2.ItemStr(toolCallFunction, "arguments")
+		toolCallFunctionArguments := jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
 		if jinja2.IsString(toolCallFunctionArguments) {
 			// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
 			jinja2.Write(w, toolCallFunctionArguments)
@@ -292,7 +292,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range llamacpp.Iterate(w, llamacpp.Range(w, jinja2.SmallInt(int64(llamacpp.Len(messages)-1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.Truthy(llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls"))) {
+		if jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.Item(messages, idx), jinja2.KeyRole), "assistant") && !llamacpp.Truthy(llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls"))) {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
@@ -309,7 +309,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if llamacpp.Len(messages) == 0 || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Len(messages) == 0 || !jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
@@ -319,7 +319,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
 		renderKimiK2Thinking_setRolesLlama(w, message)
 		// Kimi-K2-Thinking.jinja:64:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
@@ -346,7 +346,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
 			renderKimiK2Thinking_renderContentLlama(w, message)
-		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
+		} else if !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
 			renderKimiK2Thinking_renderContentLlama(w, message)
@@ -360,7 +360,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
 		renderKimiK2Thinking_setRolesLlama(w, message)
 		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
 			rc = llamacpp.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit(""))
@@ -392,7 +392,7 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
 			renderKimiK2Thinking_renderContentLlama(w, message)
-		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
+		} else if !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
 			renderKimiK2Thinking_renderContentLlama(w, message)
@@ -423,12 +423,12 @@ func renderKimiK2Thinking_renderContentLlama(w *jinja2.Writer, msg jinja2.Value)
 		// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 		for _, content := range llamacpp.Iterate(w, c) {
 			// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-			if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
+			if (jinja2.EqStr(llamacpp.ItemStrKey(content, jinja2.KeyType), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
 				w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 			} else {
 				// Kimi-K2-Thinking.jinja:9:12 {% else -%}
 				// Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-				llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
+				llamacpp.Write(w, llamacpp.ItemStrKey(content, jinja2.KeyText))
 			}
 		}
 	}
@@ -441,10 +441,10 @@ func renderKimiK2Thinking_setRolesLlama(w *jinja2.Writer, message jinja2.Value) 
 	message = llamacpp.Param(message, "message")
 	// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 	roleName = llamacpp.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
-		return llamacpp.ItemStr(message, "role")
+		return llamacpp.ItemStrKey(message, jinja2.KeyRole)
 	})
 	// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-	messageRole := llamacpp.ItemStr(message, "role")
+	messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 	if jinja2.EqStr(messageRole, "user") {
 		w.WriteString("<|im_user|>")
 		// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
@@ -474,9 +474,9 @@ func renderKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, message jinja2.
 	// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var formattedId jinja2.Value
-	for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
+	for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 		// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-		formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Lit(":")), llamacpp.FilterString(llamacpp.ItemAttr(toolCallCounter, "value")))
+		formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.ItemStrKey(llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName)), jinja2.Lit(":")), llamacpp.FilterString(llamacpp.ItemAttr(toolCallCounter, "value")))
 		// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%} (the namespace check)
 		llamacpp.CheckNamespace(toolCallCounter)
 		// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
@@ -488,8 +488,8 @@ func renderKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, message jinja2.
 		llamacpp.Write(w, formattedId)
 		w.WriteString("<|tool_call_argument_begin|>")
 		// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
-		toolCallFunction := llamacpp.ItemStr(toolCall, "function")
-		toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
+		toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
+		toolCallFunctionArguments := llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
 		if llamacpp.IsString(toolCallFunctionArguments) {
 			// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
 			llamacpp.Write(w, toolCallFunctionArguments)

@@ -118,14 +118,14 @@ func renderKimiK3(w *jinja2.Writer) {
 			if jinja2.NotIn(jinja2.Lit("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 messages require a role.")))
-			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user") {
+			} else if jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
 				if jinja2.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.ItemAttr(message, "name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.ItemAttrKey(message, jinja2.KeyName))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
 				renderKimiK3_openTag(w, jinja2.Lit("message"), attrs)
@@ -134,18 +134,18 @@ func renderKimiK3(w *jinja2.Writer) {
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
 				renderKimiK3_closeTag(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "system") && jinja2.MethodGet(message, jinja2.Lit("tools")).Truthy() {
+			} else if jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "system") && jinja2.MethodGet(message, jinja2.Lit("tools")).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
 				renderKimiK3_renderToolDeclare(w, jinja2.ItemAttr(message, "tools"), jinja2.Bool(true))
-			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "system") {
+			} else if jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
 				if jinja2.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.ItemAttr(message, "name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.ItemAttrKey(message, jinja2.KeyName))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
 				renderKimiK3_openTag(w, jinja2.Lit("message"), attrs)
@@ -154,7 +154,7 @@ func renderKimiK3(w *jinja2.Writer) {
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
 				renderKimiK3_closeTag(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "assistant") {
+			} else if jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
 				jinja2.CheckNamespace(state)
@@ -169,7 +169,7 @@ func renderKimiK3(w *jinja2.Writer) {
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
 				if jinja2.MethodGet(message, jinja2.Lit("name")).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.ItemAttr(message, "name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), jinja2.ItemAttrKey(message, jinja2.KeyName))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
 				renderKimiK3_openTag(w, jinja2.Lit("message"), attrs)
@@ -178,7 +178,7 @@ func renderKimiK3(w *jinja2.Writer) {
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
 				renderKimiK3_closeTag(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool")) {
+			} else if jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := jinja2.NewList()
@@ -187,7 +187,7 @@ func renderKimiK3(w *jinja2.Writer) {
 				for _, candidate := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.SmallInt(int64(i)), jinja2.Missing(), jinja2.Missing())) {
 					var callId jinja2.Value
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					if !jinja2.IsMapping(candidate) || !jinja2.EqStr(jinja2.ItemAttr(candidate, "role"), "tool") {
+					if !jinja2.IsMapping(candidate) || !jinja2.EqStr(jinja2.ItemAttrKey(candidate, jinja2.KeyRole), "tool") {
 						break
 					}
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
@@ -197,9 +197,9 @@ func renderKimiK3(w *jinja2.Writer) {
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
-					if !jinja2.IsNone(callId) && !jinja2.IsNone(jinja2.ItemAttr(state, "tool_calls")) {
+					if !jinja2.IsNone(callId) && !jinja2.IsNone(jinja2.ItemAttrKey(state, jinja2.KeyToolCalls)) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
-						for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(state, "tool_calls")) {
+						for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(state, jinja2.KeyToolCalls)) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
 							if ((!matchFound && jinja2.IsMapping(toolCall)) && !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Lit("id")))) && jinja2.Eq(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Lit("id"))), jinja2.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
@@ -218,14 +218,14 @@ func renderKimiK3(w *jinja2.Writer) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := jinja2.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
-					for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(state, "tool_calls")) {
+					for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(state, jinja2.KeyToolCalls)) {
 						var fn jinja2.Value
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
 						if (jinja2.IsMapping(toolCall) && !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Lit("id")))) && jinja2.NotIn(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Lit("id"))), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
 							emittedIds = jinja2.Add(emittedIds, jinja2.NewList(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Lit("id")))))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-							toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+							toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 							if jinja2.IsDefined(toolCallFunction) && jinja2.IsMapping(toolCallFunction) {
 								fn = toolCallFunction
 							} else {
@@ -446,13 +446,13 @@ func renderKimiK3_renderContent(w *jinja2.Writer, content, state jinja2.Value, i
 		// Kimi-K3.jinja:46:5 {%- for part in content -%}
 		for _, part := range jinja2.Iterate(w, content) {
 			// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
-			if jinja2.InStrs(jinja2.ItemAttr(part, "type"), "image", "image_url") {
+			if jinja2.InStrs(jinja2.ItemAttrKey(part, jinja2.KeyType), "image", "image_url") {
 				// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
 				renderKimiK3_nextImage(w, state, imagePrompts)
 			} else {
 				// Kimi-K3.jinja:49:13 {%- else -%}
 				// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
-				renderKimiK3_renderText(w, jinja2.ItemAttr(part, "text"), state, imagePrompts)
+				renderKimiK3_renderText(w, jinja2.ItemAttrKey(part, jinja2.KeyText), state, imagePrompts)
 			}
 		}
 	}
@@ -633,7 +633,7 @@ func renderKimiK3_renderAssistant(w *jinja2.Writer, message, state jinja2.Value,
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls must be mappings.")))
 			}
 			// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-			toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+			toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 			if jinja2.IsDefined(toolCallFunction) && jinja2.IsMapping(toolCallFunction) {
 				fn = toolCallFunction
 			} else {
@@ -645,7 +645,7 @@ func renderKimiK3_renderAssistant(w *jinja2.Writer, message, state jinja2.Value,
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls require a function name.")))
 			}
 			// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-			renderKimiK3_openTag(w, jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), jinja2.ItemAttr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.SmallInt(int64(i+1)))))
+			renderKimiK3_openTag(w, jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), jinja2.ItemAttrKey(fn, jinja2.KeyName)), jinja2.NewTuple(jinja2.Lit("index"), jinja2.SmallInt(int64(i+1)))))
 			// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
 			arguments = jinja2.MethodGetDefault(fn, jinja2.Lit("arguments"), jinja2.DictOf())
 			// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
@@ -725,18 +725,18 @@ func renderKimiK3_renderToolMessage(w *jinja2.Writer, message, state, resolvedNa
 		toolName = jinja2.MethodGet(message, jinja2.Lit("name"))
 	}
 	// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-	if (jinja2.IsNone(toolName) && !jinja2.IsNone(jinja2.ItemAttr(state, "tool_calls"))) && jinja2.Le(jinja2.ItemAttr(state, "tool_index"), jinja2.FilterLength(jinja2.ItemAttr(state, "tool_calls"))) {
+	if (jinja2.IsNone(toolName) && !jinja2.IsNone(jinja2.ItemAttrKey(state, jinja2.KeyToolCalls))) && jinja2.Le(jinja2.ItemAttr(state, "tool_index"), jinja2.FilterLength(jinja2.ItemAttrKey(state, jinja2.KeyToolCalls))) {
 		// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-		fallbackCall = jinja2.Item(jinja2.ItemAttr(state, "tool_calls"), jinja2.Sub(jinja2.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
+		fallbackCall = jinja2.Item(jinja2.ItemAttrKey(state, jinja2.KeyToolCalls), jinja2.Sub(jinja2.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
 		// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
-		fallbackCallFunction := jinja2.ItemAttr(fallbackCall, "function")
+		fallbackCallFunction := jinja2.ItemAttrKey(fallbackCall, jinja2.KeyFunction)
 		if jinja2.IsDefined(fallbackCallFunction) && jinja2.IsMapping(fallbackCallFunction) {
 			fallbackFn = fallbackCallFunction
 		} else {
 			fallbackFn = fallbackCall
 		}
 		// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
-		toolName = jinja2.ItemAttr(fallbackFn, "name")
+		toolName = jinja2.ItemAttrKey(fallbackFn, jinja2.KeyName)
 	}
 	// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
 	if jinja2.IsNone(toolName) {
@@ -831,14 +831,14 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 			if llamacpp.NotIn(jinja2.Lit("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 messages require a role.")))
-			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user") {
+			} else if jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
 				if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("name"))) {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttr(message, "name"))))
+					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttrKey(message, jinja2.KeyName))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
 				renderKimiK3_openTagLlama(w, jinja2.Lit("message"), attrs)
@@ -847,18 +847,18 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
 				renderKimiK3_closeTagLlama(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "system") && llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tools"))) {
+			} else if jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "system") && llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tools"))) {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
 				renderKimiK3_renderToolDeclareLlama(w, llamacpp.ItemAttr(message, "tools"), jinja2.Bool(true))
-			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "system") {
+			} else if jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Lit("role"), jinja2.Lit("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
 				if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("name"))) {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttr(message, "name"))))
+					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttrKey(message, jinja2.KeyName))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
 				renderKimiK3_openTagLlama(w, jinja2.Lit("message"), attrs)
@@ -867,7 +867,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
 				renderKimiK3_closeTagLlama(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "assistant") {
+			} else if jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
 				llamacpp.CheckNamespace(state)
@@ -882,7 +882,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
 				if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("name"))) {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttr(message, "name"))))
+					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("name"), llamacpp.ItemAttrKey(message, jinja2.KeyName))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
 				renderKimiK3_openTagLlama(w, jinja2.Lit("message"), attrs)
@@ -891,7 +891,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
 				renderKimiK3_closeTagLlama(w, jinja2.Lit("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool")) {
+			} else if jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "tool") && ((i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := jinja2.NewList()
@@ -902,7 +902,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				for _, candidate := range llamacpp.Iterate(w, llamacpp.Slice(messages, jinja2.SmallInt(int64(i)), jinja2.Missing(), jinja2.Missing())) {
 					mark := w.Mark()
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					if !llamacpp.IsMapping(candidate) || !jinja2.EqStr(llamacpp.ItemAttr(candidate, "role"), "tool") {
+					if !llamacpp.IsMapping(candidate) || !jinja2.EqStr(llamacpp.ItemAttrKey(candidate, jinja2.KeyRole), "tool") {
 						w.Drop(mark)
 						break
 					}
@@ -913,9 +913,9 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
-					if !llamacpp.IsNone(callId) && !llamacpp.IsNone(llamacpp.ItemAttr(state, "tool_calls")) {
+					if !llamacpp.IsNone(callId) && !llamacpp.IsNone(llamacpp.ItemAttrKey(state, jinja2.KeyToolCalls)) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
-						for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(state, "tool_calls")) {
+						for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(state, jinja2.KeyToolCalls)) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
 							if ((!matchFound && llamacpp.IsMapping(toolCall)) && !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))) && llamacpp.Eq(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id"))), llamacpp.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
@@ -936,13 +936,13 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
 					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var fn jinja2.Value
-					for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(state, "tool_calls")) {
+					for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(state, jinja2.KeyToolCalls)) {
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
 						if (llamacpp.IsMapping(toolCall) && !llamacpp.IsNone(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))) && llamacpp.NotIn(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id"))), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
 							emittedIds = llamacpp.Add(emittedIds, jinja2.NewList(llamacpp.FilterString(llamacpp.MethodGet(toolCall, jinja2.Lit("id")))))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-							toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+							toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 							if llamacpp.IsDefined(toolCallFunction) && llamacpp.IsMapping(toolCallFunction) {
 								fn = toolCallFunction
 							} else {
@@ -1164,13 +1164,13 @@ func renderKimiK3_renderContentLlama(w *jinja2.Writer, content, state jinja2.Val
 		// Kimi-K3.jinja:46:5 {%- for part in content -%}
 		for _, part := range llamacpp.Iterate(w, content) {
 			// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
-			if llamacpp.InStrs(llamacpp.ItemAttr(part, "type"), "image", "image_url") {
+			if llamacpp.InStrs(llamacpp.ItemAttrKey(part, jinja2.KeyType), "image", "image_url") {
 				// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
 				renderKimiK3_nextImageLlama(w, state, imagePrompts)
 			} else {
 				// Kimi-K3.jinja:49:13 {%- else -%}
 				// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
-				renderKimiK3_renderTextLlama(w, llamacpp.ItemAttr(part, "text"), state, imagePrompts)
+				renderKimiK3_renderTextLlama(w, llamacpp.ItemAttrKey(part, jinja2.KeyText), state, imagePrompts)
 			}
 		}
 	}
@@ -1355,7 +1355,7 @@ func renderKimiK3_renderAssistantLlama(w *jinja2.Writer, message, state jinja2.V
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls must be mappings.")))
 			}
 			// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-			toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+			toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 			if llamacpp.IsDefined(toolCallFunction) && llamacpp.IsMapping(toolCallFunction) {
 				fn = toolCallFunction
 			} else {
@@ -1367,7 +1367,7 @@ func renderKimiK3_renderAssistantLlama(w *jinja2.Writer, message, state jinja2.V
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 tool calls require a function name.")))
 			}
 			// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-			renderKimiK3_openTagLlama(w, jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), llamacpp.ItemAttr(fn, "name")), jinja2.NewTuple(jinja2.Lit("index"), jinja2.SmallInt(int64(i+1)))))
+			renderKimiK3_openTagLlama(w, jinja2.Lit("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Lit("tool"), llamacpp.ItemAttrKey(fn, jinja2.KeyName)), jinja2.NewTuple(jinja2.Lit("index"), jinja2.SmallInt(int64(i+1)))))
 			// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
 			arguments = llamacpp.MethodGetDefault(fn, jinja2.Lit("arguments"), jinja2.DictOf())
 			// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
@@ -1449,18 +1449,18 @@ func renderKimiK3_renderToolMessageLlama(w *jinja2.Writer, message, state, resol
 		toolName = llamacpp.MethodGet(message, jinja2.Lit("name"))
 	}
 	// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-	if (llamacpp.IsNone(toolName) && !llamacpp.IsNone(llamacpp.ItemAttr(state, "tool_calls"))) && llamacpp.Le(llamacpp.ItemAttr(state, "tool_index"), llamacpp.FilterLength(llamacpp.ItemAttr(state, "tool_calls"))) {
+	if (llamacpp.IsNone(toolName) && !llamacpp.IsNone(llamacpp.ItemAttrKey(state, jinja2.KeyToolCalls))) && llamacpp.Le(llamacpp.ItemAttr(state, "tool_index"), llamacpp.FilterLength(llamacpp.ItemAttrKey(state, jinja2.KeyToolCalls))) {
 		// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-		fallbackCall = llamacpp.Item(llamacpp.ItemAttr(state, "tool_calls"), llamacpp.Sub(llamacpp.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
+		fallbackCall = llamacpp.Item(llamacpp.ItemAttrKey(state, jinja2.KeyToolCalls), llamacpp.Sub(llamacpp.ItemAttr(state, "tool_index"), jinja2.SmallInt(1)))
 		// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
-		fallbackCallFunction := llamacpp.ItemAttr(fallbackCall, "function")
+		fallbackCallFunction := llamacpp.ItemAttrKey(fallbackCall, jinja2.KeyFunction)
 		if llamacpp.IsDefined(fallbackCallFunction) && llamacpp.IsMapping(fallbackCallFunction) {
 			fallbackFn = fallbackCallFunction
 		} else {
 			fallbackFn = fallbackCall
 		}
 		// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
-		toolName = llamacpp.ItemAttr(fallbackFn, "name")
+		toolName = llamacpp.ItemAttrKey(fallbackFn, jinja2.KeyName)
 	}
 	// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
 	if llamacpp.IsNone(toolName) {

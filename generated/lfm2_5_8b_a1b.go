@@ -64,12 +64,12 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 	nsLastUserIndex := jinja2.SmallInt(-1)
 	// LFM2.5-8B-A1B.jinja:47:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
 		if jinja2.MethodGet(messages0, jinja2.Lit("content")).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
-				renderLFM2_5_8B_A1B_parseContent(w, jinja2.ItemStr(messages0, "content"))
+				renderLFM2_5_8B_A1B_parseContent(w, jinja2.ItemStrKey(messages0, jinja2.KeyContent))
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
@@ -115,7 +115,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// LFM2.5-8B-A1B.jinja:70:5 {%- if message["role"] == "user" -%}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// LFM2.5-8B-A1B.jinja:71:9 {%- set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -125,7 +125,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		w.WriteString("<|im_start|>")
 		jinja2.WriteStr(w, messageRole)
 		w.WriteString("\n")
@@ -147,7 +147,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
 				hasCfm = jinja2.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
-				messageContent := jinja2.ItemAttr(message, "content")
+				messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 				if jinja2.IsDefined(messageContent) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content = w.Capture(func() {
@@ -162,7 +162,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) && jinja2.MethodEndswith(content, cfmTag).Truthy() {
+					if jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) && jinja2.MethodEndswith(content, cfmTag).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = jinja2.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
@@ -176,9 +176,9 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
-				if jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) {
+				if jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
-					renderLFM2_5_8B_A1B_renderToolCalls(w, jinja2.ItemAttr(message, "tool_calls"))
+					renderLFM2_5_8B_A1B_renderToolCalls(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls))
 				}
 				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
 				if hasCfm.Truthy() {
@@ -192,7 +192,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
 			if jinja2.MethodGet(message, jinja2.Lit("content")).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
-				renderLFM2_5_8B_A1B_parseContent(w, jinja2.ItemStr(message, "content"))
+				renderLFM2_5_8B_A1B_parseContent(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			}
 			w.WriteString("<|im_end|>\n")
 		}
@@ -242,7 +242,7 @@ func renderLFM2_5_8B_A1B_parseContent(w *jinja2.Writer, content jinja2.Value) {
 		// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
 		for _, item := range jinja2.Iterate(w, content) {
 			// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
-			itemType := jinja2.ItemStr(item, "type")
+			itemType := jinja2.ItemStrKey(item, jinja2.KeyType)
 			if jinja2.EqStr(itemType, "image") {
 				// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
@@ -253,7 +253,7 @@ func renderLFM2_5_8B_A1B_parseContent(w *jinja2.Writer, content jinja2.Value) {
 				// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
 				jinja2.CheckNamespace(ns)
 				// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
-				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.ItemStr(item, "text")))
+				jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.ItemStrKey(item, jinja2.KeyText)))
 			} else {
 				// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
 				// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
@@ -278,10 +278,10 @@ func renderLFM2_5_8B_A1B_renderToolCalls(w *jinja2.Writer, toolCalls jinja2.Valu
 	for _, toolCall := range jinja2.Iterate(w, toolCalls) {
 		var funcName, funcArgs, argsNs jinja2.Value
 		// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
-		toolCallFunction := jinja2.ItemStr(toolCall, "function")
-		funcName = jinja2.ItemStr(toolCallFunction, "name")
+		toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
+		funcName = jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName)
 		// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
-		funcArgs = jinja2.ItemStr(toolCallFunction, "arguments")
+		funcArgs = jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
 		// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
 		argsNs = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
 		// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
@@ -299,11 +299,11 @@ func renderLFM2_5_8B_A1B_renderToolCalls(w *jinja2.Writer, toolCalls jinja2.Valu
 		// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
 		jinja2.CheckNamespace(toolCallsNs)
 		// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-		jinja2.SetAttr(toolCallsNs, "tool_calls", jinja2.Add(jinja2.ItemAttr(toolCallsNs, "tool_calls"), jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(funcName, jinja2.Lit("(")), jinja2.FilterJoin(jinja2.ItemAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
+		jinja2.SetAttr(toolCallsNs, "tool_calls", jinja2.Add(jinja2.ItemAttrKey(toolCallsNs, jinja2.KeyToolCalls), jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(funcName, jinja2.Lit("(")), jinja2.FilterJoin(jinja2.ItemAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
 	}
 	// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
 	w.WriteString("<|tool_call_start|>[")
-	jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.ItemAttr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+	jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.ItemAttrKey(toolCallsNs, jinja2.KeyToolCalls), []jinja2.Value{jinja2.Lit(", ")}, nil))
 	w.WriteString("]<|tool_call_end|>")
 }
 
@@ -331,12 +331,12 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	nsLastUserIndex := jinja2.SmallInt(-1)
 	// LFM2.5-8B-A1B.jinja:47:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
 		if llamacpp.Truthy(llamacpp.MethodGet(messages0, jinja2.Lit("content"))) {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
-				renderLFM2_5_8B_A1B_parseContentLlama(w, llamacpp.ItemStr(messages0, "content"))
+				renderLFM2_5_8B_A1B_parseContentLlama(w, llamacpp.ItemStrKey(messages0, jinja2.KeyContent))
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
@@ -382,7 +382,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// LFM2.5-8B-A1B.jinja:70:5 {%- if message["role"] == "user" -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// LFM2.5-8B-A1B.jinja:71:9 {%- set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -393,10 +393,10 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
 		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyRole))
 		w.WriteString("\n")
 		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
-		if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "assistant") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "assistant") {
 			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
 			{
 				var cfmTag, hasCfm, content, truncLen jinja2.Value
@@ -413,7 +413,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
 				hasCfm = jinja2.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
-				messageContent := llamacpp.ItemAttr(message, "content")
+				messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 				if llamacpp.IsDefined(messageContent) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content = w.Capture(func() {
@@ -428,7 +428,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && llamacpp.Truthy(llamacpp.MethodEndswith(content, cfmTag)) {
+					if llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) && llamacpp.Truthy(llamacpp.MethodEndswith(content, cfmTag)) {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = jinja2.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
@@ -442,9 +442,9 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
-				if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) {
+				if llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
-					renderLFM2_5_8B_A1B_renderToolCallsLlama(w, llamacpp.ItemAttr(message, "tool_calls"))
+					renderLFM2_5_8B_A1B_renderToolCallsLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))
 				}
 				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
 				if llamacpp.Truthy(hasCfm) {
@@ -458,7 +458,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
 			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("content"))) {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
-				renderLFM2_5_8B_A1B_parseContentLlama(w, llamacpp.ItemStr(message, "content"))
+				renderLFM2_5_8B_A1B_parseContentLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			}
 			w.WriteString("<|im_end|>\n")
 		}
@@ -508,7 +508,7 @@ func renderLFM2_5_8B_A1B_parseContentLlama(w *jinja2.Writer, content jinja2.Valu
 		// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
 		for _, item := range llamacpp.Iterate(w, content) {
 			// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
-			itemType := llamacpp.ItemStr(item, "type")
+			itemType := llamacpp.ItemStrKey(item, jinja2.KeyType)
 			if jinja2.EqStr(itemType, "image") {
 				// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
@@ -519,7 +519,7 @@ func renderLFM2_5_8B_A1B_parseContentLlama(w *jinja2.Writer, content jinja2.Valu
 				// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
 				llamacpp.CheckNamespace(ns)
 				// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
-				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.ItemStr(item, "text")))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.ItemStrKey(item, jinja2.KeyText)))
 			} else {
 				// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
 				// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
@@ -545,9 +545,9 @@ func renderLFM2_5_8B_A1B_renderToolCallsLlama(w *jinja2.Writer, toolCalls jinja2
 	var funcName, funcArgs, argsNs jinja2.Value
 	for _, toolCall := range llamacpp.Iterate(w, toolCalls) {
 		// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
-		funcName = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")
+		funcName = llamacpp.ItemStrKey(llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName)
 		// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
-		funcArgs = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments")
+		funcArgs = llamacpp.ItemStrKey(llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments)
 		// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
 		argsNs = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
 		// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
@@ -567,11 +567,11 @@ func renderLFM2_5_8B_A1B_renderToolCallsLlama(w *jinja2.Writer, toolCalls jinja2
 		// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
 		llamacpp.CheckNamespace(toolCallsNs)
 		// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-		llamacpp.SetAttr(toolCallsNs, "tool_calls", llamacpp.Add(llamacpp.ItemAttr(toolCallsNs, "tool_calls"), jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(funcName, jinja2.Lit("(")), llamacpp.FilterJoin(llamacpp.ItemAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
+		llamacpp.SetAttr(toolCallsNs, "tool_calls", llamacpp.Add(llamacpp.ItemAttrKey(toolCallsNs, jinja2.KeyToolCalls), jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(funcName, jinja2.Lit("(")), llamacpp.FilterJoin(llamacpp.ItemAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
 	}
 	// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
 	w.WriteString("<|tool_call_start|>[")
-	llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+	llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttrKey(toolCallsNs, jinja2.KeyToolCalls), []jinja2.Value{jinja2.Lit(", ")}, nil))
 	w.WriteString("]<|tool_call_end|>")
 }
 

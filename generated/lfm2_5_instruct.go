@@ -54,11 +54,11 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Lit(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		jinja2.SetAttr(ns, "system_prompt", jinja2.ItemStr(messages0, "content"))
+		jinja2.SetAttr(ns, "system_prompt", jinja2.ItemStrKey(messages0, jinja2.KeyContent))
 		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
 		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -114,7 +114,7 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// LFM2.5-Instruct.jinja:26:5 {%- if message["role"] == "assistant" -%}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
@@ -127,12 +127,12 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 		message := items2[i]
 		var content jinja2.Value
 		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		w.WriteString("<|im_start|>")
 		jinja2.WriteStr(w, messageRole)
 		w.WriteString("\n")
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
-		content = jinja2.ItemStr(message, "content")
+		content = jinja2.ItemStrKey(message, jinja2.KeyContent)
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
 		if !jinja2.IsString(content) {
 			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
@@ -175,11 +175,11 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Lit(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		llamacpp.SetAttr(ns, "system_prompt", llamacpp.ItemStr(messages0, "content"))
+		llamacpp.SetAttr(ns, "system_prompt", llamacpp.ItemStrKey(messages0, jinja2.KeyContent))
 		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -235,7 +235,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// LFM2.5-Instruct.jinja:26:5 {%- if message["role"] == "assistant" -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
@@ -250,17 +250,17 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 		message := items2[i]
 		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("\n")
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
-		content = llamacpp.ItemStr(message, "content")
+		content = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
 		if !llamacpp.IsString(content) {
 			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
 			content = llamacpp.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.Truthy(keepPastThinking)) && llamacpp.Ne(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_assistant_index")) {
+		if (jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && !llamacpp.Truthy(keepPastThinking)) && llamacpp.Ne(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}

@@ -52,9 +52,9 @@ func renderLFM2_8B_A1B(w *jinja2.Writer) {
 	nsSystemPrompt := jinja2.Lit("")
 	// LFM2-8B-A1B.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// LFM2-8B-A1B.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
-		nsSystemPrompt = jinja2.ItemStr(messages0, "content")
+		nsSystemPrompt = jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		// LFM2-8B-A1B.jinja:6:2 {%- set messages = messages[1:] -%}
 		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -97,12 +97,12 @@ func renderLFM2_8B_A1B(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		w.WriteString("<|im_start|>")
 		jinja2.WriteStr(w, messageRole)
 		w.WriteString("\n")
 		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
-		content = jinja2.ItemStr(message, "content")
+		content = jinja2.ItemStrKey(message, jinja2.KeyContent)
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
 		if !jinja2.IsString(content) {
 			// LFM2-8B-A1B.jinja:28:3 {%- set content = content | tojson -%}
@@ -140,9 +140,9 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 	nsSystemPrompt := jinja2.Lit("")
 	// LFM2-8B-A1B.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// LFM2-8B-A1B.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
-		nsSystemPrompt = llamacpp.ItemStr(messages0, "content")
+		nsSystemPrompt = llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		// LFM2-8B-A1B.jinja:6:2 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -187,17 +187,17 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("\n")
 		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
-		content = llamacpp.ItemStr(message, "content")
+		content = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
 		if !llamacpp.IsString(content) {
 			// LFM2-8B-A1B.jinja:28:3 {%- set content = content | tojson -%}
 			content = llamacpp.FilterTojson(content, nil, nil)
 		}
 		// LFM2-8B-A1B.jinja:30:2 {%- if message["role"] == "tool" -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// LFM2-8B-A1B.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			content = llamacpp.Sum(jinja2.Lit("<|tool_response_start|>"), content, jinja2.Lit("<|tool_response_end|>"))
 		}

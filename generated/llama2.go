@@ -50,18 +50,18 @@ func renderLlama2(w *jinja2.Writer) {
 			nsInsideTurn = true
 		}
 		// llama2.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2.jinja:23:1 {{- message['content'] + '\n' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// llama2.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit(" [/INST]"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit(" [/INST]"))
 		} else {
 			// llama2.jinja:26:5 {%- else %}
 			// llama2.jinja:27:1 {{- message['content'] + '</s>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("</s>"))
 			// llama2.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -87,18 +87,18 @@ func renderLlama2Llama(w *jinja2.Writer) {
 			nsInsideTurn = true
 		}
 		// llama2.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2.jinja:23:1 {{- message['content'] + '\n' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("\n"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// llama2.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit(" [/INST]"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit(" [/INST]"))
 		} else {
 			// llama2.jinja:26:5 {%- else %}
 			// llama2.jinja:27:1 {{- message['content'] + '</s>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("</s>"))
 			// llama2.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}

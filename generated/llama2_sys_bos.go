@@ -50,20 +50,20 @@ func renderLlama2SysBos(w *jinja2.Writer) {
 			nsInsideTurn = true
 		}
 		// llama2-sys-bos.jinja:24:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-bos.jinja:25:1 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
 			w.WriteString("<<SYS>>\n")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n<</SYS>>\n\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-bos.jinja:26:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-bos.jinja:27:1 {{- message['content'] + ' [/INST]' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit(" [/INST]"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit(" [/INST]"))
 		} else {
 			// llama2-sys-bos.jinja:28:5 {%- else %}
 			// llama2-sys-bos.jinja:29:1 {{- message['content'] + '</s>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("</s>"))
 			// llama2-sys-bos.jinja:30:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -89,20 +89,20 @@ func renderLlama2SysBosLlama(w *jinja2.Writer) {
 			nsInsideTurn = true
 		}
 		// llama2-sys-bos.jinja:24:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-bos.jinja:25:1 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
 			w.WriteString("<<SYS>>\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n<</SYS>>\n\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-bos.jinja:26:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-bos.jinja:27:1 {{- message['content'] + ' [/INST]' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit(" [/INST]"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit(" [/INST]"))
 		} else {
 			// llama2-sys-bos.jinja:28:5 {%- else %}
 			// llama2-sys-bos.jinja:29:1 {{- message['content'] + '</s>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("</s>"))
 			// llama2-sys-bos.jinja:30:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}

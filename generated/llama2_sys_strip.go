@@ -48,7 +48,7 @@ func renderLlama2SysStrip(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// llama2-sys-strip.jinja:22:1 {%- set content = message['content'].strip(c_space) %}
-		content = jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace)
+		content = jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace)
 		// llama2-sys-strip.jinja:23:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -56,7 +56,7 @@ func renderLlama2SysStrip(w *jinja2.Writer) {
 			nsInsideTurn = true
 		}
 		// llama2-sys-strip.jinja:27:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-strip.jinja:28:1 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
 			w.WriteString("<<SYS>>\n")
@@ -94,7 +94,7 @@ func renderLlama2SysStripLlama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama2-sys-strip.jinja:22:1 {%- set content = message['content'].strip(c_space) %}
-		content = llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace)
+		content = llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace)
 		// llama2-sys-strip.jinja:23:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -102,7 +102,7 @@ func renderLlama2SysStripLlama(w *jinja2.Writer) {
 			nsInsideTurn = true
 		}
 		// llama2-sys-strip.jinja:27:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-strip.jinja:28:1 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
 			w.WriteString("<<SYS>>\n")

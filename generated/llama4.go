@@ -45,9 +45,9 @@ func renderLlama4(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// llama4.jinja:12:1 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
 		w.WriteString("<|header_start|>")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("<|header_end|>\n\n")
-		jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
+		jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
 		w.WriteString("<|eot|>")
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")
@@ -67,9 +67,9 @@ func renderLlama4Llama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama4.jinja:12:1 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
 		w.WriteString("<|header_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("<|header_end|>\n\n")
-		llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
+		llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
 		w.WriteString("<|eot|>")
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")

@@ -63,11 +63,11 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
-			jinja2.SetAttr(ns, "system_prompt", jinja2.ItemStr(message, "content"))
+			jinja2.SetAttr(ns, "system_prompt", jinja2.ItemStrKey(message, jinja2.KeyContent))
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:10:1 {{bos_token}}
@@ -89,7 +89,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if !jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
 			renderLlamaCppDeepseekR1_flushToolOutputs(w, ns)
@@ -98,18 +98,18 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "user") {
 			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
 			w.WriteString("<｜User｜>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
-		if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemStr(message, "content").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemStrKey(message, jinja2.KeyContent).Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
 			jinja2.SetAttr(ns, "is_first", jinja2.Bool(true))
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
-			for _, tc := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
+			for _, tc := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				var toolName, toolArgs jinja2.Value
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
 				if jinja2.ItemAttr(ns, "is_first").Truthy() {
@@ -122,13 +122,13 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 					w.WriteString("\n")
 				}
 				// llama-cpp-deepseek-r1.jinja:50:13 {%- set tool_name = tc['function']['name'] -%}
-				tcFunction := jinja2.ItemStr(tc, "function")
-				toolName = jinja2.ItemStr(tcFunction, "name")
+				tcFunction := jinja2.ItemStrKey(tc, jinja2.KeyFunction)
+				toolName = jinja2.ItemStrKey(tcFunction, jinja2.KeyName)
 				// llama-cpp-deepseek-r1.jinja:51:13 {%- set tool_args = tc['function']['arguments'] -%}
-				toolArgs = jinja2.ItemStr(tcFunction, "arguments")
+				toolArgs = jinja2.ItemStrKey(tcFunction, jinja2.KeyArguments)
 				// llama-cpp-deepseek-r1.jinja:52:13 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
 				w.WriteString("<｜tool▁call▁begin｜>")
-				jinja2.WriteStr(w, jinja2.ItemStr(tc, "type"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(tc, jinja2.KeyType))
 				w.WriteString("<｜tool▁sep｜>")
 				jinja2.WriteStr(w, toolName)
 				w.WriteString("\n```json\n")
@@ -138,11 +138,11 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
-		if jinja2.EqStr(messageRole, "assistant") && jinja2.ItemStr(message, "content").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && jinja2.ItemStrKey(message, jinja2.KeyContent).Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
 			renderLlamaCppDeepseekR1_flushToolOutputs(w, ns)
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
-			content = jinja2.ItemStr(message, "content")
+			content = jinja2.ItemStrKey(message, jinja2.KeyContent)
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
 			if jinja2.In(jinja2.Lit("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
@@ -169,7 +169,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 			}
 			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
 			w.WriteString("\n<｜tool▁output▁begin｜>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}
@@ -216,11 +216,11 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
-			llamacpp.SetAttr(ns, "system_prompt", llamacpp.ItemStr(message, "content"))
+			llamacpp.SetAttr(ns, "system_prompt", llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:10:1 {{bos_token}}
@@ -243,19 +243,19 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
-		if !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
+		if !jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
 			renderLlamaCppDeepseekR1_flushToolOutputsLlama(w, ns)
 		}
 		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
 			w.WriteString("<｜User｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.Truthy(llamacpp.ItemStr(message, "content")) {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && !llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -264,7 +264,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var toolName, toolArgs jinja2.Value
-			for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
+			for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
 				if llamacpp.Truthy(llamacpp.ItemAttr(ns, "is_first")) {
 					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%} (the namespace check)
@@ -276,12 +276,12 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 					w.WriteString("\n")
 				}
 				// llama-cpp-deepseek-r1.jinja:50:13 {%- set tool_name = tc['function']['name'] -%}
-				toolName = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name")
+				toolName = llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyName)
 				// llama-cpp-deepseek-r1.jinja:51:13 {%- set tool_args = tc['function']['arguments'] -%}
-				toolArgs = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments")
+				toolArgs = llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyArguments)
 				// llama-cpp-deepseek-r1.jinja:52:13 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
 				w.WriteString("<｜tool▁call▁begin｜>")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(tc, "type"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(tc, jinja2.KeyType))
 				w.WriteString("<｜tool▁sep｜>")
 				llamacpp.WriteStr(w, toolName)
 				w.WriteString("\n```json\n")
@@ -291,11 +291,11 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.Truthy(llamacpp.ItemStr(message, "content")) {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
 			renderLlamaCppDeepseekR1_flushToolOutputsLlama(w, ns)
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
-			content = llamacpp.ItemStr(message, "content")
+			content = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
 			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
@@ -307,7 +307,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%}
@@ -322,7 +322,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 			}
 			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
 			w.WriteString("\n<｜tool▁output▁begin｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<｜tool▁output▁end｜>")
 		}
 	}

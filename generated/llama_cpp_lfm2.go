@@ -55,9 +55,9 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 	nsSystemPrompt := jinja2.Lit("")
 	// llama-cpp-lfm2.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
-		nsSystemPrompt = jinja2.ItemStr(messages0, "content")
+		nsSystemPrompt = jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
 		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -100,12 +100,12 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		w.WriteString("<|im_start|>")
 		jinja2.WriteStr(w, messageRole)
 		w.WriteString("\n")
 		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
-		messageContent := jinja2.ItemStr(message, "content")
+		messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 		if messageContent.Truthy() {
 			content = messageContent
 		} else {
@@ -120,12 +120,12 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			content = jinja2.Sum(jinja2.Lit("<|tool_response_start|>"), content, jinja2.Lit("<|tool_response_end|>"))
-		} else if (jinja2.EqStr(messageRole, "assistant") && jinja2.In(jinja2.Lit("tool_calls"), message)) && jinja2.ItemStr(message, "tool_calls").Truthy() {
+		} else if (jinja2.EqStr(messageRole, "assistant") && jinja2.In(jinja2.Lit("tool_calls"), message)) && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
 			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
 			nsTcResult := jinja2.Lit("")
 			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
-			items := jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls"))
+			items := jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls))
 			for i := range items {
 				tc := items[i]
 				var args jinja2.Value
@@ -135,10 +135,10 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 					nsTcResult = jinja2.Add(nsTcResult, jinja2.Lit(", "))
 				}
 				// llama-cpp-lfm2.jinja:36:4 {%- set args = tc["function"]["arguments"] -%}
-				tcFunction := jinja2.ItemStr(tc, "function")
-				args = jinja2.ItemStr(tcFunction, "arguments")
+				tcFunction := jinja2.ItemStrKey(tc, jinja2.KeyFunction)
+				args = jinja2.ItemStrKey(tcFunction, jinja2.KeyArguments)
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
-				nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Lit("{\"name\": \"")), jinja2.ItemStr(tcFunction, "name")), jinja2.Lit("\", \"arguments\": "))
+				nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Lit("{\"name\": \"")), jinja2.ItemStrKey(tcFunction, jinja2.KeyName)), jinja2.Lit("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
 				if jinja2.IsString(args) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
@@ -151,7 +151,7 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
 				if jinja2.MethodGet(tc, jinja2.Lit("id")).Truthy() {
 					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
-					nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Lit(", \"id\": \"")), jinja2.ItemStr(tc, "id")), jinja2.Lit("\""))
+					nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Lit(", \"id\": \"")), jinja2.ItemStrKey(tc, jinja2.KeyID)), jinja2.Lit("\""))
 				}
 				// llama-cpp-lfm2.jinja:46:4 {%- set ns_tc.result = ns_tc.result + "}" -%}
 				nsTcResult = jinja2.Add(nsTcResult, jinja2.Lit("}"))
@@ -186,9 +186,9 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 	nsSystemPrompt := jinja2.Lit("")
 	// llama-cpp-lfm2.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
-		nsSystemPrompt = llamacpp.ItemStr(messages0, "content")
+		nsSystemPrompt = llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -233,10 +233,10 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("\n")
 		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
-		messageContent := llamacpp.ItemStr(message, "content")
+		messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		if llamacpp.Truthy(messageContent) {
 			content = messageContent
 		} else {
@@ -248,18 +248,18 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 			content = llamacpp.FilterTojson(content, nil, nil)
 		}
 		// llama-cpp-lfm2.jinja:30:2 {%- if message["role"] == "tool" -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			content = llamacpp.Sum(jinja2.Lit("<|tool_response_start|>"), content, jinja2.Lit("<|tool_response_end|>"))
-		} else if (jinja2.EqStr(messageRole, "assistant") && llamacpp.In(jinja2.Lit("tool_calls"), message)) && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
+		} else if (jinja2.EqStr(messageRole, "assistant") && llamacpp.In(jinja2.Lit("tool_calls"), message)) && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
 			nsTcResult := jinja2.Lit("")
 			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var args jinja2.Value
-			items := llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls"))
+			items := llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls))
 			for i := range items {
 				tc := items[i]
 				// llama-cpp-lfm2.jinja:35:4 {%- if not loop.first -%}
@@ -268,9 +268,9 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 					nsTcResult = llamacpp.Add(nsTcResult, jinja2.Lit(", "))
 				}
 				// llama-cpp-lfm2.jinja:36:4 {%- set args = tc["function"]["arguments"] -%}
-				args = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments")
+				args = llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyArguments)
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
-				nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Lit("{\"name\": \"")), llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name")), jinja2.Lit("\", \"arguments\": "))
+				nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Lit("{\"name\": \"")), llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyName)), jinja2.Lit("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
 				if llamacpp.IsString(args) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
@@ -283,7 +283,7 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
 				if llamacpp.Truthy(llamacpp.MethodGet(tc, jinja2.Lit("id"))) {
 					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
-					nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Lit(", \"id\": \"")), llamacpp.ItemStr(tc, "id")), jinja2.Lit("\""))
+					nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Lit(", \"id\": \"")), llamacpp.ItemStrKey(tc, jinja2.KeyID)), jinja2.Lit("\""))
 				}
 				// llama-cpp-lfm2.jinja:46:4 {%- set ns_tc.result = ns_tc.result + "}" -%}
 				nsTcResult = llamacpp.Add(nsTcResult, jinja2.Lit("}"))

@@ -51,9 +51,9 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer) {
 	eosToken := w.Lookup("eos_token")
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = jinja2.ItemStr(messages0, "content")
+		systemMessage = jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 	} else if jinja2.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
@@ -83,11 +83,11 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer) {
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18:5 {%- if message['role'] == 'tool' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19:9 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
 			w.WriteString("<|tool_response|>")
-			jinja2.WriteJSON(w, jinja2.ItemStr(message, "content"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil)
 			w.WriteString("<|/tool_response|>")
 		} else if !jinja2.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
@@ -96,12 +96,12 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer) {
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("|>")
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
-			if jinja2.ItemAttr(message, "content").Truthy() {
+			if jinja2.ItemAttrKey(message, jinja2.KeyContent).Truthy() {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
-				jinja2.Write(w, jinja2.ItemStr(message, "content"))
+				jinja2.Write(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25:9 {%- for tool_call in message.tool_calls -%}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
 				w.WriteString("<|tool_call|>")
 				jinja2.WriteJSON(w, toolCall, nil, nil)
@@ -131,9 +131,9 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 	eosToken := w.Lookup("eos_token")
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = llamacpp.ItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 	} else if llamacpp.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
@@ -163,11 +163,11 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18:5 {%- if message['role'] == 'tool' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19:9 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
 			w.WriteString("<|tool_response|>")
-			llamacpp.WriteJSON(w, llamacpp.ItemStr(message, "content"), nil, nil)
+			llamacpp.WriteJSON(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil)
 			w.WriteString("<|/tool_response|>")
 		} else if !jinja2.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
@@ -176,12 +176,12 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("|>")
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
-			if llamacpp.Truthy(llamacpp.ItemAttr(message, "content")) {
+			if llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyContent)) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
-				llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
+				llamacpp.Write(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25:9 {%- for tool_call in message.tool_calls -%}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
 				w.WriteString("<|tool_call|>")
 				llamacpp.WriteJSON(w, toolCall, nil, nil)

@@ -56,9 +56,9 @@ func renderLlamaCppRwkvWorld(w *jinja2.Writer) {
 	// llama-cpp-rwkv-world.jinja:5:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// llama-cpp-rwkv-world.jinja:6:5 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// llama-cpp-rwkv-world.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = jinja2.ItemStr(message, "content")
+			nsSystemPrompt = jinja2.ItemStrKey(message, jinja2.KeyContent)
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:10:1 {{bos_token}}
@@ -74,17 +74,17 @@ func renderLlamaCppRwkvWorld(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
 			w.WriteString("User: ")
-			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil))
+			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil))
 			w.WriteString("\n\n")
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
+		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
-			content = jinja2.ItemStr(message, "content")
+			content = jinja2.ItemStrKey(message, jinja2.KeyContent)
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
 			if jinja2.In(jinja2.Lit("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
@@ -128,9 +128,9 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 	// llama-cpp-rwkv-world.jinja:5:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-rwkv-world.jinja:6:5 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// llama-cpp-rwkv-world.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = llamacpp.ItemStr(message, "content")
+			nsSystemPrompt = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:10:1 {{bos_token}}
@@ -147,16 +147,16 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
 			w.WriteString("User: ")
-			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil))
+			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil))
 			w.WriteString("\n\n")
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
-			content = llamacpp.ItemStr(message, "content")
+			content = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
 			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}

@@ -79,11 +79,11 @@ func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer) {
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
 			if jinja2.In(jinja2.Lit("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				jinja2.WriteAdd(w, jinja2.FilterSafe(jinja2.Lit("Use the function '")), jinja2.ItemStr(jinja2.ItemStr(t, "function"), "name"), jinja2.FilterSafe(jinja2.Lit("' to '")), jinja2.ItemStr(jinja2.ItemStr(t, "function"), "description"), jinja2.FilterSafe(jinja2.Lit("'\n")), jinja2.FilterTojson(jinja2.ItemStr(t, "function"), nil, nil))
+				jinja2.WriteAdd(w, jinja2.FilterSafe(jinja2.Lit("Use the function '")), jinja2.ItemStrKey(jinja2.ItemStrKey(t, jinja2.KeyFunction), jinja2.KeyName), jinja2.FilterSafe(jinja2.Lit("' to '")), jinja2.ItemStrKey(jinja2.ItemStrKey(t, jinja2.KeyFunction), jinja2.KeyDescription), jinja2.FilterSafe(jinja2.Lit("'\n")), jinja2.FilterTojson(jinja2.ItemStrKey(t, jinja2.KeyFunction), nil, nil))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				jinja2.WriteAdd(w, jinja2.FilterSafe(jinja2.Lit("Use the function '")), jinja2.ItemStr(t, "name"), jinja2.FilterSafe(jinja2.Lit("' to '")), jinja2.ItemStr(t, "description"), jinja2.FilterSafe(jinja2.Lit("'\n")), jinja2.FilterTojson(t, nil, nil))
+				jinja2.WriteAdd(w, jinja2.FilterSafe(jinja2.Lit("Use the function '")), jinja2.ItemStrKey(t, jinja2.KeyName), jinja2.FilterSafe(jinja2.Lit("' to '")), jinja2.ItemStrKey(t, jinja2.KeyDescription), jinja2.FilterSafe(jinja2.Lit("'\n")), jinja2.FilterTojson(t, nil, nil))
 			}
 			w.WriteString("\n\n")
 		}
@@ -93,38 +93,38 @@ func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer) {
 	// meetkai-functionary-medium-v3.1.jinja:32:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.1.jinja:33:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.1.jinja:34:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			jinja2.WriteAdd(w, jinja2.Lit("<|start_header_id|>"), messageRole, jinja2.Lit("<|end_header_id|>\n\n"), jinja2.ItemStr(message, "content"), jinja2.Lit("<|eot_id|>"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|start_header_id|>"), messageRole, jinja2.Lit("<|end_header_id|>\n\n"), jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|eot_id|>"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.1.jinja:35:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.1.jinja:36:9 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
-			jinja2.WriteAdd(w, jinja2.Lit("<|start_header_id|>ipython<|end_header_id|>\n\n"), jinja2.ItemStr(message, "content"), jinja2.Lit("<|eot_id|>"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|start_header_id|>ipython<|end_header_id|>\n\n"), jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|eot_id|>"))
 		} else {
 			// meetkai-functionary-medium-v3.1.jinja:37:9 {%- else -%}
 			// meetkai-functionary-medium-v3.1.jinja:38:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
 			jinja2.WriteAdd(w, jinja2.Lit("<|start_header_id|>"), messageRole, jinja2.Lit("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.1.jinja:39:9 {%- if message['content'] -%}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:40:13 {{ message['content'] }}
 				jinja2.Write(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemStr(message, "tool_calls").Truthy() {
+			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) {
 					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
-					toolCallFunction := jinja2.ItemStr(toolCall, "function")
-					toolCallFunctionName := jinja2.ItemStr(toolCallFunction, "name")
+					toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
+					toolCallFunctionName := jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName)
 					if jinja2.EqStr(toolCallFunctionName, "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45:21 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
-						jinja2.WriteAdd(w, jinja2.Lit("<|python_tag|>"), jinja2.FilterTojson(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil))
+						jinja2.WriteAdd(w, jinja2.Lit("<|python_tag|>"), jinja2.FilterTojson(jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:46:21 {%- else -%}
 						// meetkai-functionary-medium-v3.1.jinja:47:21 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
-						jinja2.WriteAdd(w, jinja2.Lit("<function="), toolCallFunctionName, jinja2.Lit(">"), jinja2.FilterTojson(jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil), jinja2.Lit("</function>"))
+						jinja2.WriteAdd(w, jinja2.Lit("<function="), toolCallFunctionName, jinja2.Lit(">"), jinja2.FilterTojson(jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil), jinja2.Lit("</function>"))
 					}
 				}
 				w.WriteString("<|eom_id|>")
@@ -181,11 +181,11 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
 			if llamacpp.In(jinja2.Lit("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				llamacpp.WriteAdd(w, llamacpp.FilterSafe(jinja2.Lit("Use the function '")), llamacpp.ItemStr(llamacpp.ItemStr(t, "function"), "name"), llamacpp.FilterSafe(jinja2.Lit("' to '")), llamacpp.ItemStr(llamacpp.ItemStr(t, "function"), "description"), llamacpp.FilterSafe(jinja2.Lit("'\n")), llamacpp.FilterTojson(llamacpp.ItemStr(t, "function"), nil, nil))
+				llamacpp.WriteAdd(w, llamacpp.FilterSafe(jinja2.Lit("Use the function '")), llamacpp.ItemStrKey(llamacpp.ItemStrKey(t, jinja2.KeyFunction), jinja2.KeyName), llamacpp.FilterSafe(jinja2.Lit("' to '")), llamacpp.ItemStrKey(llamacpp.ItemStrKey(t, jinja2.KeyFunction), jinja2.KeyDescription), llamacpp.FilterSafe(jinja2.Lit("'\n")), llamacpp.FilterTojson(llamacpp.ItemStrKey(t, jinja2.KeyFunction), nil, nil))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				llamacpp.WriteAdd(w, llamacpp.FilterSafe(jinja2.Lit("Use the function '")), llamacpp.ItemStr(t, "name"), llamacpp.FilterSafe(jinja2.Lit("' to '")), llamacpp.ItemStr(t, "description"), llamacpp.FilterSafe(jinja2.Lit("'\n")), llamacpp.FilterTojson(t, nil, nil))
+				llamacpp.WriteAdd(w, llamacpp.FilterSafe(jinja2.Lit("Use the function '")), llamacpp.ItemStrKey(t, jinja2.KeyName), llamacpp.FilterSafe(jinja2.Lit("' to '")), llamacpp.ItemStrKey(t, jinja2.KeyDescription), llamacpp.FilterSafe(jinja2.Lit("'\n")), llamacpp.FilterTojson(t, nil, nil))
 			}
 			w.WriteString("\n\n")
 		}
@@ -195,38 +195,38 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 	// meetkai-functionary-medium-v3.1.jinja:32:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.1.jinja:33:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.1.jinja:34:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			llamacpp.WriteAdd(w, jinja2.Lit("<|start_header_id|>"), messageRole, jinja2.Lit("<|end_header_id|>\n\n"), llamacpp.ItemStr(message, "content"), jinja2.Lit("<|eot_id|>"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|start_header_id|>"), messageRole, jinja2.Lit("<|end_header_id|>\n\n"), llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|eot_id|>"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.1.jinja:35:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.1.jinja:36:9 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
-			llamacpp.WriteAdd(w, jinja2.Lit("<|start_header_id|>ipython<|end_header_id|>\n\n"), llamacpp.ItemStr(message, "content"), jinja2.Lit("<|eot_id|>"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|start_header_id|>ipython<|end_header_id|>\n\n"), llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|eot_id|>"))
 		} else {
 			// meetkai-functionary-medium-v3.1.jinja:37:9 {%- else -%}
 			// meetkai-functionary-medium-v3.1.jinja:38:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
 			llamacpp.WriteAdd(w, jinja2.Lit("<|start_header_id|>"), messageRole, jinja2.Lit("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.1.jinja:39:9 {%- if message['content'] -%}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.Truthy(messageContent) {
 				// meetkai-functionary-medium-v3.1.jinja:40:13 {{ message['content'] }}
 				llamacpp.Write(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
+				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
-					toolCallFunction := llamacpp.ItemStr(toolCall, "function")
-					toolCallFunctionName := llamacpp.ItemStr(toolCallFunction, "name")
+					toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
+					toolCallFunctionName := llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyName)
 					if jinja2.EqStr(toolCallFunctionName, "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45:21 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
-						llamacpp.WriteAdd(w, jinja2.Lit("<|python_tag|>"), llamacpp.FilterTojson(llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil))
+						llamacpp.WriteAdd(w, jinja2.Lit("<|python_tag|>"), llamacpp.FilterTojson(llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:46:21 {%- else -%}
 						// meetkai-functionary-medium-v3.1.jinja:47:21 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
-						llamacpp.WriteAdd(w, jinja2.Lit("<function="), toolCallFunctionName, jinja2.Lit(">"), llamacpp.FilterTojson(llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil), jinja2.Lit("</function>"))
+						llamacpp.WriteAdd(w, jinja2.Lit("<function="), toolCallFunctionName, jinja2.Lit(">"), llamacpp.FilterTojson(llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil), jinja2.Lit("</function>"))
 					}
 				}
 				w.WriteString("<|eom_id|>")

@@ -85,13 +85,13 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.2.jinja:270:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.2.jinja:271:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.WriteString("<|start_header_id|>")
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.2.jinja:272:9 {%- elif message['role'] == 'tool' -%}
@@ -99,7 +99,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 			w.WriteString("<|start_header_id|>")
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|eot_id|>")
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:274:9 {%- else -%}
@@ -108,22 +108,22 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
 			// meetkai-functionary-medium-v3.2.jinja:276:9 {%- if message['content'] -%}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:277:13 {{ '>>>all\n' + message['content'] }}
 				w.WriteString(">>>all\n")
 				jinja2.WriteStr(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemStr(message, "tool_calls").Truthy() {
+			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
-					toolCallFunction := jinja2.ItemStr(toolCall, "function")
+					toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
 					w.WriteString(">>>")
-					jinja2.WriteStr(w, jinja2.ItemStr(toolCallFunction, "name"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName))
 					w.WriteString("\n")
-					jinja2.WriteStr(w, jinja2.ItemStr(toolCallFunction, "arguments"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments))
 				}
 			}
 			w.WriteString("<|eot_id|>")
@@ -200,7 +200,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamType(w *jinja2.Writer, param jin
 	// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
 	if jinja2.In(jinja2.Lit("type"), param) {
 		// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
-		rawParamType = jinja2.ItemStr(param, "type")
+		rawParamType = jinja2.ItemStrKey(param, jinja2.KeyType)
 		// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
 		if jinja2.IsIterable(rawParamType) && !jinja2.IsString(rawParamType) {
 			// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
@@ -275,7 +275,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfo(w *jinja2.Writer, param jin
 		// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
 		if jinja2.In(jinja2.Lit("description"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
-			desc = jinja2.ItemStr(param, "description")
+			desc = jinja2.ItemStrKey(param, jinja2.KeyDescription)
 			// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
 			if !jinja2.MethodEndswith(desc, jinja2.Lit(".")).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
@@ -440,7 +440,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript(w *jinja2.Writer, par
 			if jinja2.In(jinja2.Lit("enum"), itemsInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 				itemType = w.Capture(func() {
-					renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr(w, jinja2.ItemStr(itemsInfo, "enum"))
+					renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr(w, jinja2.ItemStrKey(itemsInfo, jinja2.KeyEnum))
 				})
 				// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
 				if jinja2.IsNone(paramName) {
@@ -613,7 +613,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w *jinja2.Writer,
 				if jinja2.In(jinja2.Lit("enum"), param) {
 					// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
 					paramType = w.Capture(func() {
-						renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr(w, jinja2.ItemStr(param, "enum"))
+						renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr(w, jinja2.ItemStrKey(param, jinja2.KeyEnum))
 					})
 				}
 				// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
@@ -737,13 +737,13 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.2.jinja:270:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.2.jinja:271:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.WriteString("<|start_header_id|>")
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.2.jinja:272:9 {%- elif message['role'] == 'tool' -%}
@@ -751,7 +751,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 			w.WriteString("<|start_header_id|>")
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|eot_id|>")
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:274:9 {%- else -%}
@@ -760,22 +760,22 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
 			// meetkai-functionary-medium-v3.2.jinja:276:9 {%- if message['content'] -%}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.Truthy(messageContent) {
 				// meetkai-functionary-medium-v3.2.jinja:277:13 {{ '>>>all\n' + message['content'] }}
 				w.WriteString(">>>all\n")
 				llamacpp.WriteStr(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemStr(message, "tool_calls")) {
+			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
+				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
-					toolCallFunction := llamacpp.ItemStr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
 					w.WriteString(">>>")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(toolCallFunction, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyName))
 					w.WriteString("\n")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(toolCallFunction, "arguments"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments))
 				}
 			}
 			w.WriteString("<|eot_id|>")
@@ -852,7 +852,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamTypeLlama(w *jinja2.Writer, para
 	// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
 	if llamacpp.In(jinja2.Lit("type"), param) {
 		// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
-		rawParamType = llamacpp.ItemStr(param, "type")
+		rawParamType = llamacpp.ItemStrKey(param, jinja2.KeyType)
 		// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
 		if llamacpp.IsIterable(rawParamType) && !llamacpp.IsString(rawParamType) {
 			// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
@@ -927,7 +927,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama(w *jinja2.Writer, para
 		// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
 		if llamacpp.In(jinja2.Lit("description"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
-			desc = llamacpp.ItemStr(param, "description")
+			desc = llamacpp.ItemStrKey(param, jinja2.KeyDescription)
 			// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
 			if !llamacpp.Truthy(llamacpp.MethodEndswith(desc, jinja2.Lit("."))) {
 				// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
@@ -1094,7 +1094,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer
 			if llamacpp.In(jinja2.Lit("enum"), itemsInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 				itemType = w.Capture(func() {
-					renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama(w, llamacpp.ItemStr(itemsInfo, "enum"))
+					renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama(w, llamacpp.ItemStrKey(itemsInfo, jinja2.KeyEnum))
 				})
 				// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
 				if llamacpp.IsNone(paramName) {
@@ -1270,7 +1270,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w *jinja2.Wr
 				if llamacpp.In(jinja2.Lit("enum"), param) {
 					// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
 					paramType = w.Capture(func() {
-						renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama(w, llamacpp.ItemStr(param, "enum"))
+						renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama(w, llamacpp.ItemStrKey(param, jinja2.KeyEnum))
 					})
 				}
 				// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}

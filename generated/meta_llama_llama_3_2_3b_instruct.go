@@ -86,9 +86,9 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:20:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = jinja2.FilterTrim(jinja2.ItemStr(messages0, "content"), nil, nil)
+		systemMessage = jinja2.FilterTrim(jinja2.ItemStrKey(messages0, jinja2.KeyContent), nil, nil)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:22:5 {%- set messages = messages[1:] %}
 		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -124,7 +124,7 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
 		if jinja2.Len(messages) != 0 {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = jinja2.FilterTrim(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "content"), nil, nil)
+			firstUserMessage = jinja2.FilterTrim(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyContent), nil, nil)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:51:9 {%- set messages = messages[1:] %}
 			messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		} else {
@@ -146,38 +146,38 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var toolCall jinja2.Value
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Lit("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
 			w.WriteString("<|end_header_id|>\n\n")
-			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStr(message, "content"), nil, nil))
+			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.In(jinja2.Lit("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if !(jinja2.Len(messageToolCalls) == 1) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
-			toolCall = jinja2.ItemAttr(jinja2.ItemInt(messageToolCalls, 0), "function")
+			toolCall = jinja2.ItemAttrKey(jinja2.ItemInt(messageToolCalls, 0), jinja2.KeyFunction)
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76:9 {{- '{"name": "' + tool_call.name + '", ' }}
 			w.WriteString("{\"name\": \"")
-			jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
+			jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 			w.WriteString("\", ")
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
-			jinja2.WriteJSON(w, jinja2.ItemAttr(toolCall, "arguments"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 			w.WriteString("}<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83:9 {%- if message.content is mapping or message.content is iterable %}
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if jinja2.IsMapping(messageContent) || jinja2.IsIterable(messageContent) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
 				jinja2.WriteJSON(w, messageContent, nil, nil)
@@ -241,9 +241,9 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:20:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = llamacpp.FilterTrim(llamacpp.ItemStr(messages0, "content"), nil, nil)
+		systemMessage = llamacpp.FilterTrim(llamacpp.ItemStrKey(messages0, jinja2.KeyContent), nil, nil)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:22:5 {%- set messages = messages[1:] %}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -279,7 +279,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
 		if llamacpp.Len(messages) != 0 {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = llamacpp.FilterTrim(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), nil, nil)
+			firstUserMessage = llamacpp.FilterTrim(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyContent), nil, nil)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:51:9 {%- set messages = messages[1:] %}
 			messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		} else {
@@ -302,38 +302,38 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 	var toolCall jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Lit("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 			w.WriteString("<|end_header_id|>\n\n")
-			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStr(message, "content"), nil, nil))
+			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if llamacpp.In(jinja2.Lit("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if !(llamacpp.Len(messageToolCalls) == 1) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
-			toolCall = llamacpp.ItemAttr(llamacpp.ItemInt(messageToolCalls, 0), "function")
+			toolCall = llamacpp.ItemAttrKey(llamacpp.ItemInt(messageToolCalls, 0), jinja2.KeyFunction)
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76:9 {{- '{"name": "' + tool_call.name + '", ' }}
 			w.WriteString("{\"name\": \"")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 			w.WriteString("\", ")
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
-			llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolCall, "arguments"), nil, nil)
+			llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 			w.WriteString("}<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83:9 {%- if message.content is mapping or message.content is iterable %}
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.IsMapping(messageContent) || llamacpp.IsIterable(messageContent) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
 				llamacpp.WriteJSON(w, messageContent, nil, nil)

@@ -48,23 +48,23 @@ func renderMicrosoftPhi3_5MiniInstruct(w *jinja2.Writer) {
 	// microsoft-Phi-3.5-mini-instruct.jinja:1:1 {% for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1:30 {% if message['role'] == 'system' and message['content'] %}
-		messageRole := jinja2.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole, "system") && jinja2.ItemStr(message, "content").Truthy() {
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
+		if jinja2.EqStr(messageRole, "system") && jinja2.ItemStrKey(message, jinja2.KeyContent).Truthy() {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1:89 {{'<|system|>
 			w.WriteString("<|system|>\n")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end|>\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:7 {% elif message['role'] == 'user' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:40 {{'<|user|>
 			w.WriteString("<|user|>\n")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:7 {% elif message['role'] == 'assistant' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:45 {{'<|assistant|>
 			w.WriteString("<|assistant|>\n")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end|>\n")
 		}
 	}
@@ -88,23 +88,23 @@ func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer) {
 	// microsoft-Phi-3.5-mini-instruct.jinja:1:1 {% for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1:30 {% if message['role'] == 'system' and message['content'] %}
-		messageRole := llamacpp.ItemStr(message, "role")
-		if jinja2.EqStr(messageRole, "system") && llamacpp.Truthy(llamacpp.ItemStr(message, "content")) {
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
+		if jinja2.EqStr(messageRole, "system") && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1:89 {{'<|system|>
 			w.WriteString("<|system|>\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end|>\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:7 {% elif message['role'] == 'user' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:40 {{'<|user|>
 			w.WriteString("<|user|>\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:7 {% elif message['role'] == 'assistant' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:45 {{'<|assistant|>
 			w.WriteString("<|assistant|>\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end|>\n")
 		}
 	}

@@ -44,15 +44,15 @@ func renderMinicpm(w *jinja2.Writer) {
 	// minicpm.jinja:16:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// minicpm.jinja:17:1 {%- if message['role'] == 'user' %}
-		if jinja2.EqStr(jinja2.ItemStr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
 			w.WriteString("<用户>")
-			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
+			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
 			w.WriteString("<AI>")
 		} else {
 			// minicpm.jinja:19:5 {%- else %}
 			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
-			jinja2.Write(w, jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace))
+			jinja2.Write(w, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -70,15 +70,15 @@ func renderMinicpmLlama(w *jinja2.Writer) {
 	// minicpm.jinja:16:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// minicpm.jinja:17:1 {%- if message['role'] == 'user' %}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
 			w.WriteString("<用户>")
-			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
+			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
 			w.WriteString("<AI>")
 		} else {
 			// minicpm.jinja:19:5 {%- else %}
 			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
-			llamacpp.Write(w, llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace))
+			llamacpp.Write(w, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt

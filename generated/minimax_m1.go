@@ -63,16 +63,16 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 	nsSystemPrompt := jinja2.Lit("")
 	// MiniMax-M1.jinja:11:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// MiniMax-M1.jinja:12:5 {%- if messages[0]['content'] is string %}
-		messages0Content := jinja2.ItemStr(messages0, "content")
+		messages0Content := jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		if jinja2.IsString(messages0Content) {
 			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
 			nsSystemPrompt = jinja2.FilterTrim(messages0Content, nil, nil)
 		} else {
 			// MiniMax-M1.jinja:14:9 {%- else %}
 			// MiniMax-M1.jinja:15:9 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
-			nsSystemPrompt = jinja2.FilterTrim(jinja2.ItemStr(jinja2.ItemInt(messages0Content, 0), "text"), nil, nil)
+			nsSystemPrompt = jinja2.FilterTrim(jinja2.ItemStrKey(jinja2.ItemInt(messages0Content, 0), jinja2.KeyText), nil, nil)
 		}
 		// MiniMax-M1.jinja:17:5 {%- set messages = messages[1:] %}
 		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
@@ -109,14 +109,14 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 	// MiniMax-M1.jinja:41:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Lit("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
-			messageRole := jinja2.ItemStr(message, "role")
+			messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 			if jinja2.EqStr(messageRole, "user") {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45:1 {%- if message['content'] is string %}
-				messageContent := jinja2.ItemStr(message, "content")
+				messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 				if jinja2.IsString(messageContent) {
 					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
 					jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
@@ -125,9 +125,9 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 					// MiniMax-M1.jinja:48:1 {%- for content in message['content'] %}
 					for _, content := range jinja2.Iterate(w, messageContent) {
 						// MiniMax-M1.jinja:49:1 {%- if content['type'] == 'text' %}
-						if jinja2.EqStr(jinja2.ItemStr(content, "type"), "text") {
+						if jinja2.EqStr(jinja2.ItemStrKey(content, jinja2.KeyType), "text") {
 							// MiniMax-M1.jinja:50:1 {{ content['text']|trim -}}
-							jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(content, "text"), nil, nil))
+							jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStrKey(content, jinja2.KeyText), nil, nil))
 						}
 					}
 				}
@@ -136,7 +136,7 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 				// MiniMax-M1.jinja:55:13 {%- elif message['role'] == 'assistant' %}
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57:1 {%- if message['content'] is string %}
-				messageContent := jinja2.ItemStr(message, "content")
+				messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 				if jinja2.IsString(messageContent) {
 					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
 					jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
@@ -145,7 +145,7 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
 					for _, content := range jinja2.Iterate(w, jinja2.FilterSelectattr(messageContent, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("text")}, nil)) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
-						jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStr(content, "text"), nil, nil))
+						jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemStrKey(content, jinja2.KeyText), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
@@ -154,13 +154,13 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
-				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				w.WriteString("{\"name\": \"")
-				jinja2.WriteStr(w, jinja2.ItemAttr(toolCallFunction, "name"))
+				jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCallFunction, jinja2.KeyName))
 				w.WriteString("\", \"arguments\": ")
-				jinja2.WriteJSON(w, jinja2.ItemAttr(toolCallFunction, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemAttrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
@@ -168,7 +168,7 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 			// MiniMax-M1.jinja:72:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
 				w.WriteString("tool result: ")
@@ -177,20 +177,20 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 			} else {
 				// MiniMax-M1.jinja:76:5 {%- else %}
 				// MiniMax-M1.jinja:77:1 {%- for content in message['content'] %}
-				for _, content := range jinja2.Iterate(w, jinja2.ItemStr(message, "content")) {
+				for _, content := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 					// MiniMax-M1.jinja:78:1 {%- if content['type'] == 'text' %}
-					if jinja2.EqStr(jinja2.ItemStr(content, "type"), "text") {
+					if jinja2.EqStr(jinja2.ItemStrKey(content, jinja2.KeyType), "text") {
 						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool result: ")
-						jinja2.WriteStr(w, jinja2.ItemStr(content, "text"))
+						jinja2.WriteStr(w, jinja2.ItemStrKey(content, jinja2.KeyText))
 						w.WriteString("\n\n")
 					} else if jinja2.MethodGet(content, jinja2.Lit("name")).Truthy() {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool name: ")
-						jinja2.WriteStr(w, jinja2.ItemStr(content, "name"))
+						jinja2.WriteStr(w, jinja2.ItemStrKey(content, jinja2.KeyName))
 						w.WriteString("\ntool result: ")
-						jinja2.WriteStr(w, jinja2.ItemStr(content, "text"))
+						jinja2.WriteStr(w, jinja2.ItemStrKey(content, jinja2.KeyText))
 						w.WriteString("\n\n")
 					}
 				}
@@ -229,16 +229,16 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 	nsSystemPrompt := jinja2.Lit("")
 	// MiniMax-M1.jinja:11:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// MiniMax-M1.jinja:12:5 {%- if messages[0]['content'] is string %}
-		messages0Content := llamacpp.ItemStr(messages0, "content")
+		messages0Content := llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		if llamacpp.IsString(messages0Content) {
 			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
 			nsSystemPrompt = llamacpp.FilterTrim(messages0Content, nil, nil)
 		} else {
 			// MiniMax-M1.jinja:14:9 {%- else %}
 			// MiniMax-M1.jinja:15:9 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
-			nsSystemPrompt = llamacpp.FilterTrim(llamacpp.ItemStr(llamacpp.ItemInt(messages0Content, 0), "text"), nil, nil)
+			nsSystemPrompt = llamacpp.FilterTrim(llamacpp.ItemStrKey(llamacpp.ItemInt(messages0Content, 0), jinja2.KeyText), nil, nil)
 		}
 		// MiniMax-M1.jinja:17:5 {%- set messages = messages[1:] %}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
@@ -275,14 +275,14 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 	// MiniMax-M1.jinja:41:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Lit("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
-			messageRole := llamacpp.ItemStr(message, "role")
+			messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 			if jinja2.EqStr(messageRole, "user") {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45:1 {%- if message['content'] is string %}
-				messageContent := llamacpp.ItemStr(message, "content")
+				messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 				if llamacpp.IsString(messageContent) {
 					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
 					llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
@@ -291,9 +291,9 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 					// MiniMax-M1.jinja:48:1 {%- for content in message['content'] %}
 					for _, content := range llamacpp.Iterate(w, messageContent) {
 						// MiniMax-M1.jinja:49:1 {%- if content['type'] == 'text' %}
-						if jinja2.EqStr(llamacpp.ItemStr(content, "type"), "text") {
+						if jinja2.EqStr(llamacpp.ItemStrKey(content, jinja2.KeyType), "text") {
 							// MiniMax-M1.jinja:50:1 {{ content['text']|trim -}}
-							llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(content, "text"), nil, nil))
+							llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(content, jinja2.KeyText), nil, nil))
 						}
 					}
 				}
@@ -302,7 +302,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 				// MiniMax-M1.jinja:55:13 {%- elif message['role'] == 'assistant' %}
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57:1 {%- if message['content'] is string %}
-				messageContent := llamacpp.ItemStr(message, "content")
+				messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 				if llamacpp.IsString(messageContent) {
 					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
 					llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
@@ -311,7 +311,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
 					for _, content := range llamacpp.Iterate(w, llamacpp.FilterSelectattr(messageContent, []jinja2.Value{jinja2.Lit("type"), jinja2.Lit("equalto"), jinja2.Lit("text")}, nil)) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
-						llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStr(content, "text"), nil, nil))
+						llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(content, jinja2.KeyText), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
@@ -320,13 +320,13 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
-				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				w.WriteString("{\"name\": \"")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCallFunction, "name"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCallFunction, jinja2.KeyName))
 				w.WriteString("\", \"arguments\": ")
-				llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolCallFunction, "arguments"), nil, nil)
+				llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
@@ -334,7 +334,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 			// MiniMax-M1.jinja:72:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
 				w.WriteString("tool result: ")
@@ -343,20 +343,20 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 			} else {
 				// MiniMax-M1.jinja:76:5 {%- else %}
 				// MiniMax-M1.jinja:77:1 {%- for content in message['content'] %}
-				for _, content := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "content")) {
+				for _, content := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 					// MiniMax-M1.jinja:78:1 {%- if content['type'] == 'text' %}
-					if jinja2.EqStr(llamacpp.ItemStr(content, "type"), "text") {
+					if jinja2.EqStr(llamacpp.ItemStrKey(content, jinja2.KeyType), "text") {
 						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool result: ")
-						llamacpp.WriteStr(w, llamacpp.ItemStr(content, "text"))
+						llamacpp.WriteStr(w, llamacpp.ItemStrKey(content, jinja2.KeyText))
 						w.WriteString("\n\n")
 					} else if llamacpp.Truthy(llamacpp.MethodGet(content, jinja2.Lit("name"))) {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool name: ")
-						llamacpp.WriteStr(w, llamacpp.ItemStr(content, "name"))
+						llamacpp.WriteStr(w, llamacpp.ItemStrKey(content, jinja2.KeyName))
 						w.WriteString("\ntool result: ")
-						llamacpp.WriteStr(w, llamacpp.ItemStr(content, "text"))
+						llamacpp.WriteStr(w, llamacpp.ItemStrKey(content, jinja2.KeyText))
 						w.WriteString("\n\n")
 					}
 				}

@@ -68,7 +68,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M2.jinja:49:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
 		systemMessage = jinja2.ItemInt(messages, 0)
 		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
@@ -81,7 +81,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(m, jinja2.KeyRole), "user") {
 			// MiniMax-M2.jinja:57:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -119,7 +119,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 		message := items2[i]
 		var reasoningContent, content jinja2.Value
 		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai\n")
@@ -127,10 +127,10 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				renderMiniMaxM2_visibleText(w, jinja2.ItemAttr(message, "content"))
+				renderMiniMaxM2_visibleText(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if jinja2.IsString(messageReasoningContent) {
 				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -157,7 +157,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				jinja2.Write(w, content)
 			}
 			// MiniMax-M2.jinja:103:9 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
@@ -167,18 +167,18 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var args jinja2.Value
 					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if toolCallFunction.Truthy() {
 						// MiniMax-M2.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M2.jinja:110:17 {{- '<invoke name="' + tool_call.name + '">' }}
 					w.WriteString("<invoke name=\"")
-					jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 					w.WriteString("\">")
 					w.WriteString("\n")
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
-					args = jinja2.ItemAttr(toolCall, "arguments")
+					args = jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
 					keys, values := jinja2.DictItems(args)
 					for i := range w.Count(len(keys)) {
@@ -202,7 +202,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				// MiniMax-M2.jinja:120:13 {{- toolcall_end_token}}
 				jinja2.Write(w, toolcallEndToken)
 				// MiniMax-M2.jinja:121:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = jinja2.ItemAttr(jinja2.ItemAttr(jinja2.ItemInt(messageToolCalls, -1), "function"), "name")
+				lastToolCallName = jinja2.ItemAttrKey(jinja2.ItemAttrKey(jinja2.ItemInt(messageToolCalls, -1), jinja2.KeyFunction), jinja2.KeyName)
 			} else {
 				// MiniMax-M2.jinja:122:13 {%- else -%}
 				// MiniMax-M2.jinja:123:13 {%- set last_tool_call.name = none -%}
@@ -218,11 +218,11 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
@@ -238,8 +238,8 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 					if jinja2.IsDefined(trOutput) {
 						jinja2.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(jinja2.ItemAttr(tr, "type"), "text") && jinja2.IsDefined(jinja2.ItemAttr(tr, "text")) {
-							jinja2.Write(w, jinja2.ItemAttr(tr, "text"))
+						if jinja2.EqStr(jinja2.ItemAttrKey(tr, jinja2.KeyType), "text") && jinja2.IsDefined(jinja2.ItemAttrKey(tr, jinja2.KeyText)) {
+							jinja2.Write(w, jinja2.ItemAttrKey(tr, jinja2.KeyText))
 						} else {
 							jinja2.Write(w, tr)
 						}
@@ -248,7 +248,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				}
 			}
 			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -256,7 +256,7 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:150:9 {{- ']~b]user' ~ '\n' }}
 			w.WriteString("]~b]user\n")
 			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
-			renderMiniMaxM2_visibleText(w, jinja2.ItemAttr(message, "content"))
+			renderMiniMaxM2_visibleText(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[\n")
 		}
@@ -278,7 +278,7 @@ func renderMiniMaxM2_renderToolNamespace(w *jinja2.Writer, namespaceName, toolLi
 	for _, tool := range jinja2.Iterate(w, toolList) {
 		w.WriteString("<tool>")
 		// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-		jinja2.WriteJSON(w, jinja2.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		jinja2.WriteJSON(w, jinja2.ItemAttrKey(tool, jinja2.KeyFunction), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		w.WriteString("</tool>\n")
 	}
 }
@@ -296,9 +296,9 @@ func renderMiniMaxM2_visibleText(w *jinja2.Writer, content jinja2.Value) {
 		// MiniMax-M2.jinja:14:9 {%- for item in content -%}
 		for _, item := range jinja2.Iterate(w, content) {
 			// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// MiniMax-M2.jinja:16:17 {{- item.text }}
-				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+				jinja2.Write(w, jinja2.ItemAttrKey(item, jinja2.KeyText))
 			} else if jinja2.IsString(item) {
 				// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
 				// MiniMax-M2.jinja:18:17 {{- item }}
@@ -319,9 +319,9 @@ func renderMiniMaxM2_buildSystemMessage(w *jinja2.Writer, systemMessage jinja2.V
 	modelIdentity := modelIdentityInput
 	systemMessage = jinja2.Param(systemMessage, "system_message")
 	// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
-	if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
+	if systemMessage.Truthy() && jinja2.ItemAttrKey(systemMessage, jinja2.KeyContent).Truthy() {
 		// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
-		renderMiniMaxM2_visibleText(w, jinja2.ItemAttr(systemMessage, "content"))
+		renderMiniMaxM2_visibleText(w, jinja2.ItemAttrKey(systemMessage, jinja2.KeyContent))
 	} else {
 		// MiniMax-M2.jinja:29:9 {%- else -%}
 		// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
@@ -368,7 +368,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M2.jinja:49:1 {%- if messages and messages[0].role == "system" -%}
-	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
 		systemMessage = llamacpp.ItemInt(messages, 0)
 		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
@@ -381,7 +381,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(m, jinja2.KeyRole), "user") {
 			// MiniMax-M2.jinja:57:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -420,7 +420,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai\n")
@@ -428,10 +428,10 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				renderMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"))
+				renderMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if llamacpp.IsString(messageReasoningContent) {
 				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -458,7 +458,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, content)
 			}
 			// MiniMax-M2.jinja:103:9 {%- if message.tool_calls -%}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
@@ -469,18 +469,18 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				var args jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
-					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if llamacpp.Truthy(toolCallFunction) {
 						// MiniMax-M2.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M2.jinja:110:17 {{- '<invoke name="' + tool_call.name + '">' }}
 					w.WriteString("<invoke name=\"")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 					w.WriteString("\">")
 					w.WriteString("\n")
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
-					args = llamacpp.ItemAttr(toolCall, "arguments")
+					args = llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -506,7 +506,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				// MiniMax-M2.jinja:120:13 {{- toolcall_end_token}}
 				llamacpp.Write(w, toolcallEndToken)
 				// MiniMax-M2.jinja:121:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = llamacpp.ItemAttr(llamacpp.ItemAttr(llamacpp.ItemInt(messageToolCalls, -1), "function"), "name")
+				lastToolCallName = llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(llamacpp.ItemInt(messageToolCalls, -1), jinja2.KeyFunction), jinja2.KeyName)
 			} else {
 				// MiniMax-M2.jinja:122:13 {%- else -%}
 				// MiniMax-M2.jinja:123:13 {%- set last_tool_call.name = none -%}
@@ -522,11 +522,11 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
@@ -542,8 +542,8 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 					if llamacpp.IsDefined(trOutput) {
 						llamacpp.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(llamacpp.ItemAttr(tr, "type"), "text") && llamacpp.IsDefined(llamacpp.ItemAttr(tr, "text")) {
-							llamacpp.Write(w, llamacpp.ItemAttr(tr, "text"))
+						if jinja2.EqStr(llamacpp.ItemAttrKey(tr, jinja2.KeyType), "text") && llamacpp.IsDefined(llamacpp.ItemAttrKey(tr, jinja2.KeyText)) {
+							llamacpp.Write(w, llamacpp.ItemAttrKey(tr, jinja2.KeyText))
 						} else {
 							llamacpp.Write(w, tr)
 						}
@@ -552,7 +552,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				}
 			}
 			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -560,7 +560,7 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:150:9 {{- ']~b]user' ~ '\n' }}
 			w.WriteString("]~b]user\n")
 			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
-			renderMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"))
+			renderMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[\n")
 		}
@@ -583,7 +583,7 @@ func renderMiniMaxM2_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName, t
 	for _, tool := range llamacpp.Iterate(w, toolList) {
 		w.WriteString("<tool>")
 		// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-		llamacpp.WriteJSON(w, llamacpp.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(tool, jinja2.KeyFunction), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		w.WriteString("</tool>\n")
 	}
 }
@@ -601,9 +601,9 @@ func renderMiniMaxM2_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
 		// MiniMax-M2.jinja:14:9 {%- for item in content -%}
 		for _, item := range llamacpp.Iterate(w, content) {
 			// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// MiniMax-M2.jinja:16:17 {{- item.text }}
-				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(item, jinja2.KeyText))
 			} else if llamacpp.IsString(item) {
 				// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
 				// MiniMax-M2.jinja:18:17 {{- item }}
@@ -624,9 +624,9 @@ func renderMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jin
 	modelIdentity := modelIdentityInput
 	systemMessage = llamacpp.Param(systemMessage, "system_message")
 	// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
-	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttr(systemMessage, "content")) {
+	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttrKey(systemMessage, jinja2.KeyContent)) {
 		// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
-		renderMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(systemMessage, "content"))
+		renderMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttrKey(systemMessage, jinja2.KeyContent))
 	} else {
 		// MiniMax-M2.jinja:29:9 {%- else -%}
 		// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}

@@ -89,19 +89,19 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 	// MiniMax-M3.jinja:102:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M3.jinja:103:1 {%- if messages and messages[0].role == "root" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "root") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "root") {
 		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
 		systemMessage = jinja2.ItemInt(messages, 0)
 		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
-		if conversationMessages.Truthy() && jinja2.InStrs(jinja2.ItemAttr(jinja2.ItemInt(conversationMessages, 0), "role"), "system", "developer") {
+		if conversationMessages.Truthy() && jinja2.InStrs(jinja2.ItemAttrKey(jinja2.ItemInt(conversationMessages, 0), jinja2.KeyRole), "system", "developer") {
 			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
 			developerMessage = jinja2.ItemInt(conversationMessages, 0)
 			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
 			conversationMessages = jinja2.Slice(conversationMessages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
-	} else if messages.Truthy() && jinja2.InStrs(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system", "developer") {
+	} else if messages.Truthy() && jinja2.InStrs(jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system", "developer") {
 		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
 		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
 		developerMessage = jinja2.ItemInt(messages, 0)
@@ -179,7 +179,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 		message := items[i]
 		var reasoningContent, content jinja2.Value
 		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
 			jinja2.Write(w, bosToken)
@@ -188,10 +188,10 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				renderMiniMaxM3_visibleText(w, jinja2.ItemAttr(message, "content"), imageToken, videoToken)
+				renderMiniMaxM3_visibleText(w, jinja2.ItemAttrKey(message, jinja2.KeyContent), imageToken, videoToken)
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if jinja2.IsString(messageReasoningContent) {
 				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -222,7 +222,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				jinja2.Write(w, content)
 			}
 			// MiniMax-M3.jinja:173:9 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
 				jinja2.Write(w, toolcallBeginToken)
@@ -231,15 +231,15 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var args jinja2.Value
 					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
-					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if toolCallFunction.Truthy() {
 						// MiniMax-M3.jinja:178:21 {%- set tool_call = tool_call.function -%}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					jinja2.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\""), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit("\">"))
+					jinja2.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\""), jinja2.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit("\">"))
 					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
-					args = jinja2.ItemAttr(toolCall, "arguments")
+					args = jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
 					var loop jinja2.Loop
 					for loop.Start(w, jinja2.CallMethod(args, "items", nil, nil), func(item jinja2.Value) bool {
@@ -267,14 +267,14 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				jinja2.Write(w, toolcallEndToken)
 				// MiniMax-M3.jinja:191:13 {%- if message.tool_calls[-1].function -%}
 				messageToolCallsMinus1 := jinja2.ItemInt(messageToolCalls, -1)
-				messageToolCallsMinus1Function := jinja2.ItemAttr(messageToolCallsMinus1, "function")
+				messageToolCallsMinus1Function := jinja2.ItemAttrKey(messageToolCallsMinus1, jinja2.KeyFunction)
 				if messageToolCallsMinus1Function.Truthy() {
 					// MiniMax-M3.jinja:192:17 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-					lastToolCallName = jinja2.ItemAttr(messageToolCallsMinus1Function, "name")
+					lastToolCallName = jinja2.ItemAttrKey(messageToolCallsMinus1Function, jinja2.KeyName)
 				} else {
 					// MiniMax-M3.jinja:193:17 {%- else -%}
 					// MiniMax-M3.jinja:194:17 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
-					lastToolCallName = jinja2.ItemAttr(messageToolCallsMinus1, "name")
+					lastToolCallName = jinja2.ItemAttrKey(messageToolCallsMinus1, jinja2.KeyName)
 				}
 			} else {
 				// MiniMax-M3.jinja:196:13 {%- else -%}
@@ -292,14 +292,14 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
 				jinja2.Write(w, bosToken)
 				w.WriteString("tool")
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// MiniMax-M3.jinja:210:13 {{- message.content }}
 				jinja2.Write(w, messageContent)
@@ -308,10 +308,10 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
 				for _, tr := range jinja2.Iterate(w, messageContent) {
 					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					if (jinja2.IsMapping(tr) && jinja2.IsDefined(jinja2.ItemAttr(tr, "type"))) && jinja2.EqStr(jinja2.ItemAttr(tr, "type"), "image") {
+					if (jinja2.IsMapping(tr) && jinja2.IsDefined(jinja2.ItemAttrKey(tr, jinja2.KeyType))) && jinja2.EqStr(jinja2.ItemAttrKey(tr, jinja2.KeyType), "image") {
 						// MiniMax-M3.jinja:214:21 {{- image_token }}
 						jinja2.Write(w, imageToken)
-					} else if (jinja2.IsMapping(tr) && jinja2.IsDefined(jinja2.ItemAttr(tr, "type"))) && jinja2.EqStr(jinja2.ItemAttr(tr, "type"), "video") {
+					} else if (jinja2.IsMapping(tr) && jinja2.IsDefined(jinja2.ItemAttrKey(tr, jinja2.KeyType))) && jinja2.EqStr(jinja2.ItemAttrKey(tr, jinja2.KeyType), "video") {
 						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
 						// MiniMax-M3.jinja:216:21 {{- video_token }}
 						jinja2.Write(w, videoToken)
@@ -322,8 +322,8 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 						if jinja2.IsDefined(trOutput) {
 							jinja2.Write(w, trOutput)
 						} else {
-							if jinja2.EqStr(jinja2.ItemAttr(tr, "type"), "text") && jinja2.IsDefined(jinja2.ItemAttr(tr, "text")) {
-								jinja2.Write(w, jinja2.ItemAttr(tr, "text"))
+							if jinja2.EqStr(jinja2.ItemAttrKey(tr, jinja2.KeyType), "text") && jinja2.IsDefined(jinja2.ItemAttrKey(tr, jinja2.KeyText)) {
+								jinja2.Write(w, jinja2.ItemAttrKey(tr, jinja2.KeyText))
 							} else {
 								jinja2.Write(w, tr)
 							}
@@ -333,7 +333,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			}
 			w.WriteString("</response>")
 			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
 				jinja2.Write(w, eosToken)
 				w.WriteString("\n")
@@ -344,7 +344,7 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			jinja2.Write(w, bosToken)
 			w.WriteString("user\n")
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
-			renderMiniMaxM3_visibleText(w, jinja2.ItemAttr(message, "content"), imageToken, videoToken)
+			renderMiniMaxM3_visibleText(w, jinja2.ItemAttrKey(message, jinja2.KeyContent), imageToken, videoToken)
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
 			jinja2.Write(w, eosToken)
 			w.WriteString("\n")
@@ -442,7 +442,7 @@ func renderMiniMaxM3_renderToolNamespace(w *jinja2.Writer, namespaceName, toolLi
 	for _, tool := range jinja2.Iterate(w, toolList) {
 		w.WriteString("<tool>")
 		// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
-		jinja2.WriteJSON(w, jinja2.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		jinja2.WriteJSON(w, jinja2.ItemAttrKey(tool, jinja2.KeyFunction), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		w.WriteString("</tool>\n")
 	}
 }
@@ -461,14 +461,14 @@ func renderMiniMaxM3_visibleText(w *jinja2.Writer, content jinja2.Value, imageTo
 		// MiniMax-M3.jinja:47:9 {%- for item in content -%}
 		for _, item := range jinja2.Iterate(w, content) {
 			// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// MiniMax-M3.jinja:49:17 {{- item.text }}
-				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
-			} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "image") {
+				jinja2.Write(w, jinja2.ItemAttrKey(item, jinja2.KeyText))
+			} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttrKey(item, jinja2.KeyType), "image") {
 				// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
 				// MiniMax-M3.jinja:51:17 {{- image_token }}
 				jinja2.Write(w, imageToken)
-			} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "video") {
+			} else if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttrKey(item, jinja2.KeyType), "video") {
 				// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
 				// MiniMax-M3.jinja:53:17 {{- video_token}}
 				jinja2.Write(w, videoToken)
@@ -493,9 +493,9 @@ func renderMiniMaxM3_buildSystemMessage(w *jinja2.Writer, systemMessage jinja2.V
 	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
 	systemMessage = jinja2.Param(systemMessage, "system_message")
 	// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
-	if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
+	if systemMessage.Truthy() && jinja2.ItemAttrKey(systemMessage, jinja2.KeyContent).Truthy() {
 		// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
-		renderMiniMaxM3_visibleText(w, jinja2.ItemAttr(systemMessage, "content"), imageToken, videoToken)
+		renderMiniMaxM3_visibleText(w, jinja2.ItemAttrKey(systemMessage, jinja2.KeyContent), imageToken, videoToken)
 	} else {
 		// MiniMax-M3.jinja:68:9 {%- else -%}
 		w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
@@ -534,9 +534,9 @@ func renderMiniMaxM3_buildDeveloperMessage(w *jinja2.Writer, developerMessage ji
 	modelIdentity := modelIdentityInput
 	developerMessage = jinja2.Param(developerMessage, "developer_message")
 	// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
-	if developerMessage.Truthy() && jinja2.ItemAttr(developerMessage, "content").Truthy() {
+	if developerMessage.Truthy() && jinja2.ItemAttrKey(developerMessage, jinja2.KeyContent).Truthy() {
 		// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
-		renderMiniMaxM3_visibleText(w, jinja2.ItemAttr(developerMessage, "content"), imageToken, videoToken)
+		renderMiniMaxM3_visibleText(w, jinja2.ItemAttrKey(developerMessage, jinja2.KeyContent), imageToken, videoToken)
 	} else {
 		// MiniMax-M3.jinja:91:9 {%- else -%}
 		// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
@@ -597,19 +597,19 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	// MiniMax-M3.jinja:102:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M3.jinja:103:1 {%- if messages and messages[0].role == "root" -%}
-	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "root") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "root") {
 		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
 		systemMessage = llamacpp.ItemInt(messages, 0)
 		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
 		conversationMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
-		if llamacpp.Truthy(conversationMessages) && llamacpp.InStrs(llamacpp.ItemAttr(llamacpp.ItemInt(conversationMessages, 0), "role"), "system", "developer") {
+		if llamacpp.Truthy(conversationMessages) && llamacpp.InStrs(llamacpp.ItemAttrKey(llamacpp.ItemInt(conversationMessages, 0), jinja2.KeyRole), "system", "developer") {
 			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
 			developerMessage = llamacpp.ItemInt(conversationMessages, 0)
 			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
 			conversationMessages = llamacpp.Slice(conversationMessages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
-	} else if llamacpp.Truthy(messages) && llamacpp.InStrs(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
+	} else if llamacpp.Truthy(messages) && llamacpp.InStrs(llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system", "developer") {
 		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
 		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
 		developerMessage = llamacpp.ItemInt(messages, 0)
@@ -687,7 +687,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
@@ -696,10 +696,10 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"), imageToken, videoToken)
+				renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent), imageToken, videoToken)
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if llamacpp.IsString(messageReasoningContent) {
 				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -729,7 +729,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, content)
 			}
 			// MiniMax-M3.jinja:173:9 {%- if message.tool_calls -%}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
@@ -739,15 +739,15 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				var args jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
-					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if llamacpp.Truthy(toolCallFunction) {
 						// MiniMax-M3.jinja:178:21 {%- set tool_call = tool_call.function -%}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\""), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit("\">"))
+					llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\""), llamacpp.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit("\">"))
 					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
-					args = llamacpp.ItemAttr(toolCall, "arguments")
+					args = llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -779,14 +779,14 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, toolcallEndToken)
 				// MiniMax-M3.jinja:191:13 {%- if message.tool_calls[-1].function -%}
 				messageToolCallsMinus1 := llamacpp.ItemInt(messageToolCalls, -1)
-				messageToolCallsMinus1Function := llamacpp.ItemAttr(messageToolCallsMinus1, "function")
+				messageToolCallsMinus1Function := llamacpp.ItemAttrKey(messageToolCallsMinus1, jinja2.KeyFunction)
 				if llamacpp.Truthy(messageToolCallsMinus1Function) {
 					// MiniMax-M3.jinja:192:17 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-					lastToolCallName = llamacpp.ItemAttr(messageToolCallsMinus1Function, "name")
+					lastToolCallName = llamacpp.ItemAttrKey(messageToolCallsMinus1Function, jinja2.KeyName)
 				} else {
 					// MiniMax-M3.jinja:193:17 {%- else -%}
 					// MiniMax-M3.jinja:194:17 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
-					lastToolCallName = llamacpp.ItemAttr(messageToolCallsMinus1, "name")
+					lastToolCallName = llamacpp.ItemAttrKey(messageToolCallsMinus1, jinja2.KeyName)
 				}
 			} else {
 				// MiniMax-M3.jinja:196:13 {%- else -%}
@@ -804,14 +804,14 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
 				llamacpp.WriteConcat(w, bosToken, jinja2.Lit("tool"))
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// MiniMax-M3.jinja:210:13 {{- message.content }}
 				llamacpp.Write(w, messageContent)
@@ -820,10 +820,10 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
 				for _, tr := range llamacpp.Iterate(w, messageContent) {
 					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					if (llamacpp.IsMapping(tr) && llamacpp.IsDefined(llamacpp.ItemAttr(tr, "type"))) && jinja2.EqStr(llamacpp.ItemAttr(tr, "type"), "image") {
+					if (llamacpp.IsMapping(tr) && llamacpp.IsDefined(llamacpp.ItemAttrKey(tr, jinja2.KeyType))) && jinja2.EqStr(llamacpp.ItemAttrKey(tr, jinja2.KeyType), "image") {
 						// MiniMax-M3.jinja:214:21 {{- image_token }}
 						llamacpp.Write(w, imageToken)
-					} else if (llamacpp.IsMapping(tr) && llamacpp.IsDefined(llamacpp.ItemAttr(tr, "type"))) && jinja2.EqStr(llamacpp.ItemAttr(tr, "type"), "video") {
+					} else if (llamacpp.IsMapping(tr) && llamacpp.IsDefined(llamacpp.ItemAttrKey(tr, jinja2.KeyType))) && jinja2.EqStr(llamacpp.ItemAttrKey(tr, jinja2.KeyType), "video") {
 						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
 						// MiniMax-M3.jinja:216:21 {{- video_token }}
 						llamacpp.Write(w, videoToken)
@@ -834,8 +834,8 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 						if llamacpp.IsDefined(trOutput) {
 							llamacpp.Write(w, trOutput)
 						} else {
-							if jinja2.EqStr(llamacpp.ItemAttr(tr, "type"), "text") && llamacpp.IsDefined(llamacpp.ItemAttr(tr, "text")) {
-								llamacpp.Write(w, llamacpp.ItemAttr(tr, "text"))
+							if jinja2.EqStr(llamacpp.ItemAttrKey(tr, jinja2.KeyType), "text") && llamacpp.IsDefined(llamacpp.ItemAttrKey(tr, jinja2.KeyText)) {
+								llamacpp.Write(w, llamacpp.ItemAttrKey(tr, jinja2.KeyText))
 							} else {
 								llamacpp.Write(w, tr)
 							}
@@ -845,7 +845,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			}
 			w.WriteString("</response>")
 			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
 				llamacpp.WriteConcat(w, eosToken, jinja2.Lit("\n"))
@@ -856,7 +856,7 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 			// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
 			llamacpp.WriteConcat(w, bosToken, jinja2.Lit("user"), jinja2.Lit("\n"))
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
-			renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"), imageToken, videoToken)
+			renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent), imageToken, videoToken)
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
 			llamacpp.WriteConcat(w, eosToken, jinja2.Lit("\n"))
@@ -957,7 +957,7 @@ func renderMiniMaxM3_renderToolNamespaceLlama(w *jinja2.Writer, namespaceName, t
 	for _, tool := range llamacpp.Iterate(w, toolList) {
 		w.WriteString("<tool>")
 		// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
-		llamacpp.WriteJSON(w, llamacpp.ItemAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+		llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(tool, jinja2.KeyFunction), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		w.WriteString("</tool>\n")
 	}
 }
@@ -976,14 +976,14 @@ func renderMiniMaxM3_visibleTextLlama(w *jinja2.Writer, content jinja2.Value, im
 		// MiniMax-M3.jinja:47:9 {%- for item in content -%}
 		for _, item := range llamacpp.Iterate(w, content) {
 			// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// MiniMax-M3.jinja:49:17 {{- item.text }}
-				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
-			} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "image") {
+				llamacpp.Write(w, llamacpp.ItemAttrKey(item, jinja2.KeyText))
+			} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttrKey(item, jinja2.KeyType), "image") {
 				// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
 				// MiniMax-M3.jinja:51:17 {{- image_token }}
 				llamacpp.Write(w, imageToken)
-			} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "video") {
+			} else if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttrKey(item, jinja2.KeyType), "video") {
 				// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
 				// MiniMax-M3.jinja:53:17 {{- video_token}}
 				llamacpp.Write(w, videoToken)
@@ -1008,9 +1008,9 @@ func renderMiniMaxM3_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jin
 	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
 	systemMessage = llamacpp.Param(systemMessage, "system_message")
 	// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
-	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttr(systemMessage, "content")) {
+	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttrKey(systemMessage, jinja2.KeyContent)) {
 		// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
-		renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttr(systemMessage, "content"), imageToken, videoToken)
+		renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttrKey(systemMessage, jinja2.KeyContent), imageToken, videoToken)
 	} else {
 		// MiniMax-M3.jinja:68:9 {%- else -%}
 		w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
@@ -1049,9 +1049,9 @@ func renderMiniMaxM3_buildDeveloperMessageLlama(w *jinja2.Writer, developerMessa
 	modelIdentity := modelIdentityInput
 	developerMessage = llamacpp.Param(developerMessage, "developer_message")
 	// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
-	if llamacpp.Truthy(developerMessage) && llamacpp.Truthy(llamacpp.ItemAttr(developerMessage, "content")) {
+	if llamacpp.Truthy(developerMessage) && llamacpp.Truthy(llamacpp.ItemAttrKey(developerMessage, jinja2.KeyContent)) {
 		// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
-		renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttr(developerMessage, "content"), imageToken, videoToken)
+		renderMiniMaxM3_visibleTextLlama(w, llamacpp.ItemAttrKey(developerMessage, jinja2.KeyContent), imageToken, videoToken)
 	} else {
 		// MiniMax-M3.jinja:91:9 {%- else -%}
 		// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}

@@ -70,17 +70,17 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 		tools = jinja2.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	if jinja2.Len(messages) > 0 && jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if jinja2.Len(messages) > 0 && jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		messages0Content := jinja2.ItemStr(messages0, "content")
+		messages0Content := jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		if jinja2.IsString(messages0Content) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39:9 {%- set system_prompt = messages[0]['content'] %}
 			systemPrompt = messages0Content
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:40:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:41:9 {%- set system_prompt = messages[0]['content'][0]['text'] %}
-			systemPrompt = jinja2.ItemStr(jinja2.ItemInt(messages0Content, 0), "text")
+			systemPrompt = jinja2.ItemStrKey(jinja2.ItemInt(messages0Content, 0), jinja2.KeyText)
 		}
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:43:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
@@ -92,9 +92,9 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(jinja2.EqStr(jinja2.ItemAttr(message, "role"), "tool") || jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy()) {
+		if !(jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "tool") || jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
@@ -111,10 +111,10 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 		var content jinja2.Value
 		eosToken := eosTokenInput
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62:9 {%- if message['content'] is string %}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
@@ -124,7 +124,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
-				jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -138,7 +138,7 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 			}
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
-			message2Content := jinja2.ItemStr(message, "content")
+			message2Content := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(message2Content) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73:13 {{- message['content'] }}
 				jinja2.Write(w, message2Content)
@@ -147,10 +147,10 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75:13 {%- for block in message['content'] %}
 				for _, block := range jinja2.Iterate(w, message2Content) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76:17 {%- if block['type'] == 'text' %}
-					blockType := jinja2.ItemStr(block, "type")
+					blockType := jinja2.ItemStrKey(block, jinja2.KeyType)
 					if jinja2.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77:21 {{- block['text'] }}
-						jinja2.Write(w, jinja2.ItemStr(block, "text"))
+						jinja2.Write(w, jinja2.ItemStrKey(block, jinja2.KeyText))
 					} else if jinja2.InStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:78:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
@@ -167,12 +167,12 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
 			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
 					w.WriteString("[TOOL_CALLS]")
-					jinja2.WriteStr(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
-					toolCallId := jinja2.ItemAttr(toolCall, "id")
+					toolCallId := jinja2.ItemAttrKey(toolCall, jinja2.KeyID)
 					if (!jinja2.IsDefined(toolCallId) || !jinja2.IsString(toolCallId)) || jinja2.Len(toolCallId) != 9 {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
@@ -182,23 +182,23 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 					jinja2.WriteStr(w, toolCallId)
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
 					w.WriteString("[ARGS]")
-					jinja2.WriteJSON(w, jinja2.ItemStr(jinja2.ItemStr(toolCall, "function"), "arguments"), nil, nil)
+					jinja2.WriteJSON(w, jinja2.ItemStrKey(jinja2.ItemStrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
 				jinja2.Write(w, eosToken)
-			} else if jinja2.IsString(jinja2.ItemStr(message, "content")) {
+			} else if jinja2.IsString(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97:13 {%- elif message['content'] is string %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98:13 {{- message['content'] + eos_token }}
-				jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), eosToken)
+				jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), eosToken)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:99:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100:13 {%- for block in message['content'] %}
-				for _, block := range jinja2.Iterate(w, jinja2.ItemStr(message, "content")) {
+				for _, block := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101:17 {%- if block['type'] == 'text' %}
-					blockType := jinja2.ItemStr(block, "type")
+					blockType := jinja2.ItemStrKey(block, jinja2.KeyType)
 					if jinja2.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102:21 {{- block['text'] }}
-						jinja2.Write(w, jinja2.ItemStr(block, "text"))
+						jinja2.Write(w, jinja2.ItemStrKey(block, jinja2.KeyText))
 					} else if jinja2.InStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:103:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
@@ -214,18 +214,18 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
-			message2Content := jinja2.ItemAttr(message, "content")
-			if jinja2.IsDefined(message2Content) && jinja2.IsDefined(jinja2.ItemAttr(message2Content, "content")) {
+			message2Content := jinja2.ItemAttrKey(message, jinja2.KeyContent)
+			if jinja2.IsDefined(message2Content) && jinja2.IsDefined(jinja2.ItemAttrKey(message2Content, jinja2.KeyContent)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
-				content = jinja2.ItemAttr(message2Content, "content")
+				content = jinja2.ItemAttrKey(message2Content, jinja2.KeyContent)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:114:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115:13 {%- set content = message.content %}
 				content = message2Content
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
-			messageToolCallId := jinja2.ItemAttr(message, "tool_call_id")
-			if (!jinja2.IsDefined(messageToolCallId) || !jinja2.IsString(messageToolCallId)) || jinja2.Len(jinja2.ItemStr(message, "tool_call_id")) != 9 {
+			messageToolCallId := jinja2.ItemAttrKey(message, jinja2.KeyToolCallID)
+			if (!jinja2.IsDefined(messageToolCallId) || !jinja2.IsString(messageToolCallId)) || jinja2.Len(jinja2.ItemStrKey(message, jinja2.KeyToolCallID)) != 9 {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
@@ -270,17 +270,17 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 		tools = jinja2.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	if llamacpp.Len(messages) > 0 && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Len(messages) > 0 && jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		messages0Content := llamacpp.ItemStr(messages0, "content")
+		messages0Content := llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		if llamacpp.IsString(messages0Content) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39:9 {%- set system_prompt = messages[0]['content'] %}
 			systemPrompt = messages0Content
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:40:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:41:9 {%- set system_prompt = messages[0]['content'][0]['text'] %}
-			systemPrompt = llamacpp.ItemStr(llamacpp.ItemInt(messages0Content, 0), "text")
+			systemPrompt = llamacpp.ItemStrKey(llamacpp.ItemInt(messages0Content, 0), jinja2.KeyText)
 		}
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:43:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
@@ -292,9 +292,9 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "tool") || llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls")))) {
+		if !(jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "tool") || llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls")))) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+			if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
@@ -312,10 +312,10 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 	eosToken := eosTokenInput
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62:9 {%- if message['content'] is string %}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
@@ -325,7 +325,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -339,7 +339,7 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 			}
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
-			message2Content := llamacpp.ItemStr(message, "content")
+			message2Content := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(message2Content) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73:13 {{- message['content'] }}
 				llamacpp.Write(w, message2Content)
@@ -348,10 +348,10 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75:13 {%- for block in message['content'] %}
 				for _, block := range llamacpp.Iterate(w, message2Content) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76:17 {%- if block['type'] == 'text' %}
-					blockType := llamacpp.ItemStr(block, "type")
+					blockType := llamacpp.ItemStrKey(block, jinja2.KeyType)
 					if jinja2.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77:21 {{- block['text'] }}
-						llamacpp.Write(w, llamacpp.ItemStr(block, "text"))
+						llamacpp.Write(w, llamacpp.ItemStrKey(block, jinja2.KeyText))
 					} else if llamacpp.InStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:78:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
@@ -368,38 +368,38 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
 			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
+				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
 					w.WriteString("[TOOL_CALLS]")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
-					toolCallId := llamacpp.ItemAttr(toolCall, "id")
+					toolCallId := llamacpp.ItemAttrKey(toolCall, jinja2.KeyID)
 					if (!llamacpp.IsDefined(toolCallId) || !llamacpp.IsString(toolCallId)) || llamacpp.Len(toolCallId) != 9 {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
 					w.WriteString("[CALL_ID]")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "id"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyID))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
 					w.WriteString("[ARGS]")
-					llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil)
+					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
 				llamacpp.Write(w, eosToken)
-			} else if llamacpp.IsString(llamacpp.ItemStr(message, "content")) {
+			} else if llamacpp.IsString(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97:13 {%- elif message['content'] is string %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98:13 {{- message['content'] + eos_token }}
-				llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), eosToken)
+				llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), eosToken)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:99:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100:13 {%- for block in message['content'] %}
-				for _, block := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "content")) {
+				for _, block := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101:17 {%- if block['type'] == 'text' %}
-					blockType := llamacpp.ItemStr(block, "type")
+					blockType := llamacpp.ItemStrKey(block, jinja2.KeyType)
 					if jinja2.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102:21 {{- block['text'] }}
-						llamacpp.Write(w, llamacpp.ItemStr(block, "text"))
+						llamacpp.Write(w, llamacpp.ItemStrKey(block, jinja2.KeyText))
 					} else if llamacpp.InStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:103:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
@@ -415,18 +415,18 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
-			message2Content := llamacpp.ItemAttr(message, "content")
-			if llamacpp.IsDefined(message2Content) && llamacpp.IsDefined(llamacpp.ItemAttr(message2Content, "content")) {
+			message2Content := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
+			if llamacpp.IsDefined(message2Content) && llamacpp.IsDefined(llamacpp.ItemAttrKey(message2Content, jinja2.KeyContent)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
-				content = llamacpp.ItemAttr(message2Content, "content")
+				content = llamacpp.ItemAttrKey(message2Content, jinja2.KeyContent)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:114:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115:13 {%- set content = message.content %}
 				content = message2Content
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
-			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
-			if (!llamacpp.IsDefined(messageToolCallId) || !llamacpp.IsString(messageToolCallId)) || llamacpp.Len(llamacpp.ItemStr(message, "tool_call_id")) != 9 {
+			messageToolCallId := llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID)
+			if (!llamacpp.IsDefined(messageToolCallId) || !llamacpp.IsString(messageToolCallId)) || llamacpp.Len(llamacpp.ItemStrKey(message, jinja2.KeyToolCallID)) != 9 {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}

@@ -49,18 +49,18 @@ func renderMistralV3Tekken(w *jinja2.Writer) {
 			nsInsideTurn = true
 		}
 		// mistral-v3-tekken.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3-tekken.jinja:23:1 {{- message['content'] + '\n\n' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3-tekken.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3-tekken.jinja:25:1 {{- message['content'] + '[/INST]' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("[/INST]"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("[/INST]"))
 		} else {
 			// mistral-v3-tekken.jinja:26:5 {%- else %}
 			// mistral-v3-tekken.jinja:27:1 {{- message['content'] + '</s>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("</s>"))
 			// mistral-v3-tekken.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -85,18 +85,18 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer) {
 			nsInsideTurn = true
 		}
 		// mistral-v3-tekken.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3-tekken.jinja:23:1 {{- message['content'] + '\n\n' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("\n\n"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3-tekken.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3-tekken.jinja:25:1 {{- message['content'] + '[/INST]' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("[/INST]"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("[/INST]"))
 		} else {
 			// mistral-v3-tekken.jinja:26:5 {%- else %}
 			// mistral-v3-tekken.jinja:27:1 {{- message['content'] + '</s>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("</s>"))
 			// mistral-v3-tekken.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}

@@ -41,22 +41,22 @@ func renderMistralV7Tekken(w *jinja2.Writer) {
 	// mistral-v7-tekken.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// mistral-v7-tekken.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7-tekken.jinja:13:1 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 			w.WriteString("[SYSTEM_PROMPT]")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("[/SYSTEM_PROMPT]")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7-tekken.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7-tekken.jinja:15:1 {{- '[INST]' + message['content'] + '[/INST]' }}
 			w.WriteString("[INST]")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("[/INST]")
 		} else {
 			// mistral-v7-tekken.jinja:16:5 {%- else %}
 			// mistral-v7-tekken.jinja:17:1 {{- message['content'] + '</s>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("</s>"))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -71,22 +71,22 @@ func renderMistralV7TekkenLlama(w *jinja2.Writer) {
 	// mistral-v7-tekken.jinja:11:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// mistral-v7-tekken.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7-tekken.jinja:13:1 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 			w.WriteString("[SYSTEM_PROMPT]")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("[/SYSTEM_PROMPT]")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7-tekken.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7-tekken.jinja:15:1 {{- '[INST]' + message['content'] + '[/INST]' }}
 			w.WriteString("[INST]")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("[/INST]")
 		} else {
 			// mistral-v7-tekken.jinja:16:5 {%- else %}
 			// mistral-v7-tekken.jinja:17:1 {{- message['content'] + '</s>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("</s>"))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt

@@ -55,10 +55,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 	jinja2.Write(w, bosToken)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		w.WriteString("[SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11:5 {%- if messages[0]['content'] is string %}
-		messages0Content := jinja2.ItemStr(messages0, "content")
+		messages0Content := jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		if jinja2.IsString(messages0Content) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12:9 {{- messages[0]['content'] -}}
 			jinja2.Write(w, messages0Content)
@@ -67,10 +67,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14:9 {%- for block in messages[0]['content'] %}
 			for _, block := range jinja2.Iterate(w, messages0Content) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15:13 {%- if block['type'] == 'text' %}
-				blockType := jinja2.ItemStr(block, "type")
+				blockType := jinja2.ItemStrKey(block, jinja2.KeyType)
 				if jinja2.EqStr(blockType, "text") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16:17 {{- block['text'] }}
-					jinja2.Write(w, jinja2.ItemStr(block, "text"))
+					jinja2.Write(w, jinja2.ItemStrKey(block, jinja2.KeyText))
 				} else if jinja2.EqStr(blockType, "thinking") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17:17 {%- elif block['type'] == 'thinking' %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18:17 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
@@ -113,10 +113,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
-		messageRole := jinja2.ItemAttr(message, "role")
-		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemAttr(message, "tool_calls"))) || jinja2.Len(jinja2.ItemAttr(message, "tool_calls")) == 0)) {
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) || jinja2.IsNone(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls))) || jinja2.Len(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) == 0)) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
@@ -129,10 +129,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 		var blocks jinja2.Value
 		eosToken := eosTokenInput
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58:5 {%- if message['role'] == 'user' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59:9 {%- if message['content'] is string %}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				jinja2.WriteAdd(w, jinja2.Lit("[INST]"), messageContent, jinja2.Lit("[/INST]"))
@@ -151,10 +151,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68:13 {%- for block in blocks %}
 				for _, block := range jinja2.Iterate(w, blocks) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69:17 {%- if block['type'] == 'text' %}
-					blockType := jinja2.ItemStr(block, "type")
+					blockType := jinja2.ItemStrKey(block, jinja2.KeyType)
 					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70:21 {{- block['text'] }}
-						jinja2.Write(w, jinja2.ItemStr(block, "text"))
+						jinja2.Write(w, jinja2.ItemStrKey(block, jinja2.KeyText))
 					} else if jinja2.InStrs(blockType, "image", "image_url") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:71:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
@@ -173,8 +173,8 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
-			message2Content := jinja2.ItemStr(message, "content")
-			if ((jinja2.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Len(message2Content) == 0) && ((!jinja2.IsDefined(jinja2.ItemStr(message, "tool_calls")) || jinja2.IsNone(jinja2.ItemStr(message, "tool_calls"))) || jinja2.Len(jinja2.ItemStr(message, "tool_calls")) == 0) {
+			message2Content := jinja2.ItemStrKey(message, jinja2.KeyContent)
+			if ((jinja2.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Len(message2Content) == 0) && ((!jinja2.IsDefined(jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) || jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyToolCalls))) || jinja2.Len(jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) == 0) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
@@ -187,10 +187,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
 				for _, block := range jinja2.Iterate(w, message2Content) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92:17 {%- if block['type'] == 'text' %}
-					blockType := jinja2.ItemStr(block, "type")
+					blockType := jinja2.ItemStrKey(block, jinja2.KeyType)
 					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93:21 {{- block['text'] }}
-						jinja2.Write(w, jinja2.ItemStr(block, "text"))
+						jinja2.Write(w, jinja2.ItemStrKey(block, jinja2.KeyText))
 					} else if jinja2.EqStr(blockType, "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94:21 {%- elif block['type'] == 'thinking' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95:21 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
@@ -203,17 +203,17 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Len(messageToolCalls) > 0 {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var name, arguments jinja2.Value
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
-					toolFunction := jinja2.ItemStr(tool, "function")
-					name = jinja2.ItemStr(toolFunction, "name")
+					toolFunction := jinja2.ItemStrKey(tool, jinja2.KeyFunction)
+					name = jinja2.ItemStrKey(toolFunction, jinja2.KeyName)
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106:17 {%- set arguments = tool['function']['arguments'] %}
-					arguments = jinja2.ItemStr(toolFunction, "arguments")
+					arguments = jinja2.ItemStrKey(toolFunction, jinja2.KeyArguments)
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
 					if !jinja2.IsString(arguments) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
@@ -232,7 +232,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			jinja2.WriteAdd(w, jinja2.Lit("[TOOL_RESULTS]"), jinja2.FilterString(jinja2.ItemStr(message, "content")), jinja2.Lit("[/TOOL_RESULTS]"))
+			jinja2.WriteAdd(w, jinja2.Lit("[TOOL_RESULTS]"), jinja2.FilterString(jinja2.ItemStrKey(message, jinja2.KeyContent)), jinja2.Lit("[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
@@ -258,10 +258,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 	llamacpp.Write(w, bosToken)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		w.WriteString("[SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11:5 {%- if messages[0]['content'] is string %}
-		messages0Content := llamacpp.ItemStr(messages0, "content")
+		messages0Content := llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		if llamacpp.IsString(messages0Content) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12:9 {{- messages[0]['content'] -}}
 			llamacpp.Write(w, messages0Content)
@@ -270,10 +270,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14:9 {%- for block in messages[0]['content'] %}
 			for _, block := range llamacpp.Iterate(w, messages0Content) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15:13 {%- if block['type'] == 'text' %}
-				blockType := llamacpp.ItemStr(block, "type")
+				blockType := llamacpp.ItemStrKey(block, jinja2.KeyType)
 				if jinja2.EqStr(blockType, "text") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16:17 {{- block['text'] }}
-					llamacpp.Write(w, llamacpp.ItemStr(block, "text"))
+					llamacpp.Write(w, llamacpp.ItemStrKey(block, jinja2.KeyText))
 				} else if jinja2.EqStr(blockType, "thinking") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17:17 {%- elif block['type'] == 'thinking' %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18:17 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
@@ -316,10 +316,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
-		messageRole := llamacpp.ItemAttr(message, "role")
-		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls"))) || llamacpp.Len(llamacpp.ItemAttr(message, "tool_calls")) == 0)) {
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) || llamacpp.IsNone(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))) || llamacpp.Len(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) == 0)) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
-			if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+			if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(nsIndex, jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
@@ -333,10 +333,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 	eosToken := eosTokenInput
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58:5 {%- if message['role'] == 'user' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59:9 {%- if message['content'] is string %}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				llamacpp.WriteAdd(w, jinja2.Lit("[INST]"), messageContent, jinja2.Lit("[/INST]"))
@@ -355,10 +355,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68:13 {%- for block in blocks %}
 				for _, block := range llamacpp.Iterate(w, blocks) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69:17 {%- if block['type'] == 'text' %}
-					blockType := llamacpp.ItemStr(block, "type")
+					blockType := llamacpp.ItemStrKey(block, jinja2.KeyType)
 					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70:21 {{- block['text'] }}
-						llamacpp.Write(w, llamacpp.ItemStr(block, "text"))
+						llamacpp.Write(w, llamacpp.ItemStrKey(block, jinja2.KeyText))
 					} else if llamacpp.InStrs(blockType, "image", "image_url") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:71:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
@@ -377,8 +377,8 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
-			message2Content := llamacpp.ItemStr(message, "content")
-			if ((llamacpp.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || llamacpp.Len(message2Content) == 0) && ((!llamacpp.IsDefined(llamacpp.ItemStr(message, "tool_calls")) || llamacpp.IsNone(llamacpp.ItemStr(message, "tool_calls"))) || llamacpp.Len(llamacpp.ItemStr(message, "tool_calls")) == 0) {
+			message2Content := llamacpp.ItemStrKey(message, jinja2.KeyContent)
+			if ((llamacpp.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || llamacpp.Len(message2Content) == 0) && ((!llamacpp.IsDefined(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) || llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls))) || llamacpp.Len(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) == 0) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
@@ -391,10 +391,10 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
 				for _, block := range llamacpp.Iterate(w, message2Content) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92:17 {%- if block['type'] == 'text' %}
-					blockType := llamacpp.ItemStr(block, "type")
+					blockType := llamacpp.ItemStrKey(block, jinja2.KeyType)
 					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93:21 {{- block['text'] }}
-						llamacpp.Write(w, llamacpp.ItemStr(block, "text"))
+						llamacpp.Write(w, llamacpp.ItemStrKey(block, jinja2.KeyText))
 					} else if jinja2.EqStr(blockType, "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94:21 {%- elif block['type'] == 'thinking' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95:21 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
@@ -407,7 +407,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 			if (llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls)) && llamacpp.Len(messageToolCalls) > 0 {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -415,9 +415,9 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
-					name = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")
+					name = llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName)
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106:17 {%- set arguments = tool['function']['arguments'] %}
-					arguments = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")
+					arguments = llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments)
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
 					if !llamacpp.IsString(arguments) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
@@ -436,7 +436,7 @@ func renderMistralaiMinistral3_14B_Reasoning2512Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			llamacpp.WriteAdd(w, jinja2.Lit("[TOOL_RESULTS]"), llamacpp.FilterString(llamacpp.ItemStr(message, "content")), jinja2.Lit("[/TOOL_RESULTS]"))
+			llamacpp.WriteAdd(w, jinja2.Lit("[TOOL_RESULTS]"), llamacpp.FilterString(llamacpp.ItemStrKey(message, jinja2.KeyContent)), jinja2.Lit("[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…

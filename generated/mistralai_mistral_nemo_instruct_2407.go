@@ -56,9 +56,9 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 	bosToken := w.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = jinja2.ItemStr(messages0, "content")
+		systemMessage = jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:3:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -82,10 +82,10 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
-		messageRole := jinja2.ItemAttr(message, "role")
-		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) && !jinja2.IsNone(jinja2.ItemAttr(message, "tool_calls")))) {
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
+		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) && !jinja2.IsNone(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.ItemAttr(ns, "index"), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.ItemAttr(ns, "index"), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
@@ -104,7 +104,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 		var content jinja2.Value
 		eosToken := eosTokenInput
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26:5 {%- if message["role"] == "user" %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
 			if !jinja2.IsNone(tools) && jinja2.Eq(message, jinja2.ItemInt(userMessages, -1)) {
@@ -114,7 +114,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30:17 {%- set tool = tool.function %}
-					tool = jinja2.ItemAttr(tool, "function")
+					tool = jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop jinja2.Loop
@@ -165,29 +165,29 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 				w.WriteString("[INST]")
 				jinja2.WriteStr(w, systemMessage)
 				w.WriteString("\n\n")
-				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54:13 {{- "[INST]" + message["content"] + "[/INST]" }}
 				w.WriteString("[INST]")
-				jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 				w.WriteString("[/INST]")
 			}
-		} else if jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) && !jinja2.IsNone(jinja2.ItemAttr(message, "tool_calls")) {
+		} else if jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) && !jinja2.IsNone(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
-			items := jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls"))
+			items := jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls))
 			for i := range items {
 				toolCall := items[i]
 				var out jinja2.Value
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
-				out = jinja2.FilterTojson(jinja2.ItemAttr(toolCall, "function"), nil, nil)
+				out = jinja2.FilterTojson(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
 				jinja2.Write(w, jinja2.Slice(out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
-				toolCallId := jinja2.ItemAttr(toolCall, "id")
+				toolCallId := jinja2.ItemAttrKey(toolCall, jinja2.KeyID)
 				if !jinja2.IsDefined(toolCallId) || jinja2.Len(toolCallId) != 9 {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
@@ -209,14 +209,14 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:71:9 {%- elif message["role"] == "assistant" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72:9 {{- message["content"] + eos_token}}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), eosToken)
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), eosToken)
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := jinja2.ItemAttr(message, "content")
-			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(jinja2.ItemAttr(messageContent, "content")) {
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
+			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(jinja2.ItemAttrKey(messageContent, jinja2.KeyContent)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
-				content = jinja2.ItemAttr(messageContent, "content")
+				content = jinja2.ItemAttrKey(messageContent, jinja2.KeyContent)
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:76:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77:13 {%- set content = message.content %}
@@ -227,7 +227,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 			jinja2.WriteStr(w, jinja2.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
-			messageToolCallId := jinja2.ItemAttr(message, "tool_call_id")
+			messageToolCallId := jinja2.ItemAttrKey(message, jinja2.KeyToolCallID)
 			if !jinja2.IsDefined(messageToolCallId) || jinja2.Len(messageToolCallId) != 9 {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
@@ -258,9 +258,9 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 	bosToken := w.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = llamacpp.ItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:3:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -284,10 +284,10 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15:1 {%- for message in loop_messages %}
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
-		messageRole := llamacpp.ItemAttr(message, "role")
-		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && !llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls")))) {
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
+		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) && !llamacpp.IsNone(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(llamacpp.ItemAttr(ns, "index"), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+			if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(llamacpp.ItemAttr(ns, "index"), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
@@ -307,7 +307,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26:5 {%- if message["role"] == "user" %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
 			if !llamacpp.IsNone(tools) && llamacpp.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
@@ -317,7 +317,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30:17 {%- set tool = tool.function %}
-					tool = llamacpp.ItemAttr(tool, "function")
+					tool = llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -370,37 +370,37 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 				w.WriteString("[INST]")
 				llamacpp.WriteStr(w, systemMessage)
 				w.WriteString("\n\n")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54:13 {{- "[INST]" + message["content"] + "[/INST]" }}
 				w.WriteString("[INST]")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 				w.WriteString("[/INST]")
 			}
-		} else if llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) && !llamacpp.IsNone(llamacpp.ItemAttr(message, "tool_calls")) {
+		} else if llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) && !llamacpp.IsNone(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var out jinja2.Value
-			items := llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls"))
+			items := llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))
 			for i := range items {
 				toolCall := items[i]
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
-				out = llamacpp.FilterTojson(llamacpp.ItemAttr(toolCall, "function"), nil, nil)
+				out = llamacpp.FilterTojson(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
 				llamacpp.Write(w, llamacpp.Slice(out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
-				toolCallId := llamacpp.ItemAttr(toolCall, "id")
+				toolCallId := llamacpp.ItemAttrKey(toolCall, jinja2.KeyID)
 				if !llamacpp.IsDefined(toolCallId) || llamacpp.Len(toolCallId) != 9 {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.WriteString(", \"id\": \"")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "id"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyID))
 				w.WriteString("\"}")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -415,14 +415,14 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:71:9 {%- elif message["role"] == "assistant" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72:9 {{- message["content"] + eos_token}}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), eosToken)
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), eosToken)
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := llamacpp.ItemAttr(message, "content")
-			if llamacpp.IsDefined(messageContent) && llamacpp.IsDefined(llamacpp.ItemAttr(messageContent, "content")) {
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
+			if llamacpp.IsDefined(messageContent) && llamacpp.IsDefined(llamacpp.ItemAttrKey(messageContent, jinja2.KeyContent)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
-				content = llamacpp.ItemAttr(messageContent, "content")
+				content = llamacpp.ItemAttrKey(messageContent, jinja2.KeyContent)
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:76:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77:13 {%- set content = message.content %}
@@ -433,7 +433,7 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, llamacpp.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
-			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
+			messageToolCallId := llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID)
 			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Len(messageToolCallId) != 9 {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))

@@ -63,9 +63,9 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 	jinja2.Write(w, bosToken)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7:5 {%- if messages[0]['content'] is string %}
-		messages0Content := jinja2.ItemStr(messages0, "content")
+		messages0Content := jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		if jinja2.IsString(messages0Content) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
@@ -74,7 +74,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11:9 {%- set system_message = messages[0]['content'][0]['text'] %}
-			systemMessage = jinja2.ItemStr(jinja2.ItemInt(messages0Content, 0), "text")
+			systemMessage = jinja2.ItemStrKey(jinja2.ItemInt(messages0Content, 0), jinja2.KeyText)
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12:9 {%- set loop_messages = messages[1:] %}
 			loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
@@ -115,7 +115,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		filteredMessages2 := filteredMessages
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		if !jinja2.InStrs(jinja2.ItemStr(message, "role"), "tool", "tool_results") && !jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
+		if !jinja2.InStrs(jinja2.ItemStrKey(message, jinja2.KeyRole), "tool", "tool_results") && !jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
 			filteredMessages2 = jinja2.Add(filteredMessages2, jinja2.NewList(message))
 		}
@@ -125,7 +125,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
-		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.SmallInt(int64(i)), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.SmallInt(int64(i)), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
@@ -135,7 +135,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 		var toolCalls, content jinja2.Value
 		eosToken := eosTokenInput
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47:9 {%- if tools is not none and (message == user_messages[-1]) %}
 			if !jinja2.IsNone(tools) && jinja2.Eq(message, jinja2.ItemInt(userMessages, -1)) {
@@ -145,7 +145,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50:17 {%- set tool = tool.function %}
-					tool = jinja2.ItemAttr(tool, "function")
+					tool = jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop jinja2.Loop
@@ -191,7 +191,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71:9 {%- if message['content'] is string %}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.WriteString("[INST]")
@@ -203,10 +203,10 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75:17 {%- for block in message['content'] %}
 				for _, block := range jinja2.Iterate(w, messageContent) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76:25 {%- if block['type'] == 'text' %}
-					blockType := jinja2.ItemStr(block, "type")
+					blockType := jinja2.ItemStrKey(block, jinja2.KeyType)
 					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77:33 {{- block['text'] }}
-						jinja2.Write(w, jinja2.ItemStr(block, "text"))
+						jinja2.Write(w, jinja2.ItemStrKey(block, jinja2.KeyText))
 					} else if jinja2.EqStr(blockType, "image") || jinja2.EqStr(blockType, "image_url") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:78:29 {%- elif block['type'] == 'image' or block['type'] == 'image_url' %}
 						w.WriteString("[IMG]")
@@ -218,17 +218,17 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if jinja2.EqStr(messageRole, "tool_calls") || jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "tool_calls") || jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if jinja2.IsDefined(messageToolCalls) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
 				toolCalls = messageToolCalls
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:89:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90:13 {%- set tool_calls = message.content %}
-				toolCalls = jinja2.ItemAttr(message, "content")
+				toolCalls = jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			}
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
@@ -237,11 +237,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				toolCall := items[i]
 				var out jinja2.Value
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
-				out = jinja2.FilterTojson(jinja2.ItemAttr(toolCall, "function"), nil, nil)
+				out = jinja2.FilterTojson(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
 				jinja2.Write(w, jinja2.Slice(out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
-				toolCallId := jinja2.ItemAttr(toolCall, "id")
+				toolCallId := jinja2.ItemAttrKey(toolCall, jinja2.KeyID)
 				if !jinja2.IsDefined(toolCallId) || jinja2.Len(toolCallId) < 9 {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
@@ -263,22 +263,22 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107:9 {%- if message['content'] is string %}
-			message3Content := jinja2.ItemStr(message, "content")
+			message3Content := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(message3Content) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108:13 {{- message['content'] + eos_token }}
 				jinja2.WriteAdd(w, message3Content, eosToken)
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:109:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110:13 {{- message['content'][0]['text'] + eos_token }}
-				jinja2.WriteAdd(w, jinja2.ItemStr(jinja2.ItemInt(message3Content, 0), "text"), eosToken)
+				jinja2.WriteAdd(w, jinja2.ItemStrKey(jinja2.ItemInt(message3Content, 0), jinja2.KeyText), eosToken)
 			}
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
-			message3Content := jinja2.ItemAttr(message, "content")
-			if jinja2.IsDefined(message3Content) && jinja2.IsDefined(jinja2.ItemAttr(message3Content, "content")) {
+			message3Content := jinja2.ItemAttrKey(message, jinja2.KeyContent)
+			if jinja2.IsDefined(message3Content) && jinja2.IsDefined(jinja2.ItemAttrKey(message3Content, jinja2.KeyContent)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
-				content = jinja2.ItemAttr(message3Content, "content")
+				content = jinja2.ItemAttrKey(message3Content, jinja2.KeyContent)
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:115:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116:13 {%- set content = message.content %}
@@ -289,7 +289,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 			jinja2.WriteStr(w, jinja2.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
-			messageToolCallId := jinja2.ItemAttr(message, "tool_call_id")
+			messageToolCallId := jinja2.ItemAttrKey(message, jinja2.KeyToolCallID)
 			if !jinja2.IsDefined(messageToolCallId) || jinja2.Len(messageToolCallId) < 9 {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
@@ -326,9 +326,9 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 	llamacpp.Write(w, bosToken)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7:5 {%- if messages[0]['content'] is string %}
-		messages0Content := llamacpp.ItemStr(messages0, "content")
+		messages0Content := llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		if llamacpp.IsString(messages0Content) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
@@ -337,7 +337,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11:9 {%- set system_message = messages[0]['content'][0]['text'] %}
-			systemMessage = llamacpp.ItemStr(llamacpp.ItemInt(messages0Content, 0), "text")
+			systemMessage = llamacpp.ItemStrKey(llamacpp.ItemInt(messages0Content, 0), jinja2.KeyText)
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12:9 {%- set loop_messages = messages[1:] %}
 			loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
@@ -379,7 +379,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 	filteredMessages2 := filteredMessages
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		if !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "tool_results") && !llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
+		if !llamacpp.InStrs(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool", "tool_results") && !llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
 			filteredMessages2 = llamacpp.Add(filteredMessages2, jinja2.NewList(llamacpp.Named(message, "message")))
 		}
@@ -389,7 +389,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
-		if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(jinja2.SmallInt(int64(i)), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
+		if llamacpp.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user")), jinja2.Bool(llamacpp.Eq(llamacpp.Mod(jinja2.SmallInt(int64(i)), jinja2.SmallInt(2)), jinja2.SmallInt(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
 			llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
@@ -400,7 +400,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 	eosToken := eosTokenInput
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47:9 {%- if tools is not none and (message == user_messages[-1]) %}
 			if !llamacpp.IsNone(tools) && llamacpp.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
@@ -410,7 +410,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50:17 {%- set tool = tool.function %}
-					tool = llamacpp.ItemAttr(tool, "function")
+					tool = llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -458,7 +458,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71:9 {%- if message['content'] is string %}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.WriteString("[INST]")
@@ -470,10 +470,10 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75:17 {%- for block in message['content'] %}
 				for _, block := range llamacpp.Iterate(w, messageContent) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76:25 {%- if block['type'] == 'text' %}
-					blockType := llamacpp.ItemStr(block, "type")
+					blockType := llamacpp.ItemStrKey(block, jinja2.KeyType)
 					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77:33 {{- block['text'] }}
-						llamacpp.Write(w, llamacpp.ItemStr(block, "text"))
+						llamacpp.Write(w, llamacpp.ItemStrKey(block, jinja2.KeyText))
 					} else if jinja2.EqStr(blockType, "image") || jinja2.EqStr(blockType, "image_url") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:78:29 {%- elif block['type'] == 'image' or block['type'] == 'image_url' %}
 						w.WriteString("[IMG]")
@@ -485,17 +485,17 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if jinja2.EqStr(messageRole, "tool_calls") || llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "tool_calls") || llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.IsDefined(messageToolCalls) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
 				toolCalls = messageToolCalls
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:89:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90:13 {%- set tool_calls = message.content %}
-				toolCalls = llamacpp.ItemAttr(message, "content")
+				toolCalls = llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			}
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
@@ -505,18 +505,18 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 			for i := range items {
 				toolCall := items[i]
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
-				out = llamacpp.FilterTojson(llamacpp.ItemAttr(toolCall, "function"), nil, nil)
+				out = llamacpp.FilterTojson(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
 				llamacpp.Write(w, llamacpp.Slice(out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
-				toolCallId := llamacpp.ItemAttr(toolCall, "id")
+				toolCallId := llamacpp.ItemAttrKey(toolCall, jinja2.KeyID)
 				if !llamacpp.IsDefined(toolCallId) || llamacpp.Len(toolCallId) < 9 {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
 					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
-				llamacpp.WriteStr(w, llamacpp.Slice(llamacpp.ItemAttr(toolCall, "id"), jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
+				llamacpp.WriteStr(w, llamacpp.Slice(llamacpp.ItemAttrKey(toolCall, jinja2.KeyID), jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
 				w.WriteString("\"}")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -531,22 +531,22 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107:9 {%- if message['content'] is string %}
-			message3Content := llamacpp.ItemStr(message, "content")
+			message3Content := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(message3Content) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108:13 {{- message['content'] + eos_token }}
 				llamacpp.WriteAdd(w, message3Content, eosToken)
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:109:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110:13 {{- message['content'][0]['text'] + eos_token }}
-				llamacpp.WriteAdd(w, llamacpp.ItemStr(llamacpp.ItemInt(message3Content, 0), "text"), eosToken)
+				llamacpp.WriteAdd(w, llamacpp.ItemStrKey(llamacpp.ItemInt(message3Content, 0), jinja2.KeyText), eosToken)
 			}
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
-			message3Content := llamacpp.ItemAttr(message, "content")
-			if llamacpp.IsDefined(message3Content) && llamacpp.IsDefined(llamacpp.ItemAttr(message3Content, "content")) {
+			message3Content := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
+			if llamacpp.IsDefined(message3Content) && llamacpp.IsDefined(llamacpp.ItemAttrKey(message3Content, jinja2.KeyContent)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
-				content = llamacpp.ItemAttr(message3Content, "content")
+				content = llamacpp.ItemAttrKey(message3Content, jinja2.KeyContent)
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:115:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116:13 {%- set content = message.content %}
@@ -557,7 +557,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, llamacpp.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
-			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
+			messageToolCallId := llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID)
 			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Len(messageToolCallId) < 9 {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
 				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))

@@ -47,7 +47,7 @@ func renderMonarch(w *jinja2.Writer) {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13:1 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
-		jinja2.WriteAdd(w, jinja2.ItemStr(message, "role"), jinja2.Lit("\n"), jinja2.ItemStr(message, "content"), jinja2.Lit("</s>\n"))
+		jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyRole), jinja2.Lit("\n"), jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -68,7 +68,7 @@ func renderMonarchLlama(w *jinja2.Writer) {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13:1 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
-		llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "role"), jinja2.Lit("\n"), llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>\n"))
+		llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyRole), jinja2.Lit("\n"), llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt

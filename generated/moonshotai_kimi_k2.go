@@ -58,11 +58,11 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// moonshotai-Kimi-K2.jinja:5:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		if (i == 0) && !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+		if (i == 0) && !jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are a helpful assistant<|im_end|>")
 		}
 		// moonshotai-Kimi-K2.jinja:8:3 {%- if message['role'] == 'system' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>")
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -78,20 +78,20 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		if jinja2.EqStr(messageRole, "assistant") && jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if messageContent.Truthy() {
 				// moonshotai-Kimi-K2.jinja:18:34 {{ message['content'] }}
 				jinja2.Write(w, messageContent)
 			}
 			w.WriteString("<|tool_calls_section_begin|>")
 			// moonshotai-Kimi-K2.jinja:20:5 {%- for tool_call in message['tool_calls'] -%}
-			items := jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls"))
+			items := jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls))
 			for i := range items {
 				toolCall := items[i]
 				var funcName, formattedId jinja2.Value
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
-				toolCallFunction := jinja2.ItemStr(toolCall, "function")
-				funcName = jinja2.ItemStr(toolCallFunction, "name")
+				toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
+				funcName = jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName)
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
 				formattedId = jinja2.Add(jinja2.Sum(jinja2.Lit("functions."), funcName, jinja2.Lit(":")), jinja2.FilterString(jinja2.SmallInt(int64(i))))
 				w.WriteString("<|tool_call_begin|>")
@@ -99,7 +99,7 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 				jinja2.Write(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
-				jinja2.WriteJSON(w, jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
@@ -107,25 +107,25 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "tool_call_id"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCallID))
 			w.WriteString("\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
-			jinja2.Write(w, jinja2.ItemStr(message, "content"))
-		} else if jinja2.IsString(jinja2.ItemStr(message, "content")) {
+			jinja2.Write(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		} else if jinja2.IsString(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
 			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
-			jinja2.Write(w, jinja2.ItemStr(message, "content"))
-		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
+			jinja2.Write(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		} else if !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 			// moonshotai-Kimi-K2.jinja:30:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
-			for _, content := range jinja2.Iterate(w, jinja2.ItemStr(message, "content")) {
+			for _, content := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 				// moonshotai-Kimi-K2.jinja:32:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
+				if (jinja2.EqStr(jinja2.ItemStrKey(content, jinja2.KeyType), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2.jinja:34:10 {% else -%}
 					// moonshotai-Kimi-K2.jinja:35:9 {{ content['text'] }}
-					jinja2.Write(w, jinja2.ItemStr(content, "text"))
+					jinja2.Write(w, jinja2.ItemStrKey(content, jinja2.KeyText))
 				}
 			}
 		}
@@ -158,11 +158,11 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// moonshotai-Kimi-K2.jinja:5:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		if (i == 0) && !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+		if (i == 0) && !jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are a helpful assistant<|im_end|>")
 		}
 		// moonshotai-Kimi-K2.jinja:8:3 {%- if message['role'] == 'system' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>")
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -176,10 +176,10 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 			w.WriteString("<|im_system|>tool<|im_middle|>")
 		}
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		messageRole2 := llamacpp.ItemStr(message, "role")
+		messageRole2 := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.Truthy(messageContent) {
 				// moonshotai-Kimi-K2.jinja:18:34 {{ message['content'] }}
 				llamacpp.Write(w, messageContent)
@@ -188,11 +188,11 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2.jinja:20:5 {%- for tool_call in message['tool_calls'] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 			var funcName, formattedId jinja2.Value
-			items := llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls"))
+			items := llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls))
 			for i := range items {
 				toolCall := items[i]
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
-				funcName = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")
+				funcName = llamacpp.ItemStrKey(llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName)
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
 				formattedId = llamacpp.Add(llamacpp.Sum(jinja2.Lit("functions."), funcName, jinja2.Lit(":")), llamacpp.FilterString(jinja2.SmallInt(int64(i))))
 				w.WriteString("<|tool_call_begin|>")
@@ -200,7 +200,7 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
-				llamacpp.WriteJSON(w, llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil)
+				llamacpp.WriteJSON(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
@@ -208,25 +208,25 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "tool_call_id"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID))
 			w.WriteString("\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
-			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
-		} else if llamacpp.IsString(llamacpp.ItemStr(message, "content")) {
+			llamacpp.Write(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		} else if llamacpp.IsString(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
 			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
-			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
-		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
+			llamacpp.Write(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		} else if !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// moonshotai-Kimi-K2.jinja:30:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
-			for _, content := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "content")) {
+			for _, content := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 				// moonshotai-Kimi-K2.jinja:32:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
+				if (jinja2.EqStr(llamacpp.ItemStrKey(content, jinja2.KeyType), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2.jinja:34:10 {% else -%}
 					// moonshotai-Kimi-K2.jinja:35:9 {{ content['text'] }}
-					llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
+					llamacpp.Write(w, llamacpp.ItemStrKey(content, jinja2.KeyText))
 				}
 			}
 		}

@@ -57,7 +57,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
 	for _, idx := range jinja2.Iterate(w, jinja2.Range(w, jinja2.SmallInt(int64(jinja2.Len(messages)-1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(jinja2.ItemStr(jinja2.Item(messages, idx), "role"), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Lit("tool_calls")).Truthy() {
+		if jinja2.EqStr(jinja2.ItemStrKey(jinja2.Item(messages, idx), jinja2.KeyRole), "assistant") && !jinja2.MethodGet(jinja2.Item(messages, idx), jinja2.Lit("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			break
@@ -75,7 +75,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if jinja2.Len(messages) == 0 || !jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if jinja2.Len(messages) == 0 || !jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:59:1 {%- for message in hist_msgs -%}
@@ -84,7 +84,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
 		renderMoonshotaiKimiK2Thinking_setRoles(w, message)
 		// moonshotai-Kimi-K2-Thinking.jinja:61:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
@@ -97,14 +97,14 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId = jinja2.ItemAttr(message, "tool_call_id")
+			toolCallId = jinja2.ItemAttrKey(message, jinja2.KeyToolCallID)
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:68:18 {{ tool_call_id }}
 			jinja2.Write(w, toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
-		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
+		} else if !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
@@ -117,7 +117,7 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
 		renderMoonshotaiKimiK2Thinking_setRoles(w, message)
 		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
 			rc = jinja2.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit(""))
@@ -135,14 +135,14 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId = jinja2.ItemAttr(message, "tool_call_id")
+			toolCallId = jinja2.ItemAttrKey(message, jinja2.KeyToolCallID)
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
 			jinja2.Write(w, toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
-		} else if !jinja2.IsNone(jinja2.ItemStr(message, "content")) {
+		} else if !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
@@ -173,12 +173,12 @@ func renderMoonshotaiKimiK2Thinking_renderContent(w *jinja2.Writer, msg jinja2.V
 		// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 		for _, content := range jinja2.Iterate(w, c) {
 			// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-			if (jinja2.EqStr(jinja2.ItemStr(content, "type"), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
+			if (jinja2.EqStr(jinja2.ItemStrKey(content, jinja2.KeyType), "image") || jinja2.In(jinja2.Lit("image"), content)) || jinja2.In(jinja2.Lit("image_url"), content) {
 				w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 			} else {
 				// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
 				// moonshotai-Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-				jinja2.Write(w, jinja2.ItemStr(content, "text"))
+				jinja2.Write(w, jinja2.ItemStrKey(content, jinja2.KeyText))
 			}
 		}
 	}
@@ -191,10 +191,10 @@ func renderMoonshotaiKimiK2Thinking_setRoles(w *jinja2.Writer, message jinja2.Va
 	message = jinja2.Param(message, "message")
 	// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 	roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
-		return jinja2.ItemStr(message, "role")
+		return jinja2.ItemStrKey(message, jinja2.KeyRole)
 	})
 	// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-	messageRole := jinja2.ItemStr(message, "role")
+	messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 	if jinja2.EqStr(messageRole, "user") {
 		w.WriteString("<|im_user|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
@@ -221,17 +221,17 @@ func renderMoonshotaiKimiK2Thinking_renderToolcalls(w *jinja2.Writer, message ji
 	message = jinja2.Param(message, "message")
 	w.WriteString("<|tool_calls_section_begin|>")
 	// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
-	for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls")) {
+	for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) {
 		var formattedId jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
-		formattedId = jinja2.ItemStr(toolCall, "id")
+		formattedId = jinja2.ItemStrKey(toolCall, jinja2.KeyID)
 		w.WriteString("<|tool_call_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
 		jinja2.Write(w, formattedId)
 		w.WriteString("<|tool_call_argument_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
-		toolCallFunction := jinja2.ItemStr(toolCall, "function")
-		toolCallFunctionArguments := jinja2.ItemStr(toolCallFunction, "arguments")
+		toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
+		toolCallFunctionArguments := jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
 		if jinja2.IsString(toolCallFunctionArguments) {
 			// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
 			jinja2.Write(w, toolCallFunctionArguments)
@@ -265,7 +265,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 	for _, idx := range llamacpp.Iterate(w, llamacpp.Range(w, jinja2.SmallInt(int64(llamacpp.Len(messages)-1)), jinja2.SmallInt(-1), jinja2.SmallInt(-1))) {
 		mark := w.Mark()
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.Truthy(llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls"))) {
+		if jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.Item(messages, idx), jinja2.KeyRole), "assistant") && !llamacpp.Truthy(llamacpp.MethodGet(llamacpp.Item(messages, idx), jinja2.Lit("tool_calls"))) {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			w.Drop(mark)
@@ -284,7 +284,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if llamacpp.Len(messages) == 0 || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Len(messages) == 0 || !jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:59:1 {%- for message in hist_msgs -%}
@@ -294,7 +294,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
 		renderMoonshotaiKimiK2Thinking_setRolesLlama(w, message)
 		// moonshotai-Kimi-K2-Thinking.jinja:61:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
@@ -307,14 +307,14 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId = llamacpp.ItemAttr(message, "tool_call_id")
+			toolCallId = llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID)
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:68:18 {{ tool_call_id }}
 			llamacpp.Write(w, toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
-		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
+		} else if !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
@@ -328,7 +328,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
 		renderMoonshotaiKimiK2Thinking_setRolesLlama(w, message)
 		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
 			rc = llamacpp.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit(""))
@@ -346,14 +346,14 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId2 = llamacpp.ItemAttr(message, "tool_call_id")
+			toolCallId2 = llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID)
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
 			llamacpp.Write(w, toolCallId2)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
-		} else if !llamacpp.IsNone(llamacpp.ItemStr(message, "content")) {
+		} else if !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
@@ -384,12 +384,12 @@ func renderMoonshotaiKimiK2Thinking_renderContentLlama(w *jinja2.Writer, msg jin
 		// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
 		for _, content := range llamacpp.Iterate(w, c) {
 			// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-			if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
+			if (jinja2.EqStr(llamacpp.ItemStrKey(content, jinja2.KeyType), "image") || llamacpp.In(jinja2.Lit("image"), content)) || llamacpp.In(jinja2.Lit("image_url"), content) {
 				w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 			} else {
 				// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
 				// moonshotai-Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-				llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
+				llamacpp.Write(w, llamacpp.ItemStrKey(content, jinja2.KeyText))
 			}
 		}
 	}
@@ -402,10 +402,10 @@ func renderMoonshotaiKimiK2Thinking_setRolesLlama(w *jinja2.Writer, message jinj
 	message = llamacpp.Param(message, "message")
 	// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
 	roleName = llamacpp.Or(llamacpp.MethodGet(message, jinja2.Lit("name")), func() jinja2.Value {
-		return llamacpp.ItemStr(message, "role")
+		return llamacpp.ItemStrKey(message, jinja2.KeyRole)
 	})
 	// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-	messageRole := llamacpp.ItemStr(message, "role")
+	messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 	if jinja2.EqStr(messageRole, "user") {
 		w.WriteString("<|im_user|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
@@ -434,16 +434,16 @@ func renderMoonshotaiKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, messa
 	// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var formattedId jinja2.Value
-	for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls")) {
+	for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 		// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
-		formattedId = llamacpp.ItemStr(toolCall, "id")
+		formattedId = llamacpp.ItemStrKey(toolCall, jinja2.KeyID)
 		w.WriteString("<|tool_call_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
 		llamacpp.Write(w, formattedId)
 		w.WriteString("<|tool_call_argument_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
-		toolCallFunction := llamacpp.ItemStr(toolCall, "function")
-		toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
+		toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
+		toolCallFunctionArguments := llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
 		if llamacpp.IsString(toolCallFunctionArguments) {
 			// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
 			llamacpp.Write(w, toolCallFunctionArguments)

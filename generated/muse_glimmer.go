@@ -70,7 +70,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 	// muse-glimmer.jinja:106:1 {%- for m in messages -%}
 	for _, m := range jinja2.Iterate(w, messages) {
 		// muse-glimmer.jinja:107:5 {%- if m['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.ItemStr(m, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStrKey(m, jinja2.KeyRole), "system") {
 			// muse-glimmer.jinja:108:9 {%- set ns.has_system = true -%}
 			nsHasSystem = true
 		}
@@ -121,9 +121,9 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		message := items[i]
 		var role, endToken, sysText, tname, tcid, recipient, endTurn jinja2.Value
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
-		role = jinja2.ItemStr(message, "role")
+		role = jinja2.ItemStrKey(message, jinja2.KeyRole)
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
-		if !(i == len(items)-1) && jinja2.Eq(jinja2.ItemStr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), role) {
+		if !(i == len(items)-1) && jinja2.Eq(jinja2.ItemStrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), role) {
 			endToken = jinja2.Lit("<|eom|>")
 		} else {
 			endToken = jinja2.Lit("<|eot|>")
@@ -132,7 +132,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 		if jinja2.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
 			sysText = jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterReplace(w.Capture(func() {
-				renderMuseGlimmer_renderContent(w, jinja2.ItemStr(message, "content"))
+				renderMuseGlimmer_renderContent(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			}), []jinja2.Value{jinja2.Lit("Reasoning effort"), jinja2.Lit("Reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("Reasoning Effort"), jinja2.Lit("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Lit("reasoning effort"), jinja2.Lit("reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("REASONING EFFORT"), jinja2.Lit("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
@@ -157,7 +157,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			// muse-glimmer.jinja:156:9 {%- elif role == 'user' -%}
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158:9 {{- render_content(message['content']) -}}
-			renderMuseGlimmer_renderContent(w, jinja2.ItemStr(message, "content"))
+			renderMuseGlimmer_renderContent(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|eot|>")
 		} else if jinja2.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
@@ -178,11 +178,11 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
 					if jinja2.MethodGet(m, jinja2.Lit("tool_calls")).Truthy() {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
-						for _, tc := range jinja2.Iterate(w, jinja2.ItemStr(m, "tool_calls")) {
+						for _, tc := range jinja2.Iterate(w, jinja2.ItemStrKey(m, jinja2.KeyToolCalls)) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!jinja2.IsNone(tcid) && jinja2.IsDefined(jinja2.ItemAttr(tc, "id"))) && jinja2.Eq(jinja2.ItemAttr(tc, "id"), tcid) {
+							if (!jinja2.IsNone(tcid) && jinja2.IsDefined(jinja2.ItemAttrKey(tc, jinja2.KeyID))) && jinja2.Eq(jinja2.ItemAttrKey(tc, jinja2.KeyID), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
-								rnsName = jinja2.ItemAttr(jinja2.ItemAttr(tc, "function"), "name")
+								rnsName = jinja2.ItemAttrKey(jinja2.ItemAttrKey(tc, jinja2.KeyFunction), jinja2.KeyName)
 							}
 						}
 					}
@@ -197,7 +197,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			jinja2.WriteStr(w, tname)
 			w.WriteString("\">\n")
 			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
-			renderMuseGlimmer_renderContent(w, jinja2.ItemStr(message, "content"))
+			renderMuseGlimmer_renderContent(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_output><|eot|>")
 		} else if jinja2.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
@@ -205,18 +205,18 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			if jinja2.MethodGet(message, jinja2.Lit("reasoning_content")).Truthy() {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
 				w.WriteString("<|start|>assistant to=self<|message|>")
-				jinja2.WriteStr(w, jinja2.ItemStr(message, "reasoning_content"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyReasoningContent))
 				w.WriteString("<|eom|>")
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
 			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
-				items := jinja2.Iterate(w, jinja2.ItemStr(message, "tool_calls"))
+				items := jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls))
 				for i := range items {
 					tc := items[i]
 					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
 					w.WriteString("<|start|>assistant to=")
-					jinja2.WriteStr(w, jinja2.ItemAttr(jinja2.ItemAttr(tc, "function"), "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(jinja2.ItemAttrKey(tc, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("<|message|>")
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
 					renderMuseGlimmer_renderAtem(w, tc)
@@ -251,7 +251,7 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
-				renderMuseGlimmer_renderContent(w, jinja2.ItemStr(message, "content"))
+				renderMuseGlimmer_renderContent(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 				// muse-glimmer.jinja:205:13 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
 				if endTurn.Truthy() {
 					w.WriteString("<|eot|>")
@@ -282,7 +282,7 @@ func renderMuseGlimmer_renderContent(w *jinja2.Writer, content jinja2.Value) {
 		// muse-glimmer.jinja:15:9 {%- for part in content -%}
 		for _, part := range jinja2.Iterate(w, content) {
 			// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
-			partType := jinja2.ItemStr(part, "type")
+			partType := jinja2.ItemStrKey(part, jinja2.KeyType)
 			if jinja2.EqStr(partType, "image") {
 				w.WriteString("<|patch|>")
 			} else if jinja2.EqStr(partType, "video") {
@@ -291,7 +291,7 @@ func renderMuseGlimmer_renderContent(w *jinja2.Writer, content jinja2.Value) {
 			} else if jinja2.EqStr(partType, "text") {
 				// muse-glimmer.jinja:20:17 {%- elif part['type'] == 'text' -%}
 				// muse-glimmer.jinja:21:17 {{- part['text'] -}}
-				jinja2.Write(w, jinja2.ItemStr(part, "text"))
+				jinja2.Write(w, jinja2.ItemStrKey(part, jinja2.KeyText))
 			}
 		}
 	}
@@ -303,8 +303,8 @@ func renderMuseGlimmer_renderAtem(w *jinja2.Writer, tc jinja2.Value) {
 	var args jinja2.Value
 	tc = jinja2.Param(tc, "tc")
 	// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
-	tcFunction := jinja2.ItemAttr(tc, "function")
-	args = jinja2.ItemAttr(tcFunction, "arguments")
+	tcFunction := jinja2.ItemAttrKey(tc, jinja2.KeyFunction)
+	args = jinja2.ItemAttrKey(tcFunction, jinja2.KeyArguments)
 	// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
 	if !jinja2.IsMapping(args) {
 		// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
@@ -312,7 +312,7 @@ func renderMuseGlimmer_renderAtem(w *jinja2.Writer, tc jinja2.Value) {
 	}
 	// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 	w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
-	jinja2.WriteStr(w, jinja2.ItemAttr(tcFunction, "name"))
+	jinja2.WriteStr(w, jinja2.ItemAttrKey(tcFunction, jinja2.KeyName))
 	w.WriteString("\">\n")
 	// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
 	keys, values := jinja2.DictItems(args)
@@ -363,14 +363,14 @@ func renderMuseGlimmer_renderToolDefs(w *jinja2.Writer, tools jinja2.Value, tool
 	for _, tool := range jinja2.Iterate(w, tools) {
 		var fn, tns jinja2.Value
 		// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-		toolFunction := jinja2.ItemAttr(tool, "function")
+		toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 		if jinja2.IsDefined(toolFunction) {
 			fn = toolFunction
 		} else {
 			fn = tool
 		}
 		// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-		tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
+		tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemAttrKey(fn, jinja2.KeyName), jinja2.Lit(".")), 0)
 		// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
 		if jinja2.NotIn(tns, jinja2.ItemAttr(nsns, "seen")) {
 			// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
@@ -403,7 +403,7 @@ func renderMuseGlimmer_renderToolDefs(w *jinja2.Writer, tools jinja2.Value, tool
 	for _, tool := range jinja2.Iterate(w, tools) {
 		var fn jinja2.Value
 		// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-		toolFunction := jinja2.ItemAttr(tool, "function")
+		toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 		if jinja2.IsDefined(toolFunction) {
 			fn = toolFunction
 		} else {
@@ -411,11 +411,11 @@ func renderMuseGlimmer_renderToolDefs(w *jinja2.Writer, tools jinja2.Value, tool
 		}
 		// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
 		w.WriteString("\n{\"name\": ")
-		jinja2.WriteJSON(w, jinja2.ItemAttr(fn, "name"), nil, nil)
+		jinja2.WriteJSON(w, jinja2.ItemAttrKey(fn, jinja2.KeyName), nil, nil)
 		w.WriteString(", \"description\": ")
-		jinja2.WriteJSON(w, jinja2.ItemAttr(fn, "description"), nil, nil)
+		jinja2.WriteJSON(w, jinja2.ItemAttrKey(fn, jinja2.KeyDescription), nil, nil)
 		w.WriteString(", \"parameters\": ")
-		jinja2.WriteJSON(w, jinja2.ItemAttr(fn, "parameters"), nil, nil)
+		jinja2.WriteJSON(w, jinja2.ItemAttrKey(fn, jinja2.KeyParameters), nil, nil)
 		w.WriteString("}")
 	}
 	w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
@@ -452,14 +452,14 @@ func renderMuseGlimmer_renderSystemMeta(w *jinja2.Writer, tools jinja2.Value) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			var fn, tns jinja2.Value
 			// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := jinja2.ItemAttr(tool, "function")
+			toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 			if jinja2.IsDefined(toolFunction) {
 				fn = toolFunction
 			} else {
 				fn = tool
 			}
 			// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-			tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
+			tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemAttrKey(fn, jinja2.KeyName), jinja2.Lit(".")), 0)
 			// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
 			if jinja2.NotIn(tns, jinja2.ItemAttr(rns, "nslist")) {
 				// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
@@ -516,7 +516,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	// muse-glimmer.jinja:106:1 {%- for m in messages -%}
 	for _, m := range llamacpp.Iterate(w, messages) {
 		// muse-glimmer.jinja:107:5 {%- if m['role'] == 'system' -%}
-		if jinja2.EqStr(llamacpp.ItemStr(m, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(m, jinja2.KeyRole), "system") {
 			// muse-glimmer.jinja:108:9 {%- set ns.has_system = true -%}
 			nsHasSystem = true
 		}
@@ -568,9 +568,9 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
-		role = llamacpp.ItemStr(message, "role")
+		role = llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
-		if !(i == len(items)-1) && llamacpp.Eq(llamacpp.ItemStr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), role) {
+		if !(i == len(items)-1) && llamacpp.Eq(llamacpp.ItemStrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), role) {
 			endToken = jinja2.Lit("<|eom|>")
 		} else {
 			endToken = jinja2.Lit("<|eot|>")
@@ -579,7 +579,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
 			sysText = llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterReplace(w.Capture(func() {
-				renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStr(message, "content"))
+				renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			}), []jinja2.Value{jinja2.Lit("Reasoning effort"), jinja2.Lit("Reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("Reasoning Effort"), jinja2.Lit("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Lit("reasoning effort"), jinja2.Lit("reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("REASONING EFFORT"), jinja2.Lit("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
@@ -604,7 +604,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			// muse-glimmer.jinja:156:9 {%- elif role == 'user' -%}
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158:9 {{- render_content(message['content']) -}}
-			renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStr(message, "content"))
+			renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|eot|>")
 		} else if jinja2.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
@@ -625,11 +625,11 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
 					if llamacpp.Truthy(llamacpp.MethodGet(m, jinja2.Lit("tool_calls"))) {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
-						for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStr(m, "tool_calls")) {
+						for _, tc := range llamacpp.Iterate(w, llamacpp.ItemStrKey(m, jinja2.KeyToolCalls)) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!llamacpp.IsNone(tcid) && llamacpp.IsDefined(llamacpp.ItemAttr(tc, "id"))) && llamacpp.Eq(llamacpp.ItemAttr(tc, "id"), tcid) {
+							if (!llamacpp.IsNone(tcid) && llamacpp.IsDefined(llamacpp.ItemAttrKey(tc, jinja2.KeyID))) && llamacpp.Eq(llamacpp.ItemAttrKey(tc, jinja2.KeyID), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
-								rnsName = llamacpp.ItemAttr(llamacpp.ItemAttr(tc, "function"), "name")
+								rnsName = llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(tc, jinja2.KeyFunction), jinja2.KeyName)
 							}
 						}
 					}
@@ -644,7 +644,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, tname)
 			w.WriteString("\">\n")
 			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
-			renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStr(message, "content"))
+			renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_output><|eot|>")
 		} else if jinja2.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
@@ -652,18 +652,18 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("reasoning_content"))) {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
 				w.WriteString("<|start|>assistant to=self<|message|>")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "reasoning_content"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent))
 				w.WriteString("<|eom|>")
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
 			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
-				items := llamacpp.Iterate(w, llamacpp.ItemStr(message, "tool_calls"))
+				items := llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls))
 				for i := range items {
 					tc := items[i]
 					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
 					w.WriteString("<|start|>assistant to=")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(tc, "function"), "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(tc, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("<|message|>")
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
 					renderMuseGlimmer_renderAtemLlama(w, tc)
@@ -698,7 +698,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
-				renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStr(message, "content"))
+				renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 				// muse-glimmer.jinja:205:13 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
 				if llamacpp.Truthy(endTurn) {
 					w.WriteString("<|eot|>")
@@ -729,7 +729,7 @@ func renderMuseGlimmer_renderContentLlama(w *jinja2.Writer, content jinja2.Value
 		// muse-glimmer.jinja:15:9 {%- for part in content -%}
 		for _, part := range llamacpp.Iterate(w, content) {
 			// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
-			partType := llamacpp.ItemStr(part, "type")
+			partType := llamacpp.ItemStrKey(part, jinja2.KeyType)
 			if jinja2.EqStr(partType, "image") {
 				w.WriteString("<|patch|>")
 			} else if jinja2.EqStr(partType, "video") {
@@ -738,7 +738,7 @@ func renderMuseGlimmer_renderContentLlama(w *jinja2.Writer, content jinja2.Value
 			} else if jinja2.EqStr(partType, "text") {
 				// muse-glimmer.jinja:20:17 {%- elif part['type'] == 'text' -%}
 				// muse-glimmer.jinja:21:17 {{- part['text'] -}}
-				llamacpp.Write(w, llamacpp.ItemStr(part, "text"))
+				llamacpp.Write(w, llamacpp.ItemStrKey(part, jinja2.KeyText))
 			}
 		}
 	}
@@ -750,8 +750,8 @@ func renderMuseGlimmer_renderAtemLlama(w *jinja2.Writer, tc jinja2.Value) {
 	var args jinja2.Value
 	tc = llamacpp.Param(tc, "tc")
 	// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
-	tcFunction := llamacpp.ItemAttr(tc, "function")
-	args = llamacpp.ItemAttr(tcFunction, "arguments")
+	tcFunction := llamacpp.ItemAttrKey(tc, jinja2.KeyFunction)
+	args = llamacpp.ItemAttrKey(tcFunction, jinja2.KeyArguments)
 	// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
 	if !llamacpp.IsMapping(args) {
 		// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
@@ -759,7 +759,7 @@ func renderMuseGlimmer_renderAtemLlama(w *jinja2.Writer, tc jinja2.Value) {
 	}
 	// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 	w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
-	llamacpp.WriteStr(w, llamacpp.ItemAttr(tcFunction, "name"))
+	llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tcFunction, jinja2.KeyName))
 	w.WriteString("\">\n")
 	// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
 	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -813,14 +813,14 @@ func renderMuseGlimmer_renderToolDefsLlama(w *jinja2.Writer, tools jinja2.Value,
 	var fn, tns jinja2.Value
 	for _, tool := range llamacpp.Iterate(w, tools) {
 		// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-		toolFunction := llamacpp.ItemAttr(tool, "function")
+		toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 		if llamacpp.IsDefined(toolFunction) {
 			fn = toolFunction
 		} else {
 			fn = tool
 		}
 		// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-		tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
+		tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemAttrKey(fn, jinja2.KeyName), jinja2.Lit(".")), 0)
 		// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
 		if llamacpp.NotIn(tns, llamacpp.ItemAttr(nsns, "seen")) {
 			// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
@@ -854,7 +854,7 @@ func renderMuseGlimmer_renderToolDefsLlama(w *jinja2.Writer, tools jinja2.Value,
 	var fn2 jinja2.Value
 	for _, tool := range llamacpp.Iterate(w, tools) {
 		// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-		toolFunction := llamacpp.ItemAttr(tool, "function")
+		toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 		if llamacpp.IsDefined(toolFunction) {
 			fn2 = toolFunction
 		} else {
@@ -862,11 +862,11 @@ func renderMuseGlimmer_renderToolDefsLlama(w *jinja2.Writer, tools jinja2.Value,
 		}
 		// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
 		w.WriteString("\n{\"name\": ")
-		llamacpp.WriteJSON(w, llamacpp.ItemAttr(fn2, "name"), nil, nil)
+		llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(fn2, jinja2.KeyName), nil, nil)
 		w.WriteString(", \"description\": ")
-		llamacpp.WriteJSON(w, llamacpp.ItemAttr(fn2, "description"), nil, nil)
+		llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(fn2, jinja2.KeyDescription), nil, nil)
 		w.WriteString(", \"parameters\": ")
-		llamacpp.WriteJSON(w, llamacpp.ItemAttr(fn2, "parameters"), nil, nil)
+		llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(fn2, jinja2.KeyParameters), nil, nil)
 		w.WriteString("}")
 	}
 	w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
@@ -904,14 +904,14 @@ func renderMuseGlimmer_renderSystemMetaLlama(w *jinja2.Writer, tools jinja2.Valu
 		var fn, tns jinja2.Value
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := llamacpp.ItemAttr(tool, "function")
+			toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 			if llamacpp.IsDefined(toolFunction) {
 				fn = toolFunction
 			} else {
 				fn = tool
 			}
 			// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-			tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemAttr(fn, "name"), jinja2.Lit(".")), 0)
+			tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemAttrKey(fn, jinja2.KeyName), jinja2.Lit(".")), 0)
 			// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
 			if llamacpp.NotIn(tns, llamacpp.ItemAttr(rns, "nslist")) {
 				// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)

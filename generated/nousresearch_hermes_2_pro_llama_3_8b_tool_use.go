@@ -62,14 +62,14 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 	for i := range items {
 		tool := items[i]
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
-		toolFunction := jinja2.ItemAttr(tool, "function")
+		toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 		if jinja2.IsDefined(toolFunction) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
-		toolName := jinja2.ItemAttr(tool, "name")
+		toolName := jinja2.ItemAttrKey(tool, jinja2.KeyName)
 		w.WriteString("{\"name\": \"")
 		jinja2.WriteStr(w, toolName)
 		w.WriteString("\", ")
@@ -78,8 +78,8 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		jinja2.WriteStr(w, toolName)
 		w.WriteString("(")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		toolParameters := jinja2.ItemAttr(tool, "parameters")
-		toolParametersProperties := jinja2.ItemAttr(toolParameters, "properties")
+		toolParameters := jinja2.ItemAttrKey(tool, jinja2.KeyParameters)
+		toolParametersProperties := jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties)
 		keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
 		for i := range w.Count(len(keys)) {
 			paramName := keys[i]
@@ -105,7 +105,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
 		w.WriteString(" - ")
-		jinja2.WriteStr(w, jinja2.ItemAttr(tool, "description"))
+		jinja2.WriteStr(w, jinja2.ItemAttrKey(tool, jinja2.KeyDescription))
 		w.WriteString("\n\n")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		keys2, values2 := jinja2.ItemsFilterPairs(toolParametersProperties)
@@ -124,13 +124,13 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w, paramFields)
 			}))
 			w.WriteString("): ")
-			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemAttr(paramFields, "description"), nil, nil))
+			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription), nil, nil))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
-		if jinja2.IsDefined(toolReturn) && jinja2.IsDefined(jinja2.ItemAttr(toolReturn, "description")) {
+		if jinja2.IsDefined(toolReturn) && jinja2.IsDefined(jinja2.ItemAttrKey(toolReturn, jinja2.KeyDescription)) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
 			w.WriteString("\n    Returns:\n        ")
-			jinja2.WriteStr(w, jinja2.ItemAttr(toolReturn, "description"))
+			jinja2.WriteStr(w, jinja2.ItemAttrKey(toolReturn, jinja2.KeyDescription))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
@@ -153,13 +153,13 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
-		messageRole := jinja2.ItemAttr(message, "role")
-		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls"))) {
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
+		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
 			w.WriteString("<|im_start|>")
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
@@ -167,20 +167,20 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 			w.WriteString("<|im_start|>")
 			jinja2.WriteStr(w, messageRole)
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if jinja2.IsDefined(toolCallFunction) {
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("{\"name\": \"")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:109:13 {{- tool_call.name }}
-				jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
+				jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 				w.WriteString("\", ")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+				toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if jinja2.IsDefined(toolCallArguments) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
@@ -199,12 +199,12 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:126:9 {%- elif message.role == "tool" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:127:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:133:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:134:9 {%- if not loop.last %}
 			if !loop.Last().Truthy() {
 				w.WriteString("\n</tool_response>\n")
@@ -213,7 +213,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:142:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>")
 			} else if loop.Last().Truthy() {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:144:13 {%- elif loop.last %}
@@ -237,10 +237,10 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w *jinja2.Wr
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 	basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-	if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type"))) {
+	if jinja2.IsDefined(jinja2.Item(basicTypeMap, jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType))) {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
-		jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.ItemAttr(jsonSpec, "type")))
-	} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "array") {
+		jinja2.Write(w, jinja2.Item(basicTypeMap, jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType)))
+	} else if jinja2.EqStr(jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType), "array") {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 		w.WriteString("list[")
@@ -248,7 +248,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w *jinja2.Wr
 			renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w, jinja2.FilterItems(jsonSpec))
 		}))
 		w.WriteString("]")
-	} else if jinja2.EqStr(jinja2.ItemAttr(jsonSpec, "type"), "object") {
+	} else if jinja2.EqStr(jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType), "object") {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
 		jsonSpecAdditionalProperties := jinja2.ItemAttr(jsonSpec, "additionalProperties")
@@ -263,11 +263,11 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w *jinja2.Wr
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
 			w.WriteString("dict")
 		}
-	} else if jinja2.IsIterable(jinja2.ItemAttr(jsonSpec, "type")) {
+	} else if jinja2.IsIterable(jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType)) {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
 		w.WriteString("Union[")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
-		items := jinja2.Iterate(w, jinja2.ItemAttr(jsonSpec, "type"))
+		items := jinja2.Iterate(w, jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType))
 		for i := range items {
 			t := items[i]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
@@ -304,7 +304,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 	for i := range items {
 		tool := items[i]
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
-		toolFunction := llamacpp.ItemAttr(tool, "function")
+		toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 		if llamacpp.IsDefined(toolFunction) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
@@ -312,16 +312,16 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
 		w.WriteString("{\"name\": \"")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
 		w.WriteString("\", ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:44:5 {{- '"description": "' + tool.name + '(' }}
 		w.WriteString("\"description\": \"")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
 		w.WriteString("(")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-		items2 := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "parameters"), "properties"))))
+		items2 := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(tool, jinja2.KeyParameters), jinja2.KeyProperties))))
 		for i := range items2 {
 			vals := llamacpp.Unpack(items2[i], 2)
 			paramName := vals[0]
@@ -347,12 +347,12 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
 		w.WriteString(" - ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "description"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyDescription))
 		w.WriteString("\n\n")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-		items3 := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(llamacpp.ItemAttr(tool, "parameters"), "properties"))))
+		items3 := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(tool, jinja2.KeyParameters), jinja2.KeyProperties))))
 		for i := range items3 {
 			vals := llamacpp.Unpack(items3[i], 2)
 			paramName := vals[0]
@@ -369,19 +369,19 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, paramFields)
 			}))
 			w.WriteString("): ")
-			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemAttr(paramFields, "description"), nil, nil))
+			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription), nil, nil))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
 		toolReturn2 := llamacpp.ItemAttr(tool, "return")
-		if llamacpp.IsDefined(toolReturn2) && llamacpp.IsDefined(llamacpp.ItemAttr(toolReturn2, "description")) {
+		if llamacpp.IsDefined(toolReturn2) && llamacpp.IsDefined(llamacpp.ItemAttrKey(toolReturn2, jinja2.KeyDescription)) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
 			w.WriteString("\n    Returns:\n        ")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(toolReturn2, "description"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolReturn2, jinja2.KeyDescription))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
-		toolParameters := llamacpp.ItemAttr(tool, "parameters")
-		if llamacpp.Len(llamacpp.ItemAttr(toolParameters, "properties")) == 0 {
+		toolParameters := llamacpp.ItemAttrKey(tool, jinja2.KeyParameters)
+		if llamacpp.Len(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyProperties)) == 0 {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}
@@ -400,13 +400,13 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 	for loop.Start(w, llamacpp.Iterable(messages), nil); loop.Next(); {
 		message := loop.Item()
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
-		messageRole := llamacpp.ItemAttr(message, "role")
-		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls"))) {
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
+		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
@@ -414,20 +414,20 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
-				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if llamacpp.IsDefined(toolCallFunction) {
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("{\"name\": \"")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:109:13 {{- tool_call.name }}
-				llamacpp.Write(w, llamacpp.ItemAttr(toolCall, "name"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 				w.WriteString("\", ")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+				toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if llamacpp.IsDefined(toolCallArguments) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
@@ -446,12 +446,12 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:126:9 {%- elif message.role == "tool" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:127:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:133:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:134:9 {%- if not loop.last %}
 			if !llamacpp.Truthy(loop.Last()) {
 				w.WriteString("\n</tool_response>\n")
@@ -460,7 +460,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:142:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>")
 			} else if llamacpp.Truthy(loop.Last()) {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:144:13 {%- elif loop.last %}
@@ -484,10 +484,10 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w *jinj
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 	basicTypeMap = jinja2.DictOf(jinja2.Lit("string"), jinja2.Lit("str"), jinja2.Lit("number"), jinja2.Lit("float"), jinja2.Lit("integer"), jinja2.Lit("int"), jinja2.Lit("boolean"), jinja2.Lit("bool"))
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-	if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type"))) {
+	if llamacpp.IsDefined(llamacpp.Item(basicTypeMap, llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType))) {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
-		llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.ItemAttr(jsonSpec, "type")))
-	} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "array") {
+		llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType)))
+	} else if jinja2.EqStr(llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType), "array") {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 		w.WriteString("list[")
@@ -495,7 +495,7 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w *jinj
 			renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, llamacpp.FilterItems(jsonSpec))
 		}))
 		w.WriteString("]")
-	} else if jinja2.EqStr(llamacpp.ItemAttr(jsonSpec, "type"), "object") {
+	} else if jinja2.EqStr(llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType), "object") {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
 		jsonSpecAdditionalProperties := llamacpp.ItemAttr(jsonSpec, "additionalProperties")
@@ -510,11 +510,11 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w *jinj
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
 			w.WriteString("dict")
 		}
-	} else if llamacpp.IsIterable(llamacpp.ItemAttr(jsonSpec, "type")) {
+	} else if llamacpp.IsIterable(llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType)) {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
 		w.WriteString("Union[")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
-		items := llamacpp.Iterate(w, llamacpp.ItemAttr(jsonSpec, "type"))
+		items := llamacpp.Iterate(w, llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType))
 		for i := range items {
 			t := items[i]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}

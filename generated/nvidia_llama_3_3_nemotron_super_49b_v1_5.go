@@ -81,9 +81,9 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 	jinja2.Write(w, systemEndHeader)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") && !jinja2.EqStr(jinja2.ItemAttr(messages0, "content"), "") {
+	if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") && !jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyContent), "") {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:300 {%- set system_content = messages[0].content -%}
-		systemContent = jinja2.ItemAttr(messages0, "content")
+		systemContent = jinja2.ItemAttrKey(messages0, jinja2.KeyContent)
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
 		if jinja2.In(jinja2.Lit("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
@@ -108,7 +108,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := jinja2.ItemAttr(tool, "function")
+			toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 			jinja2.WriteJSON(w, jinja2.IfElse(jinja2.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
@@ -131,20 +131,20 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 		message := items[i]
 		var content jinja2.Value
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
 			jinja2.Write(w, startHeader)
 			jinja2.Write(w, userToken)
 			jinja2.Write(w, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
 			jinja2.Write(w, eot)
 		} else if jinja2.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if jinja2.In(jinja2.Lit("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
 				content = jinja2.MethodLstrip(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1))
@@ -160,7 +160,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:616 {{ content -}}
 			jinja2.Write(w, content)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:630 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
@@ -169,7 +169,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 					call := items[i]
 					var fn jinja2.Value
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := jinja2.ItemAttr(call, "function")
+					callFunction := jinja2.ItemAttrKey(call, jinja2.KeyFunction)
 					if jinja2.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
@@ -177,10 +177,10 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:786 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.WriteString("{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.ItemAttr(fn, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(fn, jinja2.KeyName))
 					w.WriteString("\", \"arguments\": ")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
-					fnArguments := jinja2.ItemAttr(fn, "arguments")
+					fnArguments := jinja2.ItemAttrKey(fn, jinja2.KeyArguments)
 					if jinja2.IsString(fnArguments) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
 						jinja2.Write(w, fnArguments)
@@ -204,7 +204,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 		} else if jinja2.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			if (i == 0) || jinja2.Ne(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), toolToken) {
+			if (i == 0) || jinja2.Ne(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
 				jinja2.Write(w, startHeader)
 				jinja2.Write(w, toolToken)
@@ -212,15 +212,15 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1266 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
-			if !(i == len(items)-1) && jinja2.Eq(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), toolToken) {
+			if !(i == len(items)-1) && jinja2.Eq(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			if (i == len(items)-1) || jinja2.Ne(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), toolToken) {
+			if (i == len(items)-1) || jinja2.Ne(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
 				jinja2.Write(w, eot)
@@ -278,9 +278,9 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 	llamacpp.WriteConcat(w, bos, systemStartHeader, systemToken, systemEndHeader)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") && !jinja2.EqStr(llamacpp.ItemAttr(messages0, "content"), "") {
+	if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") && !jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyContent), "") {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:300 {%- set system_content = messages[0].content -%}
-		systemContent = llamacpp.ItemAttr(messages0, "content")
+		systemContent = llamacpp.ItemAttrKey(messages0, jinja2.KeyContent)
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
 		if llamacpp.In(jinja2.Lit("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
@@ -305,7 +305,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := llamacpp.ItemAttr(tool, "function")
+			toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 			llamacpp.WriteJSON(w, jinja2.IfElse(llamacpp.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
@@ -329,19 +329,19 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if llamacpp.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
 			// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
 			llamacpp.WriteConcat(w, startHeader, userToken, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
 			llamacpp.Write(w, eot)
 		} else if llamacpp.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.In(jinja2.Lit("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
 				content = llamacpp.MethodLstrip(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1))
@@ -356,7 +356,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:616 {{ content -}}
 			llamacpp.Write(w, content)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:630 {%- if message.tool_calls -%}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
@@ -366,7 +366,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 				for i := range items {
 					call := items[i]
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := llamacpp.ItemAttr(call, "function")
+					callFunction := llamacpp.ItemAttrKey(call, jinja2.KeyFunction)
 					if llamacpp.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
@@ -374,10 +374,10 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:786 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.WriteString("{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(fn, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(fn, jinja2.KeyName))
 					w.WriteString("\", \"arguments\": ")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
-					fnArguments := llamacpp.ItemAttr(fn, "arguments")
+					fnArguments := llamacpp.ItemAttrKey(fn, jinja2.KeyArguments)
 					if llamacpp.IsString(fnArguments) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
 						llamacpp.Write(w, fnArguments)
@@ -401,22 +401,22 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 		} else if llamacpp.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			if (i == 0) || llamacpp.Ne(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), toolToken) {
+			if (i == 0) || llamacpp.Ne(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
 				// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
 				llamacpp.WriteConcat(w, startHeader, toolToken, endHeader)
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1266 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
-			if !(i == len(items)-1) && llamacpp.Eq(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), toolToken) {
+			if !(i == len(items)-1) && llamacpp.Eq(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			if (i == len(items)-1) || llamacpp.Ne(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), toolToken) {
+			if (i == len(items)-1) || llamacpp.Ne(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
 				llamacpp.Write(w, eot)

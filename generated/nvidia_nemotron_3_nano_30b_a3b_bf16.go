@@ -68,7 +68,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18:3 {%- if m["role"] == "user" %}
-		if jinja2.EqStr(jinja2.ItemStr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStrKey(m, jinja2.KeyRole), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %}
@@ -77,9 +77,9 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:23:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = jinja2.ItemStr(messages0, "content")
+		systemMessage = jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:25:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -101,7 +101,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 	for i := range items2 {
 		m := items2[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36:3 {%- if m["role"] == "user" %}
-		if jinja2.EqStr(jinja2.ItemStr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemStrKey(m, jinja2.KeyRole), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %}
@@ -130,17 +130,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			handledKeys := jinja2.Undefined("handled_keys")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
-			toolFunction := jinja2.ItemAttr(tool, "function")
+			toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 			if jinja2.IsDefined(toolFunction) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.WriteString("\n<function>\n<name>")
-			jinja2.Write(w, jinja2.ItemAttr(tool, "name"))
+			jinja2.Write(w, jinja2.ItemAttrKey(tool, jinja2.KeyName))
 			w.WriteString("</name>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
-			toolDescription := jinja2.ItemAttr(tool, "description")
+			toolDescription := jinja2.ItemAttrKey(tool, jinja2.KeyDescription)
 			if jinja2.IsDefined(toolDescription) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
@@ -149,10 +149,10 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := jinja2.ItemAttr(tool, "parameters")
-			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(jinja2.ItemAttr(toolParameters, "properties"))) && jinja2.IsMapping(jinja2.ItemAttr(toolParameters, "properties")) {
+			toolParameters := jinja2.ItemAttrKey(tool, jinja2.KeyParameters)
+			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties))) && jinja2.IsMapping(jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := jinja2.ItemsFilterPairs(jinja2.ItemAttr(toolParameters, "properties"))
+				keys, values := jinja2.ItemsFilterPairs(jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
@@ -163,7 +163,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 					jinja2.Write(w, paramName)
 					w.WriteString("</name>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
-					paramFieldsType := jinja2.ItemAttr(paramFields, "type")
+					paramFieldsType := jinja2.ItemAttrKey(paramFields, jinja2.KeyType)
 					if jinja2.IsDefined(paramFieldsType) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
@@ -171,7 +171,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 						w.WriteString("</type>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := jinja2.ItemAttr(paramFields, "description")
+					paramFieldsDescription := jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription)
 					if jinja2.IsDefined(paramFieldsDescription) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
@@ -179,7 +179,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 						w.WriteString("</description>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
-					paramFieldsEnum := jinja2.ItemAttr(paramFields, "enum")
+					paramFieldsEnum := jinja2.ItemAttrKey(paramFields, jinja2.KeyEnum)
 					if jinja2.IsDefined(paramFieldsEnum) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
 						w.WriteString("\n<enum>")
@@ -198,10 +198,10 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeys(w, toolParameters, handledKeys)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
-			if jinja2.IsDefined(toolParameters) && jinja2.IsDefined(jinja2.ItemAttr(toolParameters, "required")) {
+			if jinja2.IsDefined(toolParameters) && jinja2.IsDefined(jinja2.ItemAttrKey(toolParameters, jinja2.KeyRequired)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
 				w.WriteString("\n<required>")
-				jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.ItemAttr(toolParameters, "required"), nil, nil)))
+				jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.ItemAttrKey(toolParameters, jinja2.KeyRequired), nil, nil)))
 				w.WriteString("</required>")
 			}
 			w.WriteString("\n</parameters>")
@@ -229,17 +229,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 		message := loop.Item()
 		var content, includeContent, c jinja2.Value
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105:5 {%- if message.role == "assistant" %}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Len(jinja2.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				content = jinja2.Concat(jinja2.Lit("<think>\n"), messageReasoningContent, jinja2.Lit("\n</think>\n"), jinja2.FilterDefault(jinja2.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
+				content = jinja2.Concat(jinja2.Lit("<think>\n"), messageReasoningContent, jinja2.Lit("\n</think>\n"), jinja2.FilterDefault(jinja2.ItemAttrKey(message, jinja2.KeyContent), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
-				content = jinja2.FilterDefault(jinja2.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)
+				content = jinja2.FilterDefault(jinja2.ItemAttrKey(message, jinja2.KeyContent), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
 				if jinja2.IsString(content) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
@@ -253,7 +253,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if (jinja2.IsDefined(messageToolCalls) && jinja2.IsIterable(messageToolCalls)) && jinja2.Len(messageToolCalls) > 0 {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
@@ -294,17 +294,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144:17 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145:21 {%- if tool_call.function is defined %}
-					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if jinja2.IsDefined(toolCallFunction) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146:25 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148:21 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
 					w.WriteString("<tool_call>\n<function=")
-					jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
+					jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 					w.WriteString(">\n")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
-					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if jinja2.IsDefined(toolCallArguments) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
 						keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
@@ -365,22 +365,22 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
-			content = jinja2.FilterString(jinja2.ItemAttr(message, "content"))
+			content = jinja2.FilterString(jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
 			jinja2.Write(w, content)
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190:13 {%- elif loop.last %}
@@ -389,7 +389,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.ItemAttrKey(message, jinja2.KeyContent), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -475,7 +475,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18:3 {%- if m["role"] == "user" %}
-		if jinja2.EqStr(llamacpp.ItemStr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(m, jinja2.KeyRole), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %}
@@ -484,9 +484,9 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:23:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = llamacpp.ItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:25:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -508,7 +508,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		m := items2[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36:3 {%- if m["role"] == "user" %}
-		if jinja2.EqStr(llamacpp.ItemStr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(m, jinja2.KeyRole), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %}
@@ -538,17 +538,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 		handledKeys := handledKeysInput
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
-			toolFunction := llamacpp.ItemAttr(tool, "function")
+			toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 			if llamacpp.IsDefined(toolFunction) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.WriteString("\n<function>\n<name>")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
 			w.WriteString("</name>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
-			toolDescription := llamacpp.ItemAttr(tool, "description")
+			toolDescription := llamacpp.ItemAttrKey(tool, jinja2.KeyDescription)
 			if llamacpp.IsDefined(toolDescription) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
@@ -557,14 +557,14 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := llamacpp.ItemAttr(tool, "parameters")
-			if ((llamacpp.IsDefined(toolParameters) && llamacpp.IsMapping(toolParameters)) && llamacpp.IsDefined(llamacpp.ItemAttr(toolParameters, "properties"))) && llamacpp.IsMapping(llamacpp.ItemAttr(toolParameters, "properties")) {
+			toolParameters := llamacpp.ItemAttrKey(tool, jinja2.KeyParameters)
+			if ((llamacpp.IsDefined(toolParameters) && llamacpp.IsMapping(toolParameters)) && llamacpp.IsDefined(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyProperties))) && llamacpp.IsMapping(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyProperties)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var handledKeys jinja2.Value
-				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(toolParameters, "properties")))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyProperties)))) {
 					vals := llamacpp.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
@@ -574,7 +574,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, paramName)
 					w.WriteString("</name>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
-					paramFieldsType := llamacpp.ItemAttr(paramFields, "type")
+					paramFieldsType := llamacpp.ItemAttrKey(paramFields, jinja2.KeyType)
 					if llamacpp.IsDefined(paramFieldsType) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
@@ -582,7 +582,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 						w.WriteString("</type>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := llamacpp.ItemAttr(paramFields, "description")
+					paramFieldsDescription := llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription)
 					if llamacpp.IsDefined(paramFieldsDescription) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
@@ -590,7 +590,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 						w.WriteString("</description>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
-					paramFieldsEnum := llamacpp.ItemAttr(paramFields, "enum")
+					paramFieldsEnum := llamacpp.ItemAttrKey(paramFields, jinja2.KeyEnum)
 					if llamacpp.IsDefined(paramFieldsEnum) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
 						w.WriteString("\n<enum>")
@@ -607,13 +607,13 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("properties"), jinja2.Lit("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeysLlama(w, llamacpp.ItemAttr(tool, "parameters"), handledKeys)
+			renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeysLlama(w, llamacpp.ItemAttrKey(tool, jinja2.KeyParameters), handledKeys)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
-			toolParameters2 := llamacpp.ItemAttr(tool, "parameters")
-			if llamacpp.IsDefined(toolParameters2) && llamacpp.IsDefined(llamacpp.ItemAttr(toolParameters2, "required")) {
+			toolParameters2 := llamacpp.ItemAttrKey(tool, jinja2.KeyParameters)
+			if llamacpp.IsDefined(toolParameters2) && llamacpp.IsDefined(llamacpp.ItemAttrKey(toolParameters2, jinja2.KeyRequired)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
 				w.WriteString("\n<required>")
-				llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.ItemAttr(toolParameters2, "required"), nil, nil)))
+				llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.ItemAttrKey(toolParameters2, jinja2.KeyRequired), nil, nil)))
 				w.WriteString("</required>")
 			}
 			w.WriteString("\n</parameters>")
@@ -642,17 +642,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 	for loop.Start(w, llamacpp.Iterable(loopMessages), nil); loop.Next(); {
 		message := loop.Item()
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105:5 {%- if message.role == "assistant" %}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Len(llamacpp.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				content = llamacpp.Concat(jinja2.Lit("<think>\n"), messageReasoningContent, jinja2.Lit("\n</think>\n"), llamacpp.FilterDefault(llamacpp.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
+				content = llamacpp.Concat(jinja2.Lit("<think>\n"), messageReasoningContent, jinja2.Lit("\n</think>\n"), llamacpp.FilterDefault(llamacpp.ItemAttrKey(message, jinja2.KeyContent), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
-				content = llamacpp.FilterDefault(llamacpp.ItemAttr(message, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)
+				content = llamacpp.FilterDefault(llamacpp.ItemAttrKey(message, jinja2.KeyContent), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
 				if llamacpp.IsString(content) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
@@ -666,7 +666,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if (llamacpp.IsDefined(messageToolCalls) && llamacpp.IsIterable(messageToolCalls)) && llamacpp.Len(messageToolCalls) > 0 {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
@@ -707,17 +707,17 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144:17 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145:21 {%- if tool_call.function is defined %}
-					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if llamacpp.IsDefined(toolCallFunction) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146:25 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148:21 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
 					w.WriteString("<tool_call>\n<function=")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 					w.WriteString(">\n")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
-					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if llamacpp.IsDefined(toolCallArguments) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -780,22 +780,22 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
-			content = llamacpp.FilterString(llamacpp.ItemAttr(message, "content"))
+			content = llamacpp.FilterString(llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
 			llamacpp.Write(w, content)
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if llamacpp.Truthy(loop.Last()) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190:13 {%- elif loop.last %}
@@ -804,7 +804,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.ItemAttrKey(message, jinja2.KeyContent), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt

@@ -58,9 +58,9 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// NVIDIA-Nemotron-Nano-v2.jinja:3:3 {%- set content = message['content'] -%}
-		content = jinja2.ItemStr(message, "content")
+		content = jinja2.ItemStrKey(message, jinja2.KeyContent)
 		// NVIDIA-Nemotron-Nano-v2.jinja:4:3 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5:5 {%- if '/think' in content -%}
 			if jinja2.In(jinja2.Lit("/think"), content) {
@@ -79,7 +79,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:13:1 {%- if messages[0]['role'] != 'system' -%}
 	messages0 := jinja2.ItemInt(messages, 0)
-	messages0Role := jinja2.ItemStr(messages0, "role")
+	messages0Role := jinja2.ItemStrKey(messages0, jinja2.KeyRole)
 	if !jinja2.EqStr(messages0Role, "system") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
@@ -91,7 +91,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		jinja2.SetAttr(ns, "non_tool_system_content", jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(jinja2.ItemStr(messages0, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
+		jinja2.SetAttr(ns, "non_tool_system_content", jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(jinja2.ItemStrKey(messages0, jinja2.KeyContent), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
 		w.WriteString("<SPECIAL_10>System\n")
 		jinja2.WriteStr(w, jinja2.ItemAttr(ns, "non_tool_system_content"))
@@ -108,7 +108,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := jinja2.ItemAttr(tool, "function")
+			toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 			jinja2.WriteJSON(w, jinja2.IfElse(jinja2.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
@@ -130,16 +130,16 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
 	messagesMinus1 := jinja2.ItemInt(messages, -1)
-	if jinja2.EqStr(jinja2.ItemStr(messagesMinus1, "role"), "assistant") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messagesMinus1, jinja2.KeyRole), "assistant") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		jinja2.SetAttr(ns, "last_turn_assistant_content", jinja2.MethodStrip(jinja2.FilterDefault(jinja2.ItemStr(messagesMinus1, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)))
+		jinja2.SetAttr(ns, "last_turn_assistant_content", jinja2.MethodStrip(jinja2.FilterDefault(jinja2.ItemStrKey(messagesMinus1, jinja2.KeyContent), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
 		jinja2.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(jinja2.In(jinja2.Lit("tool_calls"), messagesMinus1), func() jinja2.Value {
-			return jinja2.ItemStr(messagesMinus1, "tool_calls")
+			return jinja2.ItemStrKey(messagesMinus1, jinja2.KeyToolCalls)
 		}, func() jinja2.Value {
 			return jinja2.NewList()
 		}))
@@ -152,10 +152,10 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		message := items[i]
 		var content jinja2.Value
 		// NVIDIA-Nemotron-Nano-v2.jinja:63:3 {%- set content = message['content'] %}
-		messageContent := jinja2.ItemStr(message, "content")
+		messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 		content = messageContent
 		// NVIDIA-Nemotron-Nano-v2.jinja:64:3 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
 			w.WriteString("<SPECIAL_11>User\n")
@@ -164,20 +164,20 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
 				w.WriteString("<SPECIAL_11>User\n<TOOL_RESPONSE>[")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
 			jinja2.Write(w, messageContent)
 			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
-			if !(i == len(items)-1) && jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if !(i == len(items)-1) && jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -195,7 +195,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 				return jinja2.Lit("")
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
 				if !jinja2.EqStr(jinja2.MethodStrip(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), "") {
@@ -208,7 +208,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 					call := items[i]
 					var fn jinja2.Value
 					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := jinja2.ItemAttr(call, "function")
+					callFunction := jinja2.ItemAttrKey(call, jinja2.KeyFunction)
 					if jinja2.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
@@ -216,10 +216,10 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92:9 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.WriteString("{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.ItemAttr(fn, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(fn, jinja2.KeyName))
 					w.WriteString("\", \"arguments\": ")
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
-					fnArguments := jinja2.ItemAttr(fn, "arguments")
+					fnArguments := jinja2.ItemAttrKey(fn, jinja2.KeyArguments)
 					if jinja2.IsString(fnArguments) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
 						jinja2.Write(w, fnArguments)
@@ -290,7 +290,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 				call := items[i]
 				var fn jinja2.Value
 				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
-				callFunction := jinja2.ItemAttr(call, "function")
+				callFunction := jinja2.ItemAttrKey(call, jinja2.KeyFunction)
 				if jinja2.IsDefined(callFunction) {
 					fn = callFunction
 				} else {
@@ -298,10 +298,10 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 				w.WriteString("{\"name\": \"")
-				jinja2.WriteStr(w, jinja2.ItemAttr(fn, "name"))
+				jinja2.WriteStr(w, jinja2.ItemAttrKey(fn, jinja2.KeyName))
 				w.WriteString("\", \"arguments\": ")
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
-				fnArguments := jinja2.ItemAttr(fn, "arguments")
+				fnArguments := jinja2.ItemAttrKey(fn, jinja2.KeyArguments)
 				if jinja2.IsString(fnArguments) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
 					jinja2.Write(w, fnArguments)
@@ -339,9 +339,9 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:3:3 {%- set content = message['content'] -%}
-		content = llamacpp.ItemStr(message, "content")
+		content = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		// NVIDIA-Nemotron-Nano-v2.jinja:4:3 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5:5 {%- if '/think' in content -%}
 			if llamacpp.In(jinja2.Lit("/think"), content) {
@@ -360,7 +360,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:13:1 {%- if messages[0]['role'] != 'system' -%}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	messages0Role := llamacpp.ItemStr(messages0, "role")
+	messages0Role := llamacpp.ItemStrKey(messages0, jinja2.KeyRole)
 	if !jinja2.EqStr(messages0Role, "system") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
@@ -372,7 +372,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		llamacpp.SetAttr(ns, "non_tool_system_content", llamacpp.MethodStrip(llamacpp.MethodReplace(llamacpp.MethodReplace(llamacpp.FilterDefault(llamacpp.ItemStr(messages0, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
+		llamacpp.SetAttr(ns, "non_tool_system_content", llamacpp.MethodStrip(llamacpp.MethodReplace(llamacpp.MethodReplace(llamacpp.FilterDefault(llamacpp.ItemStrKey(messages0, jinja2.KeyContent), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
 		w.WriteString("<SPECIAL_10>System\n")
 		llamacpp.WriteStr(w, llamacpp.ItemAttr(ns, "non_tool_system_content"))
@@ -389,7 +389,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		for i := range items {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := llamacpp.ItemAttr(tool, "function")
+			toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 			llamacpp.WriteJSON(w, jinja2.IfElse(llamacpp.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
@@ -411,16 +411,16 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
 	messagesMinus1 := llamacpp.ItemInt(messages, -1)
-	if jinja2.EqStr(llamacpp.ItemStr(messagesMinus1, "role"), "assistant") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messagesMinus1, jinja2.KeyRole), "assistant") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		llamacpp.SetAttr(ns, "last_turn_assistant_content", llamacpp.MethodStrip(llamacpp.FilterDefault(llamacpp.ItemStr(messagesMinus1, "content"), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)))
+		llamacpp.SetAttr(ns, "last_turn_assistant_content", llamacpp.MethodStrip(llamacpp.FilterDefault(llamacpp.ItemStrKey(messagesMinus1, jinja2.KeyContent), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
 		llamacpp.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(llamacpp.In(jinja2.Lit("tool_calls"), messagesMinus1), func() jinja2.Value {
-			return llamacpp.ItemStr(messagesMinus1, "tool_calls")
+			return llamacpp.ItemStrKey(messagesMinus1, jinja2.KeyToolCalls)
 		}, func() jinja2.Value {
 			return jinja2.NewList()
 		}))
@@ -434,9 +434,9 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// NVIDIA-Nemotron-Nano-v2.jinja:63:3 {%- set content = message['content'] %}
-		content2 = llamacpp.ItemStr(message, "content")
+		content2 = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		// NVIDIA-Nemotron-Nano-v2.jinja:64:3 {%- if message['role'] == 'user' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
 			w.WriteString("<SPECIAL_11>User\n")
@@ -445,20 +445,20 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
 				w.WriteString("<SPECIAL_11>User\n<TOOL_RESPONSE>[")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
-			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
-			if !(i == len(items)-1) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if !(i == len(items)-1) && jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -476,7 +476,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 				return jinja2.Lit("")
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
 				if !jinja2.EqStr(llamacpp.MethodStrip(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), "") {
@@ -490,7 +490,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 				for i := range items {
 					call := items[i]
 					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := llamacpp.ItemAttr(call, "function")
+					callFunction := llamacpp.ItemAttrKey(call, jinja2.KeyFunction)
 					if llamacpp.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
@@ -498,10 +498,10 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92:9 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 					w.WriteString("{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(fn, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(fn, jinja2.KeyName))
 					w.WriteString("\", \"arguments\": ")
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
-					fnArguments := llamacpp.ItemAttr(fn, "arguments")
+					fnArguments := llamacpp.ItemAttrKey(fn, jinja2.KeyArguments)
 					if llamacpp.IsString(fnArguments) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
 						llamacpp.Write(w, fnArguments)
@@ -573,7 +573,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 			for i := range items {
 				call := items[i]
 				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
-				callFunction := llamacpp.ItemAttr(call, "function")
+				callFunction := llamacpp.ItemAttrKey(call, jinja2.KeyFunction)
 				if llamacpp.IsDefined(callFunction) {
 					fn = callFunction
 				} else {
@@ -581,10 +581,10 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
 				w.WriteString("{\"name\": \"")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(fn, "name"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(fn, jinja2.KeyName))
 				w.WriteString("\", \"arguments\": ")
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
-				fnArguments := llamacpp.ItemAttr(fn, "arguments")
+				fnArguments := llamacpp.ItemAttrKey(fn, jinja2.KeyArguments)
 				if llamacpp.IsString(fnArguments) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
 					llamacpp.Write(w, fnArguments)

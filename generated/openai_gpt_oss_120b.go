@@ -64,10 +64,10 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	messages0Role := jinja2.ItemAttr(messages0, "role")
+	messages0Role := jinja2.ItemAttrKey(messages0, jinja2.KeyRole)
 	if jinja2.EqStr(messages0Role, "developer") || jinja2.EqStr(messages0Role, "system") {
 		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
-		developerMessage = jinja2.ItemAttr(messages0, "content")
+		developerMessage = jinja2.ItemAttrKey(messages0, jinja2.KeyContent)
 		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -103,12 +103,12 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		message := items[i]
 		var toolCall jinja2.Value
 		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
 			if jinja2.In(jinja2.Lit("content"), message) {
 				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
-				messageContent := jinja2.ItemAttr(message, "content")
+				messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 				if jinja2.In(jinja2.Lit("<|channel|>analysis<|message|>"), messageContent) || jinja2.In(jinja2.Lit("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
@@ -130,21 +130,21 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
 				for _, futureMessage := range jinja2.Iterate(w, jinja2.Slice(loopMessages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					if jinja2.EqStr(jinja2.ItemAttr(futureMessage, "role"), "assistant") && jinja2.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
+					if jinja2.EqStr(jinja2.ItemAttrKey(futureMessage, jinja2.KeyRole), "assistant") && jinja2.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}
 				}
 				// openai-gpt-oss-120b.jinja:285:13 {%- set tool_call = message.tool_calls[0] %}
-				toolCall = jinja2.ItemInt(jinja2.ItemAttr(message, "tool_calls"), 0)
+				toolCall = jinja2.ItemInt(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls), 0)
 				// openai-gpt-oss-120b.jinja:286:13 {%- if tool_call.function %}
-				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if toolCallFunction.Truthy() {
 					// openai-gpt-oss-120b.jinja:287:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// openai-gpt-oss-120b.jinja:289:13 {%- if message.content and message.thinking %}
-				messageContent := jinja2.ItemAttr(message, "content")
+				messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 				if messageContent.Truthy() && jinja2.ItemAttr(message, "thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
@@ -164,7 +164,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				w.WriteString("<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297:13 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
 				w.WriteString("functions.")
-				jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
+				jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 				w.WriteString("<|channel|>commentary ")
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
 				toolCallContentType := jinja2.ItemAttr(toolCall, "content_type")
@@ -174,10 +174,10 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 					return jinja2.Lit("json")
 				}), jinja2.Lit("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
-				jinja2.WriteJSON(w, jinja2.ItemAttr(toolCall, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
-				lastToolCallName = jinja2.ItemAttr(toolCall, "name")
+				lastToolCallName = jinja2.ItemAttrKey(toolCall, jinja2.KeyName)
 			} else if (i == len(items)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
@@ -189,13 +189,13 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				}
 				// openai-gpt-oss-120b.jinja:311:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
+				jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 				w.WriteString("<|return|>")
 			} else {
 				// openai-gpt-oss-120b.jinja:312:13 {%- else %}
 				// openai-gpt-oss-120b.jinja:314:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
+				jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 				w.WriteString("<|end|>")
 				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
 				lastToolCallName = jinja2.None()
@@ -212,13 +212,13 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 			jinja2.WriteStr(w, lastToolCallName)
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
-			jinja2.WriteJSON(w, jinja2.ItemAttr(message, "content"), nil, nil)
+			jinja2.WriteJSON(w, jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil)
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
 			w.WriteString("<|start|>user<|message|>")
-			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end|>")
 		}
 	}
@@ -235,13 +235,13 @@ func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, re
 	paramSpec = jinja2.Param(paramSpec, "param_spec")
 	requiredParams = jinja2.Param(requiredParams, "required_params")
 	// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
-	paramSpecType := jinja2.ItemAttr(paramSpec, "type")
+	paramSpecType := jinja2.ItemAttrKey(paramSpec, jinja2.KeyType)
 	if jinja2.EqStr(paramSpecType, "array") {
 		// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
 		paramSpecItems := jinja2.ItemStr(paramSpec, "items")
 		if paramSpecItems.Truthy() {
 			// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
-			paramSpecItemsType := jinja2.ItemStr(paramSpecItems, "type")
+			paramSpecItemsType := jinja2.ItemStrKey(paramSpecItems, jinja2.KeyType)
 			if jinja2.EqStr(paramSpecItemsType, "string") {
 				w.WriteString("string[]")
 			} else if jinja2.EqStr(paramSpecItemsType, "number") {
@@ -299,7 +299,7 @@ func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, re
 		paramSpecOneOf := jinja2.ItemAttr(paramSpec, "oneOf")
 		for _, variant := range jinja2.Iterate(w, paramSpecOneOf) {
 			// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
-			if jinja2.EqStr(jinja2.ItemAttr(variant, "type"), "object") {
+			if jinja2.EqStr(jinja2.ItemAttrKey(variant, jinja2.KeyType), "object") {
 				// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
 				_ = jinja2.Bool(true)
 			}
@@ -318,7 +318,7 @@ func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, re
 					renderOpenaiGptOss120b_renderTypescriptType(w, variant, requiredParams, jinja2.Missing())
 				}))
 				// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
-				variantDescription := jinja2.ItemAttr(variant, "description")
+				variantDescription := jinja2.ItemAttrKey(variant, jinja2.KeyDescription)
 				if variantDescription.Truthy() {
 					// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
 					w.WriteString("// ")
@@ -341,7 +341,7 @@ func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, re
 	} else if jinja2.EqStr(paramSpecType, "string") {
 		// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
 		// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
-		paramSpecEnum := jinja2.ItemAttr(paramSpec, "enum")
+		paramSpecEnum := jinja2.ItemAttrKey(paramSpec, jinja2.KeyEnum)
 		if paramSpecEnum.Truthy() {
 			// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 			w.WriteString("\"")
@@ -367,7 +367,7 @@ func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, re
 	} else if jinja2.EqStr(paramSpecType, "object") {
 		// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
 		// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
-		paramSpecProperties := jinja2.ItemAttr(paramSpec, "properties")
+		paramSpecProperties := jinja2.ItemAttrKey(paramSpec, jinja2.KeyProperties)
 		if paramSpecProperties.Truthy() {
 			w.WriteString("{\n")
 			// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
@@ -378,7 +378,7 @@ func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, re
 				// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
 				jinja2.Write(w, propName)
 				// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
-				paramSpecRequired := jinja2.ItemAttr(paramSpec, "required")
+				paramSpecRequired := jinja2.ItemAttrKey(paramSpec, jinja2.KeyRequired)
 				if jinja2.NotIn(propName, jinja2.Or(paramSpecRequired, func() jinja2.Value {
 					return jinja2.NewList()
 				})) {
@@ -423,26 +423,26 @@ func renderOpenaiGptOss120b_renderToolNamespace(w *jinja2.Writer, namespaceName,
 	// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
 	for _, tool := range jinja2.Iterate(w, tools) {
 		// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
-		tool = jinja2.ItemAttr(tool, "function")
+		tool = jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 		// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
 		w.WriteString("// ")
-		jinja2.WriteStr(w, jinja2.ItemAttr(tool, "description"))
+		jinja2.WriteStr(w, jinja2.ItemAttrKey(tool, jinja2.KeyDescription))
 		w.WriteString("\n")
 		// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
 		w.WriteString("type ")
-		jinja2.WriteStr(w, jinja2.ItemAttr(tool, "name"))
+		jinja2.WriteStr(w, jinja2.ItemAttrKey(tool, jinja2.KeyName))
 		w.WriteString(" = ")
 		// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
-		toolParameters := jinja2.ItemAttr(tool, "parameters")
-		if toolParameters.Truthy() && jinja2.ItemAttr(toolParameters, "properties").Truthy() {
+		toolParameters := jinja2.ItemAttrKey(tool, jinja2.KeyParameters)
+		if toolParameters.Truthy() && jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties).Truthy() {
 			w.WriteString("(_: {\n")
 			// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-			keys, values := jinja2.DictItems(jinja2.ItemAttr(toolParameters, "properties"))
+			keys, values := jinja2.DictItems(jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties))
 			for i := range w.Count(len(keys)) {
 				paramName := keys[i]
 				paramSpec := values[i]
 				// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
-				paramSpecDescription := jinja2.ItemAttr(paramSpec, "description")
+				paramSpecDescription := jinja2.ItemAttrKey(paramSpec, jinja2.KeyDescription)
 				if paramSpecDescription.Truthy() {
 					// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
 					w.WriteString("// ")
@@ -452,7 +452,7 @@ func renderOpenaiGptOss120b_renderToolNamespace(w *jinja2.Writer, namespaceName,
 				// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
 				jinja2.Write(w, paramName)
 				// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
-				toolParametersRequired := jinja2.ItemAttr(toolParameters, "required")
+				toolParametersRequired := jinja2.ItemAttrKey(toolParameters, jinja2.KeyRequired)
 				if jinja2.NotIn(paramName, jinja2.Or(toolParametersRequired, func() jinja2.Value {
 					return jinja2.NewList()
 				})) {
@@ -469,7 +469,7 @@ func renderOpenaiGptOss120b_renderToolNamespace(w *jinja2.Writer, namespaceName,
 				paramSpecDefault := jinja2.ItemAttr(paramSpec, "default")
 				if jinja2.IsDefined(paramSpecDefault) {
 					// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
-					if jinja2.ItemAttr(paramSpec, "enum").Truthy() {
+					if jinja2.ItemAttrKey(paramSpec, jinja2.KeyEnum).Truthy() {
 						// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
 						w.WriteString(", // default: ")
 						jinja2.WriteStr(w, paramSpecDefault)
@@ -604,10 +604,10 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	messages0Role := llamacpp.ItemAttr(messages0, "role")
+	messages0Role := llamacpp.ItemAttrKey(messages0, jinja2.KeyRole)
 	if jinja2.EqStr(messages0Role, "developer") || jinja2.EqStr(messages0Role, "system") {
 		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
-		developerMessage = llamacpp.ItemAttr(messages0, "content")
+		developerMessage = llamacpp.ItemAttrKey(messages0, jinja2.KeyContent)
 		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -644,12 +644,12 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
 			if llamacpp.In(jinja2.Lit("content"), message) {
 				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
-				messageContent := llamacpp.ItemAttr(message, "content")
+				messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 				if llamacpp.In(jinja2.Lit("<|channel|>analysis<|message|>"), messageContent) || llamacpp.In(jinja2.Lit("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
@@ -671,21 +671,21 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
 				for _, futureMessage := range llamacpp.Iterate(w, llamacpp.Slice(loopMessages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					if jinja2.EqStr(llamacpp.ItemAttr(futureMessage, "role"), "assistant") && llamacpp.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
+					if jinja2.EqStr(llamacpp.ItemAttrKey(futureMessage, jinja2.KeyRole), "assistant") && llamacpp.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}
 				}
 				// openai-gpt-oss-120b.jinja:285:13 {%- set tool_call = message.tool_calls[0] %}
-				toolCall = llamacpp.ItemInt(llamacpp.ItemAttr(message, "tool_calls"), 0)
+				toolCall = llamacpp.ItemInt(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls), 0)
 				// openai-gpt-oss-120b.jinja:286:13 {%- if tool_call.function %}
-				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if llamacpp.Truthy(toolCallFunction) {
 					// openai-gpt-oss-120b.jinja:287:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// openai-gpt-oss-120b.jinja:289:13 {%- if message.content and message.thinking %}
-				messageContent := llamacpp.ItemAttr(message, "content")
+				messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 				if llamacpp.Truthy(messageContent) && llamacpp.Truthy(llamacpp.ItemAttr(message, "thinking")) {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
@@ -705,7 +705,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				w.WriteString("<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297:13 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
 				w.WriteString("functions.")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 				w.WriteString("<|channel|>commentary ")
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
 				toolCallContentType := llamacpp.ItemAttr(toolCall, "content_type")
@@ -715,10 +715,10 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 					return jinja2.Lit("json")
 				}), jinja2.Lit("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
-				llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolCall, "arguments"), nil, nil)
+				llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
-				lastToolCallName = llamacpp.ItemAttr(toolCall, "name")
+				lastToolCallName = llamacpp.ItemAttrKey(toolCall, jinja2.KeyName)
 			} else if (i == len(items)-1) && !llamacpp.Truthy(addGenerationPrompt) {
 				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
@@ -730,13 +730,13 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				}
 				// openai-gpt-oss-120b.jinja:311:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 				w.WriteString("<|return|>")
 			} else {
 				// openai-gpt-oss-120b.jinja:312:13 {%- else %}
 				// openai-gpt-oss-120b.jinja:314:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
 				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 				w.WriteString("<|end|>")
 				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
 				lastToolCallName = jinja2.None()
@@ -753,13 +753,13 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, lastToolCallName)
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
-			llamacpp.WriteJSON(w, llamacpp.ItemAttr(message, "content"), nil, nil)
+			llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil)
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
 			w.WriteString("<|start|>user<|message|>")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end|>")
 		}
 	}
@@ -776,13 +776,13 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 	paramSpec = llamacpp.Param(paramSpec, "param_spec")
 	requiredParams = llamacpp.Param(requiredParams, "required_params")
 	// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
-	paramSpecType := llamacpp.ItemAttr(paramSpec, "type")
+	paramSpecType := llamacpp.ItemAttrKey(paramSpec, jinja2.KeyType)
 	if jinja2.EqStr(paramSpecType, "array") {
 		// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
 		paramSpecItems := llamacpp.ItemStr(paramSpec, "items")
 		if llamacpp.Truthy(paramSpecItems) {
 			// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
-			paramSpecItemsType := llamacpp.ItemStr(paramSpecItems, "type")
+			paramSpecItemsType := llamacpp.ItemStrKey(paramSpecItems, jinja2.KeyType)
 			if jinja2.EqStr(paramSpecItemsType, "string") {
 				w.WriteString("string[]")
 			} else if jinja2.EqStr(paramSpecItemsType, "number") {
@@ -840,7 +840,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 		paramSpecOneOf := llamacpp.ItemAttr(paramSpec, "oneOf")
 		for _, variant := range llamacpp.Iterate(w, paramSpecOneOf) {
 			// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
-			if jinja2.EqStr(llamacpp.ItemAttr(variant, "type"), "object") {
+			if jinja2.EqStr(llamacpp.ItemAttrKey(variant, jinja2.KeyType), "object") {
 				// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
 				_ = jinja2.Bool(true)
 			}
@@ -859,7 +859,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, variant, requiredParams, jinja2.Missing())
 				}))
 				// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
-				variantDescription := llamacpp.ItemAttr(variant, "description")
+				variantDescription := llamacpp.ItemAttrKey(variant, jinja2.KeyDescription)
 				if llamacpp.Truthy(variantDescription) {
 					// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
 					w.WriteString("// ")
@@ -882,7 +882,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 	} else if jinja2.EqStr(paramSpecType, "string") {
 		// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
 		// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
-		paramSpecEnum := llamacpp.ItemAttr(paramSpec, "enum")
+		paramSpecEnum := llamacpp.ItemAttrKey(paramSpec, jinja2.KeyEnum)
 		if llamacpp.Truthy(paramSpecEnum) {
 			// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 			w.WriteString("\"")
@@ -908,7 +908,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 	} else if jinja2.EqStr(paramSpecType, "object") {
 		// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
 		// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
-		paramSpecProperties := llamacpp.ItemAttr(paramSpec, "properties")
+		paramSpecProperties := llamacpp.ItemAttrKey(paramSpec, jinja2.KeyProperties)
 		if llamacpp.Truthy(paramSpecProperties) {
 			w.WriteString("{\n")
 			// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
@@ -922,7 +922,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 				// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
 				llamacpp.Write(w, propName)
 				// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
-				if llamacpp.NotIn(propName, llamacpp.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
+				if llamacpp.NotIn(propName, llamacpp.Or(llamacpp.ItemAttrKey(paramSpec, jinja2.KeyRequired), func() jinja2.Value {
 					return jinja2.NewList()
 				})) {
 					w.WriteString("?")
@@ -930,7 +930,7 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 				w.WriteString(": \n                ")
 				// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 				llamacpp.Write(w, w.Capture(func() {
-					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, propSpec, llamacpp.Or(llamacpp.ItemAttr(paramSpec, "required"), func() jinja2.Value {
+					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, propSpec, llamacpp.Or(llamacpp.ItemAttrKey(paramSpec, jinja2.KeyRequired), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
@@ -966,29 +966,29 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 	// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
 	for _, tool := range llamacpp.Iterate(w, tools) {
 		// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
-		tool = llamacpp.ItemAttr(tool, "function")
+		tool = llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 		// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
 		w.WriteString("// ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "description"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyDescription))
 		w.WriteString("\n")
 		// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
 		w.WriteString("type ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
+		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
 		w.WriteString(" = ")
 		// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
-		toolParameters := llamacpp.ItemAttr(tool, "parameters")
-		if llamacpp.Truthy(toolParameters) && llamacpp.Truthy(llamacpp.ItemAttr(toolParameters, "properties")) {
+		toolParameters := llamacpp.ItemAttrKey(tool, jinja2.KeyParameters)
+		if llamacpp.Truthy(toolParameters) && llamacpp.Truthy(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyProperties)) {
 			w.WriteString("(_: {\n")
 			// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
-			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttr(toolParameters, "properties"), "items", nil, nil)))
+			items := llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.CallMethod(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyProperties), "items", nil, nil)))
 			for i := range items {
 				vals := llamacpp.Unpack(items[i], 2)
 				paramName := vals[0]
 				paramSpec := vals[1]
 				// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
-				paramSpecDescription := llamacpp.ItemAttr(paramSpec, "description")
+				paramSpecDescription := llamacpp.ItemAttrKey(paramSpec, jinja2.KeyDescription)
 				if llamacpp.Truthy(paramSpecDescription) {
 					// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
 					w.WriteString("// ")
@@ -998,7 +998,7 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 				// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
 				llamacpp.Write(w, paramName)
 				// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
-				if llamacpp.NotIn(paramName, llamacpp.Or(llamacpp.ItemAttr(toolParameters, "required"), func() jinja2.Value {
+				if llamacpp.NotIn(paramName, llamacpp.Or(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyRequired), func() jinja2.Value {
 					return jinja2.NewList()
 				})) {
 					w.WriteString("?")
@@ -1006,7 +1006,7 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 				w.WriteString(": ")
 				// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
 				llamacpp.Write(w, w.Capture(func() {
-					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, paramSpec, llamacpp.Or(llamacpp.ItemAttr(toolParameters, "required"), func() jinja2.Value {
+					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, paramSpec, llamacpp.Or(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyRequired), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
@@ -1014,7 +1014,7 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 				paramSpecDefault := llamacpp.ItemAttr(paramSpec, "default")
 				if llamacpp.IsDefined(paramSpecDefault) {
 					// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
-					if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "enum")) {
+					if llamacpp.Truthy(llamacpp.ItemAttrKey(paramSpec, jinja2.KeyEnum)) {
 						// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
 						w.WriteString(", // default: ")
 						llamacpp.WriteStr(w, paramSpecDefault)

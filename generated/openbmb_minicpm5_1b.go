@@ -70,9 +70,9 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13:9 {%- if '<tool_def_sep>' in messages[0].content %}
-			messages0Content := jinja2.ItemAttr(messages0, "content")
+			messages0Content := jinja2.ItemAttrKey(messages0, jinja2.KeyContent)
 			if jinja2.In(jinja2.Lit("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
 				jinja2.Write(w, jinja2.MethodReplace(messages0Content, jinja2.Lit("<tool_def_sep>"), toolDefinitions))
@@ -91,10 +91,10 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		// openbmb-MiniCPM5-1B.jinja:22:5 {%- else %}
 		// openbmb-MiniCPM5-1B.jinja:23:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			jinja2.WriteStr(w, jinja2.ItemAttr(messages0, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttrKey(messages0, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -109,7 +109,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.SmallInt(int64(jinja2.Len(messages) - 1 - i))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user")) && jinja2.IsString(jinja2.ItemAttr(message, "content"))) && !(jinja2.MethodStartswith(jinja2.ItemAttr(message, "content"), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.ItemAttr(message, "content"), jinja2.Lit("</tool_response>")).Truthy()) {
+		if ((nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "user")) && jinja2.IsString(jinja2.ItemAttrKey(message, jinja2.KeyContent))) && !(jinja2.MethodStartswith(jinja2.ItemAttrKey(message, jinja2.KeyContent), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(jinja2.ItemAttrKey(message, jinja2.KeyContent), jinja2.Lit("</tool_response>")).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -123,7 +123,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		var content, reasoningContent, contentParts, processedContent, toolCallsCount, toolSepCount jinja2.Value
 		hasToolSep := hasToolSepInput
 		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
-		messageContent := jinja2.ItemAttr(message, "content")
+		messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 		if jinja2.IsString(messageContent) {
 			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
 			content = messageContent
@@ -133,7 +133,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 			content = jinja2.Lit("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
@@ -146,7 +146,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if jinja2.IsString(messageReasoningContent) {
 				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -161,7 +161,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
 				contentParts = jinja2.MethodSplitSep(content, jinja2.Lit("<tool_sep>"))
@@ -185,7 +185,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						// openbmb-MiniCPM5-1B.jinja:64:21 {%- set tool_call = message.tool_calls[tool_index] %}
 						toolCall = jinja2.Item(messageToolCalls, toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65:21 {%- if tool_call.function %}
-						toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+						toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:66:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
@@ -195,10 +195,10 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
-						jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
+						jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
-						toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+						toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
@@ -246,7 +246,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
 						toolCall = jinja2.Item(messageToolCalls, remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
-						toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+						toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:94:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
@@ -256,10 +256,10 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
-						jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
+						jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
-						toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+						toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
@@ -335,17 +335,17 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if toolCallFunction.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:135:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
 					w.WriteString("<function name=\"")
-					jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
+					jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 					w.WriteString("\">")
 					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
-					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if toolCallArguments.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
@@ -379,7 +379,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
 			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -394,7 +394,7 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -450,9 +450,9 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13:9 {%- if '<tool_def_sep>' in messages[0].content %}
-			messages0Content := llamacpp.ItemAttr(messages0, "content")
+			messages0Content := llamacpp.ItemAttrKey(messages0, jinja2.KeyContent)
 			if llamacpp.In(jinja2.Lit("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
 				llamacpp.Write(w, llamacpp.MethodReplace(messages0Content, jinja2.Lit("<tool_def_sep>"), toolDefinitions))
@@ -471,10 +471,10 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		// openbmb-MiniCPM5-1B.jinja:22:5 {%- else %}
 		// openbmb-MiniCPM5-1B.jinja:23:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(messages0, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(messages0, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -490,7 +490,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.SmallInt(int64(llamacpp.Len(messages) - 1 - i))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(llamacpp.ItemAttr(message, "content"))) && !(llamacpp.Truthy(llamacpp.MethodStartswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("<tool_response>"))) && llamacpp.Truthy(llamacpp.MethodEndswith(llamacpp.ItemAttr(message, "content"), jinja2.Lit("</tool_response>")))) {
+		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "user")) && llamacpp.IsString(llamacpp.ItemAttrKey(message, jinja2.KeyContent))) && !(llamacpp.Truthy(llamacpp.MethodStartswith(llamacpp.ItemAttrKey(message, jinja2.KeyContent), jinja2.Lit("<tool_response>"))) && llamacpp.Truthy(llamacpp.MethodEndswith(llamacpp.ItemAttrKey(message, jinja2.KeyContent), jinja2.Lit("</tool_response>")))) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -505,7 +505,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
-		messageContent := llamacpp.ItemAttr(message, "content")
+		messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 		if llamacpp.IsString(messageContent) {
 			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
 			content = messageContent
@@ -515,7 +515,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 			content = jinja2.Lit("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
@@ -528,7 +528,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if llamacpp.IsString(messageReasoningContent) {
 				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -543,7 +543,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
 				contentParts = llamacpp.MethodSplitSep(content, jinja2.Lit("<tool_sep>"))
@@ -569,7 +569,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						// openbmb-MiniCPM5-1B.jinja:64:21 {%- set tool_call = message.tool_calls[tool_index] %}
 						toolCall = llamacpp.Item(messageToolCalls, toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65:21 {%- if tool_call.function %}
-						toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+						toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 						if llamacpp.Truthy(toolCallFunction) {
 							// openbmb-MiniCPM5-1B.jinja:66:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
@@ -578,10 +578,10 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						mark := w.Mark()
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
-						llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
+						llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
-						toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+						toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 						if llamacpp.Truthy(toolCallArguments) {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
@@ -633,7 +633,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
 						toolCall = llamacpp.Item(messageToolCalls, remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
-						toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+						toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 						if llamacpp.Truthy(toolCallFunction) {
 							// openbmb-MiniCPM5-1B.jinja:94:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
@@ -642,10 +642,10 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						mark := w.Mark()
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
-						llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
+						llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 						w.WriteString("\">")
 						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
-						toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+						toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 						if llamacpp.Truthy(toolCallArguments) {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
@@ -724,17 +724,17 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134:17 {%- if tool_call.function %}
-					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if llamacpp.Truthy(toolCallFunction) {
 						// openbmb-MiniCPM5-1B.jinja:135:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
 					w.WriteString("<function name=\"")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 					w.WriteString("\">")
 					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
-					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if llamacpp.Truthy(toolCallArguments) {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
@@ -770,12 +770,12 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
 			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159:9 {%- if message.content is string %}
-			message2Content := llamacpp.ItemAttr(message, "content")
+			message2Content := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(message2Content) {
 				// openbmb-MiniCPM5-1B.jinja:160:13 {{- content }}
 				llamacpp.Write(w, content)
@@ -786,7 +786,7 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

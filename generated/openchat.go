@@ -41,10 +41,10 @@ func renderOpenchat(w *jinja2.Writer) {
 	// openchat.jinja:12:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// openchat.jinja:13:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// openchat.jinja:14:1 {{- message['content'] + '<|end_of_turn|>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("<|end_of_turn|>"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|end_of_turn|>"))
 		} else {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
@@ -52,7 +52,7 @@ func renderOpenchat(w *jinja2.Writer) {
 			jinja2.WriteStr(w, jinja2.FilterUpper(jinja2.Slice(messageRole, jinja2.Missing(), jinja2.SmallInt(1), jinja2.Missing())))
 			jinja2.WriteStr(w, jinja2.Slice(messageRole, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()))
 			w.WriteString(": ")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end_of_turn|>")
 		}
 	}
@@ -69,10 +69,10 @@ func renderOpenchatLlama(w *jinja2.Writer) {
 	// openchat.jinja:12:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// openchat.jinja:13:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// openchat.jinja:14:1 {{- message['content'] + '<|end_of_turn|>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("<|end_of_turn|>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|end_of_turn|>"))
 		} else {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
@@ -80,7 +80,7 @@ func renderOpenchatLlama(w *jinja2.Writer) {
 			llamacpp.WriteStr(w, llamacpp.FilterUpper(llamacpp.Slice(messageRole, jinja2.Missing(), jinja2.SmallInt(1), jinja2.Missing())))
 			llamacpp.WriteStr(w, llamacpp.Slice(messageRole, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()))
 			w.WriteString(": ")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end_of_turn|>")
 		}
 	}

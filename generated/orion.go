@@ -43,10 +43,10 @@ func renderOrion(w *jinja2.Writer) {
 	// orion.jinja:15:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// orion.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// orion.jinja:17:1 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
-			nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.ItemStr(message, "content"))
+			nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// orion.jinja:18:5 {%- elif message['role'] == 'user' %}
 			w.WriteString("Human: ")
@@ -58,11 +58,11 @@ func renderOrion(w *jinja2.Writer) {
 				nsSystemPrompt = jinja2.Lit("")
 			}
 			// orion.jinja:24:1 {{- message['content'] + '\n\nAssistant: </s>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("\n\nAssistant: </s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("\n\nAssistant: </s>"))
 		} else {
 			// orion.jinja:25:5 {%- else %}
 			// orion.jinja:26:1 {{- message['content'] + '</s>' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("</s>"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("</s>"))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -79,10 +79,10 @@ func renderOrionLlama(w *jinja2.Writer) {
 	// orion.jinja:15:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// orion.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// orion.jinja:17:1 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
-			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.ItemStr(message, "content"))
+			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// orion.jinja:18:5 {%- elif message['role'] == 'user' %}
 			w.WriteString("Human: ")
@@ -94,11 +94,11 @@ func renderOrionLlama(w *jinja2.Writer) {
 				nsSystemPrompt = jinja2.Lit("")
 			}
 			// orion.jinja:24:1 {{- message['content'] + '\n\nAssistant: </s>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("\n\nAssistant: </s>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("\n\nAssistant: </s>"))
 		} else {
 			// orion.jinja:25:5 {%- else %}
 			// orion.jinja:26:1 {{- message['content'] + '</s>' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("</s>"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("</s>"))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt

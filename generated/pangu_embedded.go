@@ -46,17 +46,17 @@ func renderPanguEmbedded(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// pangu-embedded.jinja:15:1 {%- if loop.first and message['role'] != 'system' %}
-		if (i == 0) && !jinja2.EqStr(jinja2.ItemStr(message, "role"), "system") {
+		if (i == 0) && !jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "system") {
 			w.WriteString("[unused9]系统：[unused10]")
 		}
 		// pangu-embedded.jinja:18:1 {%- if message['role'] in names %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.In(messageRole, names) {
 			// pangu-embedded.jinja:19:1 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
 			w.WriteString("[unused9]")
 			jinja2.WriteStr(w, jinja2.Item(names, messageRole))
 			w.WriteString("：")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("[unused10]")
 		}
 	}
@@ -78,17 +78,17 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// pangu-embedded.jinja:15:1 {%- if loop.first and message['role'] != 'system' %}
-		if (i == 0) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
+		if (i == 0) && !jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "system") {
 			w.WriteString("[unused9]系统：[unused10]")
 		}
 		// pangu-embedded.jinja:18:1 {%- if message['role'] in names %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if llamacpp.In(messageRole, names) {
 			// pangu-embedded.jinja:19:1 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
 			w.WriteString("[unused9]")
 			llamacpp.WriteStr(w, llamacpp.Item(names, messageRole))
 			w.WriteString("：")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("[unused10]")
 		}
 	}

@@ -42,9 +42,9 @@ func renderPhi4(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// phi4.jinja:9:1 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
 		w.WriteString("<|im_start|>")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("<|im_sep|>")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("<|im_end|>")
 	}
 	w.WriteString("<|im_start|>assistant<|im_sep|>")
@@ -61,9 +61,9 @@ func renderPhi4Llama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// phi4.jinja:9:1 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
 		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("<|im_sep|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("<|im_end|>")
 	}
 	w.WriteString("<|im_start|>assistant<|im_sep|>")

@@ -64,9 +64,9 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Lit("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
-		systemMessage = jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "content")
+		systemMessage = jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyContent)
 		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
 		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -103,14 +103,14 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := jinja2.ItemAttr(message, "content")
+		messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42:3 {%- if message.role == "user" -%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
 			w.WriteString("<user>")
@@ -129,10 +129,10 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 				if jinja2.IsString(messageReasoning) {
 					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
 					reasoningContent = messageReasoning
-				} else if jinja2.IsString(jinja2.ItemAttr(message, "reasoning_content")) {
+				} else if jinja2.IsString(jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)) {
 					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
 					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
-					reasoningContent = jinja2.ItemAttr(message, "reasoning_content")
+					reasoningContent = jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 				}
 				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
@@ -150,18 +150,18 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 					jinja2.Write(w, content)
 				}
 				// poolside-Laguna-S-2.1.jinja:64:7 {%- if message.tool_calls -%}
-				messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+				messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
 					for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 						var functionData, args jinja2.Value
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
-						functionData = jinja2.ItemAttr(toolCall, "function")
+						functionData = jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
 						w.WriteString("<tool_call>")
-						jinja2.WriteStr(w, jinja2.ItemAttr(functionData, "name"))
+						jinja2.WriteStr(w, jinja2.ItemAttrKey(functionData, jinja2.KeyName))
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
-						args = jinja2.ItemAttr(functionData, "arguments")
+						args = jinja2.ItemAttrKey(functionData, jinja2.KeyArguments)
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
 						keys, values := jinja2.DictItems(args)
 						for i := range w.Count(len(keys)) {
@@ -234,9 +234,9 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Lit("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
-	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
-		systemMessage = llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "content")
+		systemMessage = llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyContent)
 		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
 		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
@@ -274,14 +274,14 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := llamacpp.ItemAttr(message, "content")
+		messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 		if llamacpp.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42:3 {%- if message.role == "user" -%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
 			w.WriteString("<user>")
@@ -300,10 +300,10 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 				if llamacpp.IsString(messageReasoning) {
 					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
 					reasoningContent = messageReasoning
-				} else if llamacpp.IsString(llamacpp.ItemAttr(message, "reasoning_content")) {
+				} else if llamacpp.IsString(llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)) {
 					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
 					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
-					reasoningContent = llamacpp.ItemAttr(message, "reasoning_content")
+					reasoningContent = llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 				}
 				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
 				if llamacpp.Truthy(enableThinking) || llamacpp.Truthy(preserveThinking) {
@@ -321,19 +321,19 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 					llamacpp.Write(w, content)
 				}
 				// poolside-Laguna-S-2.1.jinja:64:7 {%- if message.tool_calls -%}
-				messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+				messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 				if llamacpp.Truthy(messageToolCalls) {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
 					// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 					var functionData, args jinja2.Value
 					for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
-						functionData = llamacpp.ItemAttr(toolCall, "function")
+						functionData = llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
 						w.WriteString("<tool_call>")
-						llamacpp.WriteStr(w, llamacpp.ItemAttr(functionData, "name"))
+						llamacpp.WriteStr(w, llamacpp.ItemAttrKey(functionData, jinja2.KeyName))
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
-						args = llamacpp.ItemAttr(functionData, "arguments")
+						args = llamacpp.ItemAttrKey(functionData, jinja2.KeyArguments)
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 						// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come

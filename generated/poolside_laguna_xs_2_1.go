@@ -64,9 +64,9 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 	// poolside-Laguna-XS-2.1.jinja:9:1 {%- set system_message = "" -%}
 	systemMessage = jinja2.Lit("")
 	// poolside-Laguna-XS-2.1.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// poolside-Laguna-XS-2.1.jinja:11:3 {%- set system_message = messages[0].content -%}
-		systemMessage = jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "content")
+		systemMessage = jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyContent)
 	}
 	// poolside-Laguna-XS-2.1.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
 	if (systemMessage.Truthy() && jinja2.MethodStrip(systemMessage).Truthy()) || tools.Truthy() {
@@ -107,14 +107,14 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 		message := items[i]
 		var content jinja2.Value
 		// poolside-Laguna-XS-2.1.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := jinja2.ItemAttr(message, "content")
+		messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
 		}
 		// poolside-Laguna-XS-2.1.jinja:52:3 {%- if message.role == "user" -%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS-2.1.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
 			w.WriteString("<user>\n")
@@ -158,10 +158,10 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 					if jinja2.IsString(messageReasoning) {
 						// poolside-Laguna-XS-2.1.jinja:80:11 {%- set reasoning_content = message.reasoning %}
 						reasoningContent = messageReasoning
-					} else if jinja2.IsString(jinja2.ItemAttr(message, "reasoning_content")) {
+					} else if jinja2.IsString(jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)) {
 						// poolside-Laguna-XS-2.1.jinja:81:13 {%- elif message.reasoning_content is string %}
 						// poolside-Laguna-XS-2.1.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
-						reasoningContent = jinja2.ItemAttr(message, "reasoning_content")
+						reasoningContent = jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 					}
 					// poolside-Laguna-XS-2.1.jinja:85:9 {%- if '</think>' in content %}
 					if jinja2.In(jinja2.Lit("</think>"), content2) {
@@ -190,19 +190,19 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// poolside-Laguna-XS-2.1.jinja:101:9 {%- if message.tool_calls -%}
-					messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+					messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:102:11 {%- for tool_call in message.tool_calls -%}
 						for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 							var functionData, args jinja2.Value
 							// poolside-Laguna-XS-2.1.jinja:103:13 {%- set function_data = tool_call.function -%}
-							functionData = jinja2.ItemAttr(toolCall, "function")
+							functionData = jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 							// poolside-Laguna-XS-2.1.jinja:104:13 {{- '<tool_call>' + function_data.name }}
 							w.WriteString("<tool_call>")
-							jinja2.WriteStr(w, jinja2.ItemAttr(functionData, "name"))
+							jinja2.WriteStr(w, jinja2.ItemAttrKey(functionData, jinja2.KeyName))
 							w.WriteString("\n")
 							// poolside-Laguna-XS-2.1.jinja:105:13 {% set _args = function_data.arguments %}
-							args = jinja2.ItemAttr(functionData, "arguments")
+							args = jinja2.ItemAttrKey(functionData, jinja2.KeyArguments)
 							// poolside-Laguna-XS-2.1.jinja:106:13 {%- for k, v in _args.items() -%}
 							keys, values := jinja2.DictItems(args)
 							for i := range w.Count(len(keys)) {
@@ -276,9 +276,9 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 	// poolside-Laguna-XS-2.1.jinja:9:1 {%- set system_message = "" -%}
 	systemMessage = jinja2.Lit("")
 	// poolside-Laguna-XS-2.1.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
-	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// poolside-Laguna-XS-2.1.jinja:11:3 {%- set system_message = messages[0].content -%}
-		systemMessage = llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "content")
+		systemMessage = llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyContent)
 	}
 	// poolside-Laguna-XS-2.1.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
 	if (llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.MethodStrip(systemMessage))) || llamacpp.Truthy(tools) {
@@ -320,14 +320,14 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// poolside-Laguna-XS-2.1.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := llamacpp.ItemAttr(message, "content")
+		messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 		if llamacpp.IsString(messageContent) {
 			content = messageContent
 		} else {
 			content = jinja2.Lit("")
 		}
 		// poolside-Laguna-XS-2.1.jinja:52:3 {%- if message.role == "user" -%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS-2.1.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
 			w.WriteString("<user>\n")
@@ -371,10 +371,10 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 					if llamacpp.IsString(messageReasoning) {
 						// poolside-Laguna-XS-2.1.jinja:80:11 {%- set reasoning_content = message.reasoning %}
 						reasoningContent = messageReasoning
-					} else if llamacpp.IsString(llamacpp.ItemAttr(message, "reasoning_content")) {
+					} else if llamacpp.IsString(llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)) {
 						// poolside-Laguna-XS-2.1.jinja:81:13 {%- elif message.reasoning_content is string %}
 						// poolside-Laguna-XS-2.1.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
-						reasoningContent = llamacpp.ItemAttr(message, "reasoning_content")
+						reasoningContent = llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 					}
 					// poolside-Laguna-XS-2.1.jinja:85:9 {%- if '</think>' in content %}
 					if llamacpp.In(jinja2.Lit("</think>"), content2) {
@@ -403,20 +403,20 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 						llamacpp.WriteConcat(w, llamacpp.MethodStrip(content2), jinja2.Lit("\n"))
 					}
 					// poolside-Laguna-XS-2.1.jinja:101:9 {%- if message.tool_calls -%}
-					messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+					messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 					if llamacpp.Truthy(messageToolCalls) {
 						// poolside-Laguna-XS-2.1.jinja:102:11 {%- for tool_call in message.tool_calls -%}
 						// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 						var functionData, args jinja2.Value
 						for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 							// poolside-Laguna-XS-2.1.jinja:103:13 {%- set function_data = tool_call.function -%}
-							functionData = llamacpp.ItemAttr(toolCall, "function")
+							functionData = llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 							// poolside-Laguna-XS-2.1.jinja:104:13 {{- '<tool_call>' + function_data.name }}
 							w.WriteString("<tool_call>")
-							llamacpp.WriteStr(w, llamacpp.ItemAttr(functionData, "name"))
+							llamacpp.WriteStr(w, llamacpp.ItemAttrKey(functionData, jinja2.KeyName))
 							w.WriteString("\n")
 							// poolside-Laguna-XS-2.1.jinja:105:13 {% set _args = function_data.arguments %}
-							args = llamacpp.ItemAttr(functionData, "arguments")
+							args = llamacpp.ItemAttrKey(functionData, jinja2.KeyArguments)
 							// poolside-Laguna-XS-2.1.jinja:106:13 {%- for k, v in _args.items() -%}
 							// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 							// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come

@@ -73,10 +73,10 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = jinja2.FilterTrim(w.Capture(func() {
-				renderQwen3_5_4B_renderContent(w, jinja2.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
+				renderQwen3_5_4B_renderContent(w, jinja2.ItemAttrKey(messages0, jinja2.KeyContent), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
@@ -89,10 +89,10 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		// Qwen3.5-4B.jinja:61:5 {%- else %}
 		// Qwen3.5-4B.jinja:62:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = jinja2.FilterTrim(w.Capture(func() {
-				renderQwen3_5_4B_renderContent(w, jinja2.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
+				renderQwen3_5_4B_renderContent(w, jinja2.ItemAttrKey(messages0, jinja2.KeyContent), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), content, jinja2.Lit("<|im_end|>\n"))
@@ -109,10 +109,10 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.SmallInt(int64(jinja2.Len(messages) - 1 - i))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
-		if nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user") {
+		if nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
 			content = jinja2.FilterTrim(w.Capture(func() {
-				renderQwen3_5_4B_renderContent(w, jinja2.ItemAttr(message, "content"), jinja2.Bool(false), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
+				renderQwen3_5_4B_renderContent(w, jinja2.ItemAttrKey(message, jinja2.KeyContent), jinja2.Bool(false), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
 			if !(jinja2.MethodStartswith(content, jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(content, jinja2.Lit("</tool_response>")).Truthy()) {
@@ -135,10 +135,10 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		var content, reasoningContent jinja2.Value
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
 		content = jinja2.FilterTrim(w.Capture(func() {
-			renderQwen3_5_4B_renderContent(w, jinja2.ItemAttr(message, "content"), jinja2.Bool(true), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
+			renderQwen3_5_4B_renderContent(w, jinja2.ItemAttrKey(message, jinja2.KeyContent), jinja2.Bool(true), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
@@ -154,7 +154,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if jinja2.IsString(messageReasoningContent) {
 				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -180,14 +180,14 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if (messageToolCalls.Truthy() && jinja2.IsIterable(messageToolCalls)) && !jinja2.IsMapping(messageToolCalls) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
 				items := jinja2.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
-					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if jinja2.IsDefined(toolCallFunction) {
 						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
@@ -197,19 +197,19 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
 						if jinja2.FilterTrim(content, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							jinja2.WriteAdd(w, jinja2.Lit("\n\n<tool_call>\n<function="), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
+							jinja2.WriteAdd(w, jinja2.Lit("\n\n<tool_call>\n<function="), jinja2.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit(">\n"))
 						} else {
 							// Qwen3.5-4B.jinja:113:25 {%- else %}
 							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
+							jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit(">\n"))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:116:21 {%- else %}
 						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						jinja2.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
+						jinja2.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), jinja2.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit(">\n"))
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if jinja2.IsDefined(toolCallArguments) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
 						keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
@@ -236,7 +236,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3.5-4B.jinja:131:9 {%- elif message.role == "tool" %}
 			// Qwen3.5-4B.jinja:132:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -244,7 +244,7 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 			jinja2.Write(w, content)
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3.5-4B.jinja:140:13 {%- elif loop.last %}
@@ -290,7 +290,7 @@ func renderQwen3_5_4B_renderContent(w *jinja2.Writer, content, doVisionCount, is
 		for _, item := range jinja2.Iterate(w, content) {
 			addVisionId := addVisionIdInput
 			// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-			if (jinja2.In(jinja2.Lit("image"), item) || jinja2.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(jinja2.ItemAttr(item, "type"), "image") {
+			if (jinja2.In(jinja2.Lit("image"), item) || jinja2.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(jinja2.ItemAttrKey(item, jinja2.KeyType), "image") {
 				// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 				if isSystemContent.Truthy() {
 					// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
@@ -311,7 +311,7 @@ func renderQwen3_5_4B_renderContent(w *jinja2.Writer, content, doVisionCount, is
 					w.WriteString(": ")
 				}
 				w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-			} else if jinja2.In(jinja2.Lit("video"), item) || jinja2.EqStr(jinja2.ItemAttr(item, "type"), "video") {
+			} else if jinja2.In(jinja2.Lit("video"), item) || jinja2.EqStr(jinja2.ItemAttrKey(item, jinja2.KeyType), "video") {
 				// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
 				// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 				if isSystemContent.Truthy() {
@@ -336,7 +336,7 @@ func renderQwen3_5_4B_renderContent(w *jinja2.Writer, content, doVisionCount, is
 			} else if jinja2.In(jinja2.Lit("text"), item) {
 				// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 				// Qwen3.5-4B.jinja:31:17 {{- item.text }}
-				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+				jinja2.Write(w, jinja2.ItemAttrKey(item, jinja2.KeyText))
 			} else {
 				// Qwen3.5-4B.jinja:32:17 {%- else %}
 				// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
@@ -386,10 +386,10 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = llamacpp.FilterTrim(w.Capture(func() {
-				renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
+				renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttrKey(messages0, jinja2.KeyContent), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if llamacpp.Truthy(content) {
@@ -402,10 +402,10 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		// Qwen3.5-4B.jinja:61:5 {%- else %}
 		// Qwen3.5-4B.jinja:62:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
 			content = llamacpp.FilterTrim(w.Capture(func() {
-				renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
+				renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttrKey(messages0, jinja2.KeyContent), jinja2.Bool(false), jinja2.Bool(true), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), content, jinja2.Lit("<|im_end|>\n"))
@@ -423,10 +423,10 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.SmallInt(int64(llamacpp.Len(messages) - 1 - i))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
-		if nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user") {
+		if nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
 			content2 = llamacpp.FilterTrim(w.Capture(func() {
-				renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttr(message, "content"), jinja2.Bool(false), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
+				renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent), jinja2.Bool(false), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
 			if !(llamacpp.Truthy(llamacpp.MethodStartswith(content2, jinja2.Lit("<tool_response>"))) && llamacpp.Truthy(llamacpp.MethodEndswith(content2, jinja2.Lit("</tool_response>")))) {
@@ -450,10 +450,10 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		message := loop.Item()
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
 		content3 = llamacpp.FilterTrim(w.Capture(func() {
-			renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttr(message, "content"), jinja2.Bool(true), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
+			renderQwen3_5_4B_renderContentLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent), jinja2.Bool(true), jinja2.Missing(), addVisionIdInput, imageCount, videoCount)
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !llamacpp.Truthy(loop.First()) {
@@ -469,7 +469,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if llamacpp.IsString(messageReasoningContent) {
 				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -495,14 +495,14 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content3)
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if (llamacpp.Truthy(messageToolCalls) && llamacpp.IsIterable(messageToolCalls)) && !llamacpp.IsMapping(messageToolCalls) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
 				items := llamacpp.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
-					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if llamacpp.IsDefined(toolCallFunction) {
 						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
@@ -512,19 +512,19 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
 						if llamacpp.Truthy(llamacpp.FilterTrim(content3, nil, nil)) {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							llamacpp.WriteAdd(w, jinja2.Lit("\n\n<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
+							llamacpp.WriteAdd(w, jinja2.Lit("\n\n<tool_call>\n<function="), llamacpp.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit(">\n"))
 						} else {
 							// Qwen3.5-4B.jinja:113:25 {%- else %}
 							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
+							llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit(">\n"))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:116:21 {%- else %}
 						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						llamacpp.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
+						llamacpp.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), llamacpp.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit(">\n"))
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if llamacpp.IsDefined(toolCallArguments) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
 						// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -553,7 +553,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3.5-4B.jinja:131:9 {%- elif message.role == "tool" %}
 			// Qwen3.5-4B.jinja:132:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -561,7 +561,7 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, content3)
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if llamacpp.Truthy(loop.Last()) {
 				// Qwen3.5-4B.jinja:140:13 {%- elif loop.last %}
@@ -608,7 +608,7 @@ func renderQwen3_5_4B_renderContentLlama(w *jinja2.Writer, content, doVisionCoun
 		addVisionId := addVisionIdInput
 		for _, item := range llamacpp.Iterate(w, content) {
 			// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-			if (llamacpp.In(jinja2.Lit("image"), item) || llamacpp.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "image") {
+			if (llamacpp.In(jinja2.Lit("image"), item) || llamacpp.In(jinja2.Lit("image_url"), item)) || jinja2.EqStr(llamacpp.ItemAttrKey(item, jinja2.KeyType), "image") {
 				// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 				if llamacpp.Truthy(isSystemContent) {
 					// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
@@ -629,7 +629,7 @@ func renderQwen3_5_4B_renderContentLlama(w *jinja2.Writer, content, doVisionCoun
 					w.WriteString(": ")
 				}
 				w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-			} else if llamacpp.In(jinja2.Lit("video"), item) || jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "video") {
+			} else if llamacpp.In(jinja2.Lit("video"), item) || jinja2.EqStr(llamacpp.ItemAttrKey(item, jinja2.KeyType), "video") {
 				// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
 				// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 				if llamacpp.Truthy(isSystemContent) {
@@ -654,7 +654,7 @@ func renderQwen3_5_4B_renderContentLlama(w *jinja2.Writer, content, doVisionCoun
 			} else if llamacpp.In(jinja2.Lit("text"), item) {
 				// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 				// Qwen3.5-4B.jinja:31:17 {{- item.text }}
-				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(item, jinja2.KeyText))
 			} else {
 				// Qwen3.5-4B.jinja:32:17 {%- else %}
 				// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}

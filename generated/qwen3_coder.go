@@ -49,9 +49,9 @@ func renderQwen3Coder(w *jinja2.Writer) {
 	// (the function renderQwen3Coder_renderExtraKeys)
 	// Qwen3-Coder.jinja:13:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// Qwen3-Coder.jinja:14:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = jinja2.ItemStr(messages0, "content")
+		systemMessage = jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		// Qwen3-Coder.jinja:15:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -82,17 +82,17 @@ func renderQwen3Coder(w *jinja2.Writer) {
 		for _, tool := range jinja2.Iterate(w, tools) {
 			handledKeys := jinja2.Undefined("handled_keys")
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
-			toolFunction := jinja2.ItemAttr(tool, "function")
+			toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 			if jinja2.IsDefined(toolFunction) {
 				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// Qwen3-Coder.jinja:38:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.WriteString("\n<function>\n<name>")
-			jinja2.Write(w, jinja2.ItemAttr(tool, "name"))
+			jinja2.Write(w, jinja2.ItemAttrKey(tool, jinja2.KeyName))
 			w.WriteString("</name>")
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
-			toolDescription := jinja2.ItemAttr(tool, "description")
+			toolDescription := jinja2.ItemAttrKey(tool, jinja2.KeyDescription)
 			if jinja2.IsDefined(toolDescription) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
@@ -101,10 +101,10 @@ func renderQwen3Coder(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := jinja2.ItemAttr(tool, "parameters")
-			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(jinja2.ItemAttr(toolParameters, "properties"))) && jinja2.IsMapping(jinja2.ItemAttr(toolParameters, "properties")) {
+			toolParameters := jinja2.ItemAttrKey(tool, jinja2.KeyParameters)
+			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties))) && jinja2.IsMapping(jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties)) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := jinja2.ItemsFilterPairs(jinja2.ItemAttr(toolParameters, "properties"))
+				keys, values := jinja2.ItemsFilterPairs(jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
@@ -115,7 +115,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 					jinja2.Write(w, paramName)
 					w.WriteString("</name>")
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
-					paramFieldsType := jinja2.ItemAttr(paramFields, "type")
+					paramFieldsType := jinja2.ItemAttrKey(paramFields, jinja2.KeyType)
 					if jinja2.IsDefined(paramFieldsType) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
@@ -123,7 +123,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 						w.WriteString("</type>")
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := jinja2.ItemAttr(paramFields, "description")
+					paramFieldsDescription := jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription)
 					if jinja2.IsDefined(paramFieldsDescription) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
@@ -165,28 +165,28 @@ func renderQwen3Coder(w *jinja2.Writer) {
 	for loop.Start(w, loopMessages, nil); loop.Next(); {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
-		messageRole := jinja2.ItemAttr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.IsIterable(jinja2.ItemAttr(message, "tool_calls"))) && jinja2.Len(jinja2.ItemAttr(message, "tool_calls")) > 0 {
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls))) && jinja2.IsIterable(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls))) && jinja2.Len(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) > 0 {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Len(jinja2.FilterTrim(messageContent, nil, nil)) > 0 {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
 				jinja2.WriteAdd(w, jinja2.Lit("\n"), jinja2.FilterTrim(messageContent, nil, nil), jinja2.Lit("\n"))
 			}
 			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if jinja2.IsDefined(toolCallFunction) {
 					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				jinja2.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
+				jinja2.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), jinja2.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit(">\n"))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+				toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if jinja2.IsDefined(toolCallArguments) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
 					keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
@@ -212,19 +212,19 @@ func renderQwen3Coder(w *jinja2.Writer) {
 		} else if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
 			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.ItemAttrKey(message, jinja2.KeyContent), jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// Qwen3-Coder.jinja:104:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_response>\n")
 			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3-Coder.jinja:108:13 {%- elif loop.last %}
@@ -233,7 +233,7 @@ func renderQwen3Coder(w *jinja2.Writer) {
 		} else {
 			// Qwen3-Coder.jinja:111:9 {%- else %}
 			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
+			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), jinja2.ItemAttrKey(message, jinja2.KeyContent), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -297,9 +297,9 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 	// (the function renderQwen3Coder_renderExtraKeysLlama)
 	// Qwen3-Coder.jinja:13:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// Qwen3-Coder.jinja:14:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = llamacpp.ItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		// Qwen3-Coder.jinja:15:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
@@ -331,17 +331,17 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 		handledKeys := handledKeysInput
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
-			toolFunction := llamacpp.ItemAttr(tool, "function")
+			toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 			if llamacpp.IsDefined(toolFunction) {
 				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// Qwen3-Coder.jinja:38:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
 			w.WriteString("\n<function>\n<name>")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(tool, "name"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
 			w.WriteString("</name>")
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
-			toolDescription := llamacpp.ItemAttr(tool, "description")
+			toolDescription := llamacpp.ItemAttrKey(tool, jinja2.KeyDescription)
 			if llamacpp.IsDefined(toolDescription) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
@@ -350,14 +350,14 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := llamacpp.ItemAttr(tool, "parameters")
-			if ((llamacpp.IsDefined(toolParameters) && llamacpp.IsMapping(toolParameters)) && llamacpp.IsDefined(llamacpp.ItemAttr(toolParameters, "properties"))) && llamacpp.IsMapping(llamacpp.ItemAttr(toolParameters, "properties")) {
+			toolParameters := llamacpp.ItemAttrKey(tool, jinja2.KeyParameters)
+			if ((llamacpp.IsDefined(toolParameters) && llamacpp.IsMapping(toolParameters)) && llamacpp.IsDefined(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyProperties))) && llamacpp.IsMapping(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyProperties)) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var handledKeys jinja2.Value
-				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttr(toolParameters, "properties")))) {
+				for _, item := range llamacpp.Iterate(w, llamacpp.Pairs(llamacpp.FilterItems(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyProperties)))) {
 					vals := llamacpp.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
@@ -367,7 +367,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 					llamacpp.WriteStr(w, paramName)
 					w.WriteString("</name>")
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
-					paramFieldsType := llamacpp.ItemAttr(paramFields, "type")
+					paramFieldsType := llamacpp.ItemAttrKey(paramFields, jinja2.KeyType)
 					if llamacpp.IsDefined(paramFieldsType) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
@@ -375,7 +375,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 						w.WriteString("</type>")
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := llamacpp.ItemAttr(paramFields, "description")
+					paramFieldsDescription := llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription)
 					if llamacpp.IsDefined(paramFieldsDescription) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
@@ -392,7 +392,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("properties"))
 			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			renderQwen3Coder_renderExtraKeysLlama(w, llamacpp.ItemAttr(tool, "parameters"), handledKeys)
+			renderQwen3Coder_renderExtraKeysLlama(w, llamacpp.ItemAttrKey(tool, jinja2.KeyParameters), handledKeys)
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			handledKeys = jinja2.NewList(jinja2.Lit("type"), jinja2.Lit("name"), jinja2.Lit("description"), jinja2.Lit("parameters"))
@@ -417,28 +417,28 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 	for loop.Start(w, llamacpp.Iterable(loopMessages), nil); loop.Next(); {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
-		messageRole := llamacpp.ItemAttr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.IsIterable(llamacpp.ItemAttr(message, "tool_calls"))) && llamacpp.Len(llamacpp.ItemAttr(message, "tool_calls")) > 0 {
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
+		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))) && llamacpp.IsIterable(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))) && llamacpp.Len(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) > 0 {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Len(llamacpp.FilterTrim(messageContent, nil, nil)) > 0 {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
 				llamacpp.WriteAdd(w, jinja2.Lit("\n"), llamacpp.FilterTrim(messageContent, nil, nil), jinja2.Lit("\n"))
 			}
 			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
-				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if llamacpp.IsDefined(toolCallFunction) {
 					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				llamacpp.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
+				llamacpp.WriteAdd(w, jinja2.Lit("\n<tool_call>\n<function="), llamacpp.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit(">\n"))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+				toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if llamacpp.IsDefined(toolCallArguments) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -466,19 +466,19 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 		} else if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
 			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.ItemAttrKey(message, jinja2.KeyContent), jinja2.Lit("<|im_end|>"), jinja2.Lit("\n"))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// Qwen3-Coder.jinja:104:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_response>\n")
 			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if llamacpp.Truthy(loop.Last()) {
 				// Qwen3-Coder.jinja:108:13 {%- elif loop.last %}
@@ -487,7 +487,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 		} else {
 			// Qwen3-Coder.jinja:111:9 {%- else %}
 			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.ItemAttr(message, "content"), jinja2.Lit("<|im_end|>\n"))
+			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), llamacpp.ItemAttrKey(message, jinja2.KeyContent), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt

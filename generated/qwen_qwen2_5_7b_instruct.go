@@ -51,9 +51,9 @@ func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen2.5-7B-Instruct.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:4:9 {{- messages[0]['content'] }}
-			jinja2.Write(w, jinja2.ItemStr(messages0, "content"))
+			jinja2.Write(w, jinja2.ItemStrKey(messages0, jinja2.KeyContent))
 		} else {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:5:9 {%- else %}
 			w.WriteString("You are Qwen, created by Alibaba Cloud. You are a helpful assistant.")
@@ -70,10 +70,10 @@ func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
 		// Qwen-Qwen2.5-7B-Instruct.jinja:14:5 {%- else %}
 		// Qwen-Qwen2.5-7B-Instruct.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			jinja2.WriteStr(w, jinja2.ItemStr(messages0, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(messages0, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
 		} else {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:17:9 {%- else %}
@@ -85,13 +85,13 @@ func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// Qwen-Qwen2.5-7B-Instruct.jinja:22:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
-		messageRole := jinja2.ItemAttr(message, "role")
-		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemAttr(message, "tool_calls").Truthy()) {
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
+		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemAttrKey(message, jinja2.KeyToolCalls).Truthy()) {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:24:9 {%- elif message.role == "assistant" %}
@@ -99,41 +99,41 @@ func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
 			w.WriteString("<|im_start|>")
 			jinja2.WriteStr(w, messageRole)
 			// Qwen-Qwen2.5-7B-Instruct.jinja:26:9 {%- if message.content %}
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if messageContent.Truthy() {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:27:13 {{- '\n' + message.content }}
 				w.WriteString("\n")
 				jinja2.WriteStr(w, messageContent)
 			}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:29:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:30:13 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if jinja2.IsDefined(toolCallFunction) {
 					// Qwen-Qwen2.5-7B-Instruct.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:34:13 {{- tool_call.name }}
-				jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
+				jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:36:13 {{- tool_call.arguments | tojson }}
-				jinja2.WriteJSON(w, jinja2.ItemAttr(toolCall, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:40:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if i == 0 || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if i == 0 || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:45:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -158,9 +158,9 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen2.5-7B-Instruct.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:4:9 {{- messages[0]['content'] }}
-			llamacpp.Write(w, llamacpp.ItemStr(messages0, "content"))
+			llamacpp.Write(w, llamacpp.ItemStrKey(messages0, jinja2.KeyContent))
 		} else {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:5:9 {%- else %}
 			w.WriteString("You are Qwen, created by Alibaba Cloud. You are a helpful assistant.")
@@ -177,10 +177,10 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 		// Qwen-Qwen2.5-7B-Instruct.jinja:14:5 {%- else %}
 		// Qwen-Qwen2.5-7B-Instruct.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(messages0, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(messages0, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
 		} else {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:17:9 {%- else %}
@@ -192,13 +192,13 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// Qwen-Qwen2.5-7B-Instruct.jinja:22:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
-		messageRole := llamacpp.ItemAttr(message, "role")
-		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.Truthy(llamacpp.ItemAttr(message, "tool_calls"))) {
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
+		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))) {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:24:9 {%- elif message.role == "assistant" %}
@@ -206,41 +206,41 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
 			// Qwen-Qwen2.5-7B-Instruct.jinja:26:9 {%- if message.content %}
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.Truthy(messageContent) {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:27:13 {{- '\n' + message.content }}
 				w.WriteString("\n")
 				llamacpp.WriteStr(w, messageContent)
 			}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:29:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// Qwen-Qwen2.5-7B-Instruct.jinja:30:13 {%- if tool_call.function is defined %}
-				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if llamacpp.IsDefined(toolCallFunction) {
 					// Qwen-Qwen2.5-7B-Instruct.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:34:13 {{- tool_call.name }}
-				llamacpp.Write(w, llamacpp.ItemAttr(toolCall, "name"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-Qwen2.5-7B-Instruct.jinja:36:13 {{- tool_call.arguments | tojson }}
-				llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolCall, "arguments"), nil, nil)
+				llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen2.5-7B-Instruct.jinja:40:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen2.5-7B-Instruct.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if i == 0 || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if i == 0 || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:45:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen2.5-7B-Instruct.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -56,9 +56,9 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-QwQ-32B.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen-QwQ-32B.jinja:4:9 {{- messages[0]['content'] }}
-			jinja2.Write(w, jinja2.ItemStr(messages0, "content"))
+			jinja2.Write(w, jinja2.ItemStrKey(messages0, jinja2.KeyContent))
 		} else {
 			// Qwen-QwQ-32B.jinja:5:9 {%- else %}
 		}
@@ -74,10 +74,10 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 		// Qwen-QwQ-32B.jinja:14:5 {%- else %}
 		// Qwen-QwQ-32B.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen-QwQ-32B.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			jinja2.WriteStr(w, jinja2.ItemStr(messages0, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(messages0, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -87,18 +87,18 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 		message := items[i]
 		var content jinja2.Value
 		// Qwen-QwQ-32B.jinja:20:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			jinja2.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
-		} else if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemAttr(message, "tool_calls").Truthy() {
+		} else if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemAttrKey(message, jinja2.KeyToolCalls).Truthy() {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -114,7 +114,7 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -131,34 +131,34 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 				jinja2.WriteStr(w, content)
 			}
 			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// Qwen-QwQ-32B.jinja:38:13 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+				toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if jinja2.IsDefined(toolCallFunction) {
 					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-QwQ-32B.jinja:42:13 {{- tool_call.name }}
-				jinja2.Write(w, jinja2.ItemAttr(toolCall, "name"))
+				jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
-				jinja2.WriteJSON(w, jinja2.ItemAttr(toolCall, "arguments"), nil, nil)
+				jinja2.WriteJSON(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-QwQ-32B.jinja:48:9 {%- elif message.role == "tool" %}
 			// Qwen-QwQ-32B.jinja:49:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if i == 0 || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if i == 0 || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-QwQ-32B.jinja:53:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_response>")
 			// Qwen-QwQ-32B.jinja:55:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -188,9 +188,9 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-QwQ-32B.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen-QwQ-32B.jinja:4:9 {{- messages[0]['content'] }}
-			llamacpp.Write(w, llamacpp.ItemStr(messages0, "content"))
+			llamacpp.Write(w, llamacpp.ItemStrKey(messages0, jinja2.KeyContent))
 		} else {
 			// Qwen-QwQ-32B.jinja:5:9 {%- else %}
 		}
@@ -206,10 +206,10 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 		// Qwen-QwQ-32B.jinja:14:5 {%- else %}
 		// Qwen-QwQ-32B.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen-QwQ-32B.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(messages0, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(messages0, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -220,18 +220,18 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// Qwen-QwQ-32B.jinja:20:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			llamacpp.WriteStr(w, messageRole)
 			w.WriteString("\n")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|im_end|>\n")
-		} else if jinja2.EqStr(messageRole, "assistant") && !llamacpp.Truthy(llamacpp.ItemAttr(message, "tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "assistant") && !llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -247,7 +247,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -264,34 +264,34 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 				llamacpp.WriteStr(w, content)
 			}
 			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(message, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// Qwen-QwQ-32B.jinja:38:13 {%- if tool_call.function is defined %}
-				toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+				toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 				if llamacpp.IsDefined(toolCallFunction) {
 					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-QwQ-32B.jinja:42:13 {{- tool_call.name }}
-				llamacpp.Write(w, llamacpp.ItemAttr(toolCall, "name"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
-				llamacpp.WriteJSON(w, llamacpp.ItemAttr(toolCall, "arguments"), nil, nil)
+				llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-QwQ-32B.jinja:48:9 {%- elif message.role == "tool" %}
 			// Qwen-QwQ-32B.jinja:49:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if i == 0 || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if i == 0 || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-QwQ-32B.jinja:53:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_response>")
 			// Qwen-QwQ-32B.jinja:55:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}

@@ -53,38 +53,38 @@ func renderRoka(w *jinja2.Writer) {
 	// roka.jinja:31:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// roka.jinja:32:1 {%- if message.role == 'system' -%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
 			renderRoka_llama3Header(w, jinja2.Lit("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(message, "content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
 			renderRoka_llama3Header(w, jinja2.Lit("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(message, "content"), nil, nil))
+			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
 			renderRoka_llama3Header(w, jinja2.Lit("assistant"))
 			// roka.jinja:42:1 {%- if message.content -%}
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if messageContent.Truthy() {
 				// roka.jinja:43:1 {{- message.content | trim -}}
 				jinja2.Write(w, jinja2.FilterTrim(messageContent, nil, nil))
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
 				for _, tc := range jinja2.Iterate(w, messageToolCalls) {
 					var call jinja2.Value
 					// roka.jinja:47:1 {%- if tc.function is defined -%}
-					tcFunction := jinja2.ItemAttr(tc, "function")
+					tcFunction := jinja2.ItemAttrKey(tc, jinja2.KeyFunction)
 					if jinja2.IsDefined(tcFunction) {
 						// roka.jinja:48:1 {%- set call = tc.function -%}
 						call = tcFunction
@@ -95,11 +95,11 @@ func renderRoka(w *jinja2.Writer) {
 					}
 					w.WriteString("<tool_call>")
 					// roka.jinja:53:1 {%- if call.arguments is string %}
-					callArguments := jinja2.ItemAttr(call, "arguments")
+					callArguments := jinja2.ItemAttrKey(call, jinja2.KeyArguments)
 					if jinja2.IsString(callArguments) {
 						w.WriteString("{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
-						jinja2.Write(w, jinja2.ItemAttr(call, "name"))
+						jinja2.Write(w, jinja2.ItemAttrKey(call, jinja2.KeyName))
 						w.WriteString("\", \"arguments\": ")
 						// roka.jinja:54:42 {{ call.arguments }}
 						jinja2.Write(w, callArguments)
@@ -107,7 +107,7 @@ func renderRoka(w *jinja2.Writer) {
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("name"), jinja2.ItemAttr(call, "name"), jinja2.Lit("arguments"), callArguments), nil, nil)
+						jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("name"), jinja2.ItemAttrKey(call, jinja2.KeyName), jinja2.Lit("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -119,7 +119,7 @@ func renderRoka(w *jinja2.Writer) {
 			renderRoka_llama3Header(w, jinja2.Lit("user"))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
@@ -156,39 +156,39 @@ func renderRokaLlama(w *jinja2.Writer) {
 	// roka.jinja:31:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// roka.jinja:32:1 {%- if message.role == 'system' -%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
 			renderRoka_llama3HeaderLlama(w, jinja2.Lit("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
 			renderRoka_llama3HeaderLlama(w, jinja2.Lit("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
 			renderRoka_llama3HeaderLlama(w, jinja2.Lit("assistant"))
 			// roka.jinja:42:1 {%- if message.content -%}
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.Truthy(messageContent) {
 				// roka.jinja:43:1 {{- message.content | trim -}}
 				llamacpp.Write(w, llamacpp.FilterTrim(messageContent, nil, nil))
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.IsDefined(messageToolCalls) && llamacpp.Truthy(messageToolCalls) {
 				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var call jinja2.Value
 				for _, tc := range llamacpp.Iterate(w, messageToolCalls) {
 					// roka.jinja:47:1 {%- if tc.function is defined -%}
-					tcFunction := llamacpp.ItemAttr(tc, "function")
+					tcFunction := llamacpp.ItemAttrKey(tc, jinja2.KeyFunction)
 					if llamacpp.IsDefined(tcFunction) {
 						// roka.jinja:48:1 {%- set call = tc.function -%}
 						call = tcFunction
@@ -199,11 +199,11 @@ func renderRokaLlama(w *jinja2.Writer) {
 					}
 					w.WriteString("<tool_call>")
 					// roka.jinja:53:1 {%- if call.arguments is string %}
-					callArguments := llamacpp.ItemAttr(call, "arguments")
+					callArguments := llamacpp.ItemAttrKey(call, jinja2.KeyArguments)
 					if llamacpp.IsString(callArguments) {
 						w.WriteString("{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
-						llamacpp.Write(w, llamacpp.ItemAttr(call, "name"))
+						llamacpp.Write(w, llamacpp.ItemAttrKey(call, jinja2.KeyName))
 						w.WriteString("\", \"arguments\": ")
 						// roka.jinja:54:42 {{ call.arguments }}
 						llamacpp.Write(w, callArguments)
@@ -211,7 +211,7 @@ func renderRokaLlama(w *jinja2.Writer) {
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("name"), llamacpp.ItemAttr(call, "name"), jinja2.Lit("arguments"), callArguments), nil, nil)
+						llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("name"), llamacpp.ItemAttrKey(call, jinja2.KeyName), jinja2.Lit("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -223,7 +223,7 @@ func renderRokaLlama(w *jinja2.Writer) {
 			renderRoka_llama3HeaderLlama(w, jinja2.Lit("user"))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}

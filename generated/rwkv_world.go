@@ -47,9 +47,9 @@ func renderRwkvWorld(w *jinja2.Writer) {
 		message := items[i]
 		var content jinja2.Value
 		// rwkv-world.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace)
+		content = jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace)
 		// rwkv-world.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// rwkv-world.jinja:17:1 {{- 'System: ' + content + '\n\n' }}
 			w.WriteString("System: ")
@@ -92,9 +92,9 @@ func renderRwkvWorldLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// rwkv-world.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace)
+		content = llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace)
 		// rwkv-world.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// rwkv-world.jinja:17:1 {{- 'System: ' + content + '\n\n' }}
 			w.WriteString("System: ")

@@ -45,14 +45,14 @@ func renderSeedOss(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// seed_oss.jinja:13:1 {%- if message['role'] == 'assistant' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}
-			content = jinja2.MethodStripChars(jinja2.ItemStr(message, "content"), cSpace)
+			content = jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace)
 		} else {
 			// seed_oss.jinja:15:5 {%- else %}
 			// seed_oss.jinja:16:1 {%- set content = message['content'] %}
-			content = jinja2.ItemStr(message, "content")
+			content = jinja2.ItemStrKey(message, jinja2.KeyContent)
 		}
 		// seed_oss.jinja:18:1 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
 		w.WriteString("<seed:bos>")
@@ -79,17 +79,17 @@ func renderSeedOssLlama(w *jinja2.Writer) {
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// seed_oss.jinja:13:1 {%- if message['role'] == 'assistant' %}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}
-			content = llamacpp.MethodStripChars(llamacpp.ItemStr(message, "content"), cSpace)
+			content = llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace)
 		} else {
 			// seed_oss.jinja:15:5 {%- else %}
 			// seed_oss.jinja:16:1 {%- set content = message['content'] %}
-			content = llamacpp.ItemStr(message, "content")
+			content = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		}
 		// seed_oss.jinja:18:1 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
 		w.WriteString("<seed:bos>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("\n")
 		llamacpp.WriteStr(w, content)
 		w.WriteString("<seed:eos>")

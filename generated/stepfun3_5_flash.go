@@ -58,10 +58,10 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.5-Flash.jinja:4:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
 			jinja2.WriteAdd(w, w.Capture(func() {
-				renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttr(messages0, "content"))
+				renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttrKey(messages0, jinja2.KeyContent))
 			}), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
@@ -76,10 +76,10 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		// StepFun3.5-Flash.jinja:13:5 {%- else %}
 		// StepFun3.5-Flash.jinja:14:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
 			jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), w.Capture(func() {
-				renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttr(messages0, "content"))
+				renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttrKey(messages0, jinja2.KeyContent))
 			}), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
@@ -94,12 +94,12 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.SmallInt(int64(jinja2.Len(messages) - 1 - i))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
-		if ((nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user")) && jinja2.IsString(w.Capture(func() {
-			renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttr(message, "content"))
+		if ((nsMultiStepTool && jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "user")) && jinja2.IsString(w.Capture(func() {
+			renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 		}))) && !(jinja2.MethodStartswith(w.Capture(func() {
-			renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 		}), jinja2.Lit("<tool_response>")).Truthy() && jinja2.MethodEndswith(w.Capture(func() {
-			renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 		}), jinja2.Lit("</tool_response>")).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
@@ -114,13 +114,13 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		var content, roleName, reasoningContent jinja2.Value
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content = w.Capture(func() {
-			renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContent(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 		})
 		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.ItemAttr(message, "name"), "observation") {
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyName), "observation") {
 				roleName = jinja2.Lit("observation")
 			} else {
 				roleName = messageRole
@@ -130,7 +130,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if jinja2.IsString(messageReasoningContent) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
@@ -160,21 +160,21 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var arguments jinja2.Value
 					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
-					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if jinja2.IsDefined(toolCallFunction) {
 						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
+					jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit(">\n"))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if jinja2.IsDefined(toolCallArguments) {
 						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
@@ -203,7 +203,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.5-Flash.jinja:66:9 {%- elif message.role == "tool" %}
 			// StepFun3.5-Flash.jinja:67:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -211,7 +211,7 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 			jinja2.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -240,20 +240,20 @@ func renderStepFun3_5Flash_renderContent(w *jinja2.Writer, content jinja2.Value)
 		if jinja2.In(jinja2.Lit("value"), content) {
 			jinja2.Write(w, jinja2.ItemStr(content, "value"))
 		} else {
-			jinja2.Write(w, jinja2.ItemStr(content, "text"))
+			jinja2.Write(w, jinja2.ItemStrKey(content, jinja2.KeyText))
 		}
 	} else if jinja2.IsIterable(content) {
 		// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
 		// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
 		for _, item := range jinja2.Iterate(w, content) {
 			// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
-			itemType := jinja2.ItemAttr(item, "type")
+			itemType := jinja2.ItemAttrKey(item, jinja2.KeyType)
 			if jinja2.EqStr(itemType, "text") {
 				// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
 				if jinja2.In(jinja2.Lit("value"), item) {
 					jinja2.Write(w, jinja2.ItemStr(item, "value"))
 				} else {
-					jinja2.Write(w, jinja2.ItemStr(item, "text"))
+					jinja2.Write(w, jinja2.ItemStrKey(item, jinja2.KeyText))
 				}
 			} else if jinja2.EqStr(itemType, "image") {
 				// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}
@@ -280,10 +280,10 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.5-Flash.jinja:4:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
 			llamacpp.WriteAdd(w, w.Capture(func() {
-				renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(messages0, "content"))
+				renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttrKey(messages0, jinja2.KeyContent))
 			}), jinja2.Lit("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
@@ -298,10 +298,10 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		// StepFun3.5-Flash.jinja:13:5 {%- else %}
 		// StepFun3.5-Flash.jinja:14:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
 			llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>system\n"), w.Capture(func() {
-				renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(messages0, "content"))
+				renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttrKey(messages0, jinja2.KeyContent))
 			}), jinja2.Lit("<|im_end|>\n"))
 		}
 	}
@@ -317,12 +317,12 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.SmallInt(int64(llamacpp.Len(messages) - 1 - i))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
-		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
-			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(message, "content"))
+		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "user")) && llamacpp.IsString(w.Capture(func() {
+			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 		}))) && !(llamacpp.Truthy(llamacpp.MethodStartswith(w.Capture(func() {
-			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 		}), jinja2.Lit("<tool_response>"))) && llamacpp.Truthy(llamacpp.MethodEndswith(w.Capture(func() {
-			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 		}), jinja2.Lit("</tool_response>")))) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
@@ -338,13 +338,13 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		message := items2[i]
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content = w.Capture(func() {
-			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttr(message, "content"))
+			renderStepFun3_5Flash_renderContentLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 		})
 		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(llamacpp.ItemAttr(message, "name"), "observation") {
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyName), "observation") {
 				roleName = jinja2.Lit("observation")
 			} else {
 				roleName = messageRole
@@ -354,7 +354,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if llamacpp.IsString(messageReasoningContent) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
@@ -384,22 +384,22 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
-					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if llamacpp.IsDefined(toolCallFunction) {
 						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
+					llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit(">\n"))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if llamacpp.IsDefined(toolCallArguments) {
 						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
@@ -430,7 +430,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.5-Flash.jinja:66:9 {%- elif message.role == "tool" %}
 			// StepFun3.5-Flash.jinja:67:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -438,7 +438,7 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -467,20 +467,20 @@ func renderStepFun3_5Flash_renderContentLlama(w *jinja2.Writer, content jinja2.V
 		if llamacpp.In(jinja2.Lit("value"), content) {
 			llamacpp.Write(w, llamacpp.ItemStr(content, "value"))
 		} else {
-			llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
+			llamacpp.Write(w, llamacpp.ItemStrKey(content, jinja2.KeyText))
 		}
 	} else if llamacpp.IsIterable(content) {
 		// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
 		// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
 		for _, item := range llamacpp.Iterate(w, content) {
 			// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
-			itemType := llamacpp.ItemAttr(item, "type")
+			itemType := llamacpp.ItemAttrKey(item, jinja2.KeyType)
 			if jinja2.EqStr(itemType, "text") {
 				// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
 				if llamacpp.In(jinja2.Lit("value"), item) {
 					llamacpp.Write(w, llamacpp.ItemStr(item, "value"))
 				} else {
-					llamacpp.Write(w, llamacpp.ItemStr(item, "text"))
+					llamacpp.Write(w, llamacpp.ItemStrKey(item, jinja2.KeyText))
 				}
 			} else if jinja2.EqStr(itemType, "image") {
 				// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}

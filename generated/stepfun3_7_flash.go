@@ -67,7 +67,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		}
 		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
 			jinja2.WriteAdd(w, w.Capture(func() {
 				renderStepFun3_7Flash_renderMessageContent(w, messages0)
@@ -85,7 +85,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		// StepFun3.7-Flash.jinja:16:5 {%- else %}
 		// StepFun3.7-Flash.jinja:17:5 {%- if messages[0].role == 'system' %}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			w.WriteString("<|im_start|>system\n")
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
 			if jinja2.IsDefined(reasoningEffort) {
@@ -112,7 +112,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.SmallInt(int64(jinja2.Len(messages) - 1 - i))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		if ((jinja2.ItemAttr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user")) && jinja2.IsString(w.Capture(func() {
+		if ((jinja2.ItemAttr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "user")) && jinja2.IsString(w.Capture(func() {
 			renderStepFun3_7Flash_renderMessageContent(w, message)
 		}))) && !(jinja2.MethodStartswith(w.Capture(func() {
 			renderStepFun3_7Flash_renderMessageContent(w, message)
@@ -140,10 +140,10 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			renderStepFun3_7Flash_renderMessageContent(w, message)
 		})
 		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.ItemAttr(message, "name"), "observation") {
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyName), "observation") {
 				roleName = jinja2.Lit("observation")
 			} else {
 				roleName = messageRole
@@ -153,7 +153,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if jinja2.IsString(messageReasoningContent) {
 				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -181,21 +181,21 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 				jinja2.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var arguments jinja2.Value
 					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
-					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if jinja2.IsDefined(toolCallFunction) {
 						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
+					jinja2.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), jinja2.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit(">\n"))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if jinja2.IsDefined(toolCallArguments) {
 						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
 						if jinja2.IsString(toolCallArguments) {
@@ -228,7 +228,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
 			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -236,7 +236,7 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			jinja2.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -255,7 +255,7 @@ func renderStepFun3_7Flash_renderMessageContent(w *jinja2.Writer, message jinja2
 	var ns jinja2.Value
 	message = jinja2.Param(message, "message")
 	// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
-	messageContent := jinja2.ItemAttr(message, "content")
+	messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 	if jinja2.IsNone(messageContent) {
 	} else if jinja2.IsString(messageContent) {
 		// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
@@ -267,7 +267,7 @@ func renderStepFun3_7Flash_renderMessageContent(w *jinja2.Writer, message jinja2
 		if jinja2.In(jinja2.Lit("value"), messageContent) {
 			jinja2.Write(w, jinja2.ItemStr(messageContent, "value"))
 		} else {
-			jinja2.Write(w, jinja2.ItemStr(messageContent, "text"))
+			jinja2.Write(w, jinja2.ItemStrKey(messageContent, jinja2.KeyText))
 		}
 	} else if jinja2.IsIterable(messageContent) {
 		// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
@@ -276,7 +276,7 @@ func renderStepFun3_7Flash_renderMessageContent(w *jinja2.Writer, message jinja2
 		// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
 		for _, item := range jinja2.Iterate(w, messageContent) {
 			// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
-			itemType := jinja2.ItemAttr(item, "type")
+			itemType := jinja2.ItemAttrKey(item, jinja2.KeyType)
 			if jinja2.EqStr(itemType, "text") {
 				// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
 				if jinja2.ItemAttr(ns, "needs_text_separator").Truthy() {
@@ -286,7 +286,7 @@ func renderStepFun3_7Flash_renderMessageContent(w *jinja2.Writer, message jinja2
 				if jinja2.In(jinja2.Lit("value"), item) {
 					jinja2.Write(w, jinja2.ItemStr(item, "value"))
 				} else {
-					jinja2.Write(w, jinja2.ItemStr(item, "text"))
+					jinja2.Write(w, jinja2.ItemStrKey(item, jinja2.KeyText))
 				}
 				// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
 				jinja2.CheckNamespace(ns)
@@ -329,7 +329,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		}
 		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
 			llamacpp.WriteAdd(w, w.Capture(func() {
 				renderStepFun3_7Flash_renderMessageContentLlama(w, messages0)
@@ -347,7 +347,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		// StepFun3.7-Flash.jinja:16:5 {%- else %}
 		// StepFun3.7-Flash.jinja:17:5 {%- if messages[0].role == 'system' %}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if jinja2.EqStr(llamacpp.ItemAttr(messages0, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			w.WriteString("<|im_start|>system\n")
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
 			if llamacpp.IsDefined(reasoningEffort) {
@@ -375,7 +375,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
 		index = jinja2.SmallInt(int64(llamacpp.Len(messages) - 1 - i))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		if ((llamacpp.Truthy(llamacpp.ItemAttr(ns, "multi_step_tool")) && jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user")) && llamacpp.IsString(w.Capture(func() {
+		if ((llamacpp.Truthy(llamacpp.ItemAttr(ns, "multi_step_tool")) && jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "user")) && llamacpp.IsString(w.Capture(func() {
 			renderStepFun3_7Flash_renderMessageContentLlama(w, message)
 		}))) && !(llamacpp.Truthy(llamacpp.MethodStartswith(w.Capture(func() {
 			renderStepFun3_7Flash_renderMessageContentLlama(w, message)
@@ -404,10 +404,10 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			renderStepFun3_7Flash_renderMessageContentLlama(w, message)
 		})
 		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(llamacpp.ItemAttr(message, "name"), "observation") {
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyName), "observation") {
 				roleName = jinja2.Lit("observation")
 			} else {
 				roleName = messageRole
@@ -417,7 +417,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if llamacpp.IsString(messageReasoningContent) {
 				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -445,22 +445,22 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 				llamacpp.WriteAdd(w, jinja2.Lit("<|im_start|>"), messageRole, jinja2.Lit("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
-					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if llamacpp.IsDefined(toolCallFunction) {
 						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.ItemAttr(toolCall, "name"), jinja2.Lit(">\n"))
+					llamacpp.WriteAdd(w, jinja2.Lit("<tool_call>\n<function="), llamacpp.ItemAttrKey(toolCall, jinja2.KeyName), jinja2.Lit(">\n"))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if llamacpp.IsDefined(toolCallArguments) {
 						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
 						if llamacpp.IsString(toolCallArguments) {
@@ -495,7 +495,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
 			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -503,7 +503,7 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			llamacpp.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -522,7 +522,7 @@ func renderStepFun3_7Flash_renderMessageContentLlama(w *jinja2.Writer, message j
 	var ns jinja2.Value
 	message = llamacpp.Param(message, "message")
 	// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
-	messageContent := llamacpp.ItemAttr(message, "content")
+	messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 	if llamacpp.IsNone(messageContent) {
 	} else if llamacpp.IsString(messageContent) {
 		// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
@@ -534,7 +534,7 @@ func renderStepFun3_7Flash_renderMessageContentLlama(w *jinja2.Writer, message j
 		if llamacpp.In(jinja2.Lit("value"), messageContent) {
 			llamacpp.Write(w, llamacpp.ItemStr(messageContent, "value"))
 		} else {
-			llamacpp.Write(w, llamacpp.ItemStr(messageContent, "text"))
+			llamacpp.Write(w, llamacpp.ItemStrKey(messageContent, jinja2.KeyText))
 		}
 	} else if llamacpp.IsIterable(messageContent) {
 		// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
@@ -543,7 +543,7 @@ func renderStepFun3_7Flash_renderMessageContentLlama(w *jinja2.Writer, message j
 		// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
 		for _, item := range llamacpp.Iterate(w, messageContent) {
 			// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
-			itemType := llamacpp.ItemAttr(item, "type")
+			itemType := llamacpp.ItemAttrKey(item, jinja2.KeyType)
 			if jinja2.EqStr(itemType, "text") {
 				// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
 				if llamacpp.Truthy(llamacpp.ItemAttr(ns, "needs_text_separator")) {
@@ -553,7 +553,7 @@ func renderStepFun3_7Flash_renderMessageContentLlama(w *jinja2.Writer, message j
 				if llamacpp.In(jinja2.Lit("value"), item) {
 					llamacpp.Write(w, llamacpp.ItemStr(item, "value"))
 				} else {
-					llamacpp.Write(w, llamacpp.ItemStr(item, "text"))
+					llamacpp.Write(w, llamacpp.ItemStrKey(item, jinja2.KeyText))
 				}
 				// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
 				llamacpp.CheckNamespace(ns)

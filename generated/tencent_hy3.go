@@ -165,11 +165,11 @@ func renderTencentHy3(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// tencent-Hy3.jinja:79:5 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// tencent-Hy3.jinja:80:9 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
 			spNsSystemPrompt = jinja2.Add(spNsSystemPrompt, w.Capture(func() {
-				renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
+				renderTencentHy3_visibleText(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			}))
 		}
 		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
@@ -253,7 +253,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 		message := items2[i]
 		var rc, content jinja2.Value
 		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// tencent-Hy3.jinja:126:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
@@ -262,7 +262,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 			}
 			// tencent-Hy3.jinja:129:9 {{- user_token + visible_text(message['content']) }}
 			jinja2.WriteAdd(w, userToken, w.Capture(func() {
-				renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
+				renderTencentHy3_visibleText(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			}))
 			// tencent-Hy3.jinja:130:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
@@ -272,9 +272,9 @@ func renderTencentHy3(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if jinja2.In(jinja2.Lit("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning_content")) {
+				if jinja2.In(jinja2.Lit("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
-					rc = jinja2.ItemStr(message, "reasoning_content")
+					rc = jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)
 				} else if jinja2.In(jinja2.Lit("reasoning"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning")) {
 					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
@@ -288,13 +288,13 @@ func renderTencentHy3(w *jinja2.Writer) {
 				if !jinja2.IsNone(rc) {
 					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					content = jinja2.Add(jinja2.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-						renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
+						renderTencentHy3_visibleText(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 					}))
 				} else {
 					// tencent-Hy3.jinja:143:17 {%- else %}
 					// tencent-Hy3.jinja:144:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					content = jinja2.Add(jinja2.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
+						renderTencentHy3_visibleText(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 					}))
 				}
 			} else {
@@ -302,9 +302,9 @@ func renderTencentHy3(w *jinja2.Writer) {
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
 				if (jinja2.IsDefined(preservedThinking) && preservedThinking.Truthy()) || jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if jinja2.In(jinja2.Lit("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning_content")) {
+					if jinja2.In(jinja2.Lit("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
-						rc = jinja2.ItemStr(message, "reasoning_content")
+						rc = jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)
 					} else if jinja2.In(jinja2.Lit("reasoning"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning")) {
 						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
@@ -318,20 +318,20 @@ func renderTencentHy3(w *jinja2.Writer) {
 					if !jinja2.IsNone(rc) {
 						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 						content = jinja2.Add(jinja2.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-							renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
+							renderTencentHy3_visibleText(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 						}))
 					} else {
 						// tencent-Hy3.jinja:157:21 {%- else %}
 						// tencent-Hy3.jinja:158:21 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 						content = jinja2.Add(jinja2.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-							renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
+							renderTencentHy3_visibleText(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 						}))
 					}
 				} else {
 					// tencent-Hy3.jinja:160:17 {%- else %}
 					// tencent-Hy3.jinja:161:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					content = jinja2.Add(jinja2.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
+						renderTencentHy3_visibleText(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 					}))
 				}
 			}
@@ -343,7 +343,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:167:9 {{- assistant_token }}
 			jinja2.Write(w, assistantToken)
 			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
-			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 			if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
 				prevNsIsToolFirst = true
@@ -355,10 +355,10 @@ func renderTencentHy3(w *jinja2.Writer) {
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var arguments jinja2.Value
 					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
-					toolFunction := jinja2.ItemStr(tool, "function")
-					arguments = jinja2.ItemStr(toolFunction, "arguments")
+					toolFunction := jinja2.ItemStrKey(tool, jinja2.KeyFunction)
+					arguments = jinja2.ItemStrKey(toolFunction, jinja2.KeyArguments)
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					jinja2.WriteAdd(w, toolcallBeginToken, jinja2.ItemStr(toolFunction, "name"), toolsepToken, jinja2.Lit("\n"))
+					jinja2.WriteAdd(w, toolcallBeginToken, jinja2.ItemStrKey(toolFunction, jinja2.KeyName), toolsepToken, jinja2.Lit("\n"))
 					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
 					keys, values := jinja2.DictItems(arguments)
 					for i := range w.Count(len(keys)) {
@@ -384,7 +384,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 				// tencent-Hy3.jinja:186:13 {%- if loop.last and raw_last_assistant %}
 				if (i == len(items2)-1) && rawLastAssistant.Truthy() {
 					// tencent-Hy3.jinja:187:17 {{- visible_text(message['content']) }}
-					renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
+					renderTencentHy3_visibleText(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 				} else if !(i == len(items2)-1) || isTraining.Truthy() {
 					// tencent-Hy3.jinja:188:17 {%- elif not loop.last or is_training %}
 					// tencent-Hy3.jinja:189:17 {{- content + eos_token }}
@@ -411,7 +411,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 			}
 			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
 			jinja2.WriteAdd(w, toolresponseBeginToken, jinja2.Lit("\n"), w.Capture(func() {
-				renderTencentHy3_visibleText(w, jinja2.ItemStr(message, "content"))
+				renderTencentHy3_visibleText(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			}), jinja2.Lit("\n"), toolresponseEndToken, jinja2.Lit("\n"))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
@@ -461,9 +461,9 @@ func renderTencentHy3_visibleText(w *jinja2.Writer, content jinja2.Value) {
 		// tencent-Hy3.jinja:62:9 {%- for item in content -%}
 		for _, item := range jinja2.Iterate(w, content) {
 			// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// tencent-Hy3.jinja:64:17 {{- item.text }}
-				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+				jinja2.Write(w, jinja2.ItemAttrKey(item, jinja2.KeyText))
 			} else if jinja2.IsString(item) {
 				// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
 				// tencent-Hy3.jinja:66:17 {{- item }}
@@ -600,14 +600,14 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// tencent-Hy3.jinja:79:5 {%- if message['role'] == 'system' %}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "system") {
 			// tencent-Hy3.jinja:80:9 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
 			spNsSystemPrompt = llamacpp.Add(spNsSystemPrompt, w.Capture(func() {
-				renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
+				renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			}))
 		}
 		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// tencent-Hy3.jinja:83:9 {%- set ns.last_user_index = loop.index0 %}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -688,7 +688,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// tencent-Hy3.jinja:126:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
 				// tencent-Hy3.jinja:127:13 {{- toolresponses_end_token }}
@@ -696,19 +696,19 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			}
 			// tencent-Hy3.jinja:129:9 {{- user_token + visible_text(message['content']) }}
 			llamacpp.WriteAdd(w, userToken, w.Capture(func() {
-				renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
+				renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			}))
 			// tencent-Hy3.jinja:130:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:132:5 {%- if message['role'] == 'assistant' %}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if llamacpp.Truthy(isTraining) {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if llamacpp.In(jinja2.Lit("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning_content")) {
+				if llamacpp.In(jinja2.Lit("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
-					rc = llamacpp.ItemStr(message, "reasoning_content")
+					rc = llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)
 				} else if llamacpp.In(jinja2.Lit("reasoning"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning")) {
 					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
@@ -722,13 +722,13 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 				if !llamacpp.IsNone(rc) {
 					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 					content = llamacpp.Add(llamacpp.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-						renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
+						renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 					}))
 				} else {
 					// tencent-Hy3.jinja:143:17 {%- else %}
 					// tencent-Hy3.jinja:144:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					content = llamacpp.Add(llamacpp.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
+						renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 					}))
 				}
 			} else {
@@ -736,9 +736,9 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
 				if (llamacpp.IsDefined(preservedThinking) && llamacpp.Truthy(preservedThinking)) || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if llamacpp.In(jinja2.Lit("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning_content")) {
+					if llamacpp.In(jinja2.Lit("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
-						rc = llamacpp.ItemStr(message, "reasoning_content")
+						rc = llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)
 					} else if llamacpp.In(jinja2.Lit("reasoning"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning")) {
 						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
@@ -752,20 +752,20 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 					if !llamacpp.IsNone(rc) {
 						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
 						content = llamacpp.Add(llamacpp.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-							renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
+							renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 						}))
 					} else {
 						// tencent-Hy3.jinja:157:21 {%- else %}
 						// tencent-Hy3.jinja:158:21 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 						content = llamacpp.Add(llamacpp.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-							renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
+							renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 						}))
 					}
 				} else {
 					// tencent-Hy3.jinja:160:17 {%- else %}
 					// tencent-Hy3.jinja:161:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
 					content = llamacpp.Add(llamacpp.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
+						renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 					}))
 				}
 			}
@@ -777,7 +777,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:167:9 {{- assistant_token }}
 			llamacpp.Write(w, assistantToken)
 			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
-			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.IsDefined(messageToolCalls) && llamacpp.Truthy(messageToolCalls) {
 				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
 				prevNsIsToolFirst = true
@@ -790,9 +790,9 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 				var arguments jinja2.Value
 				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
-					arguments = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")
+					arguments = llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments)
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					llamacpp.WriteAdd(w, toolcallBeginToken, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"), toolsepToken, jinja2.Lit("\n"))
+					llamacpp.WriteAdd(w, toolcallBeginToken, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName), toolsepToken, jinja2.Lit("\n"))
 					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -820,7 +820,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 				// tencent-Hy3.jinja:186:13 {%- if loop.last and raw_last_assistant %}
 				if (i == len(items2)-1) && llamacpp.Truthy(rawLastAssistant) {
 					// tencent-Hy3.jinja:187:17 {{- visible_text(message['content']) }}
-					renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
+					renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 				} else if !(i == len(items2)-1) || llamacpp.Truthy(isTraining) {
 					// tencent-Hy3.jinja:188:17 {%- elif not loop.last or is_training %}
 					// tencent-Hy3.jinja:189:17 {{- content + eos_token }}
@@ -835,7 +835,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:196:5 {%- if message['role'] == 'tool' %}
-		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool") {
 			// tencent-Hy3.jinja:197:9 {%- set prev_ns.is_tool = true %}
 			prevNsIsTool = true
 			// tencent-Hy3.jinja:198:9 {%- if prev_ns.is_tool_first %}
@@ -847,11 +847,11 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			}
 			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
 			llamacpp.WriteAdd(w, toolresponseBeginToken, jinja2.Lit("\n"), w.Capture(func() {
-				renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStr(message, "content"))
+				renderTencentHy3_visibleTextLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			}), jinja2.Lit("\n"), toolresponseEndToken, jinja2.Lit("\n"))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
-		if (i == len(items2)-1) && jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		if (i == len(items2)-1) && jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// tencent-Hy3.jinja:205:9 {%- set last_ns.last_is_assistant = true %}
 			lastNsLastIsAssistant = true
 		}
@@ -897,9 +897,9 @@ func renderTencentHy3_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
 		// tencent-Hy3.jinja:62:9 {%- for item in content -%}
 		for _, item := range llamacpp.Iterate(w, content) {
 			// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// tencent-Hy3.jinja:64:17 {{- item.text }}
-				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(item, jinja2.KeyText))
 			} else if llamacpp.IsString(item) {
 				// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
 				// tencent-Hy3.jinja:66:17 {{- item }}

@@ -101,7 +101,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
 	reasoningPrompt = jinja2.Lit("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!jinja2.EqStr(jinja2.ItemStr(jinja2.ItemInt(messages, 0), "role"), "system") && !jinja2.IsNone(tools)) && jinja2.Len(tools) > 0 {
+	if (!jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") && !jinja2.IsNone(tools)) && jinja2.Len(tools) > 0 {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		w.WriteString("<|system|>\n")
 		jinja2.WriteStr(w, reasoningPrompt)
@@ -126,19 +126,19 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 		eosToken := eosTokenInput
 		addGenerationPrompt := addGenerationPromptInput
 		// unsloth-Apriel-1.5.jinja:47:5 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|user|>\n")
 			// unsloth-Apriel-1.5.jinja:49:9 {%- if message['content'] is not string %}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if !jinja2.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:50:13 {%- for chunk in message['content'] %}
 				for _, chunk := range jinja2.Iterate(w, messageContent) {
 					// unsloth-Apriel-1.5.jinja:51:17 {%- if chunk['type'] == 'text' %}
-					chunkType := jinja2.ItemStr(chunk, "type")
+					chunkType := jinja2.ItemStrKey(chunk, jinja2.KeyType)
 					if jinja2.EqStr(chunkType, "text") {
 						// unsloth-Apriel-1.5.jinja:52:21 {{- chunk['text'] }}
-						jinja2.Write(w, jinja2.ItemStr(chunk, "text"))
+						jinja2.Write(w, jinja2.ItemStrKey(chunk, jinja2.KeyText))
 					} else if jinja2.EqStr(chunkType, "image") || jinja2.EqStr(chunkType, "image_url") {
 						// unsloth-Apriel-1.5.jinja:53:21 {%- elif chunk['type'] == 'image' or chunk['type'] == 'image_url'%}
 						w.WriteString("[IMG]")
@@ -157,11 +157,11 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "content") {
 			// unsloth-Apriel-1.5.jinja:63:9 {%- elif message['role'] == 'content' -%}
 			// unsloth-Apriel-1.5.jinja:64:9 {%- if message['content'] is not string %}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if !jinja2.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
 				w.WriteString("<|content|>\n")
-				jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText))
 				w.WriteString("\n<|end|>\n")
 			} else {
 				// unsloth-Apriel-1.5.jinja:66:13 {%- else %}
@@ -173,7 +173,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if !jinja2.IsNone(messageContent) && jinja2.Len(messageContent) > 0 {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
 				if jinja2.IsString(messageContent) {
@@ -182,7 +182,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 				} else {
 					// unsloth-Apriel-1.5.jinja:73:17 {%- else %}
 					// unsloth-Apriel-1.5.jinja:74:17 {%- set system_message = message['content'][0]['text'] %}
-					systemMessage = jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text")
+					systemMessage = jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText)
 				}
 			} else {
 				// unsloth-Apriel-1.5.jinja:76:13 {%- else %}
@@ -215,12 +215,12 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 			}
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if (jinja2.IsDefined(messageContent) && !jinja2.IsNone(messageContent)) && jinja2.Len(messageContent) > 0 {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
-				if !jinja2.IsString(messageContent) && !jinja2.IsNone(jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text")) {
+				if !jinja2.IsString(messageContent) && !jinja2.IsNone(jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText)) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
-					jinja2.Write(w, jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text"))
+					jinja2.Write(w, jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText))
 				} else {
 					// unsloth-Apriel-1.5.jinja:92:17 {%- else %}
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
@@ -239,7 +239,7 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 				w.WriteString("</thinking>")
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Len(messageToolCalls) > 0 {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
@@ -247,16 +247,16 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 				for i := range items {
 					toolCall := items[i]
 					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
-					toolCallFunction := jinja2.ItemStr(toolCall, "function")
+					toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
 					w.WriteString("{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.ItemStr(toolCallFunction, "name"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName))
 					w.WriteString("\", \"arguments\": ")
-					jinja2.WriteJSON(w, jinja2.ItemStr(toolCallFunction, "arguments"), nil, nil)
+					jinja2.WriteJSON(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
 						w.WriteString(", \"id\": \"")
-						jinja2.WriteStr(w, jinja2.ItemStr(toolCall, "id"))
+						jinja2.WriteStr(w, jinja2.ItemStrKey(toolCall, jinja2.KeyID))
 						w.WriteString("\"")
 					}
 					w.WriteString("}")
@@ -273,14 +273,14 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:116:13 {%- set tool_message = message['content'] %}
 				toolMessage = messageContent
 			} else {
 				// unsloth-Apriel-1.5.jinja:117:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:118:13 {%- set tool_message = message['content'][0]['text'] %}
-				toolMessage = jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text")
+				toolMessage = jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText)
 			}
 			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
 			w.WriteString("<|tool_result|>\n")
@@ -354,7 +354,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
 	reasoningPrompt = jinja2.Lit("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") && !llamacpp.IsNone(tools)) && llamacpp.Len(tools) > 0 {
+	if (!jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") && !llamacpp.IsNone(tools)) && llamacpp.Len(tools) > 0 {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		w.WriteString("<|system|>\n")
 		llamacpp.WriteStr(w, reasoningPrompt)
@@ -380,19 +380,19 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// unsloth-Apriel-1.5.jinja:47:5 {%- if message['role'] == 'user' -%}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|user|>\n")
 			// unsloth-Apriel-1.5.jinja:49:9 {%- if message['content'] is not string %}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if !llamacpp.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:50:13 {%- for chunk in message['content'] %}
 				for _, chunk := range llamacpp.Iterate(w, messageContent) {
 					// unsloth-Apriel-1.5.jinja:51:17 {%- if chunk['type'] == 'text' %}
-					chunkType := llamacpp.ItemStr(chunk, "type")
+					chunkType := llamacpp.ItemStrKey(chunk, jinja2.KeyType)
 					if jinja2.EqStr(chunkType, "text") {
 						// unsloth-Apriel-1.5.jinja:52:21 {{- chunk['text'] }}
-						llamacpp.Write(w, llamacpp.ItemStr(chunk, "text"))
+						llamacpp.Write(w, llamacpp.ItemStrKey(chunk, jinja2.KeyText))
 					} else if jinja2.EqStr(chunkType, "image") || jinja2.EqStr(chunkType, "image_url") {
 						// unsloth-Apriel-1.5.jinja:53:21 {%- elif chunk['type'] == 'image' or chunk['type'] == 'image_url'%}
 						w.WriteString("[IMG]")
@@ -411,11 +411,11 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "content") {
 			// unsloth-Apriel-1.5.jinja:63:9 {%- elif message['role'] == 'content' -%}
 			// unsloth-Apriel-1.5.jinja:64:9 {%- if message['content'] is not string %}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if !llamacpp.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
 				w.WriteString("<|content|>\n")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText))
 				w.WriteString("\n<|end|>\n")
 			} else {
 				// unsloth-Apriel-1.5.jinja:66:13 {%- else %}
@@ -427,7 +427,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if !llamacpp.IsNone(messageContent) && llamacpp.Len(messageContent) > 0 {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
 				if llamacpp.IsString(messageContent) {
@@ -436,7 +436,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 				} else {
 					// unsloth-Apriel-1.5.jinja:73:17 {%- else %}
 					// unsloth-Apriel-1.5.jinja:74:17 {%- set system_message = message['content'][0]['text'] %}
-					systemMessage = llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")
+					systemMessage = llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText)
 				}
 			} else {
 				// unsloth-Apriel-1.5.jinja:76:13 {%- else %}
@@ -469,12 +469,12 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 			}
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if (llamacpp.IsDefined(messageContent) && !llamacpp.IsNone(messageContent)) && llamacpp.Len(messageContent) > 0 {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
-				if !llamacpp.IsString(messageContent) && !llamacpp.IsNone(llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")) {
+				if !llamacpp.IsString(messageContent) && !llamacpp.IsNone(llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText)) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
-					llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"))
+					llamacpp.Write(w, llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText))
 				} else {
 					// unsloth-Apriel-1.5.jinja:92:17 {%- else %}
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
@@ -493,7 +493,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 				w.WriteString("</thinking>")
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 			if (llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls)) && llamacpp.Len(messageToolCalls) > 0 {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
@@ -501,16 +501,16 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 				for i := range items {
 					toolCall := items[i]
 					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
-					toolCallFunction := llamacpp.ItemStr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
 					w.WriteString("{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(toolCallFunction, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyName))
 					w.WriteString("\", \"arguments\": ")
-					llamacpp.WriteJSON(w, llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)
+					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
 					if llamacpp.Eq(addToolId2, jinja2.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
 						w.WriteString(", \"id\": \"")
-						llamacpp.WriteStr(w, llamacpp.ItemStr(toolCall, "id"))
+						llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolCall, jinja2.KeyID))
 						w.WriteString("\"")
 					}
 					w.WriteString("}")
@@ -527,14 +527,14 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:116:13 {%- set tool_message = message['content'] %}
 				toolMessage = messageContent
 			} else {
 				// unsloth-Apriel-1.5.jinja:117:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:118:13 {%- set tool_message = message['content'][0]['text'] %}
-				toolMessage = llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")
+				toolMessage = llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText)
 			}
 			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
 			w.WriteString("<|tool_result|>\n")
@@ -542,7 +542,7 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 			w.WriteString("\n<|end|>\n")
 		}
 		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			w.WriteString("<|assistant|>\n")
 		}
 	}

@@ -68,7 +68,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// unsloth-MiniMax-M2.jinja:50:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttr(jinja2.ItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
 		systemMessage = jinja2.ItemInt(messages, 0)
 		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
@@ -81,7 +81,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// unsloth-MiniMax-M2.jinja:57:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.ItemAttr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(m, jinja2.KeyRole), "user") {
 			// unsloth-MiniMax-M2.jinja:58:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -119,7 +119,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 		message := items2[i]
 		var reasoningContent, content, parts jinja2.Value
 		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai\n")
@@ -127,10 +127,10 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				renderUnslothMiniMaxM2_visibleText(w, jinja2.ItemAttr(message, "content"))
+				renderUnslothMiniMaxM2_visibleText(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if jinja2.IsString(messageReasoningContent) {
 				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -174,7 +174,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 				jinja2.Write(w, content)
 			}
 			// unsloth-MiniMax-M2.jinja:113:9 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
@@ -184,17 +184,17 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var args jinja2.Value
 					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.ItemAttr(toolCall, "function")
+					toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if toolCallFunction.Truthy() {
 						// unsloth-MiniMax-M2.jinja:118:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// unsloth-MiniMax-M2.jinja:120:17 {{- '<invoke name="' + tool_call.name + '">\n' }}
 					w.WriteString("<invoke name=\"")
-					jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
 					w.WriteString("\">\n")
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
-					toolCallArguments := jinja2.ItemAttr(toolCall, "arguments")
+					toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if jinja2.IsDefined(toolCallArguments) && jinja2.IsMapping(toolCallArguments) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args = toolCallArguments
@@ -223,7 +223,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 				jinja2.Write(w, toolcallEndToken)
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:133:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = jinja2.ItemAttr(jinja2.ItemAttr(jinja2.ItemInt(messageToolCalls, -1), "function"), "name")
+				lastToolCallName = jinja2.ItemAttrKey(jinja2.ItemAttrKey(jinja2.ItemInt(messageToolCalls, -1), jinja2.KeyFunction), jinja2.KeyName)
 			} else {
 				// unsloth-MiniMax-M2.jinja:134:13 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:135:13 {%- set last_tool_call.name = none -%}
@@ -239,11 +239,11 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
-			messageContent := jinja2.ItemAttr(message, "content")
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
@@ -259,8 +259,8 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 					if jinja2.IsDefined(trOutput) {
 						jinja2.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(jinja2.ItemAttr(tr, "type"), "text") && jinja2.IsDefined(jinja2.ItemAttr(tr, "text")) {
-							jinja2.Write(w, jinja2.ItemAttr(tr, "text"))
+						if jinja2.EqStr(jinja2.ItemAttrKey(tr, jinja2.KeyType), "text") && jinja2.IsDefined(jinja2.ItemAttrKey(tr, jinja2.KeyText)) {
+							jinja2.Write(w, jinja2.ItemAttrKey(tr, jinja2.KeyText))
 						} else {
 							jinja2.Write(w, tr)
 						}
@@ -269,7 +269,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:157:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -277,7 +277,7 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:162:9 {{- ']~b]user' ~ '\n' }}
 			w.WriteString("]~b]user\n")
 			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
-			renderUnslothMiniMaxM2_visibleText(w, jinja2.ItemAttr(message, "content"))
+			renderUnslothMiniMaxM2_visibleText(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[\n")
 		}
@@ -299,7 +299,7 @@ func renderUnslothMiniMaxM2_renderToolNamespace(w *jinja2.Writer, namespaceName,
 	for _, tool := range jinja2.Iterate(w, toolList) {
 		w.WriteString("<tool>")
 		// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-		jinja2.Write(w, jinja2.FilterString(jinja2.FilterTojson(jinja2.ItemAttr(tool, "function"), nil, nil)))
+		jinja2.Write(w, jinja2.FilterString(jinja2.FilterTojson(jinja2.ItemAttrKey(tool, jinja2.KeyFunction), nil, nil)))
 		w.WriteString("</tool>\n")
 	}
 }
@@ -317,9 +317,9 @@ func renderUnslothMiniMaxM2_visibleText(w *jinja2.Writer, content jinja2.Value) 
 		// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
 		for _, item := range jinja2.Iterate(w, content) {
 			// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttr(item, "type"), "text") {
+			if jinja2.IsMapping(item) && jinja2.EqStr(jinja2.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
-				jinja2.Write(w, jinja2.ItemAttr(item, "text"))
+				jinja2.Write(w, jinja2.ItemAttrKey(item, jinja2.KeyText))
 			} else if jinja2.IsString(item) {
 				// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
 				// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
@@ -340,9 +340,9 @@ func renderUnslothMiniMaxM2_buildSystemMessage(w *jinja2.Writer, systemMessage j
 	modelIdentity := modelIdentityInput
 	systemMessage = jinja2.Param(systemMessage, "system_message")
 	// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
-	if systemMessage.Truthy() && jinja2.ItemAttr(systemMessage, "content").Truthy() {
+	if systemMessage.Truthy() && jinja2.ItemAttrKey(systemMessage, jinja2.KeyContent).Truthy() {
 		// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
-		renderUnslothMiniMaxM2_visibleText(w, jinja2.ItemAttr(systemMessage, "content"))
+		renderUnslothMiniMaxM2_visibleText(w, jinja2.ItemAttrKey(systemMessage, jinja2.KeyContent))
 	} else {
 		// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
 		// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
@@ -389,7 +389,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// unsloth-MiniMax-M2.jinja:50:1 {%- if messages and messages[0].role == "system" -%}
-	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttr(llamacpp.ItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
 		systemMessage = llamacpp.ItemInt(messages, 0)
 		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
@@ -402,7 +402,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	for i := range items {
 		m := items[i]
 		// unsloth-MiniMax-M2.jinja:57:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(m, jinja2.KeyRole), "user") {
 			// unsloth-MiniMax-M2.jinja:58:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.SmallInt(int64(i))
 		}
@@ -441,7 +441,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai\n")
@@ -449,10 +449,10 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			reasoningContent = jinja2.Lit("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				renderUnslothMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"))
+				renderUnslothMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := llamacpp.ItemAttr(message, "reasoning_content")
+			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if llamacpp.IsString(messageReasoningContent) {
 				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
@@ -497,7 +497,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, content)
 			}
 			// unsloth-MiniMax-M2.jinja:113:9 {%- if message.tool_calls -%}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
 				w.WriteString("\n")
@@ -508,17 +508,17 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				var args jinja2.Value
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
-					toolCallFunction := llamacpp.ItemAttr(toolCall, "function")
+					toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 					if llamacpp.Truthy(toolCallFunction) {
 						// unsloth-MiniMax-M2.jinja:118:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// unsloth-MiniMax-M2.jinja:120:17 {{- '<invoke name="' + tool_call.name + '">\n' }}
 					w.WriteString("<invoke name=\"")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
 					w.WriteString("\">\n")
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
-					toolCallArguments := llamacpp.ItemAttr(toolCall, "arguments")
+					toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if llamacpp.IsDefined(toolCallArguments) && llamacpp.IsMapping(toolCallArguments) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args = toolCallArguments
@@ -549,7 +549,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, toolcallEndToken)
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:133:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = llamacpp.ItemAttr(llamacpp.ItemAttr(llamacpp.ItemInt(messageToolCalls, -1), "function"), "name")
+				lastToolCallName = llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(llamacpp.ItemInt(messageToolCalls, -1), jinja2.KeyFunction), jinja2.KeyName)
 			} else {
 				// unsloth-MiniMax-M2.jinja:134:13 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:135:13 {%- set last_tool_call.name = none -%}
@@ -565,11 +565,11 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
-			messageContent := llamacpp.ItemAttr(message, "content")
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
@@ -585,8 +585,8 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 					if llamacpp.IsDefined(trOutput) {
 						llamacpp.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(llamacpp.ItemAttr(tr, "type"), "text") && llamacpp.IsDefined(llamacpp.ItemAttr(tr, "text")) {
-							llamacpp.Write(w, llamacpp.ItemAttr(tr, "text"))
+						if jinja2.EqStr(llamacpp.ItemAttrKey(tr, jinja2.KeyType), "text") && llamacpp.IsDefined(llamacpp.ItemAttrKey(tr, jinja2.KeyText)) {
+							llamacpp.Write(w, llamacpp.ItemAttrKey(tr, jinja2.KeyText))
 						} else {
 							llamacpp.Write(w, tr)
 						}
@@ -595,7 +595,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:157:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -603,7 +603,7 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:162:9 {{- ']~b]user' ~ '\n' }}
 			w.WriteString("]~b]user\n")
 			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
-			renderUnslothMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(message, "content"))
+			renderUnslothMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[\n")
 		}
@@ -626,7 +626,7 @@ func renderUnslothMiniMaxM2_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 	for _, tool := range llamacpp.Iterate(w, toolList) {
 		w.WriteString("<tool>")
 		// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-		llamacpp.Write(w, llamacpp.FilterString(llamacpp.FilterTojson(llamacpp.ItemAttr(tool, "function"), nil, nil)))
+		llamacpp.Write(w, llamacpp.FilterString(llamacpp.FilterTojson(llamacpp.ItemAttrKey(tool, jinja2.KeyFunction), nil, nil)))
 		w.WriteString("</tool>\n")
 	}
 }
@@ -644,9 +644,9 @@ func renderUnslothMiniMaxM2_visibleTextLlama(w *jinja2.Writer, content jinja2.Va
 		// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
 		for _, item := range llamacpp.Iterate(w, content) {
 			// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttr(item, "type"), "text") {
+			if llamacpp.IsMapping(item) && jinja2.EqStr(llamacpp.ItemAttrKey(item, jinja2.KeyType), "text") {
 				// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
-				llamacpp.Write(w, llamacpp.ItemAttr(item, "text"))
+				llamacpp.Write(w, llamacpp.ItemAttrKey(item, jinja2.KeyText))
 			} else if llamacpp.IsString(item) {
 				// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
 				// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
@@ -667,9 +667,9 @@ func renderUnslothMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMess
 	modelIdentity := modelIdentityInput
 	systemMessage = llamacpp.Param(systemMessage, "system_message")
 	// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
-	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttr(systemMessage, "content")) {
+	if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.ItemAttrKey(systemMessage, jinja2.KeyContent)) {
 		// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
-		renderUnslothMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttr(systemMessage, "content"))
+		renderUnslothMiniMaxM2_visibleTextLlama(w, llamacpp.ItemAttrKey(systemMessage, jinja2.KeyContent))
 	} else {
 		// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
 		// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}

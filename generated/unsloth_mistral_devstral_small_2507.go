@@ -59,16 +59,16 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 	jinja2.Write(w, bosToken)
 	// unsloth-mistral-Devstral-Small-2507.jinja:8:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := jinja2.ItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// unsloth-mistral-Devstral-Small-2507.jinja:9:5 {%- if messages[0]['content'] is string %}
-		messages0Content := jinja2.ItemStr(messages0, "content")
+		messages0Content := jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		if jinja2.IsString(messages0Content) {
 			// unsloth-mistral-Devstral-Small-2507.jinja:10:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:11:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:12:9 {%- set system_message = messages[0]['content'][0]['text'] %}
-			systemMessage = jinja2.ItemStr(jinja2.ItemInt(messages0Content, 0), "text")
+			systemMessage = jinja2.ItemStrKey(jinja2.ItemInt(messages0Content, 0), jinja2.KeyText)
 		}
 		// unsloth-mistral-Devstral-Small-2507.jinja:14:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
@@ -101,10 +101,10 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 		var content jinja2.Value
 		eosToken := eosTokenInput
 		// unsloth-mistral-Devstral-Small-2507.jinja:37:5 {%- if message['role'] == 'user' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:39:9 {%- if message['content'] is string %}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.WriteString("[INST]")
@@ -116,17 +116,17 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:43:13 {%- for block in message['content'] %}
 				for _, block := range jinja2.Iterate(w, messageContent) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:44:17 {%- if block['type'] == 'text' %}
-					blockType := jinja2.ItemStr(block, "type")
+					blockType := jinja2.ItemStrKey(block, jinja2.KeyType)
 					if jinja2.EqStr(blockType, "text") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:47:21 {%- if block['text'] is defined %}
-						blockText := jinja2.ItemStr(block, "text")
+						blockText := jinja2.ItemStrKey(block, jinja2.KeyText)
 						if jinja2.IsDefined(blockText) {
 							// unsloth-mistral-Devstral-Small-2507.jinja:48:25 {{- block['text'] }}
 							jinja2.Write(w, blockText)
 						} else {
 							// unsloth-mistral-Devstral-Small-2507.jinja:49:25 {%- else %}
 							// unsloth-mistral-Devstral-Small-2507.jinja:50:25 {{- block['content'] }}
-							jinja2.Write(w, jinja2.ItemStr(block, "content"))
+							jinja2.Write(w, jinja2.ItemStrKey(block, jinja2.KeyContent))
 						}
 					} else if jinja2.InStrs(blockType, "image", "image_url") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:53:21 {%- elif block['type'] in ['image', 'image_url'] %}
@@ -142,7 +142,7 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:62:9 {%- elif message['role'] == 'system' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:63:9 {%- if message['content'] is string %}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
@@ -152,30 +152,30 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:65:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:66:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
-				jinja2.WriteStr(w, jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text"))
+				jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:70:9 {%- elif message['role'] == 'assistant' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:71:9 {%- if message['content'] is string %}
-			messageContent := jinja2.ItemStr(message, "content")
+			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:72:13 {{- message['content'] }}
 				jinja2.Write(w, messageContent)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:73:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:74:13 {{- message['content'][0]['text'] }}
-				jinja2.Write(w, jinja2.ItemStr(jinja2.ItemInt(messageContent, 0), "text"))
+				jinja2.Write(w, jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText))
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:79:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
-			messageToolCalls := jinja2.ItemStr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 			if jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:80:13 {%- for tool in message['tool_calls'] %}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var arguments jinja2.Value
 					// unsloth-mistral-Devstral-Small-2507.jinja:81:17 {%- set arguments = tool['function']['arguments'] %}
-					toolFunction := jinja2.ItemStr(tool, "function")
-					arguments = jinja2.ItemStr(toolFunction, "arguments")
+					toolFunction := jinja2.ItemStrKey(tool, jinja2.KeyFunction)
+					arguments = jinja2.ItemStrKey(toolFunction, jinja2.KeyArguments)
 					// unsloth-mistral-Devstral-Small-2507.jinja:82:17 {%- if arguments is not string %}
 					if !jinja2.IsString(arguments) {
 						// unsloth-mistral-Devstral-Small-2507.jinja:83:21 {%- set arguments = arguments|tojson %}
@@ -183,7 +183,7 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86:17 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
 					w.WriteString("[TOOL_CALLS]")
-					jinja2.WriteStr(w, jinja2.ItemStr(toolFunction, "name"))
+					jinja2.WriteStr(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
 					w.WriteString("[ARGS]")
 					jinja2.WriteStr(w, arguments)
 				}
@@ -193,10 +193,10 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:92:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:93:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := jinja2.ItemAttr(message, "content")
-			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(jinja2.ItemAttr(messageContent, "content")) {
+			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
+			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(jinja2.ItemAttrKey(messageContent, jinja2.KeyContent)) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94:13 {%- set content = message.content.content %}
-				content = jinja2.ItemAttr(messageContent, "content")
+				content = jinja2.ItemAttrKey(messageContent, jinja2.KeyContent)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:95:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:96:13 {%- set content = message.content %}
@@ -231,16 +231,16 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 	llamacpp.Write(w, bosToken)
 	// unsloth-mistral-Devstral-Small-2507.jinja:8:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := llamacpp.ItemInt(messages, 0)
-	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 		// unsloth-mistral-Devstral-Small-2507.jinja:9:5 {%- if messages[0]['content'] is string %}
-		messages0Content := llamacpp.ItemStr(messages0, "content")
+		messages0Content := llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		if llamacpp.IsString(messages0Content) {
 			// unsloth-mistral-Devstral-Small-2507.jinja:10:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:11:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:12:9 {%- set system_message = messages[0]['content'][0]['text'] %}
-			systemMessage = llamacpp.ItemStr(llamacpp.ItemInt(messages0Content, 0), "text")
+			systemMessage = llamacpp.ItemStrKey(llamacpp.ItemInt(messages0Content, 0), jinja2.KeyText)
 		}
 		// unsloth-mistral-Devstral-Small-2507.jinja:14:5 {%- set loop_messages = messages[1:] %}
 		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
@@ -274,10 +274,10 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 	eosToken := eosTokenInput
 	for _, message := range llamacpp.Iterate(w, loopMessages) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:37:5 {%- if message['role'] == 'user' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:39:9 {%- if message['content'] is string %}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.WriteString("[INST]")
@@ -289,17 +289,17 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:43:13 {%- for block in message['content'] %}
 				for _, block := range llamacpp.Iterate(w, messageContent) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:44:17 {%- if block['type'] == 'text' %}
-					blockType := llamacpp.ItemStr(block, "type")
+					blockType := llamacpp.ItemStrKey(block, jinja2.KeyType)
 					if jinja2.EqStr(blockType, "text") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:47:21 {%- if block['text'] is defined %}
-						blockText := llamacpp.ItemStr(block, "text")
+						blockText := llamacpp.ItemStrKey(block, jinja2.KeyText)
 						if llamacpp.IsDefined(blockText) {
 							// unsloth-mistral-Devstral-Small-2507.jinja:48:25 {{- block['text'] }}
 							llamacpp.Write(w, blockText)
 						} else {
 							// unsloth-mistral-Devstral-Small-2507.jinja:49:25 {%- else %}
 							// unsloth-mistral-Devstral-Small-2507.jinja:50:25 {{- block['content'] }}
-							llamacpp.Write(w, llamacpp.ItemStr(block, "content"))
+							llamacpp.Write(w, llamacpp.ItemStrKey(block, jinja2.KeyContent))
 						}
 					} else if llamacpp.InStrs(blockType, "image", "image_url") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:53:21 {%- elif block['type'] in ['image', 'image_url'] %}
@@ -315,7 +315,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:62:9 {%- elif message['role'] == 'system' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:63:9 {%- if message['content'] is string %}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
@@ -325,30 +325,30 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:65:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:66:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"))
+				llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:70:9 {%- elif message['role'] == 'assistant' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:71:9 {%- if message['content'] is string %}
-			messageContent := llamacpp.ItemStr(message, "content")
+			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:72:13 {{- message['content'] }}
 				llamacpp.Write(w, messageContent)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:73:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:74:13 {{- message['content'][0]['text'] }}
-				llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"))
+				llamacpp.Write(w, llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText))
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:79:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
-			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.IsDefined(messageToolCalls) && !llamacpp.IsNone(messageToolCalls) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:80:13 {%- for tool in message['tool_calls'] %}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var arguments jinja2.Value
 				for _, tool := range llamacpp.Iterate(w, messageToolCalls) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:81:17 {%- set arguments = tool['function']['arguments'] %}
-					arguments = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")
+					arguments = llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments)
 					// unsloth-mistral-Devstral-Small-2507.jinja:82:17 {%- if arguments is not string %}
 					if !llamacpp.IsString(arguments) {
 						// unsloth-mistral-Devstral-Small-2507.jinja:83:21 {%- set arguments = arguments|tojson %}
@@ -356,7 +356,7 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86:17 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
 					w.WriteString("[TOOL_CALLS]")
-					llamacpp.WriteStr(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("[ARGS]")
 					llamacpp.WriteStr(w, arguments)
 				}
@@ -366,10 +366,10 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:92:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:93:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := llamacpp.ItemAttr(message, "content")
-			if llamacpp.IsDefined(messageContent) && llamacpp.IsDefined(llamacpp.ItemAttr(messageContent, "content")) {
+			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
+			if llamacpp.IsDefined(messageContent) && llamacpp.IsDefined(llamacpp.ItemAttrKey(messageContent, jinja2.KeyContent)) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94:13 {%- set content = message.content.content %}
-				content = llamacpp.ItemAttr(messageContent, "content")
+				content = llamacpp.ItemAttrKey(messageContent, jinja2.KeyContent)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:95:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:96:13 {%- set content = message.content %}

@@ -76,7 +76,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
-		if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "user") {
 			// upstage-Solar-Open-100B.jinja:14:9 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.SmallInt(int64(i))
 		}
@@ -96,9 +96,9 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:89:5 {%- if message.role == 'system' -%}
-		if jinja2.EqStr(jinja2.ItemAttr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "system") {
 			// upstage-Solar-Open-100B.jinja:90:9 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
-			nsSystemMessages = jinja2.Add(nsSystemMessages, jinja2.NewList(jinja2.ItemAttr(message, "content")))
+			nsSystemMessages = jinja2.Add(nsSystemMessages, jinja2.NewList(jinja2.ItemAttrKey(message, jinja2.KeyContent)))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:94:1 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
@@ -124,28 +124,28 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 		message := items2[i]
 		var prevIsTool, nextIsTool jinja2.Value
 		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
-		messageRole := jinja2.ItemAttr(message, "role")
+		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
 			w.WriteString("<|begin|>user<|content|>")
-			jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
 			prevIsTool = jinja2.And(jinja2.Bool(i > 0), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool"))
+				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
 			nextIsTool = jinja2.And(jinja2.Bool(i < jinja2.Len(messages)-1), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttr(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool"))
+				return jinja2.Bool(jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !prevIsTool.Truthy() {
 				w.WriteString("<|begin|>tool<|tool_response|>")
 			}
 			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
-			messageToolCallId := jinja2.ItemAttr(message, "tool_call_id")
+			messageToolCallId := jinja2.ItemAttrKey(message, jinja2.KeyToolCallID)
 			w.WriteString("<|tool_response:begin|>")
 			jinja2.WriteStr(w, messageToolCallId)
 			w.WriteString("<|tool_response:name|>")
@@ -153,7 +153,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 			renderUpstageSolarOpen100B_getToolName(w, messages, messageToolCallId)
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttr(message, "content"))
+			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|tool_response:end|>")
 			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
 			if !nextIsTool.Truthy() {
@@ -183,19 +183,19 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.ItemAttr(message, "tool_calls")
+			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
 					w.WriteString("<|tool_call:begin|>")
-					jinja2.WriteStr(w, jinja2.ItemAttr(toolCall, "id"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyID))
 					w.WriteString("<|tool_call:name|>")
-					jinja2.WriteStr(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
+					jinja2.WriteStr(w, jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("<|tool_call:args|>")
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
-					renderUpstageSolarOpen100B_renderToolArguments(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "arguments"))
+					renderUpstageSolarOpen100B_renderToolArguments(w, jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments))
 					w.WriteString("<|tool_call:end|>")
 				}
 				w.WriteString("<|calls|>")
@@ -203,7 +203,7 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
 				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
 				w.WriteString("<|begin|>assistant<|content|>")
-				jinja2.WriteStr(w, jinja2.ItemAttr(message, "content"))
+				jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 				w.WriteString("<|end|>")
 			}
 		}
@@ -276,7 +276,7 @@ func renderUpstageSolarOpen100B_renderToolInstruction(w *jinja2.Writer, tools ji
 	for _, tool := range jinja2.Iterate(w, tools) {
 		w.WriteString("<|tool:begin|>")
 		// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-		jinja2.WriteJSON(w, jinja2.ItemAttr(tool, "function"), nil, nil)
+		jinja2.WriteJSON(w, jinja2.ItemAttrKey(tool, jinja2.KeyFunction), nil, nil)
 		w.WriteString("<|tool:end|>")
 	}
 	w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
@@ -309,13 +309,13 @@ func renderUpstageSolarOpen100B_getToolName(w *jinja2.Writer, messages, toolCall
 	// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
 	for _, msg := range jinja2.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-		if jinja2.EqStr(jinja2.ItemAttr(msg, "role"), "assistant") && jinja2.ItemAttr(msg, "tool_calls").Truthy() {
+		if jinja2.EqStr(jinja2.ItemAttrKey(msg, jinja2.KeyRole), "assistant") && jinja2.ItemAttrKey(msg, jinja2.KeyToolCalls).Truthy() {
 			// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttr(msg, "tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(msg, jinja2.KeyToolCalls)) {
 				// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
-				if jinja2.Eq(jinja2.ItemAttr(toolCall, "id"), toolCallId) {
+				if jinja2.Eq(jinja2.ItemAttrKey(toolCall, jinja2.KeyID), toolCallId) {
 					// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
-					jinja2.Write(w, jinja2.ItemAttr(jinja2.ItemAttr(toolCall, "function"), "name"))
+					jinja2.Write(w, jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
 				}
 			}
 		}
@@ -374,7 +374,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
-		if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "user") {
 			// upstage-Solar-Open-100B.jinja:14:9 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.SmallInt(int64(i))
 		}
@@ -394,9 +394,9 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:89:5 {%- if message.role == 'system' -%}
-		if jinja2.EqStr(llamacpp.ItemAttr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "system") {
 			// upstage-Solar-Open-100B.jinja:90:9 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
-			nsSystemMessages = llamacpp.Add(nsSystemMessages, jinja2.NewList(llamacpp.ItemAttr(message, "content")))
+			nsSystemMessages = llamacpp.Add(nsSystemMessages, jinja2.NewList(llamacpp.ItemAttrKey(message, jinja2.KeyContent)))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:94:1 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
@@ -423,28 +423,28 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
-		messageRole := llamacpp.ItemAttr(message, "role")
+		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
 			w.WriteString("<|begin|>user<|content|>")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
 			prevIsTool = llamacpp.And(jinja2.Bool(i > 0), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), "role"), "tool"))
+				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
 			nextIsTool = llamacpp.And(jinja2.Bool(i < llamacpp.Len(messages)-1), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttr(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), "role"), "tool"))
+				return jinja2.Bool(jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !llamacpp.Truthy(prevIsTool) {
 				w.WriteString("<|begin|>tool<|tool_response|>")
 			}
 			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
-			messageToolCallId := llamacpp.ItemAttr(message, "tool_call_id")
+			messageToolCallId := llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID)
 			w.WriteString("<|tool_response:begin|>")
 			llamacpp.WriteStr(w, messageToolCallId)
 			w.WriteString("<|tool_response:name|>")
@@ -452,7 +452,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 			renderUpstageSolarOpen100B_getToolNameLlama(w, messages, messageToolCallId)
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			w.WriteString("<|tool_response:end|>")
 			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
 			if !llamacpp.Truthy(nextIsTool) {
@@ -482,19 +482,19 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
-			messageToolCalls := llamacpp.ItemAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
 					w.WriteString("<|tool_call:begin|>")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(toolCall, "id"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyID))
 					w.WriteString("<|tool_call:name|>")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
+					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
 					w.WriteString("<|tool_call:args|>")
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
-					renderUpstageSolarOpen100B_renderToolArgumentsLlama(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "arguments"))
+					renderUpstageSolarOpen100B_renderToolArgumentsLlama(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments))
 					w.WriteString("<|tool_call:end|>")
 				}
 				w.WriteString("<|calls|>")
@@ -502,7 +502,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
 				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
 				w.WriteString("<|begin|>assistant<|content|>")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "content"))
+				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 				w.WriteString("<|end|>")
 			}
 		}
@@ -575,7 +575,7 @@ func renderUpstageSolarOpen100B_renderToolInstructionLlama(w *jinja2.Writer, too
 	for _, tool := range llamacpp.Iterate(w, tools) {
 		w.WriteString("<|tool:begin|>")
 		// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-		llamacpp.WriteJSON(w, llamacpp.ItemAttr(tool, "function"), nil, nil)
+		llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(tool, jinja2.KeyFunction), nil, nil)
 		w.WriteString("<|tool:end|>")
 	}
 	w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
@@ -608,13 +608,13 @@ func renderUpstageSolarOpen100B_getToolNameLlama(w *jinja2.Writer, messages, too
 	// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
 	for _, msg := range llamacpp.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-		if jinja2.EqStr(llamacpp.ItemAttr(msg, "role"), "assistant") && llamacpp.Truthy(llamacpp.ItemAttr(msg, "tool_calls")) {
+		if jinja2.EqStr(llamacpp.ItemAttrKey(msg, jinja2.KeyRole), "assistant") && llamacpp.Truthy(llamacpp.ItemAttrKey(msg, jinja2.KeyToolCalls)) {
 			// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
-			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttr(msg, "tool_calls")) {
+			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(msg, jinja2.KeyToolCalls)) {
 				// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
-				if llamacpp.Eq(llamacpp.ItemAttr(toolCall, "id"), toolCallId) {
+				if llamacpp.Eq(llamacpp.ItemAttrKey(toolCall, jinja2.KeyID), toolCallId) {
 					// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
-					llamacpp.Write(w, llamacpp.ItemAttr(llamacpp.ItemAttr(toolCall, "function"), "name"))
+					llamacpp.Write(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
 				}
 			}
 		}

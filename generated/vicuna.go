@@ -41,21 +41,21 @@ func renderVicuna(w *jinja2.Writer) {
 	// vicuna.jinja:10:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// vicuna.jinja:11:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// vicuna.jinja:12:1 {{- message['content'] + '\n\n' }}
-			jinja2.WriteAdd(w, jinja2.ItemStr(message, "content"), jinja2.Lit("\n\n"))
+			jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// vicuna.jinja:14:1 {{- 'USER: ' + message['content'] + '\n' }}
 			w.WriteString("USER: ")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna.jinja:16:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.WriteString("ASSISTANT: ")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("</s>\n")
 		}
 	}
@@ -72,21 +72,21 @@ func renderVicunaLlama(w *jinja2.Writer) {
 	// vicuna.jinja:10:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// vicuna.jinja:11:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// vicuna.jinja:12:1 {{- message['content'] + '\n\n' }}
-			llamacpp.WriteAdd(w, llamacpp.ItemStr(message, "content"), jinja2.Lit("\n\n"))
+			llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("\n\n"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// vicuna.jinja:14:1 {{- 'USER: ' + message['content'] + '\n' }}
 			w.WriteString("USER: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna.jinja:16:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.WriteString("ASSISTANT: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("</s>\n")
 		}
 	}

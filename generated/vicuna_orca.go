@@ -41,23 +41,23 @@ func renderVicunaOrca(w *jinja2.Writer) {
 	// vicuna-orca.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// vicuna-orca.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// vicuna-orca.jinja:13:1 {{- 'SYSTEM: ' + message['content'] + '\n' }}
 			w.WriteString("SYSTEM: ")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna-orca.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// vicuna-orca.jinja:15:1 {{- 'USER: ' + message['content'] + '\n' }}
 			w.WriteString("USER: ")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna-orca.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna-orca.jinja:17:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.WriteString("ASSISTANT: ")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("</s>\n")
 		}
 	}
@@ -74,23 +74,23 @@ func renderVicunaOrcaLlama(w *jinja2.Writer) {
 	// vicuna-orca.jinja:11:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// vicuna-orca.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// vicuna-orca.jinja:13:1 {{- 'SYSTEM: ' + message['content'] + '\n' }}
 			w.WriteString("SYSTEM: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna-orca.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// vicuna-orca.jinja:15:1 {{- 'USER: ' + message['content'] + '\n' }}
 			w.WriteString("USER: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna-orca.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna-orca.jinja:17:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.WriteString("ASSISTANT: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("</s>\n")
 		}
 	}

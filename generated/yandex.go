@@ -40,17 +40,17 @@ func renderYandex(w *jinja2.Writer) {
 	// yandex.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// yandex.jinja:12:1 {%- if message['role'] == 'user' %}
-		messageRole := jinja2.ItemStr(message, "role")
+		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// yandex.jinja:13:1 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
 			w.WriteString(" Пользователь: ")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// yandex.jinja:14:5 {%- elif message['role'] == 'assistant' %}
 			// yandex.jinja:15:1 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
 			w.WriteString(" Ассистент: ")
-			jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n\n")
 		}
 	}
@@ -67,17 +67,17 @@ func renderYandexLlama(w *jinja2.Writer) {
 	// yandex.jinja:11:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// yandex.jinja:12:1 {%- if message['role'] == 'user' %}
-		messageRole := llamacpp.ItemStr(message, "role")
+		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// yandex.jinja:13:1 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
 			w.WriteString(" Пользователь: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n\n")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// yandex.jinja:14:5 {%- elif message['role'] == 'assistant' %}
 			// yandex.jinja:15:1 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
 			w.WriteString(" Ассистент: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n\n")
 		}
 	}

@@ -42,9 +42,9 @@ func renderZephyr(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// zephyr.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}
 		w.WriteString("<|")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("|>\n")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("<|endoftext|>\n")
 	}
 	w.WriteString("<|assistant|>\n")
@@ -61,9 +61,9 @@ func renderZephyrLlama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// zephyr.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}
 		w.WriteString("<|")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("|>\n")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("<|endoftext|>\n")
 	}
 	w.WriteString("<|assistant|>\n")

@@ -23,6 +23,17 @@ import (
 // code protoc-gen-go generates checks its runtime.
 type EnforceVersion = impl.EnforceVersion
 
+// ErrorKind classifies a render error the way Python names the exception Jinja2 raises.
+type ErrorKind = impl.ErrorKind
+
+// A Key is one of the dict keys a lookup finds without comparing keys: the fields of
+// messages, tool calls, tools and their schemas that templates read most ("role",
+// "content", "tool_calls"...), present or missing. A dict records where each of them
+// is, so that looking one up, as a template does message.role for every message, reads
+// four bits. Generated code passes a Key (KeyRole) where a template looks up one of
+// these names as a constant.
+type Key = impl.Key
+
 // Kwarg is a keyword argument of a call.
 type Kwarg = impl.Kwarg
 
@@ -66,12 +77,28 @@ type Writer = impl.Writer
 
 // The constants generated code uses.
 const (
-	MaxVersion   = impl.MaxVersion
-	MinVersion   = impl.MinVersion
-	NameError    = impl.NameError
-	RuntimeError = impl.RuntimeError
-	SyntaxError  = impl.SyntaxError
-	TypeError    = impl.TypeError
+	KeyArguments        = impl.KeyArguments
+	KeyContent          = impl.KeyContent
+	KeyDescription      = impl.KeyDescription
+	KeyEnum             = impl.KeyEnum
+	KeyFunction         = impl.KeyFunction
+	KeyID               = impl.KeyID
+	KeyName             = impl.KeyName
+	KeyParameters       = impl.KeyParameters
+	KeyProperties       = impl.KeyProperties
+	KeyReasoningContent = impl.KeyReasoningContent
+	KeyRequired         = impl.KeyRequired
+	KeyRole             = impl.KeyRole
+	KeyText             = impl.KeyText
+	KeyToolCallID       = impl.KeyToolCallID
+	KeyToolCalls        = impl.KeyToolCalls
+	KeyType             = impl.KeyType
+	MaxVersion          = impl.MaxVersion
+	MinVersion          = impl.MinVersion
+	NameError           = impl.NameError
+	RuntimeError        = impl.RuntimeError
+	SyntaxError         = impl.SyntaxError
+	TypeError           = impl.TypeError
 )
 
 // Add is Python's a + b.
@@ -155,7 +182,7 @@ func EqStr(a Value, s string) bool { return impl.EqStr(a, s) }
 // failing construct was given (a filter's value and arguments): generated code passes
 // them so that they are evaluated, and every variable it declares is used; Fail
 // ignores them.
-func Fail(kind impl.ErrorKind, msg string, operands ...any) Value {
+func Fail(kind ErrorKind, msg string, operands ...any) Value {
 	return impl.Fail(kind, msg, operands...)
 }
 
@@ -494,11 +521,17 @@ func Item(v Value, key Value) Value { return impl.Item(v, key) }
 // which attributes a dict has. Generated code calls it for message.role and the like.
 func ItemAttr(v Value, name string) Value { return impl.ItemAttr(v, name) }
 
+// ItemAttrKey is ItemAttr(v, k.String()).
+func ItemAttrKey(v Value, k Key) Value { return impl.ItemAttrKey(v, k) }
+
 // ItemInt is v.Item(Int(i)).
 func ItemInt(v Value, i int64) Value { return impl.ItemInt(v, i) }
 
 // ItemStr is v.Item(Str(key)).
 func ItemStr(v Value, key string) Value { return impl.ItemStr(v, key) }
+
+// ItemStrKey is ItemStr(v, k.String()).
+func ItemStrKey(v Value, k Key) Value { return impl.ItemStrKey(v, k) }
 
 // ItemsFilterPairs is DictItems for {% for k, v in x | items %}.
 func ItemsFilterPairs(x Value) (keys, values []Value) { return impl.ItemsFilterPairs(x) }

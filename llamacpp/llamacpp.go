@@ -427,6 +427,9 @@ func Item(v, key jinja2.Value) jinja2.Value { return impl.Item(v, key) }
 // ItemAttr is jinja2.ItemAttr with llama.cpp's members (member).
 func ItemAttr(v jinja2.Value, name string) jinja2.Value { return impl.ItemAttr(v, name) }
 
+// ItemAttrKey is ItemAttr(v, k.String()), found at once in a dict (jinja2.Key).
+func ItemAttrKey(v jinja2.Value, k jinja2.Key) jinja2.Value { return impl.ItemAttrKey(v, k) }
+
 // ItemInt is Item with an int key: undefined of an undefined value, a str indexed by
 // bytes, and an error for a value that is not a str, list, tuple or dict.
 func ItemInt(v jinja2.Value, i int64) jinja2.Value { return impl.ItemInt(v, i) }
@@ -434,6 +437,9 @@ func ItemInt(v jinja2.Value, i int64) jinja2.Value { return impl.ItemInt(v, i) }
 // ItemStr is jinja2.ItemStr with llama.cpp's lenient undefined (anything looked up in
 // an undefined value is object_property's, as in Item); a function has no members.
 func ItemStr(v jinja2.Value, key string) jinja2.Value { return impl.ItemStr(v, key) }
+
+// ItemStrKey is ItemStr(v, k.String()), found at once in a dict (jinja2.Key).
+func ItemStrKey(v jinja2.Value, k jinja2.Key) jinja2.Value { return impl.ItemStrKey(v, k) }
 
 // Iterable is what a for loop iterates, as llama.cpp's for loop takes it: v itself,
 // unless it is a str, which llama.cpp cannot iterate over.

@@ -809,7 +809,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		}
 		jm[i] = msgs[i].toJSON(onlyString, caps.ObjectArguments, a)
 		if onlyTyped {
-			if c, _ := jm[i].GetStr("content"); c.Kind() == jinja2.KindString {
+			if c, _ := jm[i].GetKey(jinja2.KeyContent); c.Kind() == jinja2.KindString {
 				part := jinja2.DictValue(pairDict(store(), "type", jinja2.Str("text"), "text", c))
 				own(i).SetStr("content", store().NewList([]jinja2.Value{part}))
 			}
@@ -819,10 +819,10 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		}
 	}
 	if !caps.SystemRole && len(jm) > 0 {
-		if r, _ := jm[0].GetStr("role"); jinja2.EqStr(r, "system") {
+		if r, _ := jm[0].GetKey(jinja2.KeyRole); jinja2.EqStr(r, "system") {
 			if len(jm) > 1 {
-				a, _ := jm[0].GetStr("content")
-				b, _ := jm[1].GetStr("content")
+				a, _ := jm[0].GetKey(jinja2.KeyContent)
+				b, _ := jm[1].GetKey(jinja2.KeyContent)
 				for _, x := range []jinja2.Value{a, b} {
 					if x.Kind() != jinja2.KindString {
 						return llamaError(t, "[json.exception.type_error.302] type must be string, but is %s", nlohmannType(x))
@@ -838,10 +838,10 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 			if len(msgs[i].toolCalls) == 0 { // jm[i] has no tool_calls
 				continue
 			}
-			calls, _ := m.GetStr("tool_calls")
+			calls, _ := m.GetKey(jinja2.KeyToolCalls)
 			for _, c := range calls.Items() {
-				fn, _ := c.AsDict().GetStr("function")
-				args, _ := fn.AsDict().GetStr("arguments")
+				fn, _ := c.AsDict().GetKey(jinja2.KeyFunction)
+				args, _ := fn.AsDict().GetKey(jinja2.KeyArguments)
 				if args.Kind() != jinja2.KindString {
 					continue
 				}
@@ -864,13 +864,13 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		}
 	case "gpt_oss", "lfm2", "lfm2_5":
 		for i, m := range jm {
-			r, ok := m.GetStr("reasoning_content")
+			r, ok := m.GetKey(jinja2.KeyReasoningContent)
 			if !ok || r.Kind() != jinja2.KindString {
 				continue
 			}
 			m = own(i)
 			m.SetStr("thinking", r)
-			if calls, _ := m.GetStr("tool_calls"); caps.Handler == "gpt_oss" && calls.Kind() == jinja2.KindList && len(calls.Items()) > 0 {
+			if calls, _ := m.GetKey(jinja2.KeyToolCalls); caps.Handler == "gpt_oss" && calls.Kind() == jinja2.KindList && len(calls.Items()) > 0 {
 				m.Delete(jinja2.Str("content"))
 			}
 		}
@@ -1083,7 +1083,7 @@ func checkServerMessages(fields []messageFields) error {
 		for _, p := range content.Items() {
 			typ := ""
 			if d := p.AsDict(); d != nil {
-				if v, ok := d.GetStr("type"); ok && v.Kind() == jinja2.KindString {
+				if v, ok := d.GetKey(jinja2.KeyType); ok && v.Kind() == jinja2.KindString {
 					typ = str(v)
 				}
 			}
@@ -1134,22 +1134,9 @@ func (f *messageFields) read(m *jinja2.Dict) {
 	f.asJSON = true
 	last := -1
 	for i, k := range keys {
-		// (a key of parsed JSON shares the bytes of these constants: EqStr finds it by
-		// its length and address)
 		field := -1
-		switch {
-		case jinja2.EqStr(k, "role"):
-			field = fieldRole
-		case jinja2.EqStr(k, "content"):
-			field = fieldContent
-		case jinja2.EqStr(k, "tool_calls"):
-			field = fieldToolCalls
-		case jinja2.EqStr(k, "reasoning_content"):
-			field = fieldReasoning
-		case jinja2.EqStr(k, "name"):
-			field = fieldName
-		case jinja2.EqStr(k, "tool_call_id"):
-			field = fieldToolCallID
+		if key, ok := jinja2.KeyOfValue(k); ok {
+			field = int(keyFields[key]) - 1
 		}
 		if field < 0 {
 			f.asJSON = false
@@ -1161,6 +1148,14 @@ func (f *messageFields) read(m *jinja2.Dict) {
 		last = field
 	}
 	f.asJSON = f.asJSON && f.has[fieldRole] && f.has[fieldContent]
+}
+
+// keyFields are 1 + the field of each jinja2.Key that is one, 0 for the others (the last
+// Key, KeyEnum, sizes the table).
+var keyFields = [...]int8{
+	jinja2.KeyRole: 1 + fieldRole, jinja2.KeyContent: 1 + fieldContent, jinja2.KeyToolCalls: 1 + fieldToolCalls,
+	jinja2.KeyReasoningContent: 1 + fieldReasoning, jinja2.KeyName: 1 + fieldName, jinja2.KeyToolCallID: 1 + fieldToolCallID,
+	jinja2.KeyEnum: 0,
 }
 
 // parseMessages is common_chat_msgs_parse_oaicompat, of messages whose fields are
@@ -1203,11 +1198,11 @@ func (rw *llamaRewrite) parseMessages(messages []jinja2.Value) ([]llamaMsg, erro
 					if p == nil || !p.Has(jinja2.Str("type")) {
 						return nil, fmt.Errorf("Missing content part type: %s", jinja2.CompactJSON(pv))
 					}
-					typ, _ := p.GetStr("type")
+					typ, _ := p.GetKey(jinja2.KeyType)
 					if typ.Kind() != jinja2.KindString || (str(typ) != "text" && str(typ) != "media_marker") {
 						return nil, fmt.Errorf("Unsupported content part type: %s", jinja2.CompactJSON(typ))
 					}
-					text, ok := p.GetStr("text")
+					text, ok := p.GetKey(jinja2.KeyText)
 					if !ok {
 						return nil, fmt.Errorf("[json.exception.out_of_range.403] key 'text' not found")
 					}
@@ -1237,10 +1232,10 @@ func (rw *llamaRewrite) parseMessages(messages []jinja2.Value) ([]llamaMsg, erro
 				if c == nil || !c.Has(jinja2.Str("type")) {
 					return nil, fmt.Errorf("Missing tool call type: %s", jinja2.CompactJSON(cv))
 				}
-				if typ, _ := c.GetStr("type"); !jinja2.EqStr(typ, "function") {
+				if typ, _ := c.GetKey(jinja2.KeyType); !jinja2.EqStr(typ, "function") {
 					return nil, fmt.Errorf("Unsupported tool call type: %s", jinja2.CompactJSON(cv))
 				}
-				fv, ok := c.GetStr("function")
+				fv, ok := c.GetKey(jinja2.KeyFunction)
 				if !ok {
 					return nil, fmt.Errorf("Missing tool call function: %s", jinja2.CompactJSON(cv))
 				}
@@ -1249,16 +1244,16 @@ func (rw *llamaRewrite) parseMessages(messages []jinja2.Value) ([]llamaMsg, erro
 					return nil, fmt.Errorf("Missing tool call name: %s", jinja2.CompactJSON(cv))
 				}
 				var call llamaCall
-				name, _ := fn.GetStr("name")
+				name, _ := fn.GetKey(jinja2.KeyName)
 				if call.name, ok = jsonString(name); !ok {
 					return nil, typeError302(name)
 				}
-				args, ok := fn.GetStr("arguments")
+				args, ok := fn.GetKey(jinja2.KeyArguments)
 				if !ok {
 					return nil, fmt.Errorf("[json.exception.out_of_range.403] key 'arguments' not found")
 				}
 				call.args = args
-				if id, ok := c.GetStr("id"); ok {
+				if id, ok := c.GetKey(jinja2.KeyID); ok {
 					if call.id, ok = jsonString(id); !ok {
 						return nil, typeError302(id)
 					}
@@ -1311,14 +1306,14 @@ func (m *llamaMsg) toJSON(concatText, objectArgs bool, a *jinja2.Arena) *jinja2.
 		return m.src
 	}
 	j := a.NewDict(msgKeys)
-	j.AddStr("role", jinja2.Str(m.role))
+	j.AddKey(jinja2.KeyRole, jinja2.Str(m.role))
 	media := false
 	for _, p := range m.parts {
 		media = media || p.typ == "media_marker"
 	}
 	switch {
 	case m.content != "":
-		j.AddStr("content", jinja2.Str(m.content))
+		j.AddKey(jinja2.KeyContent, jinja2.Str(m.content))
 	case len(m.parts) > 0 && (concatText || media):
 		var text strings.Builder
 		n := 0
@@ -1341,25 +1336,25 @@ func (m *llamaMsg) toJSON(concatText, objectArgs bool, a *jinja2.Arena) *jinja2.
 			}
 			text.WriteString(p.text)
 		}
-		j.AddStr("content", jinja2.Str(text.String()))
+		j.AddKey(jinja2.KeyContent, jinja2.Str(text.String()))
 	case len(m.parts) > 0:
 		var room [8]jinja2.Value
 		parts := room[:0]
 		for _, p := range m.parts {
 			parts = append(parts, jinja2.DictValue(pairDict(a, "type", jinja2.Str(p.typ), "text", jinja2.Str(p.text))))
 		}
-		j.AddStr("content", a.NewList(parts))
+		j.AddKey(jinja2.KeyContent, a.NewList(parts))
 	default:
-		j.AddStr("content", jinja2.Str(""))
+		j.AddKey(jinja2.KeyContent, jinja2.Str(""))
 	}
 	if m.reasoning != "" {
-		j.AddStr("reasoning_content", jinja2.Str(m.reasoning))
+		j.AddKey(jinja2.KeyReasoningContent, jinja2.Str(m.reasoning))
 	}
 	if m.name != "" {
-		j.AddStr("name", jinja2.Str(m.name))
+		j.AddKey(jinja2.KeyName, jinja2.Str(m.name))
 	}
 	if m.tcID != "" {
-		j.AddStr("tool_call_id", jinja2.Str(m.tcID))
+		j.AddKey(jinja2.KeyToolCallID, jinja2.Str(m.tcID))
 	}
 	if len(m.toolCalls) > 0 {
 		var room [8]jinja2.Value
@@ -1373,14 +1368,14 @@ func (m *llamaMsg) toJSON(concatText, objectArgs bool, a *jinja2.Arena) *jinja2.
 			}
 			fn := pairDict(a, "name", jinja2.Str(c.name), "arguments", args)
 			d := a.NewDict(3)
-			d.AddStr("type", jinja2.Str("function"))
-			d.AddStr("function", jinja2.DictValue(fn))
+			d.AddKey(jinja2.KeyType, jinja2.Str("function"))
+			d.AddKey(jinja2.KeyFunction, jinja2.DictValue(fn))
 			if c.id != "" {
-				d.AddStr("id", jinja2.Str(c.id))
+				d.AddKey(jinja2.KeyID, jinja2.Str(c.id))
 			}
 			calls = append(calls, jinja2.DictValue(d))
 		}
-		j.AddStr("tool_calls", a.NewList(calls))
+		j.AddKey(jinja2.KeyToolCalls, a.NewList(calls))
 	}
 	return j
 }
@@ -1492,10 +1487,10 @@ func parseLlamaTools(tools jinja2.Value) (jinja2.Value, error) {
 		if t == nil || !t.Has(jinja2.Str("type")) {
 			return jinja2.Value{}, fmt.Errorf("Missing tool type: %s", jinja2.CompactJSON(tv))
 		}
-		if typ, _ := t.GetStr("type"); !jinja2.EqStr(typ, "function") {
+		if typ, _ := t.GetKey(jinja2.KeyType); !jinja2.EqStr(typ, "function") {
 			return jinja2.Value{}, fmt.Errorf("Unsupported tool type: %s", jinja2.CompactJSON(tv))
 		}
-		fv, ok := t.GetStr("function")
+		fv, ok := t.GetKey(jinja2.KeyFunction)
 		if !ok {
 			return jinja2.Value{}, fmt.Errorf("Missing tool function: %s", jinja2.CompactJSON(tv))
 		}
@@ -1503,7 +1498,7 @@ func parseLlamaTools(tools jinja2.Value) (jinja2.Value, error) {
 		if fn == nil {
 			return jinja2.Value{}, fmt.Errorf("[json.exception.type_error.304] cannot use at() with %s", nlohmannType(fv))
 		}
-		name, ok := fn.GetStr("name")
+		name, ok := fn.GetKey(jinja2.KeyName)
 		if !ok {
 			return jinja2.Value{}, fmt.Errorf("[json.exception.out_of_range.403] key 'name' not found")
 		}
@@ -1511,14 +1506,14 @@ func parseLlamaTools(tools jinja2.Value) (jinja2.Value, error) {
 			return jinja2.Value{}, typeError302(name)
 		}
 		desc := jinja2.Str("")
-		if d, ok := fn.GetStr("description"); ok {
+		if d, ok := fn.GetKey(jinja2.KeyDescription); ok {
 			if d.Kind() != jinja2.KindString {
 				return jinja2.Value{}, typeError302(d)
 			}
 			desc = d
 		}
 		params := jinja2.DictValue(jinja2.NewDict(0))
-		if p, ok := fn.GetStr("parameters"); ok {
+		if p, ok := fn.GetKey(jinja2.KeyParameters); ok {
 			params = jinja2.CopyJSON(p)
 		}
 		f := jinja2.NewDict(3)
@@ -1542,16 +1537,16 @@ func isLlamaTool(v jinja2.Value) bool {
 // ministral_3 handler builds: its reasoning as a thinking block, then its content. The
 // message it returns, and its blocks, are made in a.
 func ministralMessage(m *jinja2.Dict, a *jinja2.Arena) *jinja2.Dict {
-	role, _ := m.GetStr("role")
+	role, _ := m.GetKey(jinja2.KeyRole)
 	if role.Kind() != jinja2.KindString || (str(role) != "system" && str(role) != "assistant") {
 		return m
 	}
 	var room [2]jinja2.Value
 	blocks := room[:0] // NewList copies them
-	if r, ok := m.GetStr("reasoning_content"); ok && r.Kind() == jinja2.KindString {
+	if r, ok := m.GetKey(jinja2.KeyReasoningContent); ok && r.Kind() == jinja2.KindString {
 		blocks = append(blocks, jinja2.DictValue(pairDict(a, "type", jinja2.Str("thinking"), "thinking", r)))
 	}
-	if c, ok := m.GetStr("content"); ok {
+	if c, ok := m.GetKey(jinja2.KeyContent); ok {
 		switch c.Kind() {
 		case jinja2.KindString:
 			blocks = append(blocks, jinja2.DictValue(pairDict(a, "type", jinja2.Str("text"), "text", c)))
@@ -1573,14 +1568,14 @@ func gemma4ToolResponses(msgs []*jinja2.Dict, a *jinja2.Arena) []*jinja2.Dict {
 	out := msgs[:0] // (the message written is never after the next one read)
 	for i := 0; i < len(msgs); {
 		m := msgs[i]
-		calls, _ := m.GetStr("tool_calls")
+		calls, _ := m.GetKey(jinja2.KeyToolCalls)
 		if !dictRole(m, "assistant") || calls.Kind() != jinja2.KindList || len(calls.Items()) == 0 {
 			out = append(out, m)
 			i++
 			continue
 		}
 		var reasoning *jinja2.Value
-		if r, ok := m.GetStr("reasoning_content"); ok && r.Kind() == jinja2.KindString {
+		if r, ok := m.GetKey(jinja2.KeyReasoningContent); ok && r.Kind() == jinja2.KindString {
 			reasoning = &r
 		}
 		callList := calls.Items()
@@ -1590,7 +1585,7 @@ func gemma4ToolResponses(msgs []*jinja2.Dict, a *jinja2.Arena) []*jinja2.Dict {
 		for ; i < len(msgs) && dictRole(msgs[i], "tool"); i++ {
 			cur := msgs[i]
 			resp := jinja2.None()
-			if c, ok := cur.GetStr("content"); ok {
+			if c, ok := cur.GetKey(jinja2.KeyContent); ok {
 				resp = c
 				if c.Kind() == jinja2.KindString {
 					if v, ok := llamacpp.JSONValue(str(c), a); ok {
@@ -1601,15 +1596,15 @@ func gemma4ToolResponses(msgs []*jinja2.Dict, a *jinja2.Arena) []*jinja2.Dict {
 			name := ""
 			if idx := len(responses); idx < len(callList) {
 				if tc := callList[idx].AsDict(); tc != nil {
-					if fn, ok := tc.GetStr("function"); ok && fn.AsDict() != nil {
-						if n, ok := fn.AsDict().GetStr("name"); ok && n.Kind() == jinja2.KindString {
+					if fn, ok := tc.GetKey(jinja2.KeyFunction); ok && fn.AsDict() != nil {
+						if n, ok := fn.AsDict().GetKey(jinja2.KeyName); ok && n.Kind() == jinja2.KindString {
 							name = str(n)
 						}
 					}
 				}
 			}
 			if name == "" {
-				if id, ok := cur.GetStr("tool_call_id"); ok && id.Kind() == jinja2.KindString {
+				if id, ok := cur.GetKey(jinja2.KeyToolCallID); ok && id.Kind() == jinja2.KindString {
 					name = str(id)
 				}
 			}
@@ -1618,9 +1613,9 @@ func gemma4ToolResponses(msgs []*jinja2.Dict, a *jinja2.Arena) []*jinja2.Dict {
 		var content *jinja2.Value
 		if i < len(msgs) && dictRole(msgs[i], "assistant") {
 			next := msgs[i]
-			nc, _ := next.GetStr("tool_calls")
+			nc, _ := next.GetKey(jinja2.KeyToolCalls)
 			hasCalls := nc.Kind() == jinja2.KindList && len(nc.Items()) > 0
-			c, _ := next.GetStr("content")
+			c, _ := next.GetKey(jinja2.KeyContent)
 			hasContent := (c.Kind() == jinja2.KindString && str(c) != "") || (c.Kind() == jinja2.KindList && len(c.Items()) > 0)
 			if !hasCalls && hasContent {
 				content = &c
@@ -1628,16 +1623,16 @@ func gemma4ToolResponses(msgs []*jinja2.Dict, a *jinja2.Arena) []*jinja2.Dict {
 			}
 		}
 		nm := a.NewDict(5)
-		nm.AddStr("role", jinja2.Str("assistant"))
-		nm.AddStr("tool_calls", a.NewList(callList))
+		nm.AddKey(jinja2.KeyRole, jinja2.Str("assistant"))
+		nm.AddKey(jinja2.KeyToolCalls, a.NewList(callList))
 		if len(responses) > 0 {
 			nm.AddStr("tool_responses", a.NewList(responses))
 		}
 		if content != nil {
-			nm.AddStr("content", *content)
+			nm.AddKey(jinja2.KeyContent, *content)
 		}
 		if reasoning != nil {
-			nm.AddStr("reasoning_content", *reasoning)
+			nm.AddKey(jinja2.KeyReasoningContent, *reasoning)
 		}
 		out = append(out, nm)
 	}
@@ -1656,12 +1651,12 @@ func sortDeepSeekToolResults(msgs []*jinja2.Dict) {
 	var resultRoom [8]*jinja2.Dict
 	order := orderRoom[:0]
 	for i := 0; i < len(msgs); {
-		calls, _ := msgs[i].GetStr("tool_calls")
+		calls, _ := msgs[i].GetKey(jinja2.KeyToolCalls)
 		if dictRole(msgs[i], "assistant") && calls.Kind() == jinja2.KindList && len(calls.Items()) > 0 {
 			order = order[:0]
 			for k, c := range calls.Items() {
 				if d := c.AsDict(); d != nil {
-					if id, ok := d.GetStr("id"); ok && id.Kind() == jinja2.KindString && str(id) != "" {
+					if id, ok := d.GetKey(jinja2.KeyID); ok && id.Kind() == jinja2.KindString && str(id) != "" {
 						order = append(order, callPlace{str(id), k})
 					}
 				}
@@ -1688,7 +1683,7 @@ func sortDeepSeekToolResults(msgs []*jinja2.Dict) {
 				results = append(results, msgs[p])
 			}
 			rank := func(m *jinja2.Dict) int {
-				if id, ok := m.GetStr("tool_call_id"); ok && id.Kind() == jinja2.KindString {
+				if id, ok := m.GetKey(jinja2.KeyToolCallID); ok && id.Kind() == jinja2.KindString {
 					for k := len(order) - 1; k >= 0; k-- {
 						if order[k].id == str(id) {
 							return order[k].place
@@ -1714,7 +1709,7 @@ type callPlace struct {
 
 // dictRole reports whether a message's role is role.
 func dictRole(m *jinja2.Dict, role string) bool {
-	r, _ := m.GetStr("role")
+	r, _ := m.GetKey(jinja2.KeyRole)
 	return jinja2.EqStr(r, role)
 }
 

@@ -415,9 +415,9 @@ func toolDict(t *tmplgen.Template, a *jinja2.Arena, tool jinja2.Value) (jinja2.V
 		return jinja2.Value{}, refused(t, "tools.function.parameters: Input should be a valid dictionary")
 	}
 	fn := a.NewDict(5)
-	fn.AddStr("name", name)
-	fn.AddStr("description", noneIfUndefined(desc))
-	fn.AddStr("parameters", noneIfUndefined(params))
+	fn.AddKey(jinja2.KeyName, name)
+	fn.AddKey(jinja2.KeyDescription, noneIfUndefined(desc))
+	fn.AddKey(jinja2.KeyParameters, noneIfUndefined(params))
 	if strict, _ := get(f, "strict"); !isNone(strict) {
 		fn.AddStr("strict", jinja2.Bool(strict.Truthy()))
 	}
@@ -430,8 +430,8 @@ func toolDict(t *tmplgen.Template, a *jinja2.Arena, tool jinja2.Value) (jinja2.V
 		fn.AddStr("defer_loading", jinja2.Bool(defer_.Truthy()))
 	}
 	out := a.NewDict(3)
-	out.AddStr("type", jinja2.Str("function"))
-	out.AddStr("function", jinja2.DictValue(fn))
+	out.AddKey(jinja2.KeyType, jinja2.Str("function"))
+	out.AddKey(jinja2.KeyFunction, jinja2.DictValue(fn))
 	if !isNone(outer) {
 		out.AddStr("defer_loading", jinja2.Bool(outer.Truthy()))
 	}
@@ -609,8 +609,8 @@ func validPart(t *tmplgen.Template, a *jinja2.Arena, p jinja2.Value) (jinja2.Val
 		return jinja2.Value{}, refused(t, "messages.content.text: Input should be a valid string")
 	}
 	d := a.NewDict(2)
-	d.AddStr("text", text)
-	d.AddStr("type", jinja2.Str("text"))
+	d.AddKey(jinja2.KeyText, text)
+	d.AddKey(jinja2.KeyType, jinja2.Str("text"))
 	return jinja2.DictValue(d), nil
 }
 
@@ -631,12 +631,12 @@ func validToolCall(t *tmplgen.Template, a *jinja2.Arena, c jinja2.Value) (jinja2
 		return jinja2.Value{}, refused(t, "messages.tool_calls.type: Input should be 'function'")
 	}
 	fn := a.NewDict(2)
-	fn.AddStr("arguments", args)
-	fn.AddStr("name", name)
+	fn.AddKey(jinja2.KeyArguments, args)
+	fn.AddKey(jinja2.KeyName, name)
 	out := a.NewDict(3)
-	out.AddStr("id", id)
-	out.AddStr("function", jinja2.DictValue(fn))
-	out.AddStr("type", jinja2.Str("function"))
+	out.AddKey(jinja2.KeyID, id)
+	out.AddKey(jinja2.KeyFunction, jinja2.DictValue(fn))
+	out.AddKey(jinja2.KeyType, jinja2.Str("function"))
 	return jinja2.DictValue(out), nil
 }
 
@@ -654,7 +654,7 @@ const billingHeader = "x-anthropic-billing-header"
 // then the fields of its role.
 func parseMessage(t *tmplgen.Template, a *jinja2.Arena, m *jinja2.Dict, openAI bool) (*jinja2.Dict, error) {
 	r := role(m)
-	content, _ := m.GetStr("content")
+	content, _ := m.GetKey(jinja2.KeyContent)
 	var items []jinja2.Value
 	var one [1]jinja2.Value
 	switch content.Kind() {
@@ -681,12 +681,12 @@ func parseMessage(t *tmplgen.Template, a *jinja2.Arena, m *jinja2.Dict, openAI b
 			// a text or refusal part without text
 		case openAI:
 			d := a.NewDict(2)
-			d.AddStr("type", jinja2.Str(typ))
+			d.AddKey(jinja2.KeyType, jinja2.Str(typ))
 			if typ == "tool_reference" {
 				nonText = true
-				d.AddStr("name", text)
+				d.AddKey(jinja2.KeyName, text)
 			} else {
-				d.AddStr("text", text)
+				d.AddKey(jinja2.KeyText, text)
 			}
 			parts = append(parts, jinja2.DictValue(d))
 		case text.Truthy():
@@ -695,24 +695,24 @@ func parseMessage(t *tmplgen.Template, a *jinja2.Arena, m *jinja2.Dict, openAI b
 	}
 	// each key is added once (AddStr), a tool's content replaced (SetStr)
 	out := a.NewDict(4) // an assistant's tool calls and reasoning move it out of a
-	out.AddStr("role", jinja2.Str(r))
+	out.AddKey(jinja2.KeyRole, jinja2.Str(r))
 	if openAI {
-		out.AddStr("content", a.NewList(parts))
+		out.AddKey(jinja2.KeyContent, a.NewList(parts))
 	} else {
-		out.AddStr("content", jinja2.Str(strings.Join(texts, "\n")))
+		out.AddKey(jinja2.KeyContent, jinja2.Str(strings.Join(texts, "\n")))
 	}
 	switch r {
 	case "assistant":
-		if calls, ok := m.GetStr("tool_calls"); ok && !isNone(calls) {
-			out.AddStr("tool_calls", jinja2.ListOf(slices.Clone(calls.Items())))
+		if calls, ok := m.GetKey(jinja2.KeyToolCalls); ok && !isNone(calls) {
+			out.AddKey(jinja2.KeyToolCalls, jinja2.ListOf(slices.Clone(calls.Items())))
 		}
 		if reasoning, _ := m.GetStr("reasoning"); !isNone(reasoning) {
 			out.AddStr("reasoning", reasoning)
-			out.AddStr("reasoning_content", reasoning)
+			out.AddKey(jinja2.KeyReasoningContent, reasoning)
 		}
 	case "tool":
-		if id, ok := m.GetStr("tool_call_id"); ok {
-			out.AddStr("tool_call_id", id)
+		if id, ok := m.GetKey(jinja2.KeyToolCallID); ok {
+			out.AddKey(jinja2.KeyToolCallID, id)
 		}
 		if openAI && !nonText {
 			// a tool's text parts are joined back into a str
@@ -724,8 +724,8 @@ func parseMessage(t *tmplgen.Template, a *jinja2.Arena, m *jinja2.Dict, openAI b
 			out.SetStr("content", jinja2.Str(strings.Join(joined, "\n")))
 		}
 	}
-	if name, _ := m.GetStr("name"); name.Kind() == jinja2.KindString {
-		out.AddStr("name", name)
+	if name, _ := m.GetKey(jinja2.KeyName); name.Kind() == jinja2.KindString {
+		out.AddKey(jinja2.KeyName, name)
 	}
 	if task, _ := m.GetStr("task"); task.Kind() == jinja2.KindString {
 		out.AddStr("task", task)
@@ -814,7 +814,7 @@ func parsePart(t *tmplgen.Template, p jinja2.Value) (text jinja2.Value, typ stri
 // object, or nothing).
 func postprocess(conv []*jinja2.Dict) {
 	for _, m := range conv {
-		calls, ok := m.GetStr("tool_calls")
+		calls, ok := m.GetKey(jinja2.KeyToolCalls)
 		if role(m) != "assistant" || !ok || calls.Kind() != jinja2.KindList {
 			continue
 		}
@@ -866,7 +866,7 @@ func consolidateSystem(conv []*jinja2.Dict) []*jinja2.Dict {
 		if i > 0 || len(contents) > 0 {
 			needs = true
 		}
-		c, _ := m.GetStr("content")
+		c, _ := m.GetKey(jinja2.KeyContent)
 		text := str(c)
 		if c.Kind() == jinja2.KindList {
 			var parts []string
@@ -934,7 +934,7 @@ func (kw kwargs) merge(k string, v jinja2.Value) kwargs {
 }
 
 func role(m *jinja2.Dict) string {
-	r, _ := m.GetStr("role")
+	r, _ := m.GetKey(jinja2.KeyRole)
 	return str(r)
 }
 

@@ -73,6 +73,9 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 			}
 		}
 		if !jinja2.MayBeDictAttribute(x.Name) {
+			if k, ok := jinja2.KeyOf(x.Name); ok {
+				return g.op("ItemAttrKey").Call(g.value(x.X), rt(keyConsts[k]))
+			}
 			return g.op("ItemAttr").Call(g.value(x.X), jen.Lit(x.Name))
 		}
 		return g.op("Attr").Call(g.value(x.X), jen.Lit(x.Name))
@@ -80,6 +83,9 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		if k, ok := x.Key.(*ir.Const); ok {
 			switch kv := k.Value.(type) {
 			case string:
+				if k, ok := jinja2.KeyOf(kv); ok {
+					return g.op("ItemStrKey").Call(g.value(x.X), rt(keyConsts[k]))
+				}
 				return g.op("ItemStr").Call(g.value(x.X), jen.Lit(kv))
 			case *big.Int:
 				if kv.IsInt64() {
@@ -261,13 +267,22 @@ func (g *gen) op(name string) *jen.Statement {
 // llamaVariants are the runtime functions and Value methods that have a variant with
 // llama.cpp's semantics, llamacpp.NAME (see package llamacpp).
 var llamaVariants = map[string]bool{
-	"Attr": true, "ItemAttr": true, "Item": true, "ItemStr": true, "ItemInt": true,
+	"Attr": true, "ItemAttr": true, "ItemAttrKey": true, "Item": true, "ItemStr": true, "ItemStrKey": true, "ItemInt": true,
 	"Add": true, "Sum": true, "Concat": true, "WriteConcat": true, "And": true, "Or": true,
 	"In": true, "NotIn": true, "InStrs": true,
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
 	"Sub": true, "Mul": true, "Div": true, "FloorDiv": true, "Mod": true, "Pow": true,
 	"Lt": true, "Le": true, "Gt": true, "Ge": true, "Eq": true, "Ne": true,
 	"StrftimeNow": true, "Unpack": true, "NewNamespace": true, "Range": true,
+}
+
+// keyConsts are the names of the jinja2.Key constants, by Key: a lookup of one of
+// their names as a constant compiles to a call that passes the Key (ItemAttrKey,
+// ItemStrKey), which a dict finds without comparing its keys.
+var keyConsts = [...]string{
+	"KeyRole", "KeyContent", "KeyType", "KeyText", "KeyName", "KeyID", "KeyFunction",
+	"KeyArguments", "KeyToolCalls", "KeyToolCallID", "KeyReasoningContent", "KeyDescription",
+	"KeyParameters", "KeyProperties", "KeyRequired", "KeyEnum",
 }
 
 // logicFuncs are the runtime functions of and and or, which give one of their operands.

@@ -23,6 +23,7 @@ import (
 	"go/parser"
 	"go/token"
 	"log"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -202,6 +203,7 @@ func parsePackage(dir string) (*implPackage, error) {
 // facade returns the source of the facade package pkgName for the declarations of the
 // implementation at importPath that names holds.
 func facade(pkgName, importPath string, p *implPackage, names map[string]bool) ([]byte, error) {
+	names = withSignatureTypes(p, names)
 	var selected []string
 	for name := range p.decls {
 		if names[name] {
@@ -254,6 +256,27 @@ func facade(pkgName, importPath string, p *implPackage, names map[string]bool) (
 		return nil, fmt.Errorf("formatting the facade: %w\n%s", err, b.Bytes())
 	}
 	return src, nil
+}
+
+// withSignatureTypes returns names with the implementation's types that the signatures
+// of its functions among names name: the facade declares them too, so that code that
+// calls such a function (the llama.cpp facade's functions) can name their types.
+func withSignatureTypes(p *implPackage, names map[string]bool) map[string]bool {
+	out := maps.Clone(names)
+	for name, d := range p.decls {
+		if d.kind != "func" || !names[name] {
+			continue
+		}
+		ast.Inspect(d.fn.Type, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if t, ok := p.decls[id.Name]; ok && t.kind == "type" {
+					out[id.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // writeMethodBodies writes a function that takes the method values of the methods of

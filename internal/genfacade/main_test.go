@@ -41,13 +41,18 @@ func TestUpToDate(t *testing.T) {
 
 // TestOnlyGenerated: a facade package holds its doc and its generated file, and the
 // generated file declares only names the code generator writes (a literal of its
-// source), calling the implementation for each.
+// source), calling the implementation for each, and the types their signatures name.
 func TestOnlyGenerated(t *testing.T) {
-	names, err := literals("../codegen")
+	literal, err := literals("../codegen")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range facades {
+		impl, err := parsePackage(f.impl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := withSignatureTypes(impl, literal)
 		name := filepath.Base(f.dir)
 		entries, err := os.ReadDir(f.dir)
 		if err != nil {

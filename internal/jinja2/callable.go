@@ -396,7 +396,7 @@ func dictFromArgs(name string, args []Value, kwargs []Kwarg, d *Dict) {
 	if len(args) > 1 {
 		throw(TypeError, "%s expected at most 1 argument, got %d", name, len(args))
 	}
-	if d.half < len(kwargs) {
+	if int(d.half) < len(kwargs) {
 		d.init(len(kwargs))
 	}
 	if len(args) == 1 {

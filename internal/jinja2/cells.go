@@ -65,6 +65,7 @@ func (c *cellChunks) listOver(kind Kind, items []Value) Value {
 
 // newDict returns an empty dict with room for n entries.
 func (c *cellChunks) newDict(n int) *Dict {
+	checkDictSize(n)
 	cells := c.take(dictCells + 2*n)
 	dict := dictIn(cells)
 	dict.setSlots(cells[dictCells:])
@@ -75,16 +76,27 @@ func (c *cellChunks) newDict(n int) *Dict {
 // distinct when distinct is true: a dict of fewer than indexThreshold such entries takes
 // them as they are, others go through Dict.Set, which keeps the first place and the last
 // value of a key given twice, as Python does, and indexes a large dict.
-func (c *cellChunks) dictOf(entries []Value, distinct bool) Value {
+func (c *cellChunks) dictOf(entries []Value, distinct, interned bool) Value {
 	n := len(entries) / 2
 	dict := c.newDict(n)
 	if n < indexThreshold && distinct {
 		kv := dict.slots()
 		vals, keys := kv[:n], kv[n:]
+		var known knownKeys
+		plain := true // every str key is one of plainWords
 		for k := range keys {
-			keys[k], vals[k] = entries[2*k], entries[2*k+1]
+			key := entries[2*k]
+			keys[k], vals[k] = key, entries[2*k+1]
+			if id, ok := plainKey(key); ok {
+				known = known.with(id, k)
+			} else {
+				plain = plain && key.kind() != KindString
+			}
 		}
-		dict.n = n
+		dict.n, dict.known = int32(n), known
+		if !plain && !interned {
+			dict.known = known.unsure() // a str key may be a Key that is not one of plainWords
+		}
 		return DictValue(dict)
 	}
 	for k := 0; k < len(entries); k += 2 {
@@ -131,10 +143,10 @@ func (a *Arena) NewList(items []Value) Value { return a.cells.newList(items) }
 
 // CopyDict returns a shallow copy of d made in a, with room for extra entries more.
 func (a *Arena) CopyDict(d *Dict, extra int) *Dict {
-	c := a.NewDict(d.n + extra)
+	c := a.NewDict(d.Len() + extra)
 	copy(c.slots(), d.vals())
 	copy(c.slots()[c.half:], d.keys())
-	c.n = d.n
+	c.n, c.known = d.n, d.known
 	if c.n >= indexThreshold {
 		c.buildIndex()
 	}

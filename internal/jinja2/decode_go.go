@@ -124,7 +124,7 @@ func (c *converter) push(key, v Value) { c.pairs.push2(key, v) }
 
 // dict returns a dict of the entries pushed since mark, and pops them. Their keys are
 // distinct strs (a struct's fields, a map's keys, a chat type's keys).
-func (c *converter) dict(mark int) Value { return c.cells.dictOf(c.pairs.pop(mark), true) }
+func (c *converter) dict(mark int) Value { return c.cells.dictOf(c.pairs.pop(mark), true, true) }
 
 // list returns a list of the items pushed (with c.pairs.push) since mark, and pops
 // them.

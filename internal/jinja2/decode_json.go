@@ -458,7 +458,7 @@ func (d *decoder) object(i int) (Value, int) {
 	}
 	d.depth--
 	entries := d.items.pop(base)
-	return d.cells.dictOf(entries, len(entries) < 2*indexThreshold && distinctKeys(entries)), i
+	return d.cells.dictOf(entries, len(entries) < 2*indexThreshold && distinctKeys(entries), true), i
 }
 
 // distinctKeys reports whether no two of the keys of entries (key, value, key, value...),

@@ -16,16 +16,18 @@ func NewDict(n int) *Dict {
 // init empties the dict and gives it room for n entries, keys and values in one
 // allocation.
 func (d *Dict) init(n int) {
+	checkDictSize(n)
 	var kv []Value
 	if n > 0 {
 		kv = make([]Value, 2*n)
 	}
 	d.setSlots(kv)
-	d.n = 0
+	d.n, d.known = 0, 0
 }
 
 // grow moves the entries to storage for n.
 func (d *Dict) grow(n int) {
+	checkDictSize(n)
 	kv := make([]Value, 2*n)
 	copy(kv, d.vals())
 	copy(kv[n:], d.keys())
@@ -39,11 +41,11 @@ func DictOf(kv ...Value) Value {
 		checkHashable(kv[i])
 	}
 	var c cellChunks // the dict and its entries: one allocation
-	return c.dictOf(kv[:len(kv)&^1], false)
+	return c.dictOf(kv[:len(kv)&^1], false, false)
 }
 
 // Len returns the number of entries.
-func (d *Dict) Len() int { return d.n }
+func (d *Dict) Len() int { return int(d.n) }
 
 // Keys returns the keys in order (shared, not copied).
 func (d *Dict) Keys() []Value { return d.keys() }
@@ -93,7 +95,7 @@ func sharedDicts(list Value, ds []*Dict) ([]Value, bool) {
 
 // KeysAre reports whether the keys of d are keys, in that order.
 func (d *Dict) KeysAre(keys ...string) bool {
-	if d == nil || d.n != len(keys) {
+	if d == nil || int(d.n) != len(keys) {
 		return false
 	}
 	for i, k := range d.keys() {
@@ -109,7 +111,7 @@ func (d *Dict) Clear() {
 	if d.n > 0 {
 		clear(d.slots()[:d.half+d.n]) // the values and the keys, in one call
 	}
-	d.n, d.index = 0, nil
+	d.n, d.index, d.known = 0, nil, 0
 }
 
 // Truncate removes the entries after the first n (at most Len) in place, as Clear
@@ -122,7 +124,8 @@ func (d *Dict) Truncate(n int) {
 	}
 	clear(d.vals()[n:])
 	clear(d.keys()[n:])
-	d.n = n
+	d.n = int32(n)
+	d.noteKeys()
 }
 
 // Has reports whether key is in the dict.
@@ -141,7 +144,8 @@ func (d *Dict) Delete(key Value) {
 	d.init(len(keys) - 1) // new storage, with room for the rest
 	for j := range keys {
 		if j != i {
-			d.setEntry(d.n, keys[j], vals[j])
+			d.setEntry(int(d.n), keys[j], vals[j])
+			d.noteKey(int(d.n), keys[j], false)
 			d.n++
 		}
 	}
@@ -157,25 +161,27 @@ func (d *Dict) Set(key, v Value) {
 		d.slots()[i] = v
 		return
 	}
-	d.appendEntry(key, v)
+	d.appendEntry(key, v, false)
 }
 
 // AddStr adds the entry key: v at the end of a dict that does not have key (one built
 // from distinct keys), without looking for it as SetStr does.
-func (d *Dict) AddStr(key string, v Value) { d.appendEntry(Str(key), v) }
+func (d *Dict) AddStr(key string, v Value) { d.appendEntry(Str(key), v, false) }
 
-// appendEntry adds the entry key: v, key not in d, and indexes it.
-func (d *Dict) appendEntry(key, v Value) {
-	n := d.n
-	if n == d.half {
+// appendEntry adds the entry key: v, key not in d, and indexes it; interned says that
+// key, when a str, was interned (internStr).
+func (d *Dict) appendEntry(key, v Value, interned bool) {
+	n := int(d.n)
+	if n == int(d.half) {
 		d.grow(max(4, 2*n))
 	}
 	d.setEntry(n, key, v)
-	d.n = n + 1
+	d.noteKey(n, key, interned)
+	d.n = int32(n + 1)
 	switch {
 	case d.index != nil:
 		if key.kind() == KindString {
-			d.index[key.str()] = d.n - 1
+			d.index[key.str()] = n
 		}
 	case d.n >= indexThreshold:
 		d.buildIndex()
@@ -184,7 +190,7 @@ func (d *Dict) appendEntry(key, v Value) {
 
 // buildIndex indexes the str keys of a large dict.
 func (d *Dict) buildIndex() {
-	d.index = make(map[string]int, d.n*2)
+	d.index = make(map[string]int, 2*int(d.n))
 	for i, k := range d.keys() {
 		if k.kind() == KindString {
 			d.index[k.str()] = i
@@ -194,7 +200,7 @@ func (d *Dict) buildIndex() {
 
 // Copy returns a shallow copy.
 func (d *Dict) Copy() *Dict {
-	c := NewDict(d.n)
+	c := NewDict(d.Len())
 	vals := d.vals()
 	for i, k := range d.keys() {
 		c.Set(k, vals[i])

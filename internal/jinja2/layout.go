@@ -243,23 +243,37 @@ type Dict struct {
 	// a Dict is two Values' size and a decoded dict is stored with its entries
 	// (cellChunks.newDict).
 	kv    unsafe.Pointer
-	n     int            // how many entries there are
+	n     int32          // how many entries there are
+	half  int32          // room for half entries
 	index map[string]int // position of each str key; built when the dict grows large
-	half  int            // room for half entries
+	known knownKeys      // where its Keys are
 }
 
-// slots returns the storage: values, then keys.
-func (d *Dict) slots() []Value { return unsafe.Slice((*Value)(d.kv), 2*d.half) }
+// maxDictEntries is the most entries a dict holds.
+const maxDictEntries = 1<<31 - 1
 
-// setSlots makes kv, of an even length, the dict's storage: room for len(kv)/2 entries,
-// of which the first d.n are the dict's (kv holds them where slots says).
-func (d *Dict) setSlots(kv []Value) { d.kv, d.half = unsafe.Pointer(unsafe.SliceData(kv)), len(kv)/2 }
+// slots returns the storage: values, then keys.
+func (d *Dict) slots() []Value { return unsafe.Slice((*Value)(d.kv), 2*int(d.half)) }
+
+// setSlots makes kv, of an even length, the dict's storage: room for len(kv)/2 entries
+// (at most maxDictEntries: see checkDictSize), of which the first d.n are the dict's (kv
+// holds them where slots says).
+func (d *Dict) setSlots(kv []Value) {
+	d.kv, d.half = unsafe.Pointer(unsafe.SliceData(kv)), int32(len(kv)/2)
+}
+
+// checkDictSize raises a LimitError for storage of more than maxDictEntries entries.
+func checkDictSize(n int) {
+	if n > maxDictEntries {
+		throw(LimitError, "a dict of more than %d entries", maxDictEntries)
+	}
+}
 
 // setEntry stores key and its value v as entry i, which the storage has room for
 // (i < half): appendEntry's store, without the checks of a slice's bounds.
 func (d *Dict) setEntry(i int, key, v Value) {
 	*(*Value)(unsafe.Add(d.kv, uintptr(i)*cell)) = v
-	*(*Value)(unsafe.Add(d.kv, uintptr(d.half+i)*cell)) = key
+	*(*Value)(unsafe.Add(d.kv, uintptr(int(d.half)+i)*cell)) = key
 }
 
 // keys returns the keys in order, capped so that an append copies them.
@@ -289,9 +303,9 @@ func (d *Dict) findStr(key string) int {
 		}
 		return -1
 	}
-	keys := unsafe.Add(d.kv, d.half*int(cell))
+	keys := unsafe.Add(d.kv, int(d.half)*int(cell))
 	unboxed := uint64(KindString)<<kindShift | uint64(len(key)) // an unboxed str of key's length
-	for i := 0; i < d.n; i++ {
+	for i := 0; i < int(d.n); i++ {
 		k := (*Value)(unsafe.Add(keys, i*int(cell)))
 		if k.w&^unboxedFlags == unboxed {
 			if sameBytes(k, key) || k.text() == key {
@@ -303,6 +317,9 @@ func (d *Dict) findStr(key string) int {
 	}
 	return -1
 }
+
+// entry returns the value at position i < d.Len(), without a slice's checks.
+func (d *Dict) entry(i uint) Value { return *(*Value)(unsafe.Add(d.kv, i*uint(cell))) }
 
 // Get returns the value of key.
 func (d *Dict) Get(key Value) (Value, bool) {

@@ -43,6 +43,21 @@ func ItemAttr(v jinja2.Value, name string) jinja2.Value {
 	return jinja2.ItemAttr(v, name)
 }
 
+// ItemAttrKey is ItemAttr(v, k.String()), found at once in a dict (jinja2.Key).
+func ItemAttrKey(v jinja2.Value, k jinja2.Key) jinja2.Value {
+	if x, ok := v.RecordedKey(k); ok && x.Kind() != jinja2.KindUndefined {
+		return x
+	}
+	if d := v.AsDict(); d != nil {
+		// no Key is a dict's builtin (TestKeysAreNoBuiltins)
+		if x, ok := d.GetKey(k); ok && x.Kind() != jinja2.KindUndefined {
+			return x
+		}
+		return jinja2.Undefined(k.String())
+	}
+	return ItemAttr(v, k.String())
+}
+
 // member is v.name where llama.cpp's engine differs from Jinja2's (ok false elsewhere):
 // the members of a number or an undefined value are its builtins, as functions (not
 // real, imag, numerator...; another name of an undefined value is undefined), a loop
@@ -173,6 +188,14 @@ func ItemStr(v jinja2.Value, key string) jinja2.Value {
 		return objectItem(v, key)
 	}
 	return v.ItemStr(key)
+}
+
+// ItemStrKey is ItemStr(v, k.String()), found at once in a dict (jinja2.Key).
+func ItemStrKey(v jinja2.Value, k jinja2.Key) jinja2.Value {
+	if v.Kind() == jinja2.KindDict {
+		return ItemAttrKey(v, k) // objectItem's answer: no Key is a dict's builtin
+	}
+	return ItemStr(v, k.String())
 }
 
 // noMembers fails for a function, which has no member at all in llama.cpp's engine (its

@@ -47,9 +47,9 @@ func renderModelChatml(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
 		w.WriteString("<|im_start|>")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "role"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("\n")
-		jinja2.WriteStr(w, jinja2.ItemStr(message, "content"))
+		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("<|im_end|>\n")
 	}
 	w.WriteString("<|im_start|>assistant\n")
@@ -66,9 +66,9 @@ func renderModelChatmlLlama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
 		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "role"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
 		w.WriteString("\n")
-		llamacpp.WriteStr(w, llamacpp.ItemStr(message, "content"))
+		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 		w.WriteString("<|im_end|>\n")
 	}
 	w.WriteString("<|im_start|>assistant\n")

@@ -46,13 +46,13 @@ func renderErrors(w *jinja2.Writer) {
 	// errors.jinja:3:1 {%- for m in messages -%}
 	for _, m := range jinja2.Iterate(w, messages) {
 		// errors.jinja:4:1 {%- if m.role not in ['user', 'assistant', 'system'] %}
-		mRole := jinja2.ItemAttr(m, "role")
+		mRole := jinja2.ItemAttrKey(m, jinja2.KeyRole)
 		if !jinja2.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
 			jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
-		jinja2.WriteAdd(w, mRole, jinja2.Lit(": "), jinja2.ItemAttr(m, "content"))
+		jinja2.WriteAdd(w, mRole, jinja2.Lit(": "), jinja2.ItemAttrKey(m, jinja2.KeyContent))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}
@@ -74,13 +74,13 @@ func renderErrorsLlama(w *jinja2.Writer) {
 	// errors.jinja:3:1 {%- for m in messages -%}
 	for _, m := range llamacpp.Iterate(w, messages) {
 		// errors.jinja:4:1 {%- if m.role not in ['user', 'assistant', 'system'] %}
-		mRole := llamacpp.ItemAttr(m, "role")
+		mRole := llamacpp.ItemAttrKey(m, jinja2.KeyRole)
 		if !llamacpp.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
 			llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
-		llamacpp.WriteAdd(w, llamacpp.ItemAttr(m, "role"), jinja2.Lit(": "), llamacpp.ItemAttr(m, "content"))
+		llamacpp.WriteAdd(w, llamacpp.ItemAttrKey(m, jinja2.KeyRole), jinja2.Lit(": "), llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}

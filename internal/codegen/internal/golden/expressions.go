@@ -48,7 +48,7 @@ func renderExpressions(w *jinja2.Writer) {
 	}
 	// expressions.jinja:3:1 {{ last.content if last else 'nothing' }}
 	if last.Truthy() {
-		jinja2.Write(w, jinja2.ItemAttr(last, "content"))
+		jinja2.Write(w, jinja2.ItemAttrKey(last, jinja2.KeyContent))
 	} else {
 		w.WriteString("nothing")
 	}
@@ -205,7 +205,7 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	}
 	// expressions.jinja:3:1 {{ last.content if last else 'nothing' }}
 	if llamacpp.Truthy(last) {
-		llamacpp.Write(w, llamacpp.ItemAttr(last, "content"))
+		llamacpp.Write(w, llamacpp.ItemAttrKey(last, jinja2.KeyContent))
 	} else {
 		w.WriteString("nothing")
 	}

@@ -41,7 +41,7 @@ func renderLoops(w *jinja2.Writer) {
 	var loop jinja2.Loop
 	for loop.Start(w, messages, func(item jinja2.Value) bool {
 		m := item
-		return !jinja2.EqStr(jinja2.ItemAttr(m, "role"), "system")
+		return !jinja2.EqStr(jinja2.ItemAttrKey(m, jinja2.KeyRole), "system")
 	}); loop.Next(); {
 		m := loop.Item()
 		// loops.jinja:3:1 {{ loop.index }}
@@ -51,7 +51,7 @@ func renderLoops(w *jinja2.Writer) {
 		jinja2.Write(w, loop.Length())
 		w.WriteString(" ")
 		// loops.jinja:3:36 {{ m.role }}
-		jinja2.Write(w, jinja2.ItemAttr(m, "role"))
+		jinja2.Write(w, jinja2.ItemAttrKey(m, jinja2.KeyRole))
 		// loops.jinja:3:48 {% if loop.first %}
 		if loop.First().Truthy() {
 			w.WriteString(" (first)")
@@ -62,7 +62,7 @@ func renderLoops(w *jinja2.Writer) {
 		}
 		w.WriteString(": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttr(m, "content"), nil, nil))
+		jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttrKey(m, jinja2.KeyContent), nil, nil))
 		iterated = true
 	}
 	if !iterated {
@@ -128,7 +128,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 	var loop jinja2.Loop
 	for loop.Start(w, llamacpp.Iterable(messages), func(item jinja2.Value) bool {
 		m := item
-		return !jinja2.EqStr(llamacpp.ItemAttr(m, "role"), "system")
+		return !jinja2.EqStr(llamacpp.ItemAttrKey(m, jinja2.KeyRole), "system")
 	}); loop.Next(); {
 		m := loop.Item()
 		// loops.jinja:3:1 {{ loop.index }}
@@ -138,7 +138,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 		llamacpp.Write(w, loop.Length())
 		w.WriteString(" ")
 		// loops.jinja:3:36 {{ m.role }}
-		llamacpp.Write(w, llamacpp.ItemAttr(m, "role"))
+		llamacpp.Write(w, llamacpp.ItemAttrKey(m, jinja2.KeyRole))
 		// loops.jinja:3:48 {% if loop.first %}
 		if llamacpp.Truthy(loop.First()) {
 			w.WriteString(" (first)")
@@ -149,7 +149,7 @@ func renderLoopsLlama(w *jinja2.Writer) {
 		}
 		w.WriteString(": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttr(m, "content"), nil, nil))
+		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(m, jinja2.KeyContent), nil, nil))
 		iterated = true
 	}
 	if !iterated {

@@ -79,9 +79,9 @@ func renderMacros(w *jinja2.Writer) {
 	// macros.jinja:14:1 {%- for m in messages -%}
 	for _, m := range jinja2.Iterate(w, messages) {
 		// macros.jinja:15:1 {{ header(m.role) }}
-		renderMacros_header(w, jinja2.ItemAttr(m, "role"), jinja2.Missing())
+		renderMacros_header(w, jinja2.ItemAttrKey(m, jinja2.KeyRole), jinja2.Missing())
 		// macros.jinja:15:21 {{ m.content }}
-		jinja2.Write(w, jinja2.ItemAttr(m, "content"))
+		jinja2.Write(w, jinja2.ItemAttrKey(m, jinja2.KeyContent))
 		w.WriteString("\n")
 		// macros.jinja:16:1 {% call wrap('b') %}
 		w.Write(jinja2.Call(wrap, []jinja2.Value{jinja2.Lit("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
@@ -89,7 +89,7 @@ func renderMacros(w *jinja2.Writer) {
 			Name:      "caller",
 		}, func(_ []jinja2.Value) {
 			// macros.jinja:16:21 {{ m.role | upper }}
-			jinja2.Write(w, jinja2.FilterUpper(jinja2.ItemAttr(m, "role")))
+			jinja2.Write(w, jinja2.FilterUpper(jinja2.ItemAttrKey(m, jinja2.KeyRole)))
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
@@ -186,9 +186,9 @@ func renderMacrosLlama(w *jinja2.Writer) {
 	// macros.jinja:14:1 {%- for m in messages -%}
 	for _, m := range llamacpp.Iterate(w, messages) {
 		// macros.jinja:15:1 {{ header(m.role) }}
-		renderMacros_headerLlama(w, llamacpp.ItemAttr(m, "role"), jinja2.Missing())
+		renderMacros_headerLlama(w, llamacpp.ItemAttrKey(m, jinja2.KeyRole), jinja2.Missing())
 		// macros.jinja:15:21 {{ m.content }}
-		llamacpp.Write(w, llamacpp.ItemAttr(m, "content"))
+		llamacpp.Write(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 		w.WriteString("\n")
 		// macros.jinja:16:1 {% call wrap('b') %}
 		w.Write(jinja2.Call(wrap, []jinja2.Value{jinja2.Lit("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
@@ -197,7 +197,7 @@ func renderMacrosLlama(w *jinja2.Writer) {
 			Name:      "caller",
 		}, func(_ []jinja2.Value) {
 			// macros.jinja:16:21 {{ m.role | upper }}
-			llamacpp.Write(w, llamacpp.FilterUpper(llamacpp.ItemAttr(m, "role")))
+			llamacpp.Write(w, llamacpp.FilterUpper(llamacpp.ItemAttrKey(m, jinja2.KeyRole)))
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}

@@ -56,7 +56,7 @@ func renderScopes(w *jinja2.Writer) {
 		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
 		nsCount = jinja2.Add(nsCount, jinja2.SmallInt(1))
 		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
-		nsRoles = jinja2.Add(nsRoles, jinja2.NewList(jinja2.ItemAttr(m, "role")))
+		nsRoles = jinja2.Add(nsRoles, jinja2.NewList(jinja2.ItemAttrKey(m, jinja2.KeyRole)))
 	}
 	w.WriteString("count=")
 	// scopes.jinja:9:7 {{ count }}
@@ -74,7 +74,7 @@ func renderScopes(w *jinja2.Writer) {
 	for _, m := range jinja2.Iterate(w, messages) {
 		w.WriteString("[")
 		// scopes.jinja:10:40 {{ m.role }}
-		jinja2.Write(w, jinja2.ItemAttr(m, "role"))
+		jinja2.Write(w, jinja2.ItemAttrKey(m, jinja2.KeyRole))
 		w.WriteString("]")
 	}
 	// scopes.jinja:10:1 {% set block %}
@@ -112,7 +112,7 @@ func renderScopes(w *jinja2.Writer) {
 	w.WriteString("first=")
 	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
 	if jinja2.IsDefined(first) {
-		jinja2.Write(w, jinja2.ItemAttr(first, "role"))
+		jinja2.Write(w, jinja2.ItemAttrKey(first, jinja2.KeyRole))
 	} else {
 		w.WriteString("none")
 	}
@@ -153,7 +153,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
 		nsCount = llamacpp.Add(nsCount, jinja2.SmallInt(1))
 		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
-		nsRoles = llamacpp.Add(nsRoles, jinja2.NewList(llamacpp.ItemAttr(m, "role")))
+		nsRoles = llamacpp.Add(nsRoles, jinja2.NewList(llamacpp.ItemAttrKey(m, jinja2.KeyRole)))
 	}
 	w.WriteString("count=")
 	// scopes.jinja:9:7 {{ count }}
@@ -171,7 +171,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 	for _, m := range llamacpp.Iterate(w, messages) {
 		w.WriteString("[")
 		// scopes.jinja:10:40 {{ m.role }}
-		llamacpp.Write(w, llamacpp.ItemAttr(m, "role"))
+		llamacpp.Write(w, llamacpp.ItemAttrKey(m, jinja2.KeyRole))
 		w.WriteString("]")
 	}
 	// scopes.jinja:10:1 {% set block %}
@@ -210,7 +210,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 	w.WriteString("first=")
 	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
 	if llamacpp.IsDefined(first) {
-		llamacpp.Write(w, llamacpp.ItemAttr(first, "role"))
+		llamacpp.Write(w, llamacpp.ItemAttrKey(first, jinja2.KeyRole))
 	} else {
 		w.WriteString("none")
 	}
