@@ -124,8 +124,9 @@ func itemKeyMiss(v Value, k Key, attr bool) Value {
 }
 
 // knownKeys are where a dict's Keys are: four bits for each, the k-th four for Key k: 0
-// when the dict lacks the key, 1 + its position when that is below knownBeyond-1,
-// knownBeyond when it is further (a lookup looks for it).
+// when the dict lacks the key, 1 + its position when that is below knownBeyond-1, and
+// knownBeyond when it is further or when the dict may hold it under a str that is not
+// one of plainWords (unsure): a lookup then compares keys.
 type knownKeys uint64
 
 // knownBeyond is the four bits of a Key at position knownBeyond-1 or further.
