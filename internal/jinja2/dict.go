@@ -109,7 +109,7 @@ func (d *Dict) KeysAre(keys ...string) bool {
 // Clear removes every entry; the dict keeps its storage for the entries set next.
 func (d *Dict) Clear() {
 	if d.n > 0 {
-		clear(d.slots()[:d.half+d.n]) // the values and the keys, in one call
+		clear(d.slots()[:int(d.half)+int(d.n)]) // the values and the keys, in one call
 	}
 	d.n, d.index, d.known = 0, nil, 0
 }

@@ -34,6 +34,17 @@ func TestKeys(t *testing.T) {
 		if k, ok := KeyOf(name); ok {
 			t.Errorf("KeyOf(%q) = %v, want none", name, k)
 		}
+		if k, ok := KeyOfValue(internStr(name)); ok {
+			t.Errorf("KeyOfValue(%q) = %v, want none", name, k)
+		}
+	}
+	for _, v := range []Value{Str(strings.Clone("content")), internStr("content"), boxStr(KindString, 0, &boxedStr{s: "content"})} {
+		if k, ok := KeyOfValue(v); !ok || k != KeyContent {
+			t.Errorf("KeyOfValue(%s) = %v, %v, want content", v.Repr(), k, ok)
+		}
+	}
+	if k, ok := KeyOfValue(Int(1)); ok {
+		t.Errorf("KeyOfValue(1) = %v", k)
 	}
 }
 
