@@ -76,6 +76,13 @@ type ServerFields struct {
 	// JSONSchema (json_schema) give the schema of the answer, which some handlers write
 	// into the prompt; Grammar (grammar) cannot be combined with them, nor with tools.
 	ResponseFormat, JSONSchema, Grammar Value
+	// AddGenerationPrompt and ContinueFinalMessage are add_generation_prompt and
+	// continue_final_message as the request gives them, which each server reads its way:
+	// llama-server takes a value of add_generation_prompt that is not a bool as true and
+	// a continue_final_message other than true, "content" and "reasoning_content" as
+	// false; vLLM reads both as pydantic's lax bools (1, "yes"...) and refuses null or
+	// another value. Input's fields of the same names hold transformers' reading.
+	AddGenerationPrompt, ContinueFinalMessage Value
 	// JSONError is what llama-server's JSON parser (nlohmann::json) throws for the
 	// request's text, which Python's json.loads reads: a NaN, an infinity or a number
 	// beyond a double's range (1e400, an int of 400 digits) anywhere in it.

@@ -9,7 +9,9 @@ import (
 )
 
 // Request is an OpenAI-style chat request as JSON: messages, tools, documents,
-// add_generation_prompt (default true), continue_final_message, chat_template_kwargs,
+// add_generation_prompt (default true) and continue_final_message (of any type: Input
+// holds transformers' reading, ServerFields the values for the servers'),
+// chat_template_kwargs,
 // the fields llama-server reads (ServerFields), the special tokens (bos_token/eos_token
 // or bos/eos, special_tokens: an extension of the references' tools, which a render with
 // segments marks data, see Input.TokensFromRequest) and add_bos/add_eos. Other fields
@@ -94,22 +96,21 @@ func requestOf(v Value) (*Request, error) {
 				r.Documents = val
 			}
 		case "continue_final_message":
-			c, err := parseContinuation(val)
-			if err != nil {
-				return nil, fmt.Errorf("request: %w", err)
-			}
-			r.ContinueFinalMessage = c
-		case "add_generation_prompt", "add_bos", "add_eos":
+			// as transformers reads it; r.Server keeps the value for the servers'
+			// readings
+			r.ContinueFinalMessage, r.Server.ContinueFinalMessage = continuation(val), val
+		case "add_generation_prompt":
+			// a value that is not a bool is what the template gets in transformers,
+			// whose truth it tests; r.Server keeps the value for the servers' readings
+			r.AddGenerationPrompt, r.Server.AddGenerationPrompt = val.Truthy(), val
+		case "add_bos", "add_eos":
 			b, ok := val.AsBool()
 			if !ok {
 				return nil, fmt.Errorf("request: %q must be true or false", k.Text())
 			}
-			switch k.Text() {
-			case "add_generation_prompt":
-				r.AddGenerationPrompt = b
-			case "add_bos":
+			if k.Text() == "add_bos" {
 				r.AddBOS = b
-			default:
+			} else {
 				r.AddEOS = b
 			}
 		case "bos", "eos", "bos_token", "eos_token":
@@ -170,21 +171,17 @@ func (r *Request) setToken(name, text string) {
 	r.SpecialTokens[name], r.TokensFromRequest = text, true
 }
 
-// parseContinuation reads continue_final_message: true, false or null, "content" or
-// "reasoning_content" (llama-server's values; transformers takes a bool).
-func parseContinuation(v Value) (Continuation, error) {
+// continuation reads continue_final_message as transformers does: "content" and
+// "reasoning_content" are what they say (llama-server's, which transformers takes as
+// true), another value continues the final message when it is true to Python.
+func continuation(v Value) Continuation {
 	switch {
-	case v.Kind() == jinja2.KindNone:
-		return ContinueNone, nil
-	case v.Kind() == jinja2.KindBool:
-		if b, _ := v.AsBool(); b {
-			return ContinueAuto, nil
-		}
-		return ContinueNone, nil
 	case v.Kind() == jinja2.KindString && v.Text() == "content":
-		return ContinueContent, nil
+		return ContinueContent
 	case v.Kind() == jinja2.KindString && v.Text() == "reasoning_content":
-		return ContinueReasoning, nil
+		return ContinueReasoning
+	case v.Truthy():
+		return ContinueAuto
 	}
-	return 0, fmt.Errorf(`"continue_final_message" must be true, false, "content" or "reasoning_content", got %s`, jinja2.CompactJSON(v))
+	return ContinueNone
 }

@@ -696,6 +696,14 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		return llamaError(t, "Invalid tool_choice: %s", toolChoice)
 	}
 	cont, agp := in.ContinueFinalMessage, in.AddGenerationPrompt
+	if v := in.Server.AddGenerationPrompt; !v.IsUndefined() {
+		// json_value(body, "add_generation_prompt", true): null or another type is true
+		b, isBool := v.AsBool()
+		agp = b || !isBool
+	}
+	if v := in.Server.ContinueFinalMessage; !v.IsUndefined() {
+		cont = parseContinuation(v)
+	}
 	if n := len(msgs); cont == tmplgen.ContinueNone && !s.NoPrefillAssistant && n > 0 && msgs[n-1].role == "assistant" {
 		if n >= 2 && msgs[n-2].role == "assistant" {
 			return llamaError(t, "Cannot have 2 or more assistant messages at the end of the list.")
@@ -1099,6 +1107,22 @@ func checkServerMessages(fields []messageFields) error {
 		}
 	}
 	return nil
+}
+
+// parseContinuation is common_chat_continuation_parse: true, "content" and
+// "reasoning_content" continue the final message, another value does not.
+func parseContinuation(v jinja2.Value) tmplgen.Continuation {
+	switch {
+	case v.Kind() == jinja2.KindBool:
+		if b, _ := v.AsBool(); b {
+			return tmplgen.ContinueAuto
+		}
+	case jinja2.EqStr(v, "content"):
+		return tmplgen.ContinueContent
+	case jinja2.EqStr(v, "reasoning_content"):
+		return tmplgen.ContinueReasoning
+	}
+	return tmplgen.ContinueNone
 }
 
 // The fields of a request message that llama-server reads.

@@ -23,6 +23,7 @@ import (
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/jinja2"
+	"github.com/tmplgen/tmplgen/internal/pystr"
 )
 
 // Server is a vLLM server's configuration: the options of `vllm serve` that change the
@@ -96,6 +97,74 @@ func refused(t *tmplgen.Template, format string, args ...any) *tmplgen.Error {
 	return &tmplgen.Error{Kind: tmplgen.InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
 }
 
+// generationFields returns add_generation_prompt and continue_final_message as vLLM
+// reads them: check_generation_prompt refuses both true (to Python, as the request
+// gives them), then each is a bool in pydantic's lax mode (laxBool). A field the Input
+// has only as a Go value (in.Server does not hold it) is Input's: continuing "content"
+// or "reasoning_content" (llama-server's) is refused.
+func generationFields(t *tmplgen.Template, in *tmplgen.Input) (agp, cont bool, err error) {
+	agp, cont = in.AddGenerationPrompt, in.ContinueFinalMessage != tmplgen.ContinueNone
+	agpTrue, contTrue := agp, cont
+	if v := in.Server.AddGenerationPrompt; !v.IsUndefined() {
+		agpTrue = v.Truthy()
+	}
+	if v := in.Server.ContinueFinalMessage; !v.IsUndefined() {
+		contTrue = v.Truthy()
+	}
+	if agpTrue && contTrue {
+		return false, false, refused(t, "Cannot set both `continue_final_message` and `add_generation_prompt` to True.")
+	}
+	if v := in.Server.AddGenerationPrompt; !v.IsUndefined() {
+		if agp, err = laxBool(t, "add_generation_prompt", v); err != nil {
+			return false, false, err
+		}
+	}
+	switch v := in.Server.ContinueFinalMessage; {
+	case !v.IsUndefined():
+		if cont, err = laxBool(t, "continue_final_message", v); err != nil {
+			return false, false, err
+		}
+	case in.ContinueFinalMessage == tmplgen.ContinueContent || in.ContinueFinalMessage == tmplgen.ContinueReasoning:
+		return false, false, refused(t, "continue_final_message: Input should be a valid boolean")
+	}
+	return agp, cont, nil
+}
+
+// laxBool reads v as pydantic's lax mode reads a bool field: a bool, 0 or 1, 0.0 or
+// 1.0, or a str that is one of laxTrue or laxFalse once stripped and lowered; another
+// value (null too) is refused.
+func laxBool(t *tmplgen.Template, field string, v jinja2.Value) (bool, error) {
+	switch v.Kind() {
+	case jinja2.KindBool:
+		b, _ := v.AsBool()
+		return b, nil
+	case jinja2.KindInt:
+		if i, ok := v.AsInt(); ok && (i == 0 || i == 1) {
+			return i == 1, nil
+		}
+	case jinja2.KindFloat:
+		if f, _ := v.AsFloat(); f == 0 || f == 1 {
+			return f == 1, nil
+		}
+	case jinja2.KindString:
+		start, end := pystr.StripSpace(v.Text(), true, true)
+		s := strings.ToLower(v.Text()[start:end])
+		if slices.Contains(laxTrue, s) {
+			return true, nil
+		}
+		if slices.Contains(laxFalse, s) {
+			return false, nil
+		}
+	}
+	return false, refused(t, "%s: Input should be a valid boolean", field)
+}
+
+// laxTrue and laxFalse are the strs pydantic's lax mode reads as true and as false.
+var (
+	laxTrue  = []string{"1", "on", "t", "true", "y", "yes"}
+	laxFalse = []string{"0", "off", "f", "false", "n", "no"}
+)
+
 // reasoningEfforts are the values of reasoning_effort vLLM takes.
 var reasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}
 
@@ -143,14 +212,9 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	if err := checkToolChoice(t, tc, tcGiven, tools); err != nil {
 		return nil, err
 	}
-	switch in.ContinueFinalMessage {
-	case tmplgen.ContinueContent, tmplgen.ContinueReasoning:
-		// llama-server's "content" and "reasoning_content" are not bools
-		return nil, refused(t, "continue_final_message: Input should be a valid boolean")
-	}
-	cont := in.ContinueFinalMessage != tmplgen.ContinueNone
-	if cont && in.AddGenerationPrompt {
-		return nil, refused(t, "Cannot set both `continue_final_message` and `add_generation_prompt` to True.")
+	agp, cont, err := generationFields(t, in)
+	if err != nil {
+		return nil, err
 	}
 	effort := f.ReasoningEffort
 	if !isNone(effort) && (effort.Kind() != jinja2.KindString || !slices.Contains(reasoningEfforts, effort.Text())) {
@@ -306,7 +370,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	if len(msgs) == 0 {
 		return nil, &tmplgen.Error{Kind: tmplgen.IndexError, Msg: "list index out of range", Template: t.File}
 	}
-	out.AddGenerationPrompt = in.AddGenerationPrompt
+	out.AddGenerationPrompt = agp
 	if cont {
 		out.ContinueFinalMessage = tmplgen.ContinueAuto
 	}
