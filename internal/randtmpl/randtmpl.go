@@ -590,6 +590,13 @@ func Request(seed uint64) []byte {
 	if r.IntN(12) == 0 {
 		req["continue_final_message"] = true
 	}
+	// fields of other types than a client should send, which each server reads its way
+	if r.IntN(10) == 0 {
+		req["add_generation_prompt"] = []any{nil, 0, 1, "false", "yes", 1.0}[r.IntN(6)]
+	}
+	if r.IntN(15) == 0 {
+		req["continue_final_message"] = []any{nil, 1, "content", "reasoning_content", "yes", false}[r.IntN(6)]
+	}
 	b, err := json.Marshal(req)
 	if err != nil {
 		panic(err) // the values are all JSON
