@@ -234,8 +234,9 @@ func (l *List) setItems(items []Value) {
 }
 
 // Dict is a Python dict: keys in insertion order. Lookups of str keys go through an index
-// once the dict is large; other keys (int, float, bool, None, tuple) are compared with
-// Python equality, so 1, 1.0 and True are the same key as in Python.
+// once the dict is large, and a dict records where its Keys are (known.go); other keys
+// (int, float, bool, None, tuple) are compared with Python equality, so 1, 1.0 and True
+// are the same key as in Python.
 type Dict struct {
 	// kv points to the dict's storage, 2*half Values: the n values in its first n
 	// Values and their keys from half; one allocation. A value is found by its key's
