@@ -143,9 +143,13 @@ func requestOf(v Value) (*Request, error) {
 				r.setToken(sk.Text(), s)
 			}
 		case "chat_template_kwargs":
+			r.Server.ChatTemplateKwargs = val
 			kd := val.AsDict()
 			if kd == nil {
-				if val.Kind() == jinja2.KindNone {
+				// null, and another value that is false to Python ([] from PHP's
+				// json_encode), give no kwargs to transformers and llama-server (vLLM
+				// refuses all but null); any other fails transformers' ** of it
+				if !val.Truthy() {
 					continue
 				}
 				return nil, fmt.Errorf("request: \"chat_template_kwargs\" must be an object")

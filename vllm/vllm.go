@@ -188,6 +188,9 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		return nil, refused(t, "messages: Input should be a valid list")
 	}
 	f := &in.Server
+	if k := f.ChatTemplateKwargs; !k.IsUndefined() && k.Kind() != jinja2.KindNone && k.Kind() != jinja2.KindDict {
+		return nil, refused(t, "chat_template_kwargs: Input should be a valid dictionary")
+	}
 	if rf := f.ResponseFormat; !rf.IsUndefined() && rf.Kind() != jinja2.KindNone {
 		typ, _ := get(rf, "type")
 		if !slices.Contains([]string{"text", "json_object", "json_schema", "structural_tag"}, str(typ)) || typ.Kind() != jinja2.KindString {
