@@ -597,6 +597,9 @@ func Request(seed uint64) []byte {
 	if r.IntN(15) == 0 {
 		req["continue_final_message"] = []any{nil, 1, "content", "reasoning_content", "yes", false}[r.IntN(6)]
 	}
+	if _, ok := req["chat_template_kwargs"]; !ok && r.IntN(20) == 0 {
+		req["chat_template_kwargs"] = []any{[]any{}, false, nil}[r.IntN(3)]
+	}
 	b, err := json.Marshal(req)
 	if err != nil {
 		panic(err) // the values are all JSON
