@@ -30,7 +30,7 @@ type Request struct {
 func ParseRequest(data []byte) (*Request, error) {
 	// a UTF-8 byte order mark before the text, which both servers skip (nlohmann::json;
 	// json.loads of the body's bytes)
-	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	data = bytes.TrimPrefix(data, []byte(llamacpp.UTF8BOM))
 	v, facts, err := jinja2.ParseJSONFacts(data)
 	if err != nil {
 		return nil, fmt.Errorf("request: %w", publicJSONError(err))

@@ -1174,12 +1174,10 @@ func (f *messageFields) read(m *jinja2.Dict) {
 	f.asJSON = f.asJSON && f.has[fieldRole] && f.has[fieldContent]
 }
 
-// keyFields are 1 + the field of each jinja2.Key that is one, 0 for the others (the last
-// Key, KeyEnum, sizes the table).
-var keyFields = [...]int8{
+// keyFields are 1 + the field of each jinja2.Key that is one, 0 for the others.
+var keyFields = [jinja2.NumKeys]int8{
 	jinja2.KeyRole: 1 + fieldRole, jinja2.KeyContent: 1 + fieldContent, jinja2.KeyToolCalls: 1 + fieldToolCalls,
 	jinja2.KeyReasoningContent: 1 + fieldReasoning, jinja2.KeyName: 1 + fieldName, jinja2.KeyToolCallID: 1 + fieldToolCallID,
-	jinja2.KeyEnum: 0,
 }
 
 // parseMessages is common_chat_msgs_parse_oaicompat, of messages whose fields are

@@ -104,30 +104,33 @@ func refused(t *tmplgen.Template, format string, args ...any) *tmplgen.Error {
 // or "reasoning_content" (llama-server's) is refused.
 func generationFields(t *tmplgen.Template, in *tmplgen.Input) (agp, cont bool, err error) {
 	agp, cont = in.AddGenerationPrompt, in.ContinueFinalMessage != tmplgen.ContinueNone
-	agpTrue, contTrue := agp, cont
-	if v := in.Server.AddGenerationPrompt; !v.IsUndefined() {
-		agpTrue = v.Truthy()
-	}
-	if v := in.Server.ContinueFinalMessage; !v.IsUndefined() {
-		contTrue = v.Truthy()
-	}
-	if agpTrue && contTrue {
+	sentAGP, sentCont := in.Server.AddGenerationPrompt, in.Server.ContinueFinalMessage
+	if truth(sentAGP, agp) && truth(sentCont, cont) {
 		return false, false, refused(t, "Cannot set both `continue_final_message` and `add_generation_prompt` to True.")
 	}
-	if v := in.Server.AddGenerationPrompt; !v.IsUndefined() {
-		if agp, err = laxBool(t, "add_generation_prompt", v); err != nil {
+	if !sentAGP.IsUndefined() {
+		if agp, err = laxBool(t, "add_generation_prompt", sentAGP); err != nil {
 			return false, false, err
 		}
 	}
-	switch v := in.Server.ContinueFinalMessage; {
-	case !v.IsUndefined():
-		if cont, err = laxBool(t, "continue_final_message", v); err != nil {
+	switch {
+	case !sentCont.IsUndefined():
+		if cont, err = laxBool(t, "continue_final_message", sentCont); err != nil {
 			return false, false, err
 		}
 	case in.ContinueFinalMessage == tmplgen.ContinueContent || in.ContinueFinalMessage == tmplgen.ContinueReasoning:
 		return false, false, refused(t, "continue_final_message: Input should be a valid boolean")
 	}
 	return agp, cont, nil
+}
+
+// truth is the truth to Python of a field as the request gives it (sent), or b when
+// the request was not parsed (sent is undefined).
+func truth(sent jinja2.Value, b bool) bool {
+	if sent.IsUndefined() {
+		return b
+	}
+	return sent.Truthy()
 }
 
 // laxBool reads v as pydantic's lax mode reads a bool field: a bool, 0 or 1, 0.0 or

@@ -54,7 +54,7 @@ func lowBytes(n int) uint64 { return ^uint64(0) >> (64 - 8*n) }
 
 // plainWords are the common keys and values of chat requests: message fields and roles,
 // the keywords and types of JSON Schema tools. None needs escaping in JSON.
-// The first numKeys are the Keys, in their order.
+// The first NumKeys are the Keys, in their order.
 var plainWords = [...]string{
 	"role", "content", "type", "text", "name", "id", "function", "arguments", "tool_calls",
 	"tool_call_id", "reasoning_content", "description", "parameters", "properties",

@@ -8,7 +8,7 @@ package jinja2
 // these names as a constant.
 type Key uint8
 
-// The Keys, the first numKeys of plainWords; each is "Key" and its name in camel case
+// The Keys, the first NumKeys of plainWords; each is "Key" and its name in camel case
 // (an initialism as Go writes it: KeyToolCallID).
 const (
 	KeyRole Key = iota
@@ -27,11 +27,11 @@ const (
 	KeyProperties
 	KeyRequired
 	KeyEnum
-	numKeys
+	NumKeys // how many Keys there are
 )
 
 // String returns the key's name.
-func (k Key) String() string { return plainWords[k%numKeys] }
+func (k Key) String() string { return plainWords[k%NumKeys] }
 
 // KeyOf returns the Key named name, ok false when name is not one of them.
 func KeyOf(name string) (Key, bool) { return plainKey(internStr(name)) }
@@ -58,7 +58,7 @@ func keyOfOther(v Value) (Key, bool) {
 func plainKey(v Value) (Key, bool) {
 	const plain = uint64(KindString)<<kindShift | flagPlainJSON<<flagsShift
 	id := uint32(v.w>>(flagsShift+plainWordShift)) & (flagsMask >> plainWordShift)
-	return Key(id), v.w&(kindMaskW|flagPlainJSON<<flagsShift) == plain && id < uint32(numKeys)
+	return Key(id), v.w&(kindMaskW|flagPlainJSON<<flagsShift) == plain && id < uint32(NumKeys)
 }
 
 // GetKey is GetStr(k.String()), found from the dict's record of its Keys.
@@ -73,7 +73,7 @@ func (d *Dict) GetKey(k Key) (Value, bool) {
 }
 
 // AddKey is AddStr(k.String(), v).
-func (d *Dict) AddKey(k Key, v Value) { d.appendEntry(plainWordStr(int(k%numKeys)), v, true) }
+func (d *Dict) AddKey(k Key, v Value) { d.appendEntry(plainWordStr(int(k%NumKeys)), v, true) }
 
 // RecordedKey returns the value of the key k when v is a dict whose record of its Keys
 // says where k is: the lookup of a message's field without a call. ok is false when v
@@ -89,20 +89,16 @@ func (v Value) RecordedKey(k Key) (_ Value, ok bool) {
 
 // ItemAttrKey is ItemAttr(v, k.String()).
 func ItemAttrKey(v Value, k Key) Value {
-	if v.kind() == KindDict {
-		if i := v.dict().known.pos(k); i < knownBeyond-1 {
-			return v.dict().entry(i) // RecordedKey's, without its ok
-		}
+	if r, ok := v.RecordedKey(k); ok {
+		return r
 	}
 	return itemKeyMiss(v, k, true)
 }
 
 // ItemStrKey is ItemStr(v, k.String()).
 func ItemStrKey(v Value, k Key) Value {
-	if v.kind() == KindDict {
-		if i := v.dict().known.pos(k); i < knownBeyond-1 {
-			return v.dict().entry(i) // RecordedKey's, without its ok
-		}
+	if r, ok := v.RecordedKey(k); ok {
+		return r
 	}
 	return itemKeyMiss(v, k, false)
 }
@@ -134,7 +130,7 @@ const knownBeyond = 15
 
 // pos returns the position of key that k records: knownBeyond-1 or more when the dict
 // lacks it (lacksKey) or holds it further.
-func (k knownKeys) pos(key Key) uint { return uint(k>>(4*uint(key%numKeys)))&15 - 1 }
+func (k knownKeys) pos(key Key) uint { return uint(k>>(4*uint(key%NumKeys)))&15 - 1 }
 
 // lacksKey is the pos of a key the dict lacks.
 const lacksKey = ^uint(0)
@@ -161,7 +157,7 @@ func (k knownKeys) unsure() knownKeys {
 
 // with returns k with key, which k lacks, at position i.
 func (k knownKeys) with(key Key, i int) knownKeys {
-	return k | knownKeys(min(i+1, knownBeyond))<<(4*uint(key%numKeys))
+	return k | knownKeys(min(i+1, knownBeyond))<<(4*uint(key%NumKeys))
 }
 
 // noteKeys records anew where the dict's Keys are.

@@ -16,8 +16,8 @@ func TestKeys(t *testing.T) {
 	consts := []Key{KeyRole, KeyContent, KeyType, KeyText, KeyName, KeyID, KeyFunction, KeyArguments,
 		KeyToolCalls, KeyToolCallID, KeyReasoningContent, KeyDescription, KeyParameters,
 		KeyProperties, KeyRequired, KeyEnum}
-	if len(want) != int(numKeys) || len(consts) != int(numKeys) {
-		t.Fatalf("%d Keys, want %d", numKeys, len(want))
+	if len(want) != int(NumKeys) || len(consts) != int(NumKeys) {
+		t.Fatalf("%d Keys, want %d", NumKeys, len(want))
 	}
 	for i, name := range want {
 		if k := consts[i]; k.String() != name {
@@ -66,7 +66,7 @@ func TestRecordOfKeys(t *testing.T) {
 	}
 	check := func(step string, d *Dict) {
 		t.Helper()
-		for k := range numKeys {
+		for k := range NumKeys {
 			want := -1
 			for i, key := range d.keys() {
 				if key.kind() == KindString && key.str() == k.String() {
@@ -146,7 +146,7 @@ func TestRecordOfKeys(t *testing.T) {
 			case 0, 1, 2:
 				d.Set(key, Int(int64(j)))
 			case 3:
-				if k := Key(r.IntN(int(numKeys))); !d.Has(Str(k.String())) {
+				if k := Key(r.IntN(int(NumKeys))); !d.Has(Str(k.String())) {
 					d.AddKey(k, Int(int64(j)))
 				}
 			case 4:

@@ -30,7 +30,7 @@ func ParseJSON(s string, a *jinja2.Arena) (jinja2.Value, error) {
 		return jinja2.Value{}, errors.New(msg)
 	}
 	// a text nlohmann parses beyond the decoder's limits (jinja2.MaxNesting)
-	_, _, err := a.ParseJSONFacts(strings.TrimPrefix(s, utf8BOM))
+	_, _, err := a.ParseJSONFacts(strings.TrimPrefix(s, UTF8BOM))
 	return jinja2.Value{}, err
 }
 
@@ -40,7 +40,7 @@ func ParseJSON(s string, a *jinja2.Arena) (jinja2.Value, error) {
 // dicts made in a. ok is false for a text it refuses. The decoder parses s; nlohmann's
 // verdict is asked for only where the two may disagree (big ints).
 func JSONValue(s string, a *jinja2.Arena) (v jinja2.Value, ok bool) {
-	v, facts, err := a.ParseJSONFacts(strings.TrimPrefix(s, utf8BOM))
+	v, facts, err := a.ParseJSONFacts(strings.TrimPrefix(s, UTF8BOM))
 	if err != nil || facts.NonFinite || facts.BigInts && NlohmannParse(s) != "" {
 		return jinja2.Value{}, false // (an int beyond a double's range is refused)
 	}
@@ -50,8 +50,8 @@ func JSONValue(s string, a *jinja2.Arena) (v jinja2.Value, ok bool) {
 	return v, true
 }
 
-// utf8BOM is the byte order mark nlohmann::json::parse skips at the start of a text.
-const utf8BOM = "\xEF\xBB\xBF"
+// UTF8BOM is the byte order mark nlohmann::json::parse skips at the start of a text.
+const UTF8BOM = "\xEF\xBB\xBF"
 
 // nlohmann's token types.
 type nlToken int
