@@ -730,6 +730,14 @@ func FilterLength(v Value) Value {
 
 // Len is Python's len(v); undefined has length 0.
 func Len(v Value) int {
+	if v.kind() == KindList {
+		return int(uint32((*List)(v.ptr).size)) // size's low 32 bits (inlined: messages|length)
+	}
+	return lenOf(v)
+}
+
+// lenOf is Len of a value that is not a list.
+func lenOf(v Value) int {
 	switch v.kind() {
 	case KindString:
 		return utf8.RuneCountInString(v.str())

@@ -109,15 +109,28 @@ func ItemStrKey(v Value, k Key) Value {
 func itemKeyMiss(v Value, k Key, attr bool) Value {
 	switch {
 	case v.kind() == KindDict:
+		if v.dict().known.pos(k) == lacksKey {
+			return missingKeys[k%NumKeys] // (at once: most messages lack most Keys)
+		}
 		if r, ok := v.dict().GetKey(k); ok {
 			return r // further than the record says
 		}
-		return missingAttr(v, k.String())
+		return missingKeys[k%NumKeys]
 	case attr:
 		return Attr(v, k.String())
 	}
 	return Item(v, Str(k.String()))
 }
+
+// missingKeys are the undefined values a dict gives for the Keys it lacks:
+// missingAttr of a dict, made once.
+var missingKeys = func() (m [NumKeys]Value) {
+	d := DictValue(NewDict(0))
+	for k := range m {
+		m[k] = missingAttr(d, Key(k).String())
+	}
+	return m
+}()
 
 // knownKeys are where a dict's Keys are: four bits for each, the k-th four for Key k: 0
 // when the dict lacks the key, 1 + its position when that is below knownBeyond-1, and

@@ -84,10 +84,10 @@ func TestRecordOfKeys(t *testing.T) {
 			case recOK && rec != d.at(want):
 				t.Fatalf("%s: %v: recorded %s, want %s", step, k, rec.Repr(), d.at(want).Repr())
 			}
-			if a, b := ItemAttrKey(v, k), ItemAttr(v, k.String()); a.Repr() != b.Repr() || a.Kind() != b.Kind() {
+			if a, b := ItemAttrKey(v, k), ItemAttr(v, k.String()); !sameLookup(a, b) {
 				t.Fatalf("%s: ItemAttrKey(%v) = %s, ItemAttr %s", step, k, a.Repr(), b.Repr())
 			}
-			if a, b := ItemStrKey(v, k), ItemStr(v, k.String()); a.Repr() != b.Repr() || a.Kind() != b.Kind() {
+			if a, b := ItemStrKey(v, k), ItemStr(v, k.String()); !sameLookup(a, b) {
 				t.Fatalf("%s: ItemStrKey(%v) = %s, ItemStr %s", step, k, a.Repr(), b.Repr())
 			}
 		}
@@ -169,4 +169,13 @@ func TestRecordOfKeys(t *testing.T) {
 			check(step, d)
 		}
 	}
+}
+
+// sameLookup reports whether two lookups gave the same value, or undefined values whose
+// use fails with the same message.
+func sameLookup(a, b Value) bool {
+	if a.Kind() == KindUndefined || b.Kind() == KindUndefined {
+		return a.Kind() == b.Kind() && a.undefinedMessage() == b.undefinedMessage()
+	}
+	return a.Repr() == b.Repr() && a.Kind() == b.Kind()
 }
