@@ -310,7 +310,7 @@ func (t *Template) appendContinued(dst []byte, in *Input, markup *[]jinja2.ByteR
 // what its last statement, {% if add_generation_prompt %}, writes when nothing before
 // depends on that variable (the llama.cpp render function marks it); -1 for a template
 // whose function does not mark it.
-func (t *Template) AppendRenderLlama(dst []byte, vars *jinja2.Dict, in *Input, markup *[]jinja2.ByteRange, tail *int) ([]byte, error) {
+func (t *Template) AppendRenderLlama(dst []byte, vars jinja2.Variables, in *Input, markup *[]jinja2.ByteRange, tail *int) ([]byte, error) {
 	fn := t.LlamaFunc
 	if fn == nil {
 		fn = t.Func

@@ -12,7 +12,8 @@ import (
 // template and oracle case: P is transformers (Template.AppendRender,
 // AppendRenderSegments) or llama-server (llamaserver.AppendRender,
 // Server.AppendRenderSegments), M is render or segments, each into reused buffers
-// (benchstat -col /mode compares them).
+// (benchstat -col /mode compares them), or request: the request's bytes to the prompt
+// (tmplgen.ParseRequest, then the render), what a service pays per request.
 func BenchmarkSegments(b *testing.B) {
 	c := mustCorpus(b)
 	srv := new(llamaserver.Server)
@@ -48,6 +49,13 @@ func BenchmarkSegments(b *testing.B) {
 						b.Run("profile="+p.name+"/mode=render", func(b *testing.B) {
 							b.ReportAllocs()
 							for b.Loop() {
+								buf, _ = p.render(buf[:0], t.tmpl, in)
+							}
+						})
+						b.Run("profile="+p.name+"/mode=request", func(b *testing.B) {
+							b.ReportAllocs()
+							for b.Loop() {
+								in, _ := tmplgenInput(cs.raw) // (decoded above)
 								buf, _ = p.render(buf[:0], t.tmpl, in)
 							}
 						})

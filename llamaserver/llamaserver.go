@@ -98,7 +98,7 @@ func (s *Server) Vars(t *tmplgen.Template, in *tmplgen.Input) (*jinja2.Dict, err
 	if err := s.rewrite(rw, t, in); err != nil {
 		return nil, err
 	}
-	return rw.vars, nil
+	return rw.vars.dict(), nil
 }
 
 // Render returns the prompt s builds for in with template t.
@@ -286,18 +286,11 @@ func llamaApply(t *tmplgen.Template, dst []byte, rw *llamaRewrite, in *tmplgen.I
 // llamaRender is llamaApply without the removal of the tokens; when tail is not nil, it
 // is set to where the template's generation prompt starts (Template.AppendRenderLlama).
 func llamaRender(t *tmplgen.Template, dst []byte, rw *llamaRewrite, agp bool, in *tmplgen.Input, markup *[]jinja2.ByteRange, tail *int) ([]byte, error) {
-	vars := rw.vars
+	vars := &rw.vars
 	if agp && !rw.agp {
 		// add_generation_prompt is true for this render only
-		const name = "add_generation_prompt"
-		if was, had := vars.GetStr(name); had {
-			vars.SetStr(name, jinja2.Bool(true))
-			defer vars.SetStr(name, was)
-		} else {
-			n := vars.Len()
-			vars.AddStr(name, jinja2.Bool(true))
-			defer vars.Truncate(n)
-		}
+		vars.forceAGP = true
+		defer func() { vars.forceAGP = false }()
 	}
 	return t.AppendRenderLlama(dst, vars, in, markup, tail)
 }
@@ -337,7 +330,7 @@ func (rw *llamaRewrite) applyContinued(t *tmplgen.Template, dst []byte, in *tmpl
 	}
 	rw.scratch = with // its room for the next rewrite
 	// (a kwarg of that name is what the prompt renders with)
-	_, given := rw.vars.GetStr("add_generation_prompt")
+	given := rw.vars.has("add_generation_prompt")
 	marked := tail >= 0 && !given
 	var out []byte
 	if marked { // the prefix first: trimming with moves its bytes
@@ -523,8 +516,7 @@ func deepSeekContinuation(t *tmplgen.Template, m *llamaMsg, content bool, _ []by
 
 // llamaRewrite is a request as llama-server hands it to the template.
 type llamaRewrite struct {
-	vars     *jinja2.Dict // the template's variables: &dict
-	agp      bool         // add_generation_prompt
+	agp      bool // add_generation_prompt
 	bos, eos string
 	// addBOS and addEOS: the tokenizer adds bos and eos, which the prompt drops
 	addBOS, addEOS bool
@@ -546,7 +538,7 @@ type llamaRewrite struct {
 	calls   []llamaCall     // and tool calls
 	jm      []*jinja2.Dict  // the messages as the template sees them
 	arena   jinja2.Arena    // the storage of those made anew (toJSON), and of their list (its chunk kept)
-	dict    jinja2.Dict     // vars
+	vars    llamaVars       // the template's variables
 	scratch []byte          // the render with the generation prompt (generationPrompt)
 	with    prerendered     // that render, when applyContinued has made it (in scratch)
 }
@@ -573,7 +565,7 @@ func (rw *llamaRewrite) release() {
 		clear(rw.parts)
 		clear(rw.calls)
 	}
-	rw.dict.Clear()
+	rw.vars.reset()
 	rw.fields, rw.msgs, rw.parts, rw.calls, rw.jm = rw.fields[:0], rw.msgs[:0], rw.parts[:0], rw.calls[:0], rw.jm[:0]
 	if max(cap(rw.fields), cap(rw.msgs), cap(rw.parts), cap(rw.calls)) > maxPooledMessages {
 		rw.fields, rw.msgs, rw.parts, rw.calls, rw.jm = nil, nil, nil, nil, nil
@@ -583,7 +575,7 @@ func (rw *llamaRewrite) release() {
 		rw.scratch = nil
 	}
 	rw.arena.Reset()
-	rw.vars, rw.contMsg = nil, nil
+	rw.contMsg = nil
 	rw.agp, rw.cont, rw.with = false, tmplgen.ContinueNone, prerendered{}
 	rw.bos, rw.eos, rw.toolChoice = "", "", ""
 	rw.addBOS, rw.addEOS = false, false
@@ -889,21 +881,22 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	}
 
 	// common_chat_template_direct_apply_impl: the variables, in this order
-	vars := &rw.dict // empty: its first keys are added, not looked for
-	vars.AddStr("messages", rw.arena.ListOfDicts(in.Messages, jm))
+	vars := &rw.vars // empty
+	vars.base[varMessages] = rw.arena.ListOfDicts(in.Messages, jm)
 	token := jinja2.Lit // the model's special tokens are markup, a request's data
 	if in.TokensFromRequest {
 		token = jinja2.Str
 	}
-	vars.AddStr("bos_token", token(rw.bos))
-	vars.AddStr("eos_token", token(rw.eos))
-	vars.AddStr("enable_thinking", jinja2.Bool(enableThinking))
+	vars.base[varBOSToken], vars.base[varEOSToken] = token(rw.bos), token(rw.eos)
+	vars.base[varEnableThinking] = jinja2.Bool(enableThinking)
 	if tools.Kind() == jinja2.KindList {
-		vars.AddStr("tools", tools)
+		vars.base[varTools], vars.hasTools = tools, true
 	}
 	day := dayOf(in.Clock())
-	vars.AddStr("datetime", day.datetime)
-	vars.AddStr("date_string", day.dateString)
+	vars.base[varDatetime], vars.base[varDateString] = day.datetime, day.dateString
+	// the kwargs, then the variables after them: a variable the kwargs do not name is
+	// not among extra's keys, and is added without looking for it
+	extra := &vars.extra
 	if len(kwargs) > 0 {
 		var room [16]string // the names, sorted, without an allocation for a few
 		names := room[:0]
@@ -912,23 +905,21 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		}
 		slices.Sort(names)
 		for _, k := range names {
-			vars.SetStr(k, jinja2.CopyJSON(kwargs[k]))
+			extra.AddStr(k, jinja2.CopyJSON(kwargs[k]))
 		}
 	}
-	// (from here on, a variable the kwargs do not name is not among vars' keys, all of
-	// which the lines above added, and is added without looking for it)
 	set := func(k string, v jinja2.Value) {
 		if _, ok := kwargs[k]; ok {
-			vars.SetStr(k, v)
+			extra.SetStr(k, v)
 		} else {
-			vars.AddStr(k, v)
+			extra.AddStr(k, v)
 		}
 	}
 	if e := kwargs["reasoning_effort"]; e.Kind() == jinja2.KindString && str(e) != "" {
 		if _, ok := kwargs["reasoning_strength"]; !ok {
 			// llama.cpp binds a reasoning_effort to reasoning_strength too, before the
 			// variables (caps_apply_reasoning_effort), so a reasoning_strength kwarg wins
-			vars.AddStr("reasoning_strength", e)
+			extra.AddStr("reasoning_strength", e)
 		}
 	}
 	if caps.Handler == "deepseek_v3_2" && caps.SortToolResults && schema.Kind() == jinja2.KindDict {
@@ -945,20 +936,13 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 			v bool
 		}{{"preserve_thinking", on}, {"clear_thinking", !on}, {"truncate_history_thinking", !on}, {"drop_thinking", !on}} {
 			if _, ok := kwargs[kv.k]; !ok {
-				vars.AddStr(kv.k, jinja2.Bool(kv.v))
+				extra.AddStr(kv.k, jinja2.Bool(kv.v))
 			}
 		}
 	}
 	if !in.IntsFit64 {
-		// the engine reads every variable from JSON (global_from_json): its ints in int64
-		keys := vars.Keys()
-		for i, v := range vars.Values() {
-			if n := llamacpp.JSONNumbers(v); n != v {
-				vars.Set(keys[i], n)
-			}
-		}
+		vars.jsonNumbers() // the engine reads every variable from JSON (global_from_json): its ints in int64
 	}
-	rw.vars = vars
 	return nil
 }
 

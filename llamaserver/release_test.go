@@ -12,7 +12,7 @@ import (
 // TestReleaseForgets: a rewrite put back in the pool keeps its storage, empty, and
 // nothing else of the request it rewrote: every other field is zero.
 func TestReleaseForgets(t *testing.T) {
-	storage := map[string]bool{"arena": true, "fields": true, "msgs": true, "parts": true, "calls": true, "jm": true, "dict": true, "scratch": true}
+	storage := map[string]bool{"arena": true, "fields": true, "msgs": true, "parts": true, "calls": true, "jm": true, "vars": true, "scratch": true}
 	// agp is false where the final message is continued (cont), as here
 	req, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "system", "content": "S"},
 		{"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
@@ -47,9 +47,14 @@ func TestReleaseForgets(t *testing.T) {
 			if taken := f.FieldByName("cells").FieldByName("taken").Int(); taken != 0 {
 				t.Errorf("released: the arena has %d cells taken", taken)
 			}
-		case name == "dict":
-			if rw.dict.Len() != 0 {
-				t.Errorf("released: dict has %d entries", rw.dict.Len())
+		case name == "vars": // extra's storage kept, empty
+			if rw.vars.extra.Len() != 0 {
+				t.Errorf("released: vars has %d extra entries", rw.vars.extra.Len())
+			}
+			for j := range f.NumField() {
+				if vf := f.Type().Field(j).Name; vf != "extra" && !f.Field(j).IsZero() {
+					t.Errorf("released: vars.%s is not zero", vf)
+				}
 			}
 		case storage[name]:
 			if f.Len() != 0 {

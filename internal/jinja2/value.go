@@ -302,6 +302,15 @@ func (v Value) AsFloat() (float64, bool) {
 	return v.float(), true
 }
 
+// ListLen returns the length of a list, -1 for a value that is not one: Len's, in a
+// few instructions.
+func (v Value) ListLen() int {
+	if v.kind() != KindList {
+		return -1
+	}
+	return int(uint32((*List)(v.ptr).size)) // size's low 32 bits
+}
+
 // Items returns the items of a list or tuple (shared, not copied), or nil.
 func (v Value) Items() []Value {
 	if v.kind() == KindList || v.kind() == KindTuple {

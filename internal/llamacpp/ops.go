@@ -259,8 +259,8 @@ func And(a jinja2.Value, b func() jinja2.Value) jinja2.Value {
 
 // Len is jinja2.Len as llama.cpp's length filter counts: the int FilterLength gives.
 func Len(v jinja2.Value) int {
-	if v.Kind() == jinja2.KindList {
-		return len(v.Items()) // what the list's builtin, Jinja2's, gives
+	if n := v.ListLen(); n >= 0 {
+		return n // what the list's builtin, Jinja2's, gives
 	}
 	n, _ := FilterLength(v).AsInt()
 	return int(n)
