@@ -148,18 +148,26 @@ func (s *Server) appendRequest(dst []byte, t *tmplgen.Template, in *tmplgen.Inpu
 // them, as t.ModelInput(in, "bos_token", "eos_token") gives them (the model's where in
 // lacks them), without its copy of in.
 func modelTokens(t *tmplgen.Template, in *tmplgen.Input) (tokenizer, error) {
-	copied, err := t.LacksTokens(in, "bos_token", "eos_token")
-	if err != nil {
+	if t == nil || in == nil {
+		_, err := t.LacksTokens(in) // its error
 		return tokenizer{}, err
 	}
-	// ModelInput copies all of the model's tokens when it copies in
-	token := func(name string) string {
-		if s, ok := in.SpecialTokens[name]; ok || !copied {
-			return s
+	bos, hasBOS := in.SpecialTokens["bos_token"]
+	eos, hasEOS := in.SpecialTokens["eos_token"]
+	if !hasBOS || !hasEOS {
+		// ModelInput copies all of the model's tokens when it copies in
+		copied, err := t.LacksTokens(in, "bos_token", "eos_token")
+		if err != nil {
+			return tokenizer{}, err
 		}
-		return t.Tokens[name]
+		if copied && !hasBOS {
+			bos = t.Tokens["bos_token"]
+		}
+		if copied && !hasEOS {
+			eos = t.Tokens["eos_token"]
+		}
 	}
-	return tokenizer{token("bos_token"), token("eos_token"), in.AddBOS || t.AddBOS, in.AddEOS || t.AddEOS}, nil
+	return tokenizer{bos, eos, in.AddBOS || t.AddBOS, in.AddEOS || t.AddEOS}, nil
 }
 
 // A tokenizer is the bos_token and eos_token of a render, and whether the model's
@@ -905,7 +913,7 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		}
 		slices.Sort(names)
 		for _, k := range names {
-			extra.AddStr(k, jinja2.CopyJSON(kwargs[k]))
+			vars.addKwarg(k, jinja2.CopyJSON(kwargs[k]))
 		}
 	}
 	set := func(k string, v jinja2.Value) {

@@ -17,6 +17,8 @@ type llamaVars struct {
 	// extra are the kwargs, sorted by name, then the variables defined after them (a
 	// kwarg of the same name replaced in its place), in that order
 	extra jinja2.Dict
+	// shadowed: a kwarg has the name of one of base, whose value it replaces
+	shadowed bool
 	// forceAGP: add_generation_prompt is true for this render, whatever extra says
 	// (llamaRender)
 	forceAGP bool
@@ -40,6 +42,10 @@ var baseVarNames = [numBaseVars]string{"messages", "bos_token", "eos_token", "en
 
 // Lookup returns the variable name: what the render function reads (jinja2.Variables).
 func (v *llamaVars) Lookup(name string) jinja2.Value {
+	i := baseVar(name)
+	if i >= 0 && !v.shadowed && (i != varTools || v.hasTools) {
+		return v.base[i] // (extra has no name of base)
+	}
 	if v.forceAGP && name == "add_generation_prompt" {
 		return jinja2.Bool(true)
 	}
@@ -48,10 +54,16 @@ func (v *llamaVars) Lookup(name string) jinja2.Value {
 			return x
 		}
 	}
-	if i := baseVar(name); i >= 0 && (i != varTools || v.hasTools) {
+	if i >= 0 && (i != varTools || v.hasTools) {
 		return v.base[i]
 	}
 	return jinja2.Undefined(name)
+}
+
+// addKwarg adds the kwarg name to extra, which lacks it.
+func (v *llamaVars) addKwarg(name string, x jinja2.Value) {
+	v.extra.AddStr(name, x)
+	v.shadowed = v.shadowed || baseVar(name) >= 0
 }
 
 // baseVar returns the index of the variable every request defines named name, -1 for
@@ -127,5 +139,5 @@ func (v *llamaVars) dict() *jinja2.Dict {
 // reset empties v, keeping the storage of extra.
 func (v *llamaVars) reset() {
 	v.extra.Clear()
-	v.base, v.hasTools, v.forceAGP = [numBaseVars]jinja2.Value{}, false, false
+	v.base, v.hasTools, v.shadowed, v.forceAGP = [numBaseVars]jinja2.Value{}, false, false, false
 }
