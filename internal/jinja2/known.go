@@ -72,6 +72,22 @@ func (d *Dict) GetKey(k Key) (Value, bool) {
 	return d.GetStr(k.String())
 }
 
+// keysAt reports whether the dict's keys are keys, in that order, as its record of its
+// Keys says: KeysAre of their names, answered without comparing a key, where the record
+// knows (false may only mean that it does not: a nil dict, a key further than it
+// records, or one it is unsure of).
+func (d *Dict) keysAt(keys ...Key) bool {
+	if d == nil || int(d.n) != len(keys) {
+		return false
+	}
+	for i, k := range keys {
+		if d.known.pos(k) != uint(i) {
+			return false
+		}
+	}
+	return true
+}
+
 // AddKey is AddStr(k.String(), v).
 func (d *Dict) AddKey(k Key, v Value) { d.appendEntry(plainWordStr(int(k%NumKeys)), v, true) }
 

@@ -66,6 +66,34 @@ func TestRecordOfKeys(t *testing.T) {
 	}
 	check := func(step string, d *Dict) {
 		t.Helper()
+		// keysAt: never true where the keys are not those, and true where they are Keys
+		// of plainWords' strs, within what the record holds
+		var ks []Key
+		var ns []string
+		interned := true
+		for _, key := range d.keys() {
+			k, ok := plainKey(key)
+			if !ok {
+				k, ok = keyOfOther(key)
+				interned = false
+			}
+			if !ok {
+				ks = nil
+				break
+			}
+			ks, ns = append(ks, k), append(ns, k.String())
+		}
+		if ks != nil {
+			at, are := d.keysAt(ks...), d.KeysAre(ns...)
+			if at && !are || !at && interned && d.Len() < knownBeyond-1 {
+				t.Fatalf("%s: keysAt(%v) = %v, KeysAre %v: %s", step, ks, at, are, DictValue(d).Repr())
+			}
+		}
+		for _, pair := range [][]Key{{KeyRole, KeyContent}, {KeyType, KeyFunction}} {
+			if d.keysAt(pair...) && !d.KeysAre(pair[0].String(), pair[1].String()) {
+				t.Fatalf("%s: keysAt(%v) where the keys differ: %s", step, pair, DictValue(d).Repr())
+			}
+		}
 		for k := range NumKeys {
 			want := -1
 			for i, key := range d.keys() {
