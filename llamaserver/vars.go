@@ -19,6 +19,10 @@ type llamaVars struct {
 	extra jinja2.Dict
 	// shadowed: a kwarg has the name of one of base, whose value it replaces
 	shadowed bool
+	// agp: add_generation_prompt is true, a variable no kwarg names (one that does is
+	// set in extra), defined after the first agpAt entries of extra
+	agp   bool
+	agpAt int
 	// forceAGP: add_generation_prompt is true for this render, whatever extra says
 	// (llamaRender)
 	forceAGP bool
@@ -46,7 +50,7 @@ func (v *llamaVars) Lookup(name string) jinja2.Value {
 	if i >= 0 && !v.shadowed && (i != varTools || v.hasTools) {
 		return v.base[i] // (extra has no name of base)
 	}
-	if v.forceAGP && name == "add_generation_prompt" {
+	if (v.forceAGP || v.agp) && name == "add_generation_prompt" {
 		return jinja2.Bool(true)
 	}
 	if v.extra.Len() > 0 {
@@ -91,6 +95,9 @@ func baseVar(name string) int {
 // has reports whether the variable name is defined by the request's handling, not only
 // for this render (forceAGP).
 func (v *llamaVars) has(name string) bool {
+	if v.agp && name == "add_generation_prompt" {
+		return true
+	}
 	if _, ok := v.extra.GetStr(name); ok {
 		return true
 	}
@@ -131,7 +138,13 @@ func (v *llamaVars) dict() *jinja2.Dict {
 	}
 	keys := v.extra.Keys()
 	for i, x := range v.extra.Values() {
+		if v.agp && i == v.agpAt {
+			d.AddStr("add_generation_prompt", jinja2.Bool(true))
+		}
 		d.Set(keys[i], x) // in its place when d has it already
+	}
+	if v.agp && v.agpAt == v.extra.Len() {
+		d.AddStr("add_generation_prompt", jinja2.Bool(true))
 	}
 	return d
 }
@@ -140,4 +153,5 @@ func (v *llamaVars) dict() *jinja2.Dict {
 func (v *llamaVars) reset() {
 	v.extra.Clear()
 	v.base, v.hasTools, v.shadowed, v.forceAGP = [numBaseVars]jinja2.Value{}, false, false, false
+	v.agp, v.agpAt = false, 0
 }
