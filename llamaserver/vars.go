@@ -9,8 +9,10 @@ import (
 // (common_chat_template_direct_apply_impl), as the render looks them up: those every
 // request defines are fields, found by a switch on the name, and the request's
 // chat_template_kwargs with the variables defined after them are a dict, extra, whose
-// value of a name comes first. Building them costs a few stores where a dict of them all
-// cost an entry each, and so does a lookup (dict, for Vars, builds that dict).
+// value of a name comes first; add_generation_prompt, which llama-server defines after
+// the kwargs, is a field too when no kwarg names it. Building them costs a few stores
+// where a dict of them all cost an entry each, and so does a lookup (dict, for Vars,
+// builds that dict).
 type llamaVars struct {
 	base     [numBaseVars]jinja2.Value // by baseVarNames; tools only when hasTools
 	hasTools bool
@@ -71,7 +73,8 @@ func (v *llamaVars) addKwarg(name string, x jinja2.Value) {
 }
 
 // baseVar returns the index of the variable every request defines named name, -1 for
-// another name.
+// another name: baseVarNames' index (TestBaseVar), by a switch, which takes fewer
+// instructions than comparing with each.
 func baseVar(name string) int {
 	switch name {
 	case "messages":
