@@ -83,9 +83,10 @@ type ServerFields struct {
 	// false; vLLM reads both as pydantic's lax bools (1, "yes"...) and refuses null or
 	// another value. Input's fields of the same names hold transformers' reading.
 	AddGenerationPrompt, ContinueFinalMessage Value
-	// ChatTemplateKwargs is chat_template_kwargs as the request gives it: vLLM refuses
-	// a value that is neither an object nor null (transformers and llama-server take
-	// [] or false as none; Input.Kwargs holds an object's entries).
+	// ChatTemplateKwargs is chat_template_kwargs as the request gives it; Input.Kwargs
+	// holds an object's entries. Of another value, vLLM refuses all but null,
+	// transformers (Template.Render) all that are true to Python ([] or false are
+	// none), and llama-server takes none.
 	ChatTemplateKwargs Value
 	// JSONError is what llama-server's JSON parser (nlohmann::json) throws for the
 	// request's text, which Python's json.loads reads: a NaN, an infinity or a number

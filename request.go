@@ -146,13 +146,12 @@ func requestOf(v Value) (*Request, error) {
 			r.Server.ChatTemplateKwargs = val
 			kd := val.AsDict()
 			if kd == nil {
-				// null, and another value that is false to Python ([] from PHP's
-				// json_encode), give no kwargs to transformers and llama-server (vLLM
-				// refuses all but null); any other fails transformers' ** of it
-				if !val.Truthy() {
-					continue
-				}
-				return nil, fmt.Errorf("request: \"chat_template_kwargs\" must be an object")
+				// no kwargs: null, and another value that is false to Python ([] from
+				// PHP's json_encode), give none to transformers and llama-server, which
+				// also takes another value as none (its keys, "0" or "", name no
+				// variable); a render through the transformers profile refuses that
+				// (kwargsRefusal), vLLM all but null
+				continue
 			}
 			// messages, tools, documents and add_generation_prompt are kwargs too:
 			// transformers' apply_chat_template passes its own under those names

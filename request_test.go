@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tmplgen/tmplgen"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // TestParseRequestJSONError: a request that is not JSON fails with the decoder's
@@ -52,4 +53,28 @@ func TestParseRequestMapsWritable(t *testing.T) {
 	}
 	req.SpecialTokens["bos_token"] = "<s>"
 	req.Kwargs["enable_thinking"] = tmplgen.Value{}
+}
+
+// TestKwargsNotAnObject: ParseRequest takes a chat_template_kwargs that is not an
+// object (llama-server renders such a request as if it had none), and a render through
+// the transformers profile refuses one that is true to Python, as transformers cannot
+// pass it as keyword arguments, while [] or false are none.
+func TestKwargsNotAnObject(t *testing.T) {
+	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: func(w *jinja2.Writer) { w.WriteString("ok") }}
+	for kwargs, refused := range map[string]bool{`[1]`: true, `"x"`: true, `5`: true, `true`: true, `[{"a": 1}]`: true,
+		`[]`: false, `false`: false, `0`: false, `""`: false, `null`: false, `{"a": 1}`: false} {
+		req, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "user", "content": "hi"}], "chat_template_kwargs": ` + kwargs + `}`))
+		if err != nil {
+			t.Errorf("ParseRequest with chat_template_kwargs %s: %v", kwargs, err)
+			continue
+		}
+		out, err := tmpl.Render(&req.Input)
+		var e *tmplgen.Error
+		switch {
+		case refused && (!errors.As(err, &e) || e.Kind != tmplgen.InputError):
+			t.Errorf("chat_template_kwargs %s: rendered %q, %v; want an InputError", kwargs, out, err)
+		case !refused && (err != nil || out != "ok"):
+			t.Errorf("chat_template_kwargs %s: %q, %v; want the render", kwargs, out, err)
+		}
+	}
 }

@@ -95,6 +95,9 @@ func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.B
 		return dst, err
 	}
 	lacks, err := t.LacksTokens(in, t.ReadsTokens...)
+	if err == nil && in.Server.ChatTemplateKwargs.Kind() != jinja2.KindUndefined {
+		err = t.kwargsRefusal(in)
+	}
 	switch {
 	case err != nil:
 		return dst, err
@@ -113,6 +116,17 @@ func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.B
 		return out, err
 	}
 	return t.appendRender(dst, in, in, t.Func, markup, nil)
+}
+
+// kwargsRefusal is the error of a request whose chat_template_kwargs is true to Python
+// and not an object, which transformers' apply_chat_template cannot take as keyword
+// arguments; nil for another.
+func (t *Template) kwargsRefusal(in *Input) error {
+	if k := in.Server.ChatTemplateKwargs; k.Kind() == jinja2.KindDict || !k.Truthy() {
+		return nil
+	}
+	return &Error{Kind: InputError, Template: t.File, Msg: fmt.Sprintf("chat_template_kwargs must be an object, not %s: "+
+		"transformers passes its entries to the template as keyword arguments (llama-server ignores it, vLLM refuses it)", jinja2.JSONTypeName(in.Server.ChatTemplateKwargs))}
 }
 
 // modelTokens are the variables of in with, after its own special tokens, those of
