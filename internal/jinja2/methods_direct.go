@@ -1,5 +1,7 @@
 package jinja2
 
+import "strings"
+
 // The methods generated code calls directly: the common methods of strs and dicts,
 // called with positional arguments only. Each takes the path CallMethod takes for a
 // plain str (or a dict, for get) and leaves every other receiver to CallMethod, so that
@@ -88,6 +90,9 @@ func MethodSplitSep(recv, sep Value) Value {
 // MethodStartswith is recv.startswith(prefix).
 func MethodStartswith(recv, prefix Value) Value {
 	if plainStr(recv) {
+		if prefix.kind() == KindString {
+			return Bool(strings.HasPrefix(recv.str(), prefix.str())) // no start or end to count in characters
+		}
 		return strAffix(recv, []Value{prefix}, nil, "startswith")
 	}
 	return CallMethod(recv, "startswith", []Value{prefix}, nil)
@@ -96,6 +101,9 @@ func MethodStartswith(recv, prefix Value) Value {
 // MethodEndswith is recv.endswith(suffix).
 func MethodEndswith(recv, suffix Value) Value {
 	if plainStr(recv) {
+		if suffix.kind() == KindString {
+			return Bool(strings.HasSuffix(recv.str(), suffix.str()))
+		}
 		return strAffix(recv, []Value{suffix}, nil, "endswith")
 	}
 	return CallMethod(recv, "endswith", []Value{suffix}, nil)

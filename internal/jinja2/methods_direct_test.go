@@ -1,0 +1,42 @@
+package jinja2
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestAffixesDirect: MethodStartswith and MethodEndswith give what the generic call of
+// the method gives (CallMethod), value or error, for receivers and arguments of every
+// kind they take or refuse.
+func TestAffixesDirect(t *testing.T) {
+	result := func(f func() Value) (out string) {
+		defer func() {
+			if r := recover(); r != nil {
+				var e *Error
+				if err, ok := r.(error); ok && errors.As(err, &e) {
+					out = string(e.Kind) + ": " + e.Msg
+					return
+				}
+				panic(r)
+			}
+		}()
+		return f().Repr()
+	}
+	recvs := []Value{Str(""), Str("<tool_response>x</tool_response>"), Str("héllo wörld"), Markup("<b>x</b>"), Int(3), None(), Undefined("u")}
+	args := []Value{Str(""), Str("<tool_response>"), Str("</tool_response>"), Str("hé"), Str("ld"), Markup("<b>"), Markup("</b>"),
+		NewTuple(Str("x"), Str("<b")), NewTuple(Int(1)), Int(1), None()}
+	for _, recv := range recvs {
+		for _, arg := range args {
+			for _, m := range []struct {
+				name   string
+				direct func(Value, Value) Value
+			}{{"startswith", MethodStartswith}, {"endswith", MethodEndswith}} {
+				got := result(func() Value { return m.direct(recv, arg) })
+				want := result(func() Value { return CallMethod(recv, m.name, []Value{arg}, nil) })
+				if got != want {
+					t.Errorf("%s.%s(%s) = %s, CallMethod %s", recv.Repr(), m.name, arg.Repr(), got, want)
+				}
+			}
+		}
+	}
+}
