@@ -1147,6 +1147,20 @@ func (f *messageFields) read(m *jinja2.Dict) {
 	if m == nil {
 		return
 	}
+	if m.KeysAt(jinja2.KeyRole, jinja2.KeyContent) {
+		// {"role": ..., "content": ...}, most messages, as readKeys reads it
+		// (TestReadMessageFields), without its walk of the keys
+		vals := m.Values()[:2]
+		f.v[fieldRole], f.v[fieldContent] = vals[0], vals[1]
+		f.has[fieldRole], f.has[fieldContent] = true, true
+		f.asJSON = vals[0].IsDataStr() && vals[1].IsDataStr()
+		return
+	}
+	f.readKeys(m)
+}
+
+// readKeys is read of a message m, not nil, found by walking its keys; f is zero.
+func (f *messageFields) readKeys(m *jinja2.Dict) {
 	keys := m.Keys()
 	vals := m.Values()[:len(keys)] // (no bounds check below)
 	f.asJSON = true

@@ -323,13 +323,13 @@ var chatWords = sync.OnceValue(func() *chatStrs {
 // would build.
 func FunctionTool(v Value) (name, description, parameters Value, ok bool) {
 	t := v.AsDict()
-	if !t.keysAt(KeyType, KeyFunction) && !t.KeysAre("type", "function") {
+	if !t.KeysAt(KeyType, KeyFunction) && !t.KeysAre("type", "function") {
 		return Value{}, Value{}, Value{}, false
 	}
 	vals := t.vals()
 	fn := vals[1].AsDict()
 	if !EqStr(vals[0], "function") || !vals[0].IsDataStr() ||
-		!fn.keysAt(KeyName, KeyDescription, KeyParameters) && !fn.KeysAre("name", "description", "parameters") {
+		!fn.KeysAt(KeyName, KeyDescription, KeyParameters) && !fn.KeysAre("name", "description", "parameters") {
 		return Value{}, Value{}, Value{}, false
 	}
 	f := fn.vals()

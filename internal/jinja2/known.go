@@ -72,11 +72,11 @@ func (d *Dict) GetKey(k Key) (Value, bool) {
 	return d.GetStr(k.String())
 }
 
-// keysAt reports whether the dict's keys are keys, in that order, as its record of its
+// KeysAt reports whether the dict's keys are keys, in that order, as its record of its
 // Keys says: KeysAre of their names, answered without comparing a key, where the record
 // knows (false may only mean that it does not: a nil dict, a key further than it
 // records, or one it is unsure of).
-func (d *Dict) keysAt(keys ...Key) bool {
+func (d *Dict) KeysAt(keys ...Key) bool {
 	if d == nil || int(d.n) != len(keys) {
 		return false
 	}

@@ -66,7 +66,7 @@ func TestRecordOfKeys(t *testing.T) {
 	}
 	check := func(step string, d *Dict) {
 		t.Helper()
-		// keysAt: never true where the keys are not those, and true where they are Keys
+		// KeysAt: never true where the keys are not those, and true where they are Keys
 		// of plainWords' strs, within what the record holds
 		var ks []Key
 		var ns []string
@@ -84,14 +84,14 @@ func TestRecordOfKeys(t *testing.T) {
 			ks, ns = append(ks, k), append(ns, k.String())
 		}
 		if ks != nil {
-			at, are := d.keysAt(ks...), d.KeysAre(ns...)
+			at, are := d.KeysAt(ks...), d.KeysAre(ns...)
 			if at && !are || !at && interned && d.Len() < knownBeyond-1 {
-				t.Fatalf("%s: keysAt(%v) = %v, KeysAre %v: %s", step, ks, at, are, DictValue(d).Repr())
+				t.Fatalf("%s: KeysAt(%v) = %v, KeysAre %v: %s", step, ks, at, are, DictValue(d).Repr())
 			}
 		}
 		for _, pair := range [][]Key{{KeyRole, KeyContent}, {KeyType, KeyFunction}} {
-			if d.keysAt(pair...) && !d.KeysAre(pair[0].String(), pair[1].String()) {
-				t.Fatalf("%s: keysAt(%v) where the keys differ: %s", step, pair, DictValue(d).Repr())
+			if d.KeysAt(pair...) && !d.KeysAre(pair[0].String(), pair[1].String()) {
+				t.Fatalf("%s: KeysAt(%v) where the keys differ: %s", step, pair, DictValue(d).Repr())
 			}
 		}
 		for k := range NumKeys {
