@@ -1201,8 +1201,11 @@ func (rw *llamaRewrite) parseMessages(messages []jinja2.Value) ([]llamaMsg, erro
 		if f.asJSON {
 			// what toJSON would build: its fields are strs, which read checked (the
 			// absent ones zero, whose str is "")
-			out = append(out, llamaMsg{role: str(f.v[fieldRole]), content: str(f.v[fieldContent]),
-				reasoning: str(f.v[fieldReasoning]), name: str(f.v[fieldName]), tcID: str(f.v[fieldToolCallID]), src: m})
+			out = append(out, llamaMsg{role: str(f.v[fieldRole]), content: str(f.v[fieldContent]), src: m})
+			if f.has[fieldReasoning] || f.has[fieldName] || f.has[fieldToolCallID] {
+				msg := &out[len(out)-1]
+				msg.reasoning, msg.name, msg.tcID = str(f.v[fieldReasoning]), str(f.v[fieldName]), str(f.v[fieldToolCallID])
+			}
 			continue
 		}
 		out = append(out, llamaMsg{})
