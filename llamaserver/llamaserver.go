@@ -891,11 +891,11 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 	// common_chat_template_direct_apply_impl: the variables, in this order
 	vars := &rw.vars // empty
 	vars.base[varMessages] = rw.arena.ListOfDicts(in.Messages, jm)
-	token := jinja2.Lit // the model's special tokens are markup, a request's data
+	// the model's special tokens are markup, a request's data
+	vars.base[varBOSToken], vars.base[varEOSToken] = jinja2.Lit(rw.bos), jinja2.Lit(rw.eos)
 	if in.TokensFromRequest {
-		token = jinja2.Str
+		vars.base[varBOSToken], vars.base[varEOSToken] = jinja2.Str(rw.bos), jinja2.Str(rw.eos)
 	}
-	vars.base[varBOSToken], vars.base[varEOSToken] = token(rw.bos), token(rw.eos)
 	vars.base[varEnableThinking] = jinja2.Bool(enableThinking)
 	if tools.Kind() == jinja2.KindList {
 		vars.base[varTools], vars.hasTools = tools, true

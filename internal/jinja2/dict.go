@@ -81,8 +81,11 @@ func ListOfDicts(list Value, ds []*Dict) Value {
 // sharedDicts returns the first len(ds) items of the list list when they are the
 // dicts ds, in order, and whether they are.
 func sharedDicts(list Value, ds []*Dict) ([]Value, bool) {
-	items := list.Items()
-	if list.TypeName() != "list" || len(items) < len(ds) {
+	if list.kind() != KindList || list.list().name != "" { // a tuple, range or dict view
+		return nil, false
+	}
+	items := list.list().items()
+	if len(items) < len(ds) {
 		return nil, false
 	}
 	for i, d := range ds {
