@@ -11,12 +11,12 @@ import (
 // Request is an OpenAI-style chat request as JSON: messages, tools, documents,
 // add_generation_prompt (default true) and continue_final_message (of any type: Input
 // holds transformers' reading, ServerFields the values for the servers'),
-// chat_template_kwargs,
-// the fields llama-server reads (ServerFields), the special tokens (bos_token/eos_token
-// or bos/eos, special_tokens: an extension of the references' tools, which a render with
-// segments marks data, see Input.TokensFromRequest) and add_bos/add_eos. Other fields
-// are ignored, as
-// servers ignore them: a top-level enable_thinking among them (llama-server reads
+// chat_template_kwargs (an object's entries are Kwargs; ServerFields keeps the value, which
+// each profile reads its way when it is not an object), the fields llama-server reads
+// (ServerFields), the special tokens (bos_token/eos_token or bos/eos, special_tokens: an
+// extension of the references' tools, which a render with segments marks data, see
+// Input.TokensFromRequest) and add_bos/add_eos. Other fields are ignored, as servers
+// ignore them: a top-level enable_thinking among them (llama-server reads
 // chat_template_kwargs.enable_thinking, and its own --reasoning option).
 type Request struct {
 	Input
