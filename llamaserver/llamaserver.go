@@ -934,10 +934,12 @@ func (s *Server) rewrite(rw *llamaRewrite, t *tmplgen.Template, in *tmplgen.Inpu
 		// DeepSeek V4 writes the response schema into the prompt
 		set("response_format", schema)
 	}
-	if _, ok := kwargs["add_generation_prompt"]; rw.agp && ok {
-		extra.SetStr("add_generation_prompt", jinja2.Bool(true))
-	} else if rw.agp {
-		vars.agp, vars.agpAt = true, extra.Len()
+	if rw.agp {
+		if _, ok := kwargs["add_generation_prompt"]; ok {
+			extra.SetStr("add_generation_prompt", jinja2.Bool(true)) // in the kwarg's place
+		} else {
+			vars.agp, vars.agpAt = true, extra.Len()
+		}
 	}
 	if pr := kwargs["preserve_reasoning"]; pr.Kind() == jinja2.KindBool {
 		on, _ := pr.AsBool()

@@ -763,7 +763,7 @@ func parseMessage(t *tmplgen.Template, a *jinja2.Arena, m *jinja2.Dict, openAI b
 			texts = append(texts, str(text))
 		}
 	}
-	// each key is added once (AddStr), a tool's content replaced (SetStr)
+	// each key is added once (AddKey, AddStr), a tool's content replaced (SetStr)
 	out := a.NewDict(4) // an assistant's tool calls and reasoning move it out of a
 	out.AddKey(jinja2.KeyRole, jinja2.Str(r))
 	if openAI {

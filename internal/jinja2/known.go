@@ -126,7 +126,9 @@ func itemKeyMiss(v Value, k Key, attr bool) Value {
 	switch {
 	case v.kind() == KindDict:
 		if v.dict().known.pos(k) == lacksKey {
-			return missingKeys[k%NumKeys] // (at once: most messages lack most Keys)
+			// GetKey's answer, without its call (it is not inlined): most messages
+			// lack most Keys
+			return missingKeys[k%NumKeys]
 		}
 		if r, ok := v.dict().GetKey(k); ok {
 			return r // further than the record says
@@ -166,7 +168,8 @@ const lacksKey = ^uint(0)
 
 // noteKey records key, new to the dict, at position i when it is a Key. A str equal to
 // a Key is one of plainWords when it was interned (internStr: the decoder's and
-// ValueOf's keys are, and AddStr's); another str may be a Key (noteUnsure).
+// ValueOf's keys are, and AddKey's; AddStr's are not); another str may be a Key
+// (unsure).
 func (d *Dict) noteKey(i int, key Value, interned bool) {
 	if k, ok := plainKey(key); ok {
 		d.known = d.known.with(k, i)

@@ -19,7 +19,7 @@ func TestKeysAreNoBuiltins(t *testing.T) {
 	copied := jinja2.NewDict(1)
 	copied.AddStr(strings.Clone("role"), jinja2.Str("user")) // a key equal to a Key, not made from one
 	values := []jinja2.Value{msg, jinja2.DictValue(copied), jinja2.DictValue(jinja2.NewDict(0)), jinja2.Str("s"), jinja2.None()}
-	for k := jinja2.KeyRole; k <= jinja2.KeyEnum; k++ {
+	for k := range jinja2.NumKeys {
 		if llamacpp.IsDictBuiltin(k.String()) {
 			t.Errorf("%q is a dict's builtin", k)
 		}
