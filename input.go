@@ -162,8 +162,10 @@ func (in *Input) lookup(name string, tokens map[string]string) Value {
 			return in.token(s)
 		}
 	}
-	if s, ok := tokens[name]; ok {
-		return in.token(s)
+	if len(tokens) > 0 {
+		if s, ok := tokens[name]; ok {
+			return in.token(s)
+		}
 	}
 	return jinja2.Undefined(name)
 }
