@@ -12,9 +12,12 @@ type Input struct {
 	// Messages is the conversation: a list of dicts with role, content and any other
 	// fields (tool_calls, reasoning_content, name...).
 	Messages Value
-	// Tools is the list of tool definitions, or None.
+	// Tools is the list of tool definitions, or None. (A request may give another
+	// value, which transformers hands the template as it is; llama-server and vLLM
+	// refuse most.)
 	Tools Value
-	// Documents is the list of documents for retrieval-augmented templates, or None.
+	// Documents is the list of documents for retrieval-augmented templates, or None
+	// (or another value of a request, as Tools).
 	Documents Value
 	// AddGenerationPrompt asks the template to open the assistant's turn.
 	AddGenerationPrompt bool

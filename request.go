@@ -87,9 +87,8 @@ func requestOf(v Value) (*Request, error) {
 		val := values[i]
 		switch k.Text() {
 		case "tools", "documents":
-			if val.Kind() != jinja2.KindList && val.Kind() != jinja2.KindNone {
-				return nil, fmt.Errorf("request: %q must be a list or null", k.Text())
-			}
+			// any value: transformers hands the template what it is given, and each
+			// server checks its own way (llamaserver, vllm)
 			if k.Text() == "tools" {
 				r.Tools = val
 			} else {

@@ -78,3 +78,30 @@ func TestKwargsNotAnObject(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsAndDocumentsOfAnyType: a request's tools and documents that are not lists
+// reach the template as they are, which is what transformers renders with (llama-server
+// and vLLM refuse them their own ways: the fields corpus's tools_* and documents_*
+// cases).
+func TestToolsAndDocumentsOfAnyType(t *testing.T) {
+	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: func(w *jinja2.Writer) {
+		w.WriteString(w.Lookup("tools").TypeName() + " " + w.Lookup("documents").TypeName())
+	}}
+	for value, typ := range map[string]string{`{}`: "dict", `{"a": 1}`: "dict", `""`: "str", `"x"`: "str",
+		`0`: "int", `false`: "bool", `[1]`: "list", `null`: "NoneType"} {
+		for _, field := range []string{"tools", "documents"} {
+			req, err := tmplgen.ParseRequest([]byte(`{"messages": [], "` + field + `": ` + value + `}`))
+			if err != nil {
+				t.Errorf("ParseRequest with %s %s: %v", field, value, err)
+				continue
+			}
+			want := typ + " NoneType"
+			if field == "documents" {
+				want = "NoneType " + typ
+			}
+			if out, err := tmpl.Render(&req.Input); err != nil || out != want {
+				t.Errorf("%s %s: %q, %v; want %q", field, value, out, err, want)
+			}
+		}
+	}
+}

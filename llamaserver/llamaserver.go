@@ -1499,11 +1499,16 @@ func arenaCells(msgs []llamaMsg) int {
 	return n
 }
 
-// parseLlamaTools is what llama-server makes of the request's tools: none unless a
-// non-empty list; each tool rebuilt as {type, function: {name, description,
-// parameters}}. It returns a list, or None when there are no tools: the request's own
-// list when its tools are already so.
+// parseLlamaTools is what llama-server makes of the request's tools: an error when they
+// are neither a list nor null, none unless a non-empty list; each tool rebuilt as
+// {type, function: {name, description, parameters}}. It returns a list, or None when
+// there are no tools: the request's own list when its tools are already so.
 func parseLlamaTools(tools jinja2.Value) (jinja2.Value, error) {
+	switch tools.Kind() {
+	case jinja2.KindList, jinja2.KindNone, jinja2.KindUndefined:
+	default:
+		return jinja2.Value{}, fmt.Errorf("Expected 'tools' to be an array, got %s", jinja2.CompactJSON(tools))
+	}
 	if tools.Kind() != jinja2.KindList || len(tools.Items()) == 0 {
 		return jinja2.None(), nil
 	}

@@ -209,7 +209,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		return nil, refused(t, "`tools` must not be an empty array. Either provide at least one tool or omit the field entirely.")
 	}
 	tc, tcGiven := f.ToolChoice, !f.ToolChoice.IsUndefined()
-	if !tcGiven && hasTools {
+	if !tcGiven && tools.Truthy() {
 		tc, tcGiven = jinja2.Str("auto"), true
 	}
 	if !tcGiven {
@@ -234,6 +234,9 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	var toolDicts jinja2.Value = jinja2.None()
 	if hasTools {
 		var err error
+		if tools, err = toolsList(t, tools); err != nil {
+			return nil, err
+		}
 		arena = new(jinja2.Arena)
 		if toolDicts, err = eachItem(t, arena, tools, toolDict); err != nil {
 			return nil, err
@@ -436,6 +439,24 @@ func checkToolChoice(t *tmplgen.Template, tc jinja2.Value, given bool, tools jin
 		}
 	}
 	return refused(t, "The tool specified in `tool_choice` does not match any of the specified `tools`")
+}
+
+// toolsList returns the request's tools as a list: vllm_render.py reads them as Python
+// iterates them, so that an empty object or str is an empty list, the keys of another
+// object and the characters of another str are tools that are not dicts, and a number
+// or bool is not iterable. (vLLM's pydantic model, tools: list[...] | None, refuses
+// every value but a list.)
+func toolsList(t *tmplgen.Template, tools jinja2.Value) (jinja2.Value, error) {
+	switch tools.Kind() {
+	case jinja2.KindList:
+		return tools, nil
+	case jinja2.KindDict, jinja2.KindString:
+		if tools.Truthy() {
+			return jinja2.Value{}, refused(t, "tools: Input should be a valid dictionary")
+		}
+		return jinja2.ListOf(nil), nil
+	}
+	return jinja2.Value{}, refused(t, "tools: '%s' object is not iterable", tools.TypeName())
 }
 
 // checkDocuments: documents is a list of dicts of strs (list[dict[str, str]]).

@@ -602,6 +602,12 @@ func Request(seed uint64) []byte {
 		// always; vLLM refuses all but null
 		req["chat_template_kwargs"] = []any{[]any{}, false, nil, []any{1}, "x", true}[r.IntN(6)]
 	}
+	if r.IntN(20) == 0 {
+		// tools or documents that are not a list: transformers hands the template the
+		// value; llama-server refuses such tools and never reads documents; vLLM iterates
+		// tools as Python does and refuses such documents
+		req[pick("tools", "documents")] = []any{map[string]any{}, map[string]any{"type": "function"}, "", "x", false, 0}[r.IntN(6)]
+	}
 	b, err := json.Marshal(req)
 	if err != nil {
 		panic(err) // the values are all JSON
