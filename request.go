@@ -148,8 +148,9 @@ func requestOf(v Value) (*Request, error) {
 				// no kwargs: null, and another value that is false to Python ([] from
 				// PHP's json_encode), give none to transformers and llama-server, which
 				// also takes another value as none (its keys, "0" or "", name no
-				// variable); a render through the transformers profile refuses that
-				// (kwargsRefusal), vLLM all but null
+				// variable); a render through the transformers profile makes kwargs of
+				// a list of pairs and refuses another (Template.kwargsInput), vLLM
+				// refuses all but null
 				continue
 			}
 			// messages, tools, documents and add_generation_prompt are kwargs too:

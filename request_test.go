@@ -62,6 +62,7 @@ func TestParseRequestMapsWritable(t *testing.T) {
 func TestKwargsNotAnObject(t *testing.T) {
 	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: func(w *jinja2.Writer) { w.WriteString("ok") }}
 	for kwargs, refused := range map[string]bool{`[1]`: true, `"x"`: true, `5`: true, `true`: true, `[{"a": 1}]`: true,
+		`[["a", 1, 2]]`: true, `[[1, 2]]`: true, `[["a", 1]]`: false,
 		`[]`: false, `false`: false, `0`: false, `""`: false, `null`: false, `{"a": 1}`: false} {
 		req, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "user", "content": "hi"}], "chat_template_kwargs": ` + kwargs + `}`))
 		if err != nil {
@@ -76,6 +77,25 @@ func TestKwargsNotAnObject(t *testing.T) {
 		case !refused && (err != nil || out != "ok"):
 			t.Errorf("chat_template_kwargs %s: %q, %v; want the render", kwargs, out, err)
 		}
+	}
+}
+
+// TestKwargsPairs: a chat_template_kwargs that is a list gives the template the
+// variables Python's dict() makes of its pairs: a list of two items, a str of two
+// characters, a dict of two keys; a later pair replaces an earlier one's value.
+func TestKwargsPairs(t *testing.T) {
+	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: func(w *jinja2.Writer) {
+		for _, name := range []string{"x", "y", "w", "messages"} {
+			w.WriteString(name + "=" + w.Lookup(name).TypeName() + ":" + w.Lookup(name).String() + " ")
+		}
+	}}
+	req, err := tmplgen.ParseRequest([]byte(`{"messages": [], "chat_template_kwargs": [["x", "0"], "yz", {"w": 1, "v": 2}, ["x", "1"], ["messages", 2]]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "x=str:1 y=str:z w=str:v messages=list:[] "
+	if out, err := tmpl.Render(&req.Input); err != nil || out != want {
+		t.Errorf("got %q, %v; want %q", out, err, want)
 	}
 }
 

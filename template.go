@@ -3,6 +3,7 @@ package tmplgen
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -94,10 +95,13 @@ func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.B
 		_, err := t.ModelInput(in) // its error for a nil template or input
 		return dst, err
 	}
-	lacks, err := t.LacksTokens(in, t.ReadsTokens...)
-	if err == nil && in.Server.ChatTemplateKwargs.Kind() != jinja2.KindUndefined {
-		err = t.kwargsRefusal(in)
+	if in.Server.ChatTemplateKwargs.Kind() != jinja2.KindUndefined {
+		var err error
+		if in, err = t.kwargsInput(in); err != nil {
+			return dst, err
+		}
 	}
+	lacks, err := t.LacksTokens(in, t.ReadsTokens...)
 	switch {
 	case err != nil:
 		return dst, err
@@ -118,15 +122,68 @@ func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.B
 	return t.appendRender(dst, in, in, t.Func, markup, nil)
 }
 
-// kwargsRefusal is the error of a request whose chat_template_kwargs is true to Python
-// and not an object, which transformers' apply_chat_template cannot take as keyword
-// arguments; nil for another.
-func (t *Template) kwargsRefusal(in *Input) error {
-	if k := in.Server.ChatTemplateKwargs; k.Kind() == jinja2.KindDict || !k.Truthy() {
-		return nil
+// kwargsInput returns in with the keyword arguments transformers makes of the
+// request's chat_template_kwargs when it is not an object (ParseRequest made Kwargs of
+// an object's entries), as the reference reads it (hf_render.py, dict(value or {})):
+// none from a value false to Python; from a list, the pairs of its items; an
+// *Error for another.
+func (t *Template) kwargsInput(in *Input) (*Input, error) {
+	k := in.Server.ChatTemplateKwargs
+	if k.Kind() == jinja2.KindDict || !k.Truthy() {
+		return in, nil
 	}
-	return &Error{Kind: InputError, Template: t.File, Msg: fmt.Sprintf("chat_template_kwargs must be an object, not %s: "+
-		"transformers passes its entries to the template as keyword arguments (llama-server ignores it, vLLM refuses it)", jinja2.JSONTypeName(in.Server.ChatTemplateKwargs))}
+	keys, vals, err := pyDictPairs(k)
+	if err != nil {
+		return nil, &Error{Kind: InputError, Template: t.File, Msg: "chat_template_kwargs: " + err.Error() +
+			" (transformers passes dict(chat_template_kwargs) to the template as keyword arguments; llama-server ignores a value that is not an object, vLLM refuses it)"}
+	}
+	out := *in
+	out.Kwargs = make(map[string]Value, len(in.Kwargs)+len(keys))
+	maps.Copy(out.Kwargs, in.Kwargs)
+	for i, key := range keys {
+		out.Kwargs[key] = vals[i]
+	}
+	return &out, nil
+}
+
+// pyDictPairs returns the keys and values of Python's dict(v) for a value v that is
+// not a dict, whose keys must be strs (keyword arguments): v's items are pairs (an
+// item of two items; a str of two characters; a dict of two keys, which iterating
+// gives), a later key replacing an earlier one's value. The error is Python's.
+func pyDictPairs(v Value) (keys []string, vals []Value, err error) {
+	if v.Kind() != jinja2.KindList && v.Kind() != jinja2.KindTuple {
+		if v.Kind() == jinja2.KindString { // its characters are items of length 1
+			return nil, nil, errors.New("dictionary update sequence element #0 has length 1; 2 is required")
+		}
+		return nil, nil, fmt.Errorf("'%s' object is not iterable", v.TypeName())
+	}
+	for i, item := range v.Items() {
+		var pair []Value
+		switch item.Kind() {
+		case jinja2.KindList, jinja2.KindTuple:
+			pair = item.Items()
+		case jinja2.KindDict:
+			pair = item.AsDict().Keys()
+		case jinja2.KindString:
+			for _, r := range item.Text() {
+				pair = append(pair, jinja2.Str(string(r)))
+			}
+		default:
+			return nil, nil, fmt.Errorf("cannot convert dictionary update sequence element #%d to a sequence", i)
+		}
+		if len(pair) != 2 {
+			return nil, nil, fmt.Errorf("dictionary update sequence element #%d has length %d; 2 is required", i, len(pair))
+		}
+		if pair[0].Kind() != jinja2.KindString {
+			return nil, nil, errors.New("keywords must be strings")
+		}
+		if j := slices.Index(keys, pair[0].Text()); j >= 0 {
+			vals[j] = pair[1]
+			continue
+		}
+		keys, vals = append(keys, pair[0].Text()), append(vals, pair[1])
+	}
+	return keys, vals, nil
 }
 
 // modelTokens are the variables of in with, after its own special tokens, those of

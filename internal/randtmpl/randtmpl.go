@@ -598,9 +598,9 @@ func Request(seed uint64) []byte {
 		req["continue_final_message"] = []any{nil, 1, "content", "reasoning_content", "yes", false}[r.IntN(6)]
 	}
 	if _, ok := req["chat_template_kwargs"]; !ok && r.IntN(20) == 0 {
-		// not an object: none to transformers when false to Python, to llama-server
-		// always; vLLM refuses all but null
-		req["chat_template_kwargs"] = []any{[]any{}, false, nil, []any{1}, "x", true}[r.IntN(6)]
+		// not an object: none to transformers when false to Python, the pairs of a
+		// list of pairs, to llama-server always none; vLLM refuses all but null
+		req["chat_template_kwargs"] = []any{[]any{}, false, nil, []any{1}, "x", true, []any{[]any{"x0", "p"}}}[r.IntN(7)]
 	}
 	if r.IntN(20) == 0 {
 		// tools or documents that are not a list: transformers hands the template the
