@@ -10,7 +10,8 @@ import (
 // transformers' apply_chat_template passes to the template.
 type Input struct {
 	// Messages is the conversation: a list of dicts with role, content and any other
-	// fields (tool_calls, reasoning_content, name...).
+	// fields (tool_calls, reasoning_content, name...). (A request's messages that are
+	// not dicts reach the template as they are; llama-server and vLLM refuse them.)
 	Messages Value
 	// Tools is the list of tool definitions, or None. (A request may give another
 	// value, which transformers hands the template as it is; llama-server and vLLM

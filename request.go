@@ -76,11 +76,8 @@ func requestOf(v Value) (*Request, error) {
 	if !ok || msgs.Kind() != jinja2.KindList {
 		return nil, fmt.Errorf("request: \"messages\" must be a list")
 	}
-	for i, m := range msgs.Items() {
-		if m.Kind() != jinja2.KindDict {
-			return nil, fmt.Errorf("request: messages[%d] must be an object, got %s", i, jinja2.JSONTypeName(m))
-		}
-	}
+	// a message that is not an object reaches the template as it is in transformers;
+	// llama-server and vLLM refuse it
 	r.Messages = msgs
 	values := d.Values()
 	for i, k := range d.Keys() {

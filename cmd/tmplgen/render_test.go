@@ -164,7 +164,8 @@ func TestRenderErrors(t *testing.T) {
 		{"malformed request file", "", []string{"render", "-template", qwen, badReq}, 1, "at line 3, column 21"},
 		{"a model as the request", "", []string{"render", "-template", qwen, model}, 1, "roka-tiny.gguf: request: "},
 		{"messages not a list", `{"messages": {}}`, []string{"render", "-template", qwen}, 1, `"messages" must be a list`},
-		{"message not an object", `{"messages": ["hi"]}`, []string{"render", "-template", qwen}, 1, "messages[0] must be an object"},
+		// (transformers hands the template such a message, as the reference does)
+		{"message not an object", `{"messages": ["hi"]}`, []string{"render", "-template", qwen, "-profile", "llama-server"}, 1, "All non-assistant messages must contain 'content'"},
 		{"the model's template does not compile", `{"messages": []}`, []string{"render", "-model", brokenModel}, 1, brokenModel + ": template.jinja: line 2, column 8: unexpected 'end of print statement'"},
 		{"the template file does not compile", `{"messages": []}`, []string{"render", "-template", broken}, 1, broken + ": line 2, column 8: unexpected 'end of print statement'"},
 		{"the template file's error", `{"messages": []}`, []string{"render", "-template", divide}, 1, divide + ":2:1 ({{ }}): ZeroDivisionError: integer division or modulo by zero"},

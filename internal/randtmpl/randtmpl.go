@@ -602,6 +602,16 @@ func Request(seed uint64) []byte {
 		// list of pairs, to llama-server always none; vLLM refuses all but null
 		req["chat_template_kwargs"] = []any{[]any{}, false, nil, []any{1}, "x", true, []any{[]any{"x0", "p"}}}[r.IntN(7)]
 	}
+	if r.IntN(30) == 0 {
+		// a message that is not an object, which transformers hands the template as it
+		// is and the servers refuse
+		odd := make([]any, 0, len(msgs)+1)
+		for _, m := range msgs {
+			odd = append(odd, m)
+		}
+		odd = slices.Insert(odd, r.IntN(len(msgs)+1), []any{"Hi", 5, nil, []any{"user", "Hi"}}[r.IntN(4)])
+		req["messages"] = odd
+	}
 	if r.IntN(20) == 0 {
 		// tools or documents that are not a list: transformers hands the template the
 		// value; llama-server refuses such tools and never reads documents; vLLM iterates
