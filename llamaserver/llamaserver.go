@@ -1254,9 +1254,13 @@ func (rw *llamaRewrite) parseMessages(messages []jinja2.Value) ([]llamaMsg, erro
 		}
 		if hasCalls {
 			var items []jinja2.Value
+			// llama.cpp iterates them as nlohmann::json iterates a value: an array's
+			// items, an object's values, null as nothing, another value as itself
 			switch calls.Kind() {
 			case jinja2.KindList:
 				items = calls.Items()
+			case jinja2.KindDict:
+				items = calls.AsDict().Values()
 			case jinja2.KindNone:
 			default:
 				items = []jinja2.Value{calls}

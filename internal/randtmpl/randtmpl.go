@@ -539,6 +539,10 @@ func Request(seed uint64) []byte {
 				calls = append(calls, call)
 			}
 			m = m.set("tool_calls", calls)
+			if r.IntN(20) == 0 {
+				// a call not in a list: llama-server iterates an object's values
+				m = m.set("tool_calls", calls[0])
+			}
 		}
 		if m.get("role") == "assistant" && r.IntN(4) == 0 {
 			m = m.set("reasoning_content", pick("thinking...", "", "a\nb"))
