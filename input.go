@@ -62,8 +62,8 @@ type Input struct {
 	Server ServerFields
 }
 
-// ServerFields are the fields of an OpenAI-style request that llama-server reads and
-// no template variable carries, as the request gives them (JSON values: a field's type
+// ServerFields are the fields of an OpenAI-style request that llama-server or vLLM read
+// and no template variable carries, as the request gives them (JSON values: a field's type
 // is checked as llama-server checks it). The zero Value (undefined) is a field the
 // request does not have.
 type ServerFields struct {
@@ -89,9 +89,14 @@ type ServerFields struct {
 	AddGenerationPrompt, ContinueFinalMessage Value
 	// ChatTemplateKwargs is chat_template_kwargs as the request gives it; Input.Kwargs
 	// holds an object's entries. Of another value, vLLM refuses all but null,
-	// transformers (Template.Render) all that are true to Python ([] or false are
-	// none), and llama-server takes none.
+	// transformers (Template.Render) makes keyword arguments of a list of pairs and
+	// refuses another value true to Python ([] or false are none), and llama-server
+	// takes none.
 	ChatTemplateKwargs Value
+	// ChatTemplate is chat_template, a template of the request's own, which vLLM refuses
+	// (unless started with --trust-request-chat-template, which tmplgen, rendering only
+	// compiled templates, does not model) and the others ignore.
+	ChatTemplate Value
 	// JSONError is what llama-server's JSON parser (nlohmann::json) throws for the
 	// request's text, which Python's json.loads reads: a NaN, an infinity or a number
 	// beyond a double's range (1e400, an int of 400 digits) anywhere in it.
@@ -100,8 +105,8 @@ type ServerFields struct {
 	JSONError string
 }
 
-// field returns the field of f that holds the request field name, nil for a name
-// llama-server does not read there.
+// field returns the field of f that holds the request field name, nil for a name no
+// server reads there.
 func (f *ServerFields) field(name string) *Value {
 	switch name {
 	case "tool_choice":
@@ -118,6 +123,8 @@ func (f *ServerFields) field(name string) *Value {
 		return &f.JSONSchema
 	case "grammar":
 		return &f.Grammar
+	case "chat_template":
+		return &f.ChatTemplate
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package tmplgen_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/tmplgen/tmplgen"
@@ -96,6 +97,23 @@ func TestKwargsPairs(t *testing.T) {
 	want := "x=str:1 y=str:z w=str:v messages=list:[] "
 	if out, err := tmpl.Render(&req.Input); err != nil || out != want {
 		t.Errorf("got %q, %v; want %q", out, err, want)
+	}
+}
+
+// TestKwargNamedSelf: transformers passes the kwargs on to Jinja2's
+// Template.render(self, ...), which refuses one named self (the reference's answer,
+// "Template.render() got multiple values for argument 'self'").
+func TestKwargNamedSelf(t *testing.T) {
+	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: func(w *jinja2.Writer) { w.WriteString("ok") }}
+	for _, kwargs := range []string{`{"self": 1}`, `[["self", 1]]`} {
+		req, err := tmplgen.ParseRequest([]byte(`{"messages": [], "chat_template_kwargs": ` + kwargs + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e *tmplgen.Error
+		if out, err := tmpl.Render(&req.Input); !errors.As(err, &e) || !strings.Contains(e.Msg, "multiple values for argument 'self'") {
+			t.Errorf("chat_template_kwargs %s: %q, %v; want the TypeError", kwargs, out, err)
+		}
 	}
 }
 

@@ -289,6 +289,11 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	if jinja2.EqStr(tc, "none") && s.ExcludeToolsWhenToolChoiceNone {
 		toolDicts = jinja2.None()
 	}
+	// a template of the request's (validate_chat_template), which a server started
+	// without --trust-request-chat-template refuses
+	if !isNone(f.ChatTemplate) || len(in.Kwargs) > 0 && !isNone(in.Kwargs["chat_template"]) {
+		return nil, refused(t, "Chat template is passed with request, but --trust-request-chat-template is not set. Refused request with untrusted chat template.")
+	}
 
 	// the kwargs (build_chat_params, preprocess_chat, merge_kwargs, with_defaults): the
 	// server's defaults and the tools, then chat_template_kwargs, then the request's own

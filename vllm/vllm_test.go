@@ -93,3 +93,22 @@ func TestMediaPartRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestTemplateRefused: a chat template the request gives, as chat_template or
+// as chat_template_kwargs.chat_template, is refused as a server started without
+// --trust-request-chat-template refuses it; a null one is no template (vllm_render.py's
+// answers to these requests).
+func TestRequestTemplateRefused(t *testing.T) {
+	tmpl := &tmplgen.Template{Name: "t", File: "t.jinja", Func: func(w *jinja2.Writer) { w.WriteString("ok") }}
+	for fields, refused := range map[string]bool{`"chat_template": "{{ 1 }}"`: true, `"chat_template_kwargs": {"chat_template": "x"}`: true,
+		`"chat_template": null`: false, `"chat_template_kwargs": {"chat_template": null}`: false} {
+		req, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "user", "content": "U"}], ` + fields + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := vllm.Render(tmpl, &req.Input)
+		if want := "--trust-request-chat-template is not set"; refused != (err != nil && strings.Contains(err.Error(), want)) || !refused && out != "ok" {
+			t.Errorf("%s: %q, %v; want refused %v", fields, out, err, refused)
+		}
+	}
+}

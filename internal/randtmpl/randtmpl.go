@@ -580,6 +580,10 @@ func Request(seed uint64) []byte {
 		if r.IntN(3) == 0 {
 			kwargs["x0"] = []any{"k", 2, nil}[r.IntN(3)] // a variable the programs read
 		}
+		if r.IntN(30) == 0 {
+			// names the servers treat apart: transformers refuses self, vLLM a template
+			kwargs[pick("self", "chat_template")] = "x"
+		}
 		req["chat_template_kwargs"] = kwargs
 	}
 	if r.IntN(12) == 0 {
@@ -615,6 +619,10 @@ func Request(seed uint64) []byte {
 		}
 		odd = slices.Insert(odd, r.IntN(len(msgs)+1), []any{"Hi", 5, nil, []any{"user", "Hi"}}[r.IntN(4)])
 		req["messages"] = odd
+	}
+	if r.IntN(40) == 0 {
+		// a template of the request's, which vLLM refuses and the others ignore
+		req["chat_template"] = pick("{{ 'x' }}", "")
 	}
 	if r.IntN(20) == 0 {
 		// tools or documents that are not a list: transformers hands the template the
