@@ -105,7 +105,7 @@ func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.B
 		if _, ok := in.Kwargs["self"]; ok {
 			// transformers passes the kwargs on to Jinja2's Template.render(self, ...)
 			return dst, &Error{Kind: InputError, Template: t.File, Msg: "TypeError: Template.render() got multiple values for argument 'self' " +
-				"(transformers passes the kwargs to Jinja2's Template.render as keyword arguments; llama-server takes the variable, vLLM drops it)"}
+				"(transformers passes the kwargs to Jinja2's Template.render as keyword arguments; llama-server takes the variable, vLLM refuses it)"}
 		}
 	}
 	lacks, err := t.LacksTokens(in, t.ReadsTokens...)
