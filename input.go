@@ -42,8 +42,9 @@ type Input struct {
 	// its tokenizer lacks, instead of failing the render.
 	AllowMissingTokens bool
 	// Kwargs are extra template variables (chat_template_kwargs such as enable_thinking);
-	// they take precedence over SpecialTokens. One named self fails a render as
-	// transformers fails it (Jinja2's Template.render takes self as its own).
+	// they take precedence over SpecialTokens. (A request's chat_template_kwargs that
+	// name self fail a render, as transformers fails it: Jinja2's Template.render takes
+	// self as its own.)
 	Kwargs map[string]Value
 	// Now is the clock strftime_now reads; the zero time means the current time.
 	Now time.Time

@@ -101,13 +101,6 @@ func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.B
 			return dst, err
 		}
 	}
-	if len(in.Kwargs) > 0 {
-		if _, ok := in.Kwargs["self"]; ok {
-			// transformers passes the kwargs on to Jinja2's Template.render(self, ...)
-			return dst, &Error{Kind: InputError, Template: t.File, Msg: "TypeError: Template.render() got multiple values for argument 'self' " +
-				"(transformers passes the kwargs to Jinja2's Template.render as keyword arguments; llama-server takes the variable, vLLM refuses it)"}
-		}
-	}
 	lacks, err := t.LacksTokens(in, t.ReadsTokens...)
 	switch {
 	case err != nil:
@@ -132,17 +125,27 @@ func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.B
 // kwargsInput returns in with the keyword arguments transformers makes of the
 // request's chat_template_kwargs when it is not an object (ParseRequest made Kwargs of
 // an object's entries), as the reference reads it (hf_render.py, dict(value or {})):
-// none from a value false to Python; from a list, the pairs of its items; an
-// *Error for another.
+// none from a value false to Python; from a list, the pairs of its items; an *Error
+// for another, and for kwargs that name self, which transformers passes on to Jinja2's
+// Template.render(self, ...).
 func (t *Template) kwargsInput(in *Input) (*Input, error) {
 	k := in.Server.ChatTemplateKwargs
-	if k.Kind() == jinja2.KindDict || !k.Truthy() {
+	if d := k.AsDict(); d != nil {
+		if _, self := d.GetStr("self"); self {
+			return nil, t.kwargNamedSelf()
+		}
+		return in, nil
+	}
+	if !k.Truthy() {
 		return in, nil
 	}
 	keys, vals, err := pyDictPairs(k)
 	if err != nil {
 		return nil, &Error{Kind: InputError, Template: t.File, Msg: "chat_template_kwargs: " + err.Error() +
 			" (transformers passes dict(chat_template_kwargs) to the template as keyword arguments; llama-server ignores a value that is not an object, vLLM refuses it)"}
+	}
+	if slices.Contains(keys, "self") {
+		return nil, t.kwargNamedSelf()
 	}
 	out := *in
 	out.Kwargs = make(map[string]Value, len(in.Kwargs)+len(keys))
@@ -151,6 +154,12 @@ func (t *Template) kwargsInput(in *Input) (*Input, error) {
 		out.Kwargs[key] = vals[i]
 	}
 	return &out, nil
+}
+
+// kwargNamedSelf is the error of a request whose chat_template_kwargs name self.
+func (t *Template) kwargNamedSelf() error {
+	return &Error{Kind: InputError, Template: t.File, Msg: "chat_template_kwargs: Template.render() got multiple values for argument 'self' " +
+		"(transformers passes the kwargs to Jinja2's Template.render(self, ...) as keyword arguments; llama-server takes the variable, vLLM refuses it)"}
 }
 
 // pyDictPairs returns the keys and values of Python's dict(v) for a value v that is
