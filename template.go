@@ -125,81 +125,46 @@ func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.B
 // kwargsInput returns in with the keyword arguments transformers makes of the
 // request's chat_template_kwargs when it is not an object (ParseRequest made Kwargs of
 // an object's entries), as the reference reads it (hf_render.py, dict(value or {})):
-// none from a value false to Python; from a list, the pairs of its items; an *Error
-// for another, and for kwargs that name self, which transformers passes on to Jinja2's
-// Template.render(self, ...).
+// none from a value false to Python, Python's dict() of another (a list of pairs); an
+// *Error for a value dict() refuses, for keys that are not strs, and for kwargs that
+// name self, which transformers passes on to Jinja2's Template.render(self, ...).
 func (t *Template) kwargsInput(in *Input) (*Input, error) {
 	k := in.Server.ChatTemplateKwargs
 	if d := k.AsDict(); d != nil {
 		if _, self := d.GetStr("self"); self {
-			return nil, t.kwargNamedSelf()
+			return nil, t.kwargsError("Template.render() got multiple values for argument 'self'")
 		}
 		return in, nil
 	}
 	if !k.Truthy() {
 		return in, nil
 	}
-	keys, vals, err := pyDictPairs(k)
+	d, err := jinja2.DictFrom(k)
 	if err != nil {
-		return nil, &Error{Kind: InputError, Template: t.File, Msg: "chat_template_kwargs: " + err.Error() +
-			" (transformers passes dict(chat_template_kwargs) to the template as keyword arguments; llama-server ignores a value that is not an object, vLLM refuses it)"}
-	}
-	if slices.Contains(keys, "self") {
-		return nil, t.kwargNamedSelf()
+		return nil, t.kwargsError(err.Error())
 	}
 	out := *in
-	out.Kwargs = make(map[string]Value, len(in.Kwargs)+len(keys))
+	out.Kwargs = make(map[string]Value, len(in.Kwargs)+d.Len())
 	maps.Copy(out.Kwargs, in.Kwargs)
-	for i, key := range keys {
-		out.Kwargs[key] = vals[i]
+	vals := d.Values()
+	for i, key := range d.Keys() {
+		switch {
+		case key.Kind() != jinja2.KindString:
+			return nil, t.kwargsError("keywords must be strings")
+		case key.Text() == "self":
+			return nil, t.kwargsError("Template.render() got multiple values for argument 'self'")
+		}
+		out.Kwargs[key.Text()] = vals[i]
 	}
 	return &out, nil
 }
 
-// kwargNamedSelf is the error of a request whose chat_template_kwargs name self.
-func (t *Template) kwargNamedSelf() error {
-	return &Error{Kind: InputError, Template: t.File, Msg: "chat_template_kwargs: Template.render() got multiple values for argument 'self' " +
-		"(transformers passes the kwargs to Jinja2's Template.render(self, ...) as keyword arguments; llama-server takes the variable, vLLM refuses it)"}
-}
-
-// pyDictPairs returns the keys and values of Python's dict(v) for a value v that is
-// not a dict, whose keys must be strs (keyword arguments): v's items are pairs (an
-// item of two items; a str of two characters; a dict of two keys, which iterating
-// gives), a later key replacing an earlier one's value. The error is Python's.
-func pyDictPairs(v Value) (keys []string, vals []Value, err error) {
-	if v.Kind() != jinja2.KindList && v.Kind() != jinja2.KindTuple {
-		if v.Kind() == jinja2.KindString { // its characters are items of length 1
-			return nil, nil, errors.New("dictionary update sequence element #0 has length 1; 2 is required")
-		}
-		return nil, nil, fmt.Errorf("'%s' object is not iterable", v.TypeName())
-	}
-	for i, item := range v.Items() {
-		var pair []Value
-		switch item.Kind() {
-		case jinja2.KindList, jinja2.KindTuple:
-			pair = item.Items()
-		case jinja2.KindDict:
-			pair = item.AsDict().Keys()
-		case jinja2.KindString:
-			for _, r := range item.Text() {
-				pair = append(pair, jinja2.Str(string(r)))
-			}
-		default:
-			return nil, nil, fmt.Errorf("cannot convert dictionary update sequence element #%d to a sequence", i)
-		}
-		if len(pair) != 2 {
-			return nil, nil, fmt.Errorf("dictionary update sequence element #%d has length %d; 2 is required", i, len(pair))
-		}
-		if pair[0].Kind() != jinja2.KindString {
-			return nil, nil, errors.New("keywords must be strings")
-		}
-		if j := slices.Index(keys, pair[0].Text()); j >= 0 {
-			vals[j] = pair[1]
-			continue
-		}
-		keys, vals = append(keys, pair[0].Text()), append(vals, pair[1])
-	}
-	return keys, vals, nil
+// kwargsError is the error of a request whose chat_template_kwargs transformers cannot
+// pass to the template, Python's error msg.
+func (t *Template) kwargsError(msg string) error {
+	return &Error{Kind: InputError, Template: t.File, Msg: "chat_template_kwargs: " + msg +
+		" (transformers passes dict(chat_template_kwargs) to Jinja2's Template.render(self, ...) as keyword arguments; " +
+		"llama-server takes an object's entries as variables and ignores another value, vLLM refuses all but an object)"}
 }
 
 // modelTokens are the variables of in with, after its own special tokens, those of

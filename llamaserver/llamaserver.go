@@ -1509,11 +1509,13 @@ func arenaCells(msgs []llamaMsg) int {
 // there are no tools: the request's own list when its tools are already so.
 func parseLlamaTools(tools jinja2.Value) (jinja2.Value, error) {
 	switch tools.Kind() {
-	case jinja2.KindList, jinja2.KindNone, jinja2.KindUndefined:
+	case jinja2.KindNone, jinja2.KindUndefined:
+		return jinja2.None(), nil
+	case jinja2.KindList:
 	default:
 		return jinja2.Value{}, fmt.Errorf("Expected 'tools' to be an array, got %s", jinja2.CompactJSON(tools))
 	}
-	if tools.Kind() != jinja2.KindList || len(tools.Items()) == 0 {
+	if len(tools.Items()) == 0 {
 		return jinja2.None(), nil
 	}
 	items := tools.Items()

@@ -290,9 +290,10 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		toolDicts = jinja2.None()
 	}
 	// a template of the request's (validate_chat_template), which a server started
-	// without --trust-request-chat-template refuses
-	if !isNone(f.ChatTemplate) || len(in.Kwargs) > 0 && !isNone(in.Kwargs["chat_template"]) {
-		return nil, refused(t, "Chat template is passed with request, but --trust-request-chat-template is not set. Refused request with untrusted chat template.")
+	// without --trust-request-chat-template refuses; one in chat_template_kwargs is
+	// refused where the kwargs are read, next
+	if !isNone(f.ChatTemplate) {
+		return nil, untrustedTemplate(t)
 	}
 
 	// the kwargs (build_chat_params, preprocess_chat, merge_kwargs, with_defaults): the
@@ -308,6 +309,9 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	}
 	kw = kw.merge("tools", toolDicts)
 	for k, v := range in.Kwargs {
+		if k == "chat_template" && !isNone(v) {
+			return nil, untrustedTemplate(t)
+		}
 		kw = kw.merge(k, v)
 	}
 	kw = kw.merge("documents", in.Documents)
@@ -444,6 +448,11 @@ func checkToolChoice(t *tmplgen.Template, tc jinja2.Value, given bool, tools jin
 		}
 	}
 	return refused(t, "The tool specified in `tool_choice` does not match any of the specified `tools`")
+}
+
+// untrustedTemplate is the error of a request that gives its own chat template.
+func untrustedTemplate(t *tmplgen.Template) error {
+	return refused(t, "Chat template is passed with request, but --trust-request-chat-template is not set. Refused request with untrusted chat template.")
 }
 
 // toolsList returns the request's tools as a list: vllm_render.py reads them as Python

@@ -392,6 +392,25 @@ func NewDictCall(w *Writer, args []Value, kwargs []Kwarg) Value {
 	return DictValue(d)
 }
 
+// DictFrom is Python's dict(v), outside a render: the dict of a mapping, or of an
+// iterable of pairs; a failure is the *Error Python raises (a ValueError for an item
+// that is not a pair, a TypeError for a value that is not iterable or a key that is not
+// hashable).
+func DictFrom(v Value) (d *Dict, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			e, ok := p.(*Error)
+			if !ok {
+				panic(p)
+			}
+			d, err = nil, e
+		}
+	}()
+	d = &Dict{}
+	dictFromArgs("dict", []Value{v}, nil, d)
+	return d, nil
+}
+
 func dictFromArgs(name string, args []Value, kwargs []Kwarg, d *Dict) {
 	if len(args) > 1 {
 		throw(TypeError, "%s expected at most 1 argument, got %d", name, len(args))
