@@ -56,7 +56,7 @@ func (t *Template) RenderSegments(in *Input) (string, []Segment, error) {
 func (t *Template) AppendRenderSegments(dst []byte, segs []Segment, in *Input) (out []byte, _ []Segment, err error) {
 	markup := markupPool.Get().(*[]jinja2.ByteRange)
 	defer markupPool.Put(markup)
-	out, err = t.appendRenderTracked(dst, in, markup)
+	out, err = t.appendRenderTracked(dst, in, markup, nil)
 	if err != nil {
 		return dst, segs, err
 	}

@@ -62,20 +62,27 @@ type Template struct {
 
 // Render renders the template for in and returns the prompt.
 func (t *Template) Render(in *Input) (string, error) {
-	buf := renderBuffers.Get().(*[]byte)
+	st := renderStates.Get().(*renderState)
 	defer func() {
-		if cap(*buf) <= maxPooledBuffer {
-			renderBuffers.Put(buf)
+		if cap(st.buf) <= maxPooledBuffer {
+			renderStates.Put(st)
 		}
 	}()
-	b, err := t.AppendRender((*buf)[:0], in)
-	*buf = b
+	b, err := t.appendRenderTracked(st.buf[:0], in, nil, &st.w)
+	st.buf = b
 	return string(b), err
 }
 
-// renderBuffers recycles the buffers Render renders into, so that a render allocates
-// its prompt once, as a string.
-var renderBuffers = sync.Pool{New: func() any { return new([]byte) }}
+// A renderState is what Render renders with: the buffer it renders into, and the
+// Writer (zero between renders).
+type renderState struct {
+	buf []byte
+	w   jinja2.Writer
+}
+
+// renderStates recycles the states of Render, so that a render allocates its prompt
+// once, as a string, and takes one thing from a pool.
+var renderStates = sync.Pool{New: func() any { return new(renderState) }}
 
 // maxPooledBuffer is the capacity beyond which Render's buffer is left to the garbage
 // collector rather than kept for the next render.
@@ -85,12 +92,13 @@ const maxPooledBuffer = 1 << 20
 // appending the prompt to dst; in is never modified. (Package llamaserver renders the
 // prompt llama-server builds instead.)
 func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
-	return t.appendRenderTracked(dst, in, nil)
+	return t.appendRenderTracked(dst, in, nil, nil)
 }
 
 // appendRenderTracked is AppendRender that, when markup is not nil, sets it to the
-// ranges of the prompt that are template text.
-func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.ByteRange) (out []byte, err error) {
+// ranges of the prompt that are template text; w, when not nil, is the Writer to
+// render with (jinja2.Run.Writer).
+func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.ByteRange, w *jinja2.Writer) (out []byte, err error) {
 	if t == nil || in == nil {
 		_, err := t.ModelInput(in) // its error for a nil template or input
 		return dst, err
@@ -101,25 +109,28 @@ func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.B
 			return dst, err
 		}
 	}
-	lacks, err := t.LacksTokens(in, t.ReadsTokens...)
+	var lacks bool
+	if len(t.ReadsTokens) > 0 || t.AddBOS || t.AddEOS { // else in lacks nothing the render needs
+		if lacks, err = t.LacksTokens(in, t.ReadsTokens...); err != nil {
+			return dst, err
+		}
+	}
 	switch {
-	case err != nil:
-		return dst, err
 	case in.ContinueFinalMessage != ContinueNone:
 		if lacks {
 			in = t.withTokens(in)
 		}
-		return t.appendContinued(dst, in, markup)
+		return t.appendContinued(dst, in, markup, w)
 	case lacks:
 		// the model's tokens after the input's own, without a copy of the input
 		vars := modelTokenPool.Get().(*modelTokens)
 		vars.in, vars.tokens = in, t.Tokens
-		out, err = t.appendRender(dst, in, vars, t.Func, markup, nil)
+		out, err = t.appendRender(dst, in, vars, t.Func, markup, nil, w)
 		*vars = modelTokens{}
 		modelTokenPool.Put(vars)
 		return out, err
 	}
-	return t.appendRender(dst, in, in, t.Func, markup, nil)
+	return t.appendRender(dst, in, in, t.Func, markup, nil, w)
 }
 
 // kwargsInput returns in with the keyword arguments transformers makes of the
@@ -278,7 +289,7 @@ const continueTag = "CONTINUE_FINAL_MESSAGE_TAG "
 // appendContinued is apply_chat_template with continue_final_message: the final
 // message's text is tagged, the conversation rendered, and the prompt cut where the tag
 // is, so that it ends with the final message's text, open.
-func (t *Template) appendContinued(dst []byte, in *Input, markup *[]jinja2.ByteRange) ([]byte, error) {
+func (t *Template) appendContinued(dst []byte, in *Input, markup *[]jinja2.ByteRange, w *jinja2.Writer) ([]byte, error) {
 	fail := func(format string, args ...any) ([]byte, error) {
 		return dst, &Error{Kind: InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
 	}
@@ -329,7 +340,7 @@ func (t *Template) appendContinued(dst []byte, in *Input, markup *[]jinja2.ByteR
 	tagged := *in
 	tagged.Messages, tagged.ContinueFinalMessage = messages, ContinueNone
 	start := len(dst)
-	out, err := t.appendRender(dst, &tagged, &tagged, t.Func, markup, nil)
+	out, err := t.appendRender(dst, &tagged, &tagged, t.Func, markup, nil, w)
 	if err != nil {
 		return dst, err
 	}
@@ -361,24 +372,27 @@ func (t *Template) appendContinued(dst []byte, in *Input, markup *[]jinja2.ByteR
 // it is set to where the template's generation prompt starts in the prompt (after dst):
 // what its last statement, {% if add_generation_prompt %}, writes when nothing before
 // depends on that variable (the llama.cpp render function marks it); -1 for a template
-// whose function does not mark it.
-func (t *Template) AppendRenderLlama(dst []byte, vars jinja2.Variables, in *Input, markup *[]jinja2.ByteRange, tail *int) ([]byte, error) {
+// whose function does not mark it. When w is not nil, the render writes with it: a
+// zero Writer the caller keeps between renders, which it leaves zero (jinja2.Run.Writer);
+// nil takes one from a pool.
+func (t *Template) AppendRenderLlama(dst []byte, vars jinja2.Variables, in *Input, markup *[]jinja2.ByteRange, tail *int, w *jinja2.Writer) ([]byte, error) {
 	fn := t.LlamaFunc
 	if fn == nil {
 		fn = t.Func
 	}
-	return t.appendRender(dst, in, vars, fn, markup, tail)
+	return t.appendRender(dst, in, vars, fn, markup, tail, w)
 }
 
 // appendRender runs the compiled function fn (Func or LlamaFunc) on the variables vars
 // (in, or llama-server's) with in's clock and limits; a failure is an *Error or
 // *RaiseError. When markup is not nil, it is set to the ranges of the output that are
 // template text; when tail is not nil, it is set to where fn marked the generation
-// prompt (jinja2.Run.GenerationPrompt).
-func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn func(*jinja2.Writer), markup *[]jinja2.ByteRange, tail *int) ([]byte, error) {
+// prompt (jinja2.Run.GenerationPrompt); w, when not nil, is the Writer to render with
+// (jinja2.Run.Writer).
+func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn func(*jinja2.Writer), markup *[]jinja2.ByteRange, tail *int, w *jinja2.Writer) ([]byte, error) {
 	// field by field: a composite literal is built in a temporary and copied
 	var r jinja2.Run
-	r.Vars, r.Now, r.Limits, r.File, r.Spans = vars, in.Now, jinja2.Limits(in.Limits), t.File, t.Spans
+	r.Vars, r.Now, r.Limits, r.File, r.Spans, r.Writer = vars, in.Now, jinja2.Limits(in.Limits), t.File, t.Spans, w
 	var out []byte
 	var err error
 	if markup != nil {

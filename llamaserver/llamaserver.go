@@ -300,7 +300,7 @@ func llamaRender(t *tmplgen.Template, dst []byte, rw *llamaRewrite, agp bool, in
 		vars.forceAGP = true
 		defer func() { vars.forceAGP = false }()
 	}
-	return t.AppendRenderLlama(dst, vars, in, markup, tail)
+	return t.AppendRenderLlama(dst, vars, in, markup, tail, &rw.w)
 }
 
 // trimTokens removes from the render out[start:] a leading bos_token and a trailing
@@ -549,6 +549,7 @@ type llamaRewrite struct {
 	vars    llamaVars       // the template's variables
 	scratch []byte          // the render with the generation prompt (generationPrompt)
 	with    prerendered     // that render, when applyContinued has made it (in scratch)
+	w       jinja2.Writer   // what the renders write with, zero between them
 }
 
 // rewritePool recycles the storage of rewrites between renders.

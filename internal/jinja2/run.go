@@ -35,6 +35,11 @@ type Run struct {
 	// dst) the template's generation prompt starts, as fn marked it
 	// (Writer.MarkGenerationPrompt), or -1 when fn did not.
 	GenerationPrompt int
+	// Writer, when not nil, is the Writer to render with: a zero Writer the caller
+	// keeps between renders (in a pooled struct of its own, say), which the render
+	// leaves zero again. Nil takes one from a pool. One Writer serves one render at a
+	// time.
+	Writer *Writer
 }
 
 // Append runs the render function fn (a generated Func or LlamaFunc), appending its
@@ -55,7 +60,10 @@ func (r *Run) AppendTracked(dst []byte, markup []ByteRange, fn func(*Writer)) (o
 }
 
 func (r *Run) run(dst []byte, fn func(*Writer), markup []ByteRange, tracked bool) (out []byte, _ []ByteRange, err error) {
-	w := writerPool.Get().(*Writer) // all zero (see below)
+	w := r.Writer // all zero (see below)
+	if w == nil {
+		w = writerPool.Get().(*Writer)
+	}
 	// field by field: a composite literal assigned to *w costs a copy of the whole
 	// Writer, pointers and all
 	w.limits = r.Limits.withDefaults()
@@ -70,7 +78,9 @@ func (r *Run) run(dst []byte, fn func(*Writer), markup []ByteRange, tracked bool
 			out, err = dst, r.failure(p, w, fn)
 		}
 		*w = Writer{}
-		writerPool.Put(w)
+		if w != r.Writer {
+			writerPool.Put(w)
+		}
 	}()
 	fn(w)
 	w.joinOutput()
