@@ -65,4 +65,35 @@ func TestReleaseForgets(t *testing.T) {
 			t.Errorf("released: %s is not zero", name)
 		}
 	}
+	checkStorageZero(t, rw)
+
+	// a request of one message (release zeroes a few messages' storage one by one)
+	one, err := tmplgen.ParseRequest([]byte(`{"messages": [{"role": "user", "content": "q", "name": "n"}], "bos_token": "<s>", "eos_token": "</s>"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := new(Server).rewrite(rw, tmpl, &one.Input); err != nil {
+		t.Fatal(err)
+	}
+	if len(rw.msgs) != 1 || rw.msgs[0].name != "n" {
+		t.Fatalf("the rewrite of one message parsed %d messages", len(rw.msgs))
+	}
+	rw.release()
+	checkStorageZero(t, rw)
+}
+
+// checkStorageZero fails unless the room of each of rw's slices is zero up to its
+// capacity: a released rewrite keeps no message of its request.
+func checkStorageZero(t *testing.T, rw *llamaRewrite) {
+	t.Helper()
+	v := reflect.ValueOf(rw).Elem()
+	for _, name := range []string{"fields", "msgs", "parts", "calls", "jm"} {
+		f := v.FieldByName(name)
+		room := f.Slice(0, f.Cap())
+		for i := range room.Len() {
+			if !room.Index(i).IsZero() {
+				t.Errorf("released: %s[%d] is not zero", name, i)
+			}
+		}
+	}
 }
