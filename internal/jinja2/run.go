@@ -117,6 +117,9 @@ func (r *Run) failure(p any, w *Writer, fn func(*Writer)) error {
 		buf = buf[:goruntime.Stack(buf, false)]
 		return &Error{Kind: "InternalError", Msg: fmt.Sprintf("%v\n%s", e, buf), Template: r.File, Line: line, Col: col}
 	}
+	// not a render's failure: it goes on up, and run's deferred function does not
+	// finish, so the Writer is left zero here (a caller's, r.Writer, may be used again)
+	*w = Writer{}
 	panic(p)
 }
 

@@ -42,4 +42,21 @@ func TestRunWithCallersWriter(t *testing.T) {
 	if !reflect.ValueOf(own).IsZero() {
 		t.Errorf("the caller's Writer is not zero after its renders: %+v", own)
 	}
+
+	// a panic that is no render's failure goes on up, and leaves the Writer zero too
+	func() {
+		defer func() {
+			if p := recover(); p != "not a failure" {
+				t.Errorf("the render's panic became %v", p)
+			}
+		}()
+		run := &Run{Vars: vars, File: "t.jinja", Writer: &own}
+		run.Append(nil, func(w *Writer) {
+			w.WriteString("a")
+			panic("not a failure")
+		})
+	}()
+	if !reflect.ValueOf(own).IsZero() {
+		t.Errorf("the caller's Writer is not zero after a panic: %+v", own)
+	}
 }
