@@ -552,3 +552,27 @@ func TestArenaParseJSON(t *testing.T) {
 		t.Errorf("Arena.ParseJSONFacts: %v allocations, want 1", n)
 	}
 }
+
+// TestParseJSONKeysOfOneLength: an object's repeated keys are found among keys of one
+// length and of others (distinctKeys), the empty key and keys 64 bytes apart included;
+// the reprs are Python's json.loads, recorded from Python 3.
+func TestParseJSONKeysOfOneLength(t *testing.T) {
+	b64, a65 := strings.Repeat("b", 64), strings.Repeat("a", 65)
+	tests := []struct{ in, want string }{
+		{`{"bos_token": 1, "eos_token": 2, "messages": 3, "add_generation_prompt": 4}`, `{'bos_token': 1, 'eos_token': 2, 'messages': 3, 'add_generation_prompt': 4}`},
+		{`{"ab": 1, "cd": 2, "ab": 3}`, `{'ab': 3, 'cd': 2}`},
+		{`{"a": 1, "` + b64 + `": 2, "a": 3}`, `{'a': 3, '` + b64 + `': 2}`},
+		{`{"a": 1, "` + a65 + `": 2}`, `{'a': 1, '` + a65 + `': 2}`},
+		{`{"": 1, "x": 2, "": 3}`, `{'': 3, 'x': 2}`},
+		{`{"role": "user", "content": "hi", "role": "system"}`, `{'role': 'system', 'content': 'hi'}`},
+	}
+	for _, tt := range tests {
+		v, err := ParseJSON([]byte(tt.in))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		if got := v.Repr(); got != tt.want {
+			t.Errorf("%s gives %s, Python %s", tt.in, got, tt.want)
+		}
+	}
+}
