@@ -143,7 +143,7 @@ func (t *Template) kwargsInput(in *Input) (*Input, error) {
 	k := in.Server.ChatTemplateKwargs
 	if d := k.AsDict(); d != nil {
 		if _, self := d.GetStr("self"); self {
-			return nil, t.kwargsError("Template.render() got multiple values for argument 'self'")
+			return nil, t.kwargsError(selfKwarg)
 		}
 		return in, nil
 	}
@@ -163,12 +163,16 @@ func (t *Template) kwargsInput(in *Input) (*Input, error) {
 		case key.Kind() != jinja2.KindString:
 			return nil, t.kwargsError("keywords must be strings")
 		case key.Text() == "self":
-			return nil, t.kwargsError("Template.render() got multiple values for argument 'self'")
+			return nil, t.kwargsError(selfKwarg)
 		}
 		out.Kwargs[key.Text()] = vals[i]
 	}
 	return &out, nil
 }
+
+// selfKwarg is Python's error for a kwarg named self, which Jinja2's
+// Template.render(self, ...) takes as its own.
+const selfKwarg = "Template.render() got multiple values for argument 'self'"
 
 // kwargsError is the error of a request whose chat_template_kwargs transformers cannot
 // pass to the template, Python's error msg.

@@ -78,7 +78,7 @@ func (r *Run) run(dst []byte, fn func(*Writer), markup []ByteRange, tracked bool
 			out, err = dst, r.failure(p, w, fn)
 		}
 		*w = Writer{}
-		if w != r.Writer {
+		if r.Writer == nil {
 			writerPool.Put(w)
 		}
 	}()
