@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tmplgen/tmplgen"
 	"github.com/tmplgen/tmplgen/internal/jinja2"
@@ -56,21 +57,33 @@ func Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
 // *tmplgen.Error: of Kind InputError for a request vLLM refuses, else the template's own
 // failure.
 func (s *Server) Render(t *tmplgen.Template, in *tmplgen.Input) (string, error) {
-	rin, err := s.request(t, in)
-	if err != nil {
+	rin := inputPool.Get().(*tmplgen.Input)
+	defer putInput(rin)
+	if err := s.request(t, in, rin); err != nil {
 		return "", err
 	}
 	return t.Render(rin)
 }
 
-// request returns the input vLLM hands the template for in, or its refusal; t.Render
-// gives it the model's special tokens.
-func (s *Server) request(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input, error) {
+// request sets out to the input vLLM hands the template for in, or returns its
+// refusal; t.Render gives it the model's special tokens.
+func (s *Server) request(t *tmplgen.Template, in, out *tmplgen.Input) error {
 	if t == nil || in == nil {
 		_, err := t.ModelInput(in) // its error for a nil template or input
-		return nil, err
+		return err
 	}
-	return s.rewrite(t, in)
+	return s.rewrite(t, in, out)
+}
+
+// inputPool recycles the inputs vLLM hands templates (Server.rewrite), which nothing
+// keeps once their render has returned: a request allocates its prompt, not a copy of
+// itself.
+var inputPool = sync.Pool{New: func() any { return new(tmplgen.Input) }}
+
+// putInput zeroes in, so that the pool keeps nothing of its request, and puts it back.
+func putInput(in *tmplgen.Input) {
+	*in = tmplgen.Input{}
+	inputPool.Put(in)
 }
 
 // RenderSegments returns the prompt the default server (Server{}) builds for in with
@@ -85,8 +98,9 @@ func RenderSegments(t *tmplgen.Template, in *tmplgen.Input) (string, []tmplgen.S
 // what vLLM rewrites of the request (merged system messages, parsed tool arguments,
 // content parts joined) is data as the request is.
 func (s *Server) AppendRenderSegments(dst []byte, segs []tmplgen.Segment, t *tmplgen.Template, in *tmplgen.Input) ([]byte, []tmplgen.Segment, error) {
-	rin, err := s.request(t, in)
-	if err != nil {
+	rin := inputPool.Get().(*tmplgen.Input)
+	defer putInput(rin)
+	if err := s.request(t, in, rin); err != nil {
 		return dst, segs, err
 	}
 	return t.AppendRenderSegments(dst, segs, rin)
@@ -184,29 +198,29 @@ func isHFBaseParam(k string) bool {
 	return false
 }
 
-// rewrite is vLLM's request handling up to the template: the Input transformers'
-// apply_chat_template renders.
-func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input, error) {
+// rewrite is vLLM's request handling up to the template: it sets out to the Input
+// transformers' apply_chat_template renders, or returns vLLM's refusal.
+func (s *Server) rewrite(t *tmplgen.Template, in, out *tmplgen.Input) error {
 	if in.Messages.Kind() != jinja2.KindList {
-		return nil, refused(t, "messages: Input should be a valid list")
+		return refused(t, "messages: Input should be a valid list")
 	}
 	f := &in.Server
 	if k := f.ChatTemplateKwargs; !k.IsUndefined() && k.Kind() != jinja2.KindNone && k.Kind() != jinja2.KindDict {
-		return nil, refused(t, "chat_template_kwargs: Input should be a valid dictionary")
+		return refused(t, "chat_template_kwargs: Input should be a valid dictionary")
 	}
 	if rf := f.ResponseFormat; !rf.IsUndefined() && rf.Kind() != jinja2.KindNone {
 		typ, _ := get(rf, "type")
 		if !slices.Contains([]string{"text", "json_object", "json_schema", "structural_tag"}, str(typ)) || typ.Kind() != jinja2.KindString {
-			return nil, refused(t, "response_format: Input does not match any response_format type")
+			return refused(t, "response_format: Input does not match any response_format type")
 		}
 		if js, _ := get(rf, "json_schema"); str(typ) == "json_schema" && isNone(js) {
-			return nil, refused(t, "When response_format type is 'json_schema', the 'json_schema' field must be provided.")
+			return refused(t, "When response_format type is 'json_schema', the 'json_schema' field must be provided.")
 		}
 	}
 	tools := in.Tools
 	hasTools := !isNone(tools)
 	if tools.Kind() == jinja2.KindList && len(tools.Items()) == 0 {
-		return nil, refused(t, "`tools` must not be an empty array. Either provide at least one tool or omit the field entirely.")
+		return refused(t, "`tools` must not be an empty array. Either provide at least one tool or omit the field entirely.")
 	}
 	tc, tcGiven := f.ToolChoice, !f.ToolChoice.IsUndefined()
 	if !tcGiven && tools.Truthy() {
@@ -216,18 +230,18 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		tc = jinja2.Str("none")
 	}
 	if err := checkToolChoice(t, tc, tcGiven, tools); err != nil {
-		return nil, err
+		return err
 	}
 	agp, cont, err := generationFields(t, in)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	effort := f.ReasoningEffort
 	if !isNone(effort) && (effort.Kind() != jinja2.KindString || !slices.Contains(reasoningEfforts, effort.Text())) {
-		return nil, refused(t, "reasoning_effort: Input should be one of %s", strings.Join(reasoningEfforts, ", "))
+		return refused(t, "reasoning_effort: Input should be one of %s", strings.Join(reasoningEfforts, ", "))
 	}
 	if err := checkDocuments(t, in.Documents); err != nil {
-		return nil, err
+		return err
 	}
 	// the storage of the tools and messages rebuilt, made when the first is
 	var arena *jinja2.Arena
@@ -235,11 +249,11 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	if hasTools {
 		var err error
 		if tools, err = toolsList(t, tools); err != nil {
-			return nil, err
+			return err
 		}
 		arena = new(jinja2.Arena)
 		if toolDicts, err = eachItem(t, arena, tools, toolDict); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	openAI := t.VLLM.OpenAIContent
@@ -266,7 +280,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		}
 		v, err := validMessage(t, arena, m)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		conv[i] = v
 	}
@@ -276,14 +290,14 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		switch {
 		case jinja2.EqStr(tc, "auto"):
 			if !s.EnableAutoToolChoice {
-				return nil, refused(t, `"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`)
+				return refused(t, `"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`)
 			}
 		case tc.Kind() == jinja2.KindDict:
 			name, _ := get(tc, "function")
 			n, _ := get(name, "name")
-			return nil, refused(t, `tool_choice=function "%s" requires --tool-call-parser to be set`, str(n))
+			return refused(t, `tool_choice=function "%s" requires --tool-call-parser to be set`, str(n))
 		default:
-			return nil, refused(t, `tool_choice="%s" requires --tool-call-parser to be set`, str(tc))
+			return refused(t, `tool_choice="%s" requires --tool-call-parser to be set`, str(tc))
 		}
 	}
 	if jinja2.EqStr(tc, "none") && s.ExcludeToolsWhenToolChoiceNone {
@@ -293,7 +307,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	// without --trust-request-chat-template refuses; one in chat_template_kwargs is
 	// refused where the kwargs are read, next
 	if !isNone(f.ChatTemplate) {
-		return nil, untrustedTemplate(t)
+		return untrustedTemplate(t)
 	}
 
 	// the kwargs (build_chat_params, preprocess_chat, merge_kwargs, with_defaults): the
@@ -310,7 +324,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	kw = kw.merge("tools", toolDicts)
 	for k, v := range in.Kwargs {
 		if k == "chat_template" && !isNone(v) {
-			return nil, untrustedTemplate(t)
+			return untrustedTemplate(t)
 		}
 		kw = kw.merge(k, v)
 	}
@@ -343,7 +357,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 			}
 			pm, err := parseMessage(t, arena, m, openAI)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			conv[i] = pm
 		}
@@ -355,7 +369,7 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	}
 
 	// transformers' apply_chat_template
-	out := &tmplgen.Input{
+	*out = tmplgen.Input{
 		Tools:              noneIfUndefined(templateTools),
 		Documents:          jinja2.None(),
 		SpecialTokens:      in.SpecialTokens,
@@ -366,10 +380,10 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 	}
 	_, conversation := kw.get("conversation")
 	if _, self := kw.get("self"); conversation || self {
-		return nil, &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "apply_chat_template() got multiple values for argument 'conversation'", Template: t.File}
+		return &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "apply_chat_template() got multiple values for argument 'conversation'", Template: t.File}
 	}
 	if _, ok := kw.get("messages"); ok {
-		return nil, &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "Template.render() got multiple values for keyword argument 'messages'", Template: t.File}
+		return &tmplgen.Error{Kind: tmplgen.TypeError, Msg: "Template.render() got multiple values for keyword argument 'messages'", Template: t.File}
 	}
 	if d, ok := kw.get("documents"); ok {
 		out.Documents = d
@@ -386,14 +400,14 @@ func (s *Server) rewrite(t *tmplgen.Template, in *tmplgen.Input) (*tmplgen.Input
 		out.Kwargs[e.name] = e.v
 	}
 	if len(msgs) == 0 {
-		return nil, &tmplgen.Error{Kind: tmplgen.IndexError, Msg: "list index out of range", Template: t.File}
+		return &tmplgen.Error{Kind: tmplgen.IndexError, Msg: "list index out of range", Template: t.File}
 	}
 	out.AddGenerationPrompt = agp
 	if cont {
 		out.ContinueFinalMessage = tmplgen.ContinueAuto
 	}
 	out.Messages = messages
-	return out, nil
+	return nil
 }
 
 // asIs reports whether vLLM hands the template the message m as it is:
