@@ -41,10 +41,10 @@ var Apriel1_6_15bThinkerFixed = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderApriel1_6_15bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.

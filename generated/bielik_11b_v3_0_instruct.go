@@ -41,10 +41,10 @@ var Bielik11B_V3_0Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderBielik11B_V3_0Instruct renders Bielik-11B-v3.0-Instruct.jinja.
@@ -102,7 +102,7 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:36:1 {%- for message in messages[loop_start_index:] %}
-	items := jinja2.Iterate(w, jinja2.Slice(messages, loopStartIndex, jinja2.Missing(), jinja2.Missing()))
+	items := jinja2.Iterate(w, jinja2.SliceIn(w, messages, loopStartIndex, jinja2.Missing(), jinja2.Missing()))
 	for i := range items {
 		message := items[i]
 		var content, reasoningContent, reasoningParts jinja2.Value
@@ -127,7 +127,7 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
 				reasoningContent = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemInt(reasoningParts, 0), jinja2.Lit("<think>")), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = jinja2.FilterJoin(jinja2.Slice(reasoningParts, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
+				content = jinja2.FilterJoin(jinja2.SliceIn(w, reasoningParts, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {
@@ -248,7 +248,7 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 	// Bielik-11B-v3.0-Instruct.jinja:36:1 {%- for message in messages[loop_start_index:] %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content, reasoningContent, reasoningParts jinja2.Value
-	items := llamacpp.Iterate(w, llamacpp.Slice(messages, loopStartIndex, jinja2.Missing(), jinja2.Missing()))
+	items := llamacpp.Iterate(w, llamacpp.SliceIn(w, messages, loopStartIndex, jinja2.Missing(), jinja2.Missing()))
 	for i := range items {
 		message := items[i]
 		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
@@ -272,7 +272,7 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
 				reasoningContent = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemInt(reasoningParts, 0), jinja2.Lit("<think>")), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = llamacpp.FilterJoin(llamacpp.Slice(reasoningParts, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
+				content = llamacpp.FilterJoin(llamacpp.SliceIn(w, reasoningParts, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if llamacpp.Truthy(reasoningContent) {

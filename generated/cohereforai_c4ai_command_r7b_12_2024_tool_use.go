@@ -40,10 +40,10 @@ var CohereForAI_C4aiCommandR7b12_2024ToolUse = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderCohereForAI_C4aiCommandR7b12_2024ToolUse renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
@@ -196,7 +196,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUse(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
 			renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessage(w, messages, message)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
+			for _, msg := range jinja2.Iterate(w, jinja2.SliceIn(w, messages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
 				if jinja2.EqStr(jinja2.FilterLower(jinja2.ItemAttrKey(msg, jinja2.KeyRole)), "tool") {
 					w.WriteString(",\n")
@@ -443,7 +443,7 @@ func renderCohereForAI_C4aiCommandR7b12_2024ToolUseLlama(w *jinja2.Writer) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
 			renderCohereForAI_C4aiCommandR7b12_2024ToolUse_formatToolMessageLlama(w, messages, message)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range llamacpp.Iterate(w, llamacpp.Slice(messages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
+			for _, msg := range llamacpp.Iterate(w, llamacpp.SliceIn(w, messages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 				mark := w.Mark()
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
 				if jinja2.EqStr(llamacpp.FilterLower(llamacpp.ItemAttrKey(msg, jinja2.KeyRole)), "tool") {

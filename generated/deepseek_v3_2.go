@@ -34,10 +34,10 @@ var DeepSeekV3_2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepSeekV3_2 renders DeepSeek-V3.2.jinja.
@@ -164,7 +164,7 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 		startIdx = jinja2.SmallInt(0)
 	}
 	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
-	items2 := jinja2.Iterate(w, jinja2.Slice(messages, startIdx, jinja2.Missing(), jinja2.Missing()))
+	items2 := jinja2.Iterate(w, jinja2.SliceIn(w, messages, startIdx, jinja2.Missing(), jinja2.Missing()))
 	for i := range items2 {
 		message := items2[i]
 		var msgIndex, toolCallOrder, assistantMsg jinja2.Value
@@ -549,7 +549,7 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var msgIndex, toolCallOrder, assistantMsg jinja2.Value
-	items2 := llamacpp.Iterate(w, llamacpp.Slice(messages, startIdx, jinja2.Missing(), jinja2.Missing()))
+	items2 := llamacpp.Iterate(w, llamacpp.SliceIn(w, messages, startIdx, jinja2.Missing(), jinja2.Missing()))
 	for i := range items2 {
 		message := items2[i]
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}

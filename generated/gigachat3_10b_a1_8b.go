@@ -32,10 +32,10 @@ var GigaChat3_10B_A1_8B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGigaChat3_10B_A1_8B renders GigaChat3-10B-A1.8B.jinja.
@@ -70,7 +70,7 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
 		renderGigaChat3_10B_A1_8B_renderRoleMessage(w, jinja2.ItemInt(messages, 0), jinja2.Missing(), addTokens)
 		// GigaChat3-10B-A1.8B.jinja:306:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:310:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -236,7 +236,7 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema, 
 			jinja2.WriteAdd(w, indent, jinja2.Lit("[key: string]: "), additionalTypeStr, jinja2.Lit("\n"))
 		}
 		// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-		jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.SmallInt(int64(jinja2.Len(indent)-jinja2.Len(jinja2.Lit("  ")))), jinja2.Missing()), jinja2.Lit("}"))
+		jinja2.WriteAdd(w, jinja2.SliceIn(w, indent, jinja2.Missing(), jinja2.SmallInt(int64(jinja2.Len(indent)-jinja2.Len(jinja2.Lit("  ")))), jinja2.Missing()), jinja2.Lit("}"))
 	} else if jinja2.EqStr(ty, "string") {
 		// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 		// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
@@ -459,7 +459,7 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
 		renderGigaChat3_10B_A1_8B_renderRoleMessageLlama(w, llamacpp.ItemInt(messages, 0), jinja2.Missing(), addTokens)
 		// GigaChat3-10B-A1.8B.jinja:306:5 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:310:1 {%- if tools -%}
 	if llamacpp.Truthy(tools) {
@@ -633,7 +633,7 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, sch
 			llamacpp.WriteAdd(w, indent, jinja2.Lit("[key: string]: "), additionalTypeStr, jinja2.Lit("\n"))
 		}
 		// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-		llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), jinja2.SmallInt(int64(llamacpp.Len(indent)-llamacpp.Len(jinja2.Lit("  ")))), jinja2.Missing()), jinja2.Lit("}"))
+		llamacpp.WriteAdd(w, llamacpp.SliceIn(w, indent, jinja2.Missing(), jinja2.SmallInt(int64(llamacpp.Len(indent)-llamacpp.Len(jinja2.Lit("  ")))), jinja2.Missing()), jinja2.Lit("}"))
 	} else if jinja2.EqStr(ty, "string") {
 		// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 		// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}

@@ -34,10 +34,10 @@ var GigaChat3_5 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGigaChat3_5 renders GigaChat3.5.jinja.
@@ -195,7 +195,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
@@ -205,14 +205,14 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		renderGigaChat3_5_renderRoleMessage(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), devsystemContent), jinja2.Missing(), jinja2.Missing(), addTokens)
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if messages.Truthy() && jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
 		renderGigaChat3_5_renderRoleMessage(w, jinja2.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing(), addTokens)
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
@@ -620,7 +620,7 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 		} else {
 			// GigaChat3.5.jinja:28:7 {%- else -%}
 			// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-			segs = jinja2.MethodSplitSep(jinja2.Slice(refstr, jinja2.SmallInt(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
+			segs = jinja2.MethodSplitSep(jinja2.SliceIn(w, refstr, jinja2.SmallInt(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
 			// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 			nsP = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 			// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
@@ -991,7 +991,7 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 				w.WriteString("\n")
 			}
 			// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-			jinja2.WriteAdd(w, jinja2.Slice(indent, jinja2.Missing(), jinja2.SmallInt(-2), jinja2.Missing()), jinja2.Lit("}"))
+			jinja2.WriteAdd(w, jinja2.SliceIn(w, indent, jinja2.Missing(), jinja2.SmallInt(-2), jinja2.Missing()), jinja2.Lit("}"))
 		} else if jinja2.EqStr(ty, "string") {
 			// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 			// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
@@ -1911,7 +1911,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 	} else if nsRolePresenceHasDevsystem && !llamacpp.Truthy(useDevsystem) {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else if nsRolePresenceHasDevsystem && llamacpp.Truthy(useDevsystem) {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
@@ -1921,14 +1921,14 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
 		renderGigaChat3_5_renderRoleMessageLlama(w, jinja2.DictOf(jinja2.Lit("role"), jinja2.Lit("developer system"), jinja2.Lit("content"), llamacpp.Named(devsystemContent, "devsystem_content")), jinja2.Missing(), jinja2.Missing(), addTokens)
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
 	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
 		renderGigaChat3_5_renderRoleMessageLlama(w, llamacpp.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing(), addTokens)
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else if llamacpp.Truthy(useSystem) {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
@@ -2359,7 +2359,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 		} else {
 			// GigaChat3.5.jinja:28:7 {%- else -%}
 			// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-			segs = llamacpp.MethodSplitSep(llamacpp.Slice(refstr, jinja2.SmallInt(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
+			segs = llamacpp.MethodSplitSep(llamacpp.SliceIn(w, refstr, jinja2.SmallInt(2), jinja2.Missing(), jinja2.Missing()), jinja2.Lit("/"))
 			// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 			nsP = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 			// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
@@ -2743,7 +2743,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 				w.WriteString("\n")
 			}
 			// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-			llamacpp.WriteAdd(w, llamacpp.Slice(indent, jinja2.Missing(), jinja2.SmallInt(-2), jinja2.Missing()), jinja2.Lit("}"))
+			llamacpp.WriteAdd(w, llamacpp.SliceIn(w, indent, jinja2.Missing(), jinja2.SmallInt(-2), jinja2.Missing()), jinja2.Lit("}"))
 		} else if jinja2.EqStr(ty, "string") {
 			// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 			// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}

@@ -36,10 +36,10 @@ var KimiK3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderKimiK3 renders Kimi-K3.jinja.
@@ -184,7 +184,7 @@ func renderKimiK3(w *jinja2.Writer) {
 				runToolMessages := jinja2.NewList()
 				runResolvedCount := jinja2.SmallInt(0)
 				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
-				for _, candidate := range jinja2.Iterate(w, jinja2.Slice(messages, jinja2.SmallInt(int64(i)), jinja2.Missing(), jinja2.Missing())) {
+				for _, candidate := range jinja2.Iterate(w, jinja2.SliceIn(w, messages, jinja2.SmallInt(int64(i)), jinja2.Missing(), jinja2.Missing())) {
 					var callId jinja2.Value
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
 					if !jinja2.IsMapping(candidate) || !jinja2.EqStr(jinja2.ItemAttrKey(candidate, jinja2.KeyRole), "tool") {
@@ -899,7 +899,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var callId jinja2.Value
-				for _, candidate := range llamacpp.Iterate(w, llamacpp.Slice(messages, jinja2.SmallInt(int64(i)), jinja2.Missing(), jinja2.Missing())) {
+				for _, candidate := range llamacpp.Iterate(w, llamacpp.SliceIn(w, messages, jinja2.SmallInt(int64(i)), jinja2.Missing(), jinja2.Missing())) {
 					mark := w.Mark()
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
 					if !llamacpp.IsMapping(candidate) || !jinja2.EqStr(llamacpp.ItemAttrKey(candidate, jinja2.KeyRole), "tool") {

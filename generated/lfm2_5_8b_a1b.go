@@ -36,10 +36,10 @@ var LFM2_5_8B_A1B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLFM2_5_8B_A1B renders LFM2.5-8B-A1B.jinja.
@@ -73,7 +73,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-8B-A1B.jinja:53:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -168,7 +168,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
 						truncLen = jinja2.SmallInt(int64(jinja2.Len(content) - jinja2.Len(cfmTag)))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
-						jinja2.Write(w, jinja2.Slice(content, jinja2.Missing(), truncLen, jinja2.Missing()))
+						jinja2.Write(w, jinja2.SliceIn(w, content, jinja2.Missing(), truncLen, jinja2.Missing()))
 					} else {
 						// LFM2.5-8B-A1B.jinja:94:17 {%- else -%}
 						// LFM2.5-8B-A1B.jinja:95:17 {{- content -}}
@@ -340,7 +340,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-8B-A1B.jinja:53:1 {%- if tools -%}
 	if llamacpp.Truthy(tools) {
@@ -434,7 +434,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
 						truncLen = jinja2.SmallInt(int64(llamacpp.Len(content) - llamacpp.Len(cfmTag)))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
-						llamacpp.Write(w, llamacpp.Slice(content, jinja2.Missing(), truncLen, jinja2.Missing()))
+						llamacpp.Write(w, llamacpp.SliceIn(w, content, jinja2.Missing(), truncLen, jinja2.Missing()))
 					} else {
 						// LFM2.5-8B-A1B.jinja:94:17 {%- else -%}
 						// LFM2.5-8B-A1B.jinja:95:17 {{- content -}}

@@ -35,10 +35,10 @@ var LlamaCppLfm2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
@@ -59,7 +59,7 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
 		nsSystemPrompt = jinja2.ItemStrKey(messages0, jinja2.KeyContent)
 		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// llama-cpp-lfm2.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -190,7 +190,7 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
 		nsSystemPrompt = llamacpp.ItemStrKey(messages0, jinja2.KeyContent)
 		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// llama-cpp-lfm2.jinja:8:1 {%- if tools -%}
 	if llamacpp.Truthy(tools) {

@@ -38,10 +38,10 @@ var MetaLlamaLlama3_1_8B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMetaLlamaLlama3_1_8B_Instruct renders meta-llama-Llama-3.1-8B-Instruct.jinja.
@@ -84,7 +84,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
 		systemMessage = jinja2.FilterTrim(jinja2.ItemStrKey(messages0, jinja2.KeyContent), nil, nil)
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
-		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:19:5 {%- else %}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:20:5 {%- set system_message = "" %}
@@ -127,7 +127,7 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
 			firstUserMessage = jinja2.FilterTrim(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyContent), nil, nil)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
-			messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+			messages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
@@ -270,7 +270,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
 		systemMessage = llamacpp.FilterTrim(llamacpp.ItemStrKey(messages0, jinja2.KeyContent), nil, nil)
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
-		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:19:5 {%- else %}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:20:5 {%- set system_message = "" %}
@@ -313,7 +313,7 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
 			firstUserMessage = llamacpp.FilterTrim(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyContent), nil, nil)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
-			messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+			messages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…

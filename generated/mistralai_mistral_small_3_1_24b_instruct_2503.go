@@ -41,10 +41,10 @@ var MistralaiMistralSmall3_1_24B_Instruct2503 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralaiMistralSmall3_1_24B_Instruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
@@ -70,13 +70,13 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9:9 {%- set loop_messages = messages[1:] %}
-			loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+			loopMessages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11:9 {%- set system_message = messages[0]['content'][0]['text'] %}
 			systemMessage = jinja2.ItemStrKey(jinja2.ItemInt(messages0Content, 0), jinja2.KeyText)
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12:9 {%- set loop_messages = messages[1:] %}
-			loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+			loopMessages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
 	} else {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:14:5 {%- else %}
@@ -239,7 +239,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
 				out = jinja2.FilterTojson(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
-				jinja2.Write(w, jinja2.Slice(out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
+				jinja2.Write(w, jinja2.SliceIn(w, out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				toolCallId := jinja2.ItemAttrKey(toolCall, jinja2.KeyID)
 				if !jinja2.IsDefined(toolCallId) || jinja2.Len(toolCallId) < 9 {
@@ -248,7 +248,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
-				jinja2.WriteStr(w, jinja2.Slice(toolCallId, jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
+				jinja2.WriteStr(w, jinja2.SliceIn(w, toolCallId, jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
 				w.WriteString("\"}")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -296,7 +296,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
-			jinja2.WriteStr(w, jinja2.Slice(messageToolCallId, jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
+			jinja2.WriteStr(w, jinja2.SliceIn(w, messageToolCallId, jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
@@ -333,13 +333,13 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9:9 {%- set loop_messages = messages[1:] %}
-			loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+			loopMessages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11:9 {%- set system_message = messages[0]['content'][0]['text'] %}
 			systemMessage = llamacpp.ItemStrKey(llamacpp.ItemInt(messages0Content, 0), jinja2.KeyText)
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12:9 {%- set loop_messages = messages[1:] %}
-			loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+			loopMessages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 		}
 	} else {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:14:5 {%- else %}
@@ -507,7 +507,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
 				out = llamacpp.FilterTojson(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
-				llamacpp.Write(w, llamacpp.Slice(out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
+				llamacpp.Write(w, llamacpp.SliceIn(w, out, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				toolCallId := llamacpp.ItemAttrKey(toolCall, jinja2.KeyID)
 				if !llamacpp.IsDefined(toolCallId) || llamacpp.Len(toolCallId) < 9 {
@@ -516,7 +516,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
-				llamacpp.WriteStr(w, llamacpp.Slice(llamacpp.ItemAttrKey(toolCall, jinja2.KeyID), jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
+				llamacpp.WriteStr(w, llamacpp.SliceIn(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyID), jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
 				w.WriteString("\"}")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -564,7 +564,7 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
-			llamacpp.WriteStr(w, llamacpp.Slice(messageToolCallId, jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
+			llamacpp.WriteStr(w, llamacpp.SliceIn(w, messageToolCallId, jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}

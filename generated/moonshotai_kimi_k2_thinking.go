@@ -34,10 +34,10 @@ var MoonshotaiKimiK2Thinking = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMoonshotaiKimiK2Thinking renders moonshotai-Kimi-K2-Thinking.jinja.
@@ -64,9 +64,9 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:48:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	histMsgs = jinja2.Slice(messages, jinja2.Missing(), jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing())
+	histMsgs = jinja2.SliceIn(w, messages, jinja2.Missing(), jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing())
 	// moonshotai-Kimi-K2-Thinking.jinja:49:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	suffixMsgs = jinja2.Slice(messages, jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())
+	suffixMsgs = jinja2.SliceIn(w, messages, jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())
 	// moonshotai-Kimi-K2-Thinking.jinja:51:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
@@ -273,9 +273,9 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:48:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	histMsgs = llamacpp.Slice(messages, jinja2.Missing(), llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing())
+	histMsgs = llamacpp.SliceIn(w, messages, jinja2.Missing(), llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing())
 	// moonshotai-Kimi-K2-Thinking.jinja:49:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	suffixMsgs = llamacpp.Slice(messages, llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())
+	suffixMsgs = llamacpp.SliceIn(w, messages, llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.SmallInt(1)), jinja2.Missing(), jinja2.Missing())
 	// moonshotai-Kimi-K2-Thinking.jinja:51:1 {%- if tools -%}
 	if llamacpp.Truthy(tools) {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")

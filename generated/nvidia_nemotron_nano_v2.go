@@ -39,10 +39,10 @@ var NVIDIA_NemotronNanoV2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderNVIDIA_NemotronNanoV2 renders NVIDIA-Nemotron-Nano-v2.jinja.
@@ -126,7 +126,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 	w.WriteString("\n\n")
 	// NVIDIA-Nemotron-Nano-v2.jinja:55:1 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
 	if jinja2.EqStr(messages0Role, "system") {
-		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
 	messagesMinus1 := jinja2.ItemInt(messages, -1)
@@ -144,7 +144,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 			return jinja2.NewList()
 		}))
 		// NVIDIA-Nemotron-Nano-v2.jinja:59:3 {%- set messages = messages[:-1] -%}
-		messages = jinja2.Slice(messages, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing())
+		messages = jinja2.SliceIn(w, messages, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62:1 {%- for message in messages %}
 	items := jinja2.Iterate(w, messages)
@@ -407,7 +407,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 	w.WriteString("\n\n")
 	// NVIDIA-Nemotron-Nano-v2.jinja:55:1 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
 	if jinja2.EqStr(messages0Role, "system") {
-		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
 	messagesMinus1 := llamacpp.ItemInt(messages, -1)
@@ -425,7 +425,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 			return jinja2.NewList()
 		}))
 		// NVIDIA-Nemotron-Nano-v2.jinja:59:3 {%- set messages = messages[:-1] -%}
-		messages = llamacpp.Slice(messages, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing())
+		messages = llamacpp.SliceIn(w, messages, jinja2.Missing(), jinja2.SmallInt(-1), jinja2.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62:1 {%- for message in messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop

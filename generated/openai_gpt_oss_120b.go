@@ -35,10 +35,10 @@ var OpenaiGptOss120b = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderOpenaiGptOss120b renders openai-gpt-oss-120b.jinja.
@@ -69,7 +69,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
 		developerMessage = jinja2.ItemAttrKey(messages0, jinja2.KeyContent)
 		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// openai-gpt-oss-120b.jinja:237:5 {%- else %}
 		// openai-gpt-oss-120b.jinja:238:5 {%- set developer_message = "" %}
@@ -128,7 +128,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
-				for _, futureMessage := range jinja2.Iterate(w, jinja2.Slice(loopMessages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
+				for _, futureMessage := range jinja2.Iterate(w, jinja2.SliceIn(w, loopMessages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
 					if jinja2.EqStr(jinja2.ItemAttrKey(futureMessage, jinja2.KeyRole), "assistant") && jinja2.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
@@ -609,7 +609,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
 		developerMessage = llamacpp.ItemAttrKey(messages0, jinja2.KeyContent)
 		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// openai-gpt-oss-120b.jinja:237:5 {%- else %}
 		// openai-gpt-oss-120b.jinja:238:5 {%- set developer_message = "" %}
@@ -669,7 +669,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
-				for _, futureMessage := range llamacpp.Iterate(w, llamacpp.Slice(loopMessages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
+				for _, futureMessage := range llamacpp.Iterate(w, llamacpp.SliceIn(w, loopMessages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
 					if jinja2.EqStr(llamacpp.ItemAttrKey(futureMessage, jinja2.KeyRole), "assistant") && llamacpp.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}

@@ -29,10 +29,10 @@ var Openchat = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderOpenchat renders openchat.jinja.
@@ -49,8 +49,8 @@ func renderOpenchat(w *jinja2.Writer) {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.WriteString("GPT4 Correct ")
-			jinja2.WriteStr(w, jinja2.FilterUpper(jinja2.Slice(messageRole, jinja2.Missing(), jinja2.SmallInt(1), jinja2.Missing())))
-			jinja2.WriteStr(w, jinja2.Slice(messageRole, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()))
+			jinja2.WriteStr(w, jinja2.FilterUpper(jinja2.SliceIn(w, messageRole, jinja2.Missing(), jinja2.SmallInt(1), jinja2.Missing())))
+			jinja2.WriteStr(w, jinja2.SliceIn(w, messageRole, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()))
 			w.WriteString(": ")
 			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end_of_turn|>")
@@ -77,8 +77,8 @@ func renderOpenchatLlama(w *jinja2.Writer) {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.WriteString("GPT4 Correct ")
-			llamacpp.WriteStr(w, llamacpp.FilterUpper(llamacpp.Slice(messageRole, jinja2.Missing(), jinja2.SmallInt(1), jinja2.Missing())))
-			llamacpp.WriteStr(w, llamacpp.Slice(messageRole, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()))
+			llamacpp.WriteStr(w, llamacpp.FilterUpper(llamacpp.SliceIn(w, messageRole, jinja2.Missing(), jinja2.SmallInt(1), jinja2.Missing())))
+			llamacpp.WriteStr(w, llamacpp.SliceIn(w, messageRole, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()))
 			w.WriteString(": ")
 			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("<|end_of_turn|>")

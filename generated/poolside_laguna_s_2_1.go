@@ -40,10 +40,10 @@ var PoolsideLagunaS2_1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderPoolsideLagunaS2_1 renders poolside-Laguna-S-2.1.jinja.
@@ -68,7 +68,7 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
 		systemMessage = jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyContent)
 		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
-		messages = jinja2.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// poolside-Laguna-S-2.1.jinja:16:1 {%- set has_sys = system_message and system_message.strip() -%}
 	hasSys = jinja2.And(systemMessage, func() jinja2.Value {
@@ -238,7 +238,7 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
 		systemMessage = llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyContent)
 		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
-		messages = llamacpp.Slice(messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// poolside-Laguna-S-2.1.jinja:16:1 {%- set has_sys = system_message and system_message.strip() -%}
 	hasSys = llamacpp.And(systemMessage, func() jinja2.Value {

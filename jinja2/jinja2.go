@@ -692,6 +692,14 @@ func SetAttr(ns Value, name string, v Value) { impl.SetAttr(ns, name, v) }
 // Undefined, Missing). It works on str (by character), list and tuple.
 func Slice(v, start, stop, step Value) Value { return impl.Slice(v, start, stop, step) }
 
+// SliceIn is Slice in a render of w, as generated code takes a slice: the slice of a
+// list (messages[1:]) shares the list's items, as Slice's does, and the first two a
+// render takes keep their List in w, which the render zeroes at its end, so that they
+// cost no allocation.
+func SliceIn(w *Writer, v, start, stop, step Value) Value {
+	return impl.SliceIn(w, v, start, stop, step)
+}
+
 // SmallInt returns the Python int i, which is within 56 bits (intBits): an int literal
 // of a template, or a loop's counter, as generated code makes them. Its body has no
 // branch, so that Go inlines it at little cost to compile.

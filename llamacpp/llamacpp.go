@@ -583,6 +583,12 @@ func SetAttr(ns jinja2.Value, name string, v jinja2.Value) { impl.SetAttr(ns, na
 // with a negative step means before the first item.
 func Slice(v, start, stop, step jinja2.Value) jinja2.Value { return impl.Slice(v, start, stop, step) }
 
+// SliceIn is Slice in a render of w, as generated code takes a slice: a list's slice of
+// consecutive items shares them, and keeps its List in w as jinja2.SliceIn does.
+func SliceIn(w *jinja2.Writer, v, start, stop, step jinja2.Value) jinja2.Value {
+	return impl.SliceIn(w, v, start, stop, step)
+}
+
 // Spread is jinja2.Spread (the arguments of f(*v)) in llama.cpp, whose parser reads
 // *v and whose engine cannot run it: the call fails.
 func Spread(args []jinja2.Value, v jinja2.Value) []jinja2.Value { return impl.Spread(args, v) }

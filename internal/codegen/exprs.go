@@ -105,7 +105,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		}
 		obj := g.value(x.X)
 		start, stop, step := part(x.Start), part(x.Stop), part(x.Step)
-		return g.direct("Slice").Call(obj, start, stop, step)
+		return g.direct("SliceIn").Call(jen.Id("w"), obj, start, stop, step)
 	case *ir.List:
 		return rt("NewList").Call(g.heldValues(x.Items)...)
 	case *ir.Tuple:

@@ -251,8 +251,21 @@ func runeAt(s string, i int) string {
 // Undefined, Missing). It works on str (by character), list and tuple.
 func Slice(v, start, stop, step Value) Value { return v.Slice(start, stop, step) }
 
+// SliceIn is Slice in a render of w, as generated code takes a slice: the slice of a
+// list (messages[1:]) shares the list's items, as Slice's does, and the first two a
+// render takes keep their List in w, which the render zeroes at its end, so that they
+// cost no allocation.
+func SliceIn(w *Writer, v, start, stop, step Value) Value { return v.slice(w, start, stop, step) }
+
+// ListIn returns a list of items, shared, not copied (as ListOf), whose List is kept in
+// w as SliceIn keeps those of its slices.
+func ListIn(w *Writer, items []Value) Value { return listValue(KindList, w.listStorage(items)) }
+
 // Slice is Slice(v, start, stop, step).
-func (v Value) Slice(start, stop, step Value) Value {
+func (v Value) Slice(start, stop, step Value) Value { return v.slice(nil, start, stop, step) }
+
+// slice is v.Slice, in a render of w when w is not nil (see SliceIn).
+func (v Value) slice(w *Writer, start, stop, step Value) Value {
 	switch v.kind() {
 	case KindUndefined:
 		v.undefinedError()
@@ -295,7 +308,7 @@ func (v Value) Slice(start, stop, step Value) Value {
 				out = append(out, items[i])
 			}
 		}
-		l := newListStorage(out)
+		l := w.listStorage(out)
 		if isRange(v) {
 			// a slice of a range is a range
 			rs, _, rstep := rangeParams(v)

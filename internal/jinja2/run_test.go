@@ -60,3 +60,54 @@ func TestRunWithCallersWriter(t *testing.T) {
 		t.Errorf("the caller's Writer is not zero after a panic: %+v", own)
 	}
 }
+
+// TestSliceInRender: the slices of lists a render takes (SliceIn, as generated code
+// takes messages[1:]) share the list's items, as Slice's do, and cost no allocation
+// while the Writer's storage for them lasts (two a render); a further slice allocates its
+// List. Each render starts with all of that storage, and a slice's append leaves the
+// list it was taken from unchanged.
+func TestSliceInRender(t *testing.T) {
+	vars := NewDict(0)
+	vars.SetStr("messages", NewList(Str("s"), Str("a"), Str("b"), Str("c")))
+	// slices(n) takes n slices, each of the one before from its second item on, writing
+	// the first item of each and the items of the last
+	slices := func(n int) func(*Writer) {
+		return func(w *Writer) {
+			m := w.Lookup("messages")
+			for range n {
+				m = SliceIn(w, m, Int(1), Missing(), Missing())
+				Write(w, ItemInt(m, 0))
+			}
+			w.WriteString(":")
+			for _, x := range m.Items() {
+				Write(w, x)
+			}
+		}
+	}
+	run := &Run{Vars: vars}
+	buf := make([]byte, 0, 64)
+	for n, want := range []string{":sabc", "a:abc", "ab:bc", "abc:c"} {
+		render := slices(n)
+		out, err := run.Append(buf[:0], render)
+		if err != nil || string(out) != want {
+			t.Fatalf("%d slices: %q, %v; want %q", n, out, err, want)
+		}
+		wantAllocs := 0.0
+		if n > 2 {
+			wantAllocs = 1
+		}
+		if got := testing.AllocsPerRun(100, func() { run.Append(buf[:0], render) }); got != wantAllocs {
+			t.Errorf("a render that takes %d slices allocates %v times; want %v", n, got, wantAllocs)
+		}
+	}
+	// a slice's append cannot reach the list: its capacity ends where its items do
+	out, err := run.Append(buf[:0], func(w *Writer) {
+		messages := w.Lookup("messages")
+		m := SliceIn(w, messages, Int(0), Int(2), Missing())
+		m.list().append(Str("x"))
+		w.WriteString(string(AppendJSON(nil, m)) + string(AppendJSON(nil, messages)))
+	})
+	if err != nil || string(out) != `["s", "a", "x"]["s", "a", "b", "c"]` {
+		t.Errorf("a slice's append: %q, %v", out, err)
+	}
+}

@@ -16,7 +16,7 @@ const (
 	MinVersion = 2
 	// MaxVersion is the newest version of generated code this runtime runs, the version
 	// of the code the generator of this release writes.
-	MaxVersion = 5
+	MaxVersion = 6
 )
 
 // EnforceVersion is how a generated file asserts at compile time that the runtime runs

@@ -60,6 +60,23 @@ type Writer struct {
 	// tail is 1 + the length of the output where the template's generation prompt
 	// starts, once generated code has marked it (MarkGenerationPrompt); 0 before.
 	tail int
+	// lists are the Lists of the first slices of lists the render takes (SliceIn), and
+	// listsUsed how many of them are taken: a render's slices live no longer than the
+	// render, and the Writer is zeroed after it.
+	lists     [2]List
+	listsUsed int
+}
+
+// listStorage returns a List holding items: one of w.lists while the render has one
+// left, else a new one (also for a nil w).
+func (w *Writer) listStorage(items []Value) *List {
+	if w == nil || w.listsUsed == len(w.lists) {
+		return newListStorage(items)
+	}
+	l := &w.lists[w.listsUsed]
+	w.listsUsed++
+	l.setItems(items)
+	return l
 }
 
 // NewWriter returns a writer that appends to buf (which may be nil).

@@ -10,7 +10,11 @@ import "github.com/tmplgen/tmplgen/internal/jinja2"
 // is Missing(). A str is sliced by bytes. The defaults are llama.cpp's: start 0 and
 // stop the length, or for a negative step the last index and -1, where -1 as a stop
 // with a negative step means before the first item.
-func Slice(v, start, stop, step jinja2.Value) jinja2.Value {
+func Slice(v, start, stop, step jinja2.Value) jinja2.Value { return SliceIn(nil, v, start, stop, step) }
+
+// SliceIn is Slice in a render of w, as generated code takes a slice: a list's slice of
+// consecutive items shares them, and keeps its List in w as jinja2.SliceIn does.
+func SliceIn(w *jinja2.Writer, v, start, stop, step jinja2.Value) jinja2.Value {
 	var n int64
 	switch v.Kind() {
 	case jinja2.KindString:
@@ -50,7 +54,7 @@ func Slice(v, start, stop, step jinja2.Value) jinja2.Value {
 		if v.Kind() == jinja2.KindTuple {
 			return jinja2.NewTuple(items[from:to]...)
 		}
-		return jinja2.ListOf(items[from:to:to])
+		return jinja2.ListIn(w, items[from:to:to])
 	}
 	var picked []int64
 	for i := from; (by > 0 && i < to) || (by < 0 && i > to); i += by {

@@ -28,10 +28,10 @@ var Expressions = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 5, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(5 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 5) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderExpressions renders expressions.jinja.
@@ -163,10 +163,10 @@ func renderExpressions(w *jinja2.Writer) {
 	jinja2.Write(w, jinja2.FilterTitle(jinja2.Lit("ǅ héllo")))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	jinja2.Write(w, jinja2.Slice(jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.SmallInt(-1)))
+	jinja2.Write(w, jinja2.SliceIn(w, jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.SmallInt(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
-	jinja2.Write(w, jinja2.Slice(jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2), jinja2.SmallInt(3), jinja2.SmallInt(4)), jinja2.SmallInt(1), jinja2.Missing(), jinja2.SmallInt(2)))
+	jinja2.Write(w, jinja2.SliceIn(w, jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2), jinja2.SmallInt(3), jinja2.SmallInt(4)), jinja2.SmallInt(1), jinja2.Missing(), jinja2.SmallInt(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
 	jinja2.Write(w, jinja2.Bool(jinja2.IsDefined(tools)))
@@ -310,10 +310,10 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	llamacpp.Write(w, llamacpp.FilterTitle(jinja2.Lit("ǅ héllo")))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	llamacpp.Write(w, llamacpp.Slice(jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.SmallInt(-1)))
+	llamacpp.Write(w, llamacpp.SliceIn(w, jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.SmallInt(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
-	llamacpp.Write(w, llamacpp.Slice(jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2), jinja2.SmallInt(3), jinja2.SmallInt(4)), jinja2.SmallInt(1), jinja2.Missing(), jinja2.SmallInt(2)))
+	llamacpp.Write(w, llamacpp.SliceIn(w, jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2), jinja2.SmallInt(3), jinja2.SmallInt(4)), jinja2.SmallInt(1), jinja2.Missing(), jinja2.SmallInt(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
 	llamacpp.Write(w, jinja2.Bool(llamacpp.IsDefined(tools)))
