@@ -689,7 +689,8 @@ func Range(w *Writer, args ...Value) Value { return impl.Range(w, args...) }
 func SetAttr(ns Value, name string, v Value) { impl.SetAttr(ns, name, v) }
 
 // Slice is Python's x[start:stop:step]; a missing bound is passed as None (or
-// Undefined, Missing). It works on str (by character), list and tuple.
+// Undefined, Missing). It works on str (by character), list and tuple. (Generated code
+// of versions 2 to 5 calls it; version 6 calls SliceIn.)
 func Slice(v, start, stop, step Value) Value { return impl.Slice(v, start, stop, step) }
 
 // SliceIn is Slice in a render of w, as generated code takes a slice: the slice of a

@@ -580,7 +580,8 @@ func SetAttr(ns jinja2.Value, name string, v jinja2.Value) { impl.SetAttr(ns, na
 // Slice is v[start:stop:step] in llama.cpp's engine; a part the template leaves out
 // is Missing(). A str is sliced by bytes. The defaults are llama.cpp's: start 0 and
 // stop the length, or for a negative step the last index and -1, where -1 as a stop
-// with a negative step means before the first item.
+// with a negative step means before the first item. (Generated code of versions 2 to
+// 5 calls it; version 6 calls SliceIn.)
 func Slice(v, start, stop, step jinja2.Value) jinja2.Value { return impl.Slice(v, start, stop, step) }
 
 // SliceIn is Slice in a render of w, as generated code takes a slice: a list's slice of
