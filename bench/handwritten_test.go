@@ -38,7 +38,9 @@ type hwToolCall struct {
 }
 
 // A hwJSON is a JSON value as a request has it, decoded with its keys in order (a tool's
-// schema): what a hand-written renderer writes again with tojson.
+// schema): what a hand-written renderer writes again with tojson. It is a tree of
+// values, not the corpus's jv of pointers, which the floor would pay for: writing
+// Qwen3's tools cases through jv takes 4-8% longer.
 type hwJSON struct {
 	kind  byte     // '"' a str, '[' a list, '{' an object, 0 a literal (number, true, false, null)
 	text  string   // the str, or the literal as written
@@ -89,8 +91,8 @@ func (v *hwJSON) decode(dec *json.Decoder) error {
 	return nil
 }
 
-// A hwRequest is a request, typed: the messages, the tools, add_generation_prompt, the bos token and enable_thinking (nil when the request
-// does not set it).
+// A hwRequest is a request, typed: the messages, the tools, add_generation_prompt, the
+// bos token and enable_thinking (nil when the request does not set it).
 type hwRequest struct {
 	Messages            []hwMessage `json:"messages"`
 	Tools               []hwJSON    `json:"tools"`
