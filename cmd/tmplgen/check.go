@@ -141,16 +141,6 @@ func renderEach(units []*codegen.Unit, pairs []checkPair, compileErrs map[string
 	return harness.RenderPairs(dir, units, compileErrs, pairs, cases, harness.RenderOptions{Now: now, Stderr: stderr})
 }
 
-// buildErrors returns the build errors of the templates whose generated Go does not
-// build, by template name.
-func buildErrors(failures []harness.Failure) map[string]error {
-	errs := map[string]error{}
-	for _, f := range failures {
-		errs[f.Unit.Name] = f.Err
-	}
-	return errs
-}
-
 // exportFailures writes the pairs that fail as JSON lines: template, case, the
 // expectation, our result (with the exported variables).
 func exportFailures(path string, outcomes []harness.Outcome) error {

@@ -354,3 +354,13 @@ func TestBuildKey(t *testing.T) {
 		t.Errorf("buildKey() = %q, want it to end with %q", buildKey(), want)
 	}
 }
+
+// buildErrors returns the build errors of the templates whose generated Go does not
+// build, by template name.
+func buildErrors(failures []harness.Failure) map[string]error {
+	errs := map[string]error{}
+	for _, f := range failures {
+		errs[f.Unit.Name] = f.Err
+	}
+	return errs
+}

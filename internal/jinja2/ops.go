@@ -438,9 +438,6 @@ func Pos(a Value) Value {
 	return Value{}
 }
 
-// Not is Python's not a.
-func Not(a Value) bool { return !a.Truthy() }
-
 // Concat is Jinja2's a ~ b ~ ...: the str() of each operand joined (undefined is empty).
 func Concat(items ...Value) Value {
 	if len(items) == 0 {
