@@ -902,8 +902,8 @@ func failKind(kind string) *jen.Statement {
 	switch kind {
 	case "RuntimeError", "TypeError":
 		return rt(kind)
-	case string(llamacpp.EngineError):
-		return llama("EngineError")
+	case "EngineError":
+		return llama(kind)
 	}
 	panic("codegen: an ir.Fail of kind " + kind)
 }

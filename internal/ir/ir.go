@@ -175,7 +175,9 @@ type Continue struct{ At }
 // Fail is a statement that fails when it runs.
 type Fail struct {
 	At
-	Tag  string // the statement's tag (include, import...)
+	Tag string // the statement's tag (include, import...)
+	// Kind is the error's kind, by the name of its constant: RuntimeError or TypeError
+	// (package jinja2's), EngineError (package llamacpp's).
 	Kind string
 	Msg  string
 }

@@ -6,7 +6,6 @@ import (
 	"math/big"
 
 	"github.com/tmplgen/tmplgen/internal/jinja2"
-	"github.com/tmplgen/tmplgen/internal/llamacpp"
 	"github.com/tmplgen/tmplgen/internal/syntax"
 )
 
@@ -604,7 +603,7 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 		if prm.Star { // only ParseLlama reads one
 			// bind_parameters refuses a *name parameter (a spread_expression) at every
 			// call, after the parameters before it
-			stmts = []Stmt{&Fail{At{p}, "macro", string(llamacpp.EngineError), fmt.Sprintf("Invalid parameter type in '%s'", m.Name)}}
+			stmts = []Stmt{&Fail{At{p}, "macro", "EngineError", fmt.Sprintf("Invalid parameter type in '%s'", m.Name)}}
 			break
 		}
 	}

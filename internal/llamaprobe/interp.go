@@ -205,11 +205,24 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 	case *ir.Continue:
 		return continueLoop
 	case *ir.Fail:
-		jinja2.Fail(jinja2.ErrorKind(s.Kind), s.Msg)
+		jinja2.Fail(failKind(s.Kind), s.Msg)
 	default:
 		panic(fmt.Sprintf("llamaprobe: unknown statement %T", s))
 	}
 	return normal
+}
+
+// failKind returns the error kind an ir.Fail names (ir.Fail.Kind).
+func failKind(name string) jinja2.ErrorKind {
+	switch name {
+	case "RuntimeError":
+		return jinja2.RuntimeError
+	case "TypeError":
+		return jinja2.TypeError
+	case "EngineError":
+		return llamacpp.EngineError
+	}
+	panic("llamaprobe: an ir.Fail of kind " + name)
 }
 
 // capture runs a block (of a set block or filter block) and returns what it wrote with
