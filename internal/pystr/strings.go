@@ -339,46 +339,203 @@ func EscapeHTML(s string) string {
 	return b.String()
 }
 
-// Striptags is Markup.striptags: tags and comments removed, entities decoded and
-// whitespace collapsed.
+// Striptags is markupsafe's Markup.striptags: comments removed, then tags, runs of
+// whitespace made one space, and character references decoded (UnescapeHTML).
 func Striptags(s string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(s, "<!--")
-		j := strings.IndexByte(s, '<')
-		if j < 0 {
-			b.WriteString(s)
-			break
-		}
-		if i == j {
-			end := strings.Index(s[i+4:], "-->")
-			if end < 0 {
-				b.WriteString(s)
-				break
-			}
-			b.WriteString(s[:i])
-			s = s[i+4+end+3:]
-			continue
-		}
-		end := strings.IndexByte(s[j:], '>')
-		if end < 0 {
-			b.WriteString(s)
-			break
-		}
-		b.WriteString(s[:j])
-		s = s[j+end+1:]
-	}
-	return UnescapeHTML(strings.Join(strings.FieldsFunc(b.String(), IsSpace), " "))
+	s = stripTags(stripComments(s))
+	return UnescapeHTML(strings.Join(strings.FieldsFunc(s, IsSpace), " "))
 }
 
-// UnescapeHTML decodes the character references markupsafe produces and the common
-// named ones.
-func UnescapeHTML(s string) string {
-	if !strings.Contains(s, "&") {
+// stripComments removes comments as Markup.striptags does: while the text has a "<!--"
+// with a "-->" after it (which may overlap it: "<!-->"), the first such comment is cut
+// out and the text around it joined, in which the search starts again. The text before
+// a comment has no "<!--", so only one that spans the join ("<!" + "--") can come
+// before the rest's: one pass from left to right cuts the same comments, in linear
+// time where Python's loop is quadratic.
+func stripComments(s string) string {
+	var kept []byte // the text before the comments cut so far: it holds no "<!--"
+	rest := s
+	for {
+		start := indexJoined(kept, rest, "<!--", 0)
+		if start < 0 {
+			break
+		}
+		end := indexJoined(kept, rest, "-->", start)
+		if end < 0 {
+			break
+		}
+		cut := end + len("-->") - len(kept) // where rest resumes: after the comment
+		if start <= len(kept) {
+			kept = kept[:start]
+		} else {
+			kept = append(kept, rest[:start-len(kept)]...)
+		}
+		rest = rest[cut:]
+	}
+	if kept == nil {
+		return rest
+	}
+	return string(kept) + rest
+}
+
+// indexJoined is strings.Index(string(a)+b, pat) from the index from on, for an a that
+// holds no pat before its last len(pat)-1 bytes (so that only b is searched beyond
+// them).
+func indexJoined(a []byte, b, pat string, from int) int {
+	for i := max(from, len(a)-len(pat)+1, 0); i < len(a); i++ {
+		if k := len(a) - i; string(a[i:]) == pat[:k] && strings.HasPrefix(b, pat[k:]) {
+			return i
+		}
+	}
+	off := max(from-len(a), 0)
+	if j := strings.Index(b[off:], pat); j >= 0 {
+		return len(a) + off + j
+	}
+	return -1
+}
+
+// stripTags removes tags as Markup.striptags does, after the comments: while the text
+// has a "<" with a ">" after it, the first such tag is cut out. Joining the text
+// around a tag makes no new "<", so one pass from left to right does it.
+func stripTags(s string) string {
+	var b strings.Builder
+	for {
+		start := strings.IndexByte(s, '<')
+		if start < 0 {
+			break
+		}
+		end := strings.IndexByte(s[start:], '>')
+		if end < 0 {
+			break
+		}
+		b.WriteString(s[:start])
+		s = s[start+end+1:]
+	}
+	if b.Len() == 0 {
 		return s
 	}
-	r := strings.NewReplacer("&amp;", "&", "&lt;", "<", "&gt;", ">", "&#39;", "'", "&#34;", "\"", "&quot;", "\"", "&apos;", "'", "&nbsp;", "\u00a0")
-	return r.Replace(s)
+	b.WriteString(s)
+	return b.String()
+}
+
+// UnescapeHTML is Python's html.unescape (what Markup.unescape calls): every character
+// reference decoded as HTML5 says.
+func UnescapeHTML(s string) string {
+	i := strings.IndexByte(s, '&')
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i >= 0 {
+		b.WriteString(s[:i])
+		s = s[i:]
+		if n, text := charref(s); n > 0 {
+			b.WriteString(text)
+			s = s[n:]
+		} else {
+			b.WriteByte('&')
+			s = s[1:]
+		}
+		i = strings.IndexByte(s, '&')
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// charref decodes the character reference at the start of s (at its "&") as
+// html.unescape does: its pattern (&#digits, &#xhex, or a name of up to 32 characters
+// without "\t\n\f <&#;", each with an optional ";") gives the length n of the
+// reference, 0 when s starts with none, and text is what replaces it.
+func charref(s string) (n int, text string) {
+	if strings.HasPrefix(s, "&#") {
+		digits, base := s[2:], 10
+		if len(digits) > 0 && (digits[0] == 'x' || digits[0] == 'X') {
+			digits, base = digits[1:], 16
+		}
+		num, k := rune(0), 0 // num stops growing past the last code point
+		for ; k < len(digits); k++ {
+			d := hexDigit(digits[k])
+			if d < 0 || d >= base {
+				break
+			}
+			num = min(num*rune(base)+rune(d), unicode.MaxRune+1)
+		}
+		if k == 0 {
+			return 0, ""
+		}
+		n = len(s) - len(digits) + k
+		if n < len(s) && s[n] == ';' {
+			n++
+		}
+		return n, numericCharref(num)
+	}
+	end, chars := 1, 0
+	for end < len(s) && chars < 32 {
+		r, size := utf8.DecodeRuneInString(s[end:])
+		if strings.ContainsRune("\t\n\f <&#;", r) {
+			break
+		}
+		end += size
+		chars++
+	}
+	if chars == 0 {
+		return 0, ""
+	}
+	if end < len(s) && s[end] == ';' {
+		end++
+	}
+	name := s[1:end]
+	if text, ok := htmlEntity(name); ok {
+		return end, text
+	}
+	// the longest shorter prefix of at least two characters that is a name
+	p := len(name)
+	for x := utf8.RuneCountInString(name) - 1; x >= 2; x-- {
+		_, size := utf8.DecodeLastRuneInString(name[:p])
+		p -= size
+		if text, ok := htmlEntity(name[:p]); ok {
+			return end, text + name[p:]
+		}
+	}
+	return end, s[:end]
+}
+
+// numericCharref is the text of the numeric character reference of num (at most
+// unicode.MaxRune+1, for any larger number) as html.unescape decodes it.
+func numericCharref(num rune) string {
+	if text, ok := htmlCharrefReplacements[num]; ok {
+		return text
+	}
+	if 0xd800 <= num && num <= 0xdfff || num > unicode.MaxRune {
+		return "\ufffd"
+	}
+	if inRanges(htmlDroppedCodepoints, num) {
+		return ""
+	}
+	return string(num)
+}
+
+// htmlEntity returns the text of the named character reference name (with its ";",
+// if it has one), and whether there is one (htmlEntities).
+func htmlEntity(name string) (string, bool) {
+	i := sort.Search(len(htmlEntities), func(i int) bool { return htmlEntities[i].name >= name })
+	if i < len(htmlEntities) && htmlEntities[i].name == name {
+		return htmlEntities[i].text, true
+	}
+	return "", false
+}
+
+// hexDigit is the value of the hexadecimal digit c, -1 for another byte.
+func hexDigit(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
 
 // IsLineBreak reports whether r ends a line for str.splitlines.
