@@ -58,12 +58,17 @@ func strftime(t time.Time, format string, glibc bool) string {
 		i = j
 		if format[j] == 'f' && (j != start+1 || glibc) {
 			// Python itself replaces a bare %f; glibc does not know it
-			b.WriteString(d.padText(format[start : j+1]))
+			b.WriteString(d.padText(d.unknown(format[start : j+1])))
+			continue
+		}
+		if format[j] == 'z' && !glibc {
+			// a naive datetime's tm_isdst is -1, for which glibc writes no %z at all,
+			// whatever its width (a %Z is empty, but padded)
 			continue
 		}
 		out, ok := d.convert(t, format[j], modifier)
 		if !ok {
-			out = format[start : j+1]
+			out = d.unknown(format[start : j+1])
 		}
 		b.WriteString(d.padText(out))
 	}
@@ -93,7 +98,7 @@ func (d *strftimeDirective) padText(s string) string {
 }
 
 // num formats a number of at least digits digits (or the width), padded with zeros, or
-// spaces when spacePad (for %e, %k, %l) or the _ flag says so; - turns padding off.
+// spaces when spacePad (for %e, %k, %l, %s) or the _ flag says so; - turns padding off.
 func (d *strftimeDirective) num(v, digits int, spacePad bool) string {
 	if v >= 0 && v < 100 && digits == 2 && d.width <= 2 && d.pad == 0 && !spacePad {
 		// %d, %m, %H, %M, %S...: two digits, from a table
@@ -130,16 +135,67 @@ func (d *strftimeDirective) text(s string) string {
 	return s
 }
 
+// zoneOffset is glibc's %z of t: the sign, and hours and minutes as a number of four
+// digits. Unlike other numbers, the width pads both: the sign is written as a text of
+// that width, then the number padded to it (at least four digits, unless the - flag
+// asks for none).
+func (d *strftimeDirective) zoneOffset(t time.Time) string {
+	_, off := t.Zone()
+	sign := "+"
+	if off < 0 {
+		sign, off = "-", -off
+	}
+	fill := " "
+	if d.pad == '0' {
+		fill = "0"
+	}
+	var b strings.Builder
+	if d.width > 1 {
+		b.WriteString(strings.Repeat(fill, d.width-1))
+	}
+	b.WriteString(sign)
+	num := strconv.Itoa(off/3600*100 + off/60%60)
+	digits, fill := max(4, d.width), "0"
+	switch d.pad {
+	case '-':
+		digits, fill = d.width, " "
+	case '_':
+		fill = " "
+	}
+	if n := len(num); n < digits {
+		b.WriteString(strings.Repeat(fill, digits-n))
+	}
+	b.WriteString(num)
+	return b.String()
+}
+
+// unknown is what glibc writes for a directive it does not know: the directive as it
+// is, its ASCII letters upper-cased under the ^ flag (as its other text is).
+func (d *strftimeDirective) unknown(directive string) string {
+	if !d.upper {
+		return directive
+	}
+	b := []byte(directive)
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - ('a' - 'A')
+		}
+	}
+	return string(b)
+}
+
 // convert formats one conversion; ok is false for one glibc does not know (or a
 // modifier it does not take).
 func (d *strftimeDirective) convert(t time.Time, c, modifier byte) (string, bool) {
+	// the conversions glibc (2.36) takes an E or O modifier on, which it ignores: any
+	// other with one is a directive it does not know
 	switch modifier {
 	case 'E':
-		if strings.IndexByte("cCxXyY", c) < 0 {
+		if strings.IndexByte("cCnpPrRstTuxXyYzZ%", c) < 0 {
 			return "", false
 		}
 	case 'O':
-		if strings.IndexByte("bBhdeHIklmMSuUVwWy", c) < 0 {
+		if strings.IndexByte("bBCdeghGHIjklmMnpPrRsStTuUVwWyzZ%", c) < 0 {
 			return "", false
 		}
 	}
@@ -166,7 +222,8 @@ func (d *strftimeDirective) convert(t time.Time, c, modifier byte) (string, bool
 	case 'c':
 		return sub("%a %b %e %H:%M:%S %Y"), true
 	case 'C':
-		return d.num(t.Year()/100, 2, false), true
+		// a year's digits, as %Y: glibc pads neither to two digits ("9" in 999)
+		return d.num(t.Year()/100, 1, false), true
 	case 'd':
 		return d.num(t.Day(), 2, false), true
 	case 'D', 'x':
@@ -213,7 +270,7 @@ func (d *strftimeDirective) convert(t time.Time, c, modifier byte) (string, bool
 	case 'R':
 		return sub("%H:%M"), true
 	case 's':
-		return d.num(int(t.Unix()), 1, false), true
+		return d.num(int(t.Unix()), 1, true), true // glibc pads it with spaces
 	case 'S':
 		return d.num(t.Second(), 2, false), true
 	case 't':
@@ -242,11 +299,17 @@ func (d *strftimeDirective) convert(t time.Time, c, modifier byte) (string, bool
 	case 'z', 'Z':
 		switch {
 		case !d.glibc:
-			return "", true // a naive datetime has no zone
+			return "", true // a naive datetime has no zone (its %z is not converted)
 		case c == 'z':
-			return t.Format("-0700"), true
+			return d.zoneOffset(t), true
 		}
 		zone, _ := t.Zone()
+		switch {
+		case d.swap: // glibc lowers a zone's name under #, even with ^
+			return strings.ToLower(zone), true
+		case d.upper:
+			return strings.ToUpper(zone), true
+		}
 		return zone, true
 	case '%':
 		return "%", true
