@@ -40,7 +40,6 @@ func formatPercent(format Value, values Value) Value {
 			i += j
 			continue
 		}
-		start := i
 		i++
 		if i >= len(f) {
 			throw(ValueError, "incomplete format")
@@ -132,7 +131,7 @@ func formatPercent(format Value, values Value) Value {
 			}
 			verb = 's'
 		}
-		b = append(b, pctOne(verb, spec, arg, start, f)...)
+		b = append(b, pctOne(verb, spec, arg, f, i-1)...)
 		checkSize(len(b))
 	}
 	if next < len(args) && mapping == nil && !usedMapping {
@@ -159,8 +158,9 @@ func readNum(f string, i int) (int, int) {
 	return n, i
 }
 
-// pctOne formats one conversion of a printf-style format.
-func pctOne(verb byte, spec pctSpec, arg Value, at int, f string) string {
+// pctOne formats one conversion of a printf-style format: verb is the conversion
+// character, the byte at of the format f.
+func pctOne(verb byte, spec pctSpec, arg Value, f string, at int) string {
 	var body string
 	numeric := false
 	switch verb {
@@ -215,16 +215,38 @@ func pctOne(verb byte, spec pctSpec, arg Value, at int, f string) string {
 		switch {
 		case arg.kind() == KindString && utf8.RuneCountInString(arg.str()) == 1:
 			body = arg.str()
-		case arg.isIntegral() && !arg.isBig() && arg.num() >= 0 && arg.num() <= utf8.MaxRune:
-			body = string(rune(arg.num()))
+		case arg.isIntegral():
+			body = charOf(arg.bigInt(), charRange)
 		default:
 			throw(TypeError, "%%c requires int or char")
 		}
 	default:
-		throw(ValueError, "unsupported format character '%c' (0x%x) at index %d", verb, verb, at+1)
+		// Python names the character if it is printable ASCII, and counts characters
+		r, _ := utf8.DecodeRuneInString(f[at:])
+		shown := byte('?')
+		if ' ' <= r && r <= '~' {
+			shown = byte(r)
+		}
+		throw(ValueError, "unsupported format character '%c' (0x%x) at index %d", shown, r, utf8.RuneCountInString(f[:at]))
 	}
 	return padField(body, spec, numeric)
 }
+
+// charOf is the character of code point i, for %c and the c format type: an
+// OverflowError beyond the code points, whose message is tooLarge for an int beyond 64
+// bits, as Python's.
+func charOf(i *big.Int, tooLarge string) string {
+	if !i.IsInt64() {
+		throw(OverflowError, "%s", tooLarge)
+	}
+	if n := i.Int64(); n < 0 || n > utf8.MaxRune {
+		throw(OverflowError, "%s", charRange)
+	}
+	return string(rune(i.Int64()))
+}
+
+// charRange is Python's error for a code point out of range.
+const charRange = "%c arg not in range(0x110000)"
 
 func truncateRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
@@ -316,13 +338,8 @@ func formatFloatVerb(f float64, verb byte, prec int, alt bool) string {
 		}
 		s = formatG(f, prec, alt)
 	}
-	if alt && !math.IsInf(f, 0) && !math.IsNaN(f) && !strings.Contains(s, ".") {
-		// the # flag keeps the decimal point: "1." and "1.e+00"
-		if k := strings.IndexByte(s, 'e'); k >= 0 {
-			s = s[:k] + "." + s[k:]
-		} else {
-			s += "."
-		}
+	if alt && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		s = withPoint(s)
 	}
 	if upperCase {
 		s = strings.ToUpper(s)
@@ -332,11 +349,40 @@ func formatFloatVerb(f float64, verb byte, prec int, alt bool) string {
 
 // formatG is C's %g: precision significant digits, scientific notation when the
 // exponent is below -4 or not below the precision, trailing zeros removed unless alt.
-func formatG(f float64, prec int, alt bool) string {
+func formatG(f float64, prec int, alt bool) string { return formatGExp(f, prec, prec, alt) }
+
+// formatGAddDot0 is formatG as Python formats a float for a precision without a type:
+// scientific notation from an exponent of precision-1 on, and ".0" after a number that
+// would look like an int.
+func formatGAddDot0(f float64, prec int, alt bool) string {
+	s := formatGExp(f, prec, prec-1, alt)
+	switch {
+	case alt:
+		s = withPoint(s)
+	case !strings.ContainsAny(s, ".e"):
+		s += ".0"
+	}
+	return s
+}
+
+// withPoint gives the digits of a formatted number a decimal point, as the # flag
+// keeps it: "1." and "1.e+00".
+func withPoint(s string) string {
+	if strings.Contains(s, ".") {
+		return s
+	}
+	if k := strings.IndexByte(s, 'e'); k >= 0 {
+		return s[:k] + "." + s[k:]
+	}
+	return s + "."
+}
+
+// formatGExp is formatG with scientific notation from the exponent sci on.
+func formatGExp(f float64, prec, sci int, alt bool) string {
 	e := strconv.FormatFloat(f, 'e', prec-1, 64)
 	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
 	var s string
-	if exp < -4 || exp >= prec {
+	if exp < -4 || exp >= sci {
 		s = e
 		if !alt {
 			mant, rest := s[:strings.IndexByte(s, 'e')], s[strings.IndexByte(s, 'e'):]
@@ -627,9 +673,9 @@ func formatSpec(v Value, spec string) string {
 	} else if len(spec) > 0 && strings.IndexByte("<>=^", spec[0]) >= 0 {
 		align, p = spec[0], 1
 	}
-	sign := byte('-')
+	sign, signGiven := byte('-'), false
 	if p < len(spec) && strings.IndexByte("+- ", spec[p]) >= 0 {
-		sign = spec[p]
+		sign, signGiven = spec[p], true
 		p++
 	}
 	alt := false
@@ -660,6 +706,7 @@ func formatSpec(v Value, spec string) string {
 	if p != len(spec) {
 		throw(ValueError, "Invalid format specifier")
 	}
+	checkGrouping(v, group, typ)
 	if zero {
 		// the 0 flag: zero fill unless a fill is given, sign-aware unless aligned
 		if !fillGiven {
@@ -673,10 +720,16 @@ func formatSpec(v Value, spec string) string {
 		}
 	}
 	if v.kind() == KindString {
-		if typ != 0 && typ != 's' {
+		switch {
+		case typ != 0 && typ != 's':
 			throw(ValueError, "Unknown format code '%c' for object of type '%s'", typ, v.TypeName())
-		}
-		if align == '=' {
+		case sign == ' ' && signGiven:
+			throw(ValueError, "Space not allowed in string format specifier")
+		case signGiven:
+			throw(ValueError, "Sign not allowed in string format specifier")
+		case alt:
+			throw(ValueError, "Alternate form (#) not allowed in string format specifier")
+		case align == '=':
 			throw(ValueError, "'=' alignment not allowed in string format specifier")
 		}
 		body := v.str()
@@ -693,6 +746,9 @@ func formatSpec(v Value, spec string) string {
 	negative := false
 	interval := 3
 	if v.kind() != KindFloat && (typ == 0 || strings.IndexByte("dbxXocn", typ) >= 0) {
+		if prec >= 0 {
+			throw(ValueError, "Precision not allowed in integer format specifier")
+		}
 		i := v.bigInt()
 		negative = i.Sign() < 0
 		abs := new(big.Int).Abs(i)
@@ -707,25 +763,16 @@ func formatSpec(v Value, spec string) string {
 				prefix = "0" + string(typ)
 			}
 			interval = 4 // "_" groups hex, octal and binary digits by four
-			if group == "," {
-				throw(ValueError, "Cannot specify ',' with '%c'.", typ)
-			}
 		case 'c':
-			if group != "" {
-				throw(ValueError, "Cannot specify '%s' with 'c'.", group)
+			switch {
+			case signGiven:
+				throw(ValueError, "Sign not allowed with integer format specifier 'c'")
+			case alt:
+				throw(ValueError, "Alternate form (#) not allowed with integer format specifier 'c'")
 			}
-			if !i.IsInt64() || i.Int64() < 0 || i.Int64() > utf8.MaxRune {
-				throw(OverflowError, "%%c arg not in range(0x110000)")
-			}
-			digits, negative = string(rune(i.Int64())), false
+			digits, negative = charOf(i, "Python int too large to convert to C long"), false
 		default:
 			digits = string(appendDecimal(nil, abs))
-		}
-		if typ == 'n' && group != "" {
-			throw(ValueError, "Cannot specify '%s' with 'n'.", group)
-		}
-		if prec >= 0 {
-			throw(ValueError, "Precision not allowed in integer format specifier")
 		}
 		return padNumber(negative, sign, prefix, digits, rest, group, interval, width, fill, align)
 	}
@@ -733,13 +780,18 @@ func formatSpec(v Value, spec string) string {
 	var body string
 	switch typ {
 	case 0:
-		if prec < 0 {
+		// no type: repr without a precision, else a 'g' that keeps a ".0" and so turns
+		// to an exponent one digit sooner (CPython's 'r' with Py_DTSF_ADD_DOT_0)
+		switch {
+		case math.IsInf(f, 0) || math.IsNaN(f):
+			body = formatFloatVerb(math.Abs(f), 'g', 1, false)
+		case prec < 0:
 			body = string(appendFloatRepr(nil, math.Abs(f)))
-		} else {
-			body = formatG(math.Abs(f), max(prec, 1), alt)
-			if !strings.ContainsAny(body, ".e") && !math.IsInf(f, 0) && !math.IsNaN(f) {
-				body += ".0"
+			if alt {
+				body = withPoint(body)
 			}
+		default:
+			body = formatGAddDot0(math.Abs(f), max(prec, 1), alt)
 		}
 	case '%':
 		if prec < 0 {
@@ -764,6 +816,29 @@ func formatSpec(v Value, spec string) string {
 		digits, rest = body[:k], body[k:]
 	}
 	return padNumber(negative, sign, "", digits, rest, group, 3, width, fill, align)
+}
+
+// checkGrouping refuses a thousands separator (group) with a format type that takes
+// none, as Python's format spec parser does: v's type when typ is not given (s for a
+// str, d for an int, none for a float).
+func checkGrouping(v Value, group string, typ byte) {
+	if group == "" {
+		return
+	}
+	if typ == 0 {
+		switch v.kind() {
+		case KindString:
+			typ = 's'
+		case KindFloat:
+			return
+		default:
+			typ = 'd'
+		}
+	}
+	if strings.IndexByte("defgEG%F", typ) >= 0 || group == "_" && strings.IndexByte("boxX", typ) >= 0 {
+		return
+	}
+	throw(ValueError, "Cannot specify '%s' with '%c'.", group, typ)
 }
 
 // padNumber assembles a formatted number: the sign, the prefix (0x), the digits grouped
