@@ -593,7 +593,11 @@ func runeRange(s string, args []Value) (int, int) {
 	n := utf8.RuneCountInString(s)
 	lo, hi := 0, n
 	if given(start) && start.kind() != KindNone {
-		lo = clampIndex(sliceInt(start), n)
+		// Python's ADJUST_INDICES: a start beyond the end stays there (no range, not
+		// even an empty one at the end)
+		if lo = sliceInt(start); lo < 0 {
+			lo = max(lo+n, 0)
+		}
 	}
 	if given(end) && end.kind() != KindNone {
 		hi = clampIndex(sliceInt(end), n)
@@ -636,23 +640,24 @@ func strAffix(r Value, args []Value, kwargs []Kwarg, name string) Value {
 		throw(TypeError, "%s() takes at least 1 argument (%d given)", name, len(args))
 	}
 	lo, hi := runeRange(r.str(), args)
-	if lo < 0 {
-		return Bool(false)
-	}
-	sub := r.str()[lo:hi]
-	test := strings.HasPrefix
-	if name == "endswith" {
-		test = strings.HasSuffix
+	test := func(affix string) bool {
+		if lo < 0 {
+			return false // the range is empty and starts past its end: not even "" is there
+		}
+		if name == "endswith" {
+			return strings.HasSuffix(r.str()[lo:hi], affix)
+		}
+		return strings.HasPrefix(r.str()[lo:hi], affix)
 	}
 	switch p := args[0]; p.kind() {
 	case KindString:
-		return Bool(test(sub, p.str()))
+		return Bool(test(p.str()))
 	case KindTuple:
 		for _, it := range p.list().items() {
 			if it.kind() != KindString {
 				throw(TypeError, "tuple for %s must only contain str, not %s", name, it.TypeName())
 			}
-			if test(sub, it.str()) {
+			if test(it.str()) {
 				return Bool(true)
 			}
 		}
