@@ -52,7 +52,17 @@ func TestFormatPython(t *testing.T) {
 
 // formatted formats v by the %-format or format string f (kind percent or format), and
 // returns the text, or the error it raised.
-func formatted(kind, f string, v Value) (out string, e *Error) {
+func formatted(kind, f string, v Value) (string, *Error) {
+	return raised(func() string {
+		if kind == "percent" {
+			return formatPercent(Str(f), v).str()
+		}
+		return strFormat(Str(f), []Value{v}, nil).str()
+	})
+}
+
+// raised returns what f returns, or the *Error it raised (another panic goes on).
+func raised(f func() string) (out string, e *Error) {
 	defer func() {
 		if p := recover(); p != nil {
 			if pe, ok := p.(error); !ok || !errors.As(pe, &e) {
@@ -60,10 +70,7 @@ func formatted(kind, f string, v Value) (out string, e *Error) {
 			}
 		}
 	}()
-	if kind == "percent" {
-		return formatPercent(Str(f), v).str(), nil
-	}
-	return strFormat(Str(f), []Value{v}, nil).str(), nil
+	return f(), nil
 }
 
 // pythonValue is the value a case of record.py names: the JSON value raw, or the float

@@ -2,7 +2,6 @@ package jinja2
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,15 +45,8 @@ func TestStrMethodsPython(t *testing.T) {
 
 // calledMethod calls the method name of recv and returns the repr of its result, or
 // the error it raised.
-func calledMethod(recv Value, name string, args []Value) (repr string, e *Error) {
-	defer func() {
-		if p := recover(); p != nil {
-			if pe, ok := p.(error); !ok || !errors.As(pe, &e) {
-				panic(p)
-			}
-		}
-	}()
-	return CallMethod(recv, name, args, nil).Repr(), nil
+func calledMethod(recv Value, name string, args []Value) (string, *Error) {
+	return raised(func() string { return CallMethod(recv, name, args, nil).Repr() })
 }
 
 // jsonArg is the value of a JSON argument of record.py: a list is a tuple when tuple.
