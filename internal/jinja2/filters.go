@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -259,20 +260,62 @@ func sortByKeys(items, keys []Value, reverse bool) []Value {
 	return out
 }
 
-// sortOrder returns the positions of keys in Python's sorted order (stable, and stable in
-// reverse too).
+// sortOrder returns the positions of keys in Python's sorted order: list.sort's, which
+// reverses the list, sorts it and reverses it again when reverse (stable both ways).
+// Below 64 items it compares the keys as CPython's timsort does, one run then a
+// binary insertion sort, so that a comparison that fails (a TypeError) or does not
+// order (nan) gives what Python gives; a longer list is sorted stably.
 func sortOrder(keys []Value, reverse bool) []int {
 	idx := make([]int, len(keys))
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(i, j int) bool {
-		if reverse {
-			return Lt(keys[idx[j]], keys[idx[i]])
-		}
-		return Lt(keys[idx[i]], keys[idx[j]])
-	})
+	if reverse {
+		slices.Reverse(idx)
+	}
+	less := func(a, b int) bool { return Lt(keys[a], keys[b]) }
+	if len(idx) < 64 {
+		timsortShort(idx, less)
+	} else {
+		sort.SliceStable(idx, func(i, j int) bool { return less(idx[i], idx[j]) })
+	}
+	if reverse {
+		slices.Reverse(idx)
+	}
 	return idx
+}
+
+// timsortShort sorts s as CPython's list.sort sorts fewer than 64 items: the run at its
+// start (count_run: ascending, or strictly descending and then reversed), then each
+// item after it inserted by binary search (binarysort).
+func timsortShort(s []int, less func(a, b int) bool) {
+	if len(s) < 2 {
+		return
+	}
+	run := 2
+	if less(s[1], s[0]) {
+		for run < len(s) && less(s[run], s[run-1]) {
+			run++
+		}
+		slices.Reverse(s[:run])
+	} else {
+		for run < len(s) && !less(s[run], s[run-1]) {
+			run++
+		}
+	}
+	for start := run; start < len(s); start++ {
+		pivot := s[start]
+		l, r := 0, start
+		for l < r {
+			if p := l + (r-l)/2; less(pivot, s[p]) {
+				r = p
+			} else {
+				l = p + 1
+			}
+		}
+		copy(s[l+1:start+1], s[l:start])
+		s[l] = pivot
+	}
 }
 
 // FilterEscape is markupsafe.escape(value).
@@ -382,10 +425,18 @@ func pyFloat(v Value) float64 {
 // digits, inf and nan spellings.
 func parsePyFloat(s string) (float64, bool) {
 	s = strings.TrimFunc(asciiDigits(s), pystr.IsSpace)
-	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
-	case "inf", "infinity", "nan":
-		f, err := strconv.ParseFloat(s, 64)
-		return f, err == nil
+	unsigned, sign := s, 1
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		if s[0] == '-' {
+			sign = -1
+		}
+		unsigned = s[1:] // one sign, which nan takes too ("-nan")
+	}
+	switch strings.ToLower(unsigned) {
+	case "inf", "infinity":
+		return math.Inf(sign), true
+	case "nan":
+		return math.NaN(), true
 	}
 	if s == "" || strings.Contains(s, "__") || strings.HasPrefix(s, "_") || strings.HasSuffix(s, "_") ||
 		strings.ContainsAny(s, "xXpP") {

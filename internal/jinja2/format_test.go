@@ -6,8 +6,6 @@ import (
 	"errors"
 	"math"
 	"math/big"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 )
@@ -16,37 +14,22 @@ import (
 // answers, recorded by testdata/format/record.py: the same text, or an error of the
 // same kind.
 func TestFormatPython(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "format", "cases.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var cases []struct {
 		Kind, Fmt string
 		Val       struct {
 			V json.RawMessage // an int, bool, str or null
 			F string          // a float, as repr writes it
 		}
-		Out      *string
-		Err, Msg string
+		answer
 	}
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) == 0 {
-		t.Fatal("no cases")
-	}
+	readCases(t, "format", &cases)
 	for _, c := range cases {
 		v, err := pythonValue(c.Val.V, c.Val.F)
 		if err != nil {
 			t.Fatalf("%s: %v", c.Fmt, err)
 		}
 		got, e := formatted(c.Kind, c.Fmt, v)
-		switch {
-		case c.Err != "" && (e == nil || string(e.Kind) != c.Err || e.Msg != c.Msg):
-			t.Errorf("%s of %s: %q, %v; Python raises %s: %s", c.Fmt, v.Repr(), got, e, c.Err, c.Msg)
-		case c.Err == "" && (e != nil || got != *c.Out):
-			t.Errorf("%s of %s: %q, %v; Python gives %q", c.Fmt, v.Repr(), got, e, *c.Out)
-		}
+		c.check(t, c.Fmt+" of "+v.Repr(), got, e)
 	}
 }
 
@@ -59,18 +42,6 @@ func formatted(kind, f string, v Value) (string, *Error) {
 		}
 		return strFormat(Str(f), []Value{v}, nil).str()
 	})
-}
-
-// raised returns what f returns, or the *Error it raised (another panic goes on).
-func raised(f func() string) (out string, e *Error) {
-	defer func() {
-		if p := recover(); p != nil {
-			if pe, ok := p.(error); !ok || !errors.As(pe, &e) {
-				panic(p)
-			}
-		}
-	}()
-	return f(), nil
 }
 
 // pythonValue is the value a case of record.py names: the JSON value raw, or the float

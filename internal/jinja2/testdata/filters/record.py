@@ -1,0 +1,75 @@
+"""Writes cases.json: what Jinja2's filters give for random values and arguments.
+
+Each case is {"f": the filter, "v": the value, "a": the positional arguments, "k": the
+keyword arguments, "out": what {{ v | f(*a, **k) }} renders} or, when Jinja2 raises,
+"err" and "msg" (the exception's name and message) instead of "out". The filters that
+return a generator are followed by | list. The environment is transformers' (a sandbox,
+trim_blocks and lstrip_blocks; its own tojson is left out). filters_test.go checks
+CallFilter against them. Run it here: python3 record.py
+"""
+import json
+import random
+
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+random.seed(1)
+env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+strs = ["", "hello world", "Hello World foo bar baz qux", "a" * 30, "one two three four five six seven eight nine ten eleven", "<b>x</b> & 'y'", "visit https://example.com/a-b?c=d or www.foo.org.", "mail me@x.org now", "line1\nline2\n\nline4", "  padded  ", "ǅungla ǆ", "they're bill's", "héllo wörld", "x" * 5 + " " + "y" * 90, "a-b c_d e.f", "1234.5"]
+nums = [0, 1, -1, 42, 2.5, -2.5, 3.14159, 1e10, 1023, 1024, 1000000, 123456789, -0.0, 0.5, 1.5, 15.55]
+lists = [[], [3, 1, 2], ["b", "A", "c", "a"], ["x"], [1, "1", 2], [{"n": "b", "v": 2}, {"n": "a", "v": 1}, {"n": "C", "v": 3}], [1.5, 2, -3], ["ab", "Ab", "aB"]]
+dicts = [{}, {"b": 1, "a": 2, "C": 3}, {"x": "1", "y": None}]
+def R(*xs): return random.choice(xs)
+ints = [None, 0, 1, 2, 3, 5, 10, 20, -1]
+gens = {
+ "truncate": lambda: (R(*strs), [R(5, 10, 20, 255)] + R([], [R(True, False)], [R(True, False), R("...", "", ">")], [R(True, False), R("...", ""), R(0, 5, None)]), {}),
+ "center": lambda: (R(*strs), R([], [R(0, 5, 40, 81)]), {}),
+ "indent": lambda: (R(*strs), R([], [R(2, 4, "> ", "")], [R(2, "-"), R(True, False)], [R(2, "-"), R(True, False), R(True, False)]), {}),
+ "wordcount": lambda: (R(*strs), [], {}),
+ "wordwrap": lambda: (R(*strs), R([], [R(5, 10, 20)], [R(5, 10), R(True, False)], [R(5, 10), R(True, False), R("\n", "<br>")], [R(5, 10), R(True, False), None, R(True, False)]), {}),
+ "filesizeformat": lambda: (R(*nums, "1000", "12"), R([], [R(True, False)]), {}),
+ "round": lambda: (R(*nums), R([], [R(0, 1, 2, -1)], [R(0, 1, 2), R("common", "ceil", "floor")]), {}),
+ "int": lambda: (R(*nums, "42", " 7 ", "0x1A", "1e3", "3.7", "abc", "0b101", "1_000", "-12", "٣"), R([], [R(0, -1)], [R(0, -1), R(10, 16, 2, 0)]), {}),
+ "float": lambda: (R(*nums, "42", " 7.5 ", "1e3", "abc", "inf", "-nan", "1_000.5", "٣.٥"), R([], [R(0.0, -1.5)]), {}),
+ "title": lambda: (R(*strs), [], {}),
+ "capitalize": lambda: (R(*strs), [], {}),
+ "trim": lambda: (R(*strs), R([], [R(None, " ", "ad", "x")]), {}),
+ "replace": lambda: (R(*strs), [R("o", "l", "", " "), R("0", "", "__")] + R([], [R(0, 1, 2, -1)]), {}),
+ "urlize": lambda: (R(*strs), R([], [R(None, 5, 10)], [R(None, 5), R(True, False)], [R(None, 5), R(True, False), R(None, "_blank")]), {}),
+ "urlencode": lambda: (R(*strs, *dicts, [("a", "b c"), ("d", "é")]), [], {}),
+ "xmlattr": lambda: (R({"class": "x y", "id": 5, "data": None, "t": "<&>"}, {}), R([], [R(True, False)]), {}),
+ "sort": lambda: (R(*lists, "cab"), R([], [R(True, False)], [R(True, False), R(True, False)]), R({}, {"attribute": "n"}, {"attribute": "v"})),
+ "unique": lambda: (R(*lists, "aAbB"), R([], [R(True, False)]), {}),
+ "dictsort": lambda: (R(*dicts), R([], [R(True, False)], [R(True, False), R("key", "value")], [R(True, False), R("key", "value"), R(True, False)]), {}),
+ "batch": lambda: (R(*lists), [R(1, 2, 3)] + R([], [R("x", None)]), {}),
+ "slice": lambda: (R(*lists), [R(1, 2, 3)] + R([], [R("x", None)]), {}),
+ "sum": lambda: (R([3, 1, 2], [1.5, 2, -3], [], [True, 2]), R([], [None, R(0, 10, 0.5)]), {}),
+ "min": lambda: (R(*lists), R([], [R(True, False)]), R({}, {"attribute": "v"})),
+ "max": lambda: (R(*lists), R([], [R(True, False)]), R({}, {"attribute": "v"})),
+ "join": lambda: (R(*lists, "abc"), R([], [R("", ", ", "-")]), R({}, {"attribute": "n"})),
+ "abs": lambda: (R(*nums), [], {}),
+ "string": lambda: (R(*nums, *lists, *dicts, None, True), [], {}),
+ "list": lambda: (R(*lists, "abc", *dicts), [], {}),
+ "first": lambda: (R(*lists, "abc"), [], {}),
+ "last": lambda: (R(*lists, "abc"), [], {}),
+ "reverse": lambda: (R(*lists, "abc"), [], {}),
+ "length": lambda: (R(*lists, "abc", *dicts), [], {}),
+ "pprint": lambda: (R(*nums, *lists, *dicts, *strs[:6], None), [], {}),
+ "escape": lambda: (R(*strs, *nums), [], {}),
+ "forceescape": lambda: (R(*strs), [], {}),
+ "striptags": lambda: (R(*strs), [], {}),
+ "format": lambda: (R("%s-%s", "%d", "%.2f|%5s", "%(a)s"), R([1, "x"], [3.14159, "ab"], [7]), {}),
+ "lower": lambda: (R(*strs), [], {}), "upper": lambda: (R(*strs), [], {}),
+ "default": lambda: (R(None, "", 0, "x", []), R([], ["dflt"], ["dflt", R(True, False)]), {}),
+}
+cases = []
+for _ in range(3000):
+    name = random.choice(list(gens))
+    v, a, k = gens[name]()
+    try:
+        tail = " | list" if name in ("batch", "slice", "unique", "reverse") else ""
+        out = env.from_string("{{ v | " + name + "(*a, **k)" + tail + " }}").render(v=v, a=a, k=k)
+        cases.append({"f": name, "v": v, "a": a, "k": k, "out": out})
+    except Exception as e:
+        cases.append({"f": name, "v": v, "a": a, "k": k, "err": type(e).__name__, "msg": str(e)})
+with open("cases.json", "w", encoding="utf-8") as f:
+    f.write("[\n" + ",\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + "\n]\n")
