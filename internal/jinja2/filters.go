@@ -266,14 +266,18 @@ func sortByKeys(items, keys []Value, reverse bool) []Value {
 // binary insertion sort, so that a comparison that fails (a TypeError) or does not
 // order (nan) gives what Python gives; a longer list is sorted stably.
 func sortOrder(keys []Value, reverse bool) []int {
-	idx := make([]int, len(keys))
+	return sortedOrder(len(keys), func(a, b int) bool { return Lt(keys[a], keys[b]) }, reverse)
+}
+
+// sortedOrder is sortOrder of n items that less orders by position.
+func sortedOrder(n int, less func(a, b int) bool, reverse bool) []int {
+	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i
 	}
 	if reverse {
 		slices.Reverse(idx)
 	}
-	less := func(a, b int) bool { return Lt(keys[a], keys[b]) }
 	if len(idx) < 64 {
 		timsortShort(idx, less)
 	} else {
@@ -492,11 +496,7 @@ func FilterGroupby(v Value, args []Value, kwargs []Kwarg) Value {
 	for i, it := range items {
 		keys[i] = sortKey(get(it), caseSensitive)
 	}
-	idx := make([]int, len(items))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(i, j int) bool { return Lt(keys[idx[i]], keys[idx[j]]) })
+	idx := sortOrder(keys, false)
 	var out []Value
 	for start := 0; start < len(idx); {
 		end := start + 1

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -393,11 +392,7 @@ func appendJSONEntryKey(b []byte, i int, k *Value, o *jsonOptions, depth int) []
 
 // sortedEntries returns copies of a dict's keys and values in sort_keys order.
 func sortedEntries(keys, vals []Value) ([]Value, []Value) {
-	order := make([]int, len(keys))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return Lt(keys[order[i]], keys[order[j]]) })
+	order := sortOrder(keys, false)
 	sortedKeys, sortedVals := make([]Value, len(keys)), make([]Value, len(keys))
 	for n, i := range order {
 		sortedKeys[n], sortedVals[n] = keys[i], vals[i]

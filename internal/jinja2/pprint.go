@@ -1,7 +1,6 @@
 package jinja2
 
 import (
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -68,13 +67,8 @@ func isPlainSeq(v Value) bool {
 // sorted(d.items(), key=_safe_tuple) orders them: by key with <, and keys that cannot
 // be compared by the name of their type.
 func sortedDictItems(d *Dict) []int {
-	idx := make([]int, d.Len())
-	for i := range idx {
-		idx[i] = i
-	}
 	keys := d.keys()
-	sort.SliceStable(idx, func(i, j int) bool { return safeLess(keys[idx[i]], keys[idx[j]]) })
-	return idx
+	return sortedOrder(len(keys), func(a, b int) bool { return safeLess(keys[a], keys[b]) }, false)
 }
 
 // safeLess is pprint's _safe_key ordering: a < b, or when Python cannot order them, the
