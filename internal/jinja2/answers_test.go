@@ -3,9 +3,11 @@ package jinja2
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -28,8 +30,8 @@ func (a answer) check(t *testing.T, what, got string, e *Error) {
 	}
 }
 
-// readCases reads testdata/dir/cases.json into cases, a pointer to a slice, which must
-// not be empty.
+// readCases reads testdata/dir/cases.json into cases, a pointer to a slice or to a
+// struct of slices, none of which may be empty.
 func readCases(t *testing.T, dir string, cases any) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", dir, "cases.json"))
@@ -39,8 +41,18 @@ func readCases(t *testing.T, dir string, cases any) {
 	if err := json.Unmarshal(data, cases); err != nil {
 		t.Fatalf("testdata/%s/cases.json: %v", dir, err)
 	}
-	if reflect.ValueOf(cases).Elem().Len() == 0 {
-		t.Fatalf("testdata/%s/cases.json has no cases", dir)
+	lists := []reflect.Value{reflect.ValueOf(cases).Elem()}
+	if lists[0].Kind() == reflect.Struct {
+		s := lists[0]
+		lists = lists[:0]
+		for i := range s.NumField() {
+			lists = append(lists, s.Field(i))
+		}
+	}
+	for _, l := range lists {
+		if l.Len() == 0 {
+			t.Fatalf("testdata/%s/cases.json lacks cases", dir)
+		}
 	}
 }
 
@@ -54,4 +66,36 @@ func raised(f func() string) (out string, e *Error) {
 		}
 	}()
 	return f(), nil
+}
+
+// A recorded value is a value a record.py gives: the JSON value V, or the float F as
+// repr writes it (nan, inf and -inf too).
+type recordedValue struct {
+	V json.RawMessage
+	F string
+}
+
+// value returns the recorded value.
+func (r recordedValue) value(t *testing.T) Value {
+	t.Helper()
+	if len(r.V) > 0 {
+		v, err := ParseJSON(r.V)
+		if err != nil {
+			t.Fatalf("%s: %v", r.V, err)
+		}
+		return v
+	}
+	switch r.F {
+	case "nan":
+		return Float(math.NaN())
+	case "inf":
+		return Float(math.Inf(1))
+	case "-inf":
+		return Float(math.Inf(-1))
+	}
+	f, err := strconv.ParseFloat(r.F, 64)
+	if err != nil {
+		t.Fatalf("%q: %v", r.F, err)
+	}
+	return Float(f)
 }

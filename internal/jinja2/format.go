@@ -16,12 +16,17 @@ func formatPercent(format Value, values Value) Value {
 	markup := format.IsMarkup()
 	var args []Value
 	var mapping *Dict
+	// a list is a mapping too to Python's % (PyMapping_Check: it has __getitem__),
+	// which a format need not use up ("ab" % [] is "ab")
+	subscriptable := false
 	switch values.kind() {
 	case KindTuple:
 		args = values.list().items()
 	case KindDict:
 		mapping = values.dict()
 		args = []Value{values}
+	case KindList:
+		args, subscriptable = []Value{values}, true
 	default:
 		args = []Value{values}
 	}
@@ -54,7 +59,10 @@ func formatPercent(format Value, values Value) Value {
 		var arg Value
 		haveArg := false
 		if f[i] == '(' {
-			if mapping == nil {
+			switch {
+			case subscriptable:
+				throw(TypeError, "list indices must be integers or slices, not str")
+			case mapping == nil:
 				throw(TypeError, "format requires a mapping")
 			}
 			depth, j := 1, i+1
@@ -134,7 +142,7 @@ func formatPercent(format Value, values Value) Value {
 		b = append(b, pctOne(verb, spec, arg, f, i-1)...)
 		checkSize(len(b))
 	}
-	if next < len(args) && mapping == nil && !usedMapping {
+	if next < len(args) && mapping == nil && !subscriptable && !usedMapping {
 		throw(TypeError, "not all arguments converted during string formatting")
 	}
 	if markup {

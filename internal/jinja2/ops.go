@@ -267,6 +267,11 @@ func Div(a, b Value) Value {
 			if math.IsInf(q, 0) {
 				throw(OverflowError, "integer division result too large for a float")
 			}
+			if q == 0 && (a.bigInt().Sign() < 0) != (b.bigInt().Sign() < 0) {
+				// Python's zero quotient is negative when one operand is, a zero a
+				// counting as positive (0 / -2**63 is -0.0)
+				q = math.Copysign(0, -1)
+			}
 			return Float(q)
 		}
 	}
