@@ -406,6 +406,15 @@ func intArg(v Value, def int) int {
 	return sliceInt(v)
 }
 
+// indexBound is the start or stop of list.index and tuple.index, which take an int
+// only (not None, as a slice does).
+func indexBound(v Value) int {
+	if !v.isIntegral() {
+		throw(TypeError, "slice indices must be integers or have an __index__ method")
+	}
+	return sliceInt(v)
+}
+
 // optInt returns the int in an optional argument, or def when it is missing or None.
 func optInt(v Value, def int) int {
 	if !given(v) || v.kind() == KindNone {
@@ -1085,10 +1094,10 @@ func seqIndex(r Value, args []Value, kwargs []Kwarg) Value {
 	items := r.Items()
 	lo, hi := 0, len(items)
 	if len(args) > 1 {
-		lo = clampIndex(intArg(args[1], 0), len(items))
+		lo = clampIndex(indexBound(args[1]), len(items))
 	}
 	if len(args) > 2 {
-		hi = clampIndex(intArg(args[2], 0), len(items))
+		hi = clampIndex(indexBound(args[2]), len(items))
 	}
 	for i := lo; i < hi; i++ {
 		if Eq(items[i], args[0]) {

@@ -1,0 +1,37 @@
+package jinja2
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestTestsPython checks the tests, and the methods of list, dict, int and float, on
+// random values and arguments against Jinja2's answers recorded by
+// testdata/tests/record.py.
+func TestTestsPython(t *testing.T) {
+	var cases struct {
+		Tests []struct {
+			T string
+			V recordedValue
+			A json.RawMessage
+			answer
+		}
+		Methods []struct {
+			M string
+			V recordedValue
+			A json.RawMessage
+			answer
+		}
+	}
+	readCases(t, "tests", &cases)
+	for _, c := range cases.Tests {
+		v, args := c.V.value(t), mustJSON(t, c.A)
+		got, e := raised(func() string { return Bool(CallTest(c.T, v, args.Items(), nil)).String() })
+		c.check(t, v.Repr()+" is "+c.T+args.Repr(), got, e)
+	}
+	for _, c := range cases.Methods {
+		v, args := c.V.value(t), mustJSON(t, c.A)
+		got, e := raised(func() string { return CallMethod(v, c.M, args.Items(), nil).String() })
+		c.check(t, v.Repr()+"."+c.M+args.Repr(), got, e)
+	}
+}
