@@ -317,6 +317,9 @@ func (v Value) slice(w *Writer, start, stop, step Value) Value {
 		}
 		return listValue(v.kind(), l)
 	}
+	if v.kind() == KindDict {
+		throw(TypeError, "unhashable type: 'slice'") // a dict takes the slice as a key
+	}
 	throw(TypeError, "'%s' object is not subscriptable", v.TypeName())
 	return Value{}
 }

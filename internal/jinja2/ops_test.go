@@ -1,14 +1,23 @@
 package jinja2
 
-import "testing"
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+)
 
-// TestOpsPython checks the binary operators on random operands, and repr and str of
-// chosen values, against Python's answers recorded by testdata/ops/record.py.
+// TestOpsPython checks the binary operators on random operands, slices with random
+// bounds, and repr and str of chosen values, against Python's answers recorded by
+// testdata/ops/record.py.
 func TestOpsPython(t *testing.T) {
 	var cases struct {
 		Ops []struct {
 			Op   string
 			A, B recordedValue
+			answer
+		}
+		Slices []struct {
+			S, Slice json.RawMessage
 			answer
 		}
 		Reprs []struct {
@@ -33,6 +42,11 @@ func TestOpsPython(t *testing.T) {
 		}
 		got, e := raised(func() string { return op(a, b).Repr() })
 		c.check(t, a.Repr()+" "+c.Op+" "+b.Repr(), got, e)
+	}
+	for _, c := range cases.Slices {
+		s, b := mustJSON(t, c.S), mustJSON(t, c.Slice).Items()
+		got, e := raised(func() string { return s.Slice(b[0], b[1], b[2]).Repr() })
+		c.check(t, fmt.Sprintf("%s[%s:%s:%s]", s.Repr(), b[0].Repr(), b[1].Repr(), b[2].Repr()), got, e)
 	}
 	for _, c := range cases.Reprs {
 		v := c.V.value(t)
