@@ -473,13 +473,25 @@ func (f *formatter) vformat(s string, depth int) string {
 			i += n
 			continue
 		}
-		// a replacement field: find its end, counting the braces of nested fields
-		count, j := 1, i+1
+		// a replacement field: find its end as Python's formatter_parser does, counting
+		// the braces of nested fields; in the field's name (up to a ':' or '!') a '['
+		// hides all up to the next ']'
+		count, j, inName := 1, i+1, true
 		for j < len(s) && count > 0 {
-			switch s[j] {
-			case '{':
+			switch c := s[j]; {
+			case inName && c == '[':
+				if k := strings.IndexByte(s[j:], ']'); k >= 0 {
+					j += k
+				} else {
+					j = len(s) - 1
+				}
+			case inName && (c == ':' || c == '!'):
+				inName = false
+			case inName && c == '{':
+				throw(ValueError, "unexpected '{' in field name")
+			case c == '{':
 				count++
-			case '}':
+			case c == '}':
 				count--
 			}
 			j++
@@ -514,21 +526,25 @@ func (f *formatter) vformat(s string, depth int) string {
 func (f *formatter) field(name string) Value {
 	first, rest := fieldHead(name)
 	var v Value
-	if first == "" {
+	// string.Formatter numbers a field with an empty name and counts as manual only a
+	// name of digits alone ({0[k]} is neither)
+	if name == "" {
 		if f.manual {
 			throw(ValueError, "cannot switch from manual field specification to automatic field numbering")
 		}
 		first = strconv.Itoa(f.auto)
 		f.auto++
-	} else if isAllDigits(first) {
+	} else if isAllDigits(name) {
 		if f.auto > 0 {
-			throw(ValueError, "cannot switch from automatic field numbering to manual field specification")
+			// string.Formatter's words, the same both ways
+			throw(ValueError, "cannot switch from manual field specification to automatic field numbering")
 		}
 		f.manual = true
 	}
 	if n, err := strconv.Atoi(first); err == nil && isAllDigits(first) {
 		if f.mapping.kind() != KindUndefined || n >= len(f.args) {
-			throw(IndexError, "Replacement index %d out of range for positional args tuple", n)
+			// string.Formatter's args[n], which the sandbox formats with
+			throw(IndexError, "tuple index out of range")
 		}
 		v = f.args[n]
 	} else if f.mapping.kind() != KindUndefined {
@@ -641,6 +657,9 @@ func fieldPath(v Value, path string) Value {
 			if j < 0 {
 				j = len(path) - 1
 			}
+			if j == 0 {
+				throw(ValueError, "Empty attribute in format string")
+			}
 			v = v.Attr(path[1 : 1+j])
 			path = path[1+j:]
 		case '[':
@@ -708,11 +727,14 @@ func formatSpec(v Value, spec string) string {
 	}
 	typ := byte(0)
 	if p < len(spec) {
+		if r, size := utf8.DecodeRuneInString(spec[p:]); r >= utf8.RuneSelf && p+size == len(spec) {
+			unknownFormatCode(r, v) // a type beyond ASCII is none Python knows
+		}
 		typ = spec[p]
 		p++
 	}
 	if p != len(spec) {
-		throw(ValueError, "Invalid format specifier")
+		throw(ValueError, "Invalid format specifier '%s' for object of type '%s'", spec, v.TypeName())
 	}
 	checkGrouping(v, group, typ)
 	if zero {
@@ -730,7 +752,7 @@ func formatSpec(v Value, spec string) string {
 	if v.kind() == KindString {
 		switch {
 		case typ != 0 && typ != 's':
-			throw(ValueError, "Unknown format code '%c' for object of type '%s'", typ, v.TypeName())
+			unknownFormatCode(rune(typ), v)
 		case sign == ' ' && signGiven:
 			throw(ValueError, "Space not allowed in string format specifier")
 		case signGiven:
@@ -816,7 +838,7 @@ func formatSpec(v Value, spec string) string {
 		}
 		body = formatFloatVerb(math.Abs(f), verb, prec, alt)
 	default:
-		throw(ValueError, "Unknown format code '%c' for object of type '%s'", typ, v.TypeName())
+		unknownFormatCode(rune(typ), v)
 	}
 	negative = math.Signbit(f) && !math.IsNaN(f)
 	digits = body
@@ -824,6 +846,16 @@ func formatSpec(v Value, spec string) string {
 		digits, rest = body[:k], body[k:]
 	}
 	return padNumber(negative, sign, "", digits, rest, group, 3, width, fill, align)
+}
+
+// unknownFormatCode is Python's error for a format type it does not know for v: the
+// character itself when it is printable ASCII, else its code in hexadecimal.
+func unknownFormatCode(typ rune, v Value) {
+	code := string(typ)
+	if typ <= ' ' || typ >= 0x7f {
+		code = fmt.Sprintf(`\x%x`, typ)
+	}
+	throw(ValueError, "Unknown format code '%s' for object of type '%s'", code, v.TypeName())
 }
 
 // checkGrouping refuses a thousands separator (group) with a format type that takes
