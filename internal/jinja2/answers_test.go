@@ -99,3 +99,24 @@ func (r recordedValue) value(t *testing.T) Value {
 	}
 	return Float(f)
 }
+
+// kwargsOf are the entries of the JSON object raw as keyword arguments.
+func kwargsOf(t *testing.T, raw json.RawMessage) []Kwarg {
+	t.Helper()
+	d := mustJSON(t, raw).AsDict()
+	var kwargs []Kwarg
+	for i, name := range d.Keys() {
+		kwargs = append(kwargs, Kwarg{Name: name.Text(), Value: d.Values()[i]})
+	}
+	return kwargs
+}
+
+// mustJSON is the value of the JSON text raw.
+func mustJSON(t *testing.T, raw json.RawMessage) Value {
+	t.Helper()
+	v, err := ParseJSON(raw)
+	if err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	return v
+}

@@ -17,11 +17,7 @@ func TestFiltersPython(t *testing.T) {
 	}
 	readCases(t, "filters", &cases)
 	for _, c := range cases {
-		v, args, kwargs := mustJSON(t, c.V), mustJSON(t, c.A).Items(), []Kwarg(nil)
-		k := mustJSON(t, c.K).AsDict()
-		for i, name := range k.Keys() {
-			kwargs = append(kwargs, Kwarg{Name: name.Text(), Value: k.Values()[i]})
-		}
+		v, args, kwargs := mustJSON(t, c.V), mustJSON(t, c.A).Items(), kwargsOf(t, c.K)
 		got, e := raised(func() string {
 			r := CallFilter(c.F, v, args, kwargs)
 			switch c.F {
@@ -32,14 +28,4 @@ func TestFiltersPython(t *testing.T) {
 		})
 		c.check(t, fmt.Sprintf("%s | %s(%s, %s)", c.V, c.F, c.A, c.K), got, e)
 	}
-}
-
-// mustJSON is the value of the JSON text raw.
-func mustJSON(t *testing.T, raw json.RawMessage) Value {
-	t.Helper()
-	v, err := ParseJSON(raw)
-	if err != nil {
-		t.Fatalf("%s: %v", raw, err)
-	}
-	return v
 }

@@ -16,11 +16,7 @@ func TestStrFormatPython(t *testing.T) {
 	}
 	readCases(t, "strformat", &cases)
 	for _, c := range cases {
-		args, k := mustJSON(t, c.A).Items(), mustJSON(t, c.K).AsDict()
-		var kwargs []Kwarg
-		for i, name := range k.Keys() {
-			kwargs = append(kwargs, Kwarg{Name: name.Text(), Value: k.Values()[i]})
-		}
+		args, kwargs := mustJSON(t, c.A).Items(), kwargsOf(t, c.K)
 		got, e := raised(func() string { return CallMethod(Str(c.F), "format", args, kwargs).String() })
 		c.check(t, fmt.Sprintf("%q.format(*%s, **%s)", c.F, c.A, c.K), got, e)
 	}
