@@ -2,6 +2,7 @@ package jinja2
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -463,20 +464,25 @@ func Range(w *Writer, args ...Value) Value {
 	if v, ok := w.hides("range"); ok {
 		return Call(v, args, nil)
 	}
-	if len(args) < 1 || len(args) > 3 {
+	switch {
+	case len(args) < 1:
+		throw(TypeError, "range expected at least 1 argument, got %d", len(args))
+	case len(args) > 3:
 		throw(TypeError, "range expected at most 3 arguments, got %d", len(args))
 	}
-	var ints [3]int64
-	for i, a := range args {
+	for _, a := range args {
 		if !a.isIntegral() {
 			if a.kind() == KindUndefined {
 				a.undefinedError()
 			}
 			throw(TypeError, "'%s' object cannot be interpreted as an integer", a.TypeName())
 		}
+	}
+	var ints [3]int64
+	for i, a := range args {
 		n, ok := a.AsInt()
-		if !ok {
-			throw(OverflowError, "Python int too large to convert to C ssize_t")
+		if !ok || n <= -1<<62 || n >= 1<<62 {
+			return bigRange(w, args) // beyond what 64-bit arithmetic on the bounds can take
 		}
 		ints[i] = n
 	}
@@ -496,14 +502,62 @@ func Range(w *Writer, args ...Value) Value {
 	} else if step < 0 && start > stop {
 		n = (start - stop - step - 1) / -step
 	}
-	if limit := w.limits.MaxRange; n > int64(limit) {
-		throw(SecurityError, "Range too big. The sandbox blocks ranges larger than MAX_RANGE (%d).", limit)
-	}
+	checkRangeLen(w, n)
 	items := make([]Value, n)
 	for i := range items {
 		items[i] = Int(start + int64(i)*step)
 	}
 	return listValue(KindList, newListNamed(items, rangeRepr(start, stop, step)))
+}
+
+// checkRangeLen refuses a range of n items as Jinja2's sandbox does (safe_range), past
+// the render's Limits.MaxRange.
+func checkRangeLen(w *Writer, n int64) {
+	if limit := w.limits.MaxRange; n > int64(limit) {
+		throw(OverflowError, "Range too big. The sandbox blocks ranges larger than MAX_RANGE (%d).", limit)
+	}
+}
+
+// bigRange is Range of ints of args (all ints) of which one is at least 2**62 away
+// from 0, in Python's arbitrary precision.
+func bigRange(w *Writer, args []Value) Value {
+	start, stop, step := big.NewInt(0), args[0].bigInt(), big.NewInt(1)
+	if len(args) >= 2 {
+		start, stop = args[0].bigInt(), args[1].bigInt()
+	}
+	if len(args) == 3 {
+		step = args[2].bigInt()
+	}
+	if step.Sign() == 0 {
+		throw(ValueError, "range() arg 3 must not be zero")
+	}
+	// the number of items, as Python's len(range(...)), which the sandbox checks
+	n := new(big.Int)
+	switch span := new(big.Int).Sub(stop, start); {
+	case step.Sign() > 0 && span.Sign() > 0:
+		n.Quo(span.Add(span, step).Sub(span, big.NewInt(1)), step)
+	case step.Sign() < 0 && span.Sign() < 0:
+		n.Quo(span.Add(span, step).Add(span, big.NewInt(1)), step)
+	}
+	if !n.IsInt64() {
+		throw(OverflowError, "Python int too large to convert to C ssize_t")
+	}
+	checkRangeLen(w, n.Int64())
+	items := make([]Value, n.Int64())
+	item := new(big.Int).Set(start)
+	for i := range items {
+		items[i] = BigInt(item)
+		item.Add(item, step)
+	}
+	return listValue(KindList, newListNamed(items, bigRangeRepr(start, stop, step)))
+}
+
+// bigRangeRepr is rangeRepr of bounds beyond 64 bits.
+func bigRangeRepr(start, stop, step *big.Int) string {
+	if step.Cmp(big.NewInt(1)) == 0 {
+		return fmt.Sprintf("range(%s, %s)", start, stop)
+	}
+	return fmt.Sprintf("range(%s, %s, %s)", start, stop, step)
 }
 
 func rangeRepr(start, stop, step int64) string {

@@ -37,8 +37,8 @@ func TestRangeLimit(t *testing.T) {
 		}
 		want := fmt.Sprintf("Range too big. The sandbox blocks ranges larger than MAX_RANGE (%d).", limit)
 		var e *Error
-		if !errors.As(err, &e) || e.Kind != SecurityError || e.Msg != want {
-			t.Errorf("range(%d) with MaxRange %d: got %v, want SecurityError: %s", tt.n, tt.limit, err, want)
+		if !errors.As(err, &e) || e.Kind != OverflowError || e.Msg != want {
+			t.Errorf("range(%d) with MaxRange %d: got %v, want OverflowError: %s", tt.n, tt.limit, err, want)
 		}
 	}
 }

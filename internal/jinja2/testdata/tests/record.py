@@ -3,7 +3,8 @@ give for random values and arguments.
 
 "tests" are {"t": the test, "v": the value, "a": its arguments, "out": what
 {{ v is t(*a) }} renders}; "methods" are {"m", "v", "a", "out": what {{ v.m(*a) }}
-renders}; when Jinja2 raises, "err" and "msg" (the exception's name and message) are
+renders}; "ranges" are {"a", "out": what {{ range(*a)|list }} renders, or its length
+"len" for a long one}; when Jinja2 raises, "err" and "msg" (the exception's name and message) are
 there instead of "out". A value is {"v": JSON value} or {"f": repr of a float}. The
 environment is transformers' (a sandbox). tests_test.go checks CallTest and CallMethod
 against them. Run it here: python3 record.py
@@ -46,6 +47,21 @@ for _ in range(1000):
         mcases.append({"m": m, "v": enc(v), "a": a, "out": out})
     except Exception as e:
         mcases.append({"m": m, "v": enc(v), "a": a, "err": type(e).__name__, "msg": str(e)})
+# the range global (the sandbox's safe_range)
+rvals = [0, 1, 2, 3, -1, -2, 5, 10, -10, 100000, 100001, -100000, 2**63, 1.5, "3", None, True]
+ranges = []
+for _ in range(1000):
+    a = [random.choice(rvals) for _ in range(random.randint(0, 4))]
+    try:
+        out = env.from_string("{{ range(*a)|list }}").render(a=a)
+        if len(out) > 300:
+            ranges.append({"a": a, "len": env.from_string("{{ range(*a)|length }}").render(a=a)})
+        else:
+            ranges.append({"a": a, "out": out})
+    except Exception as e:
+        ranges.append({"a": a, "err": type(e).__name__, "msg": str(e)})
+
 with open("cases.json", "w", encoding="utf-8") as f:
     f.write('{"tests": [\n' + ",\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + '\n],\n')
-    f.write('"methods": [\n' + ",\n".join(json.dumps(c, ensure_ascii=False) for c in mcases) + "\n]}\n")
+    f.write('"methods": [\n' + ",\n".join(json.dumps(c, ensure_ascii=False) for c in mcases) + '\n],\n')
+    f.write('"ranges": [\n' + ",\n".join(json.dumps(c, ensure_ascii=False) for c in ranges) + "\n]}\n")
