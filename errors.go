@@ -27,6 +27,12 @@ const (
 	AttributeError = ErrorKind(jinja2.AttributeError)
 	AssertionError = ErrorKind(jinja2.AssertionError)
 	NotImplemented = ErrorKind(jinja2.NotImplemented_)
+	// FilterArgumentError is an argument a filter cannot take (Jinja2's, a
+	// TemplateRuntimeError).
+	FilterArgumentError = ErrorKind(jinja2.FilterArgumentError)
+	// BuiltinRuntimeError is Python's own RuntimeError, where RuntimeError is Jinja2's
+	// TemplateRuntimeError.
+	BuiltinRuntimeError = ErrorKind(jinja2.BuiltinRuntimeError)
 	// NameError is a name Jinja2's compiled Python does not know: a constant it
 	// folds into a nan or infinity, which it spells as the bare name nan or inf.
 	NameError = ErrorKind(jinja2.NameError)

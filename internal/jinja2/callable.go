@@ -342,7 +342,7 @@ func Cycler(w *Writer, items ...Value) Value {
 		return Call(v, items, nil)
 	}
 	if len(items) == 0 {
-		throw(RuntimeError, "at least one item has to be provided")
+		throw(BuiltinRuntimeError, "at least one item has to be provided")
 	}
 	return objectValue(&cycler{items: items})
 }

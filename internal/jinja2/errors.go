@@ -9,24 +9,30 @@ type ErrorKind string
 
 // The kinds of render errors.
 const (
-	TypeError       ErrorKind = "TypeError"
-	ValueError      ErrorKind = "ValueError"
-	UndefinedError  ErrorKind = "UndefinedError"
-	SecurityError   ErrorKind = "SecurityError"
-	RuntimeError    ErrorKind = "TemplateRuntimeError"
-	ZeroDivision    ErrorKind = "ZeroDivisionError"
-	OverflowError   ErrorKind = "OverflowError"
-	LimitError      ErrorKind = "LimitError"
-	InputError      ErrorKind = "InputError"
-	KeyError        ErrorKind = "KeyError"
-	IndexError      ErrorKind = "IndexError"
-	AttributeError  ErrorKind = "AttributeError"
-	AssertionError  ErrorKind = "TemplateAssertionError"
-	NotImplemented_ ErrorKind = "NotImplementedError"
-	UnicodeEncode   ErrorKind = "UnicodeEncodeError"
-	UnicodeDecode   ErrorKind = "UnicodeDecodeError"
-	SyntaxError     ErrorKind = "TemplateSyntaxError"
-	NameError       ErrorKind = "NameError"
+	TypeError      ErrorKind = "TypeError"
+	ValueError     ErrorKind = "ValueError"
+	UndefinedError ErrorKind = "UndefinedError"
+	SecurityError  ErrorKind = "SecurityError"
+	RuntimeError   ErrorKind = "TemplateRuntimeError"
+	ZeroDivision   ErrorKind = "ZeroDivisionError"
+	OverflowError  ErrorKind = "OverflowError"
+	LimitError     ErrorKind = "LimitError"
+	InputError     ErrorKind = "InputError"
+	KeyError       ErrorKind = "KeyError"
+	IndexError     ErrorKind = "IndexError"
+	AttributeError ErrorKind = "AttributeError"
+	AssertionError ErrorKind = "AssertionError" // Python's assert (truncate's)
+	// FilterArgumentError is Jinja2's error for a filter's argument it cannot take (a
+	// TemplateRuntimeError).
+	FilterArgumentError ErrorKind = "FilterArgumentError"
+	// BuiltinRuntimeError is Python's own RuntimeError (cycler() without items), not
+	// Jinja2's TemplateRuntimeError (RuntimeError).
+	BuiltinRuntimeError ErrorKind = "RuntimeError"
+	NotImplemented_     ErrorKind = "NotImplementedError"
+	UnicodeEncode       ErrorKind = "UnicodeEncodeError"
+	UnicodeDecode       ErrorKind = "UnicodeDecodeError"
+	SyntaxError         ErrorKind = "TemplateSyntaxError"
+	NameError           ErrorKind = "NameError"
 )
 
 // Error is an error raised while rendering a template: what failed (Kind and Msg, as

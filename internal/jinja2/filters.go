@@ -95,7 +95,7 @@ func filter0(name string, f func(Value) Value) FilterFunc {
 func CallFilter(name string, v Value, args []Value, kwargs []Kwarg) Value {
 	f, ok := Filters[name]
 	if !ok {
-		throw(RuntimeError, "No filter named '%s' found.", name)
+		throw(RuntimeError, "No filter named '%s'.", name) // environment.call_filter's words
 	}
 	return f(v, args, kwargs)
 }
@@ -230,7 +230,7 @@ func dictsortOrder(v Value, args []Value, kwargs []Kwarg) (*Dict, []int) {
 		case "value":
 			by = d.vals()
 		default:
-			throw(RuntimeError, "You can only sort by either \"key\" or \"value\"")
+			throw(FilterArgumentError, "You can only sort by either \"key\" or \"value\"")
 		}
 	}
 	caseSensitive := given(a[0]) && a[0].Truthy()
@@ -844,7 +844,7 @@ func FilterMap(v Value, args []Value, kwargs []Kwarg) Value {
 			case "default":
 				def = kw.Value
 			default:
-				throw(RuntimeError, "Unexpected keyword argument %s", Str(kw.Name).Repr())
+				throw(FilterArgumentError, "Unexpected keyword argument %s", Str(kw.Name).Repr())
 			}
 		}
 		fn = attrGetter(attr, def)
@@ -907,7 +907,7 @@ func selectOrReject(v Value, args []Value, kwargs []Kwarg, keep bool, byAttr boo
 	off := 0
 	if byAttr {
 		if len(args) == 0 {
-			throw(RuntimeError, "Missing parameter for attribute name")
+			throw(FilterArgumentError, "Missing parameter for attribute name")
 		}
 		trans = attrGetter(args[0], None())
 		off = 1
@@ -976,7 +976,7 @@ func FilterReverse(v Value) Value {
 	case KindString:
 		return v.Slice(None(), None(), Int(-1))
 	case KindNone, KindInt, KindFloat, KindBool, KindNamespace, KindCallable:
-		throw(RuntimeError, "argument must be iterable")
+		throw(FilterArgumentError, "argument must be iterable")
 	}
 	items := iterate(v)
 	out := make([]Value, len(items))
@@ -1002,7 +1002,7 @@ func FilterRound(v Value, args []Value, kwargs []Kwarg) Value {
 		method = a[1].String()
 	}
 	if method != "common" && method != "ceil" && method != "floor" {
-		throw(RuntimeError, "method must be common, ceil or floor")
+		throw(FilterArgumentError, "method must be common, ceil or floor")
 	}
 	if !v.isNumber() {
 		throw(TypeError, "type %s doesn't define __round__ method", v.TypeName())
@@ -1445,7 +1445,7 @@ func FilterUrlize(v Value, args []Value, kwargs []Kwarg) Value {
 	if given(extra) && extra.kind() != KindNone {
 		for _, s := range iterate(extra) {
 			if s.kind() != KindString || !pystr.URLizeScheme.MatchString(s.str()) {
-				throw(RuntimeError, "%s is not a valid URI scheme prefix.", s.Repr())
+				throw(FilterArgumentError, "%s is not a valid URI scheme prefix.", s.Repr())
 			}
 			schemes = append(schemes, s.str())
 		}

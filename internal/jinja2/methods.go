@@ -58,30 +58,30 @@ func init() {
 		"isalnum":      strPredicate("isalnum", func(r rune) bool { return pystr.IsAlpha(r) || pystr.IsNumeric(r) }),
 		"isspace":      strPredicate("isspace", pystr.IsSpace),
 		"isascii": func(r Value, a []Value, k []Kwarg) Value {
-			noArgs("isascii", a, k)
+			noArgs("str.isascii", a, k)
 			return Bool(pystr.IsASCII(r.str()))
 		},
 		"islower": func(r Value, a []Value, k []Kwarg) Value {
-			noArgs("islower", a, k)
+			noArgs("str.islower", a, k)
 			return Bool(pystr.IsLower(r.str()))
 		},
 		"isupper": func(r Value, a []Value, k []Kwarg) Value {
-			noArgs("isupper", a, k)
+			noArgs("str.isupper", a, k)
 			return Bool(pystr.IsUpper(r.str()))
 		},
 		"istitle": func(r Value, a []Value, k []Kwarg) Value {
-			noArgs("istitle", a, k)
+			noArgs("str.istitle", a, k)
 			return Bool(pystr.IsTitle(r.str()))
 		},
 		"encode":     strEncode,
 		"expandtabs": strExpandtabs,
 		"format_map": strFormatMap,
 		"isidentifier": func(r Value, a []Value, k []Kwarg) Value {
-			noArgs("isidentifier", a, k)
+			noArgs("str.isidentifier", a, k)
 			return Bool(isIdentifier(r.str()))
 		},
 		"isprintable": func(r Value, a []Value, k []Kwarg) Value {
-			noArgs("isprintable", a, k)
+			noArgs("str.isprintable", a, k)
 			return Bool(strings.IndexFunc(r.str(), func(c rune) bool { return !pystr.IsPrintable(c) }) < 0)
 		},
 		"maketrans": nil,
@@ -112,16 +112,19 @@ var markupMethods = map[string]method{
 // dictMethods are the methods of dict; the mutating ones are refused by the sandbox.
 var dictMethods = map[string]method{
 	"get":   dictGet,
-	"items": func(r Value, a []Value, k []Kwarg) Value { noArgs("items", a, k); return dictItems(r.dict()) },
+	"items": func(r Value, a []Value, k []Kwarg) Value { noArgs("dict.items", a, k); return dictItems(r.dict()) },
 	"keys": func(r Value, a []Value, k []Kwarg) Value {
-		noArgs("keys", a, k)
+		noArgs("dict.keys", a, k)
 		return dictView("dict_keys", r.dict().keys())
 	},
 	"values": func(r Value, a []Value, k []Kwarg) Value {
-		noArgs("values", a, k)
+		noArgs("dict.values", a, k)
 		return dictView("dict_values", r.dict().vals())
 	},
-	"copy":       func(r Value, a []Value, k []Kwarg) Value { noArgs("copy", a, k); return DictValue(r.dict().Copy()) },
+	"copy": func(r Value, a []Value, k []Kwarg) Value {
+		noArgs("dict.copy", a, k)
+		return DictValue(r.dict().Copy())
+	},
 	"pop":        nil,
 	"popitem":    nil,
 	"setdefault": nil,
@@ -135,7 +138,7 @@ var listMethods = map[string]method{
 	"count": seqCount,
 	"index": seqIndex,
 	"copy": func(r Value, a []Value, k []Kwarg) Value {
-		noArgs("copy", a, k)
+		noArgs("list.copy", a, k)
 		return ListOf(append([]Value(nil), r.Items()...))
 	},
 	"append":  nil,
@@ -155,11 +158,11 @@ var tupleMethods = map[string]method{
 
 var intMethods = map[string]method{
 	"bit_length": func(r Value, a []Value, k []Kwarg) Value {
-		noArgs("bit_length", a, k)
+		noArgs("int.bit_length", a, k)
 		return Int(int64(r.bigInt().BitLen()))
 	},
 	"bit_count": func(r Value, a []Value, k []Kwarg) Value {
-		noArgs("bit_count", a, k)
+		noArgs("int.bit_count", a, k)
 		n := 0
 		for _, w := range r.bigInt().Bits() {
 			n += bits.OnesCount(uint(w))
@@ -167,20 +170,20 @@ var intMethods = map[string]method{
 		return Int(int64(n))
 	},
 	"as_integer_ratio": func(r Value, a []Value, k []Kwarg) Value {
-		noArgs("as_integer_ratio", a, k)
+		noArgs("int.as_integer_ratio", a, k)
 		return NewTuple(BigInt(r.bigInt()), Int(1))
 	},
-	"conjugate": func(r Value, a []Value, k []Kwarg) Value { noArgs("conjugate", a, k); return r },
+	"conjugate": func(r Value, a []Value, k []Kwarg) Value { noArgs("int.conjugate", a, k); return r },
 }
 
 var floatMethods = map[string]method{
 	"is_integer": func(r Value, a []Value, k []Kwarg) Value {
-		noArgs("is_integer", a, k)
+		noArgs("float.is_integer", a, k)
 		f := r.float()
 		return Bool(!math.IsInf(f, 0) && f == math.Trunc(f))
 	},
 	"as_integer_ratio": func(r Value, a []Value, k []Kwarg) Value {
-		noArgs("as_integer_ratio", a, k)
+		noArgs("float.as_integer_ratio", a, k)
 		f := r.float()
 		switch {
 		case math.IsInf(f, 0):
@@ -191,8 +194,8 @@ var floatMethods = map[string]method{
 		q := new(big.Rat).SetFloat64(f)
 		return NewTuple(BigInt(q.Num()), BigInt(q.Denom()))
 	},
-	"hex":       func(r Value, a []Value, k []Kwarg) Value { noArgs("hex", a, k); return Str(floatHex(r.float())) },
-	"conjugate": func(r Value, a []Value, k []Kwarg) Value { noArgs("conjugate", a, k); return r },
+	"hex":       func(r Value, a []Value, k []Kwarg) Value { noArgs("float.hex", a, k); return Str(floatHex(r.float())) },
+	"conjugate": func(r Value, a []Value, k []Kwarg) Value { noArgs("float.conjugate", a, k); return r },
 }
 
 // floatHex is Python's float.hex(): "0x1.8000000000000p+0" for 1.5, the 13 hex digits
@@ -1001,7 +1004,7 @@ func strZfill(r Value, args []Value, kwargs []Kwarg) Value {
 // arguments: a Markup str gives a Markup str.
 func strCase(name string, mapping func(string) string) method {
 	return func(r Value, args []Value, kwargs []Kwarg) Value {
-		noArgs(name, args, kwargs)
+		noArgs("str."+name, args, kwargs)
 		return sameShape(sameKind(r, mapping(r.str())), r)
 	}
 }
@@ -1010,7 +1013,7 @@ func strCase(name string, mapping func(string) string) method {
 // for an empty str.
 func strPredicate(name string, test func(rune) bool) method {
 	return func(r Value, args []Value, kwargs []Kwarg) Value {
-		noArgs(name, args, kwargs)
+		noArgs("str."+name, args, kwargs)
 		if r.str() == "" {
 			return Bool(false)
 		}

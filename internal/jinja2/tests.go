@@ -60,7 +60,7 @@ func init() {
 func CallTest(name string, v Value, args []Value, kwargs []Kwarg) bool {
 	t, ok := Tests[name]
 	if !ok {
-		throw(RuntimeError, "No test named '%s' found.", name)
+		throw(RuntimeError, "No test named '%s'.", name) // environment.call_test's words
 	}
 	return t(v, args, kwargs)
 }
