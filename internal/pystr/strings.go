@@ -378,9 +378,8 @@ func stripComments(s string) string {
 	return string(kept) + rest
 }
 
-// indexJoined is strings.Index(string(a)+b, pat) from the index from on, for an a that
-// holds no pat before its last len(pat)-1 bytes (so that only b is searched beyond
-// them).
+// indexJoined is the index of the first pat in string(a)+b at or after from, when none
+// starts in a before max(from, len(a)-len(pat)+1): only the join and b are searched.
 func indexJoined(a []byte, b, pat string, from int) int {
 	for i := max(from, len(a)-len(pat)+1, 0); i < len(a); i++ {
 		if k := len(a) - i; string(a[i:]) == pat[:k] && strings.HasPrefix(b, pat[k:]) {
