@@ -704,9 +704,7 @@ func In(item, container Value) bool {
 	switch container.kind() {
 	case KindString:
 		if item.kind() != KindString {
-			if item.kind() == KindUndefined {
-				item.undefinedError()
-			}
+			// an undefined item too: str.__contains__ refuses it before using it
 			throw(TypeError, "'in <string>' requires string as left operand, not %s", item.TypeName())
 		}
 		return strings.Contains(container.str(), item.str())

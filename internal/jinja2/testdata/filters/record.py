@@ -2,8 +2,9 @@
 
 Each case is {"f": the filter, "v": the value, "a": the positional arguments, "k": the
 keyword arguments, "out": what {{ v | f(*a, **k) }} renders} or, when Jinja2 raises,
-"err" and "msg" (the exception's name and message) instead of "out". The filters that
-return a generator are followed by | list. The environment is transformers' (a sandbox,
+"err" and "msg" (the exception's name and message) instead of "out", for random values,
+and then for lists of messages through the filters templates apply to them (map, select,
+selectattr, groupby...). The filters that return a generator are followed by | list. The environment is transformers' (a sandbox,
 trim_blocks and lstrip_blocks; its own tojson is left out). filters_test.go checks
 CallFilter against them. Run it here: python3 record.py
 """
@@ -71,5 +72,44 @@ for _ in range(3000):
         cases.append({"f": name, "v": v, "a": a, "k": k, "out": out})
     except Exception as e:
         cases.append({"f": name, "v": v, "a": a, "k": k, "err": type(e).__name__, "msg": str(e)})
+# the filters chat templates apply to lists of messages (their own random sequence)
+rnd = random.Random(2)
+messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "u1"},
+            {"role": "assistant", "content": None, "tool_calls": [1]}, {"role": "user", "content": "u2", "name": "bob"},
+            {"role": "tool", "content": "r"}, {"content": "nr"}, {"role": "User", "content": ""}]
+message_lists = ([[rnd.choice(messages) for _ in range(rnd.randint(0, 5))] for _ in range(30)]
+                 + [[1, 2, 3, 4], ["a", "B", "c"], [0, "", None, "x", [], [1]]])
+attrs = ["role", "content", "name", "tool_calls", "missing", "role.x"]
+tests = [None, "defined", "undefined", "none", "equalto", "eq", "ne", "in", "string", "odd", "even", "true", "false",
+         "lower", "upper", "nosuch"]
+with_arg = ("equalto", "eq", "ne", "in")
+test_args = ["user", "system", "User", None, 1, ["user", "tool"], ""]
+for _ in range(1500):
+    v = rnd.choice(message_lists)
+    name = rnd.choice(["map", "select", "reject", "selectattr", "rejectattr", "groupby", "sum", "min", "max", "unique",
+                       "join", "first", "last"])
+    a, k = [], {}
+    if name == "map":
+        a, k = rnd.choice([([], {"attribute": rnd.choice(attrs)}), ([], {"attribute": rnd.choice(attrs), "default": "D"}),
+                           (["upper"], {}), (["string"], {}), (["default", "X"], {}), (["nosuch"], {})])
+    elif name in ("select", "reject", "selectattr", "rejectattr"):
+        t = rnd.choice(tests)
+        a = ([rnd.choice(attrs)] if name.endswith("attr") else []) + (
+            [] if t is None else [t, rnd.choice(test_args)] if t in with_arg else [t])
+    elif name == "groupby":
+        a = [rnd.choice(attrs)]
+        if rnd.random() < 0.3:
+            k["default"] = "D"
+        if rnd.random() < 0.3:
+            k["case_sensitive"] = rnd.choice([True, False])
+    elif name in ("sum", "min", "max", "unique", "join") and rnd.random() < 0.6:
+        k = {"attribute": rnd.choice(attrs)}
+    tail = " | list" if name in ("map", "select", "reject", "selectattr", "rejectattr", "unique") else ""
+    try:
+        out = env.from_string("{{ v | " + name + "(*a, **k)" + tail + " }}").render(v=v, a=a, k=k)
+        cases.append({"f": name, "v": v, "a": a, "k": k, "out": out})
+    except Exception as e:
+        cases.append({"f": name, "v": v, "a": a, "k": k, "err": type(e).__name__, "msg": str(e)})
+
 with open("cases.json", "w", encoding="utf-8") as f:
     f.write("[\n" + ",\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + "\n]\n")
