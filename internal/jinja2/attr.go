@@ -313,7 +313,8 @@ func (v Value) slice(w *Writer, start, stop, step Value) Value {
 		if isRange(v) {
 			// a slice of a range is a range
 			rs, _, rstep := rangeParams(v)
-			l.name = rangeRepr(rs+int64(lo)*rstep, rs+int64(hi)*rstep, rstep*int64(st))
+			step := rstep * int64(st)
+			l.name = rangeRepr(rs+int64(lo)*rstep, rs+int64(hi)*rstep, step, step == 1)
 		}
 		return listValue(v.kind(), l)
 	}

@@ -470,21 +470,21 @@ func Range(w *Writer, args ...Value) Value {
 	case len(args) > 3:
 		throw(TypeError, "range expected at most 3 arguments, got %d", len(args))
 	}
-	for _, a := range args {
+	var ints [3]int64
+	wide := false // a bound beyond what 64-bit arithmetic on the bounds can take
+	for i, a := range args {
 		if !a.isIntegral() {
 			if a.kind() == KindUndefined {
 				a.undefinedError()
 			}
 			throw(TypeError, "'%s' object cannot be interpreted as an integer", a.TypeName())
 		}
-	}
-	var ints [3]int64
-	for i, a := range args {
 		n, ok := a.AsInt()
-		if !ok || n <= -1<<62 || n >= 1<<62 {
-			return bigRange(w, args) // beyond what 64-bit arithmetic on the bounds can take
-		}
+		wide = wide || !ok || n <= -1<<62 || n >= 1<<62
 		ints[i] = n
+	}
+	if wide {
+		return bigRange(w, args)
 	}
 	start, stop, step := int64(0), ints[0], int64(1)
 	if len(args) >= 2 {
@@ -507,7 +507,7 @@ func Range(w *Writer, args ...Value) Value {
 	for i := range items {
 		items[i] = Int(start + int64(i)*step)
 	}
-	return listValue(KindList, newListNamed(items, rangeRepr(start, stop, step)))
+	return listValue(KindList, newListNamed(items, rangeRepr(start, stop, step, step == 1)))
 }
 
 // checkRangeLen refuses a range of n items as Jinja2's sandbox does (safe_range), past
@@ -549,19 +549,12 @@ func bigRange(w *Writer, args []Value) Value {
 		items[i] = BigInt(item)
 		item.Add(item, step)
 	}
-	return listValue(KindList, newListNamed(items, bigRangeRepr(start, stop, step)))
+	return listValue(KindList, newListNamed(items, rangeRepr(start, stop, step, step.Cmp(big.NewInt(1)) == 0)))
 }
 
-// bigRangeRepr is rangeRepr of bounds beyond 64 bits.
-func bigRangeRepr(start, stop, step *big.Int) string {
-	if step.Cmp(big.NewInt(1)) == 0 {
-		return fmt.Sprintf("range(%s, %s)", start, stop)
-	}
-	return fmt.Sprintf("range(%s, %s, %s)", start, stop, step)
-}
-
-func rangeRepr(start, stop, step int64) string {
-	if step == 1 {
+// rangeRepr is repr(range(start, stop, step)); unit says step is 1, which it leaves out.
+func rangeRepr[N int64 | *big.Int](start, stop, step N, unit bool) string {
+	if unit {
 		return fmt.Sprintf("range(%d, %d)", start, stop)
 	}
 	return fmt.Sprintf("range(%d, %d, %d)", start, stop, step)

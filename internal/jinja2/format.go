@@ -700,9 +700,9 @@ func formatSpec(v Value, spec string) string {
 	} else if len(spec) > 0 && strings.IndexByte("<>=^", spec[0]) >= 0 {
 		align, p = spec[0], 1
 	}
-	sign, signGiven := byte('-'), false
+	var sign byte // '+', '-', ' ', or 0 when the spec gives none
 	if p < len(spec) && strings.IndexByte("+- ", spec[p]) >= 0 {
-		sign, signGiven = spec[p], true
+		sign = spec[p]
 		p++
 	}
 	alt := false
@@ -753,9 +753,9 @@ func formatSpec(v Value, spec string) string {
 		switch {
 		case typ != 0 && typ != 's':
 			unknownFormatCode(rune(typ), v)
-		case sign == ' ' && signGiven:
+		case sign == ' ':
 			throw(ValueError, "Space not allowed in string format specifier")
-		case signGiven:
+		case sign != 0:
 			throw(ValueError, "Sign not allowed in string format specifier")
 		case alt:
 			throw(ValueError, "Alternate form (#) not allowed in string format specifier")
@@ -795,7 +795,7 @@ func formatSpec(v Value, spec string) string {
 			interval = 4 // "_" groups hex, octal and binary digits by four
 		case 'c':
 			switch {
-			case signGiven:
+			case sign != 0:
 				throw(ValueError, "Sign not allowed with integer format specifier 'c'")
 			case alt:
 				throw(ValueError, "Alternate form (#) not allowed with integer format specifier 'c'")

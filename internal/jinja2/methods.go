@@ -652,15 +652,12 @@ func strAffix(r Value, args []Value, kwargs []Kwarg, name string) Value {
 		throw(TypeError, "%s() takes at least 1 argument (%d given)", name, len(args))
 	}
 	lo, hi := runeRange(r.str(), args)
-	test := func(affix string) bool {
-		if lo < 0 {
-			return false // the range is empty and starts past its end: not even "" is there
-		}
-		if name == "endswith" {
-			return strings.HasSuffix(r.str()[lo:hi], affix)
-		}
-		return strings.HasPrefix(r.str()[lo:hi], affix)
+	has := strings.HasPrefix
+	if name == "endswith" {
+		has = strings.HasSuffix
 	}
+	// lo < 0: the range starts past the end, where not even "" is
+	test := func(affix string) bool { return lo >= 0 && has(r.str()[lo:hi], affix) }
 	switch p := args[0]; p.kind() {
 	case KindString:
 		return Bool(test(p.str()))
@@ -1003,8 +1000,9 @@ func strZfill(r Value, args []Value, kwargs []Kwarg) Value {
 // strCase is a method of str that maps it to another (upper, lower...) and takes no
 // arguments: a Markup str gives a Markup str.
 func strCase(name string, mapping func(string) string) method {
+	name = "str." + name // as Python names it in an error
 	return func(r Value, args []Value, kwargs []Kwarg) Value {
-		noArgs("str."+name, args, kwargs)
+		noArgs(name, args, kwargs)
 		return sameShape(sameKind(r, mapping(r.str())), r)
 	}
 }
@@ -1012,8 +1010,9 @@ func strCase(name string, mapping func(string) string) method {
 // strPredicate is a method of str that tests each character (isdigit, isalpha...): false
 // for an empty str.
 func strPredicate(name string, test func(rune) bool) method {
+	name = "str." + name // as Python names it in an error
 	return func(r Value, args []Value, kwargs []Kwarg) Value {
-		noArgs("str."+name, args, kwargs)
+		noArgs(name, args, kwargs)
 		if r.str() == "" {
 			return Bool(false)
 		}

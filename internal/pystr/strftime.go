@@ -137,36 +137,14 @@ func (d *strftimeDirective) text(s string) string {
 
 // zoneOffset is glibc's %z of t: the sign, and hours and minutes as a number of four
 // digits. Unlike other numbers, the width pads both: the sign is written as a text of
-// that width, then the number padded to it (at least four digits, unless the - flag
-// asks for none).
+// that width, then the number as another number of that width.
 func (d *strftimeDirective) zoneOffset(t time.Time) string {
 	_, off := t.Zone()
 	sign := "+"
 	if off < 0 {
 		sign, off = "-", -off
 	}
-	fill := " "
-	if d.pad == '0' {
-		fill = "0"
-	}
-	var b strings.Builder
-	if d.width > 1 {
-		b.WriteString(strings.Repeat(fill, d.width-1))
-	}
-	b.WriteString(sign)
-	num := strconv.Itoa(off/3600*100 + off/60%60)
-	digits, fill := max(4, d.width), "0"
-	switch d.pad {
-	case '-':
-		digits, fill = d.width, " "
-	case '_':
-		fill = " "
-	}
-	if n := len(num); n < digits {
-		b.WriteString(strings.Repeat(fill, digits-n))
-	}
-	b.WriteString(num)
-	return b.String()
+	return d.padText(sign) + d.padText(d.num(off/3600*100+off/60%60, 4, false))
 }
 
 // unknown is what glibc writes for a directive it does not know: the directive as it
