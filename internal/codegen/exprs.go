@@ -163,7 +163,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		return rt("IfElse").Call(g.cond(x.Test), lazy(g.value(x.Then)), lazy(els))
 	case *ir.Call:
 		if c, ok := g.macros.Direct[x]; ok {
-			return g.macroCall(c)
+			return g.macroCall(x, c)
 		}
 		return g.call(x)
 	case *ir.Filter:

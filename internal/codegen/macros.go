@@ -12,15 +12,19 @@ import (
 // function (macroFunc in stmts.go), and a resolved call calls it, with the arguments
 // bound to its parameters when the template is compiled.
 
-// macroCall compiles a resolved call as a value: what the macro writes, captured.
-func (g *gen) macroCall(c ir.DirectCall) *jen.Statement {
-	return jen.Id("w").Dot("Capture").Call(jen.Func().Params().Block(g.callMacroFunc(c)))
+// macroCall compiles a resolved call x as a value: what the macro writes, captured.
+func (g *gen) macroCall(x *ir.Call, c ir.DirectCall) *jen.Statement {
+	return jen.Id("w").Dot("Capture").Call(jen.Func().Params().Block(g.callMacroFunc(x, c)))
 }
 
-// callMacroFunc is the Go call of a macro's function for a resolved call. With llama.cpp's
-// semantics the arguments are bound as llama.cpp binds them, and the keyword arguments it
-// binds to no parameter are evaluated first, for nothing.
-func (g *gen) callMacroFunc(c ir.DirectCall) *jen.Statement {
+// callMacroFunc is the Go call of a macro's function for a resolved call x. With
+// llama.cpp's semantics the arguments are bound as llama.cpp binds them, and the keyword
+// arguments it binds to no parameter are evaluated first, for nothing; or, when that
+// depends on their values (c.LlamaBindsLate), bound when the call runs.
+func (g *gen) callMacroFunc(x *ir.Call, c ir.DirectCall) *jen.Statement {
+	if g.llama && c.LlamaBindsLate {
+		return g.callMacroLate(x, c)
+	}
 	bound := c.Args
 	if g.llama {
 		bound = c.LlamaArgs
@@ -35,10 +39,7 @@ func (g *gen) callMacroFunc(c ir.DirectCall) *jen.Statement {
 		}
 	}
 	if g.llama {
-		// the caller's values of the names the macro takes from it
-		for _, x := range c.LlamaEnv {
-			args = append(args, g.value(x))
-		}
+		args = append(args, g.values(c.LlamaEnv)...)
 	}
 	call := jen.Id(g.macroFuncs[c.Macro.Var]).Call(args...)
 	if !g.llama || len(c.LlamaLost) == 0 {
@@ -49,6 +50,25 @@ func (g *gen) callMacroFunc(c ir.DirectCall) *jen.Statement {
 		body = append(body, jen.Id("_").Op("=").Add(g.value(x)))
 	}
 	return jen.Func().Params().Block(append(body, call)...).Call()
+}
+
+// callMacroLate is callMacroFunc of a call whose arguments llama.cpp binds by their
+// values: llamacpp.BindMacro binds them when the call runs.
+func (g *gen) callMacroLate(x *ir.Call, c ir.DirectCall) *jen.Statement {
+	g.variants++
+	params := c.Macro.Macro.Params
+	args, kwargs := g.args(x.Args)
+	bind := jen.Id("bound").Op(":=").Add(llama("BindMacro").Call(g.macroSpec(c.Macro.Macro, false), args, kwargs))
+	call := make([]jen.Code, 0, len(params)+len(c.LlamaEnv))
+	for i := range params {
+		call = append(call, jen.Id("bound").Index(jen.Lit(i)))
+	}
+	call = append(call, g.values(c.LlamaEnv)...)
+	return jen.Func().Params().Block(
+		jen.Comment("llama.cpp binds these arguments by their values (a KwArg among them is a keyword argument)"),
+		bind,
+		jen.Id(g.macroFuncs[c.Macro.Var]).Call(call...),
+	).Call()
 }
 
 // llamaFree returns the names a macro takes from its caller in the llama.cpp render

@@ -253,7 +253,7 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 	case *ir.Call:
 		if c, ok := g.macros.Direct[x]; ok && !g.macros.Recursive[c.Macro.Var] {
 			// the macro writes into the output itself
-			return []jen.Code{g.callMacroFunc(c)}
+			return []jen.Code{g.callMacroFunc(x, c)}
 		}
 	}
 	return append(shape, g.writeOperand(x, "Write"))

@@ -274,7 +274,7 @@ func (sc *namespaceScope) madeParams(t *Template) {
 				}
 				all := true
 				for _, c := range cs {
-					all = all && made[c.LlamaArgs[i]]
+					all = all && !c.LlamaBindsLate && made[c.LlamaArgs[i]]
 				}
 				if all {
 					if sc.params[d] == nil {
@@ -429,6 +429,9 @@ func NeededVars(t *Template, macros *MacroCalls, dead map[*Var]bool, llama bool)
 					args := c.Args
 					if llama {
 						args = slices.Concat(c.LlamaArgs, c.LlamaLost, c.LlamaEnv)
+						if c.LlamaBindsLate {
+							args = slices.Concat(n.Args.Args, kwargValues(n.Kwargs), c.LlamaEnv)
+						}
 					}
 					for _, a := range args {
 						if a != nil {

@@ -61,8 +61,15 @@ type DirectCall struct {
 	Macro *MacroDef
 	Args  []Expr
 	// LlamaArgs are the arguments as llama.cpp's engine binds them, and LlamaLost the
-	// keyword arguments it evaluates but binds to no parameter (see llamaBind).
+	// keyword arguments it evaluates but binds to no parameter (see llamaBind); both nil
+	// when LlamaBindsLate.
 	LlamaArgs, LlamaLost []Expr
+	// LlamaBindsLate says that llama.cpp's engine binds the call's arguments by their
+	// values, which the call binds when it runs then (llamacpp.BindMacro): a keyword
+	// argument names the parameter of a positional one, which it takes when the keyword
+	// argument is undefined, or a positional argument may be a KwArg, which is a keyword
+	// argument to the engine (MakesKwArgs).
+	LlamaBindsLate bool
 	// LlamaEnv is, for each of the macro's LlamaFree names, its value in the scope of
 	// the call (see llamascope.go).
 	LlamaEnv []Expr
@@ -92,7 +99,7 @@ func ResolveMacroCalls(t *Template) *MacroCalls {
 		LlamaDefault: map[*MacroDef][]Expr{},
 		ValueCalls:   map[*Call]ValueCall{},
 	}
-	r := &macroResolver{mc: mc, defined: map[*Var]*MacroDef{}, known: map[*Var]*MacroDef{}, callers: map[*Var]bool{}, edges: map[*Var][]*Var{}, callBlocks: map[*Call]bool{}}
+	r := &macroResolver{mc: mc, defined: map[*Var]*MacroDef{}, known: map[*Var]*MacroDef{}, callers: map[*Var]bool{}, edges: map[*Var][]*Var{}, callBlocks: map[*Call]bool{}, kwArgs: MakesKwArgs(t)}
 	Inspect(t.Body.Stmts, func(n any) bool {
 		switch n := n.(type) {
 		case *MacroDef:
@@ -134,6 +141,8 @@ type macroResolver struct {
 	// callBlocks are the calls of call blocks, never resolved: they pass a caller,
 	// which a resolvable macro does not take (Jinja2 raises a TypeError when it runs)
 	callBlocks map[*Call]bool
+	// kwArgs: the template may make KwArgs (MakesKwArgs)
+	kwArgs bool
 }
 
 // resolvable reports whether calls of a macro definition can be resolved.
@@ -204,8 +213,11 @@ func (r *macroResolver) expr(n any) bool {
 	switch x := n.(type) {
 	case *Call:
 		if args, d, ok := r.resolve(x); ok {
-			llamaArgs, lost := llamaBind(x, d.Macro)
-			r.mc.Direct[x] = DirectCall{Macro: d, Args: args, LlamaArgs: llamaArgs, LlamaLost: lost}
+			dc := DirectCall{Macro: d, Args: args, LlamaBindsLate: r.kwArgs && len(x.Args.Args) > 0 || namesPositional(x, d.Macro)}
+			if !dc.LlamaBindsLate {
+				dc.LlamaArgs, dc.LlamaLost = llamaBind(x, d.Macro)
+			}
+			r.mc.Direct[x] = dc
 			r.mc.Called[d.Var] = true
 			if slices.Contains(r.outer, d.Var) {
 				r.mc.SelfCalled[d.Var] = true
@@ -296,6 +308,40 @@ func llamaBind(c *Call, m *Macro) (args, lost []Expr) {
 		}
 	}
 	return args, lost
+}
+
+// namesPositional reports whether a keyword argument of the call names a parameter of
+// the macro that a positional argument is at.
+func namesPositional(c *Call, m *Macro) bool {
+	for _, kw := range c.Kwargs {
+		if i := paramIndex(m, kw.Name); i >= 0 && i < len(c.Args.Args) {
+			return true
+		}
+	}
+	return false
+}
+
+// MakesKwArgs reports whether llama.cpp's engine may make a KwArg running the template:
+// the value of a keyword argument where a builtin takes it for a positional one, which
+// only default does (default(boolean=true) gives it when it gives its default).
+func MakesKwArgs(t *Template) bool {
+	makes := false
+	Inspect(t.Body.Stmts, func(n any) bool {
+		if f, ok := n.(*Filter); ok && (f.Name == "default" || f.Name == "d") && len(f.Kwargs) > 0 && (len(f.Args.Args) == 0 || f.Interleaved()) {
+			makes = true
+		}
+		return !makes
+	})
+	return makes
+}
+
+// kwargValues returns the values of keyword arguments, in order.
+func kwargValues(kws []Kwarg) []Expr {
+	vs := make([]Expr, len(kws))
+	for i, kw := range kws {
+		vs[i] = kw.Value
+	}
+	return vs
 }
 
 // kwargOf returns the value of the call's keyword argument name, or nil.

@@ -231,16 +231,30 @@ type object interface {
 }
 
 // Opaque returns a value of the type named name that has no attribute, method or
-// operation of its own: for an engine's value Jinja2 has no counterpart of (llama.cpp's
-// KwArg).
-func Opaque(name string) Value { return objectValue(opaque(name)) }
+// operation of its own, and carries data (OpaqueData): for an engine's value Jinja2 has
+// no counterpart of (llama.cpp's KwArg).
+func Opaque(name string, data any) Value { return objectValue(&opaque{name, data}) }
+
+// OpaqueData returns the data of a value Opaque made, nil for another value.
+func (v Value) OpaqueData() any {
+	if v.kind() != KindObject {
+		return nil
+	}
+	if o, ok := v.object().(*opaque); ok {
+		return o.data
+	}
+	return nil
+}
 
 // opaque is the object of Opaque.
-type opaque string
+type opaque struct {
+	name string
+	data any
+}
 
-func (o opaque) typeName() string                                  { return string(o) }
-func (o opaque) attr(string) (Value, bool)                         { return Value{}, false }
-func (o opaque) callMethod(string, []Value, []Kwarg) (Value, bool) { return Value{}, false }
+func (o *opaque) typeName() string                                  { return o.name }
+func (o *opaque) attr(string) (Value, bool)                         { return Value{}, false }
+func (o *opaque) callMethod(string, []Value, []Kwarg) (Value, bool) { return Value{}, false }
 
 // cycler is Jinja2's cycler(*items).
 type cycler struct {

@@ -405,27 +405,79 @@ func builtin(b builtinName, id, jinjaName string, v jinja2.Value, args []jinja2.
 // llamaDefault is llama.cpp's default(value, boolean=false): none is a missing value
 // too, and the default is required. Its arguments are a list in which a keyword argument
 // keeps its place: the default is the second item, which for default(default_value=x)
-// is the keyword argument itself, llama.cpp's KwArg (kwArg), not x; boolean is read by
+// is the keyword argument itself, llama.cpp's KwArg (kwArgOf), not x; boolean is read by
 // its name, or else from the third item when that is no keyword argument.
 func llamaDefault(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	if n := 1 + argCount(args, kwargs); n < 2 || n > 3 {
 		jinja2.Throw(EngineError, "Function 'default' expected between 2 and 3 arguments, got %d", n)
 	}
-	def := kwArg
-	if len(args) > 0 {
-		def = args[0]
-	}
+	args, kwargs = inList(args, kwargs)
 	boolean, _ := kwargOrPos(args, kwargs, "boolean", 1)
 	if boolean.Truthy() && !v.Truthy() || !boolean.Truthy() && isNull(v) {
-		return def
+		if len(args) > 0 {
+			return args[0]
+		}
+		return kwArgOf(kwargs[0])
 	}
 	return v
 }
 
-// kwArg is llama.cpp's value of a keyword argument where a builtin takes it for a
+// kwArgOf is llama.cpp's value of the keyword argument kw where a builtin takes it for a
 // positional one (default(default_value=x) gives it): {{ }} writes nothing of it, it is
-// defined and of no type a test names, and nothing else takes it.
-var kwArg = jinja2.Opaque("KwArg")
+// defined and of no type a test names, nothing else takes it, and a call given it among
+// its positional arguments reads it as the keyword argument kw, at its place (inList).
+func kwArgOf(kw jinja2.Kwarg) jinja2.Value { return jinja2.Opaque("KwArg", kw) }
+
+// kwArg holds a Placed keyword argument's place among a call's positional arguments
+// (KwArgPlace), a KwArg without its keyword argument until inList gives it.
+var kwArg = jinja2.Opaque("KwArg", nil)
+
+// inList returns a call's arguments as llama.cpp's one list of them holds them, where a
+// KwArg among the positional arguments (a value default gave, or a Placed keyword
+// argument's place) is a keyword argument at its place: each such value is the
+// keyword argument's KwArg (kwArgOf), and each one a value gave is among the keyword
+// arguments, Placed, in the order of the places. args and kwargs are not changed: a call
+// with no KwArg among its positional arguments, the common one, gets them back, and so
+// does a call inList has already returned.
+func inList(args []jinja2.Value, kwargs []jinja2.Kwarg) ([]jinja2.Value, []jinja2.Kwarg) {
+	first := slices.IndexFunc(args, isKwArg)
+	if first < 0 {
+		return args, kwargs
+	}
+	places, placed := 0, 0
+	for _, a := range args[first:] {
+		if isKwArg(a) {
+			places++
+		}
+	}
+	for _, kw := range kwargs {
+		if kw.Placed {
+			placed++
+		}
+	}
+	// when every place has its Placed keyword argument, no KwArg is a value's
+	given := places > placed
+	args = slices.Clone(args)
+	listed := make([]jinja2.Kwarg, 0, len(kwargs)+places-placed)
+	next := 0 // the Placed keyword arguments come first, in the order of their places
+	for i := first; i < len(args); i++ {
+		if !isKwArg(args[i]) {
+			continue
+		}
+		if kw, ok := args[i].OpaqueData().(jinja2.Kwarg); ok && given {
+			kw.Placed = true
+			listed = append(listed, kw)
+			continue
+		}
+		kw := kwargs[next]
+		next++
+		listed = append(listed, kw)
+		if _, ok := args[i].OpaqueData().(jinja2.Kwarg); !ok {
+			args[i] = kwArgOf(kw)
+		}
+	}
+	return args, append(listed, kwargs[next:]...)
+}
 
 // isKwArg reports whether v is kwArg.
 func isKwArg(v jinja2.Value) bool { return v.Kind() == jinja2.KindObject && v.TypeName() == "KwArg" }
@@ -662,15 +714,25 @@ func llamaIndex(i int64, n int) int64 {
 	return i
 }
 
-// kwargOrPos is llama.cpp's get_kwarg_or_pos: the keyword argument name, else the
-// positional argument pos (counted after the value a filter is applied to) unless a
-// keyword argument holds that place; false when the call has neither.
+// kwargOrPos is llama.cpp's get_kwarg_or_pos: the keyword argument name (kwarg) unless
+// it is undefined, else the positional argument pos (counted after the value a filter
+// is applied to) unless a keyword argument holds that place; false when the call has
+// neither.
 func kwargOrPos(args []jinja2.Value, kwargs []jinja2.Kwarg, name string, pos int) (jinja2.Value, bool) {
+	v, ok := kwarg(args, kwargs, name)
+	if (!ok || v.IsUndefined()) && pos < len(args) && !isKwArg(args[pos]) {
+		return args[pos], true
+	}
+	return v, ok
+}
+
+// kwarg is llama.cpp's get_kwarg: the first keyword argument name in the call's list
+// of arguments (inList: a KwArg among the positional ones is one); false when the call
+// has none.
+func kwarg(args []jinja2.Value, kwargs []jinja2.Kwarg, name string) (jinja2.Value, bool) {
+	_, kwargs = inList(args, kwargs)
 	if i := jinja2.KwargIndex(kwargs, name); i >= 0 {
 		return kwargs[i].Value, true
-	}
-	if pos < len(args) && !isKwArg(args[pos]) {
-		return args[pos], true
 	}
 	return jinja2.Value{}, false
 }
@@ -684,7 +746,8 @@ func Placed(name string, v jinja2.Value) jinja2.Kwarg {
 }
 
 // KwArgPlace is what holds the place of a Placed keyword argument among the positional
-// ones: llama.cpp's KwArg, which a builtin reading that place by its position gets.
+// ones: llama.cpp's KwArg, which a builtin reading that place by its position gets
+// (inList gives it its keyword argument).
 func KwArgPlace() jinja2.Value { return kwArg }
 
 // argCount is how many arguments llama.cpp's call has: the positional ones (with the

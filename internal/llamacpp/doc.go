@@ -40,7 +40,8 @@
 //     strtod, indent by getline's lines; strings.go, numconv.go), and strftime_now is C's
 //     strftime (StrftimeNow);
 //   - a macro call binds as many parameters as it has arguments, each to the keyword
-//     argument of its name or else the positional argument at its place (undefined if
+//     argument of its name (a KwArg among the positional arguments is one) unless it
+//     is undefined, or else the positional argument at its place (undefined if
 //     neither), and the others to their defaults (BindMacro; ir.DirectCall's
 //     LlamaArgs for the calls bound when the template is compiled);
 //   - a function (a macro, a global such as range) or a KwArg has no truth value: a

@@ -701,7 +701,7 @@ func llamaMap(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2
 	if attr.Kind() != jinja2.KindString && attr.Kind() != jinja2.KindInt {
 		jinja2.Throw(EngineError, "map: attribute must be string or integer")
 	}
-	def, _ := kwargOrPos(nil, kwargs, "default", 0)
+	def, _ := kwarg(args, kwargs, "default")
 	items := v.Items()
 	out := make([]jinja2.Value, len(items))
 	for i, it := range items {
@@ -814,13 +814,15 @@ func llamaFormat(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 
 // BindMacro binds a macro call's arguments as llama.cpp's engine does: as many
 // parameters as the call has arguments (argCount; a call block's caller not counted) take
-// the keyword argument of their name, else the positional argument at their place (none
-// where a Placed keyword argument is), else are
-// undefined; the others are Missing (their defaults). The special caller, varargs and
+// the keyword argument of their name (a KwArg among the positional arguments is one:
+// inList) unless it is undefined, else the positional argument at their place (none
+// where a keyword argument is), else are undefined; the others are Missing (their
+// defaults). The special caller, varargs and
 // kwargs follow as the macro's body expects them: a call block's caller (or undefined:
 // a caller= keyword of a plain call is an argument like any other, which binds no
 // caller), no extra arguments.
 func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwarg) []jinja2.Value {
+	args, kwargs = inList(args, kwargs)
 	// the caller of a call block is no argument to llama.cpp (it sets it in the scope)
 	given := argCount(args, kwargs)
 	block := jinja2.KwargIndex(kwargs, "caller")
@@ -833,11 +835,15 @@ func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwar
 	for i, name := range spec.Params {
 		v := jinja2.Missing()
 		if i < given {
-			switch k := jinja2.KwargIndex(kwargs, name); {
-			case k >= 0 && k != block:
+			// get_kwarg_or_pos
+			k := jinja2.KwargIndex(kwargs, name)
+			switch {
+			case k >= 0 && k != block && !kwargs[k].Value.IsUndefined():
 				v = kwargs[k].Value
 			case i < len(args) && !isKwArg(args[i]):
 				v = args[i]
+			case k >= 0 && k != block:
+				v = kwargs[k].Value
 			default:
 				v = jinja2.Undefined(name)
 			}
