@@ -330,7 +330,7 @@ func Globals(w *Writer, name string) Value {
 	case "joiner":
 		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return Joiner(w, a, k) })
 	case "raise_exception":
-		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return RaiseException(w, a...) })
+		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return raiseException(w, a, k) })
 	case "strftime_now":
 		return builtinFunc(name, func(a []Value, k []Kwarg) Value { return StrftimeNow(w, a, k) })
 	case "self":
@@ -376,15 +376,22 @@ func Joiner(w *Writer, args []Value, kwargs []Kwarg) Value {
 
 // RaiseException is transformers' raise_exception(message): it fails the render with a
 // *RaiseError carrying the message.
-func RaiseException(w *Writer, args ...Value) Value {
+func RaiseException(w *Writer, args ...Value) Value { return raiseException(w, args, nil) }
+
+// raiseException is RaiseException with keyword arguments (raise_exception(message=...)).
+func raiseException(w *Writer, args []Value, kwargs []Kwarg) Value {
 	if v, ok := w.hides("raise_exception"); ok {
-		return Call(v, args, nil)
+		return Call(v, args, kwargs)
 	}
-	if len(args) != 1 {
-		throw(TypeError, "raise_exception() takes 1 positional argument but %d were given", len(args))
-	}
-	panic(&RaiseError{Message: args[0].String()})
+	a := raiseExceptionFunc.bind(args, kwargs)
+	panic(&RaiseError{Message: a[0].String()})
 }
+
+// raiseExceptionFunc is the signature of transformers' raise_exception(message).
+var raiseExceptionFunc = &pyFunc{name: "raise_exception", required: 1, params: []string{"message"}}
+
+// strftimeNowFunc is the signature of transformers' strftime_now(format).
+var strftimeNowFunc = &pyFunc{name: "strftime_now", required: 1, params: []string{"format"}}
 
 // NewNamespace is Jinja2's namespace(dict?, **attrs).
 func NewNamespace(w *Writer, args []Value, kwargs []Kwarg) Value {
@@ -603,10 +610,7 @@ func StrftimeNow(w *Writer, args []Value, kwargs []Kwarg) Value {
 	if v, ok := w.hides("strftime_now"); ok {
 		return Call(v, args, kwargs)
 	}
-	a := bindArgs("strftime_now", args, kwargs, "format")
-	if !given(a[0]) {
-		throw(TypeError, "strftime_now() missing 1 required positional argument: 'format'")
-	}
+	a := strftimeNowFunc.bind(args, kwargs)
 	if a[0].kind() != KindString {
 		throw(TypeError, "strftime() argument 1 must be str, not %s", a[0].TypeName())
 	}

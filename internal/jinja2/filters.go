@@ -219,8 +219,7 @@ func FilterDictsort(v Value, args []Value, kwargs []Kwarg) Value {
 func dictsortOrder(v Value, args []Value, kwargs []Kwarg) (*Dict, []int) {
 	a := bindArgs("dictsort", args, kwargs, "case_sensitive", "by", "reverse")
 	if v.kind() != KindDict {
-		CallMethod(v, "items", nil, nil) // raises as Python does
-		throw(TypeError, "dictsort needs a mapping, not %s", v.TypeName())
+		noItems(v)
 	}
 	d := v.dict()
 	by := d.keys()
@@ -1373,12 +1372,21 @@ func FilterWordwrap(v Value, args []Value, kwargs []Kwarg) Value {
 	return Str(s)
 }
 
+// noItems raises what Python's value.items() raises for v, which is no dict: the
+// UndefinedError of an undefined value, else an AttributeError.
+func noItems(v Value) {
+	if v.kind() == KindUndefined {
+		v.undefinedError()
+	}
+	throw(AttributeError, "'%s' object has no attribute 'items'", v.TypeName())
+}
+
 // FilterXmlattr is xmlattr(d, autospace=True), a plain str of escaped attributes.
 func FilterXmlattr(v Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("xmlattr", args, kwargs, "autospace")
 	d := v.AsDict()
 	if d == nil {
-		throw(AttributeError, "'%s' object has no attribute 'items'", v.TypeName())
+		noItems(v)
 	}
 	var parts []string
 	for i, k := range d.keys() {

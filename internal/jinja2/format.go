@@ -188,6 +188,9 @@ func pctOne(verb byte, spec pctSpec, arg Value, f string, at int) string {
 	case 'd', 'i', 'u':
 		numeric = true
 		if !arg.isNumber() {
+			if arg.kind() == KindUndefined {
+				arg.undefinedError() // its __int__
+			}
 			throw(TypeError, "%%%c format: a real number is required, not %s", verb, arg.TypeName())
 		}
 		i := arg
@@ -211,6 +214,9 @@ func pctOne(verb byte, spec pctSpec, arg Value, f string, at int) string {
 	case 'e', 'E', 'f', 'F', 'g', 'G':
 		numeric = true
 		if !arg.isNumber() {
+			if arg.kind() == KindUndefined {
+				arg.undefinedError() // its __float__
+			}
 			throw(TypeError, "must be real number, not %s", arg.TypeName())
 		}
 		prec := spec.prec

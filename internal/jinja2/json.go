@@ -155,13 +155,16 @@ type jsonOptions struct {
 	itemSep     string
 	keySep      string
 	sortKeys    bool
+	// badSeps are the separators when one is not a str (itemSep and keySep are
+	// unset then): json.dumps fails when it uses them (badSeparators)
+	badSeps []Value
 }
 
 // ToJSON is transformers' tojson filter: json.dumps(value, ensure_ascii=False,
 // indent=None, separators=None, sort_keys=False), arguments in that order.
 func ToJSON(v Value, args []Value, kwargs []Kwarg) Value {
 	var given jsonOptions
-	o := jsonOptionsFor(args, kwargs, &given)
+	o := jsonOptionsFor(v, args, kwargs, &given)
 	buf := jsonBuffers.Get().(*[]byte)
 	*buf = appendJSON((*buf)[:0], v, o, 0)
 	s := string(*buf)
@@ -183,7 +186,7 @@ const maxPooledJSON = 64 << 10
 func (w *Writer) WriteJSON(v Value, args []Value, kwargs []Kwarg) {
 	var given jsonOptions
 	at := len(w.buf)
-	w.setData(appendJSON(w.dataBuf(), v, jsonOptionsFor(args, kwargs, &given), 0))
+	w.setData(appendJSON(w.dataBuf(), v, jsonOptionsFor(v, args, kwargs, &given), 0))
 	if o := w.origins; o != nil && v.origin() == originTemplate {
 		o.markup = addRange(o.markup, at, len(w.buf)) // the JSON of template text
 	}
@@ -192,15 +195,76 @@ func (w *Writer) WriteJSON(v Value, args []Value, kwargs []Kwarg) {
 // defaultJSON are tojson's options when it is given no argument.
 var defaultJSON = jsonOptions{itemSep: ", ", keySep: ": "}
 
-// jsonOptionsFor returns the options of tojson(args): &defaultJSON when it has no
+// jsonOptionsFor returns the options of v|tojson(args): &defaultJSON when it has no
 // argument (dicts then write their common keys ready-made, see plainWordJSON), else given,
 // set by jsonArgs.
-func jsonOptionsFor(args []Value, kwargs []Kwarg, given *jsonOptions) *jsonOptions {
+func jsonOptionsFor(v Value, args []Value, kwargs []Kwarg, given *jsonOptions) *jsonOptions {
 	if len(args) == 0 && len(kwargs) == 0 {
 		return &defaultJSON
 	}
 	*given = jsonArgs(args, kwargs)
+	if given.badSeps != nil {
+		badSeparators(v, given)
+	}
 	return given
+}
+
+// badSeparators raises what json.dumps raises writing v with separators that are not
+// both strs (o.badSeps), if it uses them: a str is written without them; else, without
+// indent, C's encoder checks their types (the key separator is its argument 5, the item
+// separator 6); with one, the item separator is joined to a line break for the first
+// list or dict with items, and the key separator written into the text.
+func badSeparators(v Value, o *jsonOptions) {
+	item, key := o.badSeps[0], o.badSeps[1]
+	switch {
+	case v.kind() == KindString:
+	case !o.pretty && key.kind() != KindString:
+		throw(TypeError, "make_encoder() argument 5 must be str, not %s", clinicTypeName(key))
+	case !o.pretty:
+		throw(TypeError, "make_encoder() argument 6 must be str, not %s", clinicTypeName(item))
+	case item.kind() != KindString && (v.kind() == KindList || v.kind() == KindTuple || v.kind() == KindDict) && Len(v) > 0:
+		throw(TypeError, "unsupported operand type(s) for +: '%s' and 'str'", item.TypeName())
+	case key.kind() != KindString:
+		if n := 0; keySeparatorChunk(v, 0, &n) {
+			throw(TypeError, "sequence item %d: expected str instance, %s found", n, key.TypeName())
+		}
+	}
+}
+
+// keySeparatorChunk reports whether json.dumps with an indent writes a key separator
+// for v, at most MaxNesting deep; n counts the pieces of text its encoder yields before
+// (Python's _iterencode_list and _iterencode_dict), which str.join names when the
+// separator is not a str.
+func keySeparatorChunk(v Value, depth int, n *int) bool {
+	if depth > MaxNesting {
+		return false
+	}
+	switch v.kind() {
+	case KindDict:
+		if v.dict().Len() == 0 {
+			*n++ // {}
+			return false
+		}
+		*n += 3 // {, the line break, the first key
+		return true
+	case KindList, KindTuple:
+		items := v.list().items()
+		if len(items) == 0 {
+			*n++ // []
+			return false
+		}
+		for _, it := range items {
+			*n++ // the opening or separator, with the item when it is a scalar
+			switch it.kind() {
+			case KindList, KindTuple, KindDict:
+				if keySeparatorChunk(it, depth+1, n) {
+					return true
+				}
+			}
+		}
+		*n += 2 // the line break, ]
+	}
+	return false
 }
 
 // jsonArgs binds tojson's arguments: ensure_ascii=False, indent=None, separators=None,
@@ -224,11 +288,12 @@ func jsonArgs(args []Value, kwargs []Kwarg) jsonOptions {
 		}
 	}
 	if given(a[2]) && a[2].kind() != KindNone {
-		seps := iterate(a[2])
-		if len(seps) != 2 || seps[0].kind() != KindString || seps[1].kind() != KindString {
-			throw(ValueError, "separators must be a pair of strings")
+		seps := Unpack(a[2], 2) // item_separator, key_separator = separators
+		if seps[0].kind() != KindString || seps[1].kind() != KindString {
+			o.badSeps = seps
+		} else {
+			o.itemSep, o.keySep = seps[0].str(), seps[1].str()
 		}
-		o.itemSep, o.keySep = seps[0].str(), seps[1].str()
 	}
 	o.sortKeys = given(a[3]) && a[3].Truthy()
 	return o

@@ -103,7 +103,7 @@ func TestAppendJSONTrees(t *testing.T) {
 		v := tree(0)
 		for _, opt := range options {
 			var given jsonOptions
-			o := jsonOptionsFor(opt.args, opt.kwargs, &given)
+			o := jsonOptionsFor(Value{}, opt.args, opt.kwargs, &given)
 			got := ToJSON(v, opt.args, opt.kwargs).str()
 			if want := jsonTreeReference(v, o, 0); got != want {
 				t.Fatalf("tree %d, options %v: got\n%s\nwant\n%s", n, opt.kwargs, got, want)

@@ -2,6 +2,7 @@ package jinja2
 
 import (
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -9,6 +10,13 @@ import (
 // keys, a str's characters, nothing for undefined, the rest of an iterator (consuming
 // it). Other values are not iterable: a TypeError.
 func iterate(v Value) []Value {
+	return iterateOr(v, "")
+}
+
+// iterateOr is iterate, whose TypeError for a value that is not iterable says msg
+// instead when it is not "" (str.join's "can only join an iterable"), with the value's
+// type for its %s.
+func iterateOr(v Value, msg string) []Value {
 	switch v.kind() {
 	case KindList, KindTuple:
 		return v.list().items()
@@ -34,6 +42,12 @@ func iterate(v Value) []Value {
 		if p, ok := v.object().(*pyBytes); ok {
 			return p.items()
 		}
+	}
+	if msg != "" {
+		if strings.Contains(msg, "%s") {
+			throw(TypeError, msg, v.TypeName())
+		}
+		throw(TypeError, "%s", msg)
 	}
 	throw(TypeError, "'%s' object is not iterable", v.TypeName())
 	return nil
@@ -137,16 +151,33 @@ func NewRecursiveLoop(w *Writer, v Value, filter func(Value) bool, depth int, re
 	return l
 }
 
-// call is loop(iterable) in a recursive loop.
+// call is loop(iterable) in a recursive loop. Its arguments are bound as Python binds
+// those of LoopContext.__call__(self, iterable) (counting self), before it finds that
+// the loop is not recursive.
 func (l *Loop) call(args []Value, kwargs []Kwarg) Value {
-	if l.recurse == nil {
-		throw(TypeError, "Tried to call non recursive loop.  Maybe you forgot the 'recursive' modifier.")
+	const fn = "LoopContext.__call__"
+	iterable, bound := Value{}, len(args) > 0
+	if bound {
+		iterable = args[0]
 	}
-	noKwargs("loop", kwargs)
-	if len(args) != 1 {
-		throw(TypeError, "loop() takes exactly one argument (%d given)", len(args))
+	for _, kw := range kwargs {
+		switch {
+		case kw.Name != "iterable":
+			throw(TypeError, "%s() got an unexpected keyword argument '%s'", fn, kw.Name)
+		case bound:
+			throw(TypeError, "%s() got multiple values for argument 'iterable'", fn)
+		}
+		iterable, bound = kw.Value, true
 	}
-	return l.w.capture(func() { l.recurse(args[0], l.depth+1) })
+	switch {
+	case len(args) > 1:
+		throw(TypeError, "%s() takes 2 positional arguments but %d were given", fn, len(args)+1)
+	case !bound:
+		throw(TypeError, "%s() missing 1 required positional argument: 'iterable'", fn)
+	case l.recurse == nil:
+		throw(TypeError, "The loop must have the 'recursive' marker to be called recursively.")
+	}
+	return l.w.capture(func() { l.recurse(iterable, l.depth+1) })
 }
 
 // fetch returns the next item of the source the filter accepts.

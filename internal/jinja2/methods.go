@@ -331,7 +331,7 @@ func sameKind(r Value, s string) Value {
 // are too many arguments or an unknown keyword.
 func bindArgs(fname string, args []Value, kwargs []Kwarg, params ...string) boundArgs {
 	if len(args) > len(params) {
-		throw(TypeError, "%s() takes at most %d argument(s) (%d given)", fname, len(params), len(args))
+		takesArgs(fname, len(args), 0, len(params))
 	}
 	if len(params) > len(boundArgs{}) {
 		panic("runtime: bindArgs: too many parameters for " + fname)
@@ -386,13 +386,18 @@ func givenArgs(fname string, n int) {
 	throw(TypeError, "%s() takes no arguments (%d given)", fname, n)
 }
 
-// optStr returns the str in an optional argument, or def when it is missing or None.
-func optStr(fname string, v Value, def string) (string, bool) {
+// optStr returns the str in an optional argument, or def when it is missing or None;
+// another value is a TypeError, in words of the method's (its name, "%s arg must be None
+// or str", or "must be str or None, not %s").
+func optStr(msg string, v Value, def string) (string, bool) {
 	if !given(v) || v.kind() == KindNone {
 		return def, false
 	}
 	if v.kind() != KindString {
-		throw(TypeError, "%s arg must be None or str", fname)
+		if strings.Contains(msg, "%s") {
+			throw(TypeError, msg, v.TypeName())
+		}
+		throw(TypeError, "%s arg must be None or str", msg)
 	}
 	return v.str(), true
 }
@@ -436,7 +441,7 @@ func strSplit(r Value, args []Value, kwargs []Kwarg, right bool) Value {
 	}
 	a := bindArgs(name, args, kwargs, "sep", "maxsplit")
 	maxsplit := intArg(a[1], -1)
-	sep, hasSep := optStr(name, a[0], "")
+	sep, hasSep := optStr("must be str or None, not %s", a[0], "")
 	if hasSep && sep == "" {
 		throw(ValueError, "empty separator")
 	}
@@ -554,9 +559,7 @@ func strStrip(r Value, args []Value, kwargs []Kwarg, name string, left, right bo
 	if len(kwargs) > 0 {
 		throw(TypeError, "%s() takes no keyword arguments", name)
 	}
-	if len(args) > 1 {
-		throw(TypeError, "%s expected at most 1 argument, got %d", name, len(args))
-	}
+	expectsArgs(name, len(args), 0, 1)
 	chars := Missing()
 	if len(args) == 1 {
 		chars = args[0]
@@ -648,9 +651,7 @@ func strAffix(r Value, args []Value, kwargs []Kwarg, name string) Value {
 	if len(kwargs) > 0 {
 		throw(TypeError, "%s() takes no keyword arguments", name)
 	}
-	if len(args) < 1 || len(args) > 3 {
-		throw(TypeError, "%s() takes at least 1 argument (%d given)", name, len(args))
-	}
+	takesArgs(name, len(args), 1, 3)
 	lo, hi := runeRange(r.str(), args)
 	has := strings.HasPrefix
 	if name == "endswith" {
@@ -683,13 +684,11 @@ func strReplace(r Value, args []Value, kwargs []Kwarg) Value {
 	if len(kwargs) > 0 {
 		throw(TypeError, "str.replace() takes no keyword arguments")
 	}
+	expectsArgs("replace", len(args), 2, 3)
 	a := bindArgs("replace", args, kwargs, "old", "new", "count")
-	if !given(a[0]) || !given(a[1]) {
-		throw(TypeError, "replace expected at least 2 arguments, got %d", len(args))
-	}
-	for _, x := range a[:2] {
+	for i, x := range a[:2] {
 		if x.kind() != KindString {
-			throw(TypeError, "replace() argument must be str, not %s", x.TypeName())
+			throw(TypeError, "replace() argument %d must be str, not %s", i+1, clinicTypeName(x))
 		}
 	}
 	newStr := a[1].str()
@@ -719,13 +718,11 @@ func strFind(r Value, args []Value, kwargs []Kwarg, name string, last, raise boo
 	if len(kwargs) > 0 {
 		throw(TypeError, "%s() takes no keyword arguments", name)
 	}
-	if len(args) < 1 || len(args) > 3 {
-		throw(TypeError, "%s expected at least 1 argument, got %d", name, len(args))
-	}
+	takesArgs(name, len(args), 1, 3)
+	lo, hi := runeRange(r.str(), args) // the bounds are read first
 	if args[0].kind() != KindString {
 		throw(TypeError, "must be str, not %s", args[0].TypeName())
 	}
-	lo, hi := runeRange(r.str(), args)
 	i := -1
 	if lo >= 0 {
 		if last {
@@ -744,13 +741,14 @@ func strFind(r Value, args []Value, kwargs []Kwarg, name string, last, raise boo
 }
 
 func strCount(r Value, args []Value, kwargs []Kwarg) Value {
-	if len(args) < 1 || len(args) > 3 || len(kwargs) > 0 {
-		throw(TypeError, "count expected at least 1 argument, got %d", len(args))
+	if len(kwargs) > 0 {
+		throw(TypeError, "count() takes no keyword arguments")
 	}
+	takesArgs("count", len(args), 1, 3)
+	lo, hi := runeRange(r.str(), args) // the bounds are read first
 	if args[0].kind() != KindString {
 		throw(TypeError, "must be str, not %s", args[0].TypeName())
 	}
-	lo, hi := runeRange(r.str(), args)
 	if lo < 0 {
 		return Int(0)
 	}
@@ -762,10 +760,8 @@ func strCount(r Value, args []Value, kwargs []Kwarg) Value {
 }
 
 func strJoin(r Value, args []Value, kwargs []Kwarg) Value {
-	if len(args) != 1 || len(kwargs) > 0 {
-		throw(TypeError, "str.join() takes exactly one argument (%d given)", len(args))
-	}
-	items := iterate(args[0])
+	takesOne("str.join", args, kwargs)
+	items := iterateOr(args[0], "can only join an iterable")
 	for i, it := range items {
 		if it.kind() != KindString {
 			throw(TypeError, "sequence item %d: expected str instance, %s found", i, it.TypeName())
@@ -792,7 +788,7 @@ func strJoin(r Value, args []Value, kwargs []Kwarg) Value {
 
 func strSplitlines(r Value, args []Value, kwargs []Kwarg) Value {
 	a := bindArgs("splitlines", args, kwargs, "keepends")
-	keep := given(a[0]) && a[0].Truthy()
+	keep := intArg(a[0], 0) != 0
 	var items []Value
 	s := r.str()
 	for len(s) > 0 {
@@ -825,8 +821,10 @@ func strSplitlines(r Value, args []Value, kwargs []Kwarg) Value {
 }
 
 func strPartition(r Value, args []Value, kwargs []Kwarg, right bool) Value {
-	if len(args) != 1 || len(kwargs) > 0 {
-		throw(TypeError, "partition() takes exactly one argument (%d given)", len(args))
+	if right {
+		takesOne("str.rpartition", args, kwargs)
+	} else {
+		takesOne("str.partition", args, kwargs)
 	}
 	sep := args[0]
 	if sep.kind() != KindString {
@@ -852,8 +850,13 @@ func strPartition(r Value, args []Value, kwargs []Kwarg, right bool) Value {
 }
 
 func strRemoveAffix(r Value, args []Value, kwargs []Kwarg, prefix bool) Value {
-	if len(args) != 1 || len(kwargs) > 0 || args[0].kind() != KindString {
-		throw(TypeError, "removeprefix() argument must be str")
+	qualname := "str.removesuffix"
+	if prefix {
+		qualname = "str.removeprefix"
+	}
+	takesOne(qualname, args, kwargs)
+	if args[0].kind() != KindString {
+		throw(TypeError, "%s() argument must be str, not %s", strings.TrimPrefix(qualname, "str."), clinicTypeName(args[0]))
 	}
 	if prefix {
 		return sameKind(r, strings.TrimPrefix(r.str(), args[0].str()))
@@ -862,17 +865,21 @@ func strRemoveAffix(r Value, args []Value, kwargs []Kwarg, prefix bool) Value {
 }
 
 func strPad(r Value, args []Value, kwargs []Kwarg, name string) Value {
-	if len(args) < 1 || len(args) > 2 || len(kwargs) > 0 {
-		throw(TypeError, "%s expected at least 1 argument, got %d", name, len(args))
+	if len(kwargs) > 0 {
+		throw(TypeError, "%s() takes no keyword arguments", name)
 	}
+	expectsArgs(name, len(args), 1, 2)
 	width := intArg(args[0], 0)
 	fill := " "
 	if len(args) == 2 {
+		if args[1].kind() != KindString {
+			throw(TypeError, "The fill character must be a unicode character, not %s", args[1].TypeName())
+		}
 		fill = args[1].str()
-		if r.IsMarkup() && args[1].kind() == KindString {
+		if r.IsMarkup() {
 			fill = escapeUnlessMarkup(args[1]) // Markup escapes its fill character
 		}
-		if args[1].kind() != KindString || utf8.RuneCountInString(fill) != 1 {
+		if utf8.RuneCountInString(fill) != 1 {
 			throw(TypeError, "The fill character must be exactly one character long")
 		}
 	}
@@ -980,9 +987,7 @@ func strTranslate(r Value, args []Value, kwargs []Kwarg) Value {
 }
 
 func strZfill(r Value, args []Value, kwargs []Kwarg) Value {
-	if len(args) != 1 || len(kwargs) > 0 {
-		throw(TypeError, "zfill() takes exactly one argument (%d given)", len(args))
-	}
+	takesOne("str.zfill", args, kwargs)
 	width := intArg(args[0], 0)
 	s := r.str()
 	n := utf8.RuneCountInString(s)
@@ -1029,9 +1034,7 @@ func dictGet(r Value, args []Value, kwargs []Kwarg) Value {
 	if len(kwargs) > 0 {
 		throw(TypeError, "dict.get() takes no keyword arguments")
 	}
-	if len(args) < 1 || len(args) > 2 {
-		throw(TypeError, "get expected at most 2 arguments, got %d", len(args))
-	}
+	expectsArgs("get", len(args), 1, 2)
 	checkHashable(args[0])
 	if v, ok := r.dict().Get(args[0]); ok {
 		return v
@@ -1071,7 +1074,7 @@ func dictView(name string, items []Value) Value {
 
 func seqCount(r Value, args []Value, kwargs []Kwarg) Value {
 	if len(args) != 1 || len(kwargs) > 0 {
-		throw(TypeError, "count() takes exactly one argument (%d given)", len(args))
+		takesOne(r.TypeName()+".count", args, kwargs) // (its name made only then)
 	}
 	n := 0
 	for _, it := range r.Items() {

@@ -46,6 +46,9 @@ func Add(a, b Value) Value {
 		return Float(toFloat(a) + toFloat(b))
 	case a.kind() == KindString:
 		if b.kind() != KindString {
+			if a.IsMarkup() {
+				unsupported("+", a, b) // Markup.__add__ gives NotImplemented
+			}
 			throw(TypeError, "can only concatenate str (not \"%s\") to str", b.TypeName())
 		}
 		if a.IsMarkup() || b.IsMarkup() {
@@ -781,7 +784,7 @@ func itoa(i int) string { return Int(int64(i)).String() }
 
 // Unpack assigns a sequence to n targets, as Python's a, b = v.
 func Unpack(v Value, n int) []Value {
-	items := iterate(v)
+	items := iterateOr(v, "cannot unpack non-iterable %s object")
 	switch {
 	case len(items) < n:
 		throw(ValueError, "not enough values to unpack (expected %d, got %d)", n, len(items))

@@ -14,41 +14,41 @@ var Tests map[string]TestFunc
 func init() {
 	Tests = map[string]TestFunc{
 		"boolean":     test0("boolean", IsBoolean),
-		"callable":    test0("callable", IsCallable),
+		"callable":    testCallable,
 		"defined":     test0("defined", IsDefined),
-		"divisibleby": test1("divisibleby", IsDivisibleby),
-		"eq":          test1("eq", IsEq),
-		"equalto":     test1("eq", IsEq),
-		"==":          test1("eq", IsEq),
+		"divisibleby": test1("divisibleby", "num", IsDivisibleby),
+		"eq":          testOperator("eq", IsEq),
+		"equalto":     testOperator("eq", IsEq),
+		"==":          testOperator("eq", IsEq),
 		"escaped":     test0("escaped", IsEscaped),
 		"even":        test0("even", IsEven),
 		"false":       test0("false", IsFalse),
-		"filter":      test0("filter", IsFilter),
+		"filter":      testEnv("filter", IsFilter),
 		"float":       test0("float", IsFloat),
-		"ge":          test1("ge", IsGe),
-		">=":          test1("ge", IsGe),
-		"gt":          test1("gt", IsGt),
-		">":           test1("gt", IsGt),
-		"greaterthan": test1("gt", IsGt),
-		"in":          test1("in", IsIn),
+		"ge":          testOperator("ge", IsGe),
+		">=":          testOperator("ge", IsGe),
+		"gt":          testOperator("gt", IsGt),
+		">":           testOperator("gt", IsGt),
+		"greaterthan": testOperator("gt", IsGt),
+		"in":          test1("in", "seq", IsIn),
 		"integer":     test0("integer", IsInteger),
 		"iterable":    test0("iterable", IsIterable),
-		"le":          test1("le", IsLe),
-		"<=":          test1("le", IsLe),
+		"le":          testOperator("le", IsLe),
+		"<=":          testOperator("le", IsLe),
 		"lower":       test0("lower", IsLower),
-		"lt":          test1("lt", IsLt),
-		"<":           test1("lt", IsLt),
-		"lessthan":    test1("lt", IsLt),
+		"lt":          testOperator("lt", IsLt),
+		"<":           testOperator("lt", IsLt),
+		"lessthan":    testOperator("lt", IsLt),
 		"mapping":     test0("mapping", IsMapping),
-		"ne":          test1("ne", IsNe),
-		"!=":          test1("ne", IsNe),
+		"ne":          testOperator("ne", IsNe),
+		"!=":          testOperator("ne", IsNe),
 		"none":        test0("none", IsNone),
 		"number":      test0("number", IsNumber),
 		"odd":         test0("odd", IsOdd),
-		"sameas":      test1("sameas", IsSameas),
+		"sameas":      test1("sameas", "other", IsSameas),
 		"sequence":    test0("sequence", IsSequence),
 		"string":      test0("string", IsString),
-		"test":        test0("test", IsTest),
+		"test":        testEnv("test", IsTest),
 		"true":        test0("true", IsTrue),
 		"undefined":   test0("undefined", IsUndefined),
 		"upper":       test0("upper", IsUpper),
@@ -65,25 +65,52 @@ func CallTest(name string, v Value, args []Value, kwargs []Kwarg) bool {
 	return t(v, args, kwargs)
 }
 
-// test0 is the TestFunc of a test that takes no arguments.
+// test0 is the TestFunc of the test name, Jinja2's test_name(value).
 func test0(name string, f func(Value) bool) TestFunc {
+	return testOf(&pyFunc{name: "test_" + name, added: 1}, f)
+}
+
+// testEnv is test0 of a test that Jinja2 passes the environment, test_name(env, value).
+func testEnv(name string, f func(Value) bool) TestFunc {
+	return testOf(&pyFunc{name: "test_" + name, added: 2}, f)
+}
+
+// testOf is the TestFunc of f, a test of the signature sig, which takes no argument.
+func testOf(sig *pyFunc, f func(Value) bool) TestFunc {
 	return func(v Value, args []Value, kwargs []Kwarg) bool {
-		noArgs(name, args, kwargs)
+		if len(args) > 0 || len(kwargs) > 0 {
+			sig.bind(args, kwargs)
+		}
 		return f(v)
 	}
 }
 
-// test1 is the TestFunc of a test that takes one argument.
-func test1(name string, f func(v, other Value) bool) TestFunc {
-	return func(v Value, args []Value, kwargs []Kwarg) bool { return f(v, oneArg(name, args, kwargs)) }
+// test1 is the TestFunc of the test name, Jinja2's test_name(value, param).
+func test1(name, param string, f func(v, other Value) bool) TestFunc {
+	sig := &pyFunc{name: "test_" + name, added: 1, required: 1, params: []string{param}}
+	return func(v Value, args []Value, kwargs []Kwarg) bool { return f(v, sig.bind(args, kwargs)[0]) }
 }
 
-func oneArg(name string, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs(name, args, kwargs, "other")
-	if !given(a[0]) {
-		throw(TypeError, "%s() missing 1 required positional argument", name)
+// testOperator is the TestFunc of a test that is Python's function operator.name(a, b).
+func testOperator(name string, f func(v, other Value) bool) TestFunc {
+	return func(v Value, args []Value, kwargs []Kwarg) bool {
+		if len(kwargs) > 0 {
+			throw(TypeError, "_operator.%s() takes no keyword arguments", name)
+		}
+		expectsArgs(name, 1+len(args), 2, 2)
+		return f(v, args[0])
 	}
-	return a[0]
+}
+
+// testCallable is the TestFunc of callable, Python's builtin callable(obj).
+func testCallable(v Value, args []Value, kwargs []Kwarg) bool {
+	if len(kwargs) > 0 {
+		throw(TypeError, "callable() takes no keyword arguments")
+	}
+	if len(args) > 0 {
+		throw(TypeError, "callable() takes exactly one argument (%d given)", 1+len(args))
+	}
+	return IsCallable(v)
 }
 
 // IsBoolean is value is True or value is False.

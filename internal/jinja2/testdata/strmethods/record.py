@@ -37,13 +37,22 @@ def argsfor(m):
     return []
 methods = "split rsplit strip lstrip rstrip startswith endswith replace find rfind index rindex count upper lower title capitalize swapcase casefold join splitlines partition rpartition removeprefix removesuffix center ljust rjust zfill isdigit isdecimal isnumeric isalpha isalnum isspace isascii islower isupper istitle expandtabs isidentifier isprintable".split()
 cases = []
-for _ in range(4000):
-    m = random.choice(methods); s = random.choice(strs); a = argsfor(m)
+def record(s, m, a):
     pa = [tuple(x) if isinstance(x, list) and m in ("startswith", "endswith") else x for x in a]
     try:
         out = getattr(s, m)(*pa)
         cases.append({"s": s, "m": m, "a": a, "out": repr(out)})
     except Exception as e:
         cases.append({"s": s, "m": m, "a": a, "err": type(e).__name__, "msg": str(e)})
+for _ in range(4000):
+    m = random.choice(methods); s = random.choice(strs)
+    record(s, m, argsfor(m))
+# misuse: arguments of other types and counts, whose errors Python names
+misuse = random.Random(2)
+def wrong():
+    return misuse.choice([1, -3, None, True, [1], ["a"], "ab", "", "x"])
+for _ in range(1500):
+    m = misuse.choice(methods); s = misuse.choice(strs)
+    record(s, m, [wrong() for _ in range(misuse.choice([0, 1, 1, 2, 2, 3, 4]))])
 with open("cases.json", "w", encoding="utf-8") as f:
     f.write("[\n" + ",\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + "\n]\n")

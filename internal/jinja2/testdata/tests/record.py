@@ -61,6 +61,26 @@ for _ in range(1000):
     except Exception as e:
         ranges.append({"a": a, "err": type(e).__name__, "msg": str(e)})
 
+# misuse: tests and methods given other numbers of arguments
+misuse = random.Random(2)
+mtests = list(tests) + ["sameas", "callable", "equalto", "greaterthan"]
+for _ in range(600):
+    name = misuse.choice(mtests); v = misuse.choice(vals)
+    a = [misuse.choice(vals) for _ in range(misuse.choice([0, 1, 2, 3]))]
+    try:
+        out = env.from_string("{{ v is " + name + "(*a) }}").render(v=v, a=a)
+        cases.append({"t": name, "v": enc(v), "a": a, "out": out})
+    except Exception as e:
+        cases.append({"t": name, "v": enc(v), "a": a, "err": type(e).__name__, "msg": str(e)})
+for _ in range(400):
+    v = misuse.choice(mvals); m, n = misuse.choice(methods[type(v)])
+    a = [misuse.choice([1, "a", None]) for _ in range(misuse.choice([0, 1, 2, 3, 4]))]
+    try:
+        out = env.from_string("{{ v." + m + "(*a) }}").render(v=v, a=a)
+        mcases.append({"m": m, "v": enc(v), "a": a, "out": out})
+    except Exception as e:
+        mcases.append({"m": m, "v": enc(v), "a": a, "err": type(e).__name__, "msg": str(e)})
+
 with open("cases.json", "w", encoding="utf-8") as f:
     f.write('{"tests": [\n' + ",\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + '\n],\n')
     f.write('"methods": [\n' + ",\n".join(json.dumps(c, ensure_ascii=False) for c in mcases) + '\n],\n')

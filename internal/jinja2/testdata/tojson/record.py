@@ -35,5 +35,16 @@ for _ in range(2000):
         cases.append({"v": v, "k": kw, "out": out})
     except Exception as e:
         cases.append({"v": v, "k": kw, "err": type(e).__name__, "msg": str(e)})
+# separators that are no pair of strs, which json.dumps fails on where it uses them
+misuse = random.Random(2)
+for _ in range(600):
+    v = rv()
+    kw = {"separators": misuse.choice([[","], [",", ":", ";"], [1, 2], [",", 2], [1, ":"], [None, None], [",", None], 5, "ab", []])}
+    if misuse.random() < 0.5: kw["indent"] = misuse.choice([None, 2])
+    try:
+        out = tojson(v, **kw)
+        cases.append({"v": v, "k": kw, "out": out})
+    except Exception as e:
+        cases.append({"v": v, "k": kw, "err": type(e).__name__, "msg": str(e)})
 with open("cases.json", "w", encoding="utf-8") as f:
     f.write("[\n" + ",\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + "\n]\n")
