@@ -25,67 +25,117 @@ var Filters map[string]FilterFunc
 
 func init() {
 	Filters = map[string]FilterFunc{
-		"abs":            filter0("abs", FilterAbs),
+		"abs":            builtinFilter("abs", FilterAbs),
 		"attr":           FilterAttr,
 		"batch":          FilterBatch,
-		"capitalize":     filter0("capitalize", FilterCapitalize),
+		"capitalize":     filter0("do_capitalize", []string{"s"}, FilterCapitalize),
 		"center":         FilterCenter,
-		"count":          filter0("length", FilterLength),
+		"count":          builtinFilter("len", FilterLength),
 		"d":              FilterDefault,
 		"default":        FilterDefault,
 		"dictsort":       FilterDictsort,
-		"e":              filter0("escape", FilterEscape),
-		"escape":         filter0("escape", FilterEscape),
+		"e":              filter0("escape", []string{"s"}, FilterEscape),
+		"escape":         filter0("escape", []string{"s"}, FilterEscape),
 		"filesizeformat": FilterFilesizeformat,
-		"first":          filter0("first", FilterFirst),
+		"first":          filter0("sync_do_first", []string{"environment", "seq"}, FilterFirst),
 		"float":          FilterFloat,
-		"forceescape":    filter0("forceescape", FilterForceescape),
+		"forceescape":    filter0("do_forceescape", []string{"value"}, FilterForceescape),
 		"format":         FilterFormat,
 		"groupby":        FilterGroupby,
 		"indent":         FilterIndent,
 		"int":            FilterInt,
-		"items":          filter0("items", FilterItems),
+		"items":          filter0("do_items", []string{"value"}, FilterItems),
 		"join":           FilterJoin,
-		"last":           filter0("last", FilterLast),
-		"length":         filter0("length", FilterLength),
-		"list":           filter0("list", FilterList),
-		"lower":          filter0("lower", FilterLower),
+		"last":           filter0("do_last", []string{"environment", "seq"}, FilterLast),
+		"length":         builtinFilter("len", FilterLength),
+		"list":           filter0("sync_do_list", []string{"value"}, FilterList),
+		"lower":          filter0("do_lower", []string{"s"}, FilterLower),
 		"map":            FilterMap,
 		"max":            FilterMax,
 		"min":            FilterMin,
-		"pprint":         filter0("pprint", FilterPprint),
+		"pprint":         filter0("do_pprint", []string{"value"}, FilterPprint),
 		"reject":         FilterReject,
 		"rejectattr":     FilterRejectattr,
 		"replace":        FilterReplace,
-		"random":         filter0("random", FilterRandom),
-		"reverse":        filter0("reverse", FilterReverse),
+		"random":         filter0("do_random", []string{"context", "seq"}, FilterRandom),
+		"reverse":        filter0("do_reverse", []string{"value"}, FilterReverse),
 		"round":          FilterRound,
-		"safe":           filter0("safe", FilterSafe),
+		"safe":           filter0("do_mark_safe", []string{"value"}, FilterSafe),
 		"select":         FilterSelect,
 		"selectattr":     FilterSelectattr,
 		"slice":          FilterSlice,
 		"sort":           FilterSort,
-		"string":         filter0("string", FilterString),
-		"striptags":      filter0("striptags", FilterStriptags),
+		"string":         filter0("soft_str", []string{"s"}, FilterString),
+		"striptags":      filter0("do_striptags", []string{"value"}, FilterStriptags),
 		"sum":            FilterSum,
-		"title":          filter0("title", FilterTitle),
+		"title":          filter0("do_title", []string{"s"}, FilterTitle),
 		"tojson":         FilterTojson,
 		"trim":           FilterTrim,
 		"truncate":       FilterTruncate,
 		"unique":         FilterUnique,
-		"upper":          filter0("upper", FilterUpper),
-		"urlencode":      filter0("urlencode", FilterUrlencode),
+		"upper":          filter0("do_upper", []string{"s"}, FilterUpper),
+		"urlencode":      filter0("do_urlencode", []string{"value"}, FilterUrlencode),
 		"urlize":         FilterUrlize,
-		"wordcount":      filter0("wordcount", FilterWordcount),
+		"wordcount":      filter0("do_wordcount", []string{"s"}, FilterWordcount),
 		"wordwrap":       FilterWordwrap,
 		"xmlattr":        FilterXmlattr,
 	}
 }
 
-// filter0 is the FilterFunc of a filter that takes no arguments.
-func filter0(name string, f func(Value) Value) FilterFunc {
+// The Python functions of Jinja2's filters that take arguments, whose calls bind them
+// (pyFunc.bind): the value and, for some, the environment or context come first.
+var (
+	attrFilter           = &pyFunc{name: "do_attr", added: []string{"environment", "obj"}, required: 1, params: []string{"name"}}
+	batchFilter          = &pyFunc{name: "do_batch", added: []string{"value"}, required: 1, params: []string{"linecount", "fill_with"}}
+	centerFilter         = &pyFunc{name: "do_center", added: []string{"value"}, params: []string{"width"}}
+	defaultFilter        = &pyFunc{name: "do_default", added: []string{"value"}, params: []string{"default_value", "boolean"}}
+	dictsortFilter       = &pyFunc{name: "do_dictsort", added: []string{"value"}, params: []string{"case_sensitive", "by", "reverse"}}
+	filesizeformatFilter = &pyFunc{name: "do_filesizeformat", added: []string{"value"}, params: []string{"binary"}}
+	floatFilter          = &pyFunc{name: "do_float", added: []string{"value"}, params: []string{"default"}}
+	groupbyFilter        = &pyFunc{name: "sync_do_groupby", added: []string{"environment", "value"}, required: 1, params: []string{"attribute", "default", "case_sensitive"}}
+	indentFilter         = &pyFunc{name: "do_indent", added: []string{"s"}, params: []string{"width", "first", "blank"}}
+	intFilter            = &pyFunc{name: "do_int", added: []string{"value"}, params: []string{"default", "base"}}
+	joinFilter           = &pyFunc{name: "sync_do_join", added: []string{"eval_ctx", "value"}, params: []string{"d", "attribute"}}
+	minMaxFilters        = map[string]*pyFunc{
+		"min": {name: "do_min", added: []string{"environment", "value"}, params: []string{"case_sensitive", "attribute"}},
+		"max": {name: "do_max", added: []string{"environment", "value"}, params: []string{"case_sensitive", "attribute"}},
+	}
+	replaceFilter  = &pyFunc{name: "do_replace", added: []string{"eval_ctx", "s"}, required: 2, params: []string{"old", "new", "count"}}
+	roundFilter    = &pyFunc{name: "do_round", added: []string{"value"}, params: []string{"precision", "method"}}
+	sliceFilter    = &pyFunc{name: "sync_do_slice", added: []string{"value"}, required: 1, params: []string{"slices", "fill_with"}}
+	sortFilter     = &pyFunc{name: "do_sort", added: []string{"environment", "value"}, params: []string{"reverse", "case_sensitive", "attribute"}}
+	sumFilter      = &pyFunc{name: "sync_do_sum", added: []string{"environment", "iterable"}, params: []string{"attribute", "start"}}
+	trimFilter     = &pyFunc{name: "do_trim", added: []string{"value"}, params: []string{"chars"}}
+	truncateFilter = &pyFunc{name: "do_truncate", added: []string{"env", "s"}, params: []string{"length", "killwords", "end", "leeway"}}
+	uniqueFilter   = &pyFunc{name: "sync_do_unique", added: []string{"environment", "value"}, params: []string{"case_sensitive", "attribute"}}
+	urlizeFilter   = &pyFunc{name: "do_urlize", added: []string{"eval_ctx", "value"}, params: []string{"trim_url_limit", "nofollow", "target", "rel", "extra_schemes"}}
+	wordwrapFilter = &pyFunc{name: "do_wordwrap", added: []string{"environment", "s"}, params: []string{"width", "break_long_words", "wrapstring", "break_on_hyphens"}}
+	xmlattrFilter  = &pyFunc{name: "do_xmlattr", added: []string{"eval_ctx", "d"}, params: []string{"autospace"}}
+)
+
+// filter0 is the FilterFunc of a filter that takes no arguments: f, the Python
+// function name, to which Jinja2 passes the added arguments (the value, and the
+// environment or context for some).
+func filter0(name string, added []string, f func(Value) Value) FilterFunc {
+	sig := &pyFunc{name: name, added: added}
 	return func(v Value, args []Value, kwargs []Kwarg) Value {
-		noArgs(name, args, kwargs)
+		if len(args) > 0 || len(kwargs) > 0 {
+			sig.bind(args, kwargs)
+		}
+		return f(v)
+	}
+}
+
+// builtinFilter is the FilterFunc of a filter that is Python's builtin function name
+// (abs, len), which takes the value only.
+func builtinFilter(name string, f func(Value) Value) FilterFunc {
+	return func(v Value, args []Value, kwargs []Kwarg) Value {
+		if len(kwargs) > 0 {
+			throw(TypeError, "%s() takes no keyword arguments", name)
+		}
+		if len(args) > 0 {
+			throw(TypeError, "%s() takes exactly one argument (%d given)", name, 1+len(args))
+		}
 		return f(v)
 	}
 }
@@ -130,7 +180,7 @@ func FilterAbs(v Value) Value {
 
 // FilterAttr is attr(obj, name): an attribute only, never an item.
 func FilterAttr(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("attr", args, kwargs, "name")
+	a := attrFilter.bind(args, kwargs)
 	name := a[0].String()
 	switch v.kind() {
 	case KindUndefined:
@@ -153,10 +203,7 @@ func FilterAttr(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterBatch is batch(value, linecount, fill_with=None).
 func FilterBatch(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("batch", args, kwargs, "linecount", "fill_with")
-	if !given(a[0]) {
-		throw(TypeError, "do_batch() missing 1 required positional argument: 'linecount'")
-	}
+	a := batchFilter.bind(args, kwargs)
 	// as in Jinja2, a batch ends when its length equals linecount (in Python's ==): a
 	// size of 0 gives an empty first batch, and a negative size or one that is no number
 	// one batch
@@ -187,14 +234,14 @@ func FilterCapitalize(v Value) Value {
 
 // FilterCenter is value.center(width=80).
 func FilterCenter(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("center", args, kwargs, "width")
+	a := centerFilter.bind(args, kwargs)
 	s := softStr(v)
 	return sameKind(s, pad(s.str(), optInt(a[0], 80), " ", "center"))
 }
 
 // FilterDefault is default(value, default_value=”, boolean=False).
 func FilterDefault(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("default", args, kwargs, "default_value", "boolean")
+	a := defaultFilter.bind(args, kwargs)
 	if v.kind() == KindUndefined || (given(a[1]) && a[1].Truthy() && !v.Truthy()) {
 		if !given(a[0]) {
 			return Str("")
@@ -217,7 +264,7 @@ func FilterDictsort(v Value, args []Value, kwargs []Kwarg) Value {
 // dictsortOrder binds dictsort's arguments and returns the dict and the positions of
 // its entries in sorted order.
 func dictsortOrder(v Value, args []Value, kwargs []Kwarg) (*Dict, []int) {
-	a := bindArgs("dictsort", args, kwargs, "case_sensitive", "by", "reverse")
+	a := dictsortFilter.bind(args, kwargs)
 	if v.kind() != KindDict {
 		noItems(v)
 	}
@@ -333,7 +380,7 @@ func FilterForceescape(v Value) Value {
 
 // FilterFilesizeformat is filesizeformat(value, binary=False).
 func FilterFilesizeformat(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("filesizeformat", args, kwargs, "binary")
+	a := filesizeformatFilter.bind(args, kwargs)
 	binary := given(a[0]) && a[0].Truthy()
 	f := pyFloat(v)
 	base := 1000.0
@@ -385,7 +432,7 @@ func FilterLast(v Value) Value {
 
 // FilterFloat is float(value, default=0.0).
 func FilterFloat(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("float", args, kwargs, "default")
+	a := floatFilter.bind(args, kwargs)
 	def := Float(0)
 	if given(a[0]) {
 		def = a[0]
@@ -480,10 +527,7 @@ func FilterFormat(v Value, args []Value, kwargs []Kwarg) Value {
 // FilterGroupby is groupby(value, attribute, default=None, case_sensitive=False): a list
 // of (grouper, list) tuples sorted by the grouper.
 func FilterGroupby(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("groupby", args, kwargs, "attribute", "default", "case_sensitive")
-	if !given(a[0]) {
-		throw(TypeError, "groupby() missing 1 required positional argument: 'attribute'")
-	}
+	a := groupbyFilter.bind(args, kwargs)
 	caseSensitive := given(a[2]) && a[2].Truthy()
 	def := None()
 	if given(a[1]) {
@@ -572,7 +616,7 @@ func isAllDigits(s string) bool {
 
 // FilterIndent is indent(s, width=4, first=False, blank=False).
 func FilterIndent(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("indent", args, kwargs, "width", "first", "blank")
+	a := indentFilter.bind(args, kwargs)
 	indention := "    "
 	if given(a[0]) {
 		if a[0].kind() == KindString {
@@ -616,7 +660,7 @@ func FilterIndent(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterInt is int(value, default=0, base=10).
 func FilterInt(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("int", args, kwargs, "default", "base")
+	a := intFilter.bind(args, kwargs)
 	def := Int(0)
 	if given(a[0]) {
 		def = a[0]
@@ -745,7 +789,7 @@ func FilterItems(v Value) Value {
 
 // FilterJoin is join(value, d=”, attribute=None): str() of each item joined.
 func FilterJoin(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("join", args, kwargs, "d", "attribute")
+	a := joinFilter.bind(args, kwargs)
 	sep := ""
 	if given(a[0]) {
 		sep = a[0].String()
@@ -864,7 +908,7 @@ func FilterMap(v Value, args []Value, kwargs []Kwarg) Value {
 }
 
 func minMax(name string, v Value, args []Value, kwargs []Kwarg, want int) Value {
-	a := bindArgs(name, args, kwargs, "case_sensitive", "attribute")
+	a := minMaxFilters[name].bind(args, kwargs)
 	items := iterate(v)
 	if len(items) == 0 {
 		return undefinedMessage("No aggregated item, sequence was empty.")
@@ -949,10 +993,7 @@ func FilterRejectattr(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterReplace is replace(s, old, new, count=None).
 func FilterReplace(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("replace", args, kwargs, "old", "new", "count")
-	if !given(a[0]) || !given(a[1]) {
-		throw(TypeError, "do_replace() missing required arguments 'old' and 'new'")
-	}
+	a := replaceFilter.bind(args, kwargs)
 	count := optInt(a[2], -1)
 	// without autoescape (as transformers renders) do_replace works on str(s), so Markup
 	// in gives a plain str out
@@ -995,7 +1036,7 @@ func FilterReverse(v Value) Value {
 
 // FilterRound is round(value, precision=0, method='common').
 func FilterRound(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("round", args, kwargs, "precision", "method")
+	a := roundFilter.bind(args, kwargs)
 	method := "common"
 	if given(a[1]) {
 		method = a[1].String()
@@ -1093,10 +1134,7 @@ func FilterSafe(v Value) Value {
 
 // FilterSlice is slice(value, slices, fill_with=None).
 func FilterSlice(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("slice", args, kwargs, "slices", "fill_with")
-	if !given(a[0]) {
-		throw(TypeError, "sync_do_slice() missing 1 required positional argument: 'slices'")
-	}
+	a := sliceFilter.bind(args, kwargs)
 	seq := iterate(v)
 	slices := intArg(a[0], 0)
 	switch {
@@ -1126,7 +1164,11 @@ func FilterSlice(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterSort is sort(value, reverse=False, case_sensitive=False, attribute=None).
 func FilterSort(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("sort", args, kwargs, "reverse", "case_sensitive", "attribute")
+	a := sortFilter.bind(args, kwargs)
+	if given(a[0]) && !a[0].isIntegral() {
+		// sorted(..., reverse=reverse) takes an int
+		throw(TypeError, "'%s' object cannot be interpreted as an integer", a[0].TypeName())
+	}
 	items := iterate(v)
 	cs := given(a[1]) && a[1].Truthy()
 	// make_multi_attrgetter: the key of an item is the list of its attributes ("a,b"
@@ -1169,7 +1211,7 @@ func FilterStriptags(v Value) Value {
 
 // FilterSum is sum(iterable, attribute=None, start=0).
 func FilterSum(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("sum", args, kwargs, "attribute", "start")
+	a := sumFilter.bind(args, kwargs)
 	total := Int(0)
 	if given(a[1]) {
 		total = a[1]
@@ -1219,24 +1261,31 @@ func FilterTojson(v Value, args []Value, kwargs []Kwarg) Value {
 func FilterTrim(v Value, args []Value, kwargs []Kwarg) Value {
 	chars := Missing()
 	if len(args) > 0 || len(kwargs) > 0 { // the commonest call, bare, binds nothing
-		chars = bindArgs("trim", args, kwargs, "chars")[0]
+		chars = trimFilter.bind(args, kwargs)[0]
 	}
 	return pyStrip(softStr(v), chars, "strip", true, true)
 }
 
 // FilterTruncate is truncate(s, length=255, killwords=False, end='...', leeway=None).
 func FilterTruncate(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("truncate", args, kwargs, "length", "killwords", "end", "leeway")
-	length := optInt(a[0], 255)
+	a := truncateFilter.bind(args, kwargs)
 	end := Str("...")
 	if given(a[2]) {
 		end = a[2]
 	}
-	leeway := optInt(a[3], 5)
 	endLen := Len(end)
-	if length < endLen {
-		throw(AssertionError, "expected length >= %d, got %d", endLen, length)
+	length := 255
+	if given(a[0]) {
+		// assert length >= len(end), f"expected length >= {len(end)}, got {length}"
+		if !a[0].isNumber() {
+			throw(TypeError, "'>=' not supported between instances of '%s' and 'int'", a[0].TypeName())
+		}
+		if toFloat(a[0]) < float64(endLen) {
+			throw(AssertionError, "expected length >= %d, got %s", endLen, a[0].String())
+		}
+		length = intArg(a[0], 255) // an index of a slice
 	}
+	leeway := optInt(a[3], 5)
 	if leeway < 0 {
 		throw(AssertionError, "expected leeway >= 0, got %d", leeway)
 	}
@@ -1263,7 +1312,7 @@ func FilterTruncate(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterUnique is unique(value, case_sensitive=False, attribute=None).
 func FilterUnique(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("unique", args, kwargs, "case_sensitive", "attribute")
+	a := uniqueFilter.bind(args, kwargs)
 	get := func(x Value) Value { return x }
 	if given(a[1]) && a[1].kind() != KindNone {
 		get = attrGetter(a[1], None())
@@ -1347,7 +1396,11 @@ func FilterWordcount(v Value) Value {
 // FilterWordwrap is wordwrap(s, width=79, break_long_words=True, wrapstring=None,
 // break_on_hyphens=True): every line of s wrapped by Python's textwrap.
 func FilterWordwrap(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("wordwrap", args, kwargs, "width", "break_long_words", "wrapstring", "break_on_hyphens")
+	a := wordwrapFilter.bind(args, kwargs)
+	if given(a[0]) && !a[0].isNumber() {
+		// TextWrapper checks width <= 0
+		throw(TypeError, "'<=' not supported between instances of '%s' and 'int'", a[0].TypeName())
+	}
 	switch v.kind() {
 	case KindUndefined:
 		v.undefinedError()
@@ -1383,7 +1436,7 @@ func noItems(v Value) {
 
 // FilterXmlattr is xmlattr(d, autospace=True), a plain str of escaped attributes.
 func FilterXmlattr(v Value, args []Value, kwargs []Kwarg) Value {
-	a := bindArgs("xmlattr", args, kwargs, "autospace")
+	a := xmlattrFilter.bind(args, kwargs)
 	d := v.AsDict()
 	if d == nil {
 		noItems(v)
@@ -1411,23 +1464,8 @@ func FilterXmlattr(v Value, args []Value, kwargs []Kwarg) Value {
 // rel=None, extra_schemes=None): the escaped text with its URLs and email addresses made
 // links, a plain str (transformers does not autoescape).
 func FilterUrlize(v Value, args []Value, kwargs []Kwarg) Value {
-	// extra_schemes, the fifth parameter, is bound here: bindArgs binds at most four
-	extra := Missing()
-	if len(args) == 5 {
-		extra, args = args[4], args[:4]
-	}
-	var rest []Kwarg
-	for _, kw := range kwargs {
-		switch {
-		case kw.Name != "extra_schemes":
-			rest = append(rest, kw)
-		case given(extra):
-			throw(TypeError, "urlize() got multiple values for argument 'extra_schemes'")
-		default:
-			extra = kw.Value
-		}
-	}
-	a := bindArgs("urlize", args, rest, "trim_url_limit", "nofollow", "target", "rel")
+	a := urlizeFilter.bind(args, kwargs)
+	extra := a[4]
 	relParts := map[string]bool{"noopener": true} // the urlize.rel policy
 	if given(a[3]) && a[3].Truthy() {
 		if a[3].kind() != KindString {

@@ -267,11 +267,15 @@ func keySeparatorChunk(v Value, depth int, n *int) bool {
 	return false
 }
 
+// tojsonFunc is the signature of transformers' tojson(x, ensure_ascii=False,
+// indent=None, separators=None, sort_keys=False).
+var tojsonFunc = &pyFunc{name: "tojson", added: []string{"x"}, params: []string{"ensure_ascii", "indent", "separators", "sort_keys"}}
+
 // jsonArgs binds tojson's arguments: ensure_ascii=False, indent=None, separators=None,
 // sort_keys=False, in that order.
 func jsonArgs(args []Value, kwargs []Kwarg) jsonOptions {
 	o := defaultJSON
-	a := bindArgs("tojson", args, kwargs, "ensure_ascii", "indent", "separators", "sort_keys")
+	a := tojsonFunc.bind(args, kwargs)
 	o.ensureASCII = given(a[0]) && a[0].Truthy()
 	if given(a[1]) && a[1].kind() != KindNone {
 		o.pretty = true

@@ -10,13 +10,6 @@ import (
 // keys, a str's characters, nothing for undefined, the rest of an iterator (consuming
 // it). Other values are not iterable: a TypeError.
 func iterate(v Value) []Value {
-	return iterateOr(v, "")
-}
-
-// iterateOr is iterate, whose TypeError for a value that is not iterable says msg
-// instead when it is not "" (str.join's "can only join an iterable"), with the value's
-// type for its %s.
-func iterateOr(v Value, msg string) []Value {
 	switch v.kind() {
 	case KindList, KindTuple:
 		return v.list().items()
@@ -43,14 +36,27 @@ func iterateOr(v Value, msg string) []Value {
 			return p.items()
 		}
 	}
-	if msg != "" {
+	throw(TypeError, "'%s' object is not iterable", v.TypeName())
+	return nil
+}
+
+// iterateOr is iterate, whose TypeError for a value that is not iterable says msg
+// instead (str.join's "can only join an iterable"), with the value's type for its %s.
+func iterateOr(v Value, msg string) []Value {
+	switch v.kind() {
+	case KindList, KindTuple, KindDict, KindString, KindUndefined, KindIterator, KindLoop:
+	case KindObject:
+		if _, ok := v.object().(*pyBytes); ok {
+			break
+		}
+		fallthrough
+	default:
 		if strings.Contains(msg, "%s") {
 			throw(TypeError, msg, v.TypeName())
 		}
 		throw(TypeError, "%s", msg)
 	}
-	throw(TypeError, "'%s' object is not iterable", v.TypeName())
-	return nil
+	return iterate(v)
 }
 
 // Iterate returns the items of v for a for loop, and charges them to the writer's
@@ -152,33 +158,18 @@ func NewRecursiveLoop(w *Writer, v Value, filter func(Value) bool, depth int, re
 }
 
 // call is loop(iterable) in a recursive loop. Its arguments are bound as Python binds
-// those of LoopContext.__call__(self, iterable) (counting self), before it finds that
-// the loop is not recursive.
+// those of LoopContext.__call__ (loopCall) before it finds that the loop is not
+// recursive.
 func (l *Loop) call(args []Value, kwargs []Kwarg) Value {
-	const fn = "LoopContext.__call__"
-	iterable, bound := Value{}, len(args) > 0
-	if bound {
-		iterable = args[0]
-	}
-	for _, kw := range kwargs {
-		switch {
-		case kw.Name != "iterable":
-			throw(TypeError, "%s() got an unexpected keyword argument '%s'", fn, kw.Name)
-		case bound:
-			throw(TypeError, "%s() got multiple values for argument 'iterable'", fn)
-		}
-		iterable, bound = kw.Value, true
-	}
-	switch {
-	case len(args) > 1:
-		throw(TypeError, "%s() takes 2 positional arguments but %d were given", fn, len(args)+1)
-	case !bound:
-		throw(TypeError, "%s() missing 1 required positional argument: 'iterable'", fn)
-	case l.recurse == nil:
+	iterable := loopCall.bind(args, kwargs)[0]
+	if l.recurse == nil {
 		throw(TypeError, "The loop must have the 'recursive' marker to be called recursively.")
 	}
 	return l.w.capture(func() { l.recurse(iterable, l.depth+1) })
 }
+
+// loopCall is the signature of Jinja2's LoopContext.__call__(self, iterable).
+var loopCall = &pyFunc{name: "LoopContext.__call__", added: []string{"self"}, required: 1, params: []string{"iterable"}}
 
 // fetch returns the next item of the source the filter accepts.
 func (l *Loop) fetch() (Value, bool) {

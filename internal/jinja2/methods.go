@@ -364,10 +364,10 @@ func bindArgs(fname string, args []Value, kwargs []Kwarg, params ...string) boun
 
 // boundArgs are the arguments bindArgs binds, one per parameter; an array, so that
 // binding the arguments of a filter or method allocates nothing.
-type boundArgs [4]Value
+type boundArgs [5]Value
 
 // noneGiven is what bindArgs binds when no argument is given.
-var noneGiven = boundArgs{Missing(), Missing(), Missing(), Missing()}
+var noneGiven = boundArgs{Missing(), Missing(), Missing(), Missing(), Missing()}
 
 // given reports whether an argument bound by bindArgs was passed.
 func given(v Value) bool { return !v.IsMissing() }

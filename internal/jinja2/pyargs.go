@@ -1,17 +1,20 @@
 package jinja2
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Python's words for calls of its functions with the wrong arguments: CPython's binding
 // of a Python function's arguments (pyFunc) and the checks of its builtins'.
 
-// pyFunc is the signature of a function written in Python (a Jinja2 test, a function
-// transformers defines), whose arguments CPython binds: its name, its parameters that a
-// call passes (after added, those its caller adds, which CPython counts: the
-// environment, self), of which the first required have no default.
+// pyFunc is the signature of a function written in Python (a Jinja2 test or filter, a
+// function transformers defines), whose arguments CPython binds: its name, the
+// parameters its caller fills (added: the environment, the value, self), which CPython
+// counts, then those a call passes, of which the first required have no default.
 type pyFunc struct {
 	name     string
-	added    int
+	added    []string
 	required int
 	params   []string
 }
@@ -37,6 +40,8 @@ func (f *pyFunc) bind(args []Value, kwargs []Kwarg) boundArgs {
 			i++
 		}
 		switch {
+		case i == len(f.params) && slices.Contains(f.added, kw.Name):
+			throw(TypeError, "%s() got multiple values for argument '%s'", f.name, kw.Name)
 		case i == len(f.params):
 			throw(TypeError, "%s() got an unexpected keyword argument '%s'", f.name, kw.Name)
 		case given(out[i]):
@@ -45,14 +50,15 @@ func (f *pyFunc) bind(args []Value, kwargs []Kwarg) boundArgs {
 		out[i] = kw.Value
 	}
 	if n := len(args); n > len(f.params) {
-		least, most, were := f.added+f.required, f.added+len(f.params), "were"
-		if n+f.added == 1 {
+		added := len(f.added)
+		least, most, were := added+f.required, added+len(f.params), "were"
+		if n+added == 1 {
 			were = "was"
 		}
 		if least == most {
-			throw(TypeError, "%s() takes %d positional %s but %d %s given", f.name, most, arguments(most), n+f.added, were)
+			throw(TypeError, "%s() takes %d positional %s but %d %s given", f.name, most, arguments(most), n+added, were)
 		}
-		throw(TypeError, "%s() takes from %d to %d positional arguments but %d %s given", f.name, least, most, n+f.added, were)
+		throw(TypeError, "%s() takes from %d to %d positional arguments but %d %s given", f.name, least, most, n+added, were)
 	}
 	var missing []string
 	for i, p := range f.params[:f.required] {

@@ -67,12 +67,12 @@ func CallTest(name string, v Value, args []Value, kwargs []Kwarg) bool {
 
 // test0 is the TestFunc of the test name, Jinja2's test_name(value).
 func test0(name string, f func(Value) bool) TestFunc {
-	return testOf(&pyFunc{name: "test_" + name, added: 1}, f)
+	return testOf(&pyFunc{name: "test_" + name, added: []string{"value"}}, f)
 }
 
 // testEnv is test0 of a test that Jinja2 passes the environment, test_name(env, value).
 func testEnv(name string, f func(Value) bool) TestFunc {
-	return testOf(&pyFunc{name: "test_" + name, added: 2}, f)
+	return testOf(&pyFunc{name: "test_" + name, added: []string{"env", "value"}}, f)
 }
 
 // testOf is the TestFunc of f, a test of the signature sig, which takes no argument.
@@ -87,7 +87,7 @@ func testOf(sig *pyFunc, f func(Value) bool) TestFunc {
 
 // test1 is the TestFunc of the test name, Jinja2's test_name(value, param).
 func test1(name, param string, f func(v, other Value) bool) TestFunc {
-	sig := &pyFunc{name: "test_" + name, added: 1, required: 1, params: []string{param}}
+	sig := &pyFunc{name: "test_" + name, added: []string{"value"}, required: 1, params: []string{param}}
 	return func(v Value, args []Value, kwargs []Kwarg) bool { return f(v, sig.bind(args, kwargs)[0]) }
 }
 

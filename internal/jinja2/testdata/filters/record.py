@@ -63,15 +63,16 @@ gens = {
  "default": lambda: (R(None, "", 0, "x", []), R([], ["dflt"], ["dflt", R(True, False)]), {}),
 }
 cases = []
-for _ in range(3000):
-    name = random.choice(list(gens))
-    v, a, k = gens[name]()
+def record(name, v, a, k, tail):
     try:
-        tail = " | list" if name in ("batch", "slice", "unique", "reverse") else ""
         out = env.from_string("{{ v | " + name + "(*a, **k)" + tail + " }}").render(v=v, a=a, k=k)
         cases.append({"f": name, "v": v, "a": a, "k": k, "out": out})
     except Exception as e:
         cases.append({"f": name, "v": v, "a": a, "k": k, "err": type(e).__name__, "msg": str(e)})
+for _ in range(3000):
+    name = random.choice(list(gens))
+    v, a, k = gens[name]()
+    record(name, v, a, k, " | list" if name in ("batch", "slice", "unique", "reverse") else "")
 # the filters chat templates apply to lists of messages (their own random sequence)
 rnd = random.Random(2)
 messages = [{"role": "system", "content": "s"}, {"role": "user", "content": "u1"},
@@ -104,12 +105,15 @@ for _ in range(1500):
             k["case_sensitive"] = rnd.choice([True, False])
     elif name in ("sum", "min", "max", "unique", "join") and rnd.random() < 0.6:
         k = {"attribute": rnd.choice(attrs)}
-    tail = " | list" if name in ("map", "select", "reject", "selectattr", "rejectattr", "unique") else ""
-    try:
-        out = env.from_string("{{ v | " + name + "(*a, **k)" + tail + " }}").render(v=v, a=a, k=k)
-        cases.append({"f": name, "v": v, "a": a, "k": k, "out": out})
-    except Exception as e:
-        cases.append({"f": name, "v": v, "a": a, "k": k, "err": type(e).__name__, "msg": str(e)})
+    record(name, v, a, k, " | list" if name in ("map", "select", "reject", "selectattr", "rejectattr", "unique") else "")
+# misuse: the filters given other numbers of arguments, or keyword arguments they lack
+misuse = random.Random(3)
+for _ in range(800):
+    name = misuse.choice([n for n in gens if n != "format"] + ["attr", "groupby", "items", "count", "e", "d"])
+    v = gens[name]()[0] if name in gens else misuse.choice([[1, 2], "abc", {"a": 1}])
+    a = [misuse.choice([1, "x", None, True]) for _ in range(misuse.choice([0, 1, 2, 3, 5, 7]))]
+    k = misuse.choice([{}, {}, {"zz": 1}, {"value": 1}, {"attribute": "a"}, {"width": 2}])
+    record(name, v, a, k, " | list" if name in ("batch", "slice", "unique", "reverse") else "")
 
 with open("cases.json", "w", encoding="utf-8") as f:
     f.write("[\n" + ",\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + "\n]\n")
