@@ -135,10 +135,10 @@ func (t *tagScan) scan() string {
 			}
 			t.close()
 		case c == '[' || c == '{':
-			// a subscript is no list, but llama.cpp reads a number there as its parser
-			// reads it in a list: parse_expression, then the closing bracket
-			subscript := t.afterValue() || t.prev == '\'' || t.prev == '"' // x[...], 'abc'[...]
-			t.open = append(t.open, bracket{c, c == '[' && !subscript})
+			// a subscript is no list, but llama.cpp's parser reads expressions up to its
+			// closing bracket as it reads a list's (parse_member_expression_arguments:
+			// x[1e5] is x[1], e5 read and dropped)
+			t.open = append(t.open, bracket{c, c == '['})
 		case c == ']' || c == '}':
 			t.close()
 		case c == ',' && !t.statement && len(t.open) == 0:
@@ -189,7 +189,7 @@ func (t *tagScan) close() {
 }
 
 // afterValue reports whether the code before t.j ends with a name other than a keyword,
-// a ) or a ]: a ( there opens a call's arguments, a [ a subscript.
+// a ) or a ]: a ( there opens a call's arguments.
 func (t *tagScan) afterValue() bool {
 	return isNameByte(t.prev) && t.prevWord != "" && !keywords[t.prevWord] || t.prev == ')' || t.prev == ']'
 }
@@ -232,7 +232,9 @@ func (t *tagScan) number(end string) {
 		for name < len(src) && isNameByte(src[name]) {
 			name++
 		}
-		t.fail("parser: Parser Error: Expected " + end + " (Got " + src[k:name] + ")")
+		if msg := t.nameAfterNumber(end, src[k:name], name); msg != "" {
+			t.fail("parser: Parser Error: " + msg)
+		}
 	}
 	if !fraction {
 		digits := src[t.j:k]
@@ -245,6 +247,53 @@ func (t *tagScan) number(end string) {
 	}
 	t.prev, t.prevWord = src[k-1], ""
 	t.j = k
+}
+
+// nameAfterNumber returns the error of llama.cpp's parser where the name word, which
+// ends at the byte next, follows a number: its lexer reads them as two tokens, and the
+// innermost bracket (or the tag) expects another after the number. A dict's key is
+// followed by its colon; after a value, the name is read as the next key, followed by
+// the token at next, which is fine when it is the colon. "" when there is no error.
+func (t *tagScan) nameAfterNumber(end, word string, next int) string {
+	got := word
+	if n := len(t.open); n > 0 {
+		switch t.open[n-1].c {
+		case '(':
+			end = ")"
+		case '{':
+			end = ":"
+			if t.prev == ':' {
+				got = nextToken(t.src[next:])
+				if got == ":" {
+					return ""
+				}
+			}
+		}
+	}
+	return "Expected " + end + " (Got " + got + ")"
+}
+
+// nextToken returns the text of llama.cpp's token at the start of s, after spaces: a
+// name, the contents of a string, else its first byte.
+func nextToken(s string) string {
+	s = strings.TrimLeft(s, " \t\r\n")
+	switch {
+	case s == "":
+		return ""
+	case isNameByte(s[0]):
+		k := 0
+		for k < len(s) && isNameByte(s[k]) {
+			k++
+		}
+		return s[:k]
+	case s[0] == '\'' || s[0] == '"':
+		if k := strings.IndexByte(s[1:], s[0]); k >= 0 {
+			return s[1 : 1+k]
+		}
+	case strings.HasPrefix(s, "}}") || strings.HasPrefix(s, "%}"):
+		return s[:2]
+	}
+	return s[:1]
 }
 
 // bareTestArgument returns the start of the argument of a test written without

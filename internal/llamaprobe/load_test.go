@@ -21,6 +21,14 @@ func TestLlamaLoadError(t *testing.T) {
 		{`{{ 0x10 }}`, "parser: Parser Error: Expected }} (Got x10)"},
 		{`{{ 1_000 }}`, "parser: Parser Error: Expected }} (Got _000)"},
 		{`{% set x = 2.5e-7 %}`, "parser: Parser Error: Expected %} (Got e)"},
+		// the name after a number where a bracket expects its end, or a dict its colon
+		{`{{ (1e300) }}`, "parser: Parser Error: Expected ) (Got e300)"},
+		{`{% set x = (1e5) %}`, "parser: Parser Error: Expected ) (Got e5)"},
+		{`{{ {1e5: 2} }}`, "parser: Parser Error: Expected : (Got e5)"},
+		{`{{ {'a': 1e5} }}`, "parser: Parser Error: Expected : (Got })"},
+		{`{{ {'a': 1e5, 'b': 2} }}`, "parser: Parser Error: Expected : (Got ,)"},
+		{`{{ {'a': (1e5)} }}`, "parser: Parser Error: Expected ) (Got e5)"},
+		{`{{ x[1e5] }}`, ""},
 		// a tuple's trailing comma, not a call's
 		{`{{ (1,) }}`, "Unexpected token: ) of type 7"},
 		{`{{ (1, 2 ,) }}`, "Unexpected token: ) of type 7"},

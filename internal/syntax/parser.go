@@ -89,9 +89,9 @@ type parser struct {
 	depth    int
 	calls    int // the call blocks being parsed
 	// llama reads what llama.cpp's parser reads where Jinja2's refuses it (ParseLlama):
-	// list items, dict pairs and call arguments without commas, parameters without
-	// defaults after defaulted ones; llamaDiffers records a tree that differs from
-	// Jinja2's (x.0)
+	// list items, dict pairs, call arguments and subscripts without commas, parameters
+	// without defaults after defaulted ones; llamaDiffers records a tree that differs
+	// from Jinja2's (x.0)
 	llama, llamaDiffers bool
 }
 
@@ -965,6 +965,11 @@ func (p *parser) parseSubscript(x Expr) Expr {
 		}
 		p.failAt(a.pos, "expected name or number")
 	}
+	if p.llama {
+		if sub, ok := p.parseLlamaSubscript(); ok {
+			return &Getitem{At{t.pos}, x, sub}
+		}
+	}
 	var args []Expr
 	for !p.cur().isOp("]") {
 		if len(args) > 0 {
@@ -977,6 +982,41 @@ func (p *parser) parseSubscript(x Expr) Expr {
 		return &Getitem{At{t.pos}, x, args[0]}
 	}
 	return &Getitem{At{t.pos}, x, &Tuple{At{t.pos}, args}}
+}
+
+// parseLlamaSubscript reads the inside of a subscript and its closing bracket as
+// llama.cpp's parser does (parse_member_expression_arguments): expressions up to the
+// bracket, without commas, a colon after one or in its place making the subscript a
+// slice of the first three; the others are read and dropped. It reads nothing and
+// returns false for an empty subscript.
+func (p *parser) parseLlamaSubscript() (Expr, bool) {
+	if p.cur().isOp("]") {
+		return nil, false
+	}
+	pos := p.cur().pos
+	var parts []Expr
+	slice, adjacent, afterExpr := false, false, false
+	for !p.cur().isOp("]") {
+		if p.cur().isOp(":") {
+			p.next()
+			parts, slice, afterExpr = append(parts, nil), true, false
+			continue
+		}
+		adjacent = adjacent || afterExpr // two expressions without a colon, which Jinja2 refuses
+		parts, afterExpr = append(parts, p.parseExpression(true)), true
+		if p.cur().isOp(":") {
+			p.next()
+			slice, afterExpr = true, false
+		}
+	}
+	p.expectOp("]")
+	if !slice {
+		p.llamaDiffers = p.llamaDiffers || len(parts) > 1
+		return parts[0], true
+	}
+	p.llamaDiffers = p.llamaDiffers || adjacent || len(parts) > 3
+	parts = append(parts, nil, nil, nil)
+	return &Slice{At{pos}, parts[0], parts[1], parts[2]}, true
 }
 
 func (p *parser) parseSubscribed() Expr {
