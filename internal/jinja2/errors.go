@@ -132,6 +132,10 @@ func objectTypeRepr(s string) string {
 		return "jinja2.runtime.LoopContext object"
 	case "Macro":
 		return "jinja2.runtime.Macro object"
+	case "TemplateReference":
+		return "jinja2.runtime.TemplateReference object"
+	case "Cycler", "Joiner":
+		return "jinja2.utils." + s + " object"
 	}
 	return s + " object"
 }
