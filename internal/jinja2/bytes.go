@@ -1,6 +1,7 @@
 package jinja2
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -92,7 +93,7 @@ func strEncode(r Value, args []Value, kwargs []Kwarg) Value {
 	}
 	var b strings.Builder
 	pos := 0
-	for _, c := range s {
+	for i, c := range s {
 		switch {
 		case c <= limit:
 			b.WriteByte(byte(c))
@@ -100,12 +101,36 @@ func strEncode(r Value, args []Value, kwargs []Kwarg) Value {
 		case errs == "replace":
 			b.WriteByte('?')
 		default:
-			throw(UnicodeEncode, "'%s' codec can't encode character %s in position %d: ordinal not in range(%d)",
-				map[string]string{"ascii": "ascii", "latin-1": "latin-1"}[codec], Str(string(c)).Repr(), pos, limit+1)
+			encodeError(codec, s[i:], pos, limit)
 		}
 		pos++
 	}
 	return bytesValue(b.String())
+}
+
+// encodeError raises Python's UnicodeEncodeError for the character at position pos,
+// the first of rest, beyond limit: the error covers the run of such characters it starts,
+// naming a lone one by its escape.
+func encodeError(codec, rest string, pos int, limit rune) {
+	n := 0
+	for _, c := range rest {
+		if c <= limit {
+			break
+		}
+		n++
+	}
+	if n > 1 {
+		throw(UnicodeEncode, "'%s' codec can't encode characters in position %d-%d: ordinal not in range(%d)", codec, pos, pos+n-1, limit+1)
+	}
+	c, _ := utf8.DecodeRuneInString(rest)
+	escape := fmt.Sprintf(`\U%08x`, c)
+	switch {
+	case c < 0x100:
+		escape = fmt.Sprintf(`\x%02x`, c)
+	case c < 0x10000:
+		escape = fmt.Sprintf(`\u%04x`, c)
+	}
+	throw(UnicodeEncode, "'%s' codec can't encode character '%s' in position %d: ordinal not in range(%d)", codec, escape, pos, limit+1)
 }
 
 // decodeBytes returns b decoded from codec ("utf-8", "ascii" or "latin-1") with the

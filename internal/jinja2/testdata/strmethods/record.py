@@ -1,4 +1,5 @@
-"""Writes cases.json: Python's answers for str methods called with random arguments.
+"""Writes cases.json: Python's answers for str methods called with random arguments, and
+for encode.
 
 Each case is {"s": the str, "m": the method, "a": its arguments (a list among them is a
 tuple for startswith and endswith, a list for join), "out": repr of the result} or, when
@@ -54,5 +55,10 @@ def wrong():
 for _ in range(1500):
     m = misuse.choice(methods); s = misuse.choice(strs)
     record(s, m, [wrong() for _ in range(misuse.choice([0, 1, 1, 2, 2, 3, 4]))])
+# encode, whose errors name the characters it cannot encode
+for s in strs:
+    for codec in ("ascii", "latin-1", "utf-8"):
+        for errors in ("strict", "ignore", "replace"):
+            record(s, "encode", [codec, errors])
 with open("cases.json", "w", encoding="utf-8") as f:
     f.write("[\n" + ",\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + "\n]\n")
