@@ -229,11 +229,19 @@ func CallMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []ji
 	b, ok := lookupBuiltin(recv, name)
 	if !ok {
 		if o := object(recv); o != nil {
-			if fn, ok := o.GetStr(name); ok && fn.Kind() == jinja2.KindCallable {
-				return jinja2.Call(fn, ownArgs, ownKwargs)
+			if fn, ok := o.GetStr(name); ok {
+				if fn.Kind() == jinja2.KindCallable {
+					return jinja2.Call(fn, ownArgs, ownKwargs)
+				}
+				jinja2.Throw(EngineError, "Callee is not a function: got %s", llamaTypeName(fn))
 			}
 		}
-		jinja2.Throw(EngineError, "Callee is not a function: got Undefined (hint: '%s')", name)
+		// member_expression: what a member of an undefined value is undefined as
+		hint := name
+		if recv.Kind() == jinja2.KindUndefined {
+			hint = "object_property"
+		}
+		jinja2.Throw(EngineError, "Callee is not a function: got Undefined (hint: '%s')", hint)
 	}
 	return builtin(b, name, name, recv, ownArgs, ownKwargs, true)
 }

@@ -135,3 +135,37 @@ func TestDictListsOneAllocation(t *testing.T) {
 		}
 	}
 }
+
+// TestCalleeNotAFunction checks the errors of calling a method a value lacks, in the
+// words llama_chat_driver (b10587) recorded for {{ nope.get('a') }}, {{ d.zz() }} with d
+// {'zz': 3} and {'zz': 'x'}, and {{ (1).zz() }}: a member of an undefined value is
+// undefined as 'object_property', a dict's item of that name is called.
+func TestCalleeNotAFunction(t *testing.T) {
+	dict := func(v jinja2.Value) jinja2.Value {
+		d := jinja2.NewDict(1)
+		d.SetStr("zz", v)
+		return jinja2.DictValue(d)
+	}
+	for _, tt := range []struct {
+		recv       jinja2.Value
+		name, want string
+	}{
+		{jinja2.Undefined("nope"), "get", "Callee is not a function: got Undefined (hint: 'object_property')"},
+		{dict(jinja2.Int(3)), "zz", "Callee is not a function: got Integer"},
+		{dict(jinja2.Str("x")), "zz", "Callee is not a function: got String"},
+		{jinja2.Int(1), "zz", "Callee is not a function: got Undefined (hint: 'zz')"},
+	} {
+		err := func() (err *jinja2.Error) {
+			defer func() {
+				if p := recover(); p != nil {
+					err, _ = p.(*jinja2.Error)
+				}
+			}()
+			CallMethod(tt.recv, tt.name, []jinja2.Value{jinja2.Str("a")}, nil)
+			return nil
+		}()
+		if err == nil || err.Msg != tt.want {
+			t.Errorf("%s.%s('a'): %v, want %s", tt.recv.Repr(), tt.name, err, tt.want)
+		}
+	}
+}
