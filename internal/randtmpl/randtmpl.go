@@ -262,7 +262,11 @@ func (g *gen) macroCall() {
 	if m.params == 2 && g.chance(2) {
 		args = append(args, g.strExpr())
 	}
-	if g.chance(3) {
+	if g.llama && g.chance(6) {
+		// llama.cpp's KwArg: default's keyword argument given as its default, which a
+		// call reads as a keyword argument (here b's)
+		args = []string{g.value() + "|default(" + g.pick("b", "boolean", "a") + "=" + g.strExpr() + ")"}
+	} else if g.chance(3) {
 		// keyword arguments, which Jinja2 and llama.cpp bind differently
 		switch g.r.IntN(4) {
 		case 0:
@@ -301,6 +305,11 @@ func (g *gen) value() string {
 		opts = append(opts, "(m0.role if m0 is defined else 'u0')", "(x1 if x1 is defined else 'u1')", "(ns2.v if ns2 is defined else 'u2')")
 	}
 	opts = append(opts, "messages|length", "messages[0].role", "messages[-1].content", "bos_token", "enable_thinking", "x0", "tools|length")
+	if g.llama {
+		// a subscript of several expressions, of which llama.cpp's parser keeps the first
+		// (or a slice's first three)
+		opts = append(opts, "messages[-1 0].content", "(messages|map(attribute='role')|list)[1 5:]|join")
+	}
 	if g.ns {
 		opts = append(opts, "ns.count", "ns.last", "ns.found")
 	}
