@@ -546,7 +546,7 @@ func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.
 	// and upper)
 	llamaArg := func(want jinja2.Kind, x jinja2.Value) {
 		if x.Kind() != want {
-			jinja2.Throw(EngineError, "Function 'test_is_%s' expected value of type %s, got %s", name, want.TypeName(), llamaTypeName(x))
+			expectedType("", want, llamaGot(x)) // a test's function has no name
 		}
 	}
 	switch name {
@@ -606,9 +606,9 @@ func llamaAffix(id string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.
 	case n < 2:
 		jinja2.Throw(EngineError, "Function '%s' expected between 2 and 999 arguments, got %d", id, n)
 	case len(args) == 0:
-		jinja2.Throw(EngineError, "Function '%s' expected value of type String, got KwArg", id)
+		expectedType(id, jinja2.KindString, "KwArg")
 	case args[0].Kind() != jinja2.KindString:
-		jinja2.Throw(EngineError, "Function '%s' expected value of type String, got %s", id, llamaTypeName(args[0]))
+		expectedType(id, jinja2.KindString, llamaGot(args[0]))
 	}
 	if id == "startswith" {
 		return jinja2.Bool(strings.HasPrefix(v.Text(), args[0].Text()))

@@ -417,6 +417,26 @@ func llamaUndefinedType(v jinja2.Value) string {
 	return "Undefined (hint: '" + hint + "')"
 }
 
+// expectedType raises llama.cpp's error for the function fn (func_args::ensure_val)
+// given a value of the type got where it takes a str or int (kind): its message names
+// that by the C++ type's typeid, as GCC mangles it.
+func expectedType(fn string, kind jinja2.Kind, got string) {
+	typ := "value_int_t"
+	if kind == jinja2.KindString {
+		typ = "value_string_t"
+	}
+	jinja2.Throw(EngineError, "Function '%s' expected value of type St10shared_ptrIN5jinja%d%sEE, got %s", fn, len(typ), typ, got)
+}
+
+// llamaGot is the type of v as llama.cpp's errors name it: an undefined value with the
+// hint of its name (llamaUndefinedType).
+func llamaGot(v jinja2.Value) string {
+	if v.Kind() == jinja2.KindUndefined {
+		return llamaUndefinedType(v)
+	}
+	return llamaTypeName(v)
+}
+
 // nullOperand raises llama.cpp's error for a binary operator with an undefined or none
 // operand it does not take.
 func nullOperand(op string, a, b jinja2.Value) {
@@ -972,7 +992,7 @@ func Range(w *jinja2.Writer, args ...jinja2.Value) jinja2.Value {
 		jinja2.Throw(EngineError, "Function 'range' expected between 1 and 3 arguments, got %d", len(args))
 	}
 	if args[0].Kind() != jinja2.KindInt {
-		jinja2.Throw(EngineError, "Function 'range' expected value of type Integer, got %s", llamaTypeName(args[0]))
+		expectedType("range", jinja2.KindInt, llamaGot(args[0]))
 	}
 	start, stop, step := int64(0), asInt(args[0]), int64(1)
 	if len(args) >= 2 {
@@ -1013,9 +1033,9 @@ func StrftimeNow(w *jinja2.Writer, args []jinja2.Value, kwargs []jinja2.Kwarg) j
 	case argCount(args, kwargs) == 0:
 		jinja2.Throw(EngineError, "Function 'strftime_now' expected at least 1 arguments, got 0")
 	case len(args) == 0:
-		jinja2.Throw(EngineError, "Function 'strftime_now' expected value of type String, got KwArg")
+		expectedType("strftime_now", jinja2.KindString, "KwArg")
 	case args[0].Kind() != jinja2.KindString:
-		jinja2.Throw(EngineError, "Function 'strftime_now' expected value of type String, got %s", llamaTypeName(args[0]))
+		expectedType("strftime_now", jinja2.KindString, llamaGot(args[0]))
 	}
 	s := pystr.GlibcStrftime(w.Clock(), args[0].Text())
 	if s == "" || len(s) >= 100 {

@@ -155,17 +155,53 @@ func TestCalleeNotAFunction(t *testing.T) {
 		{dict(jinja2.Str("x")), "zz", "Callee is not a function: got String"},
 		{jinja2.Int(1), "zz", "Callee is not a function: got Undefined (hint: 'zz')"},
 	} {
-		err := func() (err *jinja2.Error) {
-			defer func() {
-				if p := recover(); p != nil {
-					err, _ = p.(*jinja2.Error)
-				}
-			}()
-			CallMethod(tt.recv, tt.name, []jinja2.Value{jinja2.Str("a")}, nil)
-			return nil
-		}()
+		err := raised(func() { CallMethod(tt.recv, tt.name, []jinja2.Value{jinja2.Str("a")}, nil) })
 		if err == nil || err.Msg != tt.want {
 			t.Errorf("%s.%s('a'): %v, want %s", tt.recv.Repr(), tt.name, err, tt.want)
 		}
 	}
+}
+
+// TestExpectedType checks the errors of builtins given a value of another type than the
+// str or int they take, in the words llama_chat_driver (b10587) recorded for the
+// template in each case: the C++ type's mangled name, a test's function without a name.
+func TestExpectedType(t *testing.T) {
+	list := jinja2.NewList(jinja2.Int(1), jinja2.Int(2))
+	for _, tt := range []struct {
+		template string
+		call     func()
+		want     string
+	}{
+		{"{{ 'a' is odd }}", func() { CallTest("odd", jinja2.Str("a"), nil, nil) },
+			"Function '' expected value of type St10shared_ptrIN5jinja11value_int_tEE, got String"},
+		{"{{ 1 is lower }}", func() { CallTest("lower", jinja2.Int(1), nil, nil) },
+			"Function '' expected value of type St10shared_ptrIN5jinja14value_string_tEE, got Integer"},
+		{"{{ [1] is test }}", func() { CallTest("test", jinja2.NewList(jinja2.Int(1)), nil, nil) },
+			"Function '' expected value of type St10shared_ptrIN5jinja14value_string_tEE, got Array"},
+		{"{{ nope is odd }}", func() { CallTest("odd", jinja2.Undefined("nope"), nil, nil) },
+			"Function '' expected value of type St10shared_ptrIN5jinja11value_int_tEE, got Undefined (hint: 'nope')"},
+		{"{{ 4 is divisibleby('x') }}", func() { CallTest("divisibleby", jinja2.Int(4), []jinja2.Value{jinja2.Str("x")}, nil) },
+			"Function '' expected value of type St10shared_ptrIN5jinja11value_int_tEE, got String"},
+		{"{{ 'ab'.startswith(1) }}", func() { CallMethod(jinja2.Str("ab"), "startswith", []jinja2.Value{jinja2.Int(1)}, nil) },
+			"Function 'startswith' expected value of type St10shared_ptrIN5jinja14value_string_tEE, got Integer"},
+		{"{{ 'ab'.endswith(nope) }}", func() { CallMethod(jinja2.Str("ab"), "endswith", []jinja2.Value{jinja2.Undefined("nope")}, nil) },
+			"Function 'endswith' expected value of type St10shared_ptrIN5jinja14value_string_tEE, got Undefined (hint: 'nope')"},
+		{"{{ [1,2]|slice('a') }}", func() { CallFilter("slice", list, []jinja2.Value{jinja2.Str("a")}, nil) },
+			"Function 'slice' expected value of type St10shared_ptrIN5jinja11value_int_tEE, got String"},
+	} {
+		if err := raised(tt.call); err == nil || err.Msg != tt.want {
+			t.Errorf("%s: %v, want %s", tt.template, err, tt.want)
+		}
+	}
+}
+
+// raised returns the *jinja2.Error f panics with, nil when it returns.
+func raised(f func()) (err *jinja2.Error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err, _ = p.(*jinja2.Error)
+		}
+	}()
+	f()
+	return nil
 }

@@ -115,7 +115,7 @@ func llamaSliceBounds(n, from, to, by int64) (int64, int64) {
 func llamaSliceInt(v jinja2.Value) int64 {
 	n, ok := v.AsInt()
 	if v.Kind() != jinja2.KindInt || !ok {
-		jinja2.Throw(EngineError, "Function 'slice' expected value of type Integer, got %s", llamaTypeName(v))
+		expectedType("slice", jinja2.KindInt, llamaGot(v))
 	}
 	return n
 }
@@ -142,9 +142,9 @@ func llamaSliceBuiltin(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwar
 	case len(args) == 0 || args[0].Kind() != jinja2.KindInt:
 		got := "KwArg"
 		if len(args) > 0 {
-			got = llamaTypeName(args[0])
+			got = llamaGot(args[0])
 		}
-		jinja2.Throw(EngineError, "Function 'slice' expected value of type Integer, got %s", got)
+		expectedType("slice", jinja2.KindInt, got)
 	case n < 4:
 		jinja2.Throw(EngineError, "Undefined is not an int value")
 	case len(args) < 3:
