@@ -420,9 +420,10 @@ func IsUndefined(v jinja2.Value) bool { return impl.IsUndefined(v) }
 func IsUpper(v jinja2.Value) bool { return impl.IsUpper(v) }
 
 // Item is jinja2.Item as llama.cpp's subscript (member_expression) takes it: an
-// undefined key or value gives undefined, a key that is a list or dict is refused, a
-// list or str takes an int (a str by bytes) or the name of a builtin, a dict any key,
-// and a value of another type only the name of a builtin.
+// undefined key gives undefined, a key that is not hashable (llamaHashable) is refused,
+// then an undefined value gives undefined, a list or str takes an int (a str by bytes)
+// or the name of a builtin, a dict any immutable key (objectKey), and a value of another
+// type only the name of a builtin.
 func Item(v, key jinja2.Value) jinja2.Value { return impl.Item(v, key) }
 
 // ItemAttr is jinja2.ItemAttr with llama.cpp's members (member).
@@ -443,7 +444,8 @@ func ItemStr(v jinja2.Value, key string) jinja2.Value { return impl.ItemStr(v, k
 func ItemStrKey(v jinja2.Value, k jinja2.Key) jinja2.Value { return impl.ItemStrKey(v, k) }
 
 // Iterable is what a for loop iterates, as llama.cpp's for loop takes it: v itself,
-// unless it is a str, which llama.cpp cannot iterate over.
+// when it is an array or an object (or undefined, no items); a str or any other value
+// is an error.
 func Iterable(v jinja2.Value) jinja2.Value { return impl.Iterable(v) }
 
 // Iterate is jinja2.Iterate as llama.cpp's for loop takes what it iterates (Iterable).
@@ -618,6 +620,9 @@ func Truthy(v jinja2.Value) bool { return impl.Truthy(v) }
 // Unpack is jinja2.Unpack as llama.cpp assigns a value to several names: the value must
 // be a list or tuple of as many items (a str or a dict is no array to it).
 func Unpack(v jinja2.Value, n int) []jinja2.Value { return impl.Unpack(v, n) }
+
+// UnpackSet is Unpack in a set statement, whose errors say so ("in set").
+func UnpackSet(v jinja2.Value, n int) []jinja2.Value { return impl.UnpackSet(v, n) }
 
 // Write writes v as llama.cpp's output writes the value of {{ v }}: a str, a number
 // or a bool in its string form, the items of a list or tuple, nothing for other values.

@@ -656,6 +656,15 @@ func (g *gen) assign(t ir.Target, x ir.Expr) []jen.Code {
 	return g.store(t, g.value(x))
 }
 
+// llamaTargetType is the type of llama.cpp's statement for an assignment target that is
+// no name, which its errors give.
+func llamaTargetType(t ir.Target) string {
+	if _, tuple := t.(*ir.TupleTarget); tuple {
+		return "TupleLiteral"
+	}
+	return "MemberExpression"
+}
+
 // store assigns v to a target whose variables are already declared.
 func (g *gen) store(t ir.Target, v jen.Code) []jen.Code {
 	return g.storeWith(t, v, "=")
@@ -686,12 +695,17 @@ func (g *gen) storeWith(t ir.Target, v jen.Code, op string) []jen.Code {
 		return []jen.Code{g.op("SetAttr").Call(g.load(t.NS), jen.Lit(t.Attr), v)}
 	case *ir.TupleTarget:
 		vals := g.allocLocal("vals", "")
-		code := []jen.Code{jen.Id(vals).Op(":=").Add(g.op("Unpack")).Call(v, jen.Lit(len(t.Items)))}
+		// a set statement's (op "="), or a for loop's (":=")
+		unpack, nonName := g.op("Unpack"), "Cannot unpack non-identifier type: "
+		if g.llama && op == "=" {
+			unpack, nonName = llama("UnpackSet"), "Cannot unpack to non-identifier in set: "
+		}
+		code := []jen.Code{jen.Id(vals).Op(":=").Add(unpack).Call(v, jen.Lit(len(t.Items)))}
 		failed := false
 		for i, it := range t.Items {
 			if _, name := it.(*ir.VarTarget); !name && g.llama && !failed {
 				code = append(code, jen.Comment("llama.cpp unpacks into names only"),
-					rt("Fail").Call(llama("EngineError"), jen.Lit("Cannot unpack to non-identifier")))
+					rt("Fail").Call(llama("EngineError"), jen.Lit(nonName+llamaTargetType(it))))
 				failed = true
 			}
 			code = append(code, g.storeWith(it, jen.Id(vals).Index(jen.Lit(i)), op)...)

@@ -273,18 +273,18 @@ var StackFilters = map[string]bool{"default": true, "tojson": true}
 // for one v's type does not implement, and for tojson's sort_keys.
 func builtinArgs(b builtinName, id string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) ([]jinja2.Value, []jinja2.Kwarg) {
 	if bit := kindBit(v); b.notImplemented&bit != 0 {
-		jinja2.Throw(EngineError, "%s", llamaNotImplemented[Kind(v)][id])
+		notImplemented("%s", llamaNotImplemented[Kind(v)][id])
 	} else if b.valueOnly&bit != 0 {
 		args, kwargs = nil, nil
 	}
 	if id == "tojson" {
 		for _, kw := range kwargs {
 			if kw.Name == "sort_keys" && kw.Value.Truthy() {
-				jinja2.Throw(EngineError, "tojson sort_keys=true not implemented")
+				notImplemented("tojson sort_keys=true not implemented")
 			}
 		}
 		if len(args) >= 4 && args[3].Truthy() {
-			jinja2.Throw(EngineError, "tojson sort_keys=true not implemented")
+			notImplemented("tojson sort_keys=true not implemented")
 		}
 	}
 	return args, kwargs
@@ -518,8 +518,8 @@ func llamaList(v jinja2.Value) jinja2.Value {
 // lacks, and anything in an undefined value is false.
 func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) bool {
 	switch {
-	case name == "sameas" || name == "escaped" || name == "filter":
-		jinja2.Throw(EngineError, "%s test not implemented", name) // declared, not implemented
+	case declaredTests[name]:
+		notImplemented("%s test not implemented", name)
 	case !llamaTests[name]:
 		jinja2.Throw(EngineError, "Unknown test '%s'", name)
 	}

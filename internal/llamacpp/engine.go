@@ -3,6 +3,7 @@ package llamacpp
 import (
 	"iter"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -131,22 +132,26 @@ func builtinMember(v jinja2.Value, name string) jinja2.Value {
 }
 
 // Item is jinja2.Item as llama.cpp's subscript (member_expression) takes it: an
-// undefined key or value gives undefined, a key that is a list or dict is refused, a
-// list or str takes an int (a str by bytes) or the name of a builtin, a dict any key,
-// and a value of another type only the name of a builtin.
+// undefined key gives undefined, a key that is not hashable (llamaHashable) is refused,
+// then an undefined value gives undefined, a list or str takes an int (a str by bytes)
+// or the name of a builtin, a dict any immutable key (objectKey), and a value of another
+// type only the name of a builtin.
 func Item(v, key jinja2.Value) jinja2.Value {
-	if key.Kind() == jinja2.KindUndefined || v.Kind() == jinja2.KindUndefined {
+	if key.Kind() == jinja2.KindUndefined {
 		return jinja2.Undefined("object_property")
 	}
-	switch key.Kind() {
-	case jinja2.KindList, jinja2.KindDict:
+	if !llamaHashable(key) {
 		jinja2.Throw(EngineError, "Type: %s is not allowed as object key", llamaTypeName(key))
+	}
+	if v.Kind() == jinja2.KindUndefined {
+		return jinja2.Undefined("object_property")
 	}
 	if k := v.Kind(); key.Kind() == jinja2.KindString && (k == jinja2.KindDict || k == jinja2.KindNamespace) {
 		return objectItem(v, key.Text())
 	}
 	switch v.Kind() {
 	case jinja2.KindDict:
+		objectKey(key)
 	case jinja2.KindString, jinja2.KindList, jinja2.KindTuple:
 		switch key.Kind() {
 		case jinja2.KindInt:
@@ -164,6 +169,34 @@ func Item(v, key jinja2.Value) jinja2.Value {
 		noMembers(v)
 	}
 	return v.Item(key)
+}
+
+// llamaHashable is llama.cpp's is_hashable: a str, number, bool or none, or a list,
+// tuple, dict or namespace whose items (a dict's values) are all immutable and hashable.
+func llamaHashable(v jinja2.Value) bool {
+	switch v.Kind() {
+	case jinja2.KindString, jinja2.KindInt, jinja2.KindFloat, jinja2.KindBool, jinja2.KindNone:
+		return true
+	case jinja2.KindList, jinja2.KindTuple:
+		return !slices.ContainsFunc(v.Items(), func(it jinja2.Value) bool { return !llamaImmutable(it) || !llamaHashable(it) })
+	case jinja2.KindDict, jinja2.KindNamespace:
+		return !slices.ContainsFunc(object(v).Values(), func(it jinja2.Value) bool { return !llamaImmutable(it) || !llamaHashable(it) })
+	}
+	return false
+}
+
+// llamaImmutable is llama.cpp's is_immutable: anything but a list or an object.
+func llamaImmutable(v jinja2.Value) bool {
+	k := v.Kind()
+	return k != jinja2.KindList && k != jinja2.KindDict && k != jinja2.KindNamespace
+}
+
+// objectKey refuses a key llama.cpp's objects do not look up (value_object_t::has_key):
+// one that is mutable or not hashable.
+func objectKey(key jinja2.Value) {
+	if !llamaImmutable(key) || !llamaHashable(key) {
+		jinja2.Throw(EngineError, "Object key of unhashable type: %s", llamaGot(key))
+	}
 }
 
 // Named is v read from the variable name as llama.cpp's engine reads a name
@@ -487,6 +520,12 @@ func Spread(args []jinja2.Value, v jinja2.Value) []jinja2.Value {
 // refuse fails the render with llama.cpp's error msg.
 func refuse(msg string) { jinja2.Throw(EngineError, "%s", msg) }
 
+// notImplemented fails the render with llama.cpp's not_implemented_exception, whose
+// message starts "NotImplemented: ".
+func notImplemented(format string, args ...any) {
+	jinja2.Throw(EngineError, "NotImplemented: "+format, args...)
+}
+
 // LoopCycle is loop.cycle(args...) in llama.cpp, whose loop has no cycle: the call
 // fails, as calling an undefined value does.
 func LoopCycle(args ...jinja2.Value) jinja2.Value {
@@ -507,12 +546,22 @@ func Pairs(v jinja2.Value) jinja2.Value {
 func items(d jinja2.Value) jinja2.Value { return jinja2.CallMethod(d, "items", nil, nil) }
 
 // Iterable is what a for loop iterates, as llama.cpp's for loop takes it: v itself,
-// unless it is a str, which llama.cpp cannot iterate over.
+// when it is an array or an object (or undefined, no items); a str or any other value
+// is an error.
 func Iterable(v jinja2.Value) jinja2.Value {
-	if v.Kind() == jinja2.KindString {
-		jinja2.Throw(EngineError, "Expected iterable or object type in for loop: got String")
+	if v.Kind() != jinja2.KindList { // (a list, the commonest, without a call)
+		checkIterable(v)
 	}
 	return v
+}
+
+// checkIterable fails a value that is neither an array nor an object (Iterable).
+func checkIterable(v jinja2.Value) {
+	switch v.Kind() {
+	case jinja2.KindList, jinja2.KindTuple, jinja2.KindDict, jinja2.KindNamespace, jinja2.KindUndefined, jinja2.KindIterator:
+		return
+	}
+	jinja2.Throw(EngineError, "Expected iterable or object type in for loop: got %s", llamaTypeName(v))
 }
 
 // WriteFilterBlock is jinja2.WriteFilterBlock in llama.cpp, which writes what a
@@ -642,6 +691,10 @@ var SameTests = map[string]bool{
 // but does not implement).
 var llamaTests = map[string]bool{}
 
+// declaredTests are the tests llama.cpp's engine declares and raises for when they run
+// (not_implemented_exception).
+var declaredTests = map[string]bool{"sameas": true, "escaped": true, "filter": true}
+
 func init() {
 	for _, t := range strings.Fields(`boolean callable odd even false true divisibleby string integer float
 		number iterable sequence mapping lower upper none defined undefined eq equalto ge gt
@@ -715,7 +768,7 @@ func llamaMap(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2
 	case argCount(args, kwargs) == 0:
 		jinja2.Throw(EngineError, "Function 'map' expected at least 2 arguments, got 1")
 	case len(args) > 0 && !isKwArg(args[0]):
-		jinja2.Throw(EngineError, "map: filter-mapping not implemented")
+		notImplemented("map: filter-mapping not implemented")
 	}
 	attr, _ := kwargOrPos(args, kwargs, "attribute", 0)
 	if attr.Kind() != jinja2.KindString && attr.Kind() != jinja2.KindInt {
@@ -754,17 +807,23 @@ func llamaMap(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2
 // passes test args[1] against args[2].
 func llamaSelect(list jinja2.Value, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	reject := strings.HasPrefix(name, "reject")
-	if len(kwargs) > 0 || len(args) < 1 || len(args) > 3 {
-		jinja2.Throw(EngineError, "%s: expected 1 to 3 arguments", name)
+	// ensure_count(2, 4), then ensure_vals of the attribute (or test), a str
+	if n := 1 + argCount(args, kwargs); n < 2 || n > 4 {
+		jinja2.Throw(EngineError, "Function '%s' expected between 2 and 4 arguments, got %d", name, n)
 	}
-	if args[0].Kind() != jinja2.KindString {
-		jinja2.Throw(EngineError, "%s: the first argument must be a string", name)
+	switch {
+	case len(args) == 0:
+		expectedType(name, jinja2.KindString, "KwArg")
+	case args[0].Kind() != jinja2.KindString:
+		expectedType(name, jinja2.KindString, llamaGot(args[0]))
+	case len(kwargs) > 0:
+		jinja2.Throw(EngineError, "%s: expected 1 to 3 arguments", name)
 	}
 	var test string
 	if len(args) >= 2 {
 		t := args[len(args)-2]
 		test = t.Text()
-		if t.Kind() != jinja2.KindString || !llamaTests[test] {
+		if t.Kind() != jinja2.KindString || !llamaTests[test] && !declaredTests[test] {
 			jinja2.Throw(EngineError, "selectattr: unknown test '%s'", test)
 		}
 	}
@@ -1048,14 +1107,28 @@ func StrftimeNow(w *jinja2.Writer, args []jinja2.Value, kwargs []jinja2.Kwarg) j
 // be a list or tuple of as many items (a str or a dict is no array to it).
 func Unpack(v jinja2.Value, n int) []jinja2.Value {
 	if v.Kind() != jinja2.KindList && v.Kind() != jinja2.KindTuple {
-		jinja2.Throw(EngineError, "Cannot unpack non-iterable type: %s", llamaTypeName(v))
+		jinja2.Throw(EngineError, "Cannot unpack non-iterable type: %s", llamaGot(v))
 	}
+	return unpackItems(v, n, "")
+}
+
+// UnpackSet is Unpack in a set statement, whose errors say so ("in set").
+func UnpackSet(v jinja2.Value, n int) []jinja2.Value {
+	if v.Kind() != jinja2.KindList && v.Kind() != jinja2.KindTuple {
+		jinja2.Throw(EngineError, "Cannot unpack non-iterable type in set: %s", llamaGot(v))
+	}
+	return unpackItems(v, n, " in set")
+}
+
+// unpackItems returns the n items of the list or tuple v, failing with where after its
+// message when it has another number.
+func unpackItems(v jinja2.Value, n int, where string) []jinja2.Value {
 	items := v.Items()
 	switch {
 	case len(items) < n:
-		jinja2.Throw(EngineError, "Too few items to unpack")
+		jinja2.Throw(EngineError, "Too few items to unpack%s", where)
 	case len(items) > n:
-		jinja2.Throw(EngineError, "Too many items to unpack")
+		jinja2.Throw(EngineError, "Too many items to unpack%s", where)
 	}
 	return items
 }

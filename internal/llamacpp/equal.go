@@ -133,6 +133,7 @@ func testIn(needle, haystack jinja2.Value) bool {
 		}
 		return strings.Contains(haystack.Text(), needle.Text())
 	case jinja2.KindDict:
+		objectKey(needle)
 		return jinja2.In(needle, haystack)
 	}
 	jinja2.Throw(EngineError, "'in' test expects iterable as first argument, got %s", llamaTypeName(haystack))

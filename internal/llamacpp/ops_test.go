@@ -205,3 +205,58 @@ func raised(f func()) (err *jinja2.Error) {
 	f()
 	return nil
 }
+
+// TestEngineErrorWords checks more of llama.cpp's errors in its words, as
+// llama_chat_driver (b10587) recorded them for the template of each case: for loops,
+// unpacking in a set statement and in a loop, the select family's arguments, the
+// builtins it declares but does not implement, and object keys.
+func TestEngineErrorWords(t *testing.T) {
+	list := func(items ...jinja2.Value) jinja2.Value { return jinja2.NewList(items...) }
+	dict := jinja2.NewDict(1)
+	dict.SetStr("a", jinja2.Int(1))
+	for _, tt := range []struct {
+		template string
+		call     func()
+		want     string
+	}{
+		{"{% for x in 5 %}{% endfor %}", func() { Iterable(jinja2.Int(5)) },
+			"Expected iterable or object type in for loop: got Integer"},
+		{"{% for x in 'ab' %}{% endfor %}", func() { Iterable(jinja2.Str("ab")) },
+			"Expected iterable or object type in for loop: got String"},
+		{"{% set a, b = 'ab' %}", func() { UnpackSet(jinja2.Str("ab"), 2) },
+			"Cannot unpack non-iterable type in set: String"},
+		{"{% set a, b = [1] %}", func() { UnpackSet(list(jinja2.Int(1)), 2) }, "Too few items to unpack in set"},
+		{"{% set a, b = [1,2,3] %}", func() { UnpackSet(list(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3)), 2) },
+			"Too many items to unpack in set"},
+		{"{% for a, b in ['ab'] %}{% endfor %}", func() { Unpack(jinja2.Str("ab"), 2) },
+			"Cannot unpack non-iterable type: String"},
+		{"{% for a, b in [[1]] %}{% endfor %}", func() { Unpack(list(jinja2.Int(1)), 2) }, "Too few items to unpack"},
+		{"{{ [1]|select() }}", func() { CallFilter("select", list(jinja2.Int(1)), nil, nil) },
+			"Function 'select' expected between 2 and 4 arguments, got 1"},
+		{"{{ [1]|select('odd', 1, 2, 3) }}", func() {
+			CallFilter("select", list(jinja2.Int(1)), []jinja2.Value{jinja2.Str("odd"), jinja2.Int(1), jinja2.Int(2), jinja2.Int(3)}, nil)
+		}, "Function 'select' expected between 2 and 4 arguments, got 5"},
+		{"{{ [1]|select(1) }}", func() { CallFilter("select", list(jinja2.Int(1)), []jinja2.Value{jinja2.Int(1)}, nil) },
+			"Function 'select' expected value of type St10shared_ptrIN5jinja14value_string_tEE, got Integer"},
+		{"{{ [1]|select('sameas', 1)|list }}", func() {
+			CallFilter("select", list(jinja2.Int(1)), []jinja2.Value{jinja2.Str("sameas"), jinja2.Int(1)}, nil)
+		}, "NotImplemented: sameas test not implemented"},
+		{"{{ 'ab'|join(',') }}", func() { CallFilter("join", jinja2.Str("ab"), []jinja2.Value{jinja2.Str(",")}, nil) },
+			"NotImplemented: String join builtin not implemented"},
+		{"{{ [1]|tojson(sort_keys=true) }}", func() {
+			CallFilter("tojson", list(jinja2.Int(1)), nil, []jinja2.Kwarg{{Name: "sort_keys", Value: jinja2.Bool(true)}})
+		}, "NotImplemented: tojson sort_keys=true not implemented"},
+		{"{{ [1] in {'a': 1} }}", func() { In(list(jinja2.Int(1)), jinja2.DictValue(dict)) },
+			"Object key of unhashable type: Array"},
+		{"{% set m = {'a': 1} %}{{ m[['a', 'b']] }}", func() { Item(jinja2.DictValue(dict), list(jinja2.Str("a"), jinja2.Str("b"))) },
+			"Object key of unhashable type: Array"},
+	} {
+		if err := raised(tt.call); err == nil || err.Msg != tt.want {
+			t.Errorf("%s: %v, want %s", tt.template, err, tt.want)
+		}
+	}
+	// the select family raises for a declared test only when it runs it
+	if err := raised(func() { CallFilter("select", list(), []jinja2.Value{jinja2.Str("sameas"), jinja2.Int(1)}, nil) }); err != nil {
+		t.Errorf("{{ []|select('sameas', 1)|list }}: %v, want [] (llama_chat_driver renders it)", err)
+	}
+}

@@ -90,7 +90,7 @@ func llamaMinMax(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinj
 		jinja2.Throw(EngineError, "Function '%s' expected between 1 and 4 arguments, got %d", name, n)
 	}
 	if attr, ok := kwargOrPos(args, kwargs, "attribute", 1); ok && !attr.IsUndefined() {
-		jinja2.Throw(EngineError, "NotImplemented: %s: attribute not implemented", name)
+		notImplemented("%s: attribute not implemented", name)
 	}
 	items := v.Items()
 	if len(items) == 0 {

@@ -51,7 +51,7 @@ func llamaStrBuiltin(id string, v jinja2.Value, args []jinja2.Value, kwargs []ji
 				count, ok = args[2].AsInt()
 			}
 			if !ok || count > 0 {
-				jinja2.Throw(EngineError, "NotImplemented: String replace with count argument not implemented")
+				notImplemented("String replace with count argument not implemented")
 			}
 		}
 		if len(args) >= 2 && args[0].Kind() == jinja2.KindString && args[1].Kind() == jinja2.KindString {

@@ -215,7 +215,7 @@ func renderScopesLlama(w *jinja2.Writer) {
 		w.WriteString("none")
 	}
 	// scopes.jinja:18:1 {%- set a, b = 'xy' %}
-	vals := llamacpp.Unpack(jinja2.Lit("xy"), 2)
+	vals := llamacpp.UnpackSet(jinja2.Lit("xy"), 2)
 	a = vals[0]
 	b = vals[1]
 	// scopes.jinja:19:1 {{ b }}
