@@ -1145,7 +1145,7 @@ func renderCohere2MoE_formatToolMessageLlama(w *jinja2.Writer, messages, toolMsg
 			llamacpp.Write(w, jinja2.SmallInt(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
-			llamacpp.Write(w, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
+			llamacpp.Write(w, llamacpp.Call(printToolContent, []jinja2.Value{content}, nil))
 			// Cohere2MoE.jinja:76:67 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",")

@@ -1027,7 +1027,7 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 					}
 					w.WriteString("enum:")
 					// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
-					llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
 				}
 			} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "OBJECT") {
 				// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
@@ -1125,12 +1125,12 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 								if llamacpp.IsString(itemValue) {
 									w.WriteString("type:")
 									// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-									llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
+									llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
 								} else {
 									// gemma4.jinja:63:37 {%- else -%}
 									w.WriteString("type:")
 									// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-									llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
 								}
 							} else {
 								// gemma4.jinja:66:33 {%- else -%}
@@ -1138,7 +1138,7 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 								llamacpp.Write(w, itemKey)
 								w.WriteString(":")
 								// gemma4.jinja:67:48 {{ format_argument(item_value) }}
-								llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{itemValue}, nil))
 							}
 						}
 					}

@@ -1257,7 +1257,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 					}
 					w.WriteString("enum:")
 					// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
-					llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
 				}
 			} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "ARRAY") {
 				// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
@@ -1326,12 +1326,12 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 								if llamacpp.IsString(itemValue) {
 									w.WriteString("type:")
 									// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
-									llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
+									llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
 								} else {
 									// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 									w.WriteString("type:")
 									// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-									llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
 								}
 							} else {
 								// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
@@ -1339,7 +1339,7 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 								llamacpp.Write(w, itemKey)
 								w.WriteString(":")
 								// google-gemma-4-31B-it.jinja:48:48 {{ format_argument(item_value) }}
-								llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{itemValue}, nil))
 							}
 						}
 					}

@@ -1077,7 +1077,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 					}
 					w.WriteString("enum:")
 					// google-gemma-4-31B-it-interleaved.jinja:21:26 {{ format_argument(value['enum']) }}
-					llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
 				}
 			} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "OBJECT") {
 				// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
@@ -1175,12 +1175,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 								if llamacpp.IsString(itemValue) {
 									w.WriteString("type:")
 									// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
-									llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
+									llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
 									w.WriteString("type:")
 									// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-									llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
 								}
 							} else {
 								// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
@@ -1188,7 +1188,7 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 								llamacpp.Write(w, itemKey)
 								w.WriteString(":")
 								// google-gemma-4-31B-it-interleaved.jinja:67:48 {{ format_argument(item_value) }}
-								llamacpp.Write(w, jinja2.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{itemValue}, nil))
 							}
 						}
 					}

@@ -1061,7 +1061,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer
 				w.WriteString("{")
 			}
 			// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-			llamacpp.Write(w, jinja2.Call(getParameterTypescript, []jinja2.Value{llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.SmallInt(1))}, nil))
+			llamacpp.Write(w, llamacpp.Call(getParameterTypescript, []jinja2.Value{llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.SmallInt(1))}, nil))
 			// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
 			w.WriteString("\n")
 			llamacpp.WriteStr(w, offset)

@@ -44,6 +44,13 @@ func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwar
 	return impl.BindMacro(spec, args, kwargs)
 }
 
+// Call is jinja2.Call as llama.cpp's engine calls a value (call_expression): a
+// function, else "Callee is not a function" and the value's type (an undefined value's
+// with its hint; a loop is an object, with no call).
+func Call(fn jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	return impl.Call(fn, args, kwargs)
+}
+
 // CallFilter is jinja2.CallFilter as llama.cpp's engine applies a filter: the builtin of
 // FilterTarget, an error when the value's type lacks it.
 func CallFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {

@@ -273,7 +273,7 @@ var llamaVariants = map[string]bool{
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
 	"Sub": true, "Mul": true, "Div": true, "FloorDiv": true, "Mod": true, "Pow": true,
 	"Lt": true, "Le": true, "Gt": true, "Ge": true, "Eq": true, "Ne": true,
-	"StrftimeNow": true, "Unpack": true, "NewNamespace": true, "Range": true,
+	"StrftimeNow": true, "Unpack": true, "NewNamespace": true, "Range": true, "Call": true,
 }
 
 // keyConsts are the names of the jinja2.Key constants, by Key: a lookup of one of
@@ -591,7 +591,7 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 		g.variants++
 		return llama("CallIn").Call(g.value(x.Fn), jen.Index().Add(valueType()).Values(g.values(c.LlamaEnv)...), args, kwargs)
 	}
-	return rt("Call").Call(g.value(x.Fn), args, kwargs)
+	return g.op("Call").Call(g.value(x.Fn), args, kwargs)
 }
 
 // constValue compiles a literal.

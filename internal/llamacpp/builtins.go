@@ -226,6 +226,11 @@ func CallMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []ji
 	// the arguments are copied before they reach code the compiler cannot see through,
 	// so that a call's argument list can live on the caller's stack
 	ownArgs, ownKwargs := slices.Clone(args), slices.Clone(kwargs)
+	if recv.Kind() == jinja2.KindLoop {
+		// llama.cpp's loop has values only: no changed, cycle or other method (not even
+		// an object's items, as llama_chat_driver shows)
+		jinja2.Throw(EngineError, "Callee is not a function: got Undefined (hint: '%s')", name)
+	}
 	b, ok := lookupBuiltin(recv, name)
 	if !ok {
 		if o := object(recv); o != nil {

@@ -945,6 +945,16 @@ func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwar
 	return bound
 }
 
+// Call is jinja2.Call as llama.cpp's engine calls a value (call_expression): a
+// function, else "Callee is not a function" and the value's type (an undefined value's
+// with its hint; a loop is an object, with no call).
+func Call(fn jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if fn.Kind() != jinja2.KindCallable {
+		jinja2.Throw(EngineError, "Callee is not a function: got %s", llamaGot(fn))
+	}
+	return jinja2.Call(fn, args, kwargs)
+}
+
 // CallIn is jinja2.Call through the value of a variable (a macro assigned to another
 // name, a call block's call, a macro reading caller, varargs or kwargs...) as
 // llama.cpp's engine runs a macro: in a copy of the scope it is called from. scope are
@@ -952,6 +962,9 @@ func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwar
 // (ir.MacroCalls.LlamaScope), which a macro's body takes after its arguments
 // (ScopeValue).
 func CallIn(fn jinja2.Value, scope []jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if fn.Kind() != jinja2.KindCallable {
+		Call(fn, args, kwargs) // its error
+	}
 	return jinja2.CallWithScope(fn, scope, args, kwargs)
 }
 

@@ -250,6 +250,14 @@ func TestEngineErrorWords(t *testing.T) {
 			"Object key of unhashable type: Array"},
 		{"{% set m = {'a': 1} %}{{ m[['a', 'b']] }}", func() { Item(jinja2.DictValue(dict), list(jinja2.Str("a"), jinja2.Str("b"))) },
 			"Object key of unhashable type: Array"},
+		{"{{ m() }}{% macro m() %}x{% endmacro %}", func() { Call(jinja2.Undefined("m"), nil, nil) },
+			"Callee is not a function: got Undefined (hint: 'm')"},
+		{"{% for x in [1] %}{{ loop(x) }}{% endfor %}", func() {
+			Call(jinja2.NewLoop(nil, list(jinja2.Int(1)), nil).Value(), []jinja2.Value{jinja2.Int(1)}, nil)
+		}, "Callee is not a function: got Object"},
+		{"{% for x in [1,2] %}{{ loop.changed(x) }}{% endfor %}", func() {
+			CallMethod(jinja2.NewLoop(nil, list(jinja2.Int(1)), nil).Value(), "changed", []jinja2.Value{jinja2.Int(1)}, nil)
+		}, "Callee is not a function: got Undefined (hint: 'changed')"},
 	} {
 		if err := raised(tt.call); err == nil || err.Msg != tt.want {
 			t.Errorf("%s: %v, want %s", tt.template, err, tt.want)

@@ -160,7 +160,7 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		llamacpp.Write(w, tag)
 		w.WriteString(">")
 		// macros.jinja:6:12 {{ caller() }}
-		llamacpp.Write(w, jinja2.Call(caller, nil, nil))
+		llamacpp.Write(w, llamacpp.Call(caller, nil, nil))
 		w.WriteString("</")
 		// macros.jinja:6:28 {{ tag }}
 		llamacpp.Write(w, tag)
@@ -191,7 +191,7 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		llamacpp.Write(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
 		w.WriteString("\n")
 		// macros.jinja:16:1 {% call wrap('b') %}
-		w.Write(jinja2.Call(wrap, []jinja2.Value{jinja2.Lit("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
+		w.Write(llamacpp.Call(wrap, []jinja2.Value{jinja2.Lit("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
 			Anonymous: true,
 			Bind:      llamacpp.BindMacro,
 			Name:      "caller",
@@ -201,7 +201,7 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
-	llamacpp.Write(w, jinja2.Call(listing, []jinja2.Value{jinja2.SmallInt(1), jinja2.SmallInt(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.SmallInt(3)), jinja2.KW("a", jinja2.Lit("y"))}))
+	llamacpp.Write(w, llamacpp.Call(listing, []jinja2.Value{jinja2.SmallInt(1), jinja2.SmallInt(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.SmallInt(3)), jinja2.KW("a", jinja2.Lit("y"))}))
 	w.WriteString("\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
 	llamacpp.Write(w, w.Capture(func() {
