@@ -34,7 +34,7 @@ func Attr(v jinja2.Value, name string) jinja2.Value { return impl.Attr(v, name) 
 // BindMacro binds a macro call's arguments as llama.cpp's engine does: as many
 // parameters as the call has arguments (argCount; a call block's caller not counted) take
 // the keyword argument of their name (a KwArg among the positional arguments is one:
-// inList) unless it is undefined, else the positional argument at their place (none
+// listedKwargs) unless it is undefined, else the positional argument at their place (none
 // where a keyword argument is), else are undefined; the others are Missing (their
 // defaults). The special caller, varargs and
 // kwargs follow as the macro's body expects them: a call block's caller (or undefined:
@@ -465,7 +465,7 @@ func IterateReversed(w *jinja2.Writer, v jinja2.Value) []jinja2.Value {
 
 // KwArgPlace is what holds the place of a Placed keyword argument among the positional
 // ones: llama.cpp's KwArg, which a builtin reading that place by its position gets
-// (inList gives it its keyword argument).
+// (listedKwargs gives its keyword argument).
 func KwArgPlace() jinja2.Value { return impl.KwArgPlace() }
 
 // Le is jinja2.Le as llama.cpp's <=.

@@ -119,9 +119,7 @@ var (
 func filter0(name string, added []string, f func(Value) Value) FilterFunc {
 	sig := &pyFunc{name: name, added: added}
 	return func(v Value, args []Value, kwargs []Kwarg) Value {
-		if len(args) > 0 || len(kwargs) > 0 {
-			sig.bind(args, kwargs)
-		}
+		sig.bindNone(args, kwargs)
 		return f(v)
 	}
 }
@@ -130,11 +128,8 @@ func filter0(name string, added []string, f func(Value) Value) FilterFunc {
 // (abs, len), which takes the value only.
 func builtinFilter(name string, f func(Value) Value) FilterFunc {
 	return func(v Value, args []Value, kwargs []Kwarg) Value {
-		if len(kwargs) > 0 {
-			throw(TypeError, "%s() takes no keyword arguments", name)
-		}
-		if len(args) > 0 {
-			throw(TypeError, "%s() takes exactly one argument (%d given)", name, 1+len(args))
+		if len(args) > 0 || len(kwargs) > 0 {
+			takesOne(name, append([]Value{v}, args...), kwargs) // the value is its argument
 		}
 		return f(v)
 	}

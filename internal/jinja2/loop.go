@@ -2,7 +2,6 @@ package jinja2
 
 import (
 	"slices"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -38,25 +37,6 @@ func iterate(v Value) []Value {
 	}
 	throw(TypeError, "'%s' object is not iterable", v.TypeName())
 	return nil
-}
-
-// iterateOr is iterate, whose TypeError for a value that is not iterable says msg
-// instead (str.join's "can only join an iterable"), with the value's type for its %s.
-func iterateOr(v Value, msg string) []Value {
-	switch v.kind() {
-	case KindList, KindTuple, KindDict, KindString, KindUndefined, KindIterator, KindLoop:
-	case KindObject:
-		if _, ok := v.object().(*pyBytes); ok {
-			break
-		}
-		fallthrough
-	default:
-		if strings.Contains(msg, "%s") {
-			throw(TypeError, msg, v.TypeName())
-		}
-		throw(TypeError, "%s", msg)
-	}
-	return iterate(v)
 }
 
 // Iterate returns the items of v for a for loop, and charges them to the writer's

@@ -386,18 +386,13 @@ func givenArgs(fname string, n int) {
 	throw(TypeError, "%s() takes no arguments (%d given)", fname, n)
 }
 
-// optStr returns the str in an optional argument, or def when it is missing or None;
-// another value is a TypeError, in words of the method's (its name, "%s arg must be None
-// or str", or "must be str or None, not %s").
-func optStr(msg string, v Value, def string) (string, bool) {
+// optStr returns the str in an optional argument, or def when it is missing or None.
+func optStr(fname string, v Value, def string) (string, bool) {
 	if !given(v) || v.kind() == KindNone {
 		return def, false
 	}
 	if v.kind() != KindString {
-		if strings.Contains(msg, "%s") {
-			throw(TypeError, msg, v.TypeName())
-		}
-		throw(TypeError, "%s arg must be None or str", msg)
+		throw(TypeError, "%s arg must be None or str", fname)
 	}
 	return v.str(), true
 }
@@ -441,7 +436,10 @@ func strSplit(r Value, args []Value, kwargs []Kwarg, right bool) Value {
 	}
 	a := bindArgs(name, args, kwargs, "sep", "maxsplit")
 	maxsplit := intArg(a[1], -1)
-	sep, hasSep := optStr("must be str or None, not %s", a[0], "")
+	if sep := a[0]; given(sep) && sep.kind() != KindNone && sep.kind() != KindString {
+		throw(TypeError, "must be str or None, not %s", sep.TypeName()) // split's words
+	}
+	sep, hasSep := optStr(name, a[0], "")
 	if hasSep && sep == "" {
 		throw(ValueError, "empty separator")
 	}
@@ -761,7 +759,10 @@ func strCount(r Value, args []Value, kwargs []Kwarg) Value {
 
 func strJoin(r Value, args []Value, kwargs []Kwarg) Value {
 	takesOne("str.join", args, kwargs)
-	items := iterateOr(args[0], "can only join an iterable")
+	if !IsIterable(args[0]) {
+		throw(TypeError, "can only join an iterable")
+	}
+	items := iterate(args[0])
 	for i, it := range items {
 		if it.kind() != KindString {
 			throw(TypeError, "sequence item %d: expected str instance, %s found", i, it.TypeName())

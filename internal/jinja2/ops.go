@@ -784,7 +784,10 @@ func itoa(i int) string { return Int(int64(i)).String() }
 
 // Unpack assigns a sequence to n targets, as Python's a, b = v.
 func Unpack(v Value, n int) []Value {
-	items := iterateOr(v, "cannot unpack non-iterable %s object")
+	if !IsIterable(v) {
+		throw(TypeError, "cannot unpack non-iterable %s object", v.TypeName())
+	}
+	items := iterate(v)
 	switch {
 	case len(items) < n:
 		throw(ValueError, "not enough values to unpack (expected %d, got %d)", n, len(items))

@@ -79,6 +79,14 @@ func (f *pyFunc) bind(args []Value, kwargs []Kwarg) boundArgs {
 	return out
 }
 
+// bindNone binds the arguments of a call of f, which takes none but those its caller
+// adds: any is an error.
+func (f *pyFunc) bindNone(args []Value, kwargs []Kwarg) {
+	if len(args) > 0 || len(kwargs) > 0 {
+		f.bind(args, kwargs)
+	}
+}
+
 // takesArgs fails a call of fname given n positional arguments unless it takes that
 // many, from least to most, in the words of CPython's argument parser: "find() takes
 // at least 1 argument (0 given)".

@@ -78,9 +78,7 @@ func testEnv(name string, f func(Value) bool) TestFunc {
 // testOf is the TestFunc of f, a test of the signature sig, which takes no argument.
 func testOf(sig *pyFunc, f func(Value) bool) TestFunc {
 	return func(v Value, args []Value, kwargs []Kwarg) bool {
-		if len(args) > 0 || len(kwargs) > 0 {
-			sig.bind(args, kwargs)
-		}
+		sig.bindNone(args, kwargs)
 		return f(v)
 	}
 }

@@ -424,13 +424,12 @@ func llamaDefault(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) ji
 	if n := 1 + argCount(args, kwargs); n < 2 || n > 3 {
 		jinja2.Throw(EngineError, "Function 'default' expected between 2 and 3 arguments, got %d", n)
 	}
-	args, kwargs = inList(args, kwargs)
 	boolean, _ := kwargOrPos(args, kwargs, "boolean", 1)
 	if boolean.Truthy() && !v.Truthy() || !boolean.Truthy() && isNull(v) {
-		if len(args) > 0 {
+		if len(args) > 0 && (!isKwArg(args[0]) || isKwArgValue(args[0])) {
 			return args[0]
 		}
-		return kwArgOf(kwargs[0])
+		return kwArgOf(kwargs[0]) // the first in the list: a place's is the first Placed
 	}
 	return v
 }
@@ -438,58 +437,43 @@ func llamaDefault(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) ji
 // kwArgOf is llama.cpp's value of the keyword argument kw where a builtin takes it for a
 // positional one (default(default_value=x) gives it): {{ }} writes nothing of it, it is
 // defined and of no type a test names, nothing else takes it, and a call given it among
-// its positional arguments reads it as the keyword argument kw, at its place (inList).
+// its positional arguments reads it as the keyword argument kw, at its place
+// (listedKwargs).
 func kwArgOf(kw jinja2.Kwarg) jinja2.Value { return jinja2.Opaque("KwArg", kw) }
 
 // kwArg holds a Placed keyword argument's place among a call's positional arguments
-// (KwArgPlace), a KwArg without its keyword argument until inList gives it.
+// (KwArgPlace): a KwArg, its keyword argument the call's (listedKwargs).
 var kwArg = jinja2.Opaque("KwArg", nil)
 
-// inList returns a call's arguments as llama.cpp's one list of them holds them, where a
-// KwArg among the positional arguments (a value default gave, or a Placed keyword
-// argument's place) is a keyword argument at its place: each such value is the
-// keyword argument's KwArg (kwArgOf), and each one a value gave is among the keyword
-// arguments, Placed, in the order of the places. args and kwargs are not changed: a call
-// with no KwArg among its positional arguments, the common one, gets them back, and so
-// does a call inList has already returned.
-func inList(args []jinja2.Value, kwargs []jinja2.Kwarg) ([]jinja2.Value, []jinja2.Kwarg) {
-	first := slices.IndexFunc(args, isKwArg)
-	if first < 0 {
-		return args, kwargs
+// listedKwargs returns a call's keyword arguments as llama.cpp's one list of arguments
+// holds them: a KwArg among the positional arguments that a value gave (default's, with
+// its keyword argument) is a keyword argument at its place, Placed, among those whose
+// places KwArgPlace holds, in the order of the places. A call with no such value, the
+// common one, gets kwargs back.
+func listedKwargs(args []jinja2.Value, kwargs []jinja2.Kwarg) []jinja2.Kwarg {
+	if !slices.ContainsFunc(args, isKwArgValue) {
+		return kwargs
 	}
-	places, placed := 0, 0
-	for _, a := range args[first:] {
-		if isKwArg(a) {
-			places++
-		}
-	}
-	for _, kw := range kwargs {
-		if kw.Placed {
-			placed++
-		}
-	}
-	// when every place has its Placed keyword argument, no KwArg is a value's
-	given := places > placed
-	args = slices.Clone(args)
-	listed := make([]jinja2.Kwarg, 0, len(kwargs)+places-placed)
+	listed := make([]jinja2.Kwarg, 0, len(kwargs)+len(args))
 	next := 0 // the Placed keyword arguments come first, in the order of their places
-	for i := first; i < len(args); i++ {
-		if !isKwArg(args[i]) {
-			continue
-		}
-		if kw, ok := args[i].OpaqueData().(jinja2.Kwarg); ok && given {
+	for _, a := range args {
+		switch kw, ok := a.OpaqueData().(jinja2.Kwarg); {
+		case ok:
 			kw.Placed = true
 			listed = append(listed, kw)
-			continue
-		}
-		kw := kwargs[next]
-		next++
-		listed = append(listed, kw)
-		if _, ok := args[i].OpaqueData().(jinja2.Kwarg); !ok {
-			args[i] = kwArgOf(kw)
+		case isKwArg(a):
+			listed = append(listed, kwargs[next])
+			next++
 		}
 	}
-	return args, append(listed, kwargs[next:]...)
+	return append(listed, kwargs[next:]...)
+}
+
+// isKwArgValue reports whether v is a KwArg a value gave (kwArgOf), not a place
+// KwArgPlace holds.
+func isKwArgValue(v jinja2.Value) bool {
+	_, ok := v.OpaqueData().(jinja2.Kwarg)
+	return ok
 }
 
 // isKwArg reports whether v is kwArg.
@@ -740,10 +724,10 @@ func kwargOrPos(args []jinja2.Value, kwargs []jinja2.Kwarg, name string, pos int
 }
 
 // kwarg is llama.cpp's get_kwarg: the first keyword argument name in the call's list
-// of arguments (inList: a KwArg among the positional ones is one); false when the call
-// has none.
+// of arguments (listedKwargs: a KwArg among the positional ones is one); false when the
+// call has none.
 func kwarg(args []jinja2.Value, kwargs []jinja2.Kwarg, name string) (jinja2.Value, bool) {
-	_, kwargs = inList(args, kwargs)
+	kwargs = listedKwargs(args, kwargs)
 	if i := jinja2.KwargIndex(kwargs, name); i >= 0 {
 		return kwargs[i].Value, true
 	}
@@ -760,7 +744,7 @@ func Placed(name string, v jinja2.Value) jinja2.Kwarg {
 
 // KwArgPlace is what holds the place of a Placed keyword argument among the positional
 // ones: llama.cpp's KwArg, which a builtin reading that place by its position gets
-// (inList gives it its keyword argument).
+// (listedKwargs gives its keyword argument).
 func KwArgPlace() jinja2.Value { return kwArg }
 
 // argCount is how many arguments llama.cpp's call has: the positional ones (with the

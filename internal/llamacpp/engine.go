@@ -140,7 +140,7 @@ func Item(v, key jinja2.Value) jinja2.Value {
 	if key.Kind() == jinja2.KindUndefined {
 		return jinja2.Undefined("object_property")
 	}
-	if !llamaHashable(key) {
+	if k := key.Kind(); k != jinja2.KindString && k != jinja2.KindInt && !llamaHashable(key) { // (the keys templates use, without a call)
 		jinja2.Throw(EngineError, "Type: %s is not allowed as object key", llamaTypeName(key))
 	}
 	if v.Kind() == jinja2.KindUndefined {
@@ -894,14 +894,14 @@ func llamaFormat(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jin
 // BindMacro binds a macro call's arguments as llama.cpp's engine does: as many
 // parameters as the call has arguments (argCount; a call block's caller not counted) take
 // the keyword argument of their name (a KwArg among the positional arguments is one:
-// inList) unless it is undefined, else the positional argument at their place (none
+// listedKwargs) unless it is undefined, else the positional argument at their place (none
 // where a keyword argument is), else are undefined; the others are Missing (their
 // defaults). The special caller, varargs and
 // kwargs follow as the macro's body expects them: a call block's caller (or undefined:
 // a caller= keyword of a plain call is an argument like any other, which binds no
 // caller), no extra arguments.
 func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwarg) []jinja2.Value {
-	args, kwargs = inList(args, kwargs)
+	kwargs = listedKwargs(args, kwargs)
 	// the caller of a call block is no argument to llama.cpp (it sets it in the scope)
 	given := argCount(args, kwargs)
 	block := jinja2.KwargIndex(kwargs, "caller")
@@ -915,16 +915,12 @@ func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwar
 		v := jinja2.Missing()
 		if i < given {
 			// get_kwarg_or_pos
-			k := jinja2.KwargIndex(kwargs, name)
-			switch {
-			case k >= 0 && k != block && !kwargs[k].Value.IsUndefined():
+			v = jinja2.Undefined(name)
+			if k := jinja2.KwargIndex(kwargs, name); k >= 0 && k != block {
 				v = kwargs[k].Value
-			case i < len(args) && !isKwArg(args[i]):
+			}
+			if v.IsUndefined() && i < len(args) && !isKwArg(args[i]) {
 				v = args[i]
-			case k >= 0 && k != block:
-				v = kwargs[k].Value
-			default:
-				v = jinja2.Undefined(name)
 			}
 		}
 		bound = append(bound, v)
@@ -950,9 +946,14 @@ func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwar
 // with its hint; a loop is an object, with no call).
 func Call(fn jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	if fn.Kind() != jinja2.KindCallable {
-		jinja2.Throw(EngineError, "Callee is not a function: got %s", llamaGot(fn))
+		notCallable(fn)
 	}
 	return jinja2.Call(fn, args, kwargs)
+}
+
+// notCallable fails the call of fn, which is no function.
+func notCallable(fn jinja2.Value) {
+	jinja2.Throw(EngineError, "Callee is not a function: got %s", llamaGot(fn))
 }
 
 // CallIn is jinja2.Call through the value of a variable (a macro assigned to another
@@ -963,7 +964,7 @@ func Call(fn jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Va
 // (ScopeValue).
 func CallIn(fn jinja2.Value, scope []jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	if fn.Kind() != jinja2.KindCallable {
-		Call(fn, args, kwargs) // its error
+		notCallable(fn)
 	}
 	return jinja2.CallWithScope(fn, scope, args, kwargs)
 }
