@@ -36,10 +36,10 @@ var Apertus8B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderApertus8B_Instruct renders Apertus-8B-Instruct.jinja.
@@ -132,10 +132,13 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	// Apertus-8B-Instruct.jinja:180:1 {%- if tools is defined and tools -%}
 	if jinja2.IsDefined(tools) && tools.Truthy() {
 		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
-		w.WriteString("Tool Capabilities:\n")
-		jinja2.WriteStr(w, w.Capture(func() {
+		out := w.Buffer()
+		out = w.AppendString(out, "Tool Capabilities:\n")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = jinja2.AppendStr(w, out, w.Capture(func() {
 			renderApertus8B_Instruct_renderTools(w, tools)
 		}))
+		w.SetBuffer(out)
 	} else {
 		// Apertus-8B-Instruct.jinja:182:5 {%- else -%}
 		w.WriteString("Tool Capabilities: disabled")
@@ -271,19 +274,23 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 							for i := range items {
 								toolCall := items[i]
 								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
-								w.WriteString("{\"")
-								jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-								w.WriteString("\": ")
-								jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments))
-								w.WriteString("}")
+								out := w.Buffer()
+								out = w.AppendString(out, "{\"")
+								out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+								out = w.AppendString(out, "\": ")
+								out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments))
+								out = w.AppendString(out, "}")
+								w.SetBuffer(out)
 								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
 									w.WriteString(", ")
 								}
 							}
 							// Apertus-8B-Instruct.jinja:259:25 {{ ']' + end_tool_calls_token }}
-							w.WriteString("]")
-							jinja2.WriteStr(w, endToolCallsToken)
+							out := w.Buffer()
+							out = w.AppendString(out, "]")
+							out = jinja2.AppendStr(w, out, endToolCallsToken)
+							w.SetBuffer(out)
 						} else if jinja2.EqStr(blockType, "tool_outputs") {
 							// Apertus-8B-Instruct.jinja:260:25 {%- elif block.type == 'tool_outputs' -%}
 							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
@@ -352,9 +359,11 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
 						function = jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
-						w.WriteString("{\"")
-						jinja2.WriteStr(w, jinja2.ItemAttrKey(function, jinja2.KeyName))
-						w.WriteString("\": ")
+						out := w.Buffer()
+						out = w.AppendString(out, "{\"")
+						out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(function, jinja2.KeyName))
+						out = w.AppendString(out, "\": ")
+						w.SetBuffer(out)
 						jinja2.WriteJSON(w, jinja2.ItemAttrKey(function, jinja2.KeyArguments), nil, nil)
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
@@ -368,8 +377,10 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
-				w.WriteString("]")
-				jinja2.WriteStr(w, endToolCallsToken)
+				out := w.Buffer()
+				out = w.AppendString(out, "]")
+				out = jinja2.AppendStr(w, out, endToolCallsToken)
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apertus-8B-Instruct.jinja:307:9 {%- elif message.role == 'tool' -%}
@@ -501,15 +512,19 @@ func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, 
 				variantDescription := jinja2.ItemAttrKey(variant, jinja2.KeyDescription)
 				if variantDescription.Truthy() {
 					// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
-					w.WriteString("// ")
-					jinja2.WriteStr(w, variantDescription)
+					out := w.Buffer()
+					out = w.AppendString(out, "// ")
+					out = jinja2.AppendStr(w, out, variantDescription)
+					w.SetBuffer(out)
 				}
 				// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
 				variantDefault := jinja2.ItemAttr(variant, "default")
 				if jinja2.IsDefined(variantDefault) {
-					w.WriteString("                    ")
+					out := w.Buffer()
+					out = w.AppendString(out, "                    ")
 					// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
-					w.WriteString("// default: ")
+					out = w.AppendString(out, "// default: ")
+					w.SetBuffer(out)
 					jinja2.WriteJSON(w, variantDefault, nil, nil)
 				}
 				// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
@@ -524,9 +539,11 @@ func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, 
 		paramSpecEnum := jinja2.ItemAttrKey(paramSpec, jinja2.KeyEnum)
 		if paramSpecEnum.Truthy() {
 			// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-			w.WriteString("\"")
-			jinja2.WriteStr(w, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
-			w.WriteString("\"")
+			out := w.Buffer()
+			out = w.AppendString(out, "\"")
+			out = jinja2.AppendStr(w, out, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
+			out = w.AppendString(out, "\"")
+			w.SetBuffer(out)
 		} else {
 			// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
 			w.WriteString("string")
@@ -564,13 +581,16 @@ func renderApertus8B_Instruct_renderTypescriptType(w *jinja2.Writer, paramSpec, 
 				})) {
 					w.WriteString("?")
 				}
-				w.WriteString(": \n                ")
+				out := w.Buffer()
+				out = w.AppendString(out, ": \n                ")
 				// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-				jinja2.Write(w, w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.Append(w, out, w.Capture(func() {
 					renderApertus8B_Instruct_renderTypescriptType(w, propSpec, jinja2.Or(paramSpecRequired, func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
+				w.SetBuffer(out)
 				// Apertus-8B-Instruct.jinja:85:17 {%- if not loop.last -%}
 				if !(i == len(keys)-1) {
 					w.WriteString(", ")
@@ -597,13 +617,15 @@ func renderApertus8B_Instruct_renderTools(w *jinja2.Writer, tools jinja2.Value) 
 		tool := items[i]
 		// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
 		toolFunction := jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
-		w.WriteString("// ")
-		jinja2.WriteStr(w, jinja2.ItemAttrKey(toolFunction, jinja2.KeyDescription))
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "// ")
+		out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolFunction, jinja2.KeyDescription))
+		out = w.AppendString(out, "\n")
 		// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
-		w.WriteString("type ")
-		jinja2.WriteStr(w, jinja2.ItemAttrKey(toolFunction, jinja2.KeyName))
-		w.WriteString(" = ")
+		out = w.AppendString(out, "type ")
+		out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolFunction, jinja2.KeyName))
+		out = w.AppendString(out, " = ")
+		w.SetBuffer(out)
 		// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
 		toolFunctionParameters := jinja2.ItemAttrKey(toolFunction, jinja2.KeyParameters)
 		if toolFunctionParameters.Truthy() && jinja2.ItemAttrKey(toolFunctionParameters, jinja2.KeyProperties).Truthy() {
@@ -617,9 +639,11 @@ func renderApertus8B_Instruct_renderTools(w *jinja2.Writer, tools jinja2.Value) 
 				paramSpecDescription := jinja2.ItemAttrKey(paramSpec, jinja2.KeyDescription)
 				if paramSpecDescription.Truthy() {
 					// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
-					w.WriteString("// ")
-					jinja2.WriteStr(w, paramSpecDescription)
-					w.WriteString("\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "// ")
+					out = jinja2.AppendStr(w, out, paramSpecDescription)
+					out = w.AppendString(out, "\n")
+					w.SetBuffer(out)
 				}
 				// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
 				jinja2.Write(w, paramName)
@@ -630,26 +654,33 @@ func renderApertus8B_Instruct_renderTools(w *jinja2.Writer, tools jinja2.Value) 
 				})) {
 					w.WriteString("?")
 				}
-				w.WriteString(": ")
+				out := w.Buffer()
+				out = w.AppendString(out, ": ")
 				// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
-				jinja2.Write(w, w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.Append(w, out, w.Capture(func() {
 					renderApertus8B_Instruct_renderTypescriptType(w, paramSpec, jinja2.Or(toolFunctionParametersRequired, func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
+				w.SetBuffer(out)
 				// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
 				paramSpecDefault := jinja2.ItemAttr(paramSpec, "default")
 				if jinja2.IsDefined(paramSpecDefault) {
 					// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
 					if jinja2.ItemAttrKey(paramSpec, jinja2.KeyEnum).Truthy() {
 						// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
-						w.WriteString(", // default: ")
-						jinja2.WriteStr(w, paramSpecDefault)
+						out := w.Buffer()
+						out = w.AppendString(out, ", // default: ")
+						out = jinja2.AppendStr(w, out, paramSpecDefault)
+						w.SetBuffer(out)
 					} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
 						// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
 						// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
-						w.WriteString("// default: ")
-						jinja2.WriteStr(w, paramSpecDefault)
+						out := w.Buffer()
+						out = w.AppendString(out, "// default: ")
+						out = jinja2.AppendStr(w, out, paramSpecDefault)
+						w.SetBuffer(out)
 					} else {
 						// Apertus-8B-Instruct.jinja:119:25 {%- else %}
 						// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
@@ -769,10 +800,13 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	// Apertus-8B-Instruct.jinja:180:1 {%- if tools is defined and tools -%}
 	if llamacpp.IsDefined(tools) && llamacpp.Truthy(tools) {
 		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
-		w.WriteString("Tool Capabilities:\n")
-		llamacpp.WriteStr(w, w.Capture(func() {
+		out := w.Buffer()
+		out = w.AppendString(out, "Tool Capabilities:\n")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = llamacpp.AppendStr(w, out, w.Capture(func() {
 			renderApertus8B_Instruct_renderToolsLlama(w, tools)
 		}))
+		w.SetBuffer(out)
 	} else {
 		// Apertus-8B-Instruct.jinja:182:5 {%- else -%}
 		w.WriteString("Tool Capabilities: disabled")
@@ -909,19 +943,23 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 							for i := range items {
 								toolCall := items[i]
 								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
-								w.WriteString("{\"")
-								llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-								w.WriteString("\": ")
-								llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments))
-								w.WriteString("}")
+								out := w.Buffer()
+								out = w.AppendString(out, "{\"")
+								out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+								out = w.AppendString(out, "\": ")
+								out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments))
+								out = w.AppendString(out, "}")
+								w.SetBuffer(out)
 								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
 									w.WriteString(", ")
 								}
 							}
 							// Apertus-8B-Instruct.jinja:259:25 {{ ']' + end_tool_calls_token }}
-							w.WriteString("]")
-							llamacpp.WriteStr(w, endToolCallsToken)
+							out := w.Buffer()
+							out = w.AppendString(out, "]")
+							out = llamacpp.AppendStr(w, out, endToolCallsToken)
+							w.SetBuffer(out)
 						} else if jinja2.EqStr(blockType, "tool_outputs") {
 							// Apertus-8B-Instruct.jinja:260:25 {%- elif block.type == 'tool_outputs' -%}
 							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
@@ -991,9 +1029,11 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
 						function = llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
-						w.WriteString("{\"")
-						llamacpp.WriteStr(w, llamacpp.ItemAttrKey(function, jinja2.KeyName))
-						w.WriteString("\": ")
+						out := w.Buffer()
+						out = w.AppendString(out, "{\"")
+						out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(function, jinja2.KeyName))
+						out = w.AppendString(out, "\": ")
+						w.SetBuffer(out)
 						llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(function, jinja2.KeyArguments), nil, nil)
 						w.WriteString("}")
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
@@ -1007,8 +1047,10 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
-				w.WriteString("]")
-				llamacpp.WriteStr(w, endToolCallsToken)
+				out := w.Buffer()
+				out = w.AppendString(out, "]")
+				out = llamacpp.AppendStr(w, out, endToolCallsToken)
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apertus-8B-Instruct.jinja:307:9 {%- elif message.role == 'tool' -%}
@@ -1140,15 +1182,19 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 				variantDescription := llamacpp.ItemAttrKey(variant, jinja2.KeyDescription)
 				if llamacpp.Truthy(variantDescription) {
 					// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
-					w.WriteString("// ")
-					llamacpp.WriteStr(w, variantDescription)
+					out := w.Buffer()
+					out = w.AppendString(out, "// ")
+					out = llamacpp.AppendStr(w, out, variantDescription)
+					w.SetBuffer(out)
 				}
 				// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
 				variantDefault := llamacpp.ItemAttr(variant, "default")
 				if llamacpp.IsDefined(variantDefault) {
-					w.WriteString("                    ")
+					out := w.Buffer()
+					out = w.AppendString(out, "                    ")
 					// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
-					w.WriteString("// default: ")
+					out = w.AppendString(out, "// default: ")
+					w.SetBuffer(out)
 					llamacpp.WriteJSON(w, variantDefault, nil, nil)
 				}
 				// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
@@ -1163,9 +1209,11 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 		paramSpecEnum := llamacpp.ItemAttrKey(paramSpec, jinja2.KeyEnum)
 		if llamacpp.Truthy(paramSpecEnum) {
 			// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-			w.WriteString("\"")
-			llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
-			w.WriteString("\"")
+			out := w.Buffer()
+			out = w.AppendString(out, "\"")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
+			out = w.AppendString(out, "\"")
+			w.SetBuffer(out)
 		} else {
 			// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
 			w.WriteString("string")
@@ -1205,13 +1253,16 @@ func renderApertus8B_Instruct_renderTypescriptTypeLlama(w *jinja2.Writer, paramS
 				})) {
 					w.WriteString("?")
 				}
-				w.WriteString(": \n                ")
+				out := w.Buffer()
+				out = w.AppendString(out, ": \n                ")
 				// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-				llamacpp.Write(w, w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.Append(w, out, w.Capture(func() {
 					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, propSpec, llamacpp.Or(llamacpp.ItemAttrKey(paramSpec, jinja2.KeyRequired), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
+				w.SetBuffer(out)
 				// Apertus-8B-Instruct.jinja:85:17 {%- if not loop.last -%}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
@@ -1237,13 +1288,15 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 	for i := range items {
 		tool := items[i]
 		// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
-		w.WriteString("// ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(tool, jinja2.KeyFunction), jinja2.KeyDescription))
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "// ")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(tool, jinja2.KeyFunction), jinja2.KeyDescription))
+		out = w.AppendString(out, "\n")
 		// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
-		w.WriteString("type ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
-		w.WriteString(" = ")
+		out = w.AppendString(out, "type ")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
+		out = w.AppendString(out, " = ")
+		w.SetBuffer(out)
 		// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
 		toolFunction := llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 		toolFunctionParameters := llamacpp.ItemAttrKey(toolFunction, jinja2.KeyParameters)
@@ -1261,9 +1314,11 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 				paramSpecDescription := llamacpp.ItemAttrKey(paramSpec, jinja2.KeyDescription)
 				if llamacpp.Truthy(paramSpecDescription) {
 					// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
-					w.WriteString("// ")
-					llamacpp.WriteStr(w, paramSpecDescription)
-					w.WriteString("\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "// ")
+					out = llamacpp.AppendStr(w, out, paramSpecDescription)
+					out = w.AppendString(out, "\n")
+					w.SetBuffer(out)
 				}
 				// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
 				llamacpp.Write(w, paramName)
@@ -1273,26 +1328,33 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 				})) {
 					w.WriteString("?")
 				}
-				w.WriteString(": ")
+				out := w.Buffer()
+				out = w.AppendString(out, ": ")
 				// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
-				llamacpp.Write(w, w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.Append(w, out, w.Capture(func() {
 					renderApertus8B_Instruct_renderTypescriptTypeLlama(w, paramSpec, llamacpp.Or(llamacpp.ItemAttrKey(toolFunctionParameters, jinja2.KeyRequired), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
+				w.SetBuffer(out)
 				// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
 				paramSpecDefault := llamacpp.ItemAttr(paramSpec, "default")
 				if llamacpp.IsDefined(paramSpecDefault) {
 					// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
 					if llamacpp.Truthy(llamacpp.ItemAttrKey(paramSpec, jinja2.KeyEnum)) {
 						// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
-						w.WriteString(", // default: ")
-						llamacpp.WriteStr(w, paramSpecDefault)
+						out := w.Buffer()
+						out = w.AppendString(out, ", // default: ")
+						out = llamacpp.AppendStr(w, out, paramSpecDefault)
+						w.SetBuffer(out)
 					} else if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "oneOf")) {
 						// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
 						// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
-						w.WriteString("// default: ")
-						llamacpp.WriteStr(w, paramSpecDefault)
+						out := w.Buffer()
+						out = w.AppendString(out, "// default: ")
+						out = llamacpp.AppendStr(w, out, paramSpecDefault)
+						w.SetBuffer(out)
 					} else {
 						// Apertus-8B-Instruct.jinja:119:25 {%- else %}
 						// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
@@ -1322,4 +1384,4 @@ func renderApertus8B_Instruct_renderToolsLlama(w *jinja2.Writer, tools jinja2.Va
 
 // spansApertus8B_Instruct is the position table of Apertus-8B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansApertus8B_Instruct = "{{ }},set,if,for,macro|4DA2ICAEAEACEACACEACACEACACEACACEACACEACACEACACEACACEACACEACACEACACEGEACK+BEAEEoBCIEGYCIEGACIACQCAEGACAAIAEAAKAGJAGAEJCIAEAAEACACGAGJAEKCAEOSKAEEGCIASAIJAE2PEAGGuPCIEGACICEICAEGAEICGKEJEEACIAEACACGgCEJEEACIAEyBCAEGACIACqBCAEGACACEWCAGEQCIEGACIAIAEAAMAIRAGAEJAEoMEJEGKCAEEACIAEACACGiIEJEE0HCIEGICIEGAEICGAEJCEACAAC8GCAEGACACEACACEkGCAGI6FCIEGICIEGAEICGKEJEEACICEACAAGAEJAC4ECAEGICAEGAEICGKEJEEACICEACAAGAEJAEaCAGIICIAMECAEKCIJAEyCCAEGICAEEACIAIUGJGIACIAEECAEKqBKJEGICAEGAEICGKEJEEACICEACAAGAEJAIAEAAMAIRAEIEJEGACAAGgCEJEEACIAEwBCAGKkBCIEGACICEICAAMECAEMAIAAICGRAGsBEJEGGCAEEACIAGOEJEGAEICMAIJAIAEAAIIGREMGGAEEACIAOErUJIIyKCIEGyCCIEG0BCIEGuBEIEGoBEAEGiBEAEMEGACIMCAEKAGIAIEGREOEKAEI4HIJEGOEAEEACIAIAEAAEiHEJEGAEACEOCAGGGCIEEACICIgCGREK0BGIGIECIAIKCAEGCCIAIMEJEICCIAIEEJEKkEKREGaCAEGECIAOEGAEIiDIJEG8CEAEG2CEAEGwCEAEGiCCAEIyBEIGKACIAEMCAEQIIAAMECAEkBAahBIEkFCIGIGCIAKECAAIgECAEIwDEIGKMCIEGECIAKAEJAEMCAEQIIAAMkBCAEGcCIEECCIAEUCAEGCCAAKCEAAKKGREaEUREuBAMRAEAEACEACACEACACEACACEACACEACACEACACEACACEACACEACACEACACEACACEGEACK+BEAEEoBCIEGYCIEGACIACQCAEGACAAIAEAAKAGJAGAEJCIAEAAEACACGAGJAEKCAEOSKAEEGCIASAIJAG4PEAGGwPCIEGACICEICAEGAEICGKEJEEACIAEACACGgCEJEEACIAEyBCAEGACIACqBCAEGACACEWCAGEQCIEGACIAIAEAAMAIRAGAEJAEqMEJEGKCAEEACIAEACACGiIEJEE0HCIEGICIEGAEICGAEJCEACAAC8GCAEGACACEACACEkGCAGI6FCIEGICIEGAEICGKEJEEACICEACAAGAEJAC4ECAEGICAEGAEICGKEJEEACICEACAAGAEJAEaCAGIICIAMECAEKCIJAEyCCAEGICAEEACIAIUGJGIACIAEECAEKqBKJEGICAEGAEICGKEJEEACICEACAAGAEJAIAEAAMAIRAEIEJEGACAAGiCEJEEACIAGwBCAGKkBCIEGACICEICAAMECAEMAIAAICGRAGsBEJEGGCAEEACIAGOEJEGAEICMAIJAIAEAAIIGREMGGAEEACIAOErUJII2KCIEGyCCIEG0BCIEGuBEIEGoBEAEGiBEAEMEGACIMCAEKAGIAIEGREOEKAEI8HIJEGOEAEEACIAIAEAAEmHEJEGAEACEOCAGGGCIEEACICIgCGREK0BGIGIECIAIKCAEGCCIAIMEJEICCIAIEEJEKoEKREGaCAEGECIAOEGAEImDIJEGgDEAEG6CEAEG0CEAEGmCCAEMyBEIGMACIAEKCAEOIIAAMECAEkBAahBIEoFCIGIECIAIECAAImECAEOwDEIGMMCIEGECIAKAEJAEKCAEOIIAAMkBCAEGcCIEECCIAEUCAEGCCAAKCEAAKKGREaEURE"
+const spansApertus8B_Instruct = "{{ }},set,if,for,macro|4DA2ICAEAEACEACACEACACEACACEACACEACACEACACEACACEACACEACACEACACEACACEGEACK+BEAEEoBCIEGYCIEGACIACQCAEGACAAIAEAAKAGJAGAEJCIAEAAEACACGAGJAEKCAEOYKAEEMCIAYAIJAEmQEAGG+PCIEGACICEICAEGAEICGKEJEEACIAEACACGgCEJEEACIAEyBCAEGACIACqBCAEGACACEWCAGEQCIEGACIAIAEAAMAIRAGAEJAE4MEJEGKCAEEACIAEACACGqIEJEE8HCIEGICIEGAEICGAEJCEACAACkHCAEGACACEACACEsGCAGIiGCIEGICIEGAEICGKEJEEACICEACAAGAEJACgFCAEGICAEGAEICGKEJEEACICEACAAGAEJAEeCAGIMCIAQECAEKGIJAIyCCAEGICAEEACIAIUGJGIACIAEECAEKqBKJEGICAEGAEICGKEJEEACICEACAAGAEJAIAEAAMAIRAEIEJEGACAAGoCEJEEACIAE0BCAGKoBCIEGACICEMCAAQECAEMAIAAIGGRAKsBEJEGGCAEEACIAGOEJEGAEICMAIJAIAEAAIIGREMGGAEEACIAOErUJIIkLCIEGyCCIEG0BCIEGuBEIEGoBEAEGiBEAEMEGACIMCAEKAGIAIEGREOEKAEIqIIJEGOEAEEACIAIAEAAE0HEJEGAEACEOCAGGGCIEEACICIoCGREK8BGIGIECIAIOCAEGGCIAMQEJEKECIAKEEJEKuEKREGeCAEGICIASEGAEIoDIJEGiDEAEG8CEAEG2CEAEGoCCAEI4BEIGKACIAEOCAESMIAAQECAEkBAahBIE6FCIGIICIAMGCAAKyECAEIiEEIGKQCIEGICIAOAEJAEOCAESMIAAQsBCAEGkBCIEEGCIAIYCAEGGCAAOCEAAKKGREaEUREuBAMRAEAEACEACACEACACEACACEACACEACACEACACEACACEACACEACACEACACEACACEGEACK+BEAEEoBCIEGYCIEGACIACQCAEGACAAIAEAAKAGJAGAEJCIAEAAEACACGAGJAEKCAEOYKAEEMCIAYAIJAGoQEAGGgQCIEGACICEICAEGAEICGKEJEEACIAEACACGgCEJEEACIAEyBCAEGACIACqBCAEGACACEWCAGEQCIEGACIAIAEAAMAIRAGAEJAE6MEJEGKCAEEACIAEACACGqIEJEE8HCIEGICIEGAEICGAEJCEACAACkHCAEGACACEACACEsGCAGIiGCIEGICIEGAEICGKEJEEACICEACAAGAEJACgFCAEGICAEGAEICGKEJEEACICEACAAGAEJAEeCAGIMCIAQECAEKGIJAIyCCAEGICAEEACIAIUGJGIACIAEECAEKqBKJEGICAEGAEICGKEJEEACICEACAAGAEJAIAEAAMAIRAEIEJEGACAAGqCEJEEACIAG0BCAGKoBCIEGACICEMCAAQECAEMAIAAIGGRAKsBEJEGGCAEEACIAGOEJEGAEICMAIJAIAEAAIIGREMGGAEEACIAOErUJIIoLCIEGyCCIEG0BCIEGuBEIEGoBEAEGiBEAEMEGACIMCAEKAGIAIEGREOEKAEIuIIJEGOEAEEACIAIAEAAE4HEJEGAEACEOCAGGGCIEEACICIoCGREK8BGIGIECIAIOCAEGGCIAMQEJEKECIAKEEJEKyEKREGeCAEGICIASEGAEIsDIJEGmDEAEGgDEAEG6CEAEGsCCAEM4BEIGMACIAEMCAEQMIAAQECAEkBAahBIE+FCIGIGCIAKGCAAK4ECAEOiEEIGMQCIEGICIAOAEJAEMCAEQMIAAQsBCAEGkBCIEEGCIAIYCAEGGCAAOCEAAKKGREaEURE"

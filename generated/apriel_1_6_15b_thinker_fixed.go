@@ -41,10 +41,10 @@ var Apriel1_6_15bThinkerFixed = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderApriel1_6_15bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
@@ -230,16 +230,20 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 					toolCall := items[i]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
 					toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
-					w.WriteString("{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
+					out := w.Buffer()
+					out = w.AppendString(out, "{\"name\": \"")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					w.SetBuffer(out)
 					jinja2.WriteJSON(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && jinja2.In(jinja2.Lit("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
-						w.WriteString(", \"id\": \"")
-						jinja2.WriteStr(w, jinja2.ItemStrKey(toolCall, jinja2.KeyID))
-						w.WriteString("\"")
+						out := w.Buffer()
+						out = w.AppendString(out, ", \"id\": \"")
+						out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(toolCall, jinja2.KeyID))
+						out = w.AppendString(out, "\"")
+						w.SetBuffer(out)
 					}
 					w.WriteString("}")
 					// Apriel-1.6-15b-Thinker-fixed.jinja:136:17 {%- if not loop.last -%}
@@ -275,10 +279,11 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 				}
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
-			w.WriteString("<|begin_tool_result|>\n")
-			jinja2.WriteStr(w, jinja2.FilterString(toolMessage))
-			w.WriteString("\n")
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|begin_tool_result|>\n")
+			out = jinja2.AppendStr(w, out, jinja2.FilterString(toolMessage))
+			out = w.AppendString(out, "\n\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:157:9 {%- elif message['role'] == 'content' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
@@ -286,22 +291,28 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
 			if !jinja2.IsString(msgContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
-				w.WriteString("<|begin_content|>\n")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemInt(msgContent, 0), jinja2.KeyText))
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|begin_content|>\n")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(jinja2.ItemInt(msgContent, 0), jinja2.KeyText))
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:161:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:162:13 {{ '<|begin_content|>\n' + msg_content + '\n' }}
-				w.WriteString("<|begin_content|>\n")
-				jinja2.WriteStr(w, msgContent)
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|begin_content|>\n")
+				out = jinja2.AppendStr(w, out, msgContent)
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 			}
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168:9 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
-			w.WriteString("\n<|begin_assistant|>\n")
-			jinja2.WriteStr(w, reasoningAsstTurnStart)
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<|begin_assistant|>\n")
+			out = jinja2.AppendStr(w, out, reasoningAsstTurnStart)
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -492,16 +503,20 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 					toolCall := items[i]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
 					toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
-					w.WriteString("{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
+					out := w.Buffer()
+					out = w.AppendString(out, "{\"name\": \"")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					w.SetBuffer(out)
 					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
 					if llamacpp.Eq(addToolId2, jinja2.Bool(true)) && llamacpp.In(jinja2.Lit("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
-						w.WriteString(", \"id\": \"")
-						llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolCall, jinja2.KeyID))
-						w.WriteString("\"")
+						out := w.Buffer()
+						out = w.AppendString(out, ", \"id\": \"")
+						out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(toolCall, jinja2.KeyID))
+						out = w.AppendString(out, "\"")
+						w.SetBuffer(out)
 					}
 					w.WriteString("}")
 					// Apriel-1.6-15b-Thinker-fixed.jinja:136:17 {%- if not loop.last -%}
@@ -537,10 +552,11 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 				}
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
-			w.WriteString("<|begin_tool_result|>\n")
-			llamacpp.WriteStr(w, llamacpp.FilterString(toolMessage))
-			w.WriteString("\n")
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|begin_tool_result|>\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterString(toolMessage))
+			out = w.AppendString(out, "\n\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:157:9 {%- elif message['role'] == 'content' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
@@ -548,26 +564,32 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
 			if !llamacpp.IsString(msgContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
-				w.WriteString("<|begin_content|>\n")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemInt(msgContent, 0), jinja2.KeyText))
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|begin_content|>\n")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(llamacpp.ItemInt(msgContent, 0), jinja2.KeyText))
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:161:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:162:13 {{ '<|begin_content|>\n' + msg_content + '\n' }}
-				w.WriteString("<|begin_content|>\n")
-				llamacpp.WriteStr(w, msgContent)
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|begin_content|>\n")
+				out = llamacpp.AppendStr(w, out, msgContent)
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 			}
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168:9 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
-			w.WriteString("\n<|begin_assistant|>\n")
-			llamacpp.WriteStr(w, reasoningAsstTurnStart)
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<|begin_assistant|>\n")
+			out = llamacpp.AppendStr(w, out, reasoningAsstTurnStart)
+			w.SetBuffer(out)
 		}
 	}
 }
 
 // spansApriel1_6_15bThinkerFixed is the position table of Apriel-1.6-15b-Thinker-fixed.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansApriel1_6_15bThinkerFixed = "set,if,for,{{ }}|6DEICAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGI2LMREO6KGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGEkJIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGEqHIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE0BCACGsBEIEIICIGMMCACEECIGMEGJCOEKRAIECACGuCKACGACAAEWCACEACIAIIEAAOGEJGIiBGACGACAAEWCACEECIGMEEAGMIKRCECCIGmBEpKRAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGK2LMREO6KGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGEkJIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGEqHIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE0BCACGsBEIEIICIGMMCACEECIGMEGJCOEKRAIECACGuCKACGACAAEWCACEACIAIIEAAOGEJGIiBGACGACAAEWCACEECIGMEEAGMIKRCECCIG"
+const spansApriel1_6_15bThinkerFixed = "set,if,for,{{ }}|6DEICAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGIsMMREOsLGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGE2JIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGE8HIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE8BCACG0BEIEIMCIGQQCACEICIGQEGJCOEKRAIECACG4CKACGACAAEWCACEACIAIIEAAOIEJGKqBGACGACAAEeCACEICIGQIEAGQMKRCEGCIGqBEpKRAIECAAIECAAIACAAEACAAEACAAEEEAAIECAAIEIAAIAKAAEYIACECCIAGIOIEEAAuBGIAP3BAGUuBJCEOCICEACIGIAEAGKsMMREOsLGICIsBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGE2JIJCGACAAEcCACEOCICEACIAIAEAAKAGJAGOGJCEACIGIAEAGE8HIJCGICACEACIAIGKJCEACIGGAGJAEuBCACEOCICEACIAIAEAAGOGJCEACIGIAEAGEIEJCGACAGGAIJAE8BCACG0BEIEIMCIGQQCACEICIGQEGJCOEKRAIECACG4CKACGACAAEWCACEACIAIIEAAOIEJGKqBGACGACAAEeCACEICIGQIEAGQMKRCEGCIG"

@@ -29,10 +29,10 @@ var Bailing = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderBailing renders bailing.jinja.
@@ -49,10 +49,12 @@ func renderBailing(w *jinja2.Writer) {
 			role = jinja2.FilterUpper(messageRole)
 		}
 		// bailing.jinja:12:1 {{- '<role>' + role + '</role>' + message['content'] }}
-		w.WriteString("<role>")
-		jinja2.WriteStr(w, role)
-		w.WriteString("</role>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		out := w.Buffer()
+		out = w.AppendString(out, "<role>")
+		out = jinja2.AppendStr(w, out, role)
+		out = w.AppendString(out, "</role>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		w.SetBuffer(out)
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -76,10 +78,12 @@ func renderBailingLlama(w *jinja2.Writer) {
 			role = llamacpp.FilterUpper(messageRole)
 		}
 		// bailing.jinja:12:1 {{- '<role>' + role + '</role>' + message['content'] }}
-		w.WriteString("<role>")
-		llamacpp.WriteStr(w, role)
-		w.WriteString("</role>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		out := w.Buffer()
+		out = w.AppendString(out, "<role>")
+		out = llamacpp.AppendStr(w, out, role)
+		out = w.AppendString(out, "</role>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		w.SetBuffer(out)
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -88,4 +92,4 @@ func renderBailingLlama(w *jinja2.Writer) {
 
 // spansBailing is the position table of bailing.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailing = "for,set,{{ }}|0CiBUCAGKCACOGCAEiBiBFAAGKCACOGCAE"
+const spansBailing = "for,set,{{ }}|0CmBUCAGKCACOKCAEmBmBFAAGKCACOKCAE"

@@ -29,10 +29,10 @@ var Bailing2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderBailing2 renders bailing2.jinja.
@@ -53,11 +53,13 @@ func renderBailing2(w *jinja2.Writer) {
 			role = jinja2.FilterUpper(messageRole)
 		}
 		// bailing2.jinja:16:1 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
-		w.WriteString("<role>")
-		jinja2.WriteStr(w, role)
-		w.WriteString("</role>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|role_end|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<role>")
+		out = jinja2.AppendStr(w, out, role)
+		out = w.AppendString(out, "</role>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|role_end|>")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -85,11 +87,13 @@ func renderBailing2Llama(w *jinja2.Writer) {
 			role = llamacpp.FilterUpper(messageRole)
 		}
 		// bailing2.jinja:16:1 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
-		w.WriteString("<role>")
-		llamacpp.WriteStr(w, role)
-		w.WriteString("</role>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|role_end|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<role>")
+		out = llamacpp.AppendStr(w, out, role)
+		out = w.AppendString(out, "</role>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|role_end|>")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -98,4 +102,4 @@ func renderBailing2Llama(w *jinja2.Writer) {
 
 // spansBailing2 is the position table of bailing2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailing2 = "if,for,set,{{ }}|0CEWCAIkBGACGKCAEOICAGiBELAAKkBGACGKCAEOICAG"
+const spansBailing2 = "if,for,set,{{ }}|0CEWCAIoBGACGKCAEOMCAGmBELAAKoBGACGKCAEOMCAG"

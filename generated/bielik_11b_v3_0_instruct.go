@@ -41,10 +41,10 @@ var Bielik11B_V3_0Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderBielik11B_V3_0Instruct renders Bielik-11B-v3.0-Instruct.jinja.
@@ -110,9 +110,11 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// Bielik-11B-v3.0-Instruct.jinja:38:9 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
-			w.WriteString("<|im_start|>user\n")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>user\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
@@ -132,9 +134,12 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:49:13 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
-				w.WriteString("<think>\n")
-				jinja2.WriteStr(w, jinja2.MethodStrip(reasoningContent))
-				w.WriteString("\n</think>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<think>\n")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.AppendStr(w, out, jinja2.MethodStrip(reasoningContent))
+				out = w.AppendString(out, "\n</think>\n")
+				w.SetBuffer(out)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
 			jinja2.Write(w, jinja2.MethodLstrip(content))
@@ -150,15 +155,17 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
-					w.WriteString("\n<tool_call>\n{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
-					jinja2.WriteStr(w, jinja2.IfElse(jinja2.IsString(jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)), func() jinja2.Value {
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<tool_call>\n{\"name\": \"")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					out = jinja2.AppendStr(w, out, jinja2.IfElse(jinja2.IsString(jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)), func() jinja2.Value {
 						return jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					}, func() jinja2.Value {
 						return jinja2.FilterTojson(jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 					}))
-					w.WriteString("}\n</tool_call>")
+					out = w.AppendString(out, "}\n</tool_call>")
+					w.SetBuffer(out)
 				}
 			}
 			w.WriteString("<|im_end|>\n")
@@ -169,8 +176,10 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
-			w.WriteString("<|function_output|>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out := w.Buffer()
+			out = w.AppendString(out, "<|function_output|>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
 			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemStrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -255,9 +264,11 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// Bielik-11B-v3.0-Instruct.jinja:38:9 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
-			w.WriteString("<|im_start|>user\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>user\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
@@ -277,9 +288,12 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if llamacpp.Truthy(reasoningContent) {
 				// Bielik-11B-v3.0-Instruct.jinja:49:13 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
-				w.WriteString("<think>\n")
-				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
-				w.WriteString("\n</think>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<think>\n")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.AppendStr(w, out, llamacpp.MethodStrip(reasoningContent))
+				out = w.AppendString(out, "\n</think>\n")
+				w.SetBuffer(out)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
 			llamacpp.Write(w, llamacpp.MethodLstrip(content))
@@ -295,15 +309,17 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
-					w.WriteString("\n<tool_call>\n{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
-					llamacpp.WriteStr(w, jinja2.IfElse(llamacpp.IsString(llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)), func() jinja2.Value {
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<tool_call>\n{\"name\": \"")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					out = llamacpp.AppendStr(w, out, jinja2.IfElse(llamacpp.IsString(llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)), func() jinja2.Value {
 						return llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					}, func() jinja2.Value {
 						return llamacpp.FilterTojson(llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 					}))
-					w.WriteString("}\n</tool_call>")
+					out = w.AppendString(out, "}\n</tool_call>")
+					w.SetBuffer(out)
 				}
 			}
 			w.WriteString("<|im_end|>\n")
@@ -314,8 +330,10 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
-			w.WriteString("<|function_output|>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out := w.Buffer()
+			out = w.AppendString(out, "<|function_output|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
 			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -336,4 +354,4 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 
 // spansBielik11B_V3_0Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBielik11B_V3_0Instruct = "{{ }},if,set,for|2DACCAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCM4EUJGKoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACQMMRCGEEICiBAzEJAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCO4EUJGKoECICGECIAG8DCACIAEAEEACAEEOCACEACIEEACAEEACAEGKEJCEECIAKAEJAEsBCACGiBCIGEICICGACIEGQEJAYaIRCGECACICGAAGECACQMMRCGEEIC"
+const spansBielik11B_V3_0Instruct = "{{ }},if,set,for|2DACCAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCMqFUJGK6ECICGICIAKqECACIAEAEEACAEEOCACEACIEEACAEEACAEGQEJCEKCIAQAEJAEwBCACGmBCIGEICICGACIEGUEJAceIRCGECACIGGAAKECACQMMRCGEEICiBAzEJAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCOqFUJGK6ECICGICIAKqECACIAEAEEACAEEOCACEACIEEACAEEACAEGQEJCEKCIAQAEJAEwBCACGmBCIGEICICGACIEGUEJAceIRCGECACIGGAAKECACQMMRCGEEIC"

@@ -40,10 +40,10 @@ var ByteDanceSeedOSS = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderByteDanceSeedOSS renders ByteDance-Seed-OSS.jinja.
@@ -147,8 +147,10 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
 			itemFunction := jinja2.ItemAttrKey(item, jinja2.KeyFunction)
-			jinja2.Write(w, jinja2.ItemAttrKey(itemFunction, jinja2.KeyName))
-			w.WriteString("(")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(itemFunction, jinja2.KeyName))
+			out = w.AppendString(out, "(")
+			w.SetBuffer(out)
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
 			itemFunctionParameters := jinja2.ItemAttrKey(itemFunction, jinja2.KeyParameters)
 			itemFunctionParametersProperties := jinja2.ItemAttrKey(itemFunctionParameters, jinja2.KeyProperties)
@@ -157,8 +159,10 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				name := keys[i]
 				spec := values[i]
 				// ByteDance-Seed-OSS.jinja:73:9 {{- name }}
-				jinja2.Write(w, name)
-				w.WriteString(": ")
+				out := w.Buffer()
+				out = jinja2.Append(w, out, name)
+				out = w.AppendString(out, ": ")
+				w.SetBuffer(out)
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
 				renderByteDanceSeedOSS_pyType(w, jinja2.ItemAttrKey(spec, jinja2.KeyType))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
@@ -166,10 +170,12 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					w.WriteString(",")
 				}
 			}
-			w.WriteString("):\n    \"\"\"\n    ")
+			out = w.Buffer()
+			out = w.AppendString(out, "):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttrKey(itemFunction, jinja2.KeyDescription), nil, nil))
-			w.WriteString("\n\n")
+			out = jinja2.Append(w, out, jinja2.FilterTrim(jinja2.ItemAttrKey(itemFunction, jinja2.KeyDescription), nil, nil))
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
 			if itemFunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
@@ -178,10 +184,12 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				for i := range w.Count(len(keys)) {
 					name := keys[i]
 					spec := values[i]
-					w.WriteString("\n    - ")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n    - ")
 					// ByteDance-Seed-OSS.jinja:83:7 {{ name }}
-					jinja2.Write(w, name)
-					w.WriteString(" (")
+					out = jinja2.Append(w, out, name)
+					out = w.AppendString(out, " (")
+					w.SetBuffer(out)
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
 					renderByteDanceSeedOSS_pyType(w, jinja2.ItemAttrKey(spec, jinja2.KeyType))
 					w.WriteString(")")
@@ -192,12 +200,14 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
 						w.WriteString(" [选填]")
 					}
-					w.WriteString(":")
+					out = w.Buffer()
+					out = w.AppendString(out, ":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
-					w.WriteString(" ")
-					jinja2.Write(w, jinja2.Or(jinja2.ItemAttrKey(spec, jinja2.KeyDescription), func() jinja2.Value {
+					out = w.AppendString(out, " ")
+					out = jinja2.Append(w, out, jinja2.Or(jinja2.ItemAttrKey(spec, jinja2.KeyDescription), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
+					w.SetBuffer(out)
 				}
 			}
 			w.WriteString("\n")
@@ -210,18 +220,22 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 				for i := range w.Count(len(keys)) {
 					name := keys[i]
 					spec := values[i]
-					w.WriteString("\n    - ")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n    - ")
 					// ByteDance-Seed-OSS.jinja:96:7 {{ name }}
-					jinja2.Write(w, name)
-					w.WriteString(" (")
+					out = jinja2.Append(w, out, name)
+					out = w.AppendString(out, " (")
+					w.SetBuffer(out)
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
 					renderByteDanceSeedOSS_pyType(w, jinja2.ItemAttrKey(spec, jinja2.KeyType))
-					w.WriteString("):")
+					out = w.Buffer()
+					out = w.AppendString(out, "):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
-					w.WriteString(" ")
-					jinja2.Write(w, jinja2.Or(jinja2.ItemAttrKey(spec, jinja2.KeyDescription), func() jinja2.Value {
+					out = w.AppendString(out, " ")
+					out = jinja2.Append(w, out, jinja2.Or(jinja2.ItemAttrKey(spec, jinja2.KeyDescription), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
+					w.SetBuffer(out)
 				}
 			}
 			w.WriteString("\n    \"\"\"")
@@ -242,25 +256,29 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 		if jinja2.Eq(thinkingBudget, jinja2.SmallInt(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
 			jinja2.WriteAdd(w, bosToken, jinja2.Lit("system"))
-			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
-			jinja2.Write(w, eosToken)
+			out = jinja2.Append(w, out, eosToken)
+			w.SetBuffer(out)
 		} else if !jinja2.Eq(thinkingBudget, jinja2.SmallInt(-1)) {
 			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
 			jinja2.WriteAdd(w, bosToken, jinja2.Lit("system"))
-			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
+			out := w.Buffer()
+			out = w.AppendString(out, "\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
 			// ByteDance-Seed-OSS.jinja:120:166 {{thinking_budget}}
-			jinja2.Write(w, thinkingBudget)
-			w.WriteString(". That is, you need to complete your thinking within ")
+			out = jinja2.Append(w, out, thinkingBudget)
+			out = w.AppendString(out, ". That is, you need to complete your thinking within ")
 			// ByteDance-Seed-OSS.jinja:120:244 {{thinking_budget}}
-			jinja2.Write(w, thinkingBudget)
-			w.WriteString(" tokens and start answering the user's questions. You will reflect on your thinking process every ")
+			out = jinja2.Append(w, out, thinkingBudget)
+			out = w.AppendString(out, " tokens and start answering the user's questions. You will reflect on your thinking process every ")
 			// ByteDance-Seed-OSS.jinja:120:367 {{ns.interval}}
-			jinja2.Write(w, nsInterval)
-			w.WriteString(" tokens, stating how many tokens have been used and how many are left.\n")
+			out = jinja2.Append(w, out, nsInterval)
+			out = w.AppendString(out, " tokens, stating how many tokens have been used and how many are left.\n")
 			// ByteDance-Seed-OSS.jinja:121:1 {{ eos_token }}
-			jinja2.Write(w, eosToken)
+			out = jinja2.Append(w, out, eosToken)
+			w.SetBuffer(out)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
@@ -274,18 +292,22 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Len(jinja2.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, thinkBeginToken)
-				jinja2.WriteStr(w, jinja2.FilterTrim(messageReasoningContent, nil, nil))
-				jinja2.WriteStr(w, thinkEndToken)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, thinkBeginToken)
+				out = jinja2.AppendStr(w, out, jinja2.FilterTrim(messageReasoningContent, nil, nil))
+				out = jinja2.AppendStr(w, out, thinkEndToken)
+				w.SetBuffer(out)
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Len(jinja2.FilterTrim(messageContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, jinja2.FilterTrim(messageContent, nil, nil))
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, jinja2.FilterTrim(messageContent, nil, nil))
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
@@ -296,11 +318,13 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					toolCall = toolCallFunction
 				}
 				// ByteDance-Seed-OSS.jinja:139:1 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, toolcallBeginToken)
-				w.WriteString("\n<function=")
-				jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString(">\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, toolcallBeginToken)
+				out = w.AppendString(out, "\n<function=")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, ">\n")
+				w.SetBuffer(out)
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
 				toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if jinja2.IsDefined(toolCallArguments) {
@@ -310,9 +334,11 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 						argName := keys[i]
 						argValue := values[i]
 						// ByteDance-Seed-OSS.jinja:142:1 {{ "<parameter=" + arg_name + ">" }}
-						w.WriteString("<parameter=")
-						jinja2.WriteStr(w, argName)
-						w.WriteString(">")
+						out := w.Buffer()
+						out = w.AppendString(out, "<parameter=")
+						out = jinja2.AppendStr(w, out, argName)
+						out = w.AppendString(out, ">")
+						w.SetBuffer(out)
 						// ByteDance-Seed-OSS.jinja:143:1 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
 						if !(jinja2.IsString(argValue)) {
 							argValue = jinja2.FilterString(argValue)
@@ -322,8 +348,10 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 					}
 				}
 				// ByteDance-Seed-OSS.jinja:147:1 {{ "</function>\n" + toolcall_end_token }}
-				w.WriteString("</function>\n")
-				jinja2.WriteStr(w, toolcallEndToken)
+				out = w.Buffer()
+				out = w.AppendString(out, "</function>\n")
+				out = jinja2.AppendStr(w, out, toolcallEndToken)
+				w.SetBuffer(out)
 			}
 			// ByteDance-Seed-OSS.jinja:149:1 {{ eos_token }}
 			jinja2.Write(w, eosToken)
@@ -339,18 +367,22 @@ func renderByteDanceSeedOSS(w *jinja2.Writer) {
 			messageReasoningContent := jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Len(jinja2.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, thinkBeginToken)
-				jinja2.WriteStr(w, jinja2.FilterTrim(messageReasoningContent, nil, nil))
-				jinja2.WriteStr(w, thinkEndToken)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, thinkBeginToken)
+				out = jinja2.AppendStr(w, out, jinja2.FilterTrim(messageReasoningContent, nil, nil))
+				out = jinja2.AppendStr(w, out, thinkEndToken)
+				w.SetBuffer(out)
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Len(jinja2.FilterTrim(messageContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, jinja2.FilterTrim(messageContent, nil, nil))
-				jinja2.WriteStr(w, eosToken)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, jinja2.FilterTrim(messageContent, nil, nil))
+				out = jinja2.AppendStr(w, out, eosToken)
+				w.SetBuffer(out)
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
@@ -496,10 +528,12 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			return jinja2.EqStr(llamacpp.ItemAttrKey(item2, jinja2.KeyType), "function")
 		}); loop.Next(); {
 			item := loop.Item()
-			w.WriteString("\n\nFunction:\ndef ")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(item, jinja2.KeyFunction), jinja2.KeyName))
-			w.WriteString("(")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(item, jinja2.KeyFunction), jinja2.KeyName))
+			out = w.AppendString(out, "(")
+			w.SetBuffer(out)
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
 			// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 			// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -509,8 +543,10 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 				name := vals[0]
 				spec := vals[1]
 				// ByteDance-Seed-OSS.jinja:73:9 {{- name }}
-				llamacpp.Write(w, name)
-				w.WriteString(": ")
+				out := w.Buffer()
+				out = llamacpp.Append(w, out, name)
+				out = w.AppendString(out, ": ")
+				w.SetBuffer(out)
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
 				renderByteDanceSeedOSS_pyTypeLlama(w, llamacpp.ItemAttrKey(spec, jinja2.KeyType))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
@@ -518,10 +554,12 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					w.WriteString(",")
 				}
 			}
-			w.WriteString("):\n    \"\"\"\n    ")
+			out = w.Buffer()
+			out = w.AppendString(out, "):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(item, jinja2.KeyFunction), jinja2.KeyDescription), nil, nil))
-			w.WriteString("\n\n")
+			out = llamacpp.Append(w, out, llamacpp.FilterTrim(llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(item, jinja2.KeyFunction), jinja2.KeyDescription), nil, nil))
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
 			itemFunction := llamacpp.ItemAttrKey(item, jinja2.KeyFunction)
 			itemFunctionParameters := llamacpp.ItemAttrKey(itemFunction, jinja2.KeyParameters)
@@ -535,10 +573,12 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					vals := llamacpp.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
-					w.WriteString("\n    - ")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n    - ")
 					// ByteDance-Seed-OSS.jinja:83:7 {{ name }}
-					llamacpp.Write(w, name)
-					w.WriteString(" (")
+					out = llamacpp.Append(w, out, name)
+					out = w.AppendString(out, " (")
+					w.SetBuffer(out)
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
 					renderByteDanceSeedOSS_pyTypeLlama(w, llamacpp.ItemAttrKey(spec, jinja2.KeyType))
 					w.WriteString(")")
@@ -549,12 +589,14 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
 						w.WriteString(" [选填]")
 					}
-					w.WriteString(":")
+					out = w.Buffer()
+					out = w.AppendString(out, ":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
-					w.WriteString(" ")
-					llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemAttrKey(spec, jinja2.KeyDescription), func() jinja2.Value {
+					out = w.AppendString(out, " ")
+					out = llamacpp.AppendStr(w, out, llamacpp.Or(llamacpp.ItemAttrKey(spec, jinja2.KeyDescription), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
+					w.SetBuffer(out)
 				}
 			}
 			w.WriteString("\n")
@@ -570,18 +612,22 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					vals := llamacpp.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
-					w.WriteString("\n    - ")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n    - ")
 					// ByteDance-Seed-OSS.jinja:96:7 {{ name }}
-					llamacpp.Write(w, name)
-					w.WriteString(" (")
+					out = llamacpp.Append(w, out, name)
+					out = w.AppendString(out, " (")
+					w.SetBuffer(out)
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
 					renderByteDanceSeedOSS_pyTypeLlama(w, llamacpp.ItemAttrKey(spec, jinja2.KeyType))
-					w.WriteString("):")
+					out = w.Buffer()
+					out = w.AppendString(out, "):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
-					w.WriteString(" ")
-					llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemAttrKey(spec, jinja2.KeyDescription), func() jinja2.Value {
+					out = w.AppendString(out, " ")
+					out = llamacpp.AppendStr(w, out, llamacpp.Or(llamacpp.ItemAttrKey(spec, jinja2.KeyDescription), func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
+					w.SetBuffer(out)
 				}
 			}
 			w.WriteString("\n    \"\"\"")
@@ -602,25 +648,29 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 		if llamacpp.Eq(thinkingBudget, jinja2.SmallInt(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
 			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("system"))
-			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
-			llamacpp.Write(w, eosToken)
+			out = llamacpp.Append(w, out, eosToken)
+			w.SetBuffer(out)
 		} else if !llamacpp.Eq(thinkingBudget, jinja2.SmallInt(-1)) {
 			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
 			llamacpp.WriteAdd(w, bosToken, jinja2.Lit("system"))
-			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
+			out := w.Buffer()
+			out = w.AppendString(out, "\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
 			// ByteDance-Seed-OSS.jinja:120:166 {{thinking_budget}}
-			llamacpp.Write(w, thinkingBudget)
-			w.WriteString(". That is, you need to complete your thinking within ")
+			out = llamacpp.Append(w, out, thinkingBudget)
+			out = w.AppendString(out, ". That is, you need to complete your thinking within ")
 			// ByteDance-Seed-OSS.jinja:120:244 {{thinking_budget}}
-			llamacpp.Write(w, thinkingBudget)
-			w.WriteString(" tokens and start answering the user's questions. You will reflect on your thinking process every ")
+			out = llamacpp.Append(w, out, thinkingBudget)
+			out = w.AppendString(out, " tokens and start answering the user's questions. You will reflect on your thinking process every ")
 			// ByteDance-Seed-OSS.jinja:120:367 {{ns.interval}}
-			llamacpp.Write(w, nsInterval)
-			w.WriteString(" tokens, stating how many tokens have been used and how many are left.\n")
+			out = llamacpp.Append(w, out, nsInterval)
+			out = w.AppendString(out, " tokens, stating how many tokens have been used and how many are left.\n")
 			// ByteDance-Seed-OSS.jinja:121:1 {{ eos_token }}
-			llamacpp.Write(w, eosToken)
+			out = llamacpp.Append(w, out, eosToken)
+			w.SetBuffer(out)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
@@ -634,18 +684,22 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Len(llamacpp.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, thinkBeginToken)
-				llamacpp.WriteStr(w, llamacpp.FilterTrim(messageReasoningContent, nil, nil))
-				llamacpp.WriteStr(w, thinkEndToken)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, thinkBeginToken)
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(messageReasoningContent, nil, nil))
+				out = llamacpp.AppendStr(w, out, thinkEndToken)
+				w.SetBuffer(out)
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Len(llamacpp.FilterTrim(messageContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, llamacpp.FilterTrim(messageContent, nil, nil))
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(messageContent, nil, nil))
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
@@ -656,11 +710,13 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					toolCall = toolCallFunction
 				}
 				// ByteDance-Seed-OSS.jinja:139:1 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, toolcallBeginToken)
-				w.WriteString("\n<function=")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString(">\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, toolcallBeginToken)
+				out = w.AppendString(out, "\n<function=")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, ">\n")
+				w.SetBuffer(out)
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
 				toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if llamacpp.IsDefined(toolCallArguments) {
@@ -672,9 +728,11 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 						argName := vals[0]
 						argValue := vals[1]
 						// ByteDance-Seed-OSS.jinja:142:1 {{ "<parameter=" + arg_name + ">" }}
-						w.WriteString("<parameter=")
-						llamacpp.WriteStr(w, argName)
-						w.WriteString(">")
+						out := w.Buffer()
+						out = w.AppendString(out, "<parameter=")
+						out = llamacpp.AppendStr(w, out, argName)
+						out = w.AppendString(out, ">")
+						w.SetBuffer(out)
 						// ByteDance-Seed-OSS.jinja:143:1 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
 						if !(llamacpp.IsString(argValue)) {
 							argValue = llamacpp.FilterString(argValue)
@@ -684,8 +742,10 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 					}
 				}
 				// ByteDance-Seed-OSS.jinja:147:1 {{ "</function>\n" + toolcall_end_token }}
-				w.WriteString("</function>\n")
-				llamacpp.WriteStr(w, toolcallEndToken)
+				out = w.Buffer()
+				out = w.AppendString(out, "</function>\n")
+				out = llamacpp.AppendStr(w, out, toolcallEndToken)
+				w.SetBuffer(out)
 			}
 			// ByteDance-Seed-OSS.jinja:149:1 {{ eos_token }}
 			llamacpp.Write(w, eosToken)
@@ -701,18 +761,22 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer) {
 			messageReasoningContent := llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent)
 			if (llamacpp.IsDefined(messageReasoningContent) && llamacpp.IsString(messageReasoningContent)) && llamacpp.Len(llamacpp.FilterTrim(messageReasoningContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, thinkBeginToken)
-				llamacpp.WriteStr(w, llamacpp.FilterTrim(messageReasoningContent, nil, nil))
-				llamacpp.WriteStr(w, thinkEndToken)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, thinkBeginToken)
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(messageReasoningContent, nil, nil))
+				out = llamacpp.AppendStr(w, out, thinkEndToken)
+				w.SetBuffer(out)
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if (llamacpp.IsDefined(messageContent) && llamacpp.IsString(messageContent)) && llamacpp.Len(llamacpp.FilterTrim(messageContent, nil, nil)) > 0 {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, llamacpp.FilterTrim(messageContent, nil, nil))
-				llamacpp.WriteStr(w, eosToken)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(messageContent, nil, nil))
+				out = llamacpp.AppendStr(w, out, eosToken)
+				w.SetBuffer(out)
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
@@ -758,4 +822,4 @@ func renderByteDanceSeedOSS_pyTypeLlama(w *jinja2.Writer, t jinja2.Value) {
 
 // spansByteDanceSeedOSS is the position table of ByteDance-Seed-OSS.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansByteDanceSeedOSS = "set,if,for,{{ }},macro|4DAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAESCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAKUWACEACAGIGEACEACAGI+FGACGAGAGIuFEAEQEIIGIgBCJEOCCQGGAAaGEEAwBCMCGzCGG6BGACGwBEAEMCEEGGCAYGGMCZCQGCAGQsBKFCIgBIAEMCEEGGCAYGGGCZGUEONCIGKACEACAGGyBGACEsBCACECCAGGAEAGCgBCICGCCJGGCCqKGGCA8EGGCA2HGGAC9WGI+FIAEE0FCACGAIAGEOCACGGCAGMMEACGECAGKoCEAEEICACGAAuCAGICvCGMkBCACGcCAEKECAGIECAAIACAGICGAGIAEAGC6BCICGACJGCyBCICGACJGEOCACGGCAGMMEACGECAGOAIAGMQIACEACAGEGCACEACAGQA1HAIEcCICEYCICGSCACGMCACsBAjDRAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAISCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAKUWACEACAGIGEACEACAGIuGGACGAGAGI+FEAEQCIIGKeCJEMCCQGGAAaGEEAwBCMCGzCGGkCGACQwBEAEMCEEGGCAYGGMCZCQGCAGQyBKFCOgBIAEMCEEGGCAYGGGCZGUEONCIGKACEACAGGyBGACEsBCACECCAGGAEAGCgBCICGCCJGGCCqKGGCA8EGGCA2HGGAC9WGIiGIAEE4FCACGAIAGEOCACGGCAGMMEACGECAGKsCEAEEICACGAAuCAGICvCGMoBCACKcCAEKECAGIECAAIACAGICGAGIAEAGC6BCICGACJGCyBCICGACJGEOCACGGCAGMMEACGECAGOAIAGMQIACEACAGEGCACEACAGQA1HAIEcCICEYCICGSCACGMCAC"
+const spansByteDanceSeedOSS = "set,if,for,{{ }},macro|4DAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAESCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAKUWACEACAGIGEACEACAGI6GGACGAGAGIqGEAEQIIIGMmBCJEOGCQGKAAaGEEAwBCOEGzCGIiCGACG4BEAEOEEEGICAYGGOCZCSICAGS0BKFCIoBIAEOEEEGIEAYGIICZGWEONCIGKACEACAGG6BGACE0BCACEECAGICEAGEkBCICGECJGICCqKGGCA8EGGCA2HGGCC9WGK6GIAEEwGCACGAIAGESCACGKCAGQQEACGICAGO0CEAEEICACGAAuCAGMCvCGQoBCACGgBCAEKICAGMECAAIACAGIGGAGMAEAGCiCCICGACJGC6BCICGACJGESCACGKCAGQQEACGICAGSAIAGMQIACEACAGEGCACEACAGQA1HAIEcCICEYCICGSCACGMCACsBAjDRAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGEACEACAAGAEAAEAUAAISCAEKGCICEACIAIGIRCEACIAGUGJCGACAAEACAAIAEAAGGGACEACAAKUWACEACAGIGEACEACAGIqHGACGAGAGI6GEAESEIIGMkBCJEMGCQGKAAaGEEAwBCOEGzCGIsCGACQ4BEAEOEEEGICAYGGOCZCSICAGS6BKFCOoBIAEOEEEGIEAYGIICZGWEONCIGKACEACAGG6BGACE0BCACEECAGICEAGEkBCICGECJGICCqKGGCA8EGGCA2HGGCC9WGK+GIAEE0GCACGAIAGESCACGKCAGQQEACGICAGO4CEAEEICACGAAuCAGMCvCGQsBCACKgBCAEKICAGMECAAIACAGIGGAGMAEAGCiCCICGACJGC6BCICGACJGESCACGKCAGQQEACGICAGSAIAGMQIACEACAGEGCACEACAGQA1HAIEcCICEYCICGSCACGMCAC"

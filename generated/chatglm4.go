@@ -29,10 +29,10 @@ var Chatglm4 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderChatglm4 renders chatglm4.jinja.
@@ -42,10 +42,12 @@ func renderChatglm4(w *jinja2.Writer) {
 	// chatglm4.jinja:9:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// chatglm4.jinja:10:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		w.WriteString("<|")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("|>\n")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		out := w.Buffer()
+		out = w.AppendString(out, "<|")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "|>\n")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|assistant|>\n")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -61,10 +63,12 @@ func renderChatglm4Llama(w *jinja2.Writer) {
 	// chatglm4.jinja:9:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// chatglm4.jinja:10:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		w.WriteString("<|")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("|>\n")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		out := w.Buffer()
+		out = w.AppendString(out, "<|")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "|>\n")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|assistant|>\n")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -73,4 +77,4 @@ func renderChatglm4Llama(w *jinja2.Writer) {
 
 // spansChatglm4 is the position table of chatglm4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatglm4 = "for,{{ }}|2CSSCAEGCACiBSDAAEGCAC"
+const spansChatglm4 = "for,{{ }}|2CWSCAEKCACmBWDAAEKCAC"

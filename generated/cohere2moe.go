@@ -37,10 +37,10 @@ var Cohere2MoE = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderCohere2MoE renders Cohere2MoE.jinja.
@@ -196,8 +196,10 @@ func renderCohere2MoE(w *jinja2.Writer) {
 	// Cohere2MoE.jinja:155:1 {%- if render_platform_instruction_override -%}
 	if renderPlatformInstructionOverride.Truthy() {
 		// Cohere2MoE.jinja:156:1 {{ platform_instruction_override }}
-		jinja2.Write(w, platformInstructionOverride)
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = jinja2.Append(w, out, platformInstructionOverride)
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// Cohere2MoE.jinja:157:1 {% set rendered_platform_turn_chunk = true %}
 		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
@@ -238,11 +240,13 @@ func renderCohere2MoE(w *jinja2.Writer) {
 				w.WriteString("    {\"name\": \"")
 				// Cohere2MoE.jinja:185:15 {{ tool['function']['name'] }}
 				toolFunction := jinja2.ItemStrKey(tool, jinja2.KeyFunction)
-				jinja2.Write(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
-				w.WriteString("\", \"description\": \"")
+				out := w.Buffer()
+				out = jinja2.Append(w, out, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
+				out = w.AppendString(out, "\", \"description\": \"")
 				// Cohere2MoE.jinja:185:64 {{ tool['function']['description'] }}
-				jinja2.Write(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyDescription))
-				w.WriteString("\", \"parameters\": ")
+				out = jinja2.Append(w, out, jinja2.ItemStrKey(toolFunction, jinja2.KeyDescription))
+				out = w.AppendString(out, "\", \"parameters\": ")
+				w.SetBuffer(out)
 				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
 				jinja2.WriteJSON(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyParameters), nil, nil)
 				w.WriteString(", \"responses\": null}")
@@ -269,9 +273,11 @@ func renderCohere2MoE(w *jinja2.Writer) {
 		w.WriteString("When generating JSON objects, do not generate block markers. Generate an object directly without prefixing with ```json. Return only the JSON and nothing else.")
 		// Cohere2MoE.jinja:203:5 {%- if json_schema %}
 		if jsonSchema.Truthy() {
-			w.WriteString("\nYour output should adhere to the following json schema:\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\nYour output should adhere to the following json schema:\n")
 			// Cohere2MoE.jinja:206:1 {{ json_schema }}
-			jinja2.Write(w, jsonSchema)
+			out = jinja2.Append(w, out, jsonSchema)
+			w.SetBuffer(out)
 		}
 		// Cohere2MoE.jinja:208:1 {%- set rendered_platform_turn_chunk = true %}
 		renderedPlatformTurnChunk = jinja2.Bool(true)
@@ -329,10 +335,12 @@ func renderCohere2MoE(w *jinja2.Writer) {
 					// Cohere2MoE.jinja:229:17 {% if message.tool_plan -%}
 					messageToolPlan := jinja2.ItemAttr(message, "tool_plan")
 					if messageToolPlan.Truthy() {
-						w.WriteString("<|START_THINKING|>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<|START_THINKING|>")
 						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
-						jinja2.Write(w, messageToolPlan)
-						w.WriteString("<|END_THINKING|>")
+						out = jinja2.Append(w, out, messageToolPlan)
+						out = w.AppendString(out, "<|END_THINKING|>")
+						w.SetBuffer(out)
 					} else if ((jinja2.ItemAttr(message, "reasoning").Truthy() || jinja2.ItemAttrKey(message, jinja2.KeyReasoningContent).Truthy()) || jinja2.ItemAttr(message, "thinking").Truthy()) || (jinja2.ItemAttrKey(message, jinja2.KeyContent).Truthy() && jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(jinja2.ItemAttrKey(message, jinja2.KeyContent), 0), jinja2.KeyType), "thinking")) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
@@ -359,8 +367,10 @@ func renderCohere2MoE(w *jinja2.Writer) {
 					w.WriteString("\", \"tool_name\": \"")
 					// Cohere2MoE.jinja:237:126 {{ tc['function']['name'] }}
 					tcFunction := jinja2.ItemStrKey(tc, jinja2.KeyFunction)
-					jinja2.Write(w, jinja2.ItemStrKey(tcFunction, jinja2.KeyName))
-					w.WriteString("\", \"parameters\": ")
+					out := w.Buffer()
+					out = jinja2.Append(w, out, jinja2.ItemStrKey(tcFunction, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"parameters\": ")
+					w.SetBuffer(out)
 					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
 					jinja2.WriteJSON(w, jinja2.ItemStrKey(tcFunction, jinja2.KeyArguments), nil, nil)
 					w.WriteString("}")
@@ -445,10 +455,12 @@ func renderCohere2MoE_documentTurn(w *jinja2.Writer, documents jinja2.Value, ski
 		} else {
 			docVal = doc
 		}
-		w.WriteString("\n            \"")
+		out := w.Buffer()
+		out = w.AppendString(out, "\n            \"")
 		// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
-		jinja2.Write(w, jinja2.SmallInt(int64(i)))
-		w.WriteString("\": ")
+		out = jinja2.Append(w, out, jinja2.SmallInt(int64(i)))
+		out = w.AppendString(out, "\": ")
+		w.SetBuffer(out)
 		// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
 		jinja2.WriteJSON(w, docVal, nil, nil)
 		// Cohere2MoE.jinja:34:54 {% if not loop.last %}
@@ -535,12 +547,15 @@ func renderCohere2MoE_formatToolMessage(w *jinja2.Writer, messages, toolMsg jinj
 		items := jinja2.Iterate(w, toolMsgContent)
 		for i := range items {
 			content := items[i]
-			w.WriteString("\n            \"")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n            \"")
 			// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
-			jinja2.Write(w, jinja2.SmallInt(int64(i)))
-			w.WriteString("\": ")
+			out = jinja2.Append(w, out, jinja2.SmallInt(int64(i)))
+			out = w.AppendString(out, "\": ")
 			// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
-			jinja2.Write(w, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.Append(w, out, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
+			w.SetBuffer(out)
 			// Cohere2MoE.jinja:76:67 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",")
@@ -557,16 +572,20 @@ func renderCohere2MoE_printMsg(w *jinja2.Writer, msg jinja2.Value) {
 	msg = jinja2.Param(msg, "msg")
 	// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
 	if jinja2.IsString(msg) {
-		w.WriteString("<|START_TEXT|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|START_TEXT|>")
 		// Cohere2MoE.jinja:96:15 {{ msg }}
-		jinja2.Write(w, msg)
-		w.WriteString("<|END_TEXT|>")
+		out = jinja2.Append(w, out, msg)
+		out = w.AppendString(out, "<|END_TEXT|>")
+		w.SetBuffer(out)
 	} else if jinja2.IsString(jinja2.ItemAttrKey(msg, jinja2.KeyContent)) {
 		// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
-		w.WriteString("<|START_TEXT|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|START_TEXT|>")
 		// Cohere2MoE.jinja:98:15 {{ msg.content }}
-		jinja2.Write(w, jinja2.ItemAttrKey(msg, jinja2.KeyContent))
-		w.WriteString("<|END_TEXT|>")
+		out = jinja2.Append(w, out, jinja2.ItemAttrKey(msg, jinja2.KeyContent))
+		out = w.AppendString(out, "<|END_TEXT|>")
+		w.SetBuffer(out)
 	} else {
 		// Cohere2MoE.jinja:99:9 {%- else %}
 		// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
@@ -799,8 +818,10 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 	// Cohere2MoE.jinja:155:1 {%- if render_platform_instruction_override -%}
 	if llamacpp.Truthy(renderPlatformInstructionOverride) {
 		// Cohere2MoE.jinja:156:1 {{ platform_instruction_override }}
-		llamacpp.Write(w, platformInstructionOverride)
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = llamacpp.Append(w, out, platformInstructionOverride)
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// Cohere2MoE.jinja:157:1 {% set rendered_platform_turn_chunk = true %}
 		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
@@ -838,13 +859,15 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 			items := llamacpp.Iterate(w, tools)
 			for i := range items {
 				tool := items[i]
-				w.WriteString("    {\"name\": \"")
+				out := w.Buffer()
+				out = w.AppendString(out, "    {\"name\": \"")
 				// Cohere2MoE.jinja:185:15 {{ tool['function']['name'] }}
-				llamacpp.Write(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
-				w.WriteString("\", \"description\": \"")
+				out = llamacpp.Append(w, out, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
+				out = w.AppendString(out, "\", \"description\": \"")
 				// Cohere2MoE.jinja:185:64 {{ tool['function']['description'] }}
-				llamacpp.Write(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyDescription))
-				w.WriteString("\", \"parameters\": ")
+				out = llamacpp.Append(w, out, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyDescription))
+				out = w.AppendString(out, "\", \"parameters\": ")
+				w.SetBuffer(out)
 				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
 				llamacpp.WriteJSON(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyParameters), nil, nil)
 				w.WriteString(", \"responses\": null}")
@@ -871,9 +894,11 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 		w.WriteString("When generating JSON objects, do not generate block markers. Generate an object directly without prefixing with ```json. Return only the JSON and nothing else.")
 		// Cohere2MoE.jinja:203:5 {%- if json_schema %}
 		if llamacpp.Truthy(jsonSchema) {
-			w.WriteString("\nYour output should adhere to the following json schema:\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\nYour output should adhere to the following json schema:\n")
 			// Cohere2MoE.jinja:206:1 {{ json_schema }}
-			llamacpp.Write(w, jsonSchema)
+			out = llamacpp.Append(w, out, jsonSchema)
+			w.SetBuffer(out)
 		}
 		// Cohere2MoE.jinja:208:1 {%- set rendered_platform_turn_chunk = true %}
 		renderedPlatformTurnChunk = jinja2.Bool(true)
@@ -932,10 +957,12 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 					// Cohere2MoE.jinja:229:17 {% if message.tool_plan -%}
 					messageToolPlan := llamacpp.ItemAttr(message, "tool_plan")
 					if llamacpp.Truthy(messageToolPlan) {
-						w.WriteString("<|START_THINKING|>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<|START_THINKING|>")
 						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
-						llamacpp.Write(w, messageToolPlan)
-						w.WriteString("<|END_THINKING|>")
+						out = llamacpp.Append(w, out, messageToolPlan)
+						out = w.AppendString(out, "<|END_THINKING|>")
+						w.SetBuffer(out)
 					} else if ((llamacpp.Truthy(llamacpp.ItemAttr(message, "reasoning")) || llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyReasoningContent))) || llamacpp.Truthy(llamacpp.ItemAttr(message, "thinking"))) || (llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyContent)) && jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(llamacpp.ItemAttrKey(message, jinja2.KeyContent), 0), jinja2.KeyType), "thinking")) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
@@ -959,10 +986,12 @@ func renderCohere2MoELlama(w *jinja2.Writer) {
 						// Cohere2MoE.jinja:237:85 {{ tc.id }}
 						llamacpp.Write(w, llamacpp.ItemAttrKey(tc, jinja2.KeyID))
 					}
-					w.WriteString("\", \"tool_name\": \"")
+					out := w.Buffer()
+					out = w.AppendString(out, "\", \"tool_name\": \"")
 					// Cohere2MoE.jinja:237:126 {{ tc['function']['name'] }}
-					llamacpp.Write(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("\", \"parameters\": ")
+					out = llamacpp.Append(w, out, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "\", \"parameters\": ")
+					w.SetBuffer(out)
 					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
 					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 					w.WriteString("}")
@@ -1050,10 +1079,12 @@ func renderCohere2MoE_documentTurnLlama(w *jinja2.Writer, documents jinja2.Value
 		} else {
 			docVal = doc
 		}
-		w.WriteString("\n            \"")
+		out := w.Buffer()
+		out = w.AppendString(out, "\n            \"")
 		// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
-		llamacpp.Write(w, jinja2.SmallInt(int64(i)))
-		w.WriteString("\": ")
+		out = llamacpp.Append(w, out, jinja2.SmallInt(int64(i)))
+		out = w.AppendString(out, "\": ")
+		w.SetBuffer(out)
 		// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
 		llamacpp.WriteJSON(w, docVal, nil, nil)
 		// Cohere2MoE.jinja:34:54 {% if not loop.last %}
@@ -1140,12 +1171,15 @@ func renderCohere2MoE_formatToolMessageLlama(w *jinja2.Writer, messages, toolMsg
 		items := llamacpp.Iterate(w, toolMsgContent)
 		for i := range items {
 			content := items[i]
-			w.WriteString("\n            \"")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n            \"")
 			// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
-			llamacpp.Write(w, jinja2.SmallInt(int64(i)))
-			w.WriteString("\": ")
+			out = llamacpp.Append(w, out, jinja2.SmallInt(int64(i)))
+			out = w.AppendString(out, "\": ")
 			// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
-			llamacpp.Write(w, llamacpp.Call(printToolContent, []jinja2.Value{content}, nil))
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.Append(w, out, llamacpp.Call(printToolContent, []jinja2.Value{content}, nil))
+			w.SetBuffer(out)
 			// Cohere2MoE.jinja:76:67 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",")
@@ -1162,16 +1196,20 @@ func renderCohere2MoE_printMsgLlama(w *jinja2.Writer, msg jinja2.Value) {
 	msg = llamacpp.Param(msg, "msg")
 	// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
 	if llamacpp.IsString(msg) {
-		w.WriteString("<|START_TEXT|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|START_TEXT|>")
 		// Cohere2MoE.jinja:96:15 {{ msg }}
-		llamacpp.Write(w, msg)
-		w.WriteString("<|END_TEXT|>")
+		out = llamacpp.Append(w, out, msg)
+		out = w.AppendString(out, "<|END_TEXT|>")
+		w.SetBuffer(out)
 	} else if llamacpp.IsString(llamacpp.ItemAttrKey(msg, jinja2.KeyContent)) {
 		// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
-		w.WriteString("<|START_TEXT|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|START_TEXT|>")
 		// Cohere2MoE.jinja:98:15 {{ msg.content }}
-		llamacpp.Write(w, llamacpp.ItemAttrKey(msg, jinja2.KeyContent))
-		w.WriteString("<|END_TEXT|>")
+		out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(msg, jinja2.KeyContent))
+		out = w.AppendString(out, "<|END_TEXT|>")
+		w.SetBuffer(out)
 	} else {
 		// Cohere2MoE.jinja:99:9 {%- else %}
 		// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
@@ -1249,4 +1287,4 @@ func renderCohere2MoE_printThinkingLlama(w *jinja2.Writer, msg jinja2.Value) {
 
 // spansCohere2MoE is the position table of Cohere2MoE.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohere2MoE = "if,set,{{ }},macro,for|oEKCCAEECACKMSACQACACEACACEECACIACACEECACIICACMECACIICACMACACEACACEACAEQsB8DAGOcCAAGACACEACAECQCIAGACJEIAEAEQO+CAAEAA2HCEAA8CCEAA8CCGICvNCMMCACQECACIACACEACACEACACEACACEKEAAEGEIAKAIJCEMEAAECCAEGACACGQIAAEGCAAKAIACG+CGAAEGCAAKqCMAAESCAAGKEIAQmBKJIKECcEICAiDEGCAsDEGGCjHAWAQJCGcGAAEGCAAKIKIAGAGJEGAEACGKEAAEGEIAKKGJAGCCuCEIqHEvCIKACICE2GCAAGCCmCEEsGC/BAICC6BEGOC7BAEAAgDCEAAsCCEAA6CEEuFCnIAI8DEAAGgBCIAEYCIAICCsBEEMClBAICCkBEM4BG1BIKQEUAEAA8BEIAAgCEIEAyCEICA6CEGEAyCAIACnMCMKKJAGCCsBEICEtBEGoBEJAIAEJEEaCIIESEIAGACREEACYCYSQHAGKAwEAaChPrFGGGEwCAKsBMxCIKMCACQCEaEGAAoBEEEAoBAWEQrDGIgCCAAEACICEACACEqBCAIEkBCIAGcCIIEOCIAEACIEEAAACEACACGAAACEAEJCOAKZEQGGJGKCEyBEGiCEjBAIQEIAEACICIAEACIAECEIaELIKCECEGAAoBEEEAiCAWCkBlEGG4DCIAGCCUEEuDCNAICCMEKAENCE2CCAII0BCIAGECIAIAGZEEECYAIAAACEAGACIEEAAIAAACEAGACGUEJAEOCIAGAChBEaAQAGEgBCIAGACJECYCQAGACRECQCQAGACRECICQAGACRE4BKtIAAEECACKMSACQACACEACACEECACIACACEECACIICACMECACIICACMACACEACACEACAEQuB8DAGQcCAAGACACEACAECQCIAGACJEIAEAEQO+CAAEAA2HCEAA8CCEAA8CCGICvNCMMCACQECACIACACEACACEACACEACACEKEAAEGEIAKAIJCEMEAAECCAEGACACGQIAAEGCAAKAIACG8CGAAEGCAAKoCMAAESCAAGKEIAQkBKJIKCCcEGCAiDEGCAsDEGGCjHAWAQJCGcGAAEGCAAKIKIAGAGJEGAEACGKEAAEGEIAKKGJAGCCuCEKsHEvCIKACICE4GCAAGCCmCEEuGC/BAICC6BEGOC7BAEAAgDCEAAsCCEAA6CEEwFCnIAI6DEAAGgBCIAEYCIAICCsBEEMClBAICCkBEM2BG1BIKQEUAEAA8BEIAAgCEICAyCEGCA6CEGEAyCAIACnMCMKKJAGCCsBEICEtBEGsBEJAIAEJEEeCIIGUEIAGACREEACYCaSQHAGKAwEAaChPrFGGGEwCAMsBMxCIKMCACQCEaEGAAoBEEEAoBAWEQrDGIgCCAAEACICEACACEqBCAIEkBCIAGcCIIEOCIAEACIEEAAACEACACGAAACEAEJCOAKZEQGGJGKCEyBEGiCEjBAIQEIAEACICIAEACIAECEIaELIKCECEGAAoBEEEAiCAWCkBlEGG2DCIAGCCUEEsDCNAICCMEKAENCE0CCAIIyBCIAEECIAIAGZEEECYAIAAACEAGACIEEAAIAAACEAGACGUEJAEOCIAGAChBEaAQAGEgBCIAGACJECYCQAGACRECQCQAGACRECICQAGACRE"
+const spansCohere2MoE = "if,set,{{ }},macro,for|oEKCCAEECACKMSACQACACEACACEECACIACACEECACIICACMECACIICACMACACEACACEACAEQsB8DAGOcCAAGACACEACAECQCIAGACJEIAEAEQO+CAAEAA2HCEAA8CCEAA8CCGICvNCMMCACQECACIACACEACACEACACEACACEKEAAEGEIAKAIJCEQEAAEGCAEKACACGQIAAEGCAAKAIACGiDGAAEGCAAKuCMAAESCAAGKEIAQqBKJIKGCcEKEAiDEICAsDEGGCjHAWAQJCGgBGAAEGCAAKMKIAICGJEIAEACGKEAAEGEIAKKGJAGCCuCEIyHEvCIKACICE+GCAAGCCmCEE0GC/BAICC6BEGOC7BAEAAgDCEAAsCCEAA6CEE2FCnIAIkEEAAGkBCIAEcCIAKECsBEGMClBAICCkBEM8BG1BIKQEUAEAA8BEIAAgCEIIAyCEMCA6CEGEAyCAIACnMCMKKJAGCCsBEICEtBEGoBEJAIAEJEEaCIIESEIAGACREEACYCYSQHAGKAwEAaChPrFGGGEwCAKwBMxCIKOCACSEEaEIAAoBEEEAoBAWEQrDGIgCCAAEACICEACACEqBCAIEkBCIAGcCIIEOCIAEACIEEAAACEACACGAAACEAEJCOAKZEQGGJGKCEyBEGoCEjBAIQEIAEACICIAEACIAECEIgBELIMCECEGEAoBEIEAiCAWCkBlEGGgECIAIECUEGyDCNAKECMEMAENCE2CCAII0BCIAGECIAIAGZEEECYAIAAACEAGACIEEAAIAAACEAGACGUEJAEOCIAGAChBEaAQAGEgBCIAGACJECYCQAGACRECQCQAGACRECICQAGACRE4BKtIAAEECACKMSACQACACEACACEECACIACACEECACIICACMECACIICACMACACEACACEACAEQuB8DAGQcCAAGACACEACAECQCIAGACJEIAEAEQO+CAAEAA2HCEAA8CCEAA8CCGICvNCMMCACQECACIACACEACACEACACEACACEKEAAEGEIAKAIJCEQEAAEGCAEKACACGQIAAEGCAAKAIACGgDGAAEGCAAKsCMAAESCAAGKEIAQoBKJIMCCcEGEAiDEICAsDEGGCjHAWAQJCGgBGAAEGCAAKMKIAICGJEIAEACGKEAAEGEIAKKGJAGCCuCEK0HEvCIKACICEgHCAAGCCmCEE2GC/BAICC6BEGOC7BAEAAgDCEAAsCCEAA6CEE4FCnIAIiEEAAGkBCIAEcCIAKECsBEGMClBAICCkBEM6BG1BIKSEUAEAA8BEIAAgCEKEAyCEICA6CEGEAyCAIACnMCMKKJAGCCsBEICEtBEGsBEJAIAEJEEeCIIGUEIAGACREEACYCaSQHAGKAwEAaChPrFGGGEwCAMwBMxCIKOCACSEEaEIAAoBEEEAoBAWEQrDGIgCCAAEACICEACACEqBCAIEkBCIAGcCIIEOCIAEACIEEAAACEACACGAAACEAEJCOAKZEQGGJGKCEyBEGoCEjBAIQEIAEACICIAEACIAECEIgBELIMCECEGEAoBEIEAiCAWCkBlEGG+DCIAIECUEGwDCNAKECMEMAENCE0CCAIIyBCIAEECIAIAGZEEECYAIAAACEAGACIEEAAIAAACEAGACGUEJAEOCIAGAChBEaAQAGEgBCIAGACJECYCQAGACRECQCQAGACRECICQAGACRE"

@@ -36,10 +36,10 @@ var CohereForAI_C4aiCommandR_PlusToolUse = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderCohereForAI_C4aiCommandR_PlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
@@ -71,11 +71,13 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:117:3 {%- set system_message = '## Task and Context\nYou help people answer their questions and other requ…
 		systemMessage = jinja2.Lit("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
 	}
-	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133:1 {{- '
-	w.WriteString("\n")
-	jinja2.WriteStr(w, systemMessage)
-	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
+	out = w.AppendString(out, "\n")
+	out = jinja2.AppendStr(w, out, systemMessage)
+	out = w.AppendString(out, "\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
+	w.SetBuffer(out)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141:1 {%- set ns = namespace(new_tools=true) %}
 	nsNewTools := true
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
@@ -105,15 +107,19 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
-			jinja2.WriteStr(w, jinja2.FilterTrim(content, nil, nil))
-			w.WriteString("<|END_OF_TURN_TOKEN|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
+			out = jinja2.AppendStr(w, out, jinja2.FilterTrim(content, nil, nil))
+			out = w.AppendString(out, "<|END_OF_TURN_TOKEN|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "system") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157:7 {%- elif message.role == 'system' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158:5 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
-			jinja2.WriteStr(w, jinja2.FilterTrim(content, nil, nil))
-			w.WriteString("<|END_OF_TURN_TOKEN|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
+			out = jinja2.AppendStr(w, out, jinja2.FilterTrim(content, nil, nil))
+			out = w.AppendString(out, "<|END_OF_TURN_TOKEN|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -144,8 +150,10 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 				toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if jinja2.IsDefined(toolCallArguments) && jinja2.Len(toolCallArguments) > 0 {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					jinja2.Write(w, jinja2.FilterIndent(jinja2.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))}), []jinja2.Value{jinja2.SmallInt(8)}, nil))
-					w.WriteString("\n")
+					out := w.Buffer()
+					out = jinja2.Append(w, out, jinja2.FilterIndent(jinja2.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))}), []jinja2.Value{jinja2.SmallInt(8)}, nil))
+					out = w.AppendString(out, "\n")
+					w.SetBuffer(out)
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175:13 {%- else %}
 					w.WriteString("{}\n")
@@ -161,15 +169,19 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184:7 {%- elif message.role == 'assistant' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185:5 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
-			jinja2.WriteStr(w, jinja2.FilterTrim(content, nil, nil))
-			w.WriteString("<|END_OF_TURN_TOKEN|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+			out = jinja2.AppendStr(w, out, jinja2.FilterTrim(content, nil, nil))
+			out = w.AppendString(out, "<|END_OF_TURN_TOKEN|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
-			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
+			out = jinja2.Append(w, out, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "</results><|END_OF_TURN_TOKEN|>")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>Write 'Action:' followed by a json-formatted list of actions that you want to perform in order to produce a good response to the user's last input. You can use any of the supplied tools any number of times, but you should aim to execute the minimum number of necessary actions for the input. You should use the `directly-answer` tool if calling the other tools is unnecessary. The list of actions you want to call should be formatted as a list of json objects, for example:\n```json\n[\n    {\n        \"tool_name\": title of the tool in the specification,\n        \"parameters\": a dict of parameters to input into the tool as they are defined in the specs, or {} if it takes no parameters\n    }\n]```<|END_OF_TURN_TOKEN|>")
@@ -195,19 +207,25 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w *jinja2.Write
 	} else if jinja2.EqStr(jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType), "array") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
-		w.WriteString("List[")
-		jinja2.WriteStr(w, w.Capture(func() {
+		out := w.Buffer()
+		out = w.AppendString(out, "List[")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = jinja2.AppendStr(w, out, w.Capture(func() {
 			renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, jinja2.Attr(jsonSpec, "items"))
 		}))
-		w.WriteString("]")
+		out = w.AppendString(out, "]")
+		w.SetBuffer(out)
 	} else if jinja2.EqStr(jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType), "object") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-		w.WriteString("Dict[str, ")
-		jinja2.WriteStr(w, w.Capture(func() {
+		out := w.Buffer()
+		out = w.AppendString(out, "Dict[str, ")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = jinja2.AppendStr(w, out, w.Capture(func() {
 			renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, jinja2.ItemAttr(jsonSpec, "additionalProperties"))
 		}))
-		w.WriteString("]")
+		out = w.AppendString(out, "]")
+		w.SetBuffer(out)
 	} else if jinja2.IsIterable(jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType)) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 		w.WriteString("Union[")
@@ -244,9 +262,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser(w *jinja2.Writer, 
 			w.WriteString("\n\n")
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
-		w.WriteString("```python\ndef ")
-		jinja2.WriteStr(w, jinja2.ItemAttrKey(tool, jinja2.KeyName))
-		w.WriteString("(")
+		out := w.Buffer()
+		out = w.AppendString(out, "```python\ndef ")
+		out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(tool, jinja2.KeyName))
+		out = w.AppendString(out, "(")
+		w.SetBuffer(out)
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 		toolParameterDefinitions := jinja2.ItemAttr(tool, "parameter_definitions")
 		keys, values := jinja2.ItemsFilterPairs(toolParameterDefinitions)
@@ -262,18 +282,22 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser(w *jinja2.Writer, 
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
 			if !jinja2.ItemAttrKey(paramFields, jinja2.KeyRequired).Truthy() {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
-				w.WriteString("Optional[")
-				jinja2.WriteStr(w, jinja2.ItemAttrKey(paramFields, jinja2.KeyType))
-				w.WriteString("] = None")
+				out := w.Buffer()
+				out = w.AppendString(out, "Optional[")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(paramFields, jinja2.KeyType))
+				out = w.AppendString(out, "] = None")
+				w.SetBuffer(out)
 			} else {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
 				jinja2.Write(w, jinja2.ItemAttrKey(paramFields, jinja2.KeyType))
 			}
 		}
-		w.WriteString(") -> List[Dict]:\n    \"\"\"")
+		out = w.Buffer()
+		out = w.AppendString(out, ") -> List[Dict]:\n    \"\"\"")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
-		jinja2.Write(w, jinja2.ItemAttrKey(tool, jinja2.KeyDescription))
+		out = jinja2.Append(w, out, jinja2.ItemAttrKey(tool, jinja2.KeyDescription))
+		w.SetBuffer(out)
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
 		if jinja2.Len(toolParameterDefinitions) != 0 {
 			w.WriteString("\n\n    Args:\n        ")
@@ -291,17 +315,21 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParser(w *jinja2.Writer, 
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
 				if !jinja2.ItemAttrKey(paramFields, jinja2.KeyRequired).Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
-					w.WriteString("Optional[")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(paramFields, jinja2.KeyType))
-					w.WriteString("]")
+					out := w.Buffer()
+					out = w.AppendString(out, "Optional[")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(paramFields, jinja2.KeyType))
+					out = w.AppendString(out, "]")
+					w.SetBuffer(out)
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
 					jinja2.Write(w, jinja2.ItemAttrKey(paramFields, jinja2.KeyType))
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
-				w.WriteString("): ")
-				jinja2.WriteStr(w, jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription))
+				out := w.Buffer()
+				out = w.AppendString(out, "): ")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription))
+				w.SetBuffer(out)
 			}
 		}
 		w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -327,9 +355,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 			tool = toolFunction
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
-		w.WriteString("```python\ndef ")
-		jinja2.WriteStr(w, jinja2.ItemAttrKey(tool, jinja2.KeyName))
-		w.WriteString("(")
+		out := w.Buffer()
+		out = w.AppendString(out, "```python\ndef ")
+		out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(tool, jinja2.KeyName))
+		out = w.AppendString(out, "(")
+		w.SetBuffer(out)
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		toolParameters := jinja2.ItemAttrKey(tool, jinja2.KeyParameters)
 		toolParametersProperties := jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties)
@@ -346,11 +376,14 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
 			if !jinja2.In(paramName, jinja2.ItemAttrKey(toolParameters, jinja2.KeyRequired)) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
-				w.WriteString("Optional[")
-				jinja2.WriteStr(w, w.Capture(func() {
+				out := w.Buffer()
+				out = w.AppendString(out, "Optional[")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.AppendStr(w, out, w.Capture(func() {
 					renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, paramFields)
 				}))
-				w.WriteString("] = None")
+				out = w.AppendString(out, "] = None")
+				w.SetBuffer(out)
 			} else {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
@@ -359,9 +392,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 				}))
 			}
 		}
-		w.WriteString(") -> List[Dict]:\n    \"\"\"")
+		out = w.Buffer()
+		out = w.AppendString(out, ") -> List[Dict]:\n    \"\"\"")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
-		jinja2.Write(w, jinja2.ItemAttrKey(tool, jinja2.KeyDescription))
+		out = jinja2.Append(w, out, jinja2.ItemAttrKey(tool, jinja2.KeyDescription))
+		w.SetBuffer(out)
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
 		if jinja2.Len(toolParametersProperties) != 0 {
 			w.WriteString("\n\n    Args:\n        ")
@@ -379,11 +414,14 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
 				if !jinja2.In(paramName, jinja2.ItemAttrKey(toolParameters, jinja2.KeyRequired)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
-					w.WriteString("Optional[")
-					jinja2.WriteStr(w, w.Capture(func() {
+					out := w.Buffer()
+					out = w.AppendString(out, "Optional[")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = jinja2.AppendStr(w, out, w.Capture(func() {
 						renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonType(w, paramFields)
 					}))
-					w.WriteString("]")
+					out = w.AppendString(out, "]")
+					w.SetBuffer(out)
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
@@ -392,8 +430,10 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParser(w *jinja2.Writer, 
 					}))
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
-				w.WriteString("): ")
-				jinja2.WriteStr(w, jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription))
+				out := w.Buffer()
+				out = w.AppendString(out, "): ")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription))
+				w.SetBuffer(out)
 			}
 		}
 		w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -431,11 +471,13 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:117:3 {%- set system_message = '## Task and Context\nYou help people answer their questions and other requ…
 		systemMessage = jinja2.Lit("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
 	}
-	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133:1 {{- '
-	w.WriteString("\n")
-	llamacpp.WriteStr(w, systemMessage)
-	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
+	out = w.AppendString(out, "\n")
+	out = llamacpp.AppendStr(w, out, systemMessage)
+	out = w.AppendString(out, "\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
+	w.SetBuffer(out)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141:1 {%- set ns = namespace(new_tools=true) %}
 	nsNewTools := true
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
@@ -466,15 +508,19 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
-			llamacpp.WriteStr(w, llamacpp.FilterTrim(content, nil, nil))
-			w.WriteString("<|END_OF_TURN_TOKEN|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(content, nil, nil))
+			out = w.AppendString(out, "<|END_OF_TURN_TOKEN|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "system") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157:7 {%- elif message.role == 'system' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158:5 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
-			llamacpp.WriteStr(w, llamacpp.FilterTrim(content, nil, nil))
-			w.WriteString("<|END_OF_TURN_TOKEN|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(content, nil, nil))
+			out = w.AppendString(out, "<|END_OF_TURN_TOKEN|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") && llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -505,8 +551,10 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 				toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if llamacpp.IsDefined(toolCallArguments) && llamacpp.Len(toolCallArguments) > 0 {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					llamacpp.Write(w, llamacpp.FilterIndent(llamacpp.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))}), []jinja2.Value{jinja2.SmallInt(8)}, nil))
-					w.WriteString("\n")
+					out := w.Buffer()
+					out = llamacpp.Append(w, out, llamacpp.FilterIndent(llamacpp.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(4))}), []jinja2.Value{jinja2.SmallInt(8)}, nil))
+					out = w.AppendString(out, "\n")
+					w.SetBuffer(out)
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175:13 {%- else %}
 					w.WriteString("{}\n")
@@ -522,15 +570,19 @@ func renderCohereForAI_C4aiCommandR_PlusToolUseLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184:7 {%- elif message.role == 'assistant' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185:5 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
-			llamacpp.WriteStr(w, llamacpp.FilterTrim(content, nil, nil))
-			w.WriteString("<|END_OF_TURN_TOKEN|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(content, nil, nil))
+			out = w.AppendString(out, "<|END_OF_TURN_TOKEN|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
-			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
+			out = llamacpp.Append(w, out, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "</results><|END_OF_TURN_TOKEN|>")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>Write 'Action:' followed by a json-formatted list of actions that you want to perform in order to produce a good response to the user's last input. You can use any of the supplied tools any number of times, but you should aim to execute the minimum number of necessary actions for the input. You should use the `directly-answer` tool if calling the other tools is unnecessary. The list of actions you want to call should be formatted as a list of json objects, for example:\n```json\n[\n    {\n        \"tool_name\": title of the tool in the specification,\n        \"parameters\": a dict of parameters to input into the tool as they are defined in the specs, or {} if it takes no parameters\n    }\n]```<|END_OF_TURN_TOKEN|>")
@@ -556,19 +608,25 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w *jinja2.
 	} else if jinja2.EqStr(llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType), "array") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
-		w.WriteString("List[")
-		llamacpp.WriteStr(w, w.Capture(func() {
+		out := w.Buffer()
+		out = w.AppendString(out, "List[")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = llamacpp.AppendStr(w, out, w.Capture(func() {
 			renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, llamacpp.Attr(jsonSpec, "items"))
 		}))
-		w.WriteString("]")
+		out = w.AppendString(out, "]")
+		w.SetBuffer(out)
 	} else if jinja2.EqStr(llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType), "object") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-		w.WriteString("Dict[str, ")
-		llamacpp.WriteStr(w, w.Capture(func() {
+		out := w.Buffer()
+		out = w.AppendString(out, "Dict[str, ")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = llamacpp.AppendStr(w, out, w.Capture(func() {
 			renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, llamacpp.ItemAttr(jsonSpec, "additionalProperties"))
 		}))
-		w.WriteString("]")
+		out = w.AppendString(out, "]")
+		w.SetBuffer(out)
 	} else if llamacpp.IsIterable(llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType)) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 		w.WriteString("Union[")
@@ -605,9 +663,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Wri
 			w.WriteString("\n\n")
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
-		w.WriteString("```python\ndef ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
-		w.WriteString("(")
+		out := w.Buffer()
+		out = w.AppendString(out, "```python\ndef ")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
+		out = w.AppendString(out, "(")
+		w.SetBuffer(out)
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -625,18 +685,22 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Wri
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
 			if !llamacpp.Truthy(llamacpp.ItemAttrKey(paramFields, jinja2.KeyRequired)) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
-				w.WriteString("Optional[")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(paramFields, jinja2.KeyType))
-				w.WriteString("] = None")
+				out := w.Buffer()
+				out = w.AppendString(out, "Optional[")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(paramFields, jinja2.KeyType))
+				out = w.AppendString(out, "] = None")
+				w.SetBuffer(out)
 			} else {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
 				llamacpp.Write(w, llamacpp.ItemAttrKey(paramFields, jinja2.KeyType))
 			}
 		}
-		w.WriteString(") -> List[Dict]:\n    \"\"\"")
+		out = w.Buffer()
+		out = w.AppendString(out, ") -> List[Dict]:\n    \"\"\"")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
-		llamacpp.Write(w, llamacpp.ItemAttrKey(tool, jinja2.KeyDescription))
+		out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(tool, jinja2.KeyDescription))
+		w.SetBuffer(out)
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
 		toolParameterDefinitions := llamacpp.ItemAttr(tool, "parameter_definitions")
 		if llamacpp.Len(toolParameterDefinitions) != 0 {
@@ -658,17 +722,21 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_oldToolParserLlama(w *jinja2.Wri
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
 				if !llamacpp.Truthy(llamacpp.ItemAttrKey(paramFields, jinja2.KeyRequired)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
-					w.WriteString("Optional[")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(paramFields, jinja2.KeyType))
-					w.WriteString("]")
+					out := w.Buffer()
+					out = w.AppendString(out, "Optional[")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(paramFields, jinja2.KeyType))
+					out = w.AppendString(out, "]")
+					w.SetBuffer(out)
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
 					llamacpp.Write(w, llamacpp.ItemAttrKey(paramFields, jinja2.KeyType))
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
-				w.WriteString("): ")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription))
+				out := w.Buffer()
+				out = w.AppendString(out, "): ")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription))
+				w.SetBuffer(out)
 			}
 		}
 		w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -694,9 +762,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 			tool = toolFunction
 		}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
-		w.WriteString("```python\ndef ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
-		w.WriteString("(")
+		out := w.Buffer()
+		out = w.AppendString(out, "```python\ndef ")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
+		out = w.AppendString(out, "(")
+		w.SetBuffer(out)
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		toolParameters := llamacpp.ItemAttrKey(tool, jinja2.KeyParameters)
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -715,11 +785,14 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
 			if !llamacpp.In(paramName, llamacpp.ItemAttrKey(toolParameters, jinja2.KeyRequired)) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
-				w.WriteString("Optional[")
-				llamacpp.WriteStr(w, w.Capture(func() {
+				out := w.Buffer()
+				out = w.AppendString(out, "Optional[")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.AppendStr(w, out, w.Capture(func() {
 					renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, paramFields)
 				}))
-				w.WriteString("] = None")
+				out = w.AppendString(out, "] = None")
+				w.SetBuffer(out)
 			} else {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
@@ -728,9 +801,11 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 				}))
 			}
 		}
-		w.WriteString(") -> List[Dict]:\n    \"\"\"")
+		out = w.Buffer()
+		out = w.AppendString(out, ") -> List[Dict]:\n    \"\"\"")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
-		llamacpp.Write(w, llamacpp.ItemAttrKey(tool, jinja2.KeyDescription))
+		out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(tool, jinja2.KeyDescription))
+		w.SetBuffer(out)
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
 		tool2Parameters := llamacpp.ItemAttrKey(tool, jinja2.KeyParameters)
 		toolParametersProperties := llamacpp.ItemAttrKey(tool2Parameters, jinja2.KeyProperties)
@@ -753,11 +828,14 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
 				if !llamacpp.In(paramName, llamacpp.ItemAttrKey(tool2Parameters, jinja2.KeyRequired)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
-					w.WriteString("Optional[")
-					llamacpp.WriteStr(w, w.Capture(func() {
+					out := w.Buffer()
+					out = w.AppendString(out, "Optional[")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = llamacpp.AppendStr(w, out, w.Capture(func() {
 						renderCohereForAI_C4aiCommandR_PlusToolUse_jsonToPythonTypeLlama(w, paramFields)
 					}))
-					w.WriteString("]")
+					out = w.AppendString(out, "]")
+					w.SetBuffer(out)
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
@@ -766,8 +844,10 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 					}))
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
-				w.WriteString("): ")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription))
+				out := w.Buffer()
+				out = w.AppendString(out, "): ")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription))
+				w.SetBuffer(out)
 			}
 		}
 		w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -776,4 +856,4 @@ func renderCohereForAI_C4aiCommandR_PlusToolUse_newToolParserLlama(w *jinja2.Wri
 
 // spansCohereForAI_C4aiCommandR_PlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCohereForAI_C4aiCommandR_PlusToolUse = "{{ }},if,set,for,macro|2DA+GCAEaCACGACEEEACAEIAEAEEACAEIEgBFAIAQAEEMCAGEGCICEACIEIQGRCEACIAIAEAAI6EGJGGACEEEoECACGECEAG8DCECGECFAGwDCECIKEFCGACIAIgCGJGIICICGACIEGAEJAEACAAEACAAEQCACGCCIAOAKJAEECACKYKFCGECFAGMCECICEFAQEYJCQCtMAIGACAEEuCOACEACIACoCCACGICAAK4BCACGICAAKoBCACIYEAGIECEAIECACcAUNIEqECAGIECICIEGAAIuBCAGMECICIAGAAESCACEECIAMAEAAKAIRAE6BCACGwBEIGKECICIAGAAESCACEECIAMAEAAGCEJAWAOZIEoFCAGIECECIIGACGACEEGEGcAI4BChBGOECECIAGAAEaCACEICEAQEEAAOAKJAEiCCACG4BEEGKECECIAGAAEaCACEICEAQEEAAKCEFAwBAONAEaCACGACEEEACAEIAEAEEACAEIEgBFAIAQAEEMCAGEGCICEACIEIQGRCEACIAIAEAAK6EGJGGACEEEoECACGECEAG8DCECGECFAGwDCECIKEFCGACIAIgCGJGIICICGACIEGAEJAEACAAEACAAEQCACGCCIAOAKJAEECACKYKFCGECFAGMCECICEFAQEYJCQCtMAIGACAEEuCOACEACIACoCCACGICAAK4BCACGICAAKoBCACIYEAGIECEAIECACcAUNIE2ECAGIECICIEGAAMuBCAGMECICIAGAAESCACEECIAMAEAAKAIRAEiCCACMyBEIGMECICIAGAAESCACEECIAMAEAAGCEJAWAOZIE2FCAGIECECIIGACGACEEGEGcAI8BChBGSECECIAGAAEaCACEICEAQEEAAOAKJAEsCCACO6BEEGMECECIAGAAEaCACEICEAQEEAAKCEFA"
+const spansCohereForAI_C4aiCommandR_PlusToolUse = "{{ }},if,set,for,macro|2DA+GCAEcCACGACEEEACAEIAEAEEACAEKGgBFAKAQAEEMCAGEGCICEACIEIQGRCEACIAIAEAAIuFGJGGACEEE8ECACGICEAKsECECGICFAK8DCECIKEFCGACIAIkCGJGIICICGACIEGAEJAEACAAEACAAEUCACGGCIASAKJAEECACKgBKFCGICFAKQCECKEEFASEYJCQCtMAIGACAEE6COACEACIAC0CCACGOCAAQ+BCACGOCAAQoBCACIYEAGIECEAIECACcAUNIE+ECAGIECICIIGAAM0BCAGMECICIAGAAEWCACEICIAQAEAAMCIRAGiCCACG4BEIGKECICIAGAAEWCACEICIAQAEAAGGEJAaAOZIEgGCAGIECECIIGACGACEEGIGcAMgCChBGOECECIAGAAEgBCACEOCEAWEEAAQCKJAGsCCACGiCEEGKECECIAGAAEgBCACEOCEAWEEAAKGEFA0BAONAEcCACGACEEEACAEIAEAEEACAEKGgBFAKAQAEEMCAGEGCICEACIEIQGRCEACIAIAEAAKuFGJGGACEEE8ECACGICEAKsECECGICFAK8DCECIKEFCGACIAIkCGJGIICICGACIEGAEJAEACAAEACAAEUCACGGCIASAKJAEECACKgBKFCGICFAKQCECKEEFASEYJCQCtMAIGACAEE6COACEACIAC0CCACGOCAAQ+BCACGOCAAQoBCACIYEAGIECEAIECACcAUNIEqFCAGIECICIIGAAQ0BCAGMECICIAGAAEWCACEICIAQAEAAMCIRAGqCCACM6BEIGMECICIAGAAEWCACEICIAQAEAAGGEJAaAOZIEuGCAGIECECIIGACGACEEGIGcAMkCChBGSECECIAGAAEgBCACEOCEAWEEAAQCKJAG2CCACOkCEEGMECECIAGAAEgBCACEOCEAWEEAAKGEFA"

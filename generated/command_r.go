@@ -29,10 +29,10 @@ var CommandR = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderCommandR renders command-r.jinja.
@@ -49,10 +49,13 @@ func renderCommandR(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.In(messageRole, roleTokens) {
 			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
-			w.WriteString("<|START_OF_TURN_TOKEN|>")
-			jinja2.WriteStr(w, jinja2.Item(roleTokens, messageRole))
-			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
-			w.WriteString("<|END_OF_TURN_TOKEN|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|START_OF_TURN_TOKEN|>")
+			out = jinja2.AppendStr(w, out, jinja2.Item(roleTokens, messageRole))
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.AppendStr(w, out, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
+			out = w.AppendString(out, "<|END_OF_TURN_TOKEN|>")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -76,10 +79,13 @@ func renderCommandRLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if llamacpp.In(messageRole, roleTokens) {
 			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
-			w.WriteString("<|START_OF_TURN_TOKEN|>")
-			llamacpp.WriteStr(w, llamacpp.Item(roleTokens, messageRole))
-			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
-			w.WriteString("<|END_OF_TURN_TOKEN|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|START_OF_TURN_TOKEN|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.Item(roleTokens, messageRole))
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.AppendStr(w, out, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
+			out = w.AppendString(out, "<|END_OF_TURN_TOKEN|>")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -89,4 +95,4 @@ func renderCommandRLlama(w *jinja2.Writer) {
 
 // spansCommandR is the position table of command-r.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCommandR = "set,for,if,{{ }}|2CAYCAEACAAEaCACEOCAEGGCAGkBAJAAEACAAEaCACEOCAEGGCAG"
+const spansCommandR = "set,for,if,{{ }}|2CAYCAEACAAEgBCACEUCAEGMCAGqBAJAAEACAAEgBCACEUCAEGMCAG"

@@ -29,10 +29,10 @@ var Deepseek = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseek renders deepseek.jinja.
@@ -48,15 +48,19 @@ func renderDeepseek(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// deepseek.jinja:18:1 {{- '### Instruction:\n' + message['content'] + '\n' }}
-			w.WriteString("### Instruction:\n")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "### Instruction:\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek.jinja:19:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek.jinja:20:1 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
-			w.WriteString("### Response:\n")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n<|EOT|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "### Response:\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n<|EOT|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("### Response:\n")
@@ -79,15 +83,19 @@ func renderDeepseekLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// deepseek.jinja:18:1 {{- '### Instruction:\n' + message['content'] + '\n' }}
-			w.WriteString("### Instruction:\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "### Instruction:\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek.jinja:19:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek.jinja:20:1 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
-			w.WriteString("### Response:\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n<|EOT|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "### Response:\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n<|EOT|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("### Response:\n")
@@ -97,4 +105,4 @@ func renderDeepseekLlama(w *jinja2.Writer) {
 
 // spansDeepseek is the position table of deepseek.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek = "for,if,{{ }}|0CsBcCAEgBCACGACAECYCICGECJEGMCICGECJEgBsBNAAEgBCACGACAECYCICGECJEGMCICGECJE"
+const spansDeepseek = "for,if,{{ }}|0C0BcCAEoBCACGACAECgBCICGICJEKQCICGICJEkB0BNAAEoBCACGACAECgBCICGICJEKQCICGICJE"

@@ -29,10 +29,10 @@ var Deepseek2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseek2 renders deepseek2.jinja.
@@ -48,15 +48,19 @@ func renderDeepseek2(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek2.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek2.jinja:14:1 {{- 'User: ' + message['content'] + '\n\n' }}
-			w.WriteString("User: ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "User: ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek2.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek2.jinja:16:1 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			w.WriteString("Assistant: ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜end▁of▁sentence｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "Assistant: ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("Assistant:")
@@ -79,15 +83,19 @@ func renderDeepseek2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek2.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek2.jinja:14:1 {{- 'User: ' + message['content'] + '\n\n' }}
-			w.WriteString("User: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "User: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek2.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek2.jinja:16:1 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			w.WriteString("Assistant: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜end▁of▁sentence｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "Assistant: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("Assistant:")
@@ -97,4 +105,4 @@ func renderDeepseek2Llama(w *jinja2.Writer) {
 
 // spansDeepseek2 is the position table of deepseek2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek2 = "for,if,{{ }}|0CsBUCAEgBCACGACAECYCICGECJEGMCICGECJEgBsBNAAEgBCACGACAECYCICGECJEGMCICGECJE"
+const spansDeepseek2 = "for,if,{{ }}|0C0BUCAEoBCACGACAECgBCICGICJEKQCICGICJEkB0BNAAEoBCACGACAECgBCICGICJEKQCICGICJE"

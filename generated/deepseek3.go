@@ -29,10 +29,10 @@ var Deepseek3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseek3 renders deepseek3.jinja.
@@ -48,14 +48,18 @@ func renderDeepseek3(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek3.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek3.jinja:14:1 {{- '<｜User｜>' + message['content'] }}
-			w.WriteString("<｜User｜>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek3.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek3.jinja:16:1 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			w.WriteString("<｜Assistant｜>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜end▁of▁sentence｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜Assistant｜>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("<｜Assistant｜>")
@@ -78,14 +82,18 @@ func renderDeepseek3Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek3.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek3.jinja:14:1 {{- '<｜User｜>' + message['content'] }}
-			w.WriteString("<｜User｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek3.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek3.jinja:16:1 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			w.WriteString("<｜Assistant｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜end▁of▁sentence｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜Assistant｜>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("<｜Assistant｜>")
@@ -95,4 +103,4 @@ func renderDeepseek3Llama(w *jinja2.Writer) {
 
 // spansDeepseek3 is the position table of deepseek3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek3 = "for,if,{{ }}|0CqBUCAEeCACGACAECWCICGCCJEEMCICGECJEgBqBNAAEeCACGACAECWCICGCCJEEMCICGECJE"
+const spansDeepseek3 = "for,if,{{ }}|0CyBUCAEmBCACGACAECeCICGGCJEIQCICGICJEkByBNAAEmBCACGACAECeCICGGCJEIQCICGICJE"

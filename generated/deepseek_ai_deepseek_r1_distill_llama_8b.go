@@ -38,10 +38,10 @@ var DeepseekAiDeepSeekR1DistillLlama8B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekR1DistillLlama8B renders deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
@@ -68,9 +68,11 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:15 {{bos_token}}
-	jinja2.Write(w, bosToken)
+	out := w.Buffer()
+	out = jinja2.Append(w, out, bosToken)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:28 {{ns.system_prompt}}
-	jinja2.Write(w, nsSystemPrompt)
+	out = jinja2.Append(w, out, nsSystemPrompt)
+	w.SetBuffer(out)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
@@ -80,8 +82,10 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
-			w.WriteString("<｜User｜>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
 		if jinja2.EqStr(messageRole, "assistant") && jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
@@ -92,26 +96,29 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:33 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(tool, jinja2.KeyType))
-					w.WriteString("<｜tool▁sep｜>")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("\n```json\n")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments))
-					w.WriteString("\n```<｜tool▁call▁end｜>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(tool, jinja2.KeyType))
+					out = w.AppendString(out, "<｜tool▁sep｜>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "\n```json\n")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments))
+					out = w.AppendString(out, "\n```<｜tool▁call▁end｜>")
+					w.SetBuffer(out)
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:13 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					w.WriteString("\n<｜tool▁call▁begin｜>")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(tool, jinja2.KeyType))
-					w.WriteString("<｜tool▁sep｜>")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("\n```json\n")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments))
-					w.WriteString("\n```<｜tool▁call▁end｜>")
-					w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<｜tool▁call▁begin｜>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(tool, jinja2.KeyType))
+					out = w.AppendString(out, "<｜tool▁sep｜>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "\n```json\n")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments))
+					out = w.AppendString(out, "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
+					w.SetBuffer(out)
 				}
 			}
 		}
@@ -120,9 +127,11 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.WriteString("<｜tool▁outputs▁end｜>")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("<｜end▁of▁sentence｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜tool▁outputs▁end｜>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
@@ -135,9 +144,11 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 					content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
-				w.WriteString("<｜Assistant｜>")
-				jinja2.WriteStr(w, content)
-				w.WriteString("<｜end▁of▁sentence｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜Assistant｜>")
+				out = jinja2.AppendStr(w, out, content)
+				out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+				w.SetBuffer(out)
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33:3 {%- if message['role'] == 'tool' -%}
@@ -147,17 +158,21 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("<｜tool▁output▁end｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<｜tool▁output▁end｜>")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.WriteString("\n<｜tool▁output▁begin｜>")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("<｜tool▁output▁end｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<｜tool▁output▁begin｜>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<｜tool▁output▁end｜>")
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -199,9 +214,11 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:15 {{bos_token}}
-	llamacpp.Write(w, bosToken)
+	out := w.Buffer()
+	out = llamacpp.Append(w, out, bosToken)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:28 {{ns.system_prompt}}
-	llamacpp.Write(w, nsSystemPrompt)
+	out = llamacpp.Append(w, out, nsSystemPrompt)
+	w.SetBuffer(out)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
@@ -211,8 +228,10 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
-			w.WriteString("<｜User｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
 		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
@@ -223,26 +242,29 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:33 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(tool, jinja2.KeyType))
-					w.WriteString("<｜tool▁sep｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("\n```json\n")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments))
-					w.WriteString("\n```<｜tool▁call▁end｜>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(tool, jinja2.KeyType))
+					out = w.AppendString(out, "<｜tool▁sep｜>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "\n```json\n")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments))
+					out = w.AppendString(out, "\n```<｜tool▁call▁end｜>")
+					w.SetBuffer(out)
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:13 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					w.WriteString("\n<｜tool▁call▁begin｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(tool, jinja2.KeyType))
-					w.WriteString("<｜tool▁sep｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("\n```json\n")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments))
-					w.WriteString("\n```<｜tool▁call▁end｜>")
-					w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<｜tool▁call▁begin｜>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(tool, jinja2.KeyType))
+					out = w.AppendString(out, "<｜tool▁sep｜>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "\n```json\n")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments))
+					out = w.AppendString(out, "\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
+					w.SetBuffer(out)
 				}
 			}
 		}
@@ -251,9 +273,11 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.WriteString("<｜tool▁outputs▁end｜>")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("<｜end▁of▁sentence｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜tool▁outputs▁end｜>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
@@ -266,9 +290,11 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 					content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
-				w.WriteString("<｜Assistant｜>")
-				llamacpp.WriteStr(w, content)
-				w.WriteString("<｜end▁of▁sentence｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜Assistant｜>")
+				out = llamacpp.AppendStr(w, out, content)
+				out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+				w.SetBuffer(out)
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33:3 {%- if message['role'] == 'tool' -%}
@@ -278,17 +304,21 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("<｜tool▁output▁end｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<｜tool▁output▁end｜>")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.WriteString("\n<｜tool▁output▁begin｜>")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("<｜tool▁output▁end｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<｜tool▁output▁begin｜>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<｜tool▁output▁end｜>")
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -306,4 +336,4 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|qDGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEwFC3BEGOCEAGACECECA8BGI8BEhCAEACECEyBCAEEsBCEAEMA0BGQACxBCIOCYGYuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOIIlBAMEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGuFC3BEGMCEAEACECECA8BGI8BEhCAEACECEyBCAEEsBCEAEMA0BGQACxBCIOCYGYuBIlBAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOIIlBAMEEAA"
+const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|qDGCCAEACECGGEFCKMCAEEGCEAEACECICEUGGCAaGGqGC3BEGSCEAGACECEGA8BGMiCEhCAEACECE4BCAEEyBCEAEQA0BGUACxBCIQCYGa2BIlBAEwBCEAEIAqBGMACnBCIAEACEGCAAEACECGICWGQsBGjBAEACECEiBCAAEIA6BGMAC3BCIICYGSIIlBAMEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECICEUGGCAaGIoGC3BEGQCEAEACECEGA8BGMiCEhCAEACECE4BCAEEyBCEAEQA0BGUACxBCIQCYGa2BIlBAEwBCEAEIAqBGMACnBCIAEACEGCAAEACECGICWGQsBGjBAEACECEiBCAAEIA6BGMAC3BCIICYGSIIlBAMEEAA"

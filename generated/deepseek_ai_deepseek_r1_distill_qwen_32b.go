@@ -43,10 +43,10 @@ var DeepseekAiDeepSeekR1DistillQwen32B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekR1DistillQwen32B renders deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
@@ -74,9 +74,11 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:15 {{bos_token}}
-	jinja2.Write(w, bosToken)
+	out := w.Buffer()
+	out = jinja2.Append(w, out, bosToken)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:28 {{ns.system_prompt}}
-	jinja2.Write(w, nsSystemPrompt)
+	out = jinja2.Append(w, out, nsSystemPrompt)
+	w.SetBuffer(out)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
@@ -86,8 +88,10 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:35 {{'<｜User｜>' + message['content']}}
-			w.WriteString("<｜User｜>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		if jinja2.EqStr(messageRole, "assistant") && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
@@ -98,11 +102,13 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18:9 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(tool, jinja2.KeyType))
-					w.WriteString("<｜tool▁sep｜>")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("\n```json\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(tool, jinja2.KeyType))
+					out = w.AppendString(out, "<｜tool▁sep｜>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "\n```json\n")
+					w.SetBuffer(out)
 					jinja2.WriteJSON(w, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 					w.WriteString("\n```<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19:9 {%- set ns.is_first = true -%}
@@ -110,11 +116,13 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:20:11 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21:9 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					w.WriteString("\n<｜tool▁call▁begin｜>")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(tool, jinja2.KeyType))
-					w.WriteString("<｜tool▁sep｜>")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("\n```json\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<｜tool▁call▁begin｜>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(tool, jinja2.KeyType))
+					out = w.AppendString(out, "<｜tool▁sep｜>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "\n```json\n")
+					w.SetBuffer(out)
 					jinja2.WriteJSON(w, jinja2.ItemStrKey(jinja2.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 					w.WriteString("\n```<｜tool▁call▁end｜>")
 				}
@@ -126,9 +134,11 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.WriteString("<｜tool▁outputs▁end｜>")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("<｜end▁of▁sentence｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜tool▁outputs▁end｜>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
@@ -141,9 +151,11 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
 					content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
-				w.WriteString("<｜Assistant｜>")
-				jinja2.WriteStr(w, content)
-				w.WriteString("<｜end▁of▁sentence｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜Assistant｜>")
+				out = jinja2.AppendStr(w, out, content)
+				out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+				w.SetBuffer(out)
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36:3 {%- if message['role'] == 'tool' -%}
@@ -153,17 +165,21 @@ func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("<｜tool▁output▁end｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<｜tool▁output▁end｜>")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.WriteString("\n<｜tool▁output▁begin｜>")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("<｜tool▁output▁end｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<｜tool▁output▁begin｜>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<｜tool▁output▁end｜>")
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -210,9 +226,11 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:15 {{bos_token}}
-	llamacpp.Write(w, bosToken)
+	out := w.Buffer()
+	out = llamacpp.Append(w, out, bosToken)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:28 {{ns.system_prompt}}
-	llamacpp.Write(w, nsSystemPrompt)
+	out = llamacpp.Append(w, out, nsSystemPrompt)
+	w.SetBuffer(out)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
@@ -222,8 +240,10 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:35 {{'<｜User｜>' + message['content']}}
-			w.WriteString("<｜User｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
@@ -234,11 +254,13 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18:9 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(tool, jinja2.KeyType))
-					w.WriteString("<｜tool▁sep｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("\n```json\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(tool, jinja2.KeyType))
+					out = w.AppendString(out, "<｜tool▁sep｜>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "\n```json\n")
+					w.SetBuffer(out)
 					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 					w.WriteString("\n```<｜tool▁call▁end｜>")
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19:9 {%- set ns.is_first = true -%}
@@ -246,11 +268,13 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:20:11 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21:9 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					w.WriteString("\n<｜tool▁call▁begin｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(tool, jinja2.KeyType))
-					w.WriteString("<｜tool▁sep｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("\n```json\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<｜tool▁call▁begin｜>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(tool, jinja2.KeyType))
+					out = w.AppendString(out, "<｜tool▁sep｜>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "\n```json\n")
+					w.SetBuffer(out)
 					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 					w.WriteString("\n```<｜tool▁call▁end｜>")
 				}
@@ -262,9 +286,11 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.WriteString("<｜tool▁outputs▁end｜>")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("<｜end▁of▁sentence｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜tool▁outputs▁end｜>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
@@ -277,9 +303,11 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 					content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
-				w.WriteString("<｜Assistant｜>")
-				llamacpp.WriteStr(w, content)
-				w.WriteString("<｜end▁of▁sentence｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜Assistant｜>")
+				out = llamacpp.AppendStr(w, out, content)
+				out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+				w.SetBuffer(out)
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36:3 {%- if message['role'] == 'tool' -%}
@@ -289,17 +317,21 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.WriteString("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("<｜tool▁output▁end｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<｜tool▁output▁end｜>")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				w.WriteString("\n<｜tool▁output▁begin｜>")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("<｜tool▁output▁end｜>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<｜tool▁output▁begin｜>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<｜tool▁output▁end｜>")
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -321,4 +353,4 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillQwen32B is the position table of deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|2DGCCAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGEwFC3BEGOCEAGACECECA8BGI8BEhCAEACECEyBCAEEqBCEAEMCEGQACACIMEAGYuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOIIlBAMMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECIAEUGEAAaGGuFC3BEGMCEAEACECECA8BGI8BEhCAEACECEyBCAEEqBCEAEMCEGQACACIMEAGYuBKNAEoBCEAEEAqBGIACnBCIAEACEGCAAEACECGECWGMkBGjBAEACECEaCAAEEA6BGIAC3BCIECYGOIIlBAMMEAAGEA+EA"
+const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|2DGCCAEACECGGEFCKMCAEEGCEAEACECICEUGGCAaGGsGC3BEGSCEAGACECEGA8BGMkCEhCAEACECE6BCAEEyBCEAEQCEGUACACIQEAGc2BKNAEwBCEAEIAqBGMACnBCIAEACEGCAAEACECGICWGQsBGjBAEACECEiBCAAEIA6BGMAC3BCIICYGSIIlBAMMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECICEUGGCAaGIqGC3BEGQCEAEACECEGA8BGMkCEhCAEACECE6BCAEEyBCEAEQCEGUACACIQEAGc2BKNAEwBCEAEIAqBGMACnBCIAEACEGCAAEACECGICWGQsBGjBAEACECEiBCAAEIA6BGMAC3BCIICYGSIIlBAMMEAAGEA+EA"

@@ -43,10 +43,10 @@ var DeepseekAiDeepSeekV3_1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekV3_1 renders deepseek-ai-DeepSeek-V3.1.jinja.
@@ -97,9 +97,11 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:15 {{ bos_token }}
-	jinja2.Write(w, bosToken)
+	out := w.Buffer()
+	out = jinja2.Append(w, out, bosToken)
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:30 {{ ns.system_prompt }}
-	jinja2.Write(w, nsSystemPrompt)
+	out = jinja2.Append(w, out, nsSystemPrompt)
+	w.SetBuffer(out)
 	// deepseek-ai-DeepSeek-V3.1.jinja:24:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
@@ -113,8 +115,10 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:5 {%- set ns.is_last_user = true -%}
 			nsIsLastUser = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:39 {{'<｜User｜>' + message['content']}}
-			w.WriteString("<｜User｜>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		if jinja2.EqStr(messageRole, "assistant") && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
@@ -137,9 +141,11 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 					if !messageContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
 						toolFunction := jinja2.ItemStrKey(tool, jinja2.KeyFunction)
-						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-						jinja2.WriteStr(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
-						w.WriteString("<｜tool▁sep｜>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
+						out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
+						out = w.AppendString(out, "<｜tool▁sep｜>")
+						w.SetBuffer(out)
 						jinja2.WriteJSON(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyArguments), nil, nil)
 						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
@@ -153,9 +159,11 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:13 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:21 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
 					toolFunction := jinja2.ItemStrKey(tool, jinja2.KeyFunction)
-					w.WriteString("<｜tool▁call▁begin｜>")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
-					w.WriteString("<｜tool▁sep｜>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<｜tool▁call▁begin｜>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
+					out = w.AppendString(out, "<｜tool▁sep｜>")
+					w.SetBuffer(out)
 					jinja2.WriteJSON(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyArguments), nil, nil)
 					w.WriteString("<｜tool▁call▁end｜>")
 				}
@@ -204,9 +212,11 @@ func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:34 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-			w.WriteString("<｜tool▁output▁begin｜>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜tool▁output▁end｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜tool▁output▁begin｜>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜tool▁output▁end｜>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -274,9 +284,11 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:15 {{ bos_token }}
-	llamacpp.Write(w, bosToken)
+	out := w.Buffer()
+	out = llamacpp.Append(w, out, bosToken)
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:30 {{ ns.system_prompt }}
-	llamacpp.Write(w, nsSystemPrompt)
+	out = llamacpp.Append(w, out, nsSystemPrompt)
+	w.SetBuffer(out)
 	// deepseek-ai-DeepSeek-V3.1.jinja:24:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
@@ -290,8 +302,10 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:5 {%- set ns.is_last_user = true -%}
 			nsIsLastUser = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:39 {{'<｜User｜>' + message['content']}}
-			w.WriteString("<｜User｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
 		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
@@ -314,9 +328,11 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 					if !llamacpp.Truthy(messageContent) {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
 						toolFunction := llamacpp.ItemStrKey(tool, jinja2.KeyFunction)
-						w.WriteString("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
-						llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolFunction, jinja2.KeyName))
-						w.WriteString("<｜tool▁sep｜>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")
+						out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(toolFunction, jinja2.KeyName))
+						out = w.AppendString(out, "<｜tool▁sep｜>")
+						w.SetBuffer(out)
 						llamacpp.WriteJSON(w, llamacpp.ItemStrKey(toolFunction, jinja2.KeyArguments), nil, nil)
 						w.WriteString("<｜tool▁call▁end｜>")
 					} else {
@@ -330,9 +346,11 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:13 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:21 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
 					toolFunction := llamacpp.ItemStrKey(tool, jinja2.KeyFunction)
-					w.WriteString("<｜tool▁call▁begin｜>")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolFunction, jinja2.KeyName))
-					w.WriteString("<｜tool▁sep｜>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<｜tool▁call▁begin｜>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(toolFunction, jinja2.KeyName))
+					out = w.AppendString(out, "<｜tool▁sep｜>")
+					w.SetBuffer(out)
 					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(toolFunction, jinja2.KeyArguments), nil, nil)
 					w.WriteString("<｜tool▁call▁end｜>")
 				}
@@ -381,9 +399,11 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:34 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-			w.WriteString("<｜tool▁output▁begin｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜tool▁output▁end｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜tool▁output▁begin｜>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜tool▁output▁end｜>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -403,4 +423,4 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekV3_1 is the position table of deepseek-ai-DeepSeek-V3.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekV3_1 = "if,set,for,{{ }}|4DGCCAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGE6GC7BEGWCEAGACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGQSGjCAGKCEAmBGnEFAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKAKQGEAAeGG4GC7BEGUCEAEACECEACACEACACECAkCGI4CEpCAEECEAIAEACEACACEACACE+BCAEE2BCEAEaCEAGKAiCGSACnBGGAEdCIKCYGWiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGISGjBAEACECEACACEEA6BGQSGjCAGKCEA"
+const spansDeepseekAiDeepSeekV3_1 = "if,set,for,{{ }}|4DGCCAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKCKQGGCAeGGqHC7BEGaCEAGACECEACACEACACEGAkCGMgDEpCAEECEAIAEACEACACEACACEmCCAEE+BCEAEeCEAGOAiCGWACnBGGAEdCIOCYGaiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGIWGjBAEACECEACACEIA6BGUSGjCAGKCEAmBGnEFAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKCKQGGCAeGIoHC7BEGYCEAEACECEACACEACACEGAkCGMgDEpCAEECEAIAEACEACACEACACEmCCAEE+BCEAEeCEAGOAiCGWACnBGGAEdCIOCYGaiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGIWGjBAEACECEACACEIA6BGUSGjCAGKCEA"

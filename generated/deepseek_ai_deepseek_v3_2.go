@@ -36,10 +36,10 @@ var DeepseekAiDeepSeekV3_2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekV3_2 renders deepseek-ai-DeepSeek-V3.2.jinja.
@@ -125,9 +125,11 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:40:1 {{- bos_token -}}
-	jinja2.Write(w, bosToken)
+	out := w.Buffer()
+	out = jinja2.Append(w, out, bosToken)
 	// deepseek-ai-DeepSeek-V3.2.jinja:41:1 {{- ns.system_prompt -}}
-	jinja2.Write(w, nsSystemPrompt)
+	out = jinja2.Append(w, out, nsSystemPrompt)
+	w.SetBuffer(out)
 	// deepseek-ai-DeepSeek-V3.2.jinja:42:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.SmallInt(-1)
 	// deepseek-ai-DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
@@ -153,10 +155,12 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
-			w.WriteString("<｜User｜>")
-			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
+			out = jinja2.AppendStr(w, out, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
+			w.SetBuffer(out)
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
 			statePendingAsstMarker = true
 			// deepseek-ai-DeepSeek-V3.2.jinja:53:5 {%- set state.pending_tool_marker = false -%}
@@ -190,8 +194,10 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:68:7 {%- if is_after_last_user and thinking -%}
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:69:9 {{- '\n\n' + thinking_start_token -}}
-					w.WriteString("\n\n")
-					jinja2.WriteStr(w, thinkingStartToken)
+					out := w.Buffer()
+					out = w.AppendString(out, "\n\n")
+					out = jinja2.AppendStr(w, out, thinkingStartToken)
+					w.SetBuffer(out)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					message3ReasoningContent := jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)
 					if jinja2.IsDefined(message3ReasoningContent) && message3ReasoningContent.Truthy() {
@@ -203,8 +209,10 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:74:11 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.2.jinja:75:9 {{- '\n\n' + thinking_end_token -}}
-					w.WriteString("\n\n")
-					jinja2.WriteStr(w, thinkingEndToken)
+					out := w.Buffer()
+					out = w.AppendString(out, "\n\n")
+					out = jinja2.AppendStr(w, out, thinkingEndToken)
+					w.SetBuffer(out)
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:78:5 {%- set state.pending_asst_marker = false -%}
@@ -221,20 +229,24 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
-				w.WriteString("\n\n<")
-				jinja2.WriteStr(w, dsmlToken)
-				w.WriteString("function_calls>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n\n<")
+				out = jinja2.AppendStr(w, out, dsmlToken)
+				out = w.AppendString(out, "function_calls>\n")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var func2, args jinja2.Value
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
 					func2 = jinja2.ItemStrKey(tool, jinja2.KeyFunction)
 					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					w.WriteString("<")
-					jinja2.WriteStr(w, dsmlToken)
-					w.WriteString("invoke name=\"")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(func2, jinja2.KeyName))
-					w.WriteString("\">\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<")
+					out = jinja2.AppendStr(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke name=\"")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(func2, jinja2.KeyName))
+					out = w.AppendString(out, "\">\n")
+					w.SetBuffer(out)
 					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
 					args = jinja2.ItemStrKey(func2, jinja2.KeyArguments)
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
@@ -250,38 +262,48 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:93:11 {%- if val is string -%}
 						if jinja2.IsString(val) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							w.WriteString("<")
-							jinja2.WriteStr(w, dsmlToken)
-							w.WriteString("parameter name=\"")
-							jinja2.WriteStr(w, key)
-							w.WriteString("\" string=\"true\">")
-							jinja2.WriteStr(w, val)
-							w.WriteString("</")
-							jinja2.WriteStr(w, dsmlToken)
-							w.WriteString("parameter>\n")
+							out := w.Buffer()
+							out = w.AppendString(out, "<")
+							out = jinja2.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter name=\"")
+							out = jinja2.AppendStr(w, out, key)
+							out = w.AppendString(out, "\" string=\"true\">")
+							out = jinja2.AppendStr(w, out, val)
+							out = w.AppendString(out, "</")
+							out = jinja2.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter>\n")
+							w.SetBuffer(out)
 						} else {
 							// deepseek-ai-DeepSeek-V3.2.jinja:95:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V3.2.jinja:96:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							w.WriteString("<")
-							jinja2.WriteStr(w, dsmlToken)
-							w.WriteString("parameter name=\"")
-							jinja2.WriteStr(w, key)
-							w.WriteString("\" string=\"false\">")
+							out := w.Buffer()
+							out = w.AppendString(out, "<")
+							out = jinja2.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter name=\"")
+							out = jinja2.AppendStr(w, out, key)
+							out = w.AppendString(out, "\" string=\"false\">")
+							w.SetBuffer(out)
 							jinja2.WriteJSON(w, val, nil, nil)
-							w.WriteString("</")
-							jinja2.WriteStr(w, dsmlToken)
-							w.WriteString("parameter>\n")
+							out = w.Buffer()
+							out = w.AppendString(out, "</")
+							out = jinja2.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:99:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					w.WriteString("</")
-					jinja2.WriteStr(w, dsmlToken)
-					w.WriteString("invoke>\n")
+					out = w.Buffer()
+					out = w.AppendString(out, "</")
+					out = jinja2.AppendStr(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke>\n")
+					w.SetBuffer(out)
 				}
 				// deepseek-ai-DeepSeek-V3.2.jinja:101:7 {{- '</' + dsml_token + 'function_calls>' -}}
-				w.WriteString("</")
-				jinja2.WriteStr(w, dsmlToken)
-				w.WriteString("function_calls>")
+				out = w.Buffer()
+				out = w.AppendString(out, "</")
+				out = jinja2.AppendStr(w, out, dsmlToken)
+				out = w.AppendString(out, "function_calls>")
+				w.SetBuffer(out)
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -311,11 +333,13 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
-			w.WriteString("\n<result>")
-			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<result>")
+			out = jinja2.AppendStr(w, out, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
-			w.WriteString("</result>")
+			out = w.AppendString(out, "</result>")
+			w.SetBuffer(out)
 			// deepseek-ai-DeepSeek-V3.2.jinja:119:5 {%- if call_order == tool_call_count -%}
 			if jinja2.Eq(callOrder, toolCallCount) {
 				w.WriteString("\n</function_results>")
@@ -347,14 +371,18 @@ func renderDeepseekAiDeepSeekV3_2(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:135:5 {%- if thinking -%}
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:136:7 {{- '\n\n' + thinking_start_token -}}
-				w.WriteString("\n\n")
-				jinja2.WriteStr(w, thinkingStartToken)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n\n")
+				out = jinja2.AppendStr(w, out, thinkingStartToken)
+				w.SetBuffer(out)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:137:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:138:7 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
-				w.WriteString("\n\n")
-				jinja2.WriteStr(w, thinkingStartToken)
-				jinja2.WriteStr(w, thinkingEndToken)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n\n")
+				out = jinja2.AppendStr(w, out, thinkingStartToken)
+				out = jinja2.AppendStr(w, out, thinkingEndToken)
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -445,9 +473,11 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:40:1 {{- bos_token -}}
-	llamacpp.Write(w, bosToken)
+	out := w.Buffer()
+	out = llamacpp.Append(w, out, bosToken)
 	// deepseek-ai-DeepSeek-V3.2.jinja:41:1 {{- ns.system_prompt -}}
-	llamacpp.Write(w, nsSystemPrompt)
+	out = llamacpp.Append(w, out, nsSystemPrompt)
+	w.SetBuffer(out)
 	// deepseek-ai-DeepSeek-V3.2.jinja:42:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.SmallInt(-1)
 	// deepseek-ai-DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
@@ -474,10 +504,12 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
-			w.WriteString("<｜User｜>")
-			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
+			out = llamacpp.AppendStr(w, out, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
+			w.SetBuffer(out)
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
 			statePendingAsstMarker = true
 			// deepseek-ai-DeepSeek-V3.2.jinja:53:5 {%- set state.pending_tool_marker = false -%}
@@ -511,8 +543,10 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:68:7 {%- if is_after_last_user and thinking -%}
 				if llamacpp.Truthy(isAfterLastUser) && llamacpp.Truthy(thinking) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:69:9 {{- '\n\n' + thinking_start_token -}}
-					w.WriteString("\n\n")
-					llamacpp.WriteStr(w, thinkingStartToken)
+					out := w.Buffer()
+					out = w.AppendString(out, "\n\n")
+					out = llamacpp.AppendStr(w, out, thinkingStartToken)
+					w.SetBuffer(out)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					message3ReasoningContent := llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)
 					if llamacpp.IsDefined(message3ReasoningContent) && llamacpp.Truthy(message3ReasoningContent) {
@@ -524,8 +558,10 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:74:11 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.2.jinja:75:9 {{- '\n\n' + thinking_end_token -}}
-					w.WriteString("\n\n")
-					llamacpp.WriteStr(w, thinkingEndToken)
+					out := w.Buffer()
+					out = w.AppendString(out, "\n\n")
+					out = llamacpp.AppendStr(w, out, thinkingEndToken)
+					w.SetBuffer(out)
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:78:5 {%- set state.pending_asst_marker = false -%}
@@ -542,9 +578,11 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
-				w.WriteString("\n\n<")
-				llamacpp.WriteStr(w, dsmlToken)
-				w.WriteString("function_calls>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n\n<")
+				out = llamacpp.AppendStr(w, out, dsmlToken)
+				out = w.AppendString(out, "function_calls>\n")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var func2, args jinja2.Value
@@ -552,11 +590,13 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
 					func2 = llamacpp.ItemStrKey(tool, jinja2.KeyFunction)
 					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					w.WriteString("<")
-					llamacpp.WriteStr(w, dsmlToken)
-					w.WriteString("invoke name=\"")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(func2, jinja2.KeyName))
-					w.WriteString("\">\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<")
+					out = llamacpp.AppendStr(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke name=\"")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(func2, jinja2.KeyName))
+					out = w.AppendString(out, "\">\n")
+					w.SetBuffer(out)
 					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
 					args = llamacpp.ItemStrKey(func2, jinja2.KeyArguments)
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
@@ -574,38 +614,48 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:93:11 {%- if val is string -%}
 						if llamacpp.IsString(val) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							w.WriteString("<")
-							llamacpp.WriteStr(w, dsmlToken)
-							w.WriteString("parameter name=\"")
-							llamacpp.WriteStr(w, key)
-							w.WriteString("\" string=\"true\">")
-							llamacpp.WriteStr(w, val)
-							w.WriteString("</")
-							llamacpp.WriteStr(w, dsmlToken)
-							w.WriteString("parameter>\n")
+							out := w.Buffer()
+							out = w.AppendString(out, "<")
+							out = llamacpp.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter name=\"")
+							out = llamacpp.AppendStr(w, out, key)
+							out = w.AppendString(out, "\" string=\"true\">")
+							out = llamacpp.AppendStr(w, out, val)
+							out = w.AppendString(out, "</")
+							out = llamacpp.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter>\n")
+							w.SetBuffer(out)
 						} else {
 							// deepseek-ai-DeepSeek-V3.2.jinja:95:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V3.2.jinja:96:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							w.WriteString("<")
-							llamacpp.WriteStr(w, dsmlToken)
-							w.WriteString("parameter name=\"")
-							llamacpp.WriteStr(w, key)
-							w.WriteString("\" string=\"false\">")
+							out := w.Buffer()
+							out = w.AppendString(out, "<")
+							out = llamacpp.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter name=\"")
+							out = llamacpp.AppendStr(w, out, key)
+							out = w.AppendString(out, "\" string=\"false\">")
+							w.SetBuffer(out)
 							llamacpp.WriteJSON(w, val, nil, nil)
-							w.WriteString("</")
-							llamacpp.WriteStr(w, dsmlToken)
-							w.WriteString("parameter>\n")
+							out = w.Buffer()
+							out = w.AppendString(out, "</")
+							out = llamacpp.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:99:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					w.WriteString("</")
-					llamacpp.WriteStr(w, dsmlToken)
-					w.WriteString("invoke>\n")
+					out = w.Buffer()
+					out = w.AppendString(out, "</")
+					out = llamacpp.AppendStr(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke>\n")
+					w.SetBuffer(out)
 				}
 				// deepseek-ai-DeepSeek-V3.2.jinja:101:7 {{- '</' + dsml_token + 'function_calls>' -}}
-				w.WriteString("</")
-				llamacpp.WriteStr(w, dsmlToken)
-				w.WriteString("function_calls>")
+				out = w.Buffer()
+				out = w.AppendString(out, "</")
+				out = llamacpp.AppendStr(w, out, dsmlToken)
+				out = w.AppendString(out, "function_calls>")
+				w.SetBuffer(out)
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -635,11 +685,13 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
-			w.WriteString("\n<result>")
-			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<result>")
+			out = llamacpp.AppendStr(w, out, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
-			w.WriteString("</result>")
+			out = w.AppendString(out, "</result>")
+			w.SetBuffer(out)
 			// deepseek-ai-DeepSeek-V3.2.jinja:119:5 {%- if call_order == tool_call_count -%}
 			if llamacpp.Eq(callOrder, toolCallCount) {
 				w.WriteString("\n</function_results>")
@@ -671,14 +723,18 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:135:5 {%- if thinking -%}
 			if llamacpp.Truthy(thinking) {
 				// deepseek-ai-DeepSeek-V3.2.jinja:136:7 {{- '\n\n' + thinking_start_token -}}
-				w.WriteString("\n\n")
-				llamacpp.WriteStr(w, thinkingStartToken)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n\n")
+				out = llamacpp.AppendStr(w, out, thinkingStartToken)
+				w.SetBuffer(out)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:137:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:138:7 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
-				w.WriteString("\n\n")
-				llamacpp.WriteStr(w, thinkingStartToken)
-				llamacpp.WriteStr(w, thinkingEndToken)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n\n")
+				out = llamacpp.AppendStr(w, out, thinkingStartToken)
+				out = llamacpp.AppendStr(w, out, thinkingEndToken)
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -686,4 +742,4 @@ func renderDeepseekAiDeepSeekV3_2Llama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekV3_2 is the position table of deepseek-ai-DeepSeek-V3.2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekV3_2 = "if,set,for,{{ }}|uDGCCAEACECGUEFAEOCEAEACECIAEACIAGJCEACACEACACEACACEACACECCACGmBCAEEgBCEAEaCEAEECECIACACIEEACOoBINAEACECEMCAEEGCEAEACECIOGJAEACECIAEACIAGJGEACAGEACACESCAEIICEAGACECICGJCGsLCAEK8KCEAGGCEGKACACEACACCmKCEAGACFCEwCCAAGeEEAEACEGEICAAGACEGGAEFGIAEAGEqBEAAGiBCFAECCEGGICAAGACEGGAEFGICEAGKAGJCEACACEICAAGACEGGiEEFAGECEGIoDCAEGACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJGKEEFGKwCGAAGACFCEACACEQCAEIGCEAEACECIAGJCEACACEACACEECAAIIGAGMMCAAGAEECEACACO4BINAEyBCEAGOEEAEACEGIAEAGEcEAAGUCFAECCEGKEEAGoBGzINAEACECGUEFAEOCEAEACECIAEACIAGJCEACACEACACEACACEACACECCACGmBCAEEgBCEAEaCEAEECECIACACIEEACOoBINAEACECEMCAEEGCEAEACECIOGJAEACECIAEACIAGJGEACAGEACACESCAEIICEAGACECICGJCIyLCAEKiLCEAGGCEGKACACEACACCsKCEAGACFCEwCCAAGeEEAEACEGEICAAGACEGGAEFGIAEAGEqBEAAGiBCFAECCEGGICAAGACEGGAEFGICEAGKAGJCEACACEICAAGACEGGoEEFAGECEGKsDCAEGACECEICAGMACACEGCAAEACECK6BEFEKuBCEAEQCEGYQEAGYEGJGKEEFGKwCGAAGACFCEACACEQCAEIGCEAEACECIAGJCEACACEACACEECAAIIGAGMMCAAGAEECEACACO4BINAEyBCEAGOEEAEACEGIAEAGEcEAAGUCFAECCEGKEEAG"
+const spansDeepseekAiDeepSeekV3_2 = "if,set,for,{{ }}|uDGCCAEACECGUEFAEOCEAEACECIAEACIAGJCEACACEACACEACACEACACECCACGmBCAEEgBCEAEaCEAEECECIACACIEEACOoBINAEACECEMCAEEGCEAEACECIOGJAEACECIAEACICGJGGCCAGGACACESCAEIICEAGACECICGJCG4MCAEKoMCEAGKCEGOACACEACACCuLCEAGACFCE4CCAAGeEEAEACEGEICAAGACEGGAEFGIAEAGEyBEAAGqBCFAEGCEGKICAAGACEGGAEFGIGEAGOAGJCEACACEICAAGACEGG+EEFAGICEGM8DCAEGACECEMCAGQACACEGCAAEACECGmCEFEK6BCEAEUCEGcYEAGgBIGJGOIEFGO0CGAAGACFCEACACEQCAEIGCEAEACECIAGJCEACACEACACEECAAIMGAGQMCAAGAEECEACACOgCINAE6BCEAGOEEAEACEGIAEAGEkBEAAGcCFAEGCEGOIEAGsBGzINAEACECGUEFAEOCEAEACECIAEACIAGJCEACACEACACEACACEACACECCACGmBCAEEgBCEAEaCEAEECECIACACIEEACOoBINAEACECEMCAEEGCEAEACECIOGJAEACECIAEACICGJGGCCAGGACACESCAEIICEAGACECICGJCI+MCAEKuMCEAGKCEGOACACEACACC0LCEAGACFCE4CCAAGeEEAEACEGEICAAGACEGGAEFGIAEAGEyBEAAGqBCFAEGCEGKICAAGACEGGAEFGIGEAGOAGJCEACACEICAAGACEGGkFEFAGICEGOgECAEGACECEMCAGQACACEGCAAEACECKmCEFEK6BCEAEUCEGcYEAGgBIGJGOIEFGO0CGAAGACFCEACACEQCAEIGCEAEACECIAGJCEACACEACACEECAAIMGAGQMCAAGAEECEACACOgCINAE6BCEAGOEEAEACEGIAEAGEkBEAAGcCFAEGCEGOIEAG"

@@ -38,10 +38,10 @@ var DeepseekAiDeepSeekV4 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekV4 renders deepseek-ai-DeepSeek-V4.jinja.
@@ -219,11 +219,13 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
-			w.WriteString("<tool_result>")
-			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_result>")
+			out = jinja2.AppendStr(w, out, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
-			w.WriteString("</tool_result>")
+			out = w.AppendString(out, "</tool_result>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V4.jinja:87:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V4.jinja:88:5 {%- set state.in_user = false -%}
@@ -268,20 +270,24 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:105:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
-				w.WriteString("\n\n<")
-				jinja2.WriteStr(w, dsmlToken)
-				w.WriteString("tool_calls>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n\n<")
+				out = jinja2.AppendStr(w, out, dsmlToken)
+				out = w.AppendString(out, "tool_calls>\n")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-V4.jinja:106:7 {%- for tool in message['tool_calls'] -%}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var func2, args jinja2.Value
 					// deepseek-ai-DeepSeek-V4.jinja:107:9 {%- set func = tool['function'] -%}
 					func2 = jinja2.ItemStrKey(tool, jinja2.KeyFunction)
 					// deepseek-ai-DeepSeek-V4.jinja:108:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					w.WriteString("<")
-					jinja2.WriteStr(w, dsmlToken)
-					w.WriteString("invoke name=\"")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(func2, jinja2.KeyName))
-					w.WriteString("\">\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<")
+					out = jinja2.AppendStr(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke name=\"")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(func2, jinja2.KeyName))
+					out = w.AppendString(out, "\">\n")
+					w.SetBuffer(out)
 					// deepseek-ai-DeepSeek-V4.jinja:109:9 {%- set args = func['arguments'] -%}
 					args = jinja2.ItemStrKey(func2, jinja2.KeyArguments)
 					// deepseek-ai-DeepSeek-V4.jinja:110:9 {%- if args is string -%}
@@ -297,27 +303,33 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 						// deepseek-ai-DeepSeek-V4.jinja:114:11 {%- if val is string -%}
 						if jinja2.IsString(val) {
 							// deepseek-ai-DeepSeek-V4.jinja:115:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							w.WriteString("<")
-							jinja2.WriteStr(w, dsmlToken)
-							w.WriteString("parameter name=\"")
-							jinja2.WriteStr(w, key)
-							w.WriteString("\" string=\"true\">")
-							jinja2.WriteStr(w, val)
-							w.WriteString("</")
-							jinja2.WriteStr(w, dsmlToken)
-							w.WriteString("parameter>\n")
+							out := w.Buffer()
+							out = w.AppendString(out, "<")
+							out = jinja2.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter name=\"")
+							out = jinja2.AppendStr(w, out, key)
+							out = w.AppendString(out, "\" string=\"true\">")
+							out = jinja2.AppendStr(w, out, val)
+							out = w.AppendString(out, "</")
+							out = jinja2.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter>\n")
+							w.SetBuffer(out)
 						} else {
 							// deepseek-ai-DeepSeek-V4.jinja:116:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4.jinja:117:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							w.WriteString("<")
-							jinja2.WriteStr(w, dsmlToken)
-							w.WriteString("parameter name=\"")
-							jinja2.WriteStr(w, key)
-							w.WriteString("\" string=\"false\">")
+							out := w.Buffer()
+							out = w.AppendString(out, "<")
+							out = jinja2.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter name=\"")
+							out = jinja2.AppendStr(w, out, key)
+							out = w.AppendString(out, "\" string=\"false\">")
+							w.SetBuffer(out)
 							jinja2.WriteJSON(w, val, nil, nil)
-							w.WriteString("</")
-							jinja2.WriteStr(w, dsmlToken)
-							w.WriteString("parameter>\n")
+							out = w.Buffer()
+							out = w.AppendString(out, "</")
+							out = jinja2.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:120:9 {%- if not args -%}
@@ -325,14 +337,18 @@ func renderDeepseekAiDeepSeekV4(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:123:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					w.WriteString("</")
-					jinja2.WriteStr(w, dsmlToken)
-					w.WriteString("invoke>\n")
+					out = w.Buffer()
+					out = w.AppendString(out, "</")
+					out = jinja2.AppendStr(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke>\n")
+					w.SetBuffer(out)
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:125:7 {{- '</' + dsml_token + 'tool_calls>' -}}
-				w.WriteString("</")
-				jinja2.WriteStr(w, dsmlToken)
-				w.WriteString("tool_calls>")
+				out = w.Buffer()
+				out = w.AppendString(out, "</")
+				out = jinja2.AppendStr(w, out, dsmlToken)
+				out = w.AppendString(out, "tool_calls>")
+				w.SetBuffer(out)
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
@@ -532,11 +548,13 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
-			w.WriteString("<tool_result>")
-			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_result>")
+			out = llamacpp.AppendStr(w, out, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
-			w.WriteString("</tool_result>")
+			out = w.AppendString(out, "</tool_result>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V4.jinja:87:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V4.jinja:88:5 {%- set state.in_user = false -%}
@@ -581,9 +599,11 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// deepseek-ai-DeepSeek-V4.jinja:105:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
-				w.WriteString("\n\n<")
-				llamacpp.WriteStr(w, dsmlToken)
-				w.WriteString("tool_calls>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n\n<")
+				out = llamacpp.AppendStr(w, out, dsmlToken)
+				out = w.AppendString(out, "tool_calls>\n")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-V4.jinja:106:7 {%- for tool in message['tool_calls'] -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var func2, args jinja2.Value
@@ -591,11 +611,13 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 					// deepseek-ai-DeepSeek-V4.jinja:107:9 {%- set func = tool['function'] -%}
 					func2 = llamacpp.ItemStrKey(tool, jinja2.KeyFunction)
 					// deepseek-ai-DeepSeek-V4.jinja:108:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					w.WriteString("<")
-					llamacpp.WriteStr(w, dsmlToken)
-					w.WriteString("invoke name=\"")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(func2, jinja2.KeyName))
-					w.WriteString("\">\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<")
+					out = llamacpp.AppendStr(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke name=\"")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(func2, jinja2.KeyName))
+					out = w.AppendString(out, "\">\n")
+					w.SetBuffer(out)
 					// deepseek-ai-DeepSeek-V4.jinja:109:9 {%- set args = func['arguments'] -%}
 					args = llamacpp.ItemStrKey(func2, jinja2.KeyArguments)
 					// deepseek-ai-DeepSeek-V4.jinja:110:9 {%- if args is string -%}
@@ -613,27 +635,33 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 						// deepseek-ai-DeepSeek-V4.jinja:114:11 {%- if val is string -%}
 						if llamacpp.IsString(val) {
 							// deepseek-ai-DeepSeek-V4.jinja:115:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							w.WriteString("<")
-							llamacpp.WriteStr(w, dsmlToken)
-							w.WriteString("parameter name=\"")
-							llamacpp.WriteStr(w, key)
-							w.WriteString("\" string=\"true\">")
-							llamacpp.WriteStr(w, val)
-							w.WriteString("</")
-							llamacpp.WriteStr(w, dsmlToken)
-							w.WriteString("parameter>\n")
+							out := w.Buffer()
+							out = w.AppendString(out, "<")
+							out = llamacpp.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter name=\"")
+							out = llamacpp.AppendStr(w, out, key)
+							out = w.AppendString(out, "\" string=\"true\">")
+							out = llamacpp.AppendStr(w, out, val)
+							out = w.AppendString(out, "</")
+							out = llamacpp.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter>\n")
+							w.SetBuffer(out)
 						} else {
 							// deepseek-ai-DeepSeek-V4.jinja:116:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4.jinja:117:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							w.WriteString("<")
-							llamacpp.WriteStr(w, dsmlToken)
-							w.WriteString("parameter name=\"")
-							llamacpp.WriteStr(w, key)
-							w.WriteString("\" string=\"false\">")
+							out := w.Buffer()
+							out = w.AppendString(out, "<")
+							out = llamacpp.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter name=\"")
+							out = llamacpp.AppendStr(w, out, key)
+							out = w.AppendString(out, "\" string=\"false\">")
+							w.SetBuffer(out)
 							llamacpp.WriteJSON(w, val, nil, nil)
-							w.WriteString("</")
-							llamacpp.WriteStr(w, dsmlToken)
-							w.WriteString("parameter>\n")
+							out = w.Buffer()
+							out = w.AppendString(out, "</")
+							out = llamacpp.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:120:9 {%- if not args -%}
@@ -641,14 +669,18 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:123:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					w.WriteString("</")
-					llamacpp.WriteStr(w, dsmlToken)
-					w.WriteString("invoke>\n")
+					out = w.Buffer()
+					out = w.AppendString(out, "</")
+					out = llamacpp.AppendStr(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke>\n")
+					w.SetBuffer(out)
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:125:7 {{- '</' + dsml_token + 'tool_calls>' -}}
-				w.WriteString("</")
-				llamacpp.WriteStr(w, dsmlToken)
-				w.WriteString("tool_calls>")
+				out = w.Buffer()
+				out = w.AppendString(out, "</")
+				out = llamacpp.AppendStr(w, out, dsmlToken)
+				out = w.AppendString(out, "tool_calls>")
+				w.SetBuffer(out)
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
@@ -672,4 +704,4 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekV4 is the position table of deepseek-ai-DeepSeek-V4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekV4 = "if,set,for,{{ }}|6DGCCAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEGCAAEACEGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECIuJGJEK+ICEAGOCEAMAIECGEEFGGgICEAGOCFAMAIECGIEFGK+GCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGqEEFAGECEGIwDCAEGACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGUWKNAGOEEAEACEGIAEAGqBGtIJAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEGCAAEACEGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECK0JGJEKkJCEAGOCEAMAIECGEEFGGmICEAGOCFAMAIECGIEFGKkHCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGwEEFAGECEGK0DCAEGACECEICAGMACACEGCAAEACECK6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGUWKNAGOEEAEACEGIAEAG"
+const spansDeepseekAiDeepSeekV4 = "if,set,for,{{ }}|6DGCCAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEGCAAEACEGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECIuKGJEK+JCEAGOCEAMAIECGEEFGGgJCEAGOCFAMAIECGMEFGO6HCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGmFEFAGICEGMkECAEGACECEMCAGQACACEGCAAEACECGmCEFEK6BCEAEUCEGcYEAGgBEGJAIIGAGOIEFGYWKNAGOEEAEACEGIAEAGqBGtIJAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEGCAAEACEGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECK0KGJEKkKCEAGOCEAMAIECGEEFGGmJCEAGOCFAMAIECGMEFGOgICEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGsFEFAGICEGOoECAEGACECEMCAGQACACEGCAAEACECKmCEFEK6BCEAEUCEGcYEAGgBEGJAIIGAGOIEFGYWKNAGOEEAEACEGIAEAG"

@@ -38,10 +38,10 @@ var DeepseekAiDeepSeekV4Flash0731 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepseekAiDeepSeekV4Flash0731 renders deepseek-ai-DeepSeek-V4-Flash-0731.jinja.
@@ -225,11 +225,13 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
-			w.WriteString("<tool_result>")
-			jinja2.WriteStr(w, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_result>")
+			out = jinja2.AppendStr(w, out, jinja2.Or(jinja2.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
-			w.WriteString("</tool_result>")
+			out = w.AppendString(out, "</tool_result>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:90:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:91:5 {%- set state.in_user = false -%}
@@ -274,20 +276,24 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
-				w.WriteString("\n\n<")
-				jinja2.WriteStr(w, dsmlToken)
-				w.WriteString("tool_calls>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n\n<")
+				out = jinja2.AppendStr(w, out, dsmlToken)
+				out = w.AppendString(out, "tool_calls>\n")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109:7 {%- for tool in message['tool_calls'] -%}
 				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
 					var func2, args jinja2.Value
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
 					func2 = jinja2.ItemStrKey(tool, jinja2.KeyFunction)
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					w.WriteString("<")
-					jinja2.WriteStr(w, dsmlToken)
-					w.WriteString("invoke name=\"")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(func2, jinja2.KeyName))
-					w.WriteString("\">\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<")
+					out = jinja2.AppendStr(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke name=\"")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(func2, jinja2.KeyName))
+					out = w.AppendString(out, "\">\n")
+					w.SetBuffer(out)
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112:9 {%- set args = func['arguments'] -%}
 					args = jinja2.ItemStrKey(func2, jinja2.KeyArguments)
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
@@ -303,27 +309,33 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117:11 {%- if val is string -%}
 						if jinja2.IsString(val) {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							w.WriteString("<")
-							jinja2.WriteStr(w, dsmlToken)
-							w.WriteString("parameter name=\"")
-							jinja2.WriteStr(w, key)
-							w.WriteString("\" string=\"true\">")
-							jinja2.WriteStr(w, val)
-							w.WriteString("</")
-							jinja2.WriteStr(w, dsmlToken)
-							w.WriteString("parameter>\n")
+							out := w.Buffer()
+							out = w.AppendString(out, "<")
+							out = jinja2.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter name=\"")
+							out = jinja2.AppendStr(w, out, key)
+							out = w.AppendString(out, "\" string=\"true\">")
+							out = jinja2.AppendStr(w, out, val)
+							out = w.AppendString(out, "</")
+							out = jinja2.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter>\n")
+							w.SetBuffer(out)
 						} else {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:119:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							w.WriteString("<")
-							jinja2.WriteStr(w, dsmlToken)
-							w.WriteString("parameter name=\"")
-							jinja2.WriteStr(w, key)
-							w.WriteString("\" string=\"false\">")
+							out := w.Buffer()
+							out = w.AppendString(out, "<")
+							out = jinja2.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter name=\"")
+							out = jinja2.AppendStr(w, out, key)
+							out = w.AppendString(out, "\" string=\"false\">")
+							w.SetBuffer(out)
 							jinja2.WriteJSON(w, val, nil, nil)
-							w.WriteString("</")
-							jinja2.WriteStr(w, dsmlToken)
-							w.WriteString("parameter>\n")
+							out = w.Buffer()
+							out = w.AppendString(out, "</")
+							out = jinja2.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:123:9 {%- if not args -%}
@@ -331,14 +343,18 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:126:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					w.WriteString("</")
-					jinja2.WriteStr(w, dsmlToken)
-					w.WriteString("invoke>\n")
+					out = w.Buffer()
+					out = w.AppendString(out, "</")
+					out = jinja2.AppendStr(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke>\n")
+					w.SetBuffer(out)
 				}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:128:7 {{- '</' + dsml_token + 'tool_calls>' -}}
-				w.WriteString("</")
-				jinja2.WriteStr(w, dsmlToken)
-				w.WriteString("tool_calls>")
+				out = w.Buffer()
+				out = w.AppendString(out, "</")
+				out = jinja2.AppendStr(w, out, dsmlToken)
+				out = w.AppendString(out, "tool_calls>")
+				w.SetBuffer(out)
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
@@ -544,11 +560,13 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
-			w.WriteString("<tool_result>")
-			llamacpp.WriteStr(w, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_result>")
+			out = llamacpp.AppendStr(w, out, llamacpp.Or(llamacpp.ItemStrKey(message, jinja2.KeyContent), func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
-			w.WriteString("</tool_result>")
+			out = w.AppendString(out, "</tool_result>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:90:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:91:5 {%- set state.in_user = false -%}
@@ -593,9 +611,11 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
-				w.WriteString("\n\n<")
-				llamacpp.WriteStr(w, dsmlToken)
-				w.WriteString("tool_calls>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n\n<")
+				out = llamacpp.AppendStr(w, out, dsmlToken)
+				out = w.AppendString(out, "tool_calls>\n")
+				w.SetBuffer(out)
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109:7 {%- for tool in message['tool_calls'] -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var func2, args jinja2.Value
@@ -603,11 +623,13 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
 					func2 = llamacpp.ItemStrKey(tool, jinja2.KeyFunction)
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					w.WriteString("<")
-					llamacpp.WriteStr(w, dsmlToken)
-					w.WriteString("invoke name=\"")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(func2, jinja2.KeyName))
-					w.WriteString("\">\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<")
+					out = llamacpp.AppendStr(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke name=\"")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(func2, jinja2.KeyName))
+					out = w.AppendString(out, "\">\n")
+					w.SetBuffer(out)
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112:9 {%- set args = func['arguments'] -%}
 					args = llamacpp.ItemStrKey(func2, jinja2.KeyArguments)
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
@@ -625,27 +647,33 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117:11 {%- if val is string -%}
 						if llamacpp.IsString(val) {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							w.WriteString("<")
-							llamacpp.WriteStr(w, dsmlToken)
-							w.WriteString("parameter name=\"")
-							llamacpp.WriteStr(w, key)
-							w.WriteString("\" string=\"true\">")
-							llamacpp.WriteStr(w, val)
-							w.WriteString("</")
-							llamacpp.WriteStr(w, dsmlToken)
-							w.WriteString("parameter>\n")
+							out := w.Buffer()
+							out = w.AppendString(out, "<")
+							out = llamacpp.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter name=\"")
+							out = llamacpp.AppendStr(w, out, key)
+							out = w.AppendString(out, "\" string=\"true\">")
+							out = llamacpp.AppendStr(w, out, val)
+							out = w.AppendString(out, "</")
+							out = llamacpp.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter>\n")
+							w.SetBuffer(out)
 						} else {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:119:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							w.WriteString("<")
-							llamacpp.WriteStr(w, dsmlToken)
-							w.WriteString("parameter name=\"")
-							llamacpp.WriteStr(w, key)
-							w.WriteString("\" string=\"false\">")
+							out := w.Buffer()
+							out = w.AppendString(out, "<")
+							out = llamacpp.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter name=\"")
+							out = llamacpp.AppendStr(w, out, key)
+							out = w.AppendString(out, "\" string=\"false\">")
+							w.SetBuffer(out)
 							llamacpp.WriteJSON(w, val, nil, nil)
-							w.WriteString("</")
-							llamacpp.WriteStr(w, dsmlToken)
-							w.WriteString("parameter>\n")
+							out = w.Buffer()
+							out = w.AppendString(out, "</")
+							out = llamacpp.AppendStr(w, out, dsmlToken)
+							out = w.AppendString(out, "parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:123:9 {%- if not args -%}
@@ -653,14 +681,18 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:126:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					w.WriteString("</")
-					llamacpp.WriteStr(w, dsmlToken)
-					w.WriteString("invoke>\n")
+					out = w.Buffer()
+					out = w.AppendString(out, "</")
+					out = llamacpp.AppendStr(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke>\n")
+					w.SetBuffer(out)
 				}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:128:7 {{- '</' + dsml_token + 'tool_calls>' -}}
-				w.WriteString("</")
-				llamacpp.WriteStr(w, dsmlToken)
-				w.WriteString("tool_calls>")
+				out = w.Buffer()
+				out = w.AppendString(out, "</")
+				out = llamacpp.AppendStr(w, out, dsmlToken)
+				out = w.AppendString(out, "tool_calls>")
+				w.SetBuffer(out)
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
@@ -684,4 +716,4 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekV4Flash0731 is the position table of deepseek-ai-DeepSeek-V4-Flash-0731.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekV4Flash0731 = "if,set,for,{{ }}|6DGCCAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEOCAAEACEGCICEAGACFGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECIuJGJEK+ICEAGOCEAMAIECGEEFGGgICEAGOCFAMAIECGIEFGK+GCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGqEEFAGECEGIwDCAEGACECEICAGMACACEGCAAEACECG6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGUWKNAGOEEAEACEGIAEAGqBGzIJAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEOCAAEACEGCICEAGACFGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECK0JGJEKkJCEAGOCEAMAIECGEEFGGmICEAGOCFAMAIECGIEFGKkHCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGwEEFAGECEGK0DCAEGACECEICAGMACACEGCAAEACECK6BEFEKuBCEAEQCEGYQEAGYEGJAIEGAGKEEFGUWKNAGOEEAEACEGIAEAG"
+const spansDeepseekAiDeepSeekV4Flash0731 = "if,set,for,{{ }}|6DGCCAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEOCAAEACEGCICEAGACFGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECIuKGJEK+JCEAGOCEAMAIECGEEFGGgJCEAGOCFAMAIECGMEFGO6HCEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGmFEFAGICEGMkECAEGACECEMCAGQACACEGCAAEACECGmCEFEK6BCEAEUCEGcYEAGgBEGJAIIGAGOIEFGYWKNAGOEEAEACEGIAEAGqBGzIJAEACECGUEFAEOCEAEACECIAEACIGGJAEACECGAEFCEACACEACACEACACEACACEACACEACACEACACEACACEECACImBCAEEgBCEAEaCEAEECECIACACIEEACOsBINAEACECEACACEMCAEEGCEAEACECIOGJAEACECIAEACIQGJAEGCEAEACECGAEFCGAEFGEOCAAEACEGCICEAGACFGGAEFGEACACESCAEIICEAGACECIAGJCEMCAEEGCEAEACECK0KGJEKkKCEAGOCEAMAIECGEEFGGmJCEAGOCFAMAIECGMEFGOgICEAGCCFCGAEACEQCACUeCAAEACEGEICAAGACEGGAEFGIAEAGGIEFAGACEGGsFEFAGICEGOoECAEGACECEMCAGQACACEGCAAEACECKmCEFEK6BCEAEUCEGcYEAGgBEGJAIIGAGOIEFGYWKNAGOEEAEACEGIAEAG"

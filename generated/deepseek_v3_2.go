@@ -34,10 +34,10 @@ var DeepSeekV3_2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderDeepSeekV3_2 renders DeepSeek-V3.2.jinja.
@@ -187,10 +187,12 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 				// DeepSeek-V3.2.jinja:161:19 {{ render_response_format(response_format.value) }}
 				renderDeepSeekV3_2_renderResponseFormat(w, responseFormatValue)
 			}
-			w.WriteString("\n# The user's message is: ")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜Assistant｜>")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜Assistant｜>")
+			w.SetBuffer(out)
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:165:7 {{ thinking_start_token }}
@@ -202,10 +204,12 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
-			w.WriteString("<｜User｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
 			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜Assistant｜>")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜Assistant｜>")
+			w.SetBuffer(out)
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:176:7 {{ thinking_start_token }}
@@ -235,23 +239,29 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			if jinja2.Eq(toolCallOrder, jinja2.SmallInt(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
-			w.WriteString("\n<result>")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<result>")
 			// DeepSeek-V3.2.jinja:201:23 {{ message.content }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("</result>")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "</result>")
+			w.SetBuffer(out)
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
 			if jinja2.Eq(toolCallOrder, jinja2.FilterLength(jinja2.MethodGetDefault(assistantMsg, jinja2.Lit("tool_calls"), jinja2.NewList()))) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
 				if jinja2.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
-					w.WriteString("\n\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n\n")
 					// DeepSeek-V3.2.jinja:207:21 {{ thinking_start_token }}
-					jinja2.Write(w, thinkingStartToken)
+					out = jinja2.Append(w, out, thinkingStartToken)
+					w.SetBuffer(out)
 				} else {
 					// DeepSeek-V3.2.jinja:208:11 {%- else -%}
-					w.WriteString("\n\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n\n")
 					// DeepSeek-V3.2.jinja:209:21 {{ thinking_end_token }}
-					jinja2.Write(w, thinkingEndToken)
+					out = jinja2.Append(w, out, thinkingEndToken)
+					w.SetBuffer(out)
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -259,38 +269,48 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			if enableThinking.Truthy() && jinja2.Gt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
-				jinja2.Write(w, jinja2.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit("")))
+				out := w.Buffer()
+				out = jinja2.Append(w, out, jinja2.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit("")))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
-				jinja2.Write(w, thinkingEndToken)
+				out = jinja2.Append(w, out, thinkingEndToken)
+				w.SetBuffer(out)
 			}
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
 			jinja2.Write(w, jinja2.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit("")))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
 			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
-				w.WriteString("\n\n<")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
-				jinja2.Write(w, dsmlToken)
-				w.WriteString("function_calls>")
+				out = jinja2.Append(w, out, dsmlToken)
+				out = w.AppendString(out, "function_calls>")
+				w.SetBuffer(out)
 				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
-					w.WriteString("\n<")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<")
 					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
-					jinja2.Write(w, dsmlToken)
-					w.WriteString("invoke name=\"")
+					out = jinja2.Append(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke name=\"")
 					// DeepSeek-V3.2.jinja:229:41 {{ tool_call.function.name }}
-					jinja2.Write(w, jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("\">\n")
+					out = jinja2.Append(w, out, jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "\">\n")
+					w.SetBuffer(out)
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
 					renderDeepSeekV3_2_encodeArgumentsToDsml(w, toolCall, dsmlToken)
-					w.WriteString("\n</")
+					out = w.Buffer()
+					out = w.AppendString(out, "\n</")
 					// DeepSeek-V3.2.jinja:229:137 {{ dsml_token }}
-					jinja2.Write(w, dsmlToken)
-					w.WriteString("invoke>")
+					out = jinja2.Append(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke>")
+					w.SetBuffer(out)
 				}
-				w.WriteString("\n</")
+				out = w.Buffer()
+				out = w.AppendString(out, "\n</")
 				// DeepSeek-V3.2.jinja:231:13 {{ dsml_token }}
-				jinja2.Write(w, dsmlToken)
-				w.WriteString("function_calls>")
+				out = jinja2.Append(w, out, dsmlToken)
+				out = w.AppendString(out, "function_calls>")
+				w.SetBuffer(out)
 			}
 			// DeepSeek-V3.2.jinja:235:5 {{ eos_token }}
 			jinja2.Write(w, eosToken)
@@ -316,46 +336,48 @@ func renderDeepSeekV3_2(w *jinja2.Writer) {
 func renderDeepSeekV3_2_renderTools(w *jinja2.Writer, tools jinja2.Value, thinkingStartToken, thinkingEndToken, dsmlToken jinja2.Value) {
 	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
 	tools = jinja2.Param(tools, "tools")
-	w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
+	out := w.Buffer()
+	out = w.AppendString(out, "## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
 	// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
-	jinja2.Write(w, dsmlToken)
-	w.WriteString("function_calls>\" block like the following as part of your reply to the user:\n<")
+	out = jinja2.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "function_calls>\" block like the following as part of your reply to the user:\n<")
 	// DeepSeek-V3.2.jinja:56:2 {{ dsml_token }}
-	jinja2.Write(w, dsmlToken)
-	w.WriteString("function_calls>\n<")
+	out = jinja2.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "function_calls>\n<")
 	// DeepSeek-V3.2.jinja:57:2 {{ dsml_token }}
-	jinja2.Write(w, dsmlToken)
-	w.WriteString("invoke name=\"$FUNCTION_NAME\">\n<")
+	out = jinja2.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "invoke name=\"$FUNCTION_NAME\">\n<")
 	// DeepSeek-V3.2.jinja:58:2 {{ dsml_token }}
-	jinja2.Write(w, dsmlToken)
-	w.WriteString("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
+	out = jinja2.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
 	// DeepSeek-V3.2.jinja:58:89 {{ dsml_token }}
-	jinja2.Write(w, dsmlToken)
-	w.WriteString("parameter>\n...\n</")
+	out = jinja2.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "parameter>\n...\n</")
 	// DeepSeek-V3.2.jinja:60:3 {{ dsml_token }}
-	jinja2.Write(w, dsmlToken)
-	w.WriteString("invoke>\n<")
+	out = jinja2.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "invoke>\n<")
 	// DeepSeek-V3.2.jinja:61:2 {{ dsml_token }}
-	jinja2.Write(w, dsmlToken)
-	w.WriteString("invoke name=\"$FUNCTION_NAME2\">\n...\n</")
+	out = jinja2.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "invoke name=\"$FUNCTION_NAME2\">\n...\n</")
 	// DeepSeek-V3.2.jinja:63:3 {{ dsml_token }}
-	jinja2.Write(w, dsmlToken)
-	w.WriteString("invoke>\n</")
+	out = jinja2.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "invoke>\n</")
 	// DeepSeek-V3.2.jinja:64:3 {{ dsml_token }}
-	jinja2.Write(w, dsmlToken)
-	w.WriteString("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
+	out = jinja2.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
 	// DeepSeek-V3.2.jinja:70:2 {{ dsml_token }}
-	jinja2.Write(w, dsmlToken)
-	w.WriteString("function_calls>\n...\n</")
+	out = jinja2.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "function_calls>\n...\n</")
 	// DeepSeek-V3.2.jinja:72:3 {{ dsml_token }}
-	jinja2.Write(w, dsmlToken)
-	w.WriteString("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
+	out = jinja2.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
 	// DeepSeek-V3.2.jinja:78:1 {{ thinking_start_token }}
-	jinja2.Write(w, thinkingStartToken)
-	w.WriteString("...thinking about results")
+	out = jinja2.Append(w, out, thinkingStartToken)
+	out = w.AppendString(out, "...thinking about results")
 	// DeepSeek-V3.2.jinja:78:52 {{ thinking_end_token }}
-	jinja2.Write(w, thinkingEndToken)
-	w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
+	out = jinja2.Append(w, out, thinkingEndToken)
+	out = w.AppendString(out, "\n\nHere are the functions available in JSONSchema format:\n<functions>")
+	w.SetBuffer(out)
 	// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
 	for _, tool := range jinja2.Iterate(w, tools) {
 		w.WriteString("\n")
@@ -384,13 +406,15 @@ func renderDeepSeekV3_2_encodeArgumentsToDsml(w *jinja2.Writer, toolCall jinja2.
 			if !(i == 0) {
 				w.WriteString("\n")
 			}
-			w.WriteString("<")
+			out := w.Buffer()
+			out = w.AppendString(out, "<")
 			// DeepSeek-V3.2.jinja:92:6 {{ dsml_token }}
-			jinja2.Write(w, dsmlToken)
-			w.WriteString("parameter name=\"")
+			out = jinja2.Append(w, out, dsmlToken)
+			out = w.AppendString(out, "parameter name=\"")
 			// DeepSeek-V3.2.jinja:92:38 {{ key }}
-			jinja2.Write(w, key)
-			w.WriteString("\" string=\"")
+			out = jinja2.Append(w, out, key)
+			out = w.AppendString(out, "\" string=\"")
+			w.SetBuffer(out)
 			// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
 			if jinja2.IsString(value) {
 				w.WriteString("true")
@@ -404,10 +428,12 @@ func renderDeepSeekV3_2_encodeArgumentsToDsml(w *jinja2.Writer, toolCall jinja2.
 			} else {
 				jinja2.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
-			w.WriteString("</")
+			out = w.Buffer()
+			out = w.AppendString(out, "</")
 			// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
-			jinja2.Write(w, dsmlToken)
-			w.WriteString("parameter>")
+			out = jinja2.Append(w, out, dsmlToken)
+			out = w.AppendString(out, "parameter>")
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -571,10 +597,12 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 				// DeepSeek-V3.2.jinja:161:19 {{ render_response_format(response_format.value) }}
 				renderDeepSeekV3_2_renderResponseFormatLlama(w, responseFormatValue)
 			}
-			w.WriteString("\n# The user's message is: ")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜Assistant｜>")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜Assistant｜>")
+			w.SetBuffer(out)
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if llamacpp.Eq(msgIndex, lastUserIndexValue) && llamacpp.Truthy(enableThinking) {
 				// DeepSeek-V3.2.jinja:165:7 {{ thinking_start_token }}
@@ -586,10 +614,12 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
-			w.WriteString("<｜User｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
 			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜Assistant｜>")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜Assistant｜>")
+			w.SetBuffer(out)
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if llamacpp.Eq(msgIndex, lastUserIndexValue) && llamacpp.Truthy(enableThinking) {
 				// DeepSeek-V3.2.jinja:176:7 {{ thinking_start_token }}
@@ -619,23 +649,29 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			if llamacpp.Eq(toolCallOrder, jinja2.SmallInt(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
-			w.WriteString("\n<result>")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<result>")
 			// DeepSeek-V3.2.jinja:201:23 {{ message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("</result>")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "</result>")
+			w.SetBuffer(out)
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
 			if llamacpp.Eq(toolCallOrder, llamacpp.FilterLength(llamacpp.MethodGetDefault(assistantMsg, jinja2.Lit("tool_calls"), jinja2.NewList()))) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
 				if llamacpp.Ge(msgIndex, lastUserIndexValue) && llamacpp.Truthy(enableThinking) {
-					w.WriteString("\n\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n\n")
 					// DeepSeek-V3.2.jinja:207:21 {{ thinking_start_token }}
-					llamacpp.Write(w, thinkingStartToken)
+					out = llamacpp.Append(w, out, thinkingStartToken)
+					w.SetBuffer(out)
 				} else {
 					// DeepSeek-V3.2.jinja:208:11 {%- else -%}
-					w.WriteString("\n\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n\n")
 					// DeepSeek-V3.2.jinja:209:21 {{ thinking_end_token }}
-					llamacpp.Write(w, thinkingEndToken)
+					out = llamacpp.Append(w, out, thinkingEndToken)
+					w.SetBuffer(out)
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -643,38 +679,48 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
 			if llamacpp.Truthy(enableThinking) && llamacpp.Gt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
-				llamacpp.Write(w, llamacpp.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit("")))
+				out := w.Buffer()
+				out = llamacpp.Append(w, out, llamacpp.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit("")))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
-				llamacpp.Write(w, thinkingEndToken)
+				out = llamacpp.Append(w, out, thinkingEndToken)
+				w.SetBuffer(out)
 			}
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
 			llamacpp.Write(w, llamacpp.MethodGetDefault(message, jinja2.Lit("content"), jinja2.Lit("")))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
 			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
-				w.WriteString("\n\n<")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
-				llamacpp.Write(w, dsmlToken)
-				w.WriteString("function_calls>")
+				out = llamacpp.Append(w, out, dsmlToken)
+				out = w.AppendString(out, "function_calls>")
+				w.SetBuffer(out)
 				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
-					w.WriteString("\n<")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<")
 					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
-					llamacpp.Write(w, dsmlToken)
-					w.WriteString("invoke name=\"")
+					out = llamacpp.Append(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke name=\"")
 					// DeepSeek-V3.2.jinja:229:41 {{ tool_call.function.name }}
-					llamacpp.Write(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("\">\n")
+					out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "\">\n")
+					w.SetBuffer(out)
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
 					renderDeepSeekV3_2_encodeArgumentsToDsmlLlama(w, toolCall, dsmlToken)
-					w.WriteString("\n</")
+					out = w.Buffer()
+					out = w.AppendString(out, "\n</")
 					// DeepSeek-V3.2.jinja:229:137 {{ dsml_token }}
-					llamacpp.Write(w, dsmlToken)
-					w.WriteString("invoke>")
+					out = llamacpp.Append(w, out, dsmlToken)
+					out = w.AppendString(out, "invoke>")
+					w.SetBuffer(out)
 				}
-				w.WriteString("\n</")
+				out = w.Buffer()
+				out = w.AppendString(out, "\n</")
 				// DeepSeek-V3.2.jinja:231:13 {{ dsml_token }}
-				llamacpp.Write(w, dsmlToken)
-				w.WriteString("function_calls>")
+				out = llamacpp.Append(w, out, dsmlToken)
+				out = w.AppendString(out, "function_calls>")
+				w.SetBuffer(out)
 			}
 			// DeepSeek-V3.2.jinja:235:5 {{ eos_token }}
 			llamacpp.Write(w, eosToken)
@@ -700,46 +746,48 @@ func renderDeepSeekV3_2Llama(w *jinja2.Writer) {
 func renderDeepSeekV3_2_renderToolsLlama(w *jinja2.Writer, tools jinja2.Value, thinkingStartToken, thinkingEndToken, dsmlToken jinja2.Value) {
 	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
 	tools = llamacpp.Param(tools, "tools")
-	w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
+	out := w.Buffer()
+	out = w.AppendString(out, "## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
 	// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
-	llamacpp.Write(w, dsmlToken)
-	w.WriteString("function_calls>\" block like the following as part of your reply to the user:\n<")
+	out = llamacpp.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "function_calls>\" block like the following as part of your reply to the user:\n<")
 	// DeepSeek-V3.2.jinja:56:2 {{ dsml_token }}
-	llamacpp.Write(w, dsmlToken)
-	w.WriteString("function_calls>\n<")
+	out = llamacpp.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "function_calls>\n<")
 	// DeepSeek-V3.2.jinja:57:2 {{ dsml_token }}
-	llamacpp.Write(w, dsmlToken)
-	w.WriteString("invoke name=\"$FUNCTION_NAME\">\n<")
+	out = llamacpp.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "invoke name=\"$FUNCTION_NAME\">\n<")
 	// DeepSeek-V3.2.jinja:58:2 {{ dsml_token }}
-	llamacpp.Write(w, dsmlToken)
-	w.WriteString("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
+	out = llamacpp.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
 	// DeepSeek-V3.2.jinja:58:89 {{ dsml_token }}
-	llamacpp.Write(w, dsmlToken)
-	w.WriteString("parameter>\n...\n</")
+	out = llamacpp.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "parameter>\n...\n</")
 	// DeepSeek-V3.2.jinja:60:3 {{ dsml_token }}
-	llamacpp.Write(w, dsmlToken)
-	w.WriteString("invoke>\n<")
+	out = llamacpp.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "invoke>\n<")
 	// DeepSeek-V3.2.jinja:61:2 {{ dsml_token }}
-	llamacpp.Write(w, dsmlToken)
-	w.WriteString("invoke name=\"$FUNCTION_NAME2\">\n...\n</")
+	out = llamacpp.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "invoke name=\"$FUNCTION_NAME2\">\n...\n</")
 	// DeepSeek-V3.2.jinja:63:3 {{ dsml_token }}
-	llamacpp.Write(w, dsmlToken)
-	w.WriteString("invoke>\n</")
+	out = llamacpp.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "invoke>\n</")
 	// DeepSeek-V3.2.jinja:64:3 {{ dsml_token }}
-	llamacpp.Write(w, dsmlToken)
-	w.WriteString("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
+	out = llamacpp.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
 	// DeepSeek-V3.2.jinja:70:2 {{ dsml_token }}
-	llamacpp.Write(w, dsmlToken)
-	w.WriteString("function_calls>\n...\n</")
+	out = llamacpp.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "function_calls>\n...\n</")
 	// DeepSeek-V3.2.jinja:72:3 {{ dsml_token }}
-	llamacpp.Write(w, dsmlToken)
-	w.WriteString("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
+	out = llamacpp.Append(w, out, dsmlToken)
+	out = w.AppendString(out, "function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
 	// DeepSeek-V3.2.jinja:78:1 {{ thinking_start_token }}
-	llamacpp.Write(w, thinkingStartToken)
-	w.WriteString("...thinking about results")
+	out = llamacpp.Append(w, out, thinkingStartToken)
+	out = w.AppendString(out, "...thinking about results")
 	// DeepSeek-V3.2.jinja:78:52 {{ thinking_end_token }}
-	llamacpp.Write(w, thinkingEndToken)
-	w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
+	out = llamacpp.Append(w, out, thinkingEndToken)
+	out = w.AppendString(out, "\n\nHere are the functions available in JSONSchema format:\n<functions>")
+	w.SetBuffer(out)
 	// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
 	for _, tool := range llamacpp.Iterate(w, tools) {
 		w.WriteString("\n")
@@ -771,13 +819,15 @@ func renderDeepSeekV3_2_encodeArgumentsToDsmlLlama(w *jinja2.Writer, toolCall ji
 			if !(i == 0) {
 				w.WriteString("\n")
 			}
-			w.WriteString("<")
+			out := w.Buffer()
+			out = w.AppendString(out, "<")
 			// DeepSeek-V3.2.jinja:92:6 {{ dsml_token }}
-			llamacpp.Write(w, dsmlToken)
-			w.WriteString("parameter name=\"")
+			out = llamacpp.Append(w, out, dsmlToken)
+			out = w.AppendString(out, "parameter name=\"")
 			// DeepSeek-V3.2.jinja:92:38 {{ key }}
-			llamacpp.Write(w, key)
-			w.WriteString("\" string=\"")
+			out = llamacpp.Append(w, out, key)
+			out = w.AppendString(out, "\" string=\"")
+			w.SetBuffer(out)
 			// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
 			if llamacpp.IsString(value) {
 				w.WriteString("true")
@@ -791,10 +841,12 @@ func renderDeepSeekV3_2_encodeArgumentsToDsmlLlama(w *jinja2.Writer, toolCall ji
 			} else {
 				llamacpp.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
-			w.WriteString("</")
+			out = w.Buffer()
+			out = w.AppendString(out, "</")
 			// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
-			llamacpp.Write(w, dsmlToken)
-			w.WriteString("parameter>")
+			out = llamacpp.Append(w, out, dsmlToken)
+			out = w.AppendString(out, "parameter>")
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -810,4 +862,4 @@ func renderDeepSeekV3_2_renderResponseFormatLlama(w *jinja2.Writer, responseForm
 
 // spansDeepSeekV3_2 is the position table of DeepSeek-V3.2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepSeekV3_2 = "set,if,for,{{ }},macro|oDAkBCAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAUAgEJAEQCAEIGCECEACEAIASJGEEGAAIECAAIiCCACEACEGEKCACGCCcGIIEdCGACcGEiBEZCGaGFCEICECECCEGIIEFCGACcGKIMlBAMmICAEKACEAE2HKACIKEECGCCcGIKEdCGACcGICEqBGGOCnCCEACEGIAEAGE8FMACICCMGGOCRCEACEGIAEAGE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBGGaGlBCGSEECGACcGKAEAGGwCOdCGKEFCEACEGEAA0CGGAI5CGEyBGACGCCSGGeCbEGCCWGGCA6BGGCAyCGGCAuDGKCE5HGIAIRGIWKJCGOEECEACEGIAEAGSChMJIGCEwCGGCCvCGGCCAGGCCAGGCAuFGGCEtFGGCCDGGCECGGCCAGGCMDGGCECGGCMFGGCAmDGGKEjDEGACYGSCKdIGACAAEmCCACEgCEEEKGCECKCCCGGCAgCGGKAmBGOKA8CGOCA0EGSCMhLIGAIAGcApFAAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAUAgEJAEQCAEIGCECEACEAIASJGEEGAAIECAAIiCCACEACEGEKCACGCCcGIIEdCGACcGEiBEZCGaGFCEICECECCEGIIEFCGACcGKIMlBAOmICAEKACEAE2HKACIKEECGCCcGIKEdCGACcGICEqBGGOCnCCEACEGIAEAGE8FMACICCMGGOCRCEACEGIAEAGE+EMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEGGACKCKkBGGaGlBCGSEECGACcGKAEAGGwCOdCGKEFCEACEGEAA0CGGAI5CGEyBGACGCCSGGeCbEGCCWGGCA6BGGCAyCGGCAuDGKCE5HGIAIRGIWKJCGOEECEACEGIAEAGSChMJIGCEwCGGCCvCGGCCAGGCCAGGCAuFGGCEtFGGCCDGGCECGGCCAGGCMDGGCECGGCMFGGCAmDGGKEjDEGACYGSCKdIGACAAEsCCACIiCEEEMGCECKCCCGGCAgCGGKAmBGOKA8CGOCA0EGSCMhLIGAIAG"
+const spansDeepSeekV3_2 = "set,if,for,{{ }},macro|oDAkBCAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAUAgEJAEQCAEIGCECEACEAIASJGEEGAAIECAAIiCCACEACEGEKCACGCCcGIIEdCGACcGEiBEZCGaGFCEICECECCEGIIEFCGACcGKIMlBAMuJCAEKACEAE+IKACIKEECGCCcGIMEdCGACcGKEEqBGIOCnCCEACEGIAEAGEgHMACKECMGIOCRCEACEGIAEAGE+FMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEIGACMEKkBGIiBGlBCGaEECICCcGOCEAGIkDOdCGOEFCECCEGGCA0CGIAI5CGEiCGACIECSGIoBCbEICCWGGEA6BGIEAyCGIEAuDGOEE5HGKAIRGIWKJCGOEECEACEGIAEAGSEhMJIICEwCGGCCvCGGCCAGGCCAGGCAuFGGCEtFGGCCDGGCECGGCCAGGCMDGGCECGGCMFGGEAmDGIKEjDEGACYGSCKdIGACAAEuCCACEoCEEEKICECMCCCGGEAgCGIKAmBGOMA8CGQEA0EGUCMhLIGAIAGcApFAAEACAAEACAAEACAAEACAAEACAAEACAAEoBMACEACEAEaCAEEUCECEOCEEEICEASAINAGAGFAEMCAEEGCECEACEAUAgEJAEQCAEIGCECEACEAIASJGEEGAAIECAAIiCCACEACEGEKCACGCCcGIIEdCGACcGEiBEZCGaGFCEICECECCEGIIEFCGACcGKIMlBAOuJCAEKACEAE+IKACIKEECGCCcGIMEdCGACcGKEEqBGIOCnCCEACEGIAEAGEgHMACKECMGIOCRCEACEGIAEAGE+FMACGAEFAEMCAEEGCECEACEAIAGJAEACAAEIGACMEKkBGIiBGlBCGaEECICCcGOCEAGIkDOdCGOEFCECCEGGCA0CGIAI5CGEiCGACIECSGIoBCbEICCWGGEA6BGIEAyCGIEAuDGOEE5HGKAIRGIWKJCGOEECEACEGIAEAGSEhMJIICEwCGGCCvCGGCCAGGCCAGGCAuFGGCEtFGGCCDGGCECGGCCAGGCMDGGCECGGCMFGGEAmDGIKEjDEGACYGSCKdIGACAAE0CCACIqCEEEMICECMCCCGGEAgCGIKAmBGOMA8CGQEA0EGUCMhLIGAIAG"

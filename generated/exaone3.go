@@ -29,10 +29,10 @@ var Exaone3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderExaone3 renders exaone3.jinja.
@@ -50,21 +50,27 @@ func renderExaone3(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// exaone3.jinja:17:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			w.WriteString("[|system|]")
-			jinja2.WriteStr(w, content)
-			w.WriteString("[|endofturn|]\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|system|]")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "[|endofturn|]\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone3.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// exaone3.jinja:19:1 {{- '[|user|]' + content + '\n' }}
-			w.WriteString("[|user|]")
-			jinja2.WriteStr(w, content)
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|user|]")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone3.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// exaone3.jinja:21:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			w.WriteString("[|assistant|]")
-			jinja2.WriteStr(w, content)
-			w.WriteString("[|endofturn|]\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|assistant|]")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "[|endofturn|]\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("[|assistant|]")
@@ -90,21 +96,27 @@ func renderExaone3Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// exaone3.jinja:17:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			w.WriteString("[|system|]")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("[|endofturn|]\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|system|]")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "[|endofturn|]\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone3.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// exaone3.jinja:19:1 {{- '[|user|]' + content + '\n' }}
-			w.WriteString("[|user|]")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|user|]")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone3.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// exaone3.jinja:21:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			w.WriteString("[|assistant|]")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("[|endofturn|]\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|assistant|]")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "[|endofturn|]\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("[|assistant|]")
@@ -114,4 +126,4 @@ func renderExaone3Llama(w *jinja2.Writer) {
 
 // spansExaone3 is the position table of exaone3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaone3 = "set,for,if,{{ }}|2CAaCAE2BCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJGiBARAAG2BCACGACAAEkBCAEGECAGGYCIEGECJGGMCIEGECJG"
+const spansExaone3 = "set,for,if,{{ }}|2CAaCAEiCCACGACAAEwBCAEGICAGKgBCIEGICJGKQCIEGICJGmBARAAGiCCACGACAAEwBCAEGICAGKgBCIEGICJGKQCIEGICJG"

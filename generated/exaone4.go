@@ -29,10 +29,10 @@ var Exaone4 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderExaone4 renders exaone4.jinja.
@@ -50,27 +50,35 @@ func renderExaone4(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// exaone4.jinja:18:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			w.WriteString("[|system|]")
-			jinja2.WriteStr(w, content)
-			w.WriteString("[|endofturn|]\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|system|]")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "[|endofturn|]\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone4.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// exaone4.jinja:20:1 {{- '[|user|]' + content + '\n' }}
-			w.WriteString("[|user|]")
-			jinja2.WriteStr(w, content)
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|user|]")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone4.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// exaone4.jinja:22:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			w.WriteString("[|assistant|]")
-			jinja2.WriteStr(w, content)
-			w.WriteString("[|endofturn|]\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|assistant|]")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "[|endofturn|]\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// exaone4.jinja:23:5 {%- elif message['role'] == 'tool' %}
 			// exaone4.jinja:24:1 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
-			w.WriteString("[|tool|]")
-			jinja2.WriteStr(w, content)
-			w.WriteString("[|endofturn|]\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|tool|]")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "[|endofturn|]\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("[|assistant|]")
@@ -96,27 +104,35 @@ func renderExaone4Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// exaone4.jinja:18:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			w.WriteString("[|system|]")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("[|endofturn|]\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|system|]")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "[|endofturn|]\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone4.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// exaone4.jinja:20:1 {{- '[|user|]' + content + '\n' }}
-			w.WriteString("[|user|]")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|user|]")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone4.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// exaone4.jinja:22:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			w.WriteString("[|assistant|]")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("[|endofturn|]\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|assistant|]")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "[|endofturn|]\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// exaone4.jinja:23:5 {%- elif message['role'] == 'tool' %}
 			// exaone4.jinja:24:1 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
-			w.WriteString("[|tool|]")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("[|endofturn|]\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "[|tool|]")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "[|endofturn|]\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("[|assistant|]")
@@ -126,4 +142,4 @@ func renderExaone4Llama(w *jinja2.Writer) {
 
 // spansExaone4 is the position table of exaone4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaone4 = "set,for,if,{{ }}|2CAcCAEiCCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJGiBAVAAGiCCACGACAAEwBCAEGECAGGkBCIEGECJGGYCIEGECJGGMCIEGECJG"
+const spansExaone4 = "set,for,if,{{ }}|2CAcCAEyCCACGACAAEgCCAEGICAGKwBCIEGICJGKgBCIEGICJGKQCIEGICJGmBAVAAGyCCACGACAAEgCCAEGICAGKwBCIEGICJGKgBCIEGICJGKQCIEGICJG"

@@ -29,10 +29,10 @@ var ExaoneMoe = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderExaoneMoe renders exaone-moe.jinja.
@@ -47,11 +47,14 @@ func renderExaoneMoe(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.InStrs(messageRole, "system", "user", "assistant", "tool") {
 			// exaone-moe.jinja:13:1 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
-			w.WriteString("<|")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("|>\n")
-			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
-			w.WriteString("<|endofturn|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "|>\n")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.AppendStr(w, out, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
+			out = w.AppendString(out, "<|endofturn|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("<|assistant|>\n")
@@ -73,11 +76,14 @@ func renderExaoneMoeLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if llamacpp.InStrs(messageRole, "system", "user", "assistant", "tool") {
 			// exaone-moe.jinja:13:1 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
-			w.WriteString("<|")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("|>\n")
-			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
-			w.WriteString("<|endofturn|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "|>\n")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.AppendStr(w, out, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
+			out = w.AppendString(out, "<|endofturn|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("<|assistant|>\n")
@@ -87,4 +93,4 @@ func renderExaoneMoeLlama(w *jinja2.Writer) {
 
 // spansExaoneMoe is the position table of exaone-moe.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaoneMoe = "set,for,if,{{ }}|2CAUCAEcCACEQCAEGICAGmBAHAAEcCACEQCAEGICAG"
+const spansExaoneMoe = "set,for,if,{{ }}|2CAUCAEiBCACEWCAEGOCAGsBAHAAEiBCACEWCAEGOCAG"

@@ -29,10 +29,10 @@ var Gemma = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGemma renders gemma.jinja.
@@ -60,9 +60,11 @@ func renderGemma(w *jinja2.Writer) {
 				role = messageRole
 			}
 			// gemma.jinja:21:1 {{- '<start_of_turn>' + role + '\n' }}
-			w.WriteString("<start_of_turn>")
-			jinja2.WriteStr(w, role)
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<start_of_turn>")
+			out = jinja2.AppendStr(w, out, role)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 			// gemma.jinja:22:1 {%- if ns.system_prompt and role != 'model' %}
 			if nsSystemPrompt.Truthy() && !jinja2.EqStr(role, "model") {
 				// gemma.jinja:23:1 {{- ns.system_prompt + '\n\n' }}
@@ -107,9 +109,11 @@ func renderGemmaLlama(w *jinja2.Writer) {
 				role = messageRole
 			}
 			// gemma.jinja:21:1 {{- '<start_of_turn>' + role + '\n' }}
-			w.WriteString("<start_of_turn>")
-			llamacpp.WriteStr(w, role)
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<start_of_turn>")
+			out = llamacpp.AppendStr(w, out, role)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 			// gemma.jinja:22:1 {%- if ns.system_prompt and role != 'model' %}
 			if llamacpp.Truthy(nsSystemPrompt) && !jinja2.EqStr(role, "model") {
 				// gemma.jinja:23:1 {{- ns.system_prompt + '\n\n' }}
@@ -128,4 +132,4 @@ func renderGemmaLlama(w *jinja2.Writer) {
 
 // spansGemma is the position table of gemma.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGemma = "set,for,if,{{ }}|2CAcCAEACAAEgCCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAGeAZAAEACAAGgCCACGyBCAEGACAAIIEAAMECAGIKCAEEACAGEACAAGAEAG"
+const spansGemma = "set,for,if,{{ }}|2CAcCAEACAAEkCCACG2BCAEGACAAIIEAAMICAGMKCAEEACAGEACAAGAEAGeAZAAEACAAGkCCACG2BCAEGACAAIIEAAMICAGMKCAEEACAGEACAAGAEAG"

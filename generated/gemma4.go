@@ -38,10 +38,10 @@ var Gemma4 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGemma4 renders gemma4.jinja.
@@ -97,12 +97,15 @@ func renderGemma4(w *jinja2.Writer) {
 		if tools.Truthy() {
 			// gemma4.jinja:172:9 {%- for tool in tools %}
 			for _, tool := range jinja2.Iterate(w, tools) {
-				w.WriteString("<|tool>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool>")
 				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				jinja2.Write(w, jinja2.FilterTrim(w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.Append(w, out, jinja2.FilterTrim(w.Capture(func() {
 					renderGemma4_formatFunctionDeclaration(w, tool, formatArgument)
 				}), nil, nil))
-				w.WriteString("<tool|>")
+				out = w.AppendString(out, "<tool|>")
+				w.SetBuffer(out)
 			}
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
@@ -126,9 +129,11 @@ func renderGemma4(w *jinja2.Writer) {
 			role = messageRole
 		}
 		// gemma4.jinja:187:9 {{- '<|turn>' + role + '\n' }}
-		w.WriteString("<|turn>")
-		jinja2.WriteStr(w, role)
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|turn>")
+		out = jinja2.AppendStr(w, out, role)
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// gemma4.jinja:189:13 {%- if message['tool_calls'] -%}
 		messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
 		if messageToolCalls.Truthy() {
@@ -138,9 +143,11 @@ func renderGemma4(w *jinja2.Writer) {
 				// gemma4.jinja:191:21 {%- set function = tool_call['function'] -%}
 				function = jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
 				// gemma4.jinja:192:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				w.WriteString("<|tool_call>call:")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(function, jinja2.KeyName))
-				w.WriteString("{")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool_call>call:")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(function, jinja2.KeyName))
+				out = w.AppendString(out, "{")
+				w.SetBuffer(out)
 				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := jinja2.ItemStrKey(function, jinja2.KeyArguments)
 				if jinja2.IsMapping(functionArguments) {
@@ -158,12 +165,15 @@ func renderGemma4(w *jinja2.Writer) {
 						// gemma4.jinja:197:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
 						// gemma4.jinja:198:29 {{- key -}}
-						jinja2.Write(w, key)
-						w.WriteString(":")
+						out := w.Buffer()
+						out = jinja2.Append(w, out, key)
+						out = w.AppendString(out, ":")
 						// gemma4.jinja:198:41 {{- format_argument(value, escape_keys=False) -}}
-						jinja2.Write(w, w.Capture(func() {
+						w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+						out = jinja2.Append(w, out, w.Capture(func() {
 							renderGemma4_formatArgument(w, value, jinja2.Bool(false))
 						}))
+						w.SetBuffer(out)
 					}
 				} else if jinja2.IsString(functionArguments) {
 					// gemma4.jinja:200:25 {%- elif function['arguments'] is string -%}
@@ -187,21 +197,26 @@ func renderGemma4(w *jinja2.Writer) {
 				toolResponseResponse := jinja2.ItemStr(toolResponse, "response")
 				if jinja2.IsMapping(toolResponseResponse) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					w.WriteString("response:")
-					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
-					w.WriteString("{")
+					out := w.Buffer()
+					out = w.AppendString(out, "response:")
+					out = jinja2.AppendStr(w, out, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					out = w.AppendString(out, "{")
+					w.SetBuffer(out)
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					keys, values := jinja2.DictsortPairs(toolResponseResponse, nil, nil)
 					for i := range w.Count(len(keys)) {
 						key := keys[i]
 						value := values[i]
 						// gemma4.jinja:215:29 {{- key -}}
-						jinja2.Write(w, key)
-						w.WriteString(":")
+						out := w.Buffer()
+						out = jinja2.Append(w, out, key)
+						out = w.AppendString(out, ":")
 						// gemma4.jinja:215:41 {{- format_argument(value, escape_keys=False) -}}
-						jinja2.Write(w, w.Capture(func() {
+						w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+						out = jinja2.Append(w, out, w.Capture(func() {
 							renderGemma4_formatArgument(w, value, jinja2.Bool(false))
 						}))
+						w.SetBuffer(out)
 						// gemma4.jinja:216:29 {%- if not loop.last %}
 						if !(i == len(keys)-1) {
 							w.WriteString(",")
@@ -211,13 +226,16 @@ func renderGemma4(w *jinja2.Writer) {
 				} else {
 					// gemma4.jinja:219:25 {%- else -%}
 					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					w.WriteString("response:")
-					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
-					w.WriteString("{value:")
-					jinja2.WriteStr(w, w.Capture(func() {
+					out := w.Buffer()
+					out = w.AppendString(out, "response:")
+					out = jinja2.AppendStr(w, out, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					out = w.AppendString(out, "{value:")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = jinja2.AppendStr(w, out, w.Capture(func() {
 						renderGemma4_formatArgument(w, toolResponseResponse, jinja2.Bool(false))
 					}))
-					w.WriteString("}")
+					out = w.AppendString(out, "}")
+					w.SetBuffer(out)
 				}
 				w.WriteString("<tool_response|>")
 			}
@@ -327,15 +345,19 @@ func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2
 			// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
 			jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
 			// gemma4.jinja:9:13 {{ key }}
-			jinja2.Write(w, key)
-			w.WriteString(":{")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, key)
+			out = w.AppendString(out, ":{")
+			w.SetBuffer(out)
 			// gemma4.jinja:10:13 {%- if value['description'] -%}
 			valueDescription := jinja2.ItemStrKey(value, jinja2.KeyDescription)
 			if valueDescription.Truthy() {
-				w.WriteString("description:<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "description:<|\"|>")
 				// gemma4.jinja:11:34 {{ value['description'] }}
-				jinja2.Write(w, valueDescription)
-				w.WriteString("<|\"|>")
+				out = jinja2.Append(w, out, valueDescription)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 				// gemma4.jinja:12:17 {%- set add_comma = true -%}
 				addComma = jinja2.Bool(true)
 			}
@@ -365,9 +387,12 @@ func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2
 						// gemma4.jinja:20:54 {%- set add_comma = true -%}
 						addComma = jinja2.Bool(true)
 					}
-					w.WriteString("enum:")
+					out := w.Buffer()
+					out = w.AppendString(out, "enum:")
 					// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
-					jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = jinja2.Append(w, out, jinja2.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					w.SetBuffer(out)
 				}
 			} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "OBJECT") {
 				// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
@@ -395,10 +420,12 @@ func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2
 					items := jinja2.Iterate(w, jinja2.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
 					for i := range items {
 						item := items[i]
-						w.WriteString("<|\"|>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<|\"|>")
 						// gemma4.jinja:34:30 {{- item -}}
-						jinja2.Write(w, item)
-						w.WriteString("<|\"|>")
+						out = jinja2.Append(w, out, item)
+						out = w.AppendString(out, "<|\"|>")
+						w.SetBuffer(out)
 						// gemma4.jinja:35:25 {%- if not loop.last %}
 						if !(i == len(items)-1) {
 							w.WriteString(",")
@@ -447,10 +474,12 @@ func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2
 								items := jinja2.Iterate(w, itemValue)
 								for i := range items {
 									reqItem := items[i]
-									w.WriteString("<|\"|>")
+									out := w.Buffer()
+									out = w.AppendString(out, "<|\"|>")
 									// gemma4.jinja:56:42 {{- req_item -}}
-									jinja2.Write(w, reqItem)
-									w.WriteString("<|\"|>")
+									out = jinja2.Append(w, out, reqItem)
+									out = w.AppendString(out, "<|\"|>")
+									w.SetBuffer(out)
 									// gemma4.jinja:57:37 {%- if not loop.last %}
 									if !(i == len(items)-1) {
 										w.WriteString(",")
@@ -461,22 +490,31 @@ func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2
 								// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
 								// gemma4.jinja:61:33 {%- if item_value is string -%}
 								if jinja2.IsString(itemValue) {
-									w.WriteString("type:")
+									out := w.Buffer()
+									out = w.AppendString(out, "type:")
 									// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-									jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
+									w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+									out = jinja2.Append(w, out, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
+									w.SetBuffer(out)
 								} else {
 									// gemma4.jinja:63:37 {%- else -%}
-									w.WriteString("type:")
+									out := w.Buffer()
+									out = w.AppendString(out, "type:")
 									// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-									jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+									out = jinja2.Append(w, out, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									w.SetBuffer(out)
 								}
 							} else {
 								// gemma4.jinja:66:33 {%- else -%}
 								// gemma4.jinja:67:33 {{ item_key }}
-								jinja2.Write(w, itemKey)
-								w.WriteString(":")
+								out := w.Buffer()
+								out = jinja2.Append(w, out, itemKey)
+								out = w.AppendString(out, ":")
 								// gemma4.jinja:67:48 {{ format_argument(item_value) }}
-								jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+								out = jinja2.Append(w, out, jinja2.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								w.SetBuffer(out)
 							}
 						}
 					}
@@ -491,10 +529,12 @@ func renderGemma4_formatParameters(w *jinja2.Writer, properties, required jinja2
 				// gemma4.jinja:74:46 {%- set add_comma = true -%}
 				addComma = jinja2.Bool(true)
 			}
-			w.WriteString("type:<|\"|>")
+			out = w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// gemma4.jinja:75:23 {{ value['type'] | upper }}
-			jinja2.Write(w, jinja2.FilterUpper(valueType))
-			w.WriteString("<|\"|>}")
+			out = jinja2.Append(w, out, jinja2.FilterUpper(valueType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -508,11 +548,13 @@ func renderGemma4_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Va
 	w.WriteString("declaration:")
 	// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
 	toolDataFunction := jinja2.ItemStrKey(toolData, jinja2.KeyFunction)
-	jinja2.Write(w, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyName))
-	w.WriteString("{description:<|\"|>")
+	out := w.Buffer()
+	out = jinja2.Append(w, out, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyName))
+	out = w.AppendString(out, "{description:<|\"|>")
 	// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
-	jinja2.Write(w, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
-	w.WriteString("<|\"|>")
+	out = jinja2.Append(w, out, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
+	out = w.AppendString(out, "<|\"|>")
+	w.SetBuffer(out)
 	// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
 	params = jinja2.ItemStrKey(toolDataFunction, jinja2.KeyParameters)
 	// gemma4.jinja:82:5 {%- if params -%}
@@ -521,12 +563,15 @@ func renderGemma4_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Va
 		// gemma4.jinja:84:9 {%- if params['properties'] -%}
 		paramsProperties := jinja2.ItemStrKey(params, jinja2.KeyProperties)
 		if paramsProperties.Truthy() {
-			w.WriteString("properties:{")
+			out := w.Buffer()
+			out = w.AppendString(out, "properties:{")
 			// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
-			jinja2.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.Append(w, out, w.Capture(func() {
 				renderGemma4_formatParameters(w, paramsProperties, jinja2.ItemStrKey(params, jinja2.KeyRequired), formatArgument)
 			}))
-			w.WriteString("},")
+			out = w.AppendString(out, "},")
+			w.SetBuffer(out)
 		}
 		// gemma4.jinja:87:9 {%- if params['required'] -%}
 		paramsRequired := jinja2.ItemStrKey(params, jinja2.KeyRequired)
@@ -536,10 +581,12 @@ func renderGemma4_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Va
 			items := jinja2.Iterate(w, paramsRequired)
 			for i := range items {
 				item := items[i]
-				w.WriteString("<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|\"|>")
 				// gemma4.jinja:90:22 {{- item -}}
-				jinja2.Write(w, item)
-				w.WriteString("<|\"|>")
+				out = jinja2.Append(w, out, item)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 				// gemma4.jinja:91:17 {{- ',' if not loop.last -}}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -550,10 +597,12 @@ func renderGemma4_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Va
 		// gemma4.jinja:95:9 {%- if params['type'] -%}
 		paramsType := jinja2.ItemStrKey(params, jinja2.KeyType)
 		if paramsType.Truthy() {
-			w.WriteString("type:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// gemma4.jinja:96:23 {{- params['type'] | upper -}}
-			jinja2.Write(w, jinja2.FilterUpper(paramsType))
-			w.WriteString("<|\"|>}")
+			out = jinja2.Append(w, out, jinja2.FilterUpper(paramsType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 	// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
@@ -564,18 +613,22 @@ func renderGemma4_formatFunctionDeclaration(w *jinja2.Writer, toolData jinja2.Va
 		// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
 		responseDeclarationDescription := jinja2.ItemStrKey(responseDeclaration, jinja2.KeyDescription)
 		if responseDeclarationDescription.Truthy() {
-			w.WriteString("description:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "description:<|\"|>")
 			// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
-			jinja2.Write(w, responseDeclarationDescription)
-			w.WriteString("<|\"|>,")
+			out = jinja2.Append(w, out, responseDeclarationDescription)
+			out = w.AppendString(out, "<|\"|>,")
+			w.SetBuffer(out)
 		}
 		// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 		responseDeclarationType := jinja2.ItemStrKey(responseDeclaration, jinja2.KeyType)
 		if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
-			w.WriteString("type:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
-			jinja2.Write(w, jinja2.FilterUpper(responseDeclarationType))
-			w.WriteString("<|\"|>}")
+			out = jinja2.Append(w, out, jinja2.FilterUpper(responseDeclarationType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("}")
@@ -592,9 +645,11 @@ func renderGemma4_formatArgument(w *jinja2.Writer, argument, escapeKeys jinja2.V
 	// gemma4.jinja:112:5 {%- if argument is string -%}
 	if jinja2.IsString(argument) {
 		// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
-		w.WriteString("<|\"|>")
-		jinja2.WriteStr(w, argument)
-		w.WriteString("<|\"|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|\"|>")
+		out = jinja2.AppendStr(w, out, argument)
+		out = w.AppendString(out, "<|\"|>")
+		w.SetBuffer(out)
 	} else if jinja2.IsBoolean(argument) {
 		// gemma4.jinja:114:9 {%- elif argument is boolean -%}
 		// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
@@ -624,19 +679,24 @@ func renderGemma4_formatArgument(w *jinja2.Writer, argument, escapeKeys jinja2.V
 			// gemma4.jinja:122:13 {%- if escape_keys -%}
 			if escapeKeys.Truthy() {
 				// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
-				w.WriteString("<|\"|>")
-				jinja2.WriteStr(w, key)
-				w.WriteString("<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|\"|>")
+				out = jinja2.AppendStr(w, out, key)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 			} else {
 				// gemma4.jinja:124:17 {%- else -%}
 				// gemma4.jinja:125:17 {{- key -}}
 				jinja2.Write(w, key)
 			}
-			w.WriteString(":")
+			out := w.Buffer()
+			out = w.AppendString(out, ":")
 			// gemma4.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-			jinja2.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.Append(w, out, w.Capture(func() {
 				renderGemma4_formatArgument(w, value, escapeKeys)
 			}))
+			w.SetBuffer(out)
 		}
 		w.WriteString("}")
 	} else if jinja2.IsSequence(argument) {
@@ -746,12 +806,15 @@ func renderGemma4Llama(w *jinja2.Writer) {
 		if llamacpp.Truthy(tools) {
 			// gemma4.jinja:172:9 {%- for tool in tools %}
 			for _, tool := range llamacpp.Iterate(w, tools) {
-				w.WriteString("<|tool>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool>")
 				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				llamacpp.Write(w, llamacpp.FilterTrim(w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.Append(w, out, llamacpp.FilterTrim(w.Capture(func() {
 					renderGemma4_formatFunctionDeclarationLlama(w, tool, formatArgument)
 				}), nil, nil))
-				w.WriteString("<tool|>")
+				out = w.AppendString(out, "<tool|>")
+				w.SetBuffer(out)
 			}
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -776,9 +839,11 @@ func renderGemma4Llama(w *jinja2.Writer) {
 			role = messageRole
 		}
 		// gemma4.jinja:187:9 {{- '<|turn>' + role + '\n' }}
-		w.WriteString("<|turn>")
-		llamacpp.WriteStr(w, role)
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|turn>")
+		out = llamacpp.AppendStr(w, out, role)
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// gemma4.jinja:189:13 {%- if message['tool_calls'] -%}
 		messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
 		if llamacpp.Truthy(messageToolCalls) {
@@ -789,9 +854,11 @@ func renderGemma4Llama(w *jinja2.Writer) {
 				// gemma4.jinja:191:21 {%- set function = tool_call['function'] -%}
 				function = llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
 				// gemma4.jinja:192:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				w.WriteString("<|tool_call>call:")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(function, jinja2.KeyName))
-				w.WriteString("{")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool_call>call:")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(function, jinja2.KeyName))
+				out = w.AppendString(out, "{")
+				w.SetBuffer(out)
 				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := llamacpp.ItemStrKey(function, jinja2.KeyArguments)
 				if llamacpp.IsMapping(functionArguments) {
@@ -811,12 +878,15 @@ func renderGemma4Llama(w *jinja2.Writer) {
 						// gemma4.jinja:197:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
 						// gemma4.jinja:198:29 {{- key -}}
-						llamacpp.Write(w, key)
-						w.WriteString(":")
+						out := w.Buffer()
+						out = llamacpp.Append(w, out, key)
+						out = w.AppendString(out, ":")
 						// gemma4.jinja:198:41 {{- format_argument(value, escape_keys=False) -}}
-						llamacpp.Write(w, w.Capture(func() {
+						w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+						out = llamacpp.Append(w, out, w.Capture(func() {
 							renderGemma4_formatArgumentLlama(w, value, jinja2.Bool(false))
 						}))
+						w.SetBuffer(out)
 					}
 				} else if llamacpp.IsString(functionArguments) {
 					// gemma4.jinja:200:25 {%- elif function['arguments'] is string -%}
@@ -840,9 +910,11 @@ func renderGemma4Llama(w *jinja2.Writer) {
 				toolResponseResponse := llamacpp.ItemStr(toolResponse, "response")
 				if llamacpp.IsMapping(toolResponseResponse) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					w.WriteString("response:")
-					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
-					w.WriteString("{")
+					out := w.Buffer()
+					out = w.AppendString(out, "response:")
+					out = llamacpp.AppendStr(w, out, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					out = w.AppendString(out, "{")
+					w.SetBuffer(out)
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -852,12 +924,15 @@ func renderGemma4Llama(w *jinja2.Writer) {
 						key := vals[0]
 						value := vals[1]
 						// gemma4.jinja:215:29 {{- key -}}
-						llamacpp.Write(w, key)
-						w.WriteString(":")
+						out := w.Buffer()
+						out = llamacpp.Append(w, out, key)
+						out = w.AppendString(out, ":")
 						// gemma4.jinja:215:41 {{- format_argument(value, escape_keys=False) -}}
-						llamacpp.Write(w, w.Capture(func() {
+						w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+						out = llamacpp.Append(w, out, w.Capture(func() {
 							renderGemma4_formatArgumentLlama(w, value, jinja2.Bool(false))
 						}))
+						w.SetBuffer(out)
 						// gemma4.jinja:216:29 {%- if not loop.last %}
 						if !(i == len(items)-1) {
 							w.WriteString(",")
@@ -867,13 +942,16 @@ func renderGemma4Llama(w *jinja2.Writer) {
 				} else {
 					// gemma4.jinja:219:25 {%- else -%}
 					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					w.WriteString("response:")
-					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
-					w.WriteString("{value:")
-					llamacpp.WriteStr(w, w.Capture(func() {
+					out := w.Buffer()
+					out = w.AppendString(out, "response:")
+					out = llamacpp.AppendStr(w, out, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					out = w.AppendString(out, "{value:")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = llamacpp.AppendStr(w, out, w.Capture(func() {
 						renderGemma4_formatArgumentLlama(w, toolResponseResponse, jinja2.Bool(false))
 					}))
-					w.WriteString("}")
+					out = w.AppendString(out, "}")
+					w.SetBuffer(out)
 				}
 				w.WriteString("<tool_response|>")
 			}
@@ -987,15 +1065,19 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 			// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
 			llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
 			// gemma4.jinja:9:13 {{ key }}
-			llamacpp.Write(w, key)
-			w.WriteString(":{")
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, key)
+			out = w.AppendString(out, ":{")
+			w.SetBuffer(out)
 			// gemma4.jinja:10:13 {%- if value['description'] -%}
 			valueDescription := llamacpp.ItemStrKey(value, jinja2.KeyDescription)
 			if llamacpp.Truthy(valueDescription) {
-				w.WriteString("description:<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "description:<|\"|>")
 				// gemma4.jinja:11:34 {{ value['description'] }}
-				llamacpp.Write(w, valueDescription)
-				w.WriteString("<|\"|>")
+				out = llamacpp.Append(w, out, valueDescription)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 				// gemma4.jinja:12:17 {%- set add_comma = true -%}
 				addComma = jinja2.Bool(true)
 			}
@@ -1025,9 +1107,12 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 						// gemma4.jinja:20:54 {%- set add_comma = true -%}
 						addComma = jinja2.Bool(true)
 					}
-					w.WriteString("enum:")
+					out := w.Buffer()
+					out = w.AppendString(out, "enum:")
 					// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
-					llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = llamacpp.Append(w, out, llamacpp.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					w.SetBuffer(out)
 				}
 			} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "OBJECT") {
 				// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
@@ -1055,10 +1140,12 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 					items := llamacpp.Iterate(w, llamacpp.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
 					for i := range items {
 						item := items[i]
-						w.WriteString("<|\"|>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<|\"|>")
 						// gemma4.jinja:34:30 {{- item -}}
-						llamacpp.Write(w, item)
-						w.WriteString("<|\"|>")
+						out = llamacpp.Append(w, out, item)
+						out = w.AppendString(out, "<|\"|>")
+						w.SetBuffer(out)
 						// gemma4.jinja:35:25 {%- if not loop.last %}
 						if !(i == len(items)-1) {
 							w.WriteString(",")
@@ -1109,10 +1196,12 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 								items := llamacpp.Iterate(w, itemValue)
 								for i := range items {
 									reqItem := items[i]
-									w.WriteString("<|\"|>")
+									out := w.Buffer()
+									out = w.AppendString(out, "<|\"|>")
 									// gemma4.jinja:56:42 {{- req_item -}}
-									llamacpp.Write(w, reqItem)
-									w.WriteString("<|\"|>")
+									out = llamacpp.Append(w, out, reqItem)
+									out = w.AppendString(out, "<|\"|>")
+									w.SetBuffer(out)
 									// gemma4.jinja:57:37 {%- if not loop.last %}
 									if !(i == len(items)-1) {
 										w.WriteString(",")
@@ -1123,22 +1212,31 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 								// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
 								// gemma4.jinja:61:33 {%- if item_value is string -%}
 								if llamacpp.IsString(itemValue) {
-									w.WriteString("type:")
+									out := w.Buffer()
+									out = w.AppendString(out, "type:")
 									// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-									llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
+									w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+									out = llamacpp.Append(w, out, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
+									w.SetBuffer(out)
 								} else {
 									// gemma4.jinja:63:37 {%- else -%}
-									w.WriteString("type:")
+									out := w.Buffer()
+									out = w.AppendString(out, "type:")
 									// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-									llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+									out = llamacpp.Append(w, out, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									w.SetBuffer(out)
 								}
 							} else {
 								// gemma4.jinja:66:33 {%- else -%}
 								// gemma4.jinja:67:33 {{ item_key }}
-								llamacpp.Write(w, itemKey)
-								w.WriteString(":")
+								out := w.Buffer()
+								out = llamacpp.Append(w, out, itemKey)
+								out = w.AppendString(out, ":")
 								// gemma4.jinja:67:48 {{ format_argument(item_value) }}
-								llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+								out = llamacpp.Append(w, out, llamacpp.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								w.SetBuffer(out)
 							}
 						}
 					}
@@ -1153,10 +1251,12 @@ func renderGemma4_formatParametersLlama(w *jinja2.Writer, properties, required j
 				// gemma4.jinja:74:46 {%- set add_comma = true -%}
 				addComma = jinja2.Bool(true)
 			}
-			w.WriteString("type:<|\"|>")
+			out = w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// gemma4.jinja:75:23 {{ value['type'] | upper }}
-			llamacpp.Write(w, llamacpp.FilterUpper(valueType))
-			w.WriteString("<|\"|>}")
+			out = llamacpp.Append(w, out, llamacpp.FilterUpper(valueType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -1170,11 +1270,13 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 	w.WriteString("declaration:")
 	// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
 	toolDataFunction := llamacpp.ItemStrKey(toolData, jinja2.KeyFunction)
-	llamacpp.Write(w, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyName))
-	w.WriteString("{description:<|\"|>")
+	out := w.Buffer()
+	out = llamacpp.Append(w, out, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyName))
+	out = w.AppendString(out, "{description:<|\"|>")
 	// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
-	llamacpp.Write(w, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
-	w.WriteString("<|\"|>")
+	out = llamacpp.Append(w, out, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
+	out = w.AppendString(out, "<|\"|>")
+	w.SetBuffer(out)
 	// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
 	params = llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyParameters)
 	// gemma4.jinja:82:5 {%- if params -%}
@@ -1183,12 +1285,15 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 		// gemma4.jinja:84:9 {%- if params['properties'] -%}
 		paramsProperties := llamacpp.ItemStrKey(params, jinja2.KeyProperties)
 		if llamacpp.Truthy(paramsProperties) {
-			w.WriteString("properties:{")
+			out := w.Buffer()
+			out = w.AppendString(out, "properties:{")
 			// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
-			llamacpp.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.Append(w, out, w.Capture(func() {
 				renderGemma4_formatParametersLlama(w, paramsProperties, llamacpp.ItemStrKey(params, jinja2.KeyRequired), formatArgument)
 			}))
-			w.WriteString("},")
+			out = w.AppendString(out, "},")
+			w.SetBuffer(out)
 		}
 		// gemma4.jinja:87:9 {%- if params['required'] -%}
 		paramsRequired := llamacpp.ItemStrKey(params, jinja2.KeyRequired)
@@ -1198,10 +1303,12 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 			items := llamacpp.Iterate(w, paramsRequired)
 			for i := range items {
 				item := items[i]
-				w.WriteString("<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|\"|>")
 				// gemma4.jinja:90:22 {{- item -}}
-				llamacpp.Write(w, item)
-				w.WriteString("<|\"|>")
+				out = llamacpp.Append(w, out, item)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 				// gemma4.jinja:91:17 {{- ',' if not loop.last -}}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -1212,10 +1319,12 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 		// gemma4.jinja:95:9 {%- if params['type'] -%}
 		paramsType := llamacpp.ItemStrKey(params, jinja2.KeyType)
 		if llamacpp.Truthy(paramsType) {
-			w.WriteString("type:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// gemma4.jinja:96:23 {{- params['type'] | upper -}}
-			llamacpp.Write(w, llamacpp.FilterUpper(paramsType))
-			w.WriteString("<|\"|>}")
+			out = llamacpp.Append(w, out, llamacpp.FilterUpper(paramsType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 	// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
@@ -1226,18 +1335,22 @@ func renderGemma4_formatFunctionDeclarationLlama(w *jinja2.Writer, toolData jinj
 		// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
 		responseDeclarationDescription := llamacpp.ItemStrKey(responseDeclaration, jinja2.KeyDescription)
 		if llamacpp.Truthy(responseDeclarationDescription) {
-			w.WriteString("description:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "description:<|\"|>")
 			// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
-			llamacpp.Write(w, responseDeclarationDescription)
-			w.WriteString("<|\"|>,")
+			out = llamacpp.Append(w, out, responseDeclarationDescription)
+			out = w.AppendString(out, "<|\"|>,")
+			w.SetBuffer(out)
 		}
 		// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 		responseDeclarationType := llamacpp.ItemStrKey(responseDeclaration, jinja2.KeyType)
 		if jinja2.EqStr(llamacpp.FilterUpper(responseDeclarationType), "OBJECT") {
-			w.WriteString("type:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
-			llamacpp.Write(w, llamacpp.FilterUpper(responseDeclarationType))
-			w.WriteString("<|\"|>}")
+			out = llamacpp.Append(w, out, llamacpp.FilterUpper(responseDeclarationType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("}")
@@ -1254,9 +1367,11 @@ func renderGemma4_formatArgumentLlama(w *jinja2.Writer, argument, escapeKeys jin
 	// gemma4.jinja:112:5 {%- if argument is string -%}
 	if llamacpp.IsString(argument) {
 		// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
-		w.WriteString("<|\"|>")
-		llamacpp.WriteStr(w, argument)
-		w.WriteString("<|\"|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|\"|>")
+		out = llamacpp.AppendStr(w, out, argument)
+		out = w.AppendString(out, "<|\"|>")
+		w.SetBuffer(out)
 	} else if llamacpp.IsBoolean(argument) {
 		// gemma4.jinja:114:9 {%- elif argument is boolean -%}
 		// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
@@ -1288,19 +1403,24 @@ func renderGemma4_formatArgumentLlama(w *jinja2.Writer, argument, escapeKeys jin
 			// gemma4.jinja:122:13 {%- if escape_keys -%}
 			if llamacpp.Truthy(escapeKeys) {
 				// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
-				w.WriteString("<|\"|>")
-				llamacpp.WriteStr(w, key)
-				w.WriteString("<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|\"|>")
+				out = llamacpp.AppendStr(w, out, key)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 			} else {
 				// gemma4.jinja:124:17 {%- else -%}
 				// gemma4.jinja:125:17 {{- key -}}
 				llamacpp.Write(w, key)
 			}
-			w.WriteString(":")
+			out := w.Buffer()
+			out = w.AppendString(out, ":")
 			// gemma4.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-			llamacpp.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.Append(w, out, w.Capture(func() {
 				renderGemma4_formatArgumentLlama(w, value, escapeKeys)
 			}))
+			w.SetBuffer(out)
 		}
 		w.WriteString("}")
 	} else if llamacpp.IsSequence(argument) {
@@ -1356,4 +1476,4 @@ func renderGemma4_stripThinkingLlama(w *jinja2.Writer, text jinja2.Value) {
 
 // spansGemma4 is the position table of gemma4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGemma4 = "macro,set,{{ }},if,for|+DK+GCASA0CACEACACEACAEEmCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGeGJGEOCIIGGEIEMAAACEAGJCK4KORIGAAACEACICEKCACOECIEI8CEIGGsCCIIGACICEECAEI4BCAGGACICEiBCAIKECIGIACACECCAEGEAYEIIEhBGGACAEKAAACEAIRCG+CGJGGuCEIIGmCEIGGECIEIgBCAIKCCIEGEAYEIECZGQMIJEWAAACEAIRCGkDGJGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGOSKRGEECIGIEGAGUCtQJAGACICEACACE2LCAIMACICEkLCAGEECIGIAAACEACACECCAEGQCAGICCqBEGACjBCGUEJGEOCIGKAAiCCKkIGrCGGaCIGGOCIGKAAiCCIAC5BEEiHETGIaEAGGECIEGMCAGGECAEMiBGJGIYEIIKCCSEGECLGM4EIRGGwECAGIAEICEiECAIK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIEKqCGJGIYEAIKCCSEGECLGKoBGJGGSCAGGACSEKAEAEKCGTEGAAeEQOOnCGKAAiCCICCvBEUEItBAIECgBEICAuDEGACnECEuCCAGGQEIGIGCiBEMiBEjBGIYEIIKCCSEGECLEOMIRGICCcEKqBGlBGECCICGMEAGICCqBEIMErBGICCcEUIKtBAMsECIGEECIEGiECAGGICAEKyDCAGIAEACE6BCAIKECIGIAAACEACACEUCAGEECIEMAEAEIEEHEKqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGREqBMvCJAUA0CACEACACEACAEEmCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGeGJGEOCIIGGEIEMAAACEAGJCMkLORIGAAACEACICEKCACOECIEIiDEIGIwCCIIGACICEECAEI8BCAGGACICIiBCAIKECIGIACACECCAEGEAYEIIEhBGGACAEKAAACEAIRCGkDGJGG0CEIIGsCEIGGECIEMiBCAIMCCIEGEAYEIECZGQMIJEWAAACEAIRCGkDGJGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGOSKRGEECIGIEGAGUEtQJAIACICEACACK6LCAIMACICEoLCAGEECIGIAAACEACACECCAEGQCAGICCqBEGACjBCGUEJGEOCIGKAAiCCKoIGrCGGaCIGGOCIGKAAiCCIAC5BEEmHETGIaEAGGECIEGMCAGGECAEMiBGJGIYEIIKCCSEGECLGM8EIRGG0ECAGIAEICIiECAIK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIEKqCGJGIYEAIKCCSEGECLGKoBGJGGSCAGGACSEKAEAEKCGTEGAAeEQOOnCGKAAiCCICCvBEUEItBAIECgBEICAuDEGACnECEuCCAGGQEIGIGCiBEMiBEjBGIYEIIKCCSEGECLEOMIRGICCcEKqBGlBGECCICGMEAGICCqBEIMErBGICCcEUIKtBAMwECIGEECIEGmECAGGICAEK2DCAGIAEACI6BCAIKECIGIAAACEACACEUCAGEECIEMAEAEIEEHEKqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGRE"
+const spansGemma4 = "macro,set,{{ }},if,for|+DK+GCASA0CACEACACEACAEEsCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGkBGJGEUCIIIKEIEQAAACEAGJCK2LORIGAAACEACICEKCACOICIEMmDEIGG2CCIIGACICEICAEM+BCAGGACICEoBCAIKECIGIACACEECAEIIAYEMIEhBGGACAEKAAACEAIRCGuDGJGG+CEIIG2CEIGGICIEMmBCAIKECIEIIAYEMECZGQSIJEcAAACEAIRCGkDGJGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGOSKRGEECIGIEGAGUCtQJAGACICEACACEiNCAIMACICEwMCAGEECIGIAAACEACACEGCAEKUCAGKECqBEIACjBCGUEJGEOCIGKAAiCCKkJGrCGGgBCIGGQCIGKAAiCCKEC5BEI8HETGIaEAGGECIEGMCAGGECAEMmBGJGIcEIIMECSEIECLGMuFIRGGmFCAGIAEICE4ECAIKqECIGEECIGIAAACEACACE0DCAGGMEIGEECIEKgDGJGIcEAIMECSEIECLGK6BGJGGeCAGIECSEQEEAEOEGTEIEAeEUQOnCGKAAiCCKECvBEWEItBAIGCgBEKEAuDEIACnECE8CCAGGWEIGKKCiBEQmBEjBGIcEIIMECSEIECLEOQIRGKECcEMyBGlBGECCICGQEAGKECqBEKQErBGKECcEWIKtBAM6ECIGEICIEKsECAGGICAEK8DCAGIAEACEkCCAIKECIGIAAACEACACEaCAGEICIEQAEAEKIEHEOqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGREqBMvCJAUA0CACEACACEACAEEsCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGkBGJGEUCIIIKEIEQAAACEAGJCMiMORIGAAACEACICEKCACOICIEMsDEIGI6CCIIGACICEICAEMiCCAGGACICIoBCAIKECIGIACACEECAEIIAYEMIEhBGGACAEKAAACEAIRCG0DGJGGkDEIIG8CEIGGICIEQoBCAIMECIEIIAYEMECZGQSIJEcAAACEAIRCGkDGJGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGOSKRGEECIGIEGAGUEtQJAIACICEACACKmNCAIMACICE0MCAGEECIGIAAACEACACEGCAEKUCAGKECqBEIACjBCGUEJGEOCIGKAAiCCKoJGrCGGgBCIGGQCIGKAAiCCKEC5BEIgIETGIaEAGGECIEGMCAGGECAEMmBGJGIcEIIMECSEIECLGMyFIRGGqFCAGIAEICI4ECAIKqECIGEECIGIAAACEACACE0DCAGGMEIGEECIEKgDGJGIcEAIMECSEIECLGK6BGJGGeCAGIECSEQEEAEOEGTEIEAeEUQOnCGKAAiCCKECvBEWEItBAIGCgBEKEAuDEIACnECE8CCAGGWEIGKKCiBEQmBEjBGIcEIIMECSEIECLEOQIRGKECcEMyBGlBGECCICGQEAGKECqBEKQErBGKECcEWIKtBAM+ECIGEICIEKwECAGGICAEKgECAGIAEACIkCCAIKECIGIAAACEACACEaCAGEICIEQAEAEKIEHEOqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGRE"

@@ -28,10 +28,10 @@ var Gigachat = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGigachat renders gigachat.jinja.
@@ -49,16 +49,19 @@ func renderGigachat(w *jinja2.Writer) {
 		} else if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			w.WriteString("user<|role_sep|>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|message_sep|>")
-			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "user<|role_sep|>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|message_sep|>available functions<|role_sep|>[]<|message_sep|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// gigachat.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// gigachat.jinja:21:1 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			w.WriteString("assistant<|role_sep|>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|message_sep|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "assistant<|role_sep|>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|message_sep|>")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("assistant<|role_sep|>")
@@ -83,16 +86,19 @@ func renderGigachatLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			w.WriteString("user<|role_sep|>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|message_sep|>")
-			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "user<|role_sep|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|message_sep|>available functions<|role_sep|>[]<|message_sep|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// gigachat.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// gigachat.jinja:21:1 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			w.WriteString("assistant<|role_sep|>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|message_sep|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "assistant<|role_sep|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|message_sep|>")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("assistant<|role_sep|>")
@@ -102,4 +108,4 @@ func renderGigachatLlama(w *jinja2.Writer) {
 
 // spansGigachat is the position table of gigachat.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigachat = "for,if,{{ }}|0CwBcCAIgBCACEACAECaCICGGCJEIMEICGECJEiBwBPAAIgBCACEACAECaCICGGCJEIMEICGECJE"
+const spansGigachat = "for,if,{{ }}|0C2BcCAImBCACEACAECgBCICGICJEKQEICGICJEmB2BPAAImBCACEACAECgBCICGICJEKQEICGICJE"

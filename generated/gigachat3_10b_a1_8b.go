@@ -32,10 +32,10 @@ var GigaChat3_10B_A1_8B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGigaChat3_10B_A1_8B renders GigaChat3-10B-A1.8B.jinja.
@@ -119,8 +119,10 @@ func renderGigaChat3_10B_A1_8B(w *jinja2.Writer) {
 		// GigaChat3-10B-A1.8B.jinja:351:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352:9 {{- 'assistant' + add_tokens.role_sep -}}
-			w.WriteString("assistant")
-			jinja2.WriteStr(w, jinja2.ItemAttr(addTokens, "role_sep"))
+			out := w.Buffer()
+			out = w.AppendString(out, "assistant")
+			out = jinja2.AppendStr(w, out, jinja2.ItemAttr(addTokens, "role_sep"))
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -214,14 +216,18 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema, 
 				// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
 				if jinja2.IsString(default2) {
 					// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
-					w.WriteString(" // default: \"")
-					jinja2.WriteStr(w, default2)
-					w.WriteString("\"")
+					out := w.Buffer()
+					out = w.AppendString(out, " // default: \"")
+					out = jinja2.AppendStr(w, out, default2)
+					out = w.AppendString(out, "\"")
+					w.SetBuffer(out)
 				} else {
 					// GigaChat3-10B-A1.8B.jinja:60:9 {%- else -%}
 					// GigaChat3-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
-					w.WriteString(" // default: ")
-					jinja2.Write(w, default2)
+					out := w.Buffer()
+					out = w.AppendString(out, " // default: ")
+					out = jinja2.Append(w, out, default2)
+					w.SetBuffer(out)
 				}
 			}
 			w.WriteString("\n")
@@ -509,8 +515,10 @@ func renderGigaChat3_10B_A1_8BLlama(w *jinja2.Writer) {
 		// GigaChat3-10B-A1.8B.jinja:351:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352:9 {{- 'assistant' + add_tokens.role_sep -}}
-			w.WriteString("assistant")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(addTokens, "role_sep"))
+			out := w.Buffer()
+			out = w.AppendString(out, "assistant")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttr(addTokens, "role_sep"))
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -611,14 +619,18 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, sch
 				// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
 				if llamacpp.IsString(default2) {
 					// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
-					w.WriteString(" // default: \"")
-					llamacpp.WriteStr(w, default2)
-					w.WriteString("\"")
+					out := w.Buffer()
+					out = w.AppendString(out, " // default: \"")
+					out = llamacpp.AppendStr(w, out, default2)
+					out = w.AppendString(out, "\"")
+					w.SetBuffer(out)
 				} else {
 					// GigaChat3-10B-A1.8B.jinja:60:9 {%- else -%}
 					// GigaChat3-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
-					w.WriteString(" // default: ")
-					llamacpp.WriteStr(w, default2)
+					out := w.Buffer()
+					out = w.AppendString(out, " // default: ")
+					out = llamacpp.AppendStr(w, out, default2)
+					w.SetBuffer(out)
 				}
 			}
 			w.WriteString("\n")
@@ -825,4 +837,4 @@ func renderGigaChat3_10B_A1_8B_renderFunctionCallLlama(w *jinja2.Writer, message
 
 // spansGigaChat3_10B_A1_8B is the position table of GigaChat3-10B-A1.8B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigaChat3_10B_A1_8B = "set,{{ }},if,for,macro|2DAqNCAEEOAAIA6EACEAIACEKGAEEACICEACAAGOIJEEECIAIAIACGwCIJGM2BGIEGACICCuBIAEGQGAEGACIAIAEAAGAKJCEGCAEEACICKAMJCGIKJEECCICSK1VRIOACCAEACAAEoJGAEGAICAEACAAEACAAEACAAEWCAEEQCCEGACCACICGEGACHAI8DIFGMSECEEMCCGEGCCEEACCCKgBMHGKUCCEEOCCEEACCCIAEACKEMMAIIKTCMgBEAEEACCAEUCAEEECCCMCEACOOQHEEECCAIAIACGAGDCCkDGGEGkBCHEEACUAEKCAGEAAAAEACIAGAEbCCMCGEO4BODEGMCHEEACCCKkBMEEGeIAEGQCHEEECCCgBEeHIIACCAEiEEAGGICCEGACCAGAGDAEWGAEEQCCGEKCCEEAAAAEACCAKAMHAEACAAEWCAEEECCAIACAAIAEAAGAIDAEWCAEEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEACOIMDIMGCIEEACIAGEGJAIGCAEEACIAGAGJCOCKJIGACIAEICAEGACIAGAGJAEGCHEEACCAGAGECuBAUJAEEOAAIA6EACEAIACEKGAEEACICEACAAGOIJEEECIAIAIACIwCIJGM2BGIEGACICCuBIAEGQGAEGACIAIAEAAGAKJCEGCAEEACICKAMJCGIKJEECCICSK1VRIOACCAEACAAE2JGAEGAICAEACAAEACAAEACAAEWCAEEQCCEGACCACICGEGACHAOkEIFGMSECEEMCCGEGCCEEACCCOkBMHGKYCCEESCCEEACCCMAEACKEMMAIIKTCMgBEAEEACCAEUCAEEECCCMCEACOOQHEEECCAIAIACGAGDCCkDGGEGkBCHEEACUAEKCAGEAAAAEACIAGAEbCCMCGEO4BODEGMCHEEACCCKkBMEEGeIAEGQCHEEECCCgBEeHIIACCAGiEEAGGICCEGACCAGAGDAEWGAEEQCCGEKCCEEAAAAEACCAKAMHAEACAAEWCAEEECCAIACAAIAEAAGAIDAEWCAEEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEACOIMDIMGCIEEACIAGEGJAIGCAEEACIAGAGJCOCKJIGACIAEICAEGACIAGAGJAEGCHEEACCAGAGEC"
+const spansGigaChat3_10B_A1_8B = "set,{{ }},if,for,macro|2DAqNCAEEOAAIA6EACEAIACEKGAEEACICEACAAGOIJEEECIAIAIACG0CIJGM2BGIEGACICCuBIAEGQGAEGACIAIAEAAGAKJCEGCAEEACICKAMJCGMKJEEGCICWK1VRIOACCAEACAAEwJGAEGAICAEACAAEACAAEACAAEWCAEEQCCEGACCACICGEGACHAIkEIFGMSECEEMCCGEGCCEEACCCKgBMHGKUCCEEOCCEEACCCIAEACKEMMAIIKTCMoBEAEEACCAEcCAEEICCCQGEACSOQHEEECCAIAIACGAGDCCkDGGEGkBCHEEACUAEKCAGEAAAAEACIAGAEbCCMCGEO4BODEGMCHEEACCCKkBMEEGeIAEGQCHEEECCCgBEeHIIACCAEiEEAGGICCEGACCAGAGDAEWGAEEQCCGEKCCEEAAAAEACCAKAMHAEACAAEWCAEEECCAIACAAIAEAAGAIDAEWCAEEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEACOIMDIMGCIEEACIAGEGJAIGCAEEACIAGAGJCOCKJIGACIAEICAEGACIAGAGJAEGCHEEACCAGAGECuBAUJAEEOAAIA6EACEAIACEKGAEEACICEACAAGOIJEEECIAIAIACI0CIJGM2BGIEGACICCuBIAEGQGAEGACIAIAEAAGAKJCEGCAEEACICKAMJCGMKJEEGCICWK1VRIOACCAEACAAE+JGAEGAICAEACAAEACAAEACAAEWCAEEQCCEGACCACICGEGACHAOsEIFGMSECEEMCCGEGCCEEACCCOkBMHGKYCCEESCCEEACCCMAEACKEMMAIIKTCMoBEAEEACCAEcCAEEICCCQGEACSOQHEEECCAIAIACGAGDCCkDGGEGkBCHEEACUAEKCAGEAAAAEACIAGAEbCCMCGEO4BODEGMCHEEACCCKkBMEEGeIAEGQCHEEECCCgBEeHIIACCAGiEEAGGICCEGACCAGAGDAEWGAEEQCCGEKCCEEAAAAEACCAKAMHAEACAAEWCAEEECCAIACAAIAEAAGAIDAEWCAEEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEACOIMDIMGCIEEACIAGEGJAIGCAEEACIAGAGJCOCKJIGACIAEICAEGACIAGAGJAEGCHEEACCAGAGEC"

@@ -35,10 +35,10 @@ var GigaChat3_1_10B_A1_8B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGigaChat3_1_10B_A1_8B renders GigaChat3.1-10B-A1.8B.jinja.
@@ -102,8 +102,10 @@ func renderGigaChat3_1_10B_A1_8B(w *jinja2.Writer) {
 		// GigaChat3.1-10B-A1.8B.jinja:335:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3.1-10B-A1.8B.jinja:336:9 {{- 'assistant' + add_tokens.role_sep -}}
-			w.WriteString("assistant")
-			jinja2.WriteStr(w, jinja2.ItemAttr(addTokens, "role_sep"))
+			out := w.Buffer()
+			out = w.AppendString(out, "assistant")
+			out = jinja2.AppendStr(w, out, jinja2.ItemAttr(addTokens, "role_sep"))
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -197,14 +199,18 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema
 				// GigaChat3.1-10B-A1.8B.jinja:58:5 {%- if default is string -%}
 				if jinja2.IsString(default2) {
 					// GigaChat3.1-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
-					w.WriteString(" // default: \"")
-					jinja2.WriteStr(w, default2)
-					w.WriteString("\"")
+					out := w.Buffer()
+					out = w.AppendString(out, " // default: \"")
+					out = jinja2.AppendStr(w, out, default2)
+					out = w.AppendString(out, "\"")
+					w.SetBuffer(out)
 				} else {
 					// GigaChat3.1-10B-A1.8B.jinja:60:9 {%- else -%}
 					// GigaChat3.1-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
-					w.WriteString(" // default: ")
-					jinja2.Write(w, default2)
+					out := w.Buffer()
+					out = w.AppendString(out, " // default: ")
+					out = jinja2.Append(w, out, default2)
+					w.SetBuffer(out)
 				}
 			}
 			w.WriteString("\n")
@@ -375,11 +381,13 @@ func renderGigaChat3_1_10B_A1_8B_renderFunctionCall(w *jinja2.Writer, call jinja
 		arguments = jinja2.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:187:5 {{- '{"name": "' ~ call['name'] ~ '", "arguments": ' ~ arguments ~ '}' -}}
-	w.WriteString("{\"name\": \"")
-	jinja2.Write(w, jinja2.ItemStrKey(call, jinja2.KeyName))
-	w.WriteString("\", \"arguments\": ")
-	jinja2.Write(w, arguments)
-	w.WriteString("}")
+	out := w.Buffer()
+	out = w.AppendString(out, "{\"name\": \"")
+	out = jinja2.Append(w, out, jinja2.ItemStrKey(call, jinja2.KeyName))
+	out = w.AppendString(out, "\", \"arguments\": ")
+	out = jinja2.Append(w, out, arguments)
+	out = w.AppendString(out, "}")
+	w.SetBuffer(out)
 }
 
 // renderGigaChat3_1_10B_A1_8B_renderRoleMessage is the macro render_role_message of renderGigaChat3_1_10B_A1_8B.
@@ -482,8 +490,10 @@ func renderGigaChat3_1_10B_A1_8BLlama(w *jinja2.Writer) {
 		// GigaChat3.1-10B-A1.8B.jinja:335:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// GigaChat3.1-10B-A1.8B.jinja:336:9 {{- 'assistant' + add_tokens.role_sep -}}
-			w.WriteString("assistant")
-			llamacpp.WriteStr(w, llamacpp.ItemAttr(addTokens, "role_sep"))
+			out := w.Buffer()
+			out = w.AppendString(out, "assistant")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttr(addTokens, "role_sep"))
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -584,14 +594,18 @@ func renderGigaChat3_1_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, s
 				// GigaChat3.1-10B-A1.8B.jinja:58:5 {%- if default is string -%}
 				if llamacpp.IsString(default2) {
 					// GigaChat3.1-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
-					w.WriteString(" // default: \"")
-					llamacpp.WriteStr(w, default2)
-					w.WriteString("\"")
+					out := w.Buffer()
+					out = w.AppendString(out, " // default: \"")
+					out = llamacpp.AppendStr(w, out, default2)
+					out = w.AppendString(out, "\"")
+					w.SetBuffer(out)
 				} else {
 					// GigaChat3.1-10B-A1.8B.jinja:60:9 {%- else -%}
 					// GigaChat3.1-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
-					w.WriteString(" // default: ")
-					llamacpp.WriteStr(w, default2)
+					out := w.Buffer()
+					out = w.AppendString(out, " // default: ")
+					out = llamacpp.AppendStr(w, out, default2)
+					w.SetBuffer(out)
 				}
 			}
 			w.WriteString("\n")
@@ -763,11 +777,13 @@ func renderGigaChat3_1_10B_A1_8B_renderFunctionCallLlama(w *jinja2.Writer, call 
 		arguments = llamacpp.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:187:5 {{- '{"name": "' ~ call['name'] ~ '", "arguments": ' ~ arguments ~ '}' -}}
-	w.WriteString("{\"name\": \"")
-	llamacpp.WriteStr(w, llamacpp.ItemStrKey(call, jinja2.KeyName))
-	w.WriteString("\", \"arguments\": ")
-	llamacpp.WriteStr(w, arguments)
-	w.WriteString("}")
+	out := w.Buffer()
+	out = w.AppendString(out, "{\"name\": \"")
+	out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(call, jinja2.KeyName))
+	out = w.AppendString(out, "\", \"arguments\": ")
+	out = llamacpp.AppendStr(w, out, arguments)
+	out = w.AppendString(out, "}")
+	w.SetBuffer(out)
 }
 
 // renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama is the macro render_role_message of renderGigaChat3_1_10B_A1_8BLlama.
@@ -809,4 +825,4 @@ func renderGigaChat3_1_10B_A1_8B_renderRoleMessageLlama(w *jinja2.Writer, messag
 
 // spansGigaChat3_1_10B_A1_8B is the position table of GigaChat3.1-10B-A1.8B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigaChat3_1_10B_A1_8B = "set,{{ }},if,for,macro|8DAuNCAEEQAAIA6EACEAIACEKGAEEACICEACAAGOIJEEECIAIAIACGoBIJGKQGIEGACICIAIACGIKJEECCICSK1URIOACCAEACAAEoJGAEGAICAEACAAEACAAEACAAEWCAEEQCCEGACCACICGEGACHAI8DIFGMSECEEMCCGEGCCEEACCCKgBMHGKUCCEEOCCEEACCCIAEACKEMMAIIKTCMgBEAEEACCAEUCAEEECCCMCEACOOQHEEECCAIAIACGAGDCCkDGGEGkBCHEEACUAEKCAGEAAAAEACIAGAEbCCMCGEO4BODEGMCHEEACCCKkBMEEGeIAEGQCHEEECCCgBEeHIIACCAEiEEAGGICCEGACCAGAGDAEWGAEEQCCGEKCCEEAAAAEACCAKAMHAEACAAEWCAEEECCAIACAAIAEAAGAIDAEWCAEEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEACMCMDIGICIEGACIAGAGJAEGCHEEACCAGIGECWIIJIMGCIEEACIAGEGJAIGCAEEACIAGAGJCEMEAEGECICKAGJCuBAQJAEEQAAIA6EACEAIACEKGAEEACICEACAAGOIJEEECIAIAIACImBIJGKOGIEEACICIAIACGIKJEECCICSK1URIOACCAEACAAE2JGAEGAICAEACAAEACAAEACAAEWCAEEQCCEGACCACICGEGACHAOkEIFGMSECEEMCCGEGCCEEACCCOkBMHGKYCCEESCCEEACCCMAEACKEMMAIIKTCMgBEAEEACCAEUCAEEECCCMCEACOOQHEEECCAIAIACGAGDCCkDGGEGkBCHEEACUAEKCAGEAAAAEACIAGAEbCCMCGEO4BODEGMCHEEACCCKkBMEEGeIAEGQCHEEECCCgBEeHIIACCAGiEEAGGICCEGACCAGAGDAEWGAEEQCCGEKCCEEAAAAEACCAKAMHAEACAAEWCAEEECCAIACAAIAEAAGAIDAEWCAEEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEACMCMDIGICIEGACIAGAGJAEGCHEEACCAGIGECWIIJIMGCIEEACIAGEGJAIGCAEEACIAGAGJCEMEAEGECICKAGJC"
+const spansGigaChat3_1_10B_A1_8B = "set,{{ }},if,for,macro|8DAuNCAEEQAAIA6EACEAIACEKGAEEACICEACAAGOIJEEECIAIAIACGsBIJGKQGIEGACICIAIACGMKJEEGCICWK1URIOACCAEACAAEwJGAEGAICAEACAAEACAAEACAAEWCAEEQCCEGACCACICGEGACHAIkEIFGMSECEEMCCGEGCCEEACCCKgBMHGKUCCEEOCCEEACCCIAEACKEMMAIIKTCMoBEAEEACCAEcCAEEICCCQGEACSOQHEEECCAIAIACGAGDCCkDGGEGkBCHEEACUAEKCAGEAAAAEACIAGAEbCCMCGEO4BODEGMCHEEACCCKkBMEEGeIAEGQCHEEECCCgBEeHIIACCAEiEEAGGICCEGACCAGAGDAEWGAEEQCCGEKCCEEAAAAEACCAKAMHAEACAAEWCAEEECCAIACAAIAEAAGAIDAEWCAEEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEACMCMDIGICIEGACIAGAGJAEGCHEEACCAGMGECaIIJIMGCIEEACIAGEGJAIGCAEEACIAGAGJCEMEAEGECICKAGJCuBAQJAEEQAAIA6EACEAIACEKGAEEACICEACAAGOIJEEECIAIAIACIqBIJGKOGIEEACICIAIACGMKJEEGCICWK1URIOACCAEACAAE+JGAEGAICAEACAAEACAAEACAAEWCAEEQCCEGACCACICGEGACHAOsEIFGMSECEEMCCGEGCCEEACCCOkBMHGKYCCEESCCEEACCCMAEACKEMMAIIKTCMoBEAEEACCAEcCAEEICCCQGEACSOQHEEECCAIAIACGAGDCCkDGGEGkBCHEEACUAEKCAGEAAAAEACIAGAEbCCMCGEO4BODEGMCHEEACCCKkBMEEGeIAEGQCHEEECCCgBEeHIIACCAGiEEAGGICCEGACCAGAGDAEWGAEEQCCGEKCCEEAAAAEACCAKAMHAEACAAEWCAEEECCAIACAAIAEAAGAIDAEWCAEEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEACMCMDIGICIEGACIAGAGJAEGCHEEACCAGMGECaIIJIMGCIEEACIAGEGJAIGCAEEACIAGAGJCEMEAEGECICKAGJC"

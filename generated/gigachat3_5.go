@@ -34,10 +34,10 @@ var GigaChat3_5 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGigaChat3_5 renders GigaChat3.5.jinja.
@@ -552,14 +552,18 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
-				w.WriteString("assistant")
-				jinja2.WriteStr(w, jinja2.ItemAttr(addTokens, "role_sep"))
-				w.WriteString("<think>")
+				out := w.Buffer()
+				out = w.AppendString(out, "assistant")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttr(addTokens, "role_sep"))
+				out = w.AppendString(out, "<think>")
+				w.SetBuffer(out)
 			} else {
 				// GigaChat3.5.jinja:1134:13 {%- else -%}
 				// GigaChat3.5.jinja:1135:13 {{- 'assistant' + add_tokens.role_sep -}}
-				w.WriteString("assistant")
-				jinja2.WriteStr(w, jinja2.ItemAttr(addTokens, "role_sep"))
+				out := w.Buffer()
+				out = w.AppendString(out, "assistant")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttr(addTokens, "role_sep"))
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -848,9 +852,11 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 			// GigaChat3.5.jinja:132:4 {%- if c is string -%}
 			if jinja2.IsString(c) {
 				// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
-				w.WriteString("\"")
-				jinja2.Write(w, c)
-				w.WriteString("\"")
+				out := w.Buffer()
+				out = w.AppendString(out, "\"")
+				out = jinja2.Append(w, out, c)
+				out = w.AppendString(out, "\"")
+				w.SetBuffer(out)
 			} else if jinja2.IsBoolean(c) {
 				// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
 				// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
@@ -978,14 +984,18 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 					// GigaChat3.5.jinja:195:6 {%- if default is string -%}
 					if jinja2.IsString(default2) {
 						// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
-						w.WriteString(" // default: \"")
-						jinja2.WriteStr(w, default2)
-						w.WriteString("\"")
+						out := w.Buffer()
+						out = w.AppendString(out, " // default: \"")
+						out = jinja2.AppendStr(w, out, default2)
+						out = w.AppendString(out, "\"")
+						w.SetBuffer(out)
 					} else {
 						// GigaChat3.5.jinja:197:10 {%- else -%}
 						// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
-						w.WriteString(" // default: ")
-						jinja2.Write(w, jinja2.FilterString(default2))
+						out := w.Buffer()
+						out = w.AppendString(out, " // default: ")
+						out = jinja2.Append(w, out, jinja2.FilterString(default2))
+						w.SetBuffer(out)
 					}
 				}
 				w.WriteString("\n")
@@ -1000,9 +1010,11 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 				schemaConst := jinja2.ItemAttr(schema, "const")
 				if jinja2.IsString(schemaConst) {
 					// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
-					w.WriteString("\"")
-					jinja2.Write(w, schemaConst)
-					w.WriteString("\"")
+					out := w.Buffer()
+					out = w.AppendString(out, "\"")
+					out = jinja2.Append(w, out, schemaConst)
+					out = w.AppendString(out, "\"")
+					w.SetBuffer(out)
 				} else if jinja2.IsBoolean(schemaConst) {
 					// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
 					// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
@@ -1047,9 +1059,11 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 				schemaConst := jinja2.ItemAttr(schema, "const")
 				if jinja2.IsString(schemaConst) {
 					// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
-					w.WriteString("\"")
-					jinja2.Write(w, schemaConst)
-					w.WriteString("\"")
+					out := w.Buffer()
+					out = w.AppendString(out, "\"")
+					out = jinja2.Append(w, out, schemaConst)
+					out = w.AppendString(out, "\"")
+					w.SetBuffer(out)
 				} else if jinja2.IsBoolean(schemaConst) {
 					// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
 					// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
@@ -1122,9 +1136,11 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 					}))))
 				}
 				// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-				w.WriteString("[")
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-				w.WriteString("]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[")
+				out = jinja2.Append(w, out, jinja2.FilterJoin(jinja2.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+				out = w.AppendString(out, "]")
+				w.SetBuffer(out)
 			} else if (jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Lit("items"))) && !jinja2.IsString(jinja2.MethodGet(schema, jinja2.Lit("items")))) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("items"))) {
 				// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 				// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
@@ -1139,9 +1155,11 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 					}))))
 				}
 				// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-				w.WriteString("[")
-				jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-				w.WriteString("]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[")
+				out = jinja2.Append(w, out, jinja2.FilterJoin(jinja2.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+				out = w.AppendString(out, "]")
+				w.SetBuffer(out)
 			} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Lit("items"))) {
 				// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 				// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
@@ -1149,9 +1167,11 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 					renderGigaChat3_5_jsonSchemaToTypescript(w, jinja2.ItemStr(schema, "items"), indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:288:5 {{- '(' ~ el ~ ')[]' -}}
-				w.WriteString("(")
-				jinja2.Write(w, el)
-				w.WriteString(")[]")
+				out := w.Buffer()
+				out = w.AppendString(out, "(")
+				out = jinja2.Append(w, out, el)
+				out = w.AppendString(out, ")[]")
+				w.SetBuffer(out)
 			} else {
 				// GigaChat3.5.jinja:289:8 {%- else -%}
 				w.WriteString("Array<any>")
@@ -1333,8 +1353,10 @@ func renderGigaChat3_5_alignJsonOrderToSchema(w *jinja2.Writer, jsonObj, jsonSch
 			jinja2.SetAttr(nsNewObj, "result", jinja2.Add(jinja2.ItemAttr(nsNewObj, "result"), jinja2.NewList(jinja2.Concat(jinja2.Lit("\""), key, jinja2.Lit("\": "), val))))
 		}
 		// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-		w.WriteString("}")
+		out := w.Buffer()
+		out = jinja2.Append(w, out, jinja2.FilterJoin(jinja2.ItemAttr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+		out = w.AppendString(out, "}")
+		w.SetBuffer(out)
 	} else if jinja2.EqStr(jinja2.MethodGet(jsonSchema, jinja2.Lit("type")), "array") {
 		// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
 		// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
@@ -1354,10 +1376,12 @@ func renderGigaChat3_5_alignJsonOrderToSchema(w *jinja2.Writer, jsonObj, jsonSch
 					renderGigaChat3_5_alignJsonOrderToSchema(w, item, itemSchema)
 				}))))
 			}
-			w.WriteString("[")
+			out := w.Buffer()
+			out = w.AppendString(out, "[")
 			// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-			jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-			w.WriteString("]")
+			out = jinja2.Append(w, out, jinja2.FilterJoin(jinja2.ItemAttr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+			out = w.AppendString(out, "]")
+			w.SetBuffer(out)
 		} else {
 			// GigaChat3.5.jinja:412:13 {%- else -%}
 			// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
@@ -1577,17 +1601,21 @@ func renderGigaChat3_5_renderGcmlParameter(w *jinja2.Writer, name, value jinja2.
 	// GigaChat3.5.jinja:533:5 {%- if value is string -%}
 	if jinja2.IsString(value) {
 		// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
-		w.WriteString("<｜GCML｜parameter name=\"")
-		jinja2.Write(w, name)
-		w.WriteString("\" string=\"true\">")
-		jinja2.Write(w, value)
-		w.WriteString("</｜GCML｜parameter>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<｜GCML｜parameter name=\"")
+		out = jinja2.Append(w, out, name)
+		out = w.AppendString(out, "\" string=\"true\">")
+		out = jinja2.Append(w, out, value)
+		out = w.AppendString(out, "</｜GCML｜parameter>")
+		w.SetBuffer(out)
 	} else {
 		// GigaChat3.5.jinja:535:9 {%- else -%}
 		// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
-		w.WriteString("<｜GCML｜parameter name=\"")
-		jinja2.Write(w, name)
-		w.WriteString("\" string=\"false\">")
+		out := w.Buffer()
+		out = w.AppendString(out, "<｜GCML｜parameter name=\"")
+		out = jinja2.Append(w, out, name)
+		out = w.AppendString(out, "\" string=\"false\">")
+		w.SetBuffer(out)
 		jinja2.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		w.WriteString("</｜GCML｜parameter>")
 	}
@@ -1614,9 +1642,11 @@ func renderGigaChat3_5_renderGcmlInvoke(w *jinja2.Writer, call jinja2.Value) {
 		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 	}
 	// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
-	w.WriteString("<｜GCML｜invoke name=\"")
-	jinja2.Write(w, jinja2.ItemStrKey(inner, jinja2.KeyName))
-	w.WriteString("\">\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "<｜GCML｜invoke name=\"")
+	out = jinja2.Append(w, out, jinja2.ItemStrKey(inner, jinja2.KeyName))
+	out = w.AppendString(out, "\">\n")
+	w.SetBuffer(out)
 	// GigaChat3.5.jinja:553:5 {%- if args -%}
 	if args.Truthy() {
 		// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
@@ -1634,8 +1664,10 @@ func renderGigaChat3_5_renderGcmlInvoke(w *jinja2.Writer, call jinja2.Value) {
 			}))))
 		}
 		// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = jinja2.Append(w, out, jinja2.FilterJoin(jinja2.ItemAttr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 	}
 	w.WriteString("</｜GCML｜invoke>")
 }
@@ -1656,10 +1688,12 @@ func renderGigaChat3_5_renderGcmlToolCalls(w *jinja2.Writer, calls jinja2.Value)
 			renderGigaChat3_5_renderGcmlInvoke(w, call)
 		}))))
 	}
-	w.WriteString("<｜GCML｜tool_calls>\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "<｜GCML｜tool_calls>\n")
 	// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-	jinja2.Write(w, jinja2.FilterJoin(jinja2.ItemAttr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-	w.WriteString("\n</｜GCML｜tool_calls>")
+	out = jinja2.Append(w, out, jinja2.FilterJoin(jinja2.ItemAttr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+	out = w.AppendString(out, "\n</｜GCML｜tool_calls>")
+	w.SetBuffer(out)
 }
 
 // renderGigaChat3_5_renderFunctionResponse is the macro render_function_response of renderGigaChat3_5.
@@ -1709,11 +1743,13 @@ func renderGigaChat3_5_renderFunctionResponse(w *jinja2.Writer, name, item jinja
 		body = jinja2.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	}
 	// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
-	w.WriteString("<function_response name=\"")
-	jinja2.Write(w, name)
-	w.WriteString("\">")
-	jinja2.Write(w, body)
-	w.WriteString("</function_response>")
+	out := w.Buffer()
+	out = w.AppendString(out, "<function_response name=\"")
+	out = jinja2.Append(w, out, name)
+	out = w.AppendString(out, "\">")
+	out = jinja2.Append(w, out, body)
+	out = w.AppendString(out, "</function_response>")
+	w.SetBuffer(out)
 }
 
 // renderGigaChat3_5_renderFunctionResponses is the macro render_function_responses of renderGigaChat3_5.
@@ -2291,14 +2327,18 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
 			if llamacpp.Truthy(reasoning) {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
-				w.WriteString("assistant")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(addTokens, "role_sep"))
-				w.WriteString("<think>")
+				out := w.Buffer()
+				out = w.AppendString(out, "assistant")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttr(addTokens, "role_sep"))
+				out = w.AppendString(out, "<think>")
+				w.SetBuffer(out)
 			} else {
 				// GigaChat3.5.jinja:1134:13 {%- else -%}
 				// GigaChat3.5.jinja:1135:13 {{- 'assistant' + add_tokens.role_sep -}}
-				w.WriteString("assistant")
-				llamacpp.WriteStr(w, llamacpp.ItemAttr(addTokens, "role_sep"))
+				out := w.Buffer()
+				out = w.AppendString(out, "assistant")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttr(addTokens, "role_sep"))
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -2592,9 +2632,11 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 			// GigaChat3.5.jinja:132:4 {%- if c is string -%}
 			if llamacpp.IsString(c) {
 				// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
-				w.WriteString("\"")
-				llamacpp.WriteStr(w, c)
-				w.WriteString("\"")
+				out := w.Buffer()
+				out = w.AppendString(out, "\"")
+				out = llamacpp.AppendStr(w, out, c)
+				out = w.AppendString(out, "\"")
+				w.SetBuffer(out)
 			} else if llamacpp.IsBoolean(c) {
 				// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
 				// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
@@ -2730,14 +2772,18 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 					// GigaChat3.5.jinja:195:6 {%- if default is string -%}
 					if llamacpp.IsString(default2) {
 						// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
-						w.WriteString(" // default: \"")
-						llamacpp.WriteStr(w, default2)
-						w.WriteString("\"")
+						out := w.Buffer()
+						out = w.AppendString(out, " // default: \"")
+						out = llamacpp.AppendStr(w, out, default2)
+						out = w.AppendString(out, "\"")
+						w.SetBuffer(out)
 					} else {
 						// GigaChat3.5.jinja:197:10 {%- else -%}
 						// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
-						w.WriteString(" // default: ")
-						llamacpp.WriteStr(w, llamacpp.FilterString(default2))
+						out := w.Buffer()
+						out = w.AppendString(out, " // default: ")
+						out = llamacpp.AppendStr(w, out, llamacpp.FilterString(default2))
+						w.SetBuffer(out)
 					}
 				}
 				w.WriteString("\n")
@@ -2752,9 +2798,11 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 				schemaConst := llamacpp.ItemAttr(schema, "const")
 				if llamacpp.IsString(schemaConst) {
 					// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
-					w.WriteString("\"")
-					llamacpp.WriteStr(w, schemaConst)
-					w.WriteString("\"")
+					out := w.Buffer()
+					out = w.AppendString(out, "\"")
+					out = llamacpp.AppendStr(w, out, schemaConst)
+					out = w.AppendString(out, "\"")
+					w.SetBuffer(out)
 				} else if llamacpp.IsBoolean(schemaConst) {
 					// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
 					// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
@@ -2799,9 +2847,11 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 				schemaConst := llamacpp.ItemAttr(schema, "const")
 				if llamacpp.IsString(schemaConst) {
 					// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
-					w.WriteString("\"")
-					llamacpp.WriteStr(w, schemaConst)
-					w.WriteString("\"")
+					out := w.Buffer()
+					out = w.AppendString(out, "\"")
+					out = llamacpp.AppendStr(w, out, schemaConst)
+					out = w.AppendString(out, "\"")
+					w.SetBuffer(out)
 				} else if llamacpp.IsBoolean(schemaConst) {
 					// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
 					// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
@@ -2874,9 +2924,11 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 					}))))
 				}
 				// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-				w.WriteString("[")
-				llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-				w.WriteString("]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterJoin(llamacpp.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+				out = w.AppendString(out, "]")
+				w.SetBuffer(out)
 			} else if (llamacpp.IsSequence(llamacpp.MethodGet(schema, jinja2.Lit("items"))) && !llamacpp.IsString(llamacpp.MethodGet(schema, jinja2.Lit("items")))) && !llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("items"))) {
 				// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 				// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
@@ -2891,9 +2943,11 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 					}))))
 				}
 				// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-				w.WriteString("[")
-				llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-				w.WriteString("]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterJoin(llamacpp.ItemAttr(nst, "bits"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+				out = w.AppendString(out, "]")
+				w.SetBuffer(out)
 			} else if llamacpp.IsMapping(llamacpp.MethodGet(schema, jinja2.Lit("items"))) {
 				// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 				// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
@@ -2901,9 +2955,11 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 					renderGigaChat3_5_jsonSchemaToTypescriptLlama(w, llamacpp.ItemStr(schema, "items"), indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:288:5 {{- '(' ~ el ~ ')[]' -}}
-				w.WriteString("(")
-				llamacpp.WriteStr(w, el)
-				w.WriteString(")[]")
+				out := w.Buffer()
+				out = w.AppendString(out, "(")
+				out = llamacpp.AppendStr(w, out, el)
+				out = w.AppendString(out, ")[]")
+				w.SetBuffer(out)
 			} else {
 				// GigaChat3.5.jinja:289:8 {%- else -%}
 				w.WriteString("Array<any>")
@@ -3090,8 +3146,10 @@ func renderGigaChat3_5_alignJsonOrderToSchemaLlama(w *jinja2.Writer, jsonObj, js
 			llamacpp.SetAttr(nsNewObj, "result", llamacpp.Add(llamacpp.ItemAttr(nsNewObj, "result"), jinja2.NewList(llamacpp.Concat(jinja2.Lit("\""), key, jinja2.Lit("\": "), val))))
 		}
 		// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-		w.WriteString("}")
+		out := w.Buffer()
+		out = llamacpp.Append(w, out, llamacpp.FilterJoin(llamacpp.ItemAttr(nsNewObj, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+		out = w.AppendString(out, "}")
+		w.SetBuffer(out)
 	} else if jinja2.EqStr(llamacpp.MethodGet(jsonSchema, jinja2.Lit("type")), "array") {
 		// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
 		// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
@@ -3111,10 +3169,12 @@ func renderGigaChat3_5_alignJsonOrderToSchemaLlama(w *jinja2.Writer, jsonObj, js
 					renderGigaChat3_5_alignJsonOrderToSchemaLlama(w, item, itemSchema)
 				}))))
 			}
-			w.WriteString("[")
+			out := w.Buffer()
+			out = w.AppendString(out, "[")
 			// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-			llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-			w.WriteString("]")
+			out = llamacpp.Append(w, out, llamacpp.FilterJoin(llamacpp.ItemAttr(ns, "result"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+			out = w.AppendString(out, "]")
+			w.SetBuffer(out)
 		} else {
 			// GigaChat3.5.jinja:412:13 {%- else -%}
 			// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
@@ -3337,17 +3397,21 @@ func renderGigaChat3_5_renderGcmlParameterLlama(w *jinja2.Writer, name, value ji
 	// GigaChat3.5.jinja:533:5 {%- if value is string -%}
 	if llamacpp.IsString(value) {
 		// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
-		w.WriteString("<｜GCML｜parameter name=\"")
-		llamacpp.WriteStr(w, name)
-		w.WriteString("\" string=\"true\">")
-		llamacpp.WriteStr(w, value)
-		w.WriteString("</｜GCML｜parameter>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<｜GCML｜parameter name=\"")
+		out = llamacpp.AppendStr(w, out, name)
+		out = w.AppendString(out, "\" string=\"true\">")
+		out = llamacpp.AppendStr(w, out, value)
+		out = w.AppendString(out, "</｜GCML｜parameter>")
+		w.SetBuffer(out)
 	} else {
 		// GigaChat3.5.jinja:535:9 {%- else -%}
 		// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
-		w.WriteString("<｜GCML｜parameter name=\"")
-		llamacpp.WriteStr(w, name)
-		w.WriteString("\" string=\"false\">")
+		out := w.Buffer()
+		out = w.AppendString(out, "<｜GCML｜parameter name=\"")
+		out = llamacpp.AppendStr(w, out, name)
+		out = w.AppendString(out, "\" string=\"false\">")
+		w.SetBuffer(out)
 		llamacpp.WriteJSON(w, value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		w.WriteString("</｜GCML｜parameter>")
 	}
@@ -3374,9 +3438,11 @@ func renderGigaChat3_5_renderGcmlInvokeLlama(w *jinja2.Writer, call jinja2.Value
 		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 	}
 	// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
-	w.WriteString("<｜GCML｜invoke name=\"")
-	llamacpp.WriteStr(w, llamacpp.ItemStrKey(inner, jinja2.KeyName))
-	w.WriteString("\">\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "<｜GCML｜invoke name=\"")
+	out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(inner, jinja2.KeyName))
+	out = w.AppendString(out, "\">\n")
+	w.SetBuffer(out)
 	// GigaChat3.5.jinja:553:5 {%- if args -%}
 	if llamacpp.Truthy(args) {
 		// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
@@ -3396,8 +3462,10 @@ func renderGigaChat3_5_renderGcmlInvokeLlama(w *jinja2.Writer, call jinja2.Value
 			}))))
 		}
 		// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = llamacpp.Append(w, out, llamacpp.FilterJoin(llamacpp.ItemAttr(nsParams, "lines"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 	}
 	w.WriteString("</｜GCML｜invoke>")
 }
@@ -3418,10 +3486,12 @@ func renderGigaChat3_5_renderGcmlToolCallsLlama(w *jinja2.Writer, calls jinja2.V
 			renderGigaChat3_5_renderGcmlInvokeLlama(w, call)
 		}))))
 	}
-	w.WriteString("<｜GCML｜tool_calls>\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "<｜GCML｜tool_calls>\n")
 	// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-	llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.ItemAttr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
-	w.WriteString("\n</｜GCML｜tool_calls>")
+	out = llamacpp.Append(w, out, llamacpp.FilterJoin(llamacpp.ItemAttr(nsInv, "blocks"), []jinja2.Value{jinja2.Lit("\n")}, nil))
+	out = w.AppendString(out, "\n</｜GCML｜tool_calls>")
+	w.SetBuffer(out)
 }
 
 // renderGigaChat3_5_renderFunctionResponseLlama is the macro render_function_response of renderGigaChat3_5Llama.
@@ -3474,11 +3544,13 @@ func renderGigaChat3_5_renderFunctionResponseLlama(w *jinja2.Writer, name, item 
 		body = llamacpp.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	}
 	// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
-	w.WriteString("<function_response name=\"")
-	llamacpp.WriteStr(w, name)
-	w.WriteString("\">")
-	llamacpp.WriteStr(w, body)
-	w.WriteString("</function_response>")
+	out := w.Buffer()
+	out = w.AppendString(out, "<function_response name=\"")
+	out = llamacpp.AppendStr(w, out, name)
+	out = w.AppendString(out, "\">")
+	out = llamacpp.AppendStr(w, out, body)
+	out = w.AppendString(out, "</function_response>")
+	w.SetBuffer(out)
 }
 
 // renderGigaChat3_5_renderFunctionResponsesLlama is the macro render_function_responses of renderGigaChat3_5Llama.
@@ -3522,4 +3594,4 @@ func renderGigaChat3_5_renderFunctionResponsesLlama(w *jinja2.Writer, content, n
 
 // spansGigaChat3_5 is the position table of GigaChat3.5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigaChat3_5 = "set,if,for,{{ }},macro|qFAmnBCAEAgFAAE4BWACEACIAEaCAEEEEIAIAAAAEAEAAEAAAAEACAAGAGJAEACAAIAEAAEACAAGGOJCEACIAGGGJCEACIAGGGJCEACIAGGGJCEACIAGGSJCEACIAGAIJAEQCAEIGCICEACIAKEQRAIiBKAEEICICGACIAGGGJCEACIAGGGJCEACIAIAORGE2BKACEQCIAUAMAGCcEACGAEAACUEACGEGAAIACAGEACAAGSKJCEACIGEACAACICACGACAGGGIJCEACIGGCcJAG+UIAEOwTEICEAEIACqTGACGACAGCiTOACGGCACEACIGE0SKJCGACAGCsSIACGACAGCkSYACGGCACEACIGGEEJAIACAGEmBQACEECIAIYCACESCICEACIGIEEAGMgQOZCGACAGGYIACESCICEACIGIEEAGK6OWRCGGCAAKAEAAESCAAWACAAE4BCAEGwBCICEqBCICEACIAEQCAAUACAAEACAAIAEAAKAIZAEAIAAEUCAEEOCICEAGIAIAEAAIEGRAIACAGCmKIACGCgBAAGWCACGOIICIAGIAEACAAIGGRCEACIAGAIJAEUCACEGCIEEACIAEIEJCGACAAGEIJAI4BCAEGwBCICEqBCICEACIAEUCACEACIACOCACGGCAEEACIAIAGRAIAEAAKAKZAEGCAEEACIAGGEJEEACIAGAGJAEIGAAMGCACEACIAGAIJAEGCACEACIAGGEJCEACIAGwBEJCEECIAIACAAEAGAAEWCAEGKCIAOACAAGAEJAGGiBJCEACIGGAGJAGASAAEECAAIAIAGEOCACEACIGIAEAGKAMJGGaWJCEUGICEECIGMCEAGUc5mCZIgBOCCCEACCAIAEAAGOEDCEACCAIAEAAGAGDAE+iBGACE6iBIICGACHAEiDCACG8CEICMAGHAEACAAEuBCAEGACCAEiBCACEAAAAEACCACYCGCGAAAAEACHAIAAAAEAEAAIUGFCEACCAEECAGQsfOCCGACHAEUCAEGECCAIAAAAEACAAGAEDGCoeEGCGACHAEUCAEGECCAIAAAAEACAAGAEDGCkdEGCGACHAEUCAEGECCAIAAAAEACAAGAEDGCgcGGCGACHAE4GCAEGoGCCCEACCACiGCGCGmBCHCEECCAGcCGCGECHAGQCGCGACHAIAEAAE0EEECGWCHCEECCAMEEAAI2DEECGSCHCEECCAMAEAAE8CEECGeCHCEICCAQIEAAOEEDAGuBCGCGWCHCEACCACQCGCGACHAIAEAAGEEDAMAEAAGAAAAEAEDAGAEDGIAGAAEICAAMgUGACEACCAEoBCACEECCGGeCGCGICHGKOCGCGACHGKuSKECGACHAEcCAEEWCCCEAAAAEACCAIAAAAEAEAAIAGFGCiRGGCIAGHAEQCAEKAAAAEACCAGeGDCEYCCCGAAAAEACCACMCGCGAAAAEACHAIAIFAEiEEAEMSCCCEMCCEEGCCCEACCGKmBKHEWOCCCEACCGIAEAGIEIFAIIEAGMgBEACEACCAEUCACEECCGMCEAGOAOHGC0KGGCG2CCHCEqBCCCGECCGGeCGCGICHGKOCGCGACHGKmBIECGACHAEKCAEEAAAAEACCAGAEDGCMCGCO2HODCG8CCHCE8BCCCGECCGGwBCGCGICHGKgBCGCGACHGIQEACEMEICQaMFCGACHGCSCGCGMEACOyEODCGUCHCEICCGS2DMECGwDIACG8CCHCEACCAEOCAEEAAAAEECCAKEEDGG8BCGCGACHAEOCAEEAAAAEECCAKEEDGGaCGCGEEHAIECAGOMKECaEiBNIIACCAE2DEAEGACCAEWGACEQCCEEKCCCEAAAAEACCAKAMHAEACAAEWCACEECCAIACAAIAEAAGAIDAEWCACEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEAGMEMDIIACIAEiIEACEECIGG4HEACGECAGGsHEACGWCACEAAAAEACIAIAAAAEAEAAEuGGJCGICAAMACAAE8BEAEMsBCICEACIAEaCACEECIAGQCACGACAAIAEAAGAAAAEAEJAKAKRAEQCAEKAAAAEACIAGCEJGE8CGACG+BCACEACIAEAAAAEACAAEQCAEEAAAAEECIAMCGJGKOGACEACIGIAEAGMOKRCEACIGIAEAGQCMZIGACIAEACAAEkCCACEAAAAEACIAE2BCAEEwBEICGoBCIEGUCICGEGIAMAEAAGAEJAEAAAAEACAAMAMhBGMCOJIGGCICEACIAGAOJGOOGJISGCICEACIAGKGJAOGCACEACIAGoCGJCEACIAEyBCIEKICIAMaMACEACIAEAAAAEACAAIAAAAEAEAAIAIZAIAEAAGQGJGeCKJIGGCICEACIGGAGJAEAEAAEgBCAEGKCIAOKCACEAAAAEACIAIIIRAMAEAGMCMJIGeCICEICIGQIEAGWCMRIGACIAEICACGACIAGAEJAEGCACEACIGGEGJGImBCACEACIAEUCAEKAAAAEECIAKCEJGSCQRIGACIAEQCAEEAAAAEECIAMCGJGOEMJIIsCCICEACIAEWCAEKKCICEAAAAEACIAIAGRAEQCAEKAAAAEACIAGAEJACQCACGAKAAIAEAAGIEJGUEIJIIWCICEACIACQCACGACAAIAEAAGGGJCEACIGGAGJAEOCAEEAAAAEECIAKAEJG+CAMJAEAgFAAE4BWACEACIAEaCAEEEEIAIAAAAEAEAAEAAAAEACAAGAGJAEACAAIAEAAEACAAGGOJCEACIAGGGJCEACIAGGGJCEACIAGGGJCEACIAGGSJCEACIAGAIJAEQCAEIGCICEACIAKEQRAIgBKAEEGCICEACIAGGGJCEACIAGGGJCEACIAIAORGE2BKACEQCIAUAMAGCcEACGAEAACUEACGEGAAIACAGEACAAGSKJCEACIGEACAACICACGACAGGGIJCEACIGGCcJAIqWIAEQ6UEICEAEIAC0UGACGACAGCsUOACGGCACEACIGE+TKJCGACAGC2TIACGACAGCuTYACGGCACEACIGGEEJAIACAGEmBQACEECIAIYCACESCICEACIGIEEAGMqROZCGACAGGYIACESCICEACIGIEEAGKkQWRCGACAAEAAAAEAEAAESCAAWAAAAEACAAGoCCAEGgCCICE6BCICEAAAAEACIAEQCAAUAAAAEACAAEAAAAEACAAIAAAAEAEAAKAIZAEAIAAEcCAEEWCICEAAAAEAGIAIAAAAEAEAAIEGRAIACAGC0KIACGCgBAAGWCACGOIICIAGIAEACAAIGGRCEACIAGAIJAEUCACEGCIEEACIAEIEJCGACAAGEIJAK4BCAEGwBCICEqBCICEACIAEUCACEACIACOCACGGCAEEACIAIAGRAIAEAAKAKZAEGCAEEACIAGGEJEEACIAGAGJAEIGAAMGCACEACIAGAIJAEGCACEACIAGGEJCEACIAG2BEJCEECIAIACAAEAGAAGaCAEGKCIAOAAAAEACAAGAEJAGGiBJCEACIGGAGJAGASAAEECAAIGIAGKOCACEACIGIAEAGKAMJGGaWJCEUGICEECIGMCEAGUc5mCZIgBOCCCEACCAIAEAAGOEDCEACCAIAEAAGAGDAE4jBGACE0jBIICGACHAEkDCACG+CEICMAGHAEACAAGuBCAEGACCAEiBCACEAAAAEACCACYCGCGAAAAEACHAIAAAAEAEAAIUGFCEACCAEECAGQkgBOCCGACHAGUCAEGECCAIAAAAEACAAGAEDGC+eEGCGACHAGUCAEGECCAIAAAAEACAAGAEDGC4dEGCGACHAGUCAEGECCAIAAAAEACAAGAEDGCycGGCGACHAG4GCAEGoGCCCEACCACiGCGCGmBCHCEECCAGcCGCGECHAGQCGCGACHAIAEAAE0EEECGWCHCEECCAMEEAAI2DEECGSCHCEECCAMAEAAE8CEECGeCHCEICCAQIEAAOEEDAGuBCGCGWCHCEACCACQCGCGACHAIAEAAGEEDAMAEAAGAAAAEAEDAGAEDGIAGAAEICAAMwUGACEACCAEoBCACEECCGGeCGCGICHGKOCGCGACHGK+SKECGACHAEcCAEEWCCCEAAAAEACCAIAAAAEAEAAIAGFGCyRGGCIAGHAIQCAEKAAAAEACCAGeGDCEYCCCGAAAAEACCACMCGCGAAAAEACHAIAIFAIqEEAEMSCCCEMCCEEGCCCEACCGOqBKHEWSCCCEACCGMAEAGIEIFAIIEAGMgBEACEACCAEUCACEECCGMCEAGOAOHGC0KGGCG2CCHCEqBCCCGECCGGeCGCGICHGKOCGCGACHGKmBIECGACHAEKCAEEAAAAEACCAGAEDGCMCGCO2HODCG8CCHCE8BCCCGECCGGwBCGCGICHGKgBCGCGACHGIQEACEMEICQaMFCGACHGCSCGCGMEACOyEODCGUCHCEICCGS2DMECGwDIACG8CCHCEACCAEOCAEEAAAAEECCAKEEDGG8BCGCGACHAEOCAEEAAAAEECCAKEEDGGaCGCGEEHAIECAGOMKECaEiBNIIACCAG2DEAEGACCAEWGACEQCCEEKCCCEAAAAEACCAKAMHAEACAAEWCACEECCAIACAAIAEAAGAIDAEWCACEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEAGMEMDIIACIAEqIEACEECIGGgIEACGECAGG0HEACGWCACEAAAAEACIAIAAAAEAEAAE2GGJCGICAAMACAAK8BEAEMsBCICEACIAEaCACEECIAGQCACGACAAIAEAAGAAAAEAEJAKAKRAGQCAEKAAAAEACIAGCEJGE8CGACG+BCACEACIAEAAAAEACAAEQCAEEAAAAEECIAMCGJGKOGACEACIGIAEAGMOKRCEACIGIAEAGQCMZIGACIAEACAAEmCCACEAAAAEACIAE4BCAEEyBEICIoBCIEGUCICGEGIAMAEAAGAEJAEAAAAEACAAMAMhBGMCOJIGGCICEACIAGAOJGOOGJISGCICEACIAGKGJAOGCACEACIAGqCGJCEACIAGyBCIEKICIAMaMACEACIAEAAAAEACAAIAAAAEAEAAIAIZAIAEAAGQGJGeCKJIGGCICEACIGGAGJAEAEAAGgBCAEGKCIAOKCACEAAAAEACIAIIIRAMAEAGMCMJIGeCICEICIGQIEAGWCMRIGACIAEICACGACIAGAEJAEGCACEACIGGEGJGIqBCACEACIAIUCAEKAAAAEECIAKCEJGSCQRIGACIAEQCAEEAAAAEECIAMCGJGOEMJIIyCCICEACIAIWCAEKKCICEAAAAEACIAIAGRAGQCAEKAAAAEACIAGAEJACQCACGAKAAIAEAAGIEJGUEIJIIWCICEACIACQCACGACAAIAEAAGGGJCEACIGGAGJAEOCAEEAAAAEECIAKAEJG"
+const spansGigaChat3_5 = "set,if,for,{{ }},macro|qFAmnBCAEAgFAAE4BWACEACIAEaCAEEEEIAIAAAAEAEAAEAAAAEACAAGAGJAEACAAIAEAAEACAAGGOJCEACIAGGGJCEACIAGGGJCEACIAGGGJCEACIAGGSJCEACIAGAIJAEQCAEIGCICEACIAKEQRAIiBKAEEICICGACIAGGGJCEACIAGGGJCEACIAIAORGE2BKACEQCIAUAMAGCcEACGAEAACUEACGEGAAIACAGEACAAGSKJCEACIGEACAACICACGACAGGGIJCEACIGGCcJAGmVIAEOwTEICEAEIACqTGACGACAGCiTOACGGCACEACIGE0SKJCGACAGCsSIACGACAGCkSYACGGCACEACIGGEEJAIACAGEmBQACEECIAIYCACESCICEACIGIEEAGMgQOZCGACAGGYIACESCICEACIGIEEAGK6OWRCGGCAAKAEAAESCAAWACAAE4BCAEGwBCICEqBCICEACIAEQCAAUACAAEACAAIAEAAKAIZAEAIAAEUCAEEOCICEAGIAIAEAAIEGRAIACAGCmKIACGCgBAAGWCACGOIICIAGIAEACAAIGGRCEACIAGAIJAEUCACEGCIEEACIAEIEJCGACAAGEIJAI4BCAEGwBCICEqBCICEACIAEUCACEACIACOCACGGCAEEACIAIAGRAIAEAAKAKZAEGCAEEACIAGGEJEEACIAGAGJAEIGAAMGCACEACIAGAIJAEGCACEACIAGGEJCEACIAGwBEJCEECIAIACAAEAGAAEWCAEGKCIAOACAAGAEJAGGiBJCEACIGGAGJAGASAAEECAAIAIAGEOCACEACIGIAEAGKAMJGGiBWJCEcGICEICIGQGEAGYc5mCZIgBOCCCEACCAIAEAAGOEDCEACCAIAEAAGAGDAE+jBGACE6jBIICGACHAEiDCACG8CEICMAGHAEACAAEuBCAEGACCAEiBCACEAAAAEACCACYCGCGAAAAEACHAIAAAAEAEAAIUGFCEACCAEECAGQsgBOCCGACHAEUCAEGECCAIAAAAEACAAGAEDGCofEGCGACHAEUCAEGECCAIAAAAEACAAGAEDGCkeEGCGACHAEUCAEGECCAIAAAAEACAAGAEDGCgdGGCGACHAE4GCAEGoGCCCEACCACiGCGCGmBCHCEECCAGcCGCGECHAGQCGCGACHAIAEAAE0EEECGWCHCEECCAMEEAAI2DEECGSCHCEECCAMAEAAE8CEECGeCHCEICCAQIEAAOEEDAGuBCGCGWCHCEACCACQCGCGACHAIAEAAGEEDAMAEAAGAAAAEAEDAGAEDGIAGAAEICAAMgVGACEACCAEsBCACEICCGKeCGCGICHGKOCGCGACHGKqTKECGACHAEcCAEEWCCCEAAAAEACCAIAAAAEAEAAIAGFGC+RGGCIAGHAEQCAEKAAAAEACCAGeGDCEYCCCGAAAAEACCACMCGCGAAAAEACHAIAIFAEqEEAEMSCCCEMCCEEGCCCEACCGKmBKHEWOCCCEACCGIAEAGIEIFAIIEAGMoBEACEACCAEcCACEICCGQGEAGSAOHGCoLGGCG6CCHCEuBCCCGICCGKeCGCGICHGKOCGCGACHGKmBIECGACHAEKCAEEAAAAEACCAGAEDGCMCGCOmIODCGgDCHCEgCCCCGICCGKwBCGCGICHGKgBCGCGACHGIQEACEMEICQaMFCGACHGCSCGCGMEACO+EODCGUCHCEICCGSiEMECG8DIACGoDCHCEACCAEOCAEEAAAAEECCAKIEDGKkCCGCGACHAEOCAEEAAAAEECCAKIEDGKeCGCGEEHAIICAGSMKECaEiBNIIACCAE2DEAEGACCAEWGACEQCCEEKCCCEAAAAEACCAKAMHAEACAAEWCACEECCAIACAAIAEAAGAIDAEWCACEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEAGMEMDIIACIAEqIEACEECIGGgIEACGECAGG0HEACGWCACEAAAAEACIAIAAAAEAEAAE2GGJCGICAAMACAAE8BEAEMsBCICEACIAEaCACEECIAGQCACGACAAIAEAAGAAAAEAEJAKAKRAEQCAEKAAAAEACIAGGEJGIgDGACGiCCACEACIAEAAAAEACAAESCAEEAAAAEECIAOEGJGMOGACEACIGIAEAGMOKRCEACIGIAEAGQCMZIGACIAEACAAEkCCACEAAAAEACIAE2BCAEEwBEICGoBCIEGUCICGEGIAMAEAAGAEJAEAAAAEACAAMAMhBGMCOJIGGCICEACIAGAOJGOOGJISGCICEACIAGKGJAOGCACEACIAGoCGJCEACIAEyBCIEKICIAMaMACEACIAEAAAAEACAAIAAAAEAEAAIAIZAIAEAAGQGJGeCKJIGGCICEACIGGAGJAEAEAAEgBCAEGKCIAOKCACEAAAAEACIAIIIRAMAEAGMCMJIGmBCICEMCIGUMEAGaCMRIGACIAEICACGACIAGAEJAEGCACEACIGGIGJGMqBCACEACIAEUCAEKAAAAEECIAKGEJGWCQRIGACIAESCAEEAAAAEECIAOEGJGQEMJIIsCCICEACIAEWCAEKKCICEAAAAEACIAIAGRAEQCAEKAAAAEACIAGAEJACQCACGAKAAIAEAAGMEJGYEIJIIWCICEACIACQCACGACAAIAEAAGGGJCEACIGGAGJAEOCAEEAAAAEECIAKAEJG+CAMJAEAgFAAE4BWACEACIAEaCAEEEEIAIAAAAEAEAAEAAAAEACAAGAGJAEACAAIAEAAEACAAGGOJCEACIAGGGJCEACIAGGGJCEACIAGGGJCEACIAGGSJCEACIAGAIJAEQCAEIGCICEACIAKEQRAIgBKAEEGCICEACIAGGGJCEACIAGGGJCEACIAIAORGE2BKACEQCIAUAMAGCcEACGAEAACUEACGEGAAIACAGEACAAGSKJCEACIGEACAACICACGACAGGGIJCEACIGGCcJAIyWIAEQ6UEICEAEIAC0UGACGACAGCsUOACGGCACEACIGE+TKJCGACAGC2TIACGACAGCuTYACGGCACEACIGGEEJAIACAGEmBQACEECIAIYCACESCICEACIGIEEAGMqROZCGACAGGYIACESCICEACIGIEEAGKkQWRCGACAAEAAAAEAEAAESCAAWAAAAEACAAGoCCAEGgCCICE6BCICEAAAAEACIAEQCAAUAAAAEACAAEAAAAEACAAIAAAAEAEAAKAIZAEAIAAEcCAEEWCICEAAAAEAGIAIAAAAEAEAAIEGRAIACAGC0KIACGCgBAAGWCACGOIICIAGIAEACAAIGGRCEACIAGAIJAEUCACEGCIEEACIAEIEJCGACAAGEIJAK4BCAEGwBCICEqBCICEACIAEUCACEACIACOCACGGCAEEACIAIAGRAIAEAAKAKZAEGCAEEACIAGGEJEEACIAGAGJAEIGAAMGCACEACIAGAIJAEGCACEACIAGGEJCEACIAG2BEJCEECIAIACAAEAGAAGaCAEGKCIAOAAAAEACAAGAEJAGGiBJCEACIGGAGJAGASAAEECAAIGIAGKOCACEACIGIAEAGKAMJGGiBWJCEcGICEICIGQGEAGYc5mCZIgBOCCCEACCAIAEAAGOEDCEACCAIAEAAGAGDAE4kBGACE0kBIICGACHAEkDCACG+CEICMAGHAEACAAGuBCAEGACCAEiBCACEAAAAEACCACYCGCGAAAAEACHAIAAAAEAEAAIUGFCEACCAEECAGQkhBOCCGACHAGUCAEGECCAIAAAAEACAAGAEDGC+fEGCGACHAGUCAEGECCAIAAAAEACAAGAEDGC4eEGCGACHAGUCAEGECCAIAAAAEACAAGAEDGCydGGCGACHAG4GCAEGoGCCCEACCACiGCGCGmBCHCEECCAGcCGCGECHAGQCGCGACHAIAEAAE0EEECGWCHCEECCAMEEAAI2DEECGSCHCEECCAMAEAAE8CEECGeCHCEICCAQIEAAOEEDAGuBCGCGWCHCEACCACQCGCGACHAIAEAAGEEDAMAEAAGAAAAEAEDAGAEDGIAGAAEICAAMwVGACEACCAEsBCACEICCGKeCGCGICHGKOCGCGACHGK6TKECGACHAEcCAEEWCCCEAAAAEACCAIAAAAEAEAAIAGFGCuSGGCIAGHAIQCAEKAAAAEACCAGeGDCEYCCCGAAAAEACCACMCGCGAAAAEACHAIAIFAIyEEAEMSCCCEMCCEEGCCCEACCGOqBKHEWSCCCEACCGMAEAGIEIFAIIEAGMoBEACEACCAEcCACEICCGQGEAGSAOHGCoLGGCG6CCHCEuBCCCGICCGKeCGCGICHGKOCGCGACHGKmBIECGACHAEKCAEEAAAAEACCAGAEDGCMCGCOmIODCGgDCHCEgCCCCGICCGKwBCGCGICHGKgBCGCGACHGIQEACEMEICQaMFCGACHGCSCGCGMEACO+EODCGUCHCEICCGSiEMECG8DIACGoDCHCEACCAEOCAEEAAAAEECCAKIEDGKkCCGCGACHAEOCAEEAAAAEECCAKIEDGKeCGCGEEHAIICAGSMKECaEiBNIIACCAG2DEAEGACCAEWGACEQCCEEKCCCEAAAAEACCAKAMHAEACAAEWCACEECCAIACAAIAEAAGAIDAEWCACEECCAIACAAIAEAAGAGDAEAAAAEAEAAEAAAAEAGAAGAAAAEAGDAEAEAGMEMDIIACIAEyIEACEECIGGoIEACGECAGG8HEACGWCACEAAAAEACIAIAAAAEAEAAE+GGJCGICAAMACAAK8BEAEMsBCICEACIAEaCACEECIAGQCACGACAAIAEAAGAAAAEAEJAKAKRAGQCAEKAAAAEACIAGGEJGIgDGACGiCCACEACIAEAAAAEACAAESCAEEAAAAEECIAOEGJGMOGACEACIGIAEAGMOKRCEACIGIAEAGQCMZIGACIAEACAAEmCCACEAAAAEACIAE4BCAEEyBEICIoBCIEGUCICGEGIAMAEAAGAEJAEAAAAEACAAMAMhBGMCOJIGGCICEACIAGAOJGOOGJISGCICEACIAGKGJAOGCACEACIAGqCGJCEACIAGyBCIEKICIAMaMACEACIAEAAAAEACAAIAAAAEAEAAIAIZAIAEAAGQGJGeCKJIGGCICEACIGGAGJAEAEAAGgBCAEGKCIAOKCACEAAAAEACIAIIIRAMAEAGMCMJIGmBCICEMCIGUMEAGaCMRIGACIAEICACGACIAGAEJAEGCACEACIGGIGJGMuBCACEACIAIUCAEKAAAAEECIAKGEJGWCQRIGACIAESCAEEAAAAEECIAOEGJGQEMJIIyCCICEACIAIWCAEKKCICEAAAAEACIAIAGRAGQCAEKAAAAEACIAGAEJACQCACGAKAAIAEAAGMEJGYEIJIIWCICEACIACQCACGACAAIAEAAGGGJCEACIGGAGJAEOCAEEAAAAEECIAKAEJG"

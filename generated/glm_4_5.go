@@ -40,10 +40,10 @@ var Glm4_5 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGlm4_5 renders glm_4_5.jinja.
@@ -137,9 +137,12 @@ func renderGlm4_5(w *jinja2.Writer) {
 			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				w.WriteString("\n<think>")
-				jinja2.WriteStr(w, jinja2.MethodStrip(reasoningContent))
-				w.WriteString("</think>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<think>")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.AppendStr(w, out, jinja2.MethodStrip(reasoningContent))
+				out = w.AppendString(out, "</think>")
+				w.SetBuffer(out)
 			} else {
 				// glm_4_5.jinja:68:5 {%- else -%}
 				w.WriteString("\n<think></think>")
@@ -147,8 +150,11 @@ func renderGlm4_5(w *jinja2.Writer) {
 			// glm_4_5.jinja:71:1 {%- if content.strip() -%}
 			if jinja2.MethodStrip(content).Truthy() {
 				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, jinja2.MethodStrip(content))
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.AppendStr(w, out, jinja2.MethodStrip(content))
+				w.SetBuffer(out)
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
 			mToolCalls := jinja2.ItemAttrKey(m, jinja2.KeyToolCalls)
@@ -167,8 +173,10 @@ func renderGlm4_5(w *jinja2.Writer) {
 						tcObj = tc
 					}
 					// glm_4_5.jinja:81:1 {{ '\n<tool_call>' + tc_obj.name }}
-					w.WriteString("\n<tool_call>")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(tcObj, jinja2.KeyName))
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<tool_call>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(tcObj, jinja2.KeyName))
+					w.SetBuffer(out)
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
 					tcObjArguments := jinja2.ItemAttrKey(tcObj, jinja2.KeyArguments)
 					if jinja2.IsMapping(tcObjArguments) {
@@ -177,10 +185,12 @@ func renderGlm4_5(w *jinja2.Writer) {
 						for i := range w.Count(len(keys)) {
 							k := keys[i]
 							v := values[i]
-							w.WriteString("<arg_key>")
+							out := w.Buffer()
+							out = w.AppendString(out, "<arg_key>")
 							// glm_4_5.jinja:85:10 {{ k }}
-							jinja2.Write(w, k)
-							w.WriteString("</arg_key>\n<arg_value>")
+							out = jinja2.Append(w, out, k)
+							out = w.AppendString(out, "</arg_key>\n<arg_value>")
+							w.SetBuffer(out)
 							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
 							if !jinja2.IsString(v) {
 								jinja2.WriteJSON(w, v, nil, nil)
@@ -191,10 +201,12 @@ func renderGlm4_5(w *jinja2.Writer) {
 						}
 					} else {
 						// glm_4_5.jinja:88:5 {%- else -%}
-						w.WriteString("<arg_key>raw_arguments</arg_key>\n<arg_value>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<arg_key>raw_arguments</arg_key>\n<arg_value>")
 						// glm_4_5.jinja:93:12 {{ tc_obj.arguments }}
-						jinja2.Write(w, tcObjArguments)
-						w.WriteString("</arg_value>")
+						out = jinja2.Append(w, out, tcObjArguments)
+						out = w.AppendString(out, "</arg_value>")
+						w.SetBuffer(out)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -208,10 +220,12 @@ func renderGlm4_5(w *jinja2.Writer) {
 				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 					w.WriteString("<|observation|>")
 				}
-				w.WriteString("\n<tool_response>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<tool_response>\n")
 				// glm_4_5.jinja:103:1 {{- m.content }}
-				jinja2.Write(w, mContent)
-				w.WriteString("\n</tool_response>")
+				out = jinja2.Append(w, out, mContent)
+				out = w.AppendString(out, "\n</tool_response>")
+				w.SetBuffer(out)
 			} else {
 				// glm_4_5.jinja:105:5 {%- else -%}
 				w.WriteString("<|observation|>")
@@ -372,9 +386,12 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) && llamacpp.Truthy(reasoningContent) {
 				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				w.WriteString("\n<think>")
-				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
-				w.WriteString("</think>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<think>")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.AppendStr(w, out, llamacpp.MethodStrip(reasoningContent))
+				out = w.AppendString(out, "</think>")
+				w.SetBuffer(out)
 			} else {
 				// glm_4_5.jinja:68:5 {%- else -%}
 				w.WriteString("\n<think></think>")
@@ -382,8 +399,11 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 			// glm_4_5.jinja:71:1 {%- if content.strip() -%}
 			if llamacpp.Truthy(llamacpp.MethodStrip(content)) {
 				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, llamacpp.MethodStrip(content))
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.AppendStr(w, out, llamacpp.MethodStrip(content))
+				w.SetBuffer(out)
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
 			mToolCalls := llamacpp.ItemAttrKey(m, jinja2.KeyToolCalls)
@@ -403,8 +423,10 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 						tcObj = tc
 					}
 					// glm_4_5.jinja:81:1 {{ '\n<tool_call>' + tc_obj.name }}
-					w.WriteString("\n<tool_call>")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tcObj, jinja2.KeyName))
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<tool_call>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tcObj, jinja2.KeyName))
+					w.SetBuffer(out)
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
 					tcObjArguments := llamacpp.ItemAttrKey(tcObj, jinja2.KeyArguments)
 					if llamacpp.IsMapping(tcObjArguments) {
@@ -415,10 +437,12 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 							vals := llamacpp.Unpack(item, 2)
 							k := vals[0]
 							v := vals[1]
-							w.WriteString("<arg_key>")
+							out := w.Buffer()
+							out = w.AppendString(out, "<arg_key>")
 							// glm_4_5.jinja:85:10 {{ k }}
-							llamacpp.Write(w, k)
-							w.WriteString("</arg_key>\n<arg_value>")
+							out = llamacpp.Append(w, out, k)
+							out = w.AppendString(out, "</arg_key>\n<arg_value>")
+							w.SetBuffer(out)
 							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
 							if !llamacpp.IsString(v) {
 								llamacpp.WriteJSON(w, v, nil, nil)
@@ -429,10 +453,12 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 						}
 					} else {
 						// glm_4_5.jinja:88:5 {%- else -%}
-						w.WriteString("<arg_key>raw_arguments</arg_key>\n<arg_value>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<arg_key>raw_arguments</arg_key>\n<arg_value>")
 						// glm_4_5.jinja:93:12 {{ tc_obj.arguments }}
-						llamacpp.Write(w, tcObjArguments)
-						w.WriteString("</arg_value>")
+						out = llamacpp.Append(w, out, tcObjArguments)
+						out = w.AppendString(out, "</arg_value>")
+						w.SetBuffer(out)
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -446,10 +472,12 @@ func renderGlm4_5Llama(w *jinja2.Writer) {
 				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 					w.WriteString("<|observation|>")
 				}
-				w.WriteString("\n<tool_response>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<tool_response>\n")
 				// glm_4_5.jinja:103:1 {{- m.content }}
-				llamacpp.Write(w, mContent)
-				w.WriteString("\n</tool_response>")
+				out = llamacpp.Append(w, out, mContent)
+				out = w.AppendString(out, "\n</tool_response>")
+				w.SetBuffer(out)
 			} else {
 				// glm_4_5.jinja:105:5 {%- else -%}
 				w.WriteString("<|observation|>")
@@ -518,4 +546,4 @@ func renderGlm4_5_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
 
 // spansGlm4_5 is the position table of glm_4_5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGlm4_5 = "if,for,{{ }},set,macro|yDSECAGKQACECCAEQA2BAGEQCACIGCIAEACIGI6JGRCMoJCAAIECAGIACAEEICAEKqICIAIAEJGEECAGIuBCAAGACIGIeEAAEACIGEACAGEACAGEACAGEACAGEACAGEACAGIQGRAEECAEQIIAAECCAEI+CEAAG2CCACGQCAAGACIGIAEAGGCEJEG0BCAAGeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEMQGAAGICiBEWA/FjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREcSjCRAGKQACECCAEQA2BAGEQCACIGCIAEACIGKgKGRCMuJCAAIECAGIACAEEICAEKwICIAIAEJGEECAGIuBCAAGACIGIeEAAEACIGEACAGEACAGEACAGEACAGEACAGEACAGIQGRAEECAEQIIAAECCAEIkDEAAI6CCACGQCAAGACIGIAEAGGCEJEG4BCAAKeCICMCEKEGKCEEWCOAEMkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEMQGAAGICiBEWA/FjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"
+const spansGlm4_5 = "if,for,{{ }},set,macro|yDSECAGKQACECCAEQA2BAGEQCACIGCIAEACIGI2KGRCMkKCAAIECAGIACAEEICAEKmJCIAIAEJGEECAGIuBCAAGACIGIeEAAEACIGEACAGEACAGEACAGEACAGEACAGEACAGIWGRAEKCAEWOIAAEICAEOqDEAAGiDCACGQCAAGACIGIAEAGGGEJEK8BCAAGiBCICOEEKEIKCEEYEOAEOoCIPAG2BCJAGICAAMEIAEOUGeCGMGfESKGIAIAEJEMQGAAGICiBEWA/FjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREcSjCRAGKQACECCAEQA2BAGEQCACIGCIAEACIGK8KGRCMqKCAAIECAGIACAEEICAEKsJCIAIAEJGEECAGIuBCAAGACIGIeEAAEACIGEACAGEACAGEACAGEACAGEACAGEACAGIWGRAEKCAEWOIAAEICAEOwDEAAImDCACGQCAAGACIGIAEAGGGEJEKgCCAAKiBCICOEEKEIKCEEYEOAEOoCIPAG2BCJAGICAAMEIAEOUGeCGMGfESKGIAIAEJEMQGAAGICiBEWA/FjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"

@@ -40,10 +40,10 @@ var GLM4_6 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGLM4_6 renders GLM-4.6.jinja.
@@ -124,9 +124,12 @@ func renderGLM4_6(w *jinja2.Writer) {
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				w.WriteString("\n<think>")
-				jinja2.WriteStr(w, jinja2.MethodStrip(reasoningContent))
-				w.WriteString("</think>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<think>")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.AppendStr(w, out, jinja2.MethodStrip(reasoningContent))
+				out = w.AppendString(out, "</think>")
+				w.SetBuffer(out)
 			} else {
 				// GLM-4.6.jinja:62:5 {%- else -%}
 				w.WriteString("\n<think></think>")
@@ -134,8 +137,11 @@ func renderGLM4_6(w *jinja2.Writer) {
 			// GLM-4.6.jinja:65:1 {%- if content.strip() -%}
 			if jinja2.MethodStrip(content).Truthy() {
 				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, jinja2.MethodStrip(content))
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.AppendStr(w, out, jinja2.MethodStrip(content))
+				w.SetBuffer(out)
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
 			mToolCalls := jinja2.ItemAttrKey(m, jinja2.KeyToolCalls)
@@ -150,29 +156,36 @@ func renderGLM4_6(w *jinja2.Writer) {
 						tc = tcFunction
 					}
 					// GLM-4.6.jinja:73:1 {{ '\n<tool_call>' + tc.name }}
-					w.WriteString("\n<tool_call>")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(tc, jinja2.KeyName))
-					w.WriteString("\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<tool_call>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(tc, jinja2.KeyName))
+					out = w.AppendString(out, "\n")
+					w.SetBuffer(out)
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
 					args = jinja2.Or(jinja2.ItemAttrKey(tc, jinja2.KeyArguments), func() jinja2.Value {
 						return jinja2.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
 					if !jinja2.IsMapping(args) {
-						w.WriteString("    ")
+						out := w.Buffer()
+						out = w.AppendString(out, "    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Invalid tool call arguments passed: "), jinja2.FilterString(args))))
-						w.WriteString("\n")
+						w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+						out = jinja2.Append(w, out, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Invalid tool call arguments passed: "), jinja2.FilterString(args))))
+						out = w.AppendString(out, "\n")
+						w.SetBuffer(out)
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
 					keys, values := jinja2.DictItems(args)
 					for i := range w.Count(len(keys)) {
 						k := keys[i]
 						v := values[i]
-						w.WriteString("<arg_key>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<arg_key>")
 						// GLM-4.6.jinja:79:10 {{ k }}
-						jinja2.Write(w, k)
-						w.WriteString("</arg_key>\n<arg_value>")
+						out = jinja2.Append(w, out, k)
+						out = w.AppendString(out, "</arg_key>\n<arg_value>")
+						w.SetBuffer(out)
 						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !jinja2.IsString(v) {
 							jinja2.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
@@ -193,10 +206,12 @@ func renderGLM4_6(w *jinja2.Writer) {
 				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 					w.WriteString("<|observation|>")
 				}
-				w.WriteString("\n<tool_response>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<tool_response>\n")
 				// GLM-4.6.jinja:90:1 {{- m.content }}
-				jinja2.Write(w, mContent)
-				w.WriteString("\n</tool_response>")
+				out = jinja2.Append(w, out, mContent)
+				out = w.AppendString(out, "\n</tool_response>")
+				w.SetBuffer(out)
 			} else {
 				// GLM-4.6.jinja:92:5 {%- else -%}
 				w.WriteString("<|observation|>")
@@ -344,9 +359,12 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
 			if llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) && llamacpp.Truthy(reasoningContent) {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				w.WriteString("\n<think>")
-				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
-				w.WriteString("</think>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<think>")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.AppendStr(w, out, llamacpp.MethodStrip(reasoningContent))
+				out = w.AppendString(out, "</think>")
+				w.SetBuffer(out)
 			} else {
 				// GLM-4.6.jinja:62:5 {%- else -%}
 				w.WriteString("\n<think></think>")
@@ -354,8 +372,11 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 			// GLM-4.6.jinja:65:1 {%- if content.strip() -%}
 			if llamacpp.Truthy(llamacpp.MethodStrip(content)) {
 				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, llamacpp.MethodStrip(content))
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.AppendStr(w, out, llamacpp.MethodStrip(content))
+				w.SetBuffer(out)
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
 			mToolCalls := llamacpp.ItemAttrKey(m, jinja2.KeyToolCalls)
@@ -371,19 +392,24 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 						tc = tcFunction
 					}
 					// GLM-4.6.jinja:73:1 {{ '\n<tool_call>' + tc.name }}
-					w.WriteString("\n<tool_call>")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tc, jinja2.KeyName))
-					w.WriteString("\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<tool_call>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tc, jinja2.KeyName))
+					out = w.AppendString(out, "\n")
+					w.SetBuffer(out)
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
 					args = llamacpp.Or(llamacpp.ItemAttrKey(tc, jinja2.KeyArguments), func() jinja2.Value {
 						return jinja2.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
 					if !llamacpp.IsMapping(args) {
-						w.WriteString("    ")
+						out := w.Buffer()
+						out = w.AppendString(out, "    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Invalid tool call arguments passed: "), llamacpp.FilterString(args))))
-						w.WriteString("\n")
+						w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+						out = llamacpp.Append(w, out, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Invalid tool call arguments passed: "), llamacpp.FilterString(args))))
+						out = w.AppendString(out, "\n")
+						w.SetBuffer(out)
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -392,10 +418,12 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 						vals := llamacpp.Unpack(item, 2)
 						k := vals[0]
 						v := vals[1]
-						w.WriteString("<arg_key>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<arg_key>")
 						// GLM-4.6.jinja:79:10 {{ k }}
-						llamacpp.Write(w, k)
-						w.WriteString("</arg_key>\n<arg_value>")
+						out = llamacpp.Append(w, out, k)
+						out = w.AppendString(out, "</arg_key>\n<arg_value>")
+						w.SetBuffer(out)
 						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !llamacpp.IsString(v) {
 							llamacpp.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
@@ -416,10 +444,12 @@ func renderGLM4_6Llama(w *jinja2.Writer) {
 				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 					w.WriteString("<|observation|>")
 				}
-				w.WriteString("\n<tool_response>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<tool_response>\n")
 				// GLM-4.6.jinja:90:1 {{- m.content }}
-				llamacpp.Write(w, mContent)
-				w.WriteString("\n</tool_response>")
+				out = llamacpp.Append(w, out, mContent)
+				out = w.AppendString(out, "\n</tool_response>")
+				w.SetBuffer(out)
 			} else {
 				// GLM-4.6.jinja:92:5 {%- else -%}
 				w.WriteString("<|observation|>")
@@ -488,4 +518,4 @@ func renderGLM4_6_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
 
 // spansGLM4_6 is the position table of GLM-4.6.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGLM4_6 = "if,for,{{ }},set,macro|yDSECAGKQACECCAEQA2BAGEQCACIGCIAEACIGI8IGRCKsICAAIACAEEMCAEOyHCIAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQIIAAECCAEI6CEAAGyCCACGICAAGACIGGEEJEIECAGIKCAAGCCIEIgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEMQGAAGICiBEWAlFjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREcSjCRAGKQACECCAEQA2BAGEQCACIGCIAEACIGKiJGRCKyICAAIACAEEMCAEO4HCIAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQIIAAECCAEIgDEAAI2CCACGICAAGACIGGEEJEIECAGIKCAAGCCIEMgBEJCMCCSEGKCEEUkCIPAGyBCJAGGCAAKCIAEMUGeCGMGfESKGIAIAEJEMQGAAGICiBEWAlFjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"
+const spansGLM4_6 = "if,for,{{ }},set,macro|yDSECAGKQACECCAEQA2BAGEQCACIGCIAEACIGI6JGRCKqJCAAIACAEEMCAEOwICIAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIWGRAEKCAEWOIAAEICAEOoDEAAGgDCACGICAAGACIGGIEJEMECAGIQCAAIGCIEMkBEJCOECSEIKCEEUoCIPAG2BCJAGICAAMEIAEOUGeCGMGfESKGIAIAEJEMQGAAGICiBEWAlFjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREcSjCRAGKQACECCAEQA2BAGEQCACIGCIAEACIGKgKGRCKwJCAAIACAEEMCAEO2ICIAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIWGRAEKCAEWOIAAEICAEOuDEAAIkDCACGICAAGACIGGIEJEMECAGIQCAAIGCIEQkBEJCOECSEIKCEEUoCIPAG2BCJAGICAAMEIAEOUGeCGMGfESKGIAIAEJEMQGAAGICiBEWAlFjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"

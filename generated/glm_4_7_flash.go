@@ -41,10 +41,10 @@ var GLM4_7Flash = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGLM4_7Flash renders GLM-4.7-Flash.jinja.
@@ -119,9 +119,12 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
 			if ((jinja2.IsDefined(clearThinking) && !clearThinking.Truthy()) || jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
-				w.WriteString("<think>")
-				jinja2.WriteStr(w, jinja2.MethodStrip(reasoningContent))
-				w.WriteString("</think>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<think>")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.AppendStr(w, out, jinja2.MethodStrip(reasoningContent))
+				out = w.AppendString(out, "</think>")
+				w.SetBuffer(out)
 			} else {
 				// GLM-4.7-Flash.jinja:54:5 {%- else -%}
 				w.WriteString("</think>")
@@ -144,8 +147,10 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 						tc = tcFunction
 					}
 					// GLM-4.7-Flash.jinja:65:1 {{- '<tool_call>' + tc.name -}}
-					w.WriteString("<tool_call>")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(tc, jinja2.KeyName))
+					out := w.Buffer()
+					out = w.AppendString(out, "<tool_call>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(tc, jinja2.KeyName))
+					w.SetBuffer(out)
 					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
 					args = jinja2.ItemAttrKey(tc, jinja2.KeyArguments)
 					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
@@ -153,10 +158,12 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 					for i := range w.Count(len(keys)) {
 						k := keys[i]
 						v := values[i]
-						w.WriteString("<arg_key>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<arg_key>")
 						// GLM-4.7-Flash.jinja:66:71 {{ k }}
-						jinja2.Write(w, k)
-						w.WriteString("</arg_key><arg_value>")
+						out = jinja2.Append(w, out, k)
+						out = w.AppendString(out, "</arg_key><arg_value>")
+						w.SetBuffer(out)
 						// GLM-4.7-Flash.jinja:66:99 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !jinja2.IsString(v) {
 							jinja2.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
@@ -177,10 +184,12 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 				if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 					w.WriteString("<|observation|>")
 				}
-				w.WriteString("<tool_response>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<tool_response>")
 				// GLM-4.7-Flash.jinja:74:1 {{- m.content }}
-				jinja2.Write(w, mContent)
-				w.WriteString("</tool_response>")
+				out = jinja2.Append(w, out, mContent)
+				out = w.AppendString(out, "</tool_response>")
+				w.SetBuffer(out)
 			} else {
 				// GLM-4.7-Flash.jinja:76:5 {%- else -%}
 				w.WriteString("<|observation|>")
@@ -322,9 +331,12 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
 			if ((llamacpp.IsDefined(clearThinking) && !llamacpp.Truthy(clearThinking)) || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) && llamacpp.Truthy(reasoningContent) {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
-				w.WriteString("<think>")
-				llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
-				w.WriteString("</think>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<think>")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.AppendStr(w, out, llamacpp.MethodStrip(reasoningContent))
+				out = w.AppendString(out, "</think>")
+				w.SetBuffer(out)
 			} else {
 				// GLM-4.7-Flash.jinja:54:5 {%- else -%}
 				w.WriteString("</think>")
@@ -348,8 +360,10 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 						tc = tcFunction
 					}
 					// GLM-4.7-Flash.jinja:65:1 {{- '<tool_call>' + tc.name -}}
-					w.WriteString("<tool_call>")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tc, jinja2.KeyName))
+					out := w.Buffer()
+					out = w.AppendString(out, "<tool_call>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tc, jinja2.KeyName))
+					w.SetBuffer(out)
 					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
 					args = llamacpp.ItemAttrKey(tc, jinja2.KeyArguments)
 					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
@@ -359,10 +373,12 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 						vals := llamacpp.Unpack(item, 2)
 						k := vals[0]
 						v := vals[1]
-						w.WriteString("<arg_key>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<arg_key>")
 						// GLM-4.7-Flash.jinja:66:71 {{ k }}
-						llamacpp.Write(w, k)
-						w.WriteString("</arg_key><arg_value>")
+						out = llamacpp.Append(w, out, k)
+						out = w.AppendString(out, "</arg_key><arg_value>")
+						w.SetBuffer(out)
 						// GLM-4.7-Flash.jinja:66:99 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !llamacpp.IsString(v) {
 							llamacpp.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
@@ -383,10 +399,12 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 				if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 					w.WriteString("<|observation|>")
 				}
-				w.WriteString("<tool_response>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<tool_response>")
 				// GLM-4.7-Flash.jinja:74:1 {{- m.content }}
-				llamacpp.Write(w, mContent)
-				w.WriteString("</tool_response>")
+				out = llamacpp.Append(w, out, mContent)
+				out = w.AppendString(out, "</tool_response>")
+				w.SetBuffer(out)
 			} else {
 				// GLM-4.7-Flash.jinja:76:5 {%- else -%}
 				w.WriteString("<|observation|>")
@@ -455,4 +473,4 @@ func renderGLM4_7Flash_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) 
 
 // spansGLM4_7Flash is the position table of GLM-4.7-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGLM4_7Flash = "if,for,{{ }},set,macro|2DSECAGKQACECCAEQAqBAGEQCACIGCIAEACIGI4HGRCMmHCAAIAAmCEC8GC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQGIAAEACAEGmCEAAG+BCACGICAAGACIGGCEJEGACAGEgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEMQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREeS3BRAGKQACECCAEQAqBAGEQCACIGCIAEACIGK+HGRCMsHCAAIAAmCECiHC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIQGRAEECAEQGIAAEACAEGsCEAAIiCCACGICAAGACIGGCEJEGACAGIgBA8BCMCAwCEGKA4BEUkCE9FAGyBCJAGGCAAKCIAEMUGeCGMCAESKEXAIACMEMQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"
+const spansGLM4_7Flash = "if,for,{{ }},set,macro|2DSECAGKQACECCAEQAqBAGEQCACIGCIAEACIGIqIGRCM4HCAAIAAmCECuHC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIWGRAEKCAEWGIAAEACAEGuCEAAGmCCACGICAAGACIGGGEJEKACAGEkBA8BCOEAwCEIKA4BEUoCE9FAG2BCJAGICAAMEIAEOUGeCGMCAESKEXAIACMEMQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREeS3BRAGKQACECCAEQAqBAGEQCACIGCIAEACIGKwIGRCM+HCAAIAAmCEC0HC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIWGRAEKCAEWGIAAEACAEG0CEAAIqCCACGICAAGACIGGGEJEKACAGIkBA8BCOEAwCEIKA4BEUoCE9FAG2BCJAGICAAMEIAEOUGeCGMCAESKEXAIACMEMQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"

@@ -29,10 +29,10 @@ var Glmedge = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGlmedge renders glmedge.jinja.
@@ -41,10 +41,12 @@ func renderGlmedge(w *jinja2.Writer) {
 	// glmedge.jinja:8:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		w.WriteString("<|")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("|>\n")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		out := w.Buffer()
+		out = w.AppendString(out, "<|")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "|>\n")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|assistant|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -59,10 +61,12 @@ func renderGlmedgeLlama(w *jinja2.Writer) {
 	// glmedge.jinja:8:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		w.WriteString("<|")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("|>\n")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		out := w.Buffer()
+		out = w.AppendString(out, "<|")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "|>\n")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|assistant|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -71,4 +75,4 @@ func renderGlmedgeLlama(w *jinja2.Writer) {
 
 // spansGlmedge is the position table of glmedge.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGlmedge = "for,{{ }}|0CSQCAEGCACgBSDAAEGCAC"
+const spansGlmedge = "for,{{ }}|0CWQCAEKCACkBWDAAEKCAC"

@@ -33,10 +33,10 @@ var GoogleGemma2_2bIt = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGoogleGemma2_2bIt renders google-gemma-2-2b-it.jinja.
@@ -72,11 +72,13 @@ func renderGoogleGemma2_2bIt(w *jinja2.Writer) {
 			role = messageRole
 		}
 		// google-gemma-2-2b-it.jinja:1:429 {{ '<start_of_turn>' + role + '
-		w.WriteString("<start_of_turn>")
-		jinja2.WriteStr(w, role)
-		w.WriteString("\n")
-		jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil))
-		w.WriteString("<end_of_turn>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<start_of_turn>")
+		out = jinja2.AppendStr(w, out, role)
+		out = w.AppendString(out, "\n")
+		out = jinja2.AppendStr(w, out, jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil))
+		out = w.AppendString(out, "<end_of_turn>\n")
+		w.SetBuffer(out)
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
@@ -122,11 +124,13 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 			role = messageRole
 		}
 		// google-gemma-2-2b-it.jinja:1:429 {{ '<start_of_turn>' + role + '
-		w.WriteString("<start_of_turn>")
-		llamacpp.WriteStr(w, role)
-		w.WriteString("\n")
-		llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil))
-		w.WriteString("<end_of_turn>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<start_of_turn>")
+		out = llamacpp.AppendStr(w, out, role)
+		out = w.AppendString(out, "\n")
+		out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil))
+		out = w.AppendString(out, "<end_of_turn>\n")
+		w.SetBuffer(out)
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
 	w.MarkGenerationPrompt()
@@ -138,4 +142,4 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 
 // spansGoogleGemma2_2bIt is the position table of google-gemma-2-2b-it.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGoogleGemma2_2bIt = "{{ }},if,for,set|gDACCAEGAeCEAAwCAG2BA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGICnWASECdCaAFhBAEGAeCEAAwCAI2BA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGICnWASECdC"
+const spansGoogleGemma2_2bIt = "{{ }},if,for,set|gDACCAEGAeCEAAwCAG6BA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGMCnWAWECdCaAFhBAEGAeCEAAwCAI6BA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGMCnWAWECdC"

@@ -37,10 +37,10 @@ var GoogleGemma4_31B_It = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGoogleGemma4_31B_It renders google-gemma-4-31B-it.jinja.
@@ -98,12 +98,15 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 		if tools.Truthy() {
 			// google-gemma-4-31B-it.jinja:194:9 {%- for tool in tools %}
 			for _, tool := range jinja2.Iterate(w, tools) {
-				w.WriteString("<|tool>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool>")
 				// google-gemma-4-31B-it.jinja:196:13 {{- format_function_declaration(tool) | trim -}}
-				jinja2.Write(w, jinja2.FilterTrim(w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.Append(w, out, jinja2.FilterTrim(w.Capture(func() {
 					renderGoogleGemma4_31B_It_formatFunctionDeclaration(w, tool, formatArgument)
 				}), nil, nil))
-				w.WriteString("<tool|>")
+				out = w.AppendString(out, "<tool|>")
+				w.SetBuffer(out)
 			}
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
@@ -165,9 +168,11 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:231:5 {%- if not continue_same_model_turn -%}
 			if !continueSameModelTurn.Truthy() {
 				// google-gemma-4-31B-it.jinja:232:9 {{- '<|turn>' + role + '\n' }}
-				w.WriteString("<|turn>")
-				jinja2.WriteStr(w, role)
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|turn>")
+				out = jinja2.AppendStr(w, out, role)
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 			}
 			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
 			thinkingText = jinja2.Or(jinja2.MethodGet(message, jinja2.Lit("reasoning")), func() jinja2.Value {
@@ -176,9 +181,11 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
 			if (thinkingText.Truthy() && jinja2.Gt(jinja2.SmallInt(int64(i)), nsTurnLastUserIdx)) && jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
-				w.WriteString("<|channel>thought\n")
-				jinja2.WriteStr(w, thinkingText)
-				w.WriteString("\n<channel|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|channel>thought\n")
+				out = jinja2.AppendStr(w, out, thinkingText)
+				out = w.AppendString(out, "\n<channel|>")
+				w.SetBuffer(out)
 			}
 			// google-gemma-4-31B-it.jinja:241:13 {%- if message['tool_calls'] -%}
 			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
@@ -189,9 +196,11 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 					// google-gemma-4-31B-it.jinja:243:21 {%- set function = tool_call['function'] -%}
 					function = jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
 					// google-gemma-4-31B-it.jinja:244:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-					w.WriteString("<|tool_call>call:")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(function, jinja2.KeyName))
-					w.WriteString("{")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|tool_call>call:")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(function, jinja2.KeyName))
+					out = w.AppendString(out, "{")
+					w.SetBuffer(out)
 					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
 					functionArguments := jinja2.ItemStrKey(function, jinja2.KeyArguments)
 					if jinja2.IsMapping(functionArguments) {
@@ -209,12 +218,15 @@ func renderGoogleGemma4_31B_It(w *jinja2.Writer) {
 							// google-gemma-4-31B-it.jinja:249:29 {%- set ns_args.found_first = true -%}
 							nsArgsFoundFirst = true
 							// google-gemma-4-31B-it.jinja:250:29 {{- key -}}
-							jinja2.Write(w, key)
-							w.WriteString(":")
+							out := w.Buffer()
+							out = jinja2.Append(w, out, key)
+							out = w.AppendString(out, ":")
 							// google-gemma-4-31B-it.jinja:250:41 {{- format_argument(value, escape_keys=False) -}}
-							jinja2.Write(w, w.Capture(func() {
+							w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+							out = jinja2.Append(w, out, w.Capture(func() {
 								renderGoogleGemma4_31B_It_formatArgument(w, value, jinja2.Bool(false))
 							}))
+							w.SetBuffer(out)
 						}
 					} else if jinja2.IsString(functionArguments) {
 						// google-gemma-4-31B-it.jinja:252:25 {%- elif function['arguments'] is string -%}
@@ -409,15 +421,19 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 			// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%}
 			jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
 			// google-gemma-4-31B-it.jinja:9:13 {{ key }}
-			jinja2.Write(w, key)
-			w.WriteString(":{")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, key)
+			out = w.AppendString(out, ":{")
+			w.SetBuffer(out)
 			// google-gemma-4-31B-it.jinja:10:13 {%- if value['description'] -%}
 			valueDescription := jinja2.ItemStrKey(value, jinja2.KeyDescription)
 			if valueDescription.Truthy() {
-				w.WriteString("description:<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "description:<|\"|>")
 				// google-gemma-4-31B-it.jinja:11:34 {{ value['description'] }}
-				jinja2.Write(w, valueDescription)
-				w.WriteString("<|\"|>")
+				out = jinja2.Append(w, out, valueDescription)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 				// google-gemma-4-31B-it.jinja:12:17 {%- set add_comma = true -%}
 				addComma = jinja2.Bool(true)
 			}
@@ -435,9 +451,12 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 						// google-gemma-4-31B-it.jinja:16:54 {%- set add_comma = true -%}
 						addComma = jinja2.Bool(true)
 					}
-					w.WriteString("enum:")
+					out := w.Buffer()
+					out = w.AppendString(out, "enum:")
 					// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
-					jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = jinja2.Append(w, out, jinja2.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					w.SetBuffer(out)
 				}
 			} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "ARRAY") {
 				// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
@@ -488,10 +507,12 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 								items := jinja2.Iterate(w, itemValue)
 								for i := range items {
 									reqItem := items[i]
-									w.WriteString("<|\"|>")
+									out := w.Buffer()
+									out = w.AppendString(out, "<|\"|>")
 									// google-gemma-4-31B-it.jinja:37:42 {{- req_item -}}
-									jinja2.Write(w, reqItem)
-									w.WriteString("<|\"|>")
+									out = jinja2.Append(w, out, reqItem)
+									out = w.AppendString(out, "<|\"|>")
+									w.SetBuffer(out)
 									// google-gemma-4-31B-it.jinja:38:37 {%- if not loop.last %}
 									if !(i == len(items)-1) {
 										w.WriteString(",")
@@ -502,22 +523,31 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 								// google-gemma-4-31B-it.jinja:41:33 {%- elif item_key == 'type' -%}
 								// google-gemma-4-31B-it.jinja:42:33 {%- if item_value is string -%}
 								if jinja2.IsString(itemValue) {
-									w.WriteString("type:")
+									out := w.Buffer()
+									out = w.AppendString(out, "type:")
 									// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
-									jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
+									w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+									out = jinja2.Append(w, out, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
+									w.SetBuffer(out)
 								} else {
 									// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
-									w.WriteString("type:")
+									out := w.Buffer()
+									out = w.AppendString(out, "type:")
 									// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-									jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+									out = jinja2.Append(w, out, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									w.SetBuffer(out)
 								}
 							} else {
 								// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
 								// google-gemma-4-31B-it.jinja:48:33 {{ item_key }}
-								jinja2.Write(w, itemKey)
-								w.WriteString(":")
+								out := w.Buffer()
+								out = jinja2.Append(w, out, itemKey)
+								out = w.AppendString(out, ":")
 								// google-gemma-4-31B-it.jinja:48:48 {{ format_argument(item_value) }}
-								jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+								out = jinja2.Append(w, out, jinja2.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								w.SetBuffer(out)
 							}
 						}
 					}
@@ -549,12 +579,15 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 						// google-gemma-4-31B-it.jinja:61:54 {%- set add_comma = true -%}
 						addComma = jinja2.Bool(true)
 					}
-					w.WriteString("properties:{")
+					out := w.Buffer()
+					out = w.AppendString(out, "properties:{")
 					// google-gemma-4-31B-it.jinja:63:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-					jinja2.Write(w, w.Capture(func() {
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = jinja2.Append(w, out, w.Capture(func() {
 						renderGoogleGemma4_31B_It_formatParameters(w, valueProperties, jinja2.FilterDefault(jinja2.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
-					w.WriteString("}")
+					out = w.AppendString(out, "}")
+					w.SetBuffer(out)
 				} else if jinja2.IsMapping(value) {
 					// google-gemma-4-31B-it.jinja:65:21 {%- elif value is mapping -%}
 					// google-gemma-4-31B-it.jinja:66:21 {%- if add_comma %}
@@ -565,12 +598,15 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 						// google-gemma-4-31B-it.jinja:66:54 {%- set add_comma = true -%}
 						addComma = jinja2.Bool(true)
 					}
-					w.WriteString("properties:{")
+					out := w.Buffer()
+					out = w.AppendString(out, "properties:{")
 					// google-gemma-4-31B-it.jinja:68:21 {{- format_parameters(value, value['required'] | default([])) -}}
-					jinja2.Write(w, w.Capture(func() {
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = jinja2.Append(w, out, w.Capture(func() {
 						renderGoogleGemma4_31B_It_formatParameters(w, value, jinja2.FilterDefault(jinja2.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
-					w.WriteString("}")
+					out = w.AppendString(out, "}")
+					w.SetBuffer(out)
 				}
 				// google-gemma-4-31B-it.jinja:71:17 {%- if value['required'] -%}
 				valueRequired := jinja2.ItemStrKey(value, jinja2.KeyRequired)
@@ -588,10 +624,12 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 					items := jinja2.Iterate(w, jinja2.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
 					for i := range items {
 						item := items[i]
-						w.WriteString("<|\"|>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<|\"|>")
 						// google-gemma-4-31B-it.jinja:75:30 {{- item -}}
-						jinja2.Write(w, item)
-						w.WriteString("<|\"|>")
+						out = jinja2.Append(w, out, item)
+						out = w.AppendString(out, "<|\"|>")
+						w.SetBuffer(out)
 						// google-gemma-4-31B-it.jinja:76:25 {%- if not loop.last %}
 						if !(i == len(items)-1) {
 							w.WriteString(",")
@@ -608,10 +646,12 @@ func renderGoogleGemma4_31B_It_formatParameters(w *jinja2.Writer, properties, re
 				// google-gemma-4-31B-it.jinja:81:46 {%- set add_comma = true -%}
 				addComma = jinja2.Bool(true)
 			}
-			w.WriteString("type:<|\"|>")
+			out = w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// google-gemma-4-31B-it.jinja:82:23 {{ value['type'] | upper }}
-			jinja2.Write(w, jinja2.FilterUpper(valueType))
-			w.WriteString("<|\"|>}")
+			out = jinja2.Append(w, out, jinja2.FilterUpper(valueType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -625,11 +665,13 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclaration(w *jinja2.Writer, toolD
 	w.WriteString("declaration:")
 	// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
 	toolDataFunction := jinja2.ItemStrKey(toolData, jinja2.KeyFunction)
-	jinja2.Write(w, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyName))
-	w.WriteString("{description:<|\"|>")
+	out := w.Buffer()
+	out = jinja2.Append(w, out, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyName))
+	out = w.AppendString(out, "{description:<|\"|>")
 	// google-gemma-4-31B-it.jinja:87:72 {{- tool_data['function']['description'] -}}
-	jinja2.Write(w, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
-	w.WriteString("<|\"|>")
+	out = jinja2.Append(w, out, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
+	out = w.AppendString(out, "<|\"|>")
+	w.SetBuffer(out)
 	// google-gemma-4-31B-it.jinja:88:5 {%- set params = tool_data['function']['parameters'] -%}
 	params = jinja2.ItemStrKey(toolDataFunction, jinja2.KeyParameters)
 	// google-gemma-4-31B-it.jinja:89:5 {%- if params -%}
@@ -638,12 +680,15 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclaration(w *jinja2.Writer, toolD
 		// google-gemma-4-31B-it.jinja:91:9 {%- if params['properties'] -%}
 		paramsProperties := jinja2.ItemStrKey(params, jinja2.KeyProperties)
 		if paramsProperties.Truthy() {
-			w.WriteString("properties:{")
+			out := w.Buffer()
+			out = w.AppendString(out, "properties:{")
 			// google-gemma-4-31B-it.jinja:92:26 {{- format_parameters(params['properties'], params['required']) -}}
-			jinja2.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.Append(w, out, w.Capture(func() {
 				renderGoogleGemma4_31B_It_formatParameters(w, paramsProperties, jinja2.ItemStrKey(params, jinja2.KeyRequired), formatArgument)
 			}))
-			w.WriteString("},")
+			out = w.AppendString(out, "},")
+			w.SetBuffer(out)
 		}
 		// google-gemma-4-31B-it.jinja:94:9 {%- if params['required'] -%}
 		paramsRequired := jinja2.ItemStrKey(params, jinja2.KeyRequired)
@@ -653,10 +698,12 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclaration(w *jinja2.Writer, toolD
 			items := jinja2.Iterate(w, paramsRequired)
 			for i := range items {
 				item := items[i]
-				w.WriteString("<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|\"|>")
 				// google-gemma-4-31B-it.jinja:97:22 {{- item -}}
-				jinja2.Write(w, item)
-				w.WriteString("<|\"|>")
+				out = jinja2.Append(w, out, item)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 				// google-gemma-4-31B-it.jinja:98:17 {{- ',' if not loop.last -}}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -667,10 +714,12 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclaration(w *jinja2.Writer, toolD
 		// google-gemma-4-31B-it.jinja:102:9 {%- if params['type'] -%}
 		paramsType := jinja2.ItemStrKey(params, jinja2.KeyType)
 		if paramsType.Truthy() {
-			w.WriteString("type:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
-			jinja2.Write(w, jinja2.FilterUpper(paramsType))
-			w.WriteString("<|\"|>}")
+			out = jinja2.Append(w, out, jinja2.FilterUpper(paramsType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 	// google-gemma-4-31B-it.jinja:106:5 {%- if 'response' in tool_data['function'] -%}
@@ -681,18 +730,22 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclaration(w *jinja2.Writer, toolD
 		// google-gemma-4-31B-it.jinja:109:9 {%- if response_declaration['description'] -%}
 		responseDeclarationDescription := jinja2.ItemStrKey(responseDeclaration, jinja2.KeyDescription)
 		if responseDeclarationDescription.Truthy() {
-			w.WriteString("description:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "description:<|\"|>")
 			// google-gemma-4-31B-it.jinja:110:30 {{- response_declaration['description'] -}}
-			jinja2.Write(w, responseDeclarationDescription)
-			w.WriteString("<|\"|>,")
+			out = jinja2.Append(w, out, responseDeclarationDescription)
+			out = w.AppendString(out, "<|\"|>,")
+			w.SetBuffer(out)
 		}
 		// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 		responseDeclarationType := jinja2.ItemStrKey(responseDeclaration, jinja2.KeyType)
 		if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
-			w.WriteString("type:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
-			jinja2.Write(w, jinja2.FilterUpper(responseDeclarationType))
-			w.WriteString("<|\"|>}")
+			out = jinja2.Append(w, out, jinja2.FilterUpper(responseDeclarationType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("}")
@@ -709,9 +762,11 @@ func renderGoogleGemma4_31B_It_formatArgument(w *jinja2.Writer, argument, escape
 	// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
 	if jinja2.IsString(argument) {
 		// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
-		w.WriteString("<|\"|>")
-		jinja2.WriteStr(w, argument)
-		w.WriteString("<|\"|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|\"|>")
+		out = jinja2.AppendStr(w, out, argument)
+		out = w.AppendString(out, "<|\"|>")
+		w.SetBuffer(out)
 	} else if jinja2.IsBoolean(argument) {
 		// google-gemma-4-31B-it.jinja:121:9 {%- elif argument is boolean -%}
 		// google-gemma-4-31B-it.jinja:122:9 {{- 'true' if argument else 'false' -}}
@@ -741,19 +796,24 @@ func renderGoogleGemma4_31B_It_formatArgument(w *jinja2.Writer, argument, escape
 			// google-gemma-4-31B-it.jinja:129:13 {%- if escape_keys -%}
 			if escapeKeys.Truthy() {
 				// google-gemma-4-31B-it.jinja:130:17 {{- '<|"|>' + key + '<|"|>' -}}
-				w.WriteString("<|\"|>")
-				jinja2.WriteStr(w, key)
-				w.WriteString("<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|\"|>")
+				out = jinja2.AppendStr(w, out, key)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 			} else {
 				// google-gemma-4-31B-it.jinja:131:17 {%- else -%}
 				// google-gemma-4-31B-it.jinja:132:17 {{- key -}}
 				jinja2.Write(w, key)
 			}
-			w.WriteString(":")
+			out := w.Buffer()
+			out = w.AppendString(out, ":")
 			// google-gemma-4-31B-it.jinja:134:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-			jinja2.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.Append(w, out, w.Capture(func() {
 				renderGoogleGemma4_31B_It_formatArgument(w, value, escapeKeys)
 			}))
+			w.SetBuffer(out)
 		}
 		w.WriteString("}")
 	} else if jinja2.IsSequence(argument) {
@@ -816,21 +876,26 @@ func renderGoogleGemma4_31B_It_formatToolResponseBlock(w *jinja2.Writer, toolNam
 	// google-gemma-4-31B-it.jinja:162:5 {%- if response is mapping -%}
 	if jinja2.IsMapping(response) {
 		// google-gemma-4-31B-it.jinja:163:9 {{- 'response:' + tool_name + '{' -}}
-		w.WriteString("response:")
-		jinja2.WriteStr(w, toolName)
-		w.WriteString("{")
+		out := w.Buffer()
+		out = w.AppendString(out, "response:")
+		out = jinja2.AppendStr(w, out, toolName)
+		out = w.AppendString(out, "{")
+		w.SetBuffer(out)
 		// google-gemma-4-31B-it.jinja:164:9 {%- for key, value in response | dictsort -%}
 		keys, values := jinja2.DictsortPairs(response, nil, nil)
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
 			// google-gemma-4-31B-it.jinja:165:13 {{- key -}}
-			jinja2.Write(w, key)
-			w.WriteString(":")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, key)
+			out = w.AppendString(out, ":")
 			// google-gemma-4-31B-it.jinja:165:25 {{- format_argument(value, escape_keys=False) -}}
-			jinja2.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.Append(w, out, w.Capture(func() {
 				renderGoogleGemma4_31B_It_formatArgument(w, value, jinja2.Bool(false))
 			}))
+			w.SetBuffer(out)
 			// google-gemma-4-31B-it.jinja:166:13 {%- if not loop.last %}
 			if !(i == len(keys)-1) {
 				w.WriteString(",")
@@ -840,13 +905,16 @@ func renderGoogleGemma4_31B_It_formatToolResponseBlock(w *jinja2.Writer, toolNam
 	} else {
 		// google-gemma-4-31B-it.jinja:169:9 {%- else -%}
 		// google-gemma-4-31B-it.jinja:170:9 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
-		w.WriteString("response:")
-		jinja2.WriteStr(w, toolName)
-		w.WriteString("{value:")
-		jinja2.WriteStr(w, w.Capture(func() {
+		out := w.Buffer()
+		out = w.AppendString(out, "response:")
+		out = jinja2.AppendStr(w, out, toolName)
+		out = w.AppendString(out, "{value:")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = jinja2.AppendStr(w, out, w.Capture(func() {
 			renderGoogleGemma4_31B_It_formatArgument(w, response, jinja2.Bool(false))
 		}))
-		w.WriteString("}")
+		out = w.AppendString(out, "}")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<tool_response|>")
 }
@@ -909,12 +977,15 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 		if llamacpp.Truthy(tools) {
 			// google-gemma-4-31B-it.jinja:194:9 {%- for tool in tools %}
 			for _, tool := range llamacpp.Iterate(w, tools) {
-				w.WriteString("<|tool>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool>")
 				// google-gemma-4-31B-it.jinja:196:13 {{- format_function_declaration(tool) | trim -}}
-				llamacpp.Write(w, llamacpp.FilterTrim(w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.Append(w, out, llamacpp.FilterTrim(w.Capture(func() {
 					renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w, tool, formatArgument)
 				}), nil, nil))
-				w.WriteString("<tool|>")
+				out = w.AppendString(out, "<tool|>")
+				w.SetBuffer(out)
 			}
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -977,9 +1048,11 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:231:5 {%- if not continue_same_model_turn -%}
 			if !llamacpp.Truthy(continueSameModelTurn) {
 				// google-gemma-4-31B-it.jinja:232:9 {{- '<|turn>' + role + '\n' }}
-				w.WriteString("<|turn>")
-				llamacpp.WriteStr(w, role)
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|turn>")
+				out = llamacpp.AppendStr(w, out, role)
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 			}
 			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
 			thinkingText = llamacpp.Or(llamacpp.MethodGet(message, jinja2.Lit("reasoning")), func() jinja2.Value {
@@ -988,9 +1061,11 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
 			if (llamacpp.Truthy(thinkingText) && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsTurnLastUserIdx)) && llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
-				w.WriteString("<|channel>thought\n")
-				llamacpp.WriteStr(w, thinkingText)
-				w.WriteString("\n<channel|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|channel>thought\n")
+				out = llamacpp.AppendStr(w, out, thinkingText)
+				out = w.AppendString(out, "\n<channel|>")
+				w.SetBuffer(out)
 			}
 			// google-gemma-4-31B-it.jinja:241:13 {%- if message['tool_calls'] -%}
 			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
@@ -1002,9 +1077,11 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 					// google-gemma-4-31B-it.jinja:243:21 {%- set function = tool_call['function'] -%}
 					function = llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
 					// google-gemma-4-31B-it.jinja:244:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-					w.WriteString("<|tool_call>call:")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(function, jinja2.KeyName))
-					w.WriteString("{")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|tool_call>call:")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(function, jinja2.KeyName))
+					out = w.AppendString(out, "{")
+					w.SetBuffer(out)
 					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
 					functionArguments := llamacpp.ItemStrKey(function, jinja2.KeyArguments)
 					if llamacpp.IsMapping(functionArguments) {
@@ -1024,12 +1101,15 @@ func renderGoogleGemma4_31B_ItLlama(w *jinja2.Writer) {
 							// google-gemma-4-31B-it.jinja:249:29 {%- set ns_args.found_first = true -%}
 							nsArgsFoundFirst = true
 							// google-gemma-4-31B-it.jinja:250:29 {{- key -}}
-							llamacpp.Write(w, key)
-							w.WriteString(":")
+							out := w.Buffer()
+							out = llamacpp.Append(w, out, key)
+							out = w.AppendString(out, ":")
 							// google-gemma-4-31B-it.jinja:250:41 {{- format_argument(value, escape_keys=False) -}}
-							llamacpp.Write(w, w.Capture(func() {
+							w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+							out = llamacpp.Append(w, out, w.Capture(func() {
 								renderGoogleGemma4_31B_It_formatArgumentLlama(w, value, jinja2.Bool(false))
 							}))
+							w.SetBuffer(out)
 						}
 					} else if llamacpp.IsString(functionArguments) {
 						// google-gemma-4-31B-it.jinja:252:25 {%- elif function['arguments'] is string -%}
@@ -1229,15 +1309,19 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 			// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%}
 			llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
 			// google-gemma-4-31B-it.jinja:9:13 {{ key }}
-			llamacpp.Write(w, key)
-			w.WriteString(":{")
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, key)
+			out = w.AppendString(out, ":{")
+			w.SetBuffer(out)
 			// google-gemma-4-31B-it.jinja:10:13 {%- if value['description'] -%}
 			valueDescription := llamacpp.ItemStrKey(value, jinja2.KeyDescription)
 			if llamacpp.Truthy(valueDescription) {
-				w.WriteString("description:<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "description:<|\"|>")
 				// google-gemma-4-31B-it.jinja:11:34 {{ value['description'] }}
-				llamacpp.Write(w, valueDescription)
-				w.WriteString("<|\"|>")
+				out = llamacpp.Append(w, out, valueDescription)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 				// google-gemma-4-31B-it.jinja:12:17 {%- set add_comma = true -%}
 				addComma = jinja2.Bool(true)
 			}
@@ -1255,9 +1339,12 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 						// google-gemma-4-31B-it.jinja:16:54 {%- set add_comma = true -%}
 						addComma = jinja2.Bool(true)
 					}
-					w.WriteString("enum:")
+					out := w.Buffer()
+					out = w.AppendString(out, "enum:")
 					// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
-					llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = llamacpp.Append(w, out, llamacpp.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					w.SetBuffer(out)
 				}
 			} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "ARRAY") {
 				// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
@@ -1310,10 +1397,12 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 								items := llamacpp.Iterate(w, itemValue)
 								for i := range items {
 									reqItem := items[i]
-									w.WriteString("<|\"|>")
+									out := w.Buffer()
+									out = w.AppendString(out, "<|\"|>")
 									// google-gemma-4-31B-it.jinja:37:42 {{- req_item -}}
-									llamacpp.Write(w, reqItem)
-									w.WriteString("<|\"|>")
+									out = llamacpp.Append(w, out, reqItem)
+									out = w.AppendString(out, "<|\"|>")
+									w.SetBuffer(out)
 									// google-gemma-4-31B-it.jinja:38:37 {%- if not loop.last %}
 									if !(i == len(items)-1) {
 										w.WriteString(",")
@@ -1324,22 +1413,31 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 								// google-gemma-4-31B-it.jinja:41:33 {%- elif item_key == 'type' -%}
 								// google-gemma-4-31B-it.jinja:42:33 {%- if item_value is string -%}
 								if llamacpp.IsString(itemValue) {
-									w.WriteString("type:")
+									out := w.Buffer()
+									out = w.AppendString(out, "type:")
 									// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
-									llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
+									w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+									out = llamacpp.Append(w, out, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
+									w.SetBuffer(out)
 								} else {
 									// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
-									w.WriteString("type:")
+									out := w.Buffer()
+									out = w.AppendString(out, "type:")
 									// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-									llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+									out = llamacpp.Append(w, out, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									w.SetBuffer(out)
 								}
 							} else {
 								// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
 								// google-gemma-4-31B-it.jinja:48:33 {{ item_key }}
-								llamacpp.Write(w, itemKey)
-								w.WriteString(":")
+								out := w.Buffer()
+								out = llamacpp.Append(w, out, itemKey)
+								out = w.AppendString(out, ":")
 								// google-gemma-4-31B-it.jinja:48:48 {{ format_argument(item_value) }}
-								llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+								out = llamacpp.Append(w, out, llamacpp.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								w.SetBuffer(out)
 							}
 						}
 					}
@@ -1371,12 +1469,15 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 						// google-gemma-4-31B-it.jinja:61:54 {%- set add_comma = true -%}
 						addComma = jinja2.Bool(true)
 					}
-					w.WriteString("properties:{")
+					out := w.Buffer()
+					out = w.AppendString(out, "properties:{")
 					// google-gemma-4-31B-it.jinja:63:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-					llamacpp.Write(w, w.Capture(func() {
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = llamacpp.Append(w, out, w.Capture(func() {
 						renderGoogleGemma4_31B_It_formatParametersLlama(w, valueProperties, llamacpp.FilterDefault(llamacpp.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
-					w.WriteString("}")
+					out = w.AppendString(out, "}")
+					w.SetBuffer(out)
 				} else if llamacpp.IsMapping(value) {
 					// google-gemma-4-31B-it.jinja:65:21 {%- elif value is mapping -%}
 					// google-gemma-4-31B-it.jinja:66:21 {%- if add_comma %}
@@ -1387,12 +1488,15 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 						// google-gemma-4-31B-it.jinja:66:54 {%- set add_comma = true -%}
 						addComma = jinja2.Bool(true)
 					}
-					w.WriteString("properties:{")
+					out := w.Buffer()
+					out = w.AppendString(out, "properties:{")
 					// google-gemma-4-31B-it.jinja:68:21 {{- format_parameters(value, value['required'] | default([])) -}}
-					llamacpp.Write(w, w.Capture(func() {
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = llamacpp.Append(w, out, w.Capture(func() {
 						renderGoogleGemma4_31B_It_formatParametersLlama(w, value, llamacpp.FilterDefault(llamacpp.ItemStrKey(value, jinja2.KeyRequired), []jinja2.Value{jinja2.NewList()}, nil), formatArgument)
 					}))
-					w.WriteString("}")
+					out = w.AppendString(out, "}")
+					w.SetBuffer(out)
 				}
 				// google-gemma-4-31B-it.jinja:71:17 {%- if value['required'] -%}
 				valueRequired := llamacpp.ItemStrKey(value, jinja2.KeyRequired)
@@ -1410,10 +1514,12 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 					items := llamacpp.Iterate(w, llamacpp.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
 					for i := range items {
 						item := items[i]
-						w.WriteString("<|\"|>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<|\"|>")
 						// google-gemma-4-31B-it.jinja:75:30 {{- item -}}
-						llamacpp.Write(w, item)
-						w.WriteString("<|\"|>")
+						out = llamacpp.Append(w, out, item)
+						out = w.AppendString(out, "<|\"|>")
+						w.SetBuffer(out)
 						// google-gemma-4-31B-it.jinja:76:25 {%- if not loop.last %}
 						if !(i == len(items)-1) {
 							w.WriteString(",")
@@ -1430,10 +1536,12 @@ func renderGoogleGemma4_31B_It_formatParametersLlama(w *jinja2.Writer, propertie
 				// google-gemma-4-31B-it.jinja:81:46 {%- set add_comma = true -%}
 				addComma = jinja2.Bool(true)
 			}
-			w.WriteString("type:<|\"|>")
+			out = w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// google-gemma-4-31B-it.jinja:82:23 {{ value['type'] | upper }}
-			llamacpp.Write(w, llamacpp.FilterUpper(valueType))
-			w.WriteString("<|\"|>}")
+			out = llamacpp.Append(w, out, llamacpp.FilterUpper(valueType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -1447,11 +1555,13 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 	w.WriteString("declaration:")
 	// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
 	toolDataFunction := llamacpp.ItemStrKey(toolData, jinja2.KeyFunction)
-	llamacpp.Write(w, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyName))
-	w.WriteString("{description:<|\"|>")
+	out := w.Buffer()
+	out = llamacpp.Append(w, out, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyName))
+	out = w.AppendString(out, "{description:<|\"|>")
 	// google-gemma-4-31B-it.jinja:87:72 {{- tool_data['function']['description'] -}}
-	llamacpp.Write(w, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
-	w.WriteString("<|\"|>")
+	out = llamacpp.Append(w, out, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
+	out = w.AppendString(out, "<|\"|>")
+	w.SetBuffer(out)
 	// google-gemma-4-31B-it.jinja:88:5 {%- set params = tool_data['function']['parameters'] -%}
 	params = llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyParameters)
 	// google-gemma-4-31B-it.jinja:89:5 {%- if params -%}
@@ -1460,12 +1570,15 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 		// google-gemma-4-31B-it.jinja:91:9 {%- if params['properties'] -%}
 		paramsProperties := llamacpp.ItemStrKey(params, jinja2.KeyProperties)
 		if llamacpp.Truthy(paramsProperties) {
-			w.WriteString("properties:{")
+			out := w.Buffer()
+			out = w.AppendString(out, "properties:{")
 			// google-gemma-4-31B-it.jinja:92:26 {{- format_parameters(params['properties'], params['required']) -}}
-			llamacpp.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.Append(w, out, w.Capture(func() {
 				renderGoogleGemma4_31B_It_formatParametersLlama(w, paramsProperties, llamacpp.ItemStrKey(params, jinja2.KeyRequired), formatArgument)
 			}))
-			w.WriteString("},")
+			out = w.AppendString(out, "},")
+			w.SetBuffer(out)
 		}
 		// google-gemma-4-31B-it.jinja:94:9 {%- if params['required'] -%}
 		paramsRequired := llamacpp.ItemStrKey(params, jinja2.KeyRequired)
@@ -1475,10 +1588,12 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 			items := llamacpp.Iterate(w, paramsRequired)
 			for i := range items {
 				item := items[i]
-				w.WriteString("<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|\"|>")
 				// google-gemma-4-31B-it.jinja:97:22 {{- item -}}
-				llamacpp.Write(w, item)
-				w.WriteString("<|\"|>")
+				out = llamacpp.Append(w, out, item)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 				// google-gemma-4-31B-it.jinja:98:17 {{- ',' if not loop.last -}}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -1489,10 +1604,12 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 		// google-gemma-4-31B-it.jinja:102:9 {%- if params['type'] -%}
 		paramsType := llamacpp.ItemStrKey(params, jinja2.KeyType)
 		if llamacpp.Truthy(paramsType) {
-			w.WriteString("type:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
-			llamacpp.Write(w, llamacpp.FilterUpper(paramsType))
-			w.WriteString("<|\"|>}")
+			out = llamacpp.Append(w, out, llamacpp.FilterUpper(paramsType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 	// google-gemma-4-31B-it.jinja:106:5 {%- if 'response' in tool_data['function'] -%}
@@ -1503,18 +1620,22 @@ func renderGoogleGemma4_31B_It_formatFunctionDeclarationLlama(w *jinja2.Writer, 
 		// google-gemma-4-31B-it.jinja:109:9 {%- if response_declaration['description'] -%}
 		responseDeclarationDescription := llamacpp.ItemStrKey(responseDeclaration, jinja2.KeyDescription)
 		if llamacpp.Truthy(responseDeclarationDescription) {
-			w.WriteString("description:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "description:<|\"|>")
 			// google-gemma-4-31B-it.jinja:110:30 {{- response_declaration['description'] -}}
-			llamacpp.Write(w, responseDeclarationDescription)
-			w.WriteString("<|\"|>,")
+			out = llamacpp.Append(w, out, responseDeclarationDescription)
+			out = w.AppendString(out, "<|\"|>,")
+			w.SetBuffer(out)
 		}
 		// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 		responseDeclarationType := llamacpp.ItemStrKey(responseDeclaration, jinja2.KeyType)
 		if jinja2.EqStr(llamacpp.FilterUpper(responseDeclarationType), "OBJECT") {
-			w.WriteString("type:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
-			llamacpp.Write(w, llamacpp.FilterUpper(responseDeclarationType))
-			w.WriteString("<|\"|>}")
+			out = llamacpp.Append(w, out, llamacpp.FilterUpper(responseDeclarationType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("}")
@@ -1531,9 +1652,11 @@ func renderGoogleGemma4_31B_It_formatArgumentLlama(w *jinja2.Writer, argument, e
 	// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
 	if llamacpp.IsString(argument) {
 		// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
-		w.WriteString("<|\"|>")
-		llamacpp.WriteStr(w, argument)
-		w.WriteString("<|\"|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|\"|>")
+		out = llamacpp.AppendStr(w, out, argument)
+		out = w.AppendString(out, "<|\"|>")
+		w.SetBuffer(out)
 	} else if llamacpp.IsBoolean(argument) {
 		// google-gemma-4-31B-it.jinja:121:9 {%- elif argument is boolean -%}
 		// google-gemma-4-31B-it.jinja:122:9 {{- 'true' if argument else 'false' -}}
@@ -1565,19 +1688,24 @@ func renderGoogleGemma4_31B_It_formatArgumentLlama(w *jinja2.Writer, argument, e
 			// google-gemma-4-31B-it.jinja:129:13 {%- if escape_keys -%}
 			if llamacpp.Truthy(escapeKeys) {
 				// google-gemma-4-31B-it.jinja:130:17 {{- '<|"|>' + key + '<|"|>' -}}
-				w.WriteString("<|\"|>")
-				llamacpp.WriteStr(w, key)
-				w.WriteString("<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|\"|>")
+				out = llamacpp.AppendStr(w, out, key)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 			} else {
 				// google-gemma-4-31B-it.jinja:131:17 {%- else -%}
 				// google-gemma-4-31B-it.jinja:132:17 {{- key -}}
 				llamacpp.Write(w, key)
 			}
-			w.WriteString(":")
+			out := w.Buffer()
+			out = w.AppendString(out, ":")
 			// google-gemma-4-31B-it.jinja:134:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-			llamacpp.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.Append(w, out, w.Capture(func() {
 				renderGoogleGemma4_31B_It_formatArgumentLlama(w, value, escapeKeys)
 			}))
+			w.SetBuffer(out)
 		}
 		w.WriteString("}")
 	} else if llamacpp.IsSequence(argument) {
@@ -1640,9 +1768,11 @@ func renderGoogleGemma4_31B_It_formatToolResponseBlockLlama(w *jinja2.Writer, to
 	// google-gemma-4-31B-it.jinja:162:5 {%- if response is mapping -%}
 	if llamacpp.IsMapping(response) {
 		// google-gemma-4-31B-it.jinja:163:9 {{- 'response:' + tool_name + '{' -}}
-		w.WriteString("response:")
-		llamacpp.WriteStr(w, toolName)
-		w.WriteString("{")
+		out := w.Buffer()
+		out = w.AppendString(out, "response:")
+		out = llamacpp.AppendStr(w, out, toolName)
+		out = w.AppendString(out, "{")
+		w.SetBuffer(out)
 		// google-gemma-4-31B-it.jinja:164:9 {%- for key, value in response | dictsort -%}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -1652,12 +1782,15 @@ func renderGoogleGemma4_31B_It_formatToolResponseBlockLlama(w *jinja2.Writer, to
 			key := vals[0]
 			value := vals[1]
 			// google-gemma-4-31B-it.jinja:165:13 {{- key -}}
-			llamacpp.Write(w, key)
-			w.WriteString(":")
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, key)
+			out = w.AppendString(out, ":")
 			// google-gemma-4-31B-it.jinja:165:25 {{- format_argument(value, escape_keys=False) -}}
-			llamacpp.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.Append(w, out, w.Capture(func() {
 				renderGoogleGemma4_31B_It_formatArgumentLlama(w, value, jinja2.Bool(false))
 			}))
+			w.SetBuffer(out)
 			// google-gemma-4-31B-it.jinja:166:13 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",")
@@ -1667,17 +1800,20 @@ func renderGoogleGemma4_31B_It_formatToolResponseBlockLlama(w *jinja2.Writer, to
 	} else {
 		// google-gemma-4-31B-it.jinja:169:9 {%- else -%}
 		// google-gemma-4-31B-it.jinja:170:9 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
-		w.WriteString("response:")
-		llamacpp.WriteStr(w, toolName)
-		w.WriteString("{value:")
-		llamacpp.WriteStr(w, w.Capture(func() {
+		out := w.Buffer()
+		out = w.AppendString(out, "response:")
+		out = llamacpp.AppendStr(w, out, toolName)
+		out = w.AppendString(out, "{value:")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = llamacpp.AppendStr(w, out, w.Capture(func() {
 			renderGoogleGemma4_31B_It_formatArgumentLlama(w, response, jinja2.Bool(false))
 		}))
-		w.WriteString("}")
+		out = w.AppendString(out, "}")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<tool_response|>")
 }
 
 // spansGoogleGemma4_31B_It is the position table of google-gemma-4-31B-it.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGoogleGemma4_31B_It = "macro,set,{{ }},if,for|8DKsHCAWAyDACEACACEACAEEmCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGeGJGEOCIIGGEIEMAAACEAGJCKAORCEMCAIEGCIGEACICImPKRIK2OCIGEAAACEACACEICACMCEACGcCAGEWCIIEQCIGEKCIGEACICEACACMEKhBCIKCAGEECIEKEIJCIKCAGEECIEK8CGIGGsCCIIGACICEECAEI4BCAGGACICEiBCAIKECIGIACACECCAEGEAYEIIEhBGGACAEKAAACEAIRCGAGJCEwECAGESEIIEACIEEACACEAAACEACACE4DEJGGAEACEsDCAIGkDCIGCiDCIGGACACIAEACEAEACEMCAIEGCIGEACICIAIRCEqBCAGEACIECkBCAGGACACEMCAIEGCIGEACICIAGREIAEAEGAEJCEAAACEACACKkDKZGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKKKhBGEGEIGSSMZGEMCIGGEEIGWCtVRAGACICEACACE8NCAIMACICEqNCAGEECIGIAAACEACACECCAEGQCAGICCqBEGACjBCGqGEJGGaCIGGOCIGKAAiCCIAC5BEEoFETGGgFCAGGOCIGKAAiCCIAEjCCEiECAIK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIEKqCGJGIYEAIKCCSEGECLGKoBGJGGSCAGGACSEKAEAEKCGTEGAAeEQUOnCGEOCIGKAAiCCK8DGrCGEgCCIGGOCIGKAAiCCIGEjCEIgBEAGGOCAGKAAiCCIGEjCEMyBGJGGOCIGKAAiCCIYEjCIKCCSEGECLGQOKZGKAAiCCICCvBEUEItBAIECgBEICAuDEGACnECEuCCAGGQEIGIGCiBEMiBEjBGIYEIIKCCSEGECLEOMIRGICCcEKqBGlBGECCICGMEAGICCqBEIMErBGICCcEUIKtBAMsECIGEECIEGiECAGGICAEKyDCAGIAEACE6BCAIKECIGIAAACEACACEUCAGEECIEMAEAEIEEHEKqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGREMEGJAIkCEIGEECIEIgBCAIKCCIEGEAYEIECZGQMIJE6BMpDRAYAyDACEACACEACAEEmCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGeGJGEOCIIGGEIEMAAACEAGJCKAORCEMCAIEGCIGEACICKuPKRIK+OCIGEAAACEACACEICACMCEACGcCAGEWCIIEQCIGEKCIGEACICEACACMEKhBCIKCAGEECIEKEIJCIKCAGEECIEKiDGIGIwCCIIGACICEECAEI8BCAGGACICIiBCAIKECIGIACACECCAEGEAYEIIEhBGGACAEKAAACEAIRCGAGJCEyECAGESEIIEACIEEACACEAAACEACACE6DEJGGAEACGsDCAIGkDCIGCiDCIGGACACIAEACEAEACEMCAIEGCIGEACICIAIRCEqBCAGEACIECkBCAGGACACEMCAIEGCIGEACICIAGREIAEAEGAEJCEAAACEACACKkDKZGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKKKhBGEGEIGSSMZGEMCIGGEEIGWEtVRAIACICEACACKgOCAIMACICEuNCAGEECIGIAAACEACACECCAEGQCAGICCqBEGACjBCGuGEJGGaCIGGOCIGKAAiCCIAC5BEEsFETGGkFCAGGOCIGKAAiCCIAEjCCIiECAIK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIEKqCGJGIYEAIKCCSEGECLGKoBGJGGSCAGGACSEKAEAEKCGTEGAAeEQUOnCGEOCIGKAAiCCK8DGrCGEgCCIGGOCIGKAAiCCIGEjCEIgBEAGGOCAGKAAiCCIGEjCEMyBGJGGOCIGKAAiCCIYEjCIKCCSEGECLGQOKZGKAAiCCICCvBEUEItBAIECgBEICAuDEGACnECEuCCAGGQEIGIGCiBEMiBEjBGIYEIIKCCSEGECLEOMIRGICCcEKqBGlBGECCICGMEAGICCqBEIMErBGICCcEUIKtBAMwECIGEECIEGmECAGGICAEK2DCAGIAEACI6BCAIKECIGIAAACEACACEUCAGEECIEMAEAEIEEHEKqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGREMEGJAIqCEIGEECIEMiBCAIMCCIEGEAYEIECZGQMIJE"
+const spansGoogleGemma4_31B_It = "macro,set,{{ }},if,for|8DKsHCAWAyDACEACACEACAEEsCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGkBGJGEUCIIIKEIEQAAACEAGJCKAORCEMCAIEGCIGEACICI4PKRIKoPCIGEAAACEACACEICACMCEACGcCAGEWCIIEQCIGEKCIGEACICEACACMEKhBCIOCAGEICIEOEIJCIOCAGEICIEOmDGIGG2CCIIGACICEICAEM+BCAGGACICEoBCAIKECIGIACACEECAEIIAYEMIEhBGGACAEKAAACEAIRCGAGJCEwECAGESEIIEACIEEACACEAAACEACACE4DEJGGAEACEsDCAIGkDCIGCiDCIGGACACIAEACEAEACEMCAIEGCIGEACICIAIRCEqBCAGEACIECkBCAGGACACEMCAIEGCIGEACICIAGREIAEAEGAEJCEAAACEACACKkDKZGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKKKhBGEGEIGSSMZGEMCIGGEEIGWCtVRAGACICEACACE0PCAIMACICEiPCAGEECIGIAAACEACACEGCAEKUCAGKECqBEIACjBCGmHEJGGgBCIGGQCIGKAAiCCKEC5BEI+FETGG2FCAGGOCIGKAAiCCIAEjCCE4ECAIKqECIGEECIGIAAACEACACE0DCAGGMEIGEECIEKgDGJGIcEAIMECSEIECLGK6BGJGGeCAGIECSEQEEAEOEGTEIEAeEUUOnCGEOCIGKAAiCCKsEGrCGEsCCIGGQCIGKAAiCCKKEjCEMmBEAGGQCAGKAAiCCKKEjCEQ2BGJGGOCIGKAAiCCIcEjCIMECSEIECLGQQKZGKAAiCCKECvBEWEItBAIGCgBEKEAuDEIACnECE8CCAGGWEIGKKCiBEQmBEjBGIcEIIMECSEIECLEOQIRGKECcEMyBGlBGECCICGQEAGKECqBEKQErBGKECcEWIKtBAM6ECIGEICIEKsECAGGICAEK8DCAGIAEACEkCCAIKECIGIAAACEACACEaCAGEICIEQAEAEKIEHEOqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGREMEGJAI0CEIGEICIEMmBCAIKECIEIIAYEMECZGQSIJEgCMpDRAYAyDACEACACEACAEEsCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGkBGJGEUCIIIKEIEQAAACEAGJCKAORCEMCAIEGCIGEACICKgQKRIKwPCIGEAAACEACACEICACMCEACGcCAGEWCIIEQCIGEKCIGEACICEACACMEKhBCIOCAGEICIEOEIJCIOCAGEICIEOsDGIGI6CCIIGACICEICAEMiCCAGGACICIoBCAIKECIGIACACEECAEIIAYEMIEhBGGACAEKAAACEAIRCGAGJCEyECAGESEIIEACIEEACACEAAACEACACE6DEJGGAEACGsDCAIGkDCIGCiDCIGGACACIAEACEAEACEMCAIEGCIGEACICIAIRCEqBCAGEACIECkBCAGGACACEMCAIEGCIGEACICIAGREIAEAEGAEJCEAAACEACACKkDKZGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKKKhBGEGEIGSSMZGEMCIGGEEIGWEtVRAIACICEACACK4PCAIMACICEmPCAGEECIGIAAACEACACEGCAEKUCAGKECqBEIACjBCGqHEJGGgBCIGGQCIGKAAiCCKEC5BEIiGETGG6FCAGGOCIGKAAiCCIAEjCCI4ECAIKqECIGEECIGIAAACEACACE0DCAGGMEIGEECIEKgDGJGIcEAIMECSEIECLGK6BGJGGeCAGIECSEQEEAEOEGTEIEAeEUUOnCGEOCIGKAAiCCKsEGrCGEsCCIGGQCIGKAAiCCKKEjCEMmBEAGGQCAGKAAiCCKKEjCEQ2BGJGGOCIGKAAiCCIcEjCIMECSEIECLGQQKZGKAAiCCKECvBEWEItBAIGCgBEKEAuDEIACnECE8CCAGGWEIGKKCiBEQmBEjBGIcEIIMECSEIECLEOQIRGKECcEMyBGlBGECCICGQEAGKECqBEKQErBGKECcEWIKtBAM+ECIGEICIEKwECAGGICAEKgECAGIAEACIkCCAIKECIGIAAACEACACEaCAGEICIEQAEAEKIEHEOqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGREMEGJAI6CEIGEICIEQoBCAIMECIEIIAYEMECZGQSIJE"

@@ -38,10 +38,10 @@ var GoogleGemma4_31B_ItInterleaved = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGoogleGemma4_31B_ItInterleaved renders google-gemma-4-31B-it-interleaved.jinja.
@@ -97,12 +97,15 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 		if tools.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:172:9 {%- for tool in tools %}
 			for _, tool := range jinja2.Iterate(w, tools) {
-				w.WriteString("<|tool>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool>")
 				// google-gemma-4-31B-it-interleaved.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				jinja2.Write(w, jinja2.FilterTrim(w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.Append(w, out, jinja2.FilterTrim(w.Capture(func() {
 					renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclaration(w, tool, formatArgument)
 				}), nil, nil))
-				w.WriteString("<tool|>")
+				out = w.AppendString(out, "<tool|>")
+				w.SetBuffer(out)
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
@@ -138,9 +141,11 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
 		if !(jinja2.EqStr(jinja2.ItemAttr(ns, "prev_message_type"), "tool_response") && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy()) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
-			w.WriteString("<|turn>")
-			jinja2.WriteStr(w, role)
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|turn>")
+			out = jinja2.AppendStr(w, out, role)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%} (the namespace check)
 		jinja2.CheckNamespace(ns)
@@ -152,10 +157,12 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
 			messageReasoningContent := jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)
 			if messageReasoningContent.Truthy() && jinja2.Gt(jinja2.SmallInt(int64(i)), jinja2.ItemAttr(ns, "last_user_message")) {
-				w.WriteString("<|channel>thought\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
-				jinja2.Write(w, messageReasoningContent)
-				w.WriteString("<channel|>")
+				out = jinja2.Append(w, out, messageReasoningContent)
+				out = w.AppendString(out, "<channel|>")
+				w.SetBuffer(out)
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:206:17 {%- for tool_call in message['tool_calls'] -%}
 			for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
@@ -163,9 +170,11 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
 				function = jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
 				// google-gemma-4-31B-it-interleaved.jinja:208:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				w.WriteString("<|tool_call>call:")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(function, jinja2.KeyName))
-				w.WriteString("{")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool_call>call:")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(function, jinja2.KeyName))
+				out = w.AppendString(out, "{")
+				w.SetBuffer(out)
 				// google-gemma-4-31B-it-interleaved.jinja:209:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := jinja2.ItemStrKey(function, jinja2.KeyArguments)
 				if jinja2.IsMapping(functionArguments) {
@@ -183,12 +192,15 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 						// google-gemma-4-31B-it-interleaved.jinja:213:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
 						// google-gemma-4-31B-it-interleaved.jinja:214:29 {{- key -}}
-						jinja2.Write(w, key)
-						w.WriteString(":")
+						out := w.Buffer()
+						out = jinja2.Append(w, out, key)
+						out = w.AppendString(out, ":")
 						// google-gemma-4-31B-it-interleaved.jinja:214:41 {{- format_argument(value, escape_keys=False) -}}
-						jinja2.Write(w, w.Capture(func() {
+						w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+						out = jinja2.Append(w, out, w.Capture(func() {
 							renderGoogleGemma4_31B_ItInterleaved_formatArgument(w, value, jinja2.Bool(false))
 						}))
+						w.SetBuffer(out)
 					}
 				} else if jinja2.IsString(functionArguments) {
 					// google-gemma-4-31B-it-interleaved.jinja:216:25 {%- elif function['arguments'] is string -%}
@@ -212,21 +224,26 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 				toolResponseResponse := jinja2.ItemStr(toolResponse, "response")
 				if jinja2.IsMapping(toolResponseResponse) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					w.WriteString("response:")
-					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
-					w.WriteString("{")
+					out := w.Buffer()
+					out = w.AppendString(out, "response:")
+					out = jinja2.AppendStr(w, out, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					out = w.AppendString(out, "{")
+					w.SetBuffer(out)
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					keys, values := jinja2.DictsortPairs(toolResponseResponse, nil, nil)
 					for i := range w.Count(len(keys)) {
 						key := keys[i]
 						value := values[i]
 						// google-gemma-4-31B-it-interleaved.jinja:231:29 {{- key -}}
-						jinja2.Write(w, key)
-						w.WriteString(":")
+						out := w.Buffer()
+						out = jinja2.Append(w, out, key)
+						out = w.AppendString(out, ":")
 						// google-gemma-4-31B-it-interleaved.jinja:231:41 {{- format_argument(value, escape_keys=False) -}}
-						jinja2.Write(w, w.Capture(func() {
+						w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+						out = jinja2.Append(w, out, w.Capture(func() {
 							renderGoogleGemma4_31B_ItInterleaved_formatArgument(w, value, jinja2.Bool(false))
 						}))
+						w.SetBuffer(out)
 						// google-gemma-4-31B-it-interleaved.jinja:232:29 {%- if not loop.last %}
 						if !(i == len(keys)-1) {
 							w.WriteString(",")
@@ -236,13 +253,16 @@ func renderGoogleGemma4_31B_ItInterleaved(w *jinja2.Writer) {
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					w.WriteString("response:")
-					jinja2.WriteStr(w, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
-					w.WriteString("{value:")
-					jinja2.WriteStr(w, w.Capture(func() {
+					out := w.Buffer()
+					out = w.AppendString(out, "response:")
+					out = jinja2.AppendStr(w, out, jinja2.FilterDefault(jinja2.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					out = w.AppendString(out, "{value:")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = jinja2.AppendStr(w, out, w.Capture(func() {
 						renderGoogleGemma4_31B_ItInterleaved_formatArgument(w, toolResponseResponse, jinja2.Bool(false))
 					}))
-					w.WriteString("}")
+					out = w.AppendString(out, "}")
+					w.SetBuffer(out)
 				}
 				w.WriteString("<tool_response|>")
 			}
@@ -352,15 +372,19 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParameters(w *jinja2.Writer, pro
 			// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%}
 			jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
 			// google-gemma-4-31B-it-interleaved.jinja:9:13 {{ key }}
-			jinja2.Write(w, key)
-			w.WriteString(":{")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, key)
+			out = w.AppendString(out, ":{")
+			w.SetBuffer(out)
 			// google-gemma-4-31B-it-interleaved.jinja:10:13 {%- if value['description'] -%}
 			valueDescription := jinja2.ItemStrKey(value, jinja2.KeyDescription)
 			if valueDescription.Truthy() {
-				w.WriteString("description:<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "description:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:11:34 {{ value['description'] }}
-				jinja2.Write(w, valueDescription)
-				w.WriteString("<|\"|>")
+				out = jinja2.Append(w, out, valueDescription)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 				// google-gemma-4-31B-it-interleaved.jinja:12:17 {%- set add_comma = true -%}
 				addComma = jinja2.Bool(true)
 			}
@@ -390,9 +414,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParameters(w *jinja2.Writer, pro
 						// google-gemma-4-31B-it-interleaved.jinja:20:54 {%- set add_comma = true -%}
 						addComma = jinja2.Bool(true)
 					}
-					w.WriteString("enum:")
+					out := w.Buffer()
+					out = w.AppendString(out, "enum:")
 					// google-gemma-4-31B-it-interleaved.jinja:21:26 {{ format_argument(value['enum']) }}
-					jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = jinja2.Append(w, out, jinja2.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					w.SetBuffer(out)
 				}
 			} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "OBJECT") {
 				// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
@@ -420,10 +447,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParameters(w *jinja2.Writer, pro
 					items := jinja2.Iterate(w, jinja2.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
 					for i := range items {
 						item := items[i]
-						w.WriteString("<|\"|>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<|\"|>")
 						// google-gemma-4-31B-it-interleaved.jinja:34:30 {{- item -}}
-						jinja2.Write(w, item)
-						w.WriteString("<|\"|>")
+						out = jinja2.Append(w, out, item)
+						out = w.AppendString(out, "<|\"|>")
+						w.SetBuffer(out)
 						// google-gemma-4-31B-it-interleaved.jinja:35:25 {%- if not loop.last %}
 						if !(i == len(items)-1) {
 							w.WriteString(",")
@@ -472,10 +501,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParameters(w *jinja2.Writer, pro
 								items := jinja2.Iterate(w, itemValue)
 								for i := range items {
 									reqItem := items[i]
-									w.WriteString("<|\"|>")
+									out := w.Buffer()
+									out = w.AppendString(out, "<|\"|>")
 									// google-gemma-4-31B-it-interleaved.jinja:56:42 {{- req_item -}}
-									jinja2.Write(w, reqItem)
-									w.WriteString("<|\"|>")
+									out = jinja2.Append(w, out, reqItem)
+									out = w.AppendString(out, "<|\"|>")
+									w.SetBuffer(out)
 									// google-gemma-4-31B-it-interleaved.jinja:57:37 {%- if not loop.last %}
 									if !(i == len(items)-1) {
 										w.WriteString(",")
@@ -486,22 +517,31 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParameters(w *jinja2.Writer, pro
 								// google-gemma-4-31B-it-interleaved.jinja:60:33 {%- elif item_key == 'type' -%}
 								// google-gemma-4-31B-it-interleaved.jinja:61:33 {%- if item_value is string -%}
 								if jinja2.IsString(itemValue) {
-									w.WriteString("type:")
+									out := w.Buffer()
+									out = w.AppendString(out, "type:")
 									// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
-									jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
+									w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+									out = jinja2.Append(w, out, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
+									w.SetBuffer(out)
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
-									w.WriteString("type:")
+									out := w.Buffer()
+									out = w.AppendString(out, "type:")
 									// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-									jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+									out = jinja2.Append(w, out, jinja2.Call(formatArgument, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									w.SetBuffer(out)
 								}
 							} else {
 								// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
 								// google-gemma-4-31B-it-interleaved.jinja:67:33 {{ item_key }}
-								jinja2.Write(w, itemKey)
-								w.WriteString(":")
+								out := w.Buffer()
+								out = jinja2.Append(w, out, itemKey)
+								out = w.AppendString(out, ":")
 								// google-gemma-4-31B-it-interleaved.jinja:67:48 {{ format_argument(item_value) }}
-								jinja2.Write(w, jinja2.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+								out = jinja2.Append(w, out, jinja2.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								w.SetBuffer(out)
 							}
 						}
 					}
@@ -516,10 +556,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParameters(w *jinja2.Writer, pro
 				// google-gemma-4-31B-it-interleaved.jinja:74:46 {%- set add_comma = true -%}
 				addComma = jinja2.Bool(true)
 			}
-			w.WriteString("type:<|\"|>")
+			out = w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:75:23 {{ value['type'] | upper }}
-			jinja2.Write(w, jinja2.FilterUpper(valueType))
-			w.WriteString("<|\"|>}")
+			out = jinja2.Append(w, out, jinja2.FilterUpper(valueType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -533,11 +575,13 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclaration(w *jinja2.Wr
 	w.WriteString("declaration:")
 	// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
 	toolDataFunction := jinja2.ItemStrKey(toolData, jinja2.KeyFunction)
-	jinja2.Write(w, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyName))
-	w.WriteString("{description:<|\"|>")
+	out := w.Buffer()
+	out = jinja2.Append(w, out, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyName))
+	out = w.AppendString(out, "{description:<|\"|>")
 	// google-gemma-4-31B-it-interleaved.jinja:80:72 {{- tool_data['function']['description'] -}}
-	jinja2.Write(w, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
-	w.WriteString("<|\"|>")
+	out = jinja2.Append(w, out, jinja2.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
+	out = w.AppendString(out, "<|\"|>")
+	w.SetBuffer(out)
 	// google-gemma-4-31B-it-interleaved.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
 	params = jinja2.ItemStrKey(toolDataFunction, jinja2.KeyParameters)
 	// google-gemma-4-31B-it-interleaved.jinja:82:5 {%- if params -%}
@@ -546,12 +590,15 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclaration(w *jinja2.Wr
 		// google-gemma-4-31B-it-interleaved.jinja:84:9 {%- if params['properties'] -%}
 		paramsProperties := jinja2.ItemStrKey(params, jinja2.KeyProperties)
 		if paramsProperties.Truthy() {
-			w.WriteString("properties:{")
+			out := w.Buffer()
+			out = w.AppendString(out, "properties:{")
 			// google-gemma-4-31B-it-interleaved.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
-			jinja2.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.Append(w, out, w.Capture(func() {
 				renderGoogleGemma4_31B_ItInterleaved_formatParameters(w, paramsProperties, jinja2.ItemStrKey(params, jinja2.KeyRequired), formatArgument)
 			}))
-			w.WriteString("},")
+			out = w.AppendString(out, "},")
+			w.SetBuffer(out)
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:87:9 {%- if params['required'] -%}
 		paramsRequired := jinja2.ItemStrKey(params, jinja2.KeyRequired)
@@ -561,10 +608,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclaration(w *jinja2.Wr
 			items := jinja2.Iterate(w, paramsRequired)
 			for i := range items {
 				item := items[i]
-				w.WriteString("<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:90:22 {{- item -}}
-				jinja2.Write(w, item)
-				w.WriteString("<|\"|>")
+				out = jinja2.Append(w, out, item)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 				// google-gemma-4-31B-it-interleaved.jinja:91:17 {{- ',' if not loop.last -}}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -575,10 +624,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclaration(w *jinja2.Wr
 		// google-gemma-4-31B-it-interleaved.jinja:95:9 {%- if params['type'] -%}
 		paramsType := jinja2.ItemStrKey(params, jinja2.KeyType)
 		if paramsType.Truthy() {
-			w.WriteString("type:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
-			jinja2.Write(w, jinja2.FilterUpper(paramsType))
-			w.WriteString("<|\"|>}")
+			out = jinja2.Append(w, out, jinja2.FilterUpper(paramsType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
@@ -589,18 +640,22 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclaration(w *jinja2.Wr
 		// google-gemma-4-31B-it-interleaved.jinja:102:9 {%- if response_declaration['description'] -%}
 		responseDeclarationDescription := jinja2.ItemStrKey(responseDeclaration, jinja2.KeyDescription)
 		if responseDeclarationDescription.Truthy() {
-			w.WriteString("description:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "description:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:103:30 {{- response_declaration['description'] -}}
-			jinja2.Write(w, responseDeclarationDescription)
-			w.WriteString("<|\"|>,")
+			out = jinja2.Append(w, out, responseDeclarationDescription)
+			out = w.AppendString(out, "<|\"|>,")
+			w.SetBuffer(out)
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 		responseDeclarationType := jinja2.ItemStrKey(responseDeclaration, jinja2.KeyType)
 		if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
-			w.WriteString("type:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}
-			jinja2.Write(w, jinja2.FilterUpper(responseDeclarationType))
-			w.WriteString("<|\"|>}")
+			out = jinja2.Append(w, out, jinja2.FilterUpper(responseDeclarationType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("}")
@@ -617,9 +672,11 @@ func renderGoogleGemma4_31B_ItInterleaved_formatArgument(w *jinja2.Writer, argum
 	// google-gemma-4-31B-it-interleaved.jinja:112:5 {%- if argument is string -%}
 	if jinja2.IsString(argument) {
 		// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
-		w.WriteString("<|\"|>")
-		jinja2.WriteStr(w, argument)
-		w.WriteString("<|\"|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|\"|>")
+		out = jinja2.AppendStr(w, out, argument)
+		out = w.AppendString(out, "<|\"|>")
+		w.SetBuffer(out)
 	} else if jinja2.IsBoolean(argument) {
 		// google-gemma-4-31B-it-interleaved.jinja:114:9 {%- elif argument is boolean -%}
 		// google-gemma-4-31B-it-interleaved.jinja:115:9 {{- 'true' if argument else 'false' -}}
@@ -649,19 +706,24 @@ func renderGoogleGemma4_31B_ItInterleaved_formatArgument(w *jinja2.Writer, argum
 			// google-gemma-4-31B-it-interleaved.jinja:122:13 {%- if escape_keys -%}
 			if escapeKeys.Truthy() {
 				// google-gemma-4-31B-it-interleaved.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
-				w.WriteString("<|\"|>")
-				jinja2.WriteStr(w, key)
-				w.WriteString("<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|\"|>")
+				out = jinja2.AppendStr(w, out, key)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:124:17 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:125:17 {{- key -}}
 				jinja2.Write(w, key)
 			}
-			w.WriteString(":")
+			out := w.Buffer()
+			out = w.AppendString(out, ":")
 			// google-gemma-4-31B-it-interleaved.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-			jinja2.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.Append(w, out, w.Capture(func() {
 				renderGoogleGemma4_31B_ItInterleaved_formatArgument(w, value, escapeKeys)
 			}))
+			w.SetBuffer(out)
 		}
 		w.WriteString("}")
 	} else if jinja2.IsSequence(argument) {
@@ -771,12 +833,15 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 		if llamacpp.Truthy(tools) {
 			// google-gemma-4-31B-it-interleaved.jinja:172:9 {%- for tool in tools %}
 			for _, tool := range llamacpp.Iterate(w, tools) {
-				w.WriteString("<|tool>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool>")
 				// google-gemma-4-31B-it-interleaved.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				llamacpp.Write(w, llamacpp.FilterTrim(w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.Append(w, out, llamacpp.FilterTrim(w.Capture(func() {
 					renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w, tool, formatArgument)
 				}), nil, nil))
-				w.WriteString("<tool|>")
+				out = w.AppendString(out, "<tool|>")
+				w.SetBuffer(out)
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
@@ -813,9 +878,11 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
 		if !(jinja2.EqStr(llamacpp.ItemAttr(ns, "prev_message_type"), "tool_response") && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls))) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
-			w.WriteString("<|turn>")
-			llamacpp.WriteStr(w, role)
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|turn>")
+			out = llamacpp.AppendStr(w, out, role)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%} (the namespace check)
 		llamacpp.CheckNamespace(ns)
@@ -827,10 +894,12 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
 			messageReasoningContent := llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)
 			if llamacpp.Truthy(messageReasoningContent) && llamacpp.Gt(jinja2.SmallInt(int64(i)), llamacpp.ItemAttr(ns, "last_user_message")) {
-				w.WriteString("<|channel>thought\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
-				llamacpp.Write(w, messageReasoningContent)
-				w.WriteString("<channel|>")
+				out = llamacpp.Append(w, out, messageReasoningContent)
+				out = w.AppendString(out, "<channel|>")
+				w.SetBuffer(out)
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:206:17 {%- for tool_call in message['tool_calls'] -%}
 			// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -839,9 +908,11 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
 				function = llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
 				// google-gemma-4-31B-it-interleaved.jinja:208:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				w.WriteString("<|tool_call>call:")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(function, jinja2.KeyName))
-				w.WriteString("{")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool_call>call:")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(function, jinja2.KeyName))
+				out = w.AppendString(out, "{")
+				w.SetBuffer(out)
 				// google-gemma-4-31B-it-interleaved.jinja:209:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := llamacpp.ItemStrKey(function, jinja2.KeyArguments)
 				if llamacpp.IsMapping(functionArguments) {
@@ -861,12 +932,15 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 						// google-gemma-4-31B-it-interleaved.jinja:213:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
 						// google-gemma-4-31B-it-interleaved.jinja:214:29 {{- key -}}
-						llamacpp.Write(w, key)
-						w.WriteString(":")
+						out := w.Buffer()
+						out = llamacpp.Append(w, out, key)
+						out = w.AppendString(out, ":")
 						// google-gemma-4-31B-it-interleaved.jinja:214:41 {{- format_argument(value, escape_keys=False) -}}
-						llamacpp.Write(w, w.Capture(func() {
+						w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+						out = llamacpp.Append(w, out, w.Capture(func() {
 							renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w, value, jinja2.Bool(false))
 						}))
+						w.SetBuffer(out)
 					}
 				} else if llamacpp.IsString(functionArguments) {
 					// google-gemma-4-31B-it-interleaved.jinja:216:25 {%- elif function['arguments'] is string -%}
@@ -890,9 +964,11 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 				toolResponseResponse := llamacpp.ItemStr(toolResponse, "response")
 				if llamacpp.IsMapping(toolResponseResponse) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					w.WriteString("response:")
-					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
-					w.WriteString("{")
+					out := w.Buffer()
+					out = w.AppendString(out, "response:")
+					out = llamacpp.AppendStr(w, out, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					out = w.AppendString(out, "{")
+					w.SetBuffer(out)
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
 					// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 					// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -902,12 +978,15 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 						key := vals[0]
 						value := vals[1]
 						// google-gemma-4-31B-it-interleaved.jinja:231:29 {{- key -}}
-						llamacpp.Write(w, key)
-						w.WriteString(":")
+						out := w.Buffer()
+						out = llamacpp.Append(w, out, key)
+						out = w.AppendString(out, ":")
 						// google-gemma-4-31B-it-interleaved.jinja:231:41 {{- format_argument(value, escape_keys=False) -}}
-						llamacpp.Write(w, w.Capture(func() {
+						w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+						out = llamacpp.Append(w, out, w.Capture(func() {
 							renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w, value, jinja2.Bool(false))
 						}))
+						w.SetBuffer(out)
 						// google-gemma-4-31B-it-interleaved.jinja:232:29 {%- if not loop.last %}
 						if !(i == len(items)-1) {
 							w.WriteString(",")
@@ -917,13 +996,16 @@ func renderGoogleGemma4_31B_ItInterleavedLlama(w *jinja2.Writer) {
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					w.WriteString("response:")
-					llamacpp.WriteStr(w, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
-					w.WriteString("{value:")
-					llamacpp.WriteStr(w, w.Capture(func() {
+					out := w.Buffer()
+					out = w.AppendString(out, "response:")
+					out = llamacpp.AppendStr(w, out, llamacpp.FilterDefault(llamacpp.ItemStrKey(toolResponse, jinja2.KeyName), []jinja2.Value{jinja2.Lit("unknown")}, nil))
+					out = w.AppendString(out, "{value:")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = llamacpp.AppendStr(w, out, w.Capture(func() {
 						renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w, toolResponseResponse, jinja2.Bool(false))
 					}))
-					w.WriteString("}")
+					out = w.AppendString(out, "}")
+					w.SetBuffer(out)
 				}
 				w.WriteString("<tool_response|>")
 			}
@@ -1037,15 +1119,19 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 			// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%}
 			llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
 			// google-gemma-4-31B-it-interleaved.jinja:9:13 {{ key }}
-			llamacpp.Write(w, key)
-			w.WriteString(":{")
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, key)
+			out = w.AppendString(out, ":{")
+			w.SetBuffer(out)
 			// google-gemma-4-31B-it-interleaved.jinja:10:13 {%- if value['description'] -%}
 			valueDescription := llamacpp.ItemStrKey(value, jinja2.KeyDescription)
 			if llamacpp.Truthy(valueDescription) {
-				w.WriteString("description:<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "description:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:11:34 {{ value['description'] }}
-				llamacpp.Write(w, valueDescription)
-				w.WriteString("<|\"|>")
+				out = llamacpp.Append(w, out, valueDescription)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 				// google-gemma-4-31B-it-interleaved.jinja:12:17 {%- set add_comma = true -%}
 				addComma = jinja2.Bool(true)
 			}
@@ -1075,9 +1161,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 						// google-gemma-4-31B-it-interleaved.jinja:20:54 {%- set add_comma = true -%}
 						addComma = jinja2.Bool(true)
 					}
-					w.WriteString("enum:")
+					out := w.Buffer()
+					out = w.AppendString(out, "enum:")
 					// google-gemma-4-31B-it-interleaved.jinja:21:26 {{ format_argument(value['enum']) }}
-					llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = llamacpp.Append(w, out, llamacpp.Call(formatArgument, []jinja2.Value{valueEnum}, nil))
+					w.SetBuffer(out)
 				}
 			} else if jinja2.EqStr(llamacpp.FilterUpper(valueType), "OBJECT") {
 				// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
@@ -1105,10 +1194,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 					items := llamacpp.Iterate(w, llamacpp.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
 					for i := range items {
 						item := items[i]
-						w.WriteString("<|\"|>")
+						out := w.Buffer()
+						out = w.AppendString(out, "<|\"|>")
 						// google-gemma-4-31B-it-interleaved.jinja:34:30 {{- item -}}
-						llamacpp.Write(w, item)
-						w.WriteString("<|\"|>")
+						out = llamacpp.Append(w, out, item)
+						out = w.AppendString(out, "<|\"|>")
+						w.SetBuffer(out)
 						// google-gemma-4-31B-it-interleaved.jinja:35:25 {%- if not loop.last %}
 						if !(i == len(items)-1) {
 							w.WriteString(",")
@@ -1159,10 +1250,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 								items := llamacpp.Iterate(w, itemValue)
 								for i := range items {
 									reqItem := items[i]
-									w.WriteString("<|\"|>")
+									out := w.Buffer()
+									out = w.AppendString(out, "<|\"|>")
 									// google-gemma-4-31B-it-interleaved.jinja:56:42 {{- req_item -}}
-									llamacpp.Write(w, reqItem)
-									w.WriteString("<|\"|>")
+									out = llamacpp.Append(w, out, reqItem)
+									out = w.AppendString(out, "<|\"|>")
+									w.SetBuffer(out)
 									// google-gemma-4-31B-it-interleaved.jinja:57:37 {%- if not loop.last %}
 									if !(i == len(items)-1) {
 										w.WriteString(",")
@@ -1173,22 +1266,31 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 								// google-gemma-4-31B-it-interleaved.jinja:60:33 {%- elif item_key == 'type' -%}
 								// google-gemma-4-31B-it-interleaved.jinja:61:33 {%- if item_value is string -%}
 								if llamacpp.IsString(itemValue) {
-									w.WriteString("type:")
+									out := w.Buffer()
+									out = w.AppendString(out, "type:")
 									// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
-									llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
+									w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+									out = llamacpp.Append(w, out, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterUpper(itemValue)}, nil))
+									w.SetBuffer(out)
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
-									w.WriteString("type:")
+									out := w.Buffer()
+									out = w.AppendString(out, "type:")
 									// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-									llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+									out = llamacpp.Append(w, out, llamacpp.Call(formatArgument, []jinja2.Value{llamacpp.FilterList(llamacpp.FilterMap(itemValue, []jinja2.Value{jinja2.Lit("upper")}, nil))}, nil))
+									w.SetBuffer(out)
 								}
 							} else {
 								// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
 								// google-gemma-4-31B-it-interleaved.jinja:67:33 {{ item_key }}
-								llamacpp.Write(w, itemKey)
-								w.WriteString(":")
+								out := w.Buffer()
+								out = llamacpp.Append(w, out, itemKey)
+								out = w.AppendString(out, ":")
 								// google-gemma-4-31B-it-interleaved.jinja:67:48 {{ format_argument(item_value) }}
-								llamacpp.Write(w, llamacpp.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+								out = llamacpp.Append(w, out, llamacpp.Call(formatArgument, []jinja2.Value{itemValue}, nil))
+								w.SetBuffer(out)
 							}
 						}
 					}
@@ -1203,10 +1305,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w *jinja2.Writer
 				// google-gemma-4-31B-it-interleaved.jinja:74:46 {%- set add_comma = true -%}
 				addComma = jinja2.Bool(true)
 			}
-			w.WriteString("type:<|\"|>")
+			out = w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:75:23 {{ value['type'] | upper }}
-			llamacpp.Write(w, llamacpp.FilterUpper(valueType))
-			w.WriteString("<|\"|>}")
+			out = llamacpp.Append(w, out, llamacpp.FilterUpper(valueType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -1220,11 +1324,13 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 	w.WriteString("declaration:")
 	// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
 	toolDataFunction := llamacpp.ItemStrKey(toolData, jinja2.KeyFunction)
-	llamacpp.Write(w, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyName))
-	w.WriteString("{description:<|\"|>")
+	out := w.Buffer()
+	out = llamacpp.Append(w, out, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyName))
+	out = w.AppendString(out, "{description:<|\"|>")
 	// google-gemma-4-31B-it-interleaved.jinja:80:72 {{- tool_data['function']['description'] -}}
-	llamacpp.Write(w, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
-	w.WriteString("<|\"|>")
+	out = llamacpp.Append(w, out, llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyDescription))
+	out = w.AppendString(out, "<|\"|>")
+	w.SetBuffer(out)
 	// google-gemma-4-31B-it-interleaved.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
 	params = llamacpp.ItemStrKey(toolDataFunction, jinja2.KeyParameters)
 	// google-gemma-4-31B-it-interleaved.jinja:82:5 {%- if params -%}
@@ -1233,12 +1339,15 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 		// google-gemma-4-31B-it-interleaved.jinja:84:9 {%- if params['properties'] -%}
 		paramsProperties := llamacpp.ItemStrKey(params, jinja2.KeyProperties)
 		if llamacpp.Truthy(paramsProperties) {
-			w.WriteString("properties:{")
+			out := w.Buffer()
+			out = w.AppendString(out, "properties:{")
 			// google-gemma-4-31B-it-interleaved.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
-			llamacpp.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.Append(w, out, w.Capture(func() {
 				renderGoogleGemma4_31B_ItInterleaved_formatParametersLlama(w, paramsProperties, llamacpp.ItemStrKey(params, jinja2.KeyRequired), formatArgument)
 			}))
-			w.WriteString("},")
+			out = w.AppendString(out, "},")
+			w.SetBuffer(out)
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:87:9 {%- if params['required'] -%}
 		paramsRequired := llamacpp.ItemStrKey(params, jinja2.KeyRequired)
@@ -1248,10 +1357,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 			items := llamacpp.Iterate(w, paramsRequired)
 			for i := range items {
 				item := items[i]
-				w.WriteString("<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:90:22 {{- item -}}
-				llamacpp.Write(w, item)
-				w.WriteString("<|\"|>")
+				out = llamacpp.Append(w, out, item)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 				// google-gemma-4-31B-it-interleaved.jinja:91:17 {{- ',' if not loop.last -}}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -1262,10 +1373,12 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 		// google-gemma-4-31B-it-interleaved.jinja:95:9 {%- if params['type'] -%}
 		paramsType := llamacpp.ItemStrKey(params, jinja2.KeyType)
 		if llamacpp.Truthy(paramsType) {
-			w.WriteString("type:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
-			llamacpp.Write(w, llamacpp.FilterUpper(paramsType))
-			w.WriteString("<|\"|>}")
+			out = llamacpp.Append(w, out, llamacpp.FilterUpper(paramsType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
@@ -1276,18 +1389,22 @@ func renderGoogleGemma4_31B_ItInterleaved_formatFunctionDeclarationLlama(w *jinj
 		// google-gemma-4-31B-it-interleaved.jinja:102:9 {%- if response_declaration['description'] -%}
 		responseDeclarationDescription := llamacpp.ItemStrKey(responseDeclaration, jinja2.KeyDescription)
 		if llamacpp.Truthy(responseDeclarationDescription) {
-			w.WriteString("description:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "description:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:103:30 {{- response_declaration['description'] -}}
-			llamacpp.Write(w, responseDeclarationDescription)
-			w.WriteString("<|\"|>,")
+			out = llamacpp.Append(w, out, responseDeclarationDescription)
+			out = w.AppendString(out, "<|\"|>,")
+			w.SetBuffer(out)
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 		responseDeclarationType := llamacpp.ItemStrKey(responseDeclaration, jinja2.KeyType)
 		if jinja2.EqStr(llamacpp.FilterUpper(responseDeclarationType), "OBJECT") {
-			w.WriteString("type:<|\"|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "type:<|\"|>")
 			// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}
-			llamacpp.Write(w, llamacpp.FilterUpper(responseDeclarationType))
-			w.WriteString("<|\"|>}")
+			out = llamacpp.Append(w, out, llamacpp.FilterUpper(responseDeclarationType))
+			out = w.AppendString(out, "<|\"|>}")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("}")
@@ -1304,9 +1421,11 @@ func renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w *jinja2.Writer, 
 	// google-gemma-4-31B-it-interleaved.jinja:112:5 {%- if argument is string -%}
 	if llamacpp.IsString(argument) {
 		// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
-		w.WriteString("<|\"|>")
-		llamacpp.WriteStr(w, argument)
-		w.WriteString("<|\"|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|\"|>")
+		out = llamacpp.AppendStr(w, out, argument)
+		out = w.AppendString(out, "<|\"|>")
+		w.SetBuffer(out)
 	} else if llamacpp.IsBoolean(argument) {
 		// google-gemma-4-31B-it-interleaved.jinja:114:9 {%- elif argument is boolean -%}
 		// google-gemma-4-31B-it-interleaved.jinja:115:9 {{- 'true' if argument else 'false' -}}
@@ -1338,19 +1457,24 @@ func renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w *jinja2.Writer, 
 			// google-gemma-4-31B-it-interleaved.jinja:122:13 {%- if escape_keys -%}
 			if llamacpp.Truthy(escapeKeys) {
 				// google-gemma-4-31B-it-interleaved.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
-				w.WriteString("<|\"|>")
-				llamacpp.WriteStr(w, key)
-				w.WriteString("<|\"|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|\"|>")
+				out = llamacpp.AppendStr(w, out, key)
+				out = w.AppendString(out, "<|\"|>")
+				w.SetBuffer(out)
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:124:17 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:125:17 {{- key -}}
 				llamacpp.Write(w, key)
 			}
-			w.WriteString(":")
+			out := w.Buffer()
+			out = w.AppendString(out, ":")
 			// google-gemma-4-31B-it-interleaved.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-			llamacpp.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.Append(w, out, w.Capture(func() {
 				renderGoogleGemma4_31B_ItInterleaved_formatArgumentLlama(w, value, escapeKeys)
 			}))
+			w.SetBuffer(out)
 		}
 		w.WriteString("}")
 	} else if llamacpp.IsSequence(argument) {
@@ -1406,4 +1530,4 @@ func renderGoogleGemma4_31B_ItInterleaved_stripThinkingLlama(w *jinja2.Writer, t
 
 // spansGoogleGemma4_31B_ItInterleaved is the position table of google-gemma-4-31B-it-interleaved.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGoogleGemma4_31B_ItInterleaved = "macro,set,{{ }},if,for|+DK+GCASA0CACEACACEACAEEmCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGeGJGEOCIIGGEIEMAAACEAGJCKUORIIKCIGEAAACEACICIyLKRIKKCICOKCIGEECAEKAAACEAGACEsDEIGGMEIGICEEEIsCGFIGACICEECAEI4BCAGGACICEiBCAIKECIGIACACECCAEGEAYEIIEhBGGACAEKAAACEAIRCG+CGJGGuCEIIGmCEIGGECIEIgBCAIKCCIEGEAYEIECZGQMIJEWAAACEAIRCGkDGJGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGOSKRGEECIGIEGAGUCtRJAGACICEACACE2LCAIMACICEkLCAGEECIGIAAACEACACECCAEGQCAGICCqBEGACjBCGUEJGEOCIGKAAiCCKkIGrCGGaCIGGOCIGKAAiCCIAC5BEEiHETGIaEAGGECIEGMCAGGECAEMiBGJGIYEIIKCCSEGECLGM4EIRGGwECAGIAEICEiECAIK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIEKqCGJGIYEAIKCCSEGECLGKoBGJGGSCAGGACSEKAEAEKCGTEGAAeEQOOnCGKAAiCCICCvBEUEItBAIECgBEICAuDEGACnECEuCCAGGQEIGIGCiBEMiBEjBGIYEIIKCCSEGECLEOMIRGICCcEKqBGlBGECCICGMEAGICCqBEIMErBGICCcEUIKtBAMsECIGEECIEGiECAGGICAEKyDCAGIAEACE6BCAIKECIGIAAACEACACEUCAGEECIEMAEAEIEEHEKqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGREqBMvCJAUA0CACEACACEACAEEmCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGeGJGEOCIIGGEIEMAAACEAGJCKUORIIKCIGEAAACEACICK+LKRIKKCICOKCIGEECAEKAAACEAGACEyDEIGGMEIGICEEEKwCGFIGACICEECAEI8BCAGGACICIiBCAIKECIGIACACECCAEGEAYEIIEhBGGACAEKAAACEAIRCGkDGJGG0CEIIGsCEIGGECIEMiBCAIMCCIEGEAYEIECZGQMIJEWAAACEAIRCGkDGJGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGOSKRGEECIGIEGAGUEtRJAIACICEACACK6LCAIMACICEoLCAGEECIGIAAACEACACECCAEGQCAGICCqBEGACjBCGUEJGEOCIGKAAiCCKoIGrCGGaCIGGOCIGKAAiCCIAC5BEEmHETGIaEAGGECIEGMCAGGECAEMiBGJGIYEIIKCCSEGECLGM8EIRGG0ECAGIAEICIiECAIK0DCIGEECIGIAAACEACACE+CCAGGMEIGEECIEKqCGJGIYEAIKCCSEGECLGKoBGJGGSCAGGACSEKAEAEKCGTEGAAeEQOOnCGKAAiCCICCvBEUEItBAIECgBEICAuDEGACnECEuCCAGGQEIGIGCiBEMiBEjBGIYEIIKCCSEGECLEOMIRGICCcEKqBGlBGECCICGMEAGICCqBEIMErBGICCcEUIKtBAMwECIGEECIEGmECAGGICAEK2DCAGIAEACI6BCAIKECIGIAAACEACACEUCAGEECIEMAEAEIEEHEKqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGRE"
+const spansGoogleGemma4_31B_ItInterleaved = "macro,set,{{ }},if,for|+DK+GCASA0CACEACACEACAEEsCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGkBGJGEUCIIIKEIEQAAACEAGJCKUORIIKCIGEAAACEACICI0MKRIKKCICOOCIGEICAEOAAACEAGACE6DEIGGQEIGKEEEEK2CGFIGACICEICAEM+BCAGGACICEoBCAIKECIGIACACEECAEIIAYEMIEhBGGACAEKAAACEAIRCGuDGJGG+CEIIG2CEIGGICIEMmBCAIKECIEIIAYEMECZGQSIJEcAAACEAIRCGkDGJGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGOSKRGEECIGIEGAGUCtRJAGACICEACACEiNCAIMACICEwMCAGEECIGIAAACEACACEGCAEKUCAGKECqBEIACjBCGUEJGEOCIGKAAiCCKkJGrCGGgBCIGGQCIGKAAiCCKEC5BEI8HETGIaEAGGECIEGMCAGGECAEMmBGJGIcEIIMECSEIECLGMuFIRGGmFCAGIAEICE4ECAIKqECIGEECIGIAAACEACACE0DCAGGMEIGEECIEKgDGJGIcEAIMECSEIECLGK6BGJGGeCAGIECSEQEEAEOEGTEIEAeEUQOnCGKAAiCCKECvBEWEItBAIGCgBEKEAuDEIACnECE8CCAGGWEIGKKCiBEQmBEjBGIcEIIMECSEIECLEOQIRGKECcEMyBGlBGECCICGQEAGKECqBEKQErBGKECcEWIKtBAM6ECIGEICIEKsECAGGICAEK8DCAGIAEACEkCCAIKECIGIAAACEACACEaCAGEICIEQAEAEKIEHEOqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGREqBMvCJAUA0CACEACACEACAEEsCEAGGMIIGGAAACEAEICGMGJGGACIEEACACGkBGJGEUCIIIKEIEQAAACEAGJCKUORIIKCIGEAAACEACICKgNKRIKKCICOOCIGEICAEOAAACEAGACEgEEIGGQEIGKEEEEM6CGFIGACICEICAEMiCCAGGACICIoBCAIKECIGIACACEECAEIIAYEMIEhBGGACAEKAAACEAIRCG0DGJGGkDEIIG8CEIGGICIEQoBCAIMECIEIIAYEMECZGQSIJEcAAACEAIRCGkDGJGGOCIGEACIEIAEAEEuCEJGGmCCAIEgCCIGGOCIGEACIEIAEAEEqBEJGIAAACEAEACCcCAGIAAACEAEACCOCAGIAAACEAEACKEKhBGOSKRGEECIGIEGAGUEtRJAIACICEACACKmNCAIMACICE0MCAGEECIGIAAACEACACEGCAEKUCAGKECqBEIACjBCGUEJGEOCIGKAAiCCKoJGrCGGgBCIGGQCIGKAAiCCKEC5BEIgIETGIaEAGGECIEGMCAGGECAEMmBGJGIcEIIMECSEIECLGMyFIRGGqFCAGIAEICI4ECAIKqECIGEECIGIAAACEACACE0DCAGGMEIGEECIEKgDGJGIcEAIMECSEIECLGK6BGJGGeCAGIECSEQEEAEOEGTEIEAeEUQOnCGKAAiCCKECvBEWEItBAIGCgBEKEAuDEIACnECE8CCAGGWEIGKKCiBEQmBEjBGIcEIIMECSEIECLEOQIRGKECcEMyBGlBGECCICGQEAGKECqBEKQErBGKECcEWIKtBAM+ECIGEICIEKwECAGGICAEKgECAGIAEACIkCCAIKECIGIAAACEACACEaCAGEICIEQAEAEKIEHEOqBGLGIYEAIIECIEIECAGQAIJEOCGRAGACICEcCAIEWCIGEAAACEACICIAAACEAEACIAGRE"

@@ -29,10 +29,10 @@ var GptOss = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGptOss renders gpt-oss.jinja.
@@ -42,10 +42,12 @@ func renderGptOss(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
-		w.WriteString("<|start|>")
-		jinja2.WriteStr(w, messageRole)
-		w.WriteString("<|message|>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		out := w.Buffer()
+		out = w.AppendString(out, "<|start|>")
+		out = jinja2.AppendStr(w, out, messageRole)
+		out = w.AppendString(out, "<|message|>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		w.SetBuffer(out)
 		// gpt-oss.jinja:14:1 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<|return|>")
@@ -66,10 +68,12 @@ func renderGptOssLlama(w *jinja2.Writer) {
 	// gpt-oss.jinja:12:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
-		w.WriteString("<|start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("<|message|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		out := w.Buffer()
+		out = w.AppendString(out, "<|start|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "<|message|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		w.SetBuffer(out)
 		// gpt-oss.jinja:14:1 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
 		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			w.WriteString("<|return|>")
@@ -84,4 +88,4 @@ func renderGptOssLlama(w *jinja2.Writer) {
 
 // spansGptOss is the position table of gpt-oss.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGptOss = "for,{{ }}|0CgBYCAEICACMICACiBeFAAEGCACKICAC"
+const spansGptOss = "for,{{ }}|0CkBYCAEMCACQICACiBiBFAAEKCACOICAC"

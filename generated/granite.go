@@ -29,10 +29,10 @@ var Granite = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGranite renders granite.jinja.
@@ -42,9 +42,11 @@ func renderGranite(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
-		w.WriteString("<|start_of_role|>")
-		jinja2.WriteStr(w, messageRole)
-		w.WriteString("<|end_of_role|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|start_of_role|>")
+		out = jinja2.AppendStr(w, out, messageRole)
+		out = w.AppendString(out, "<|end_of_role|>")
+		w.SetBuffer(out)
 		// granite.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
 		if jinja2.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
@@ -65,9 +67,11 @@ func renderGraniteLlama(w *jinja2.Writer) {
 	// granite.jinja:8:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-		w.WriteString("<|start_of_role|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("<|end_of_role|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|start_of_role|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "<|end_of_role|>")
+		w.SetBuffer(out)
 		// granite.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
 		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
@@ -82,4 +86,4 @@ func renderGraniteLlama(w *jinja2.Writer) {
 
 // spansGranite is the position table of granite.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGranite = "for,{{ }},if|0CeQCAEGCACKECAEIAGACacLAAEECACIECAEIAGAC"
+const spansGranite = "for,{{ }},if|0CiBQCAEKCACOECAEIAGACagBLAAEICACMECAEIAGAC"

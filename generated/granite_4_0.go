@@ -29,10 +29,10 @@ var Granite4_0 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGranite4_0 renders granite-4.0.jinja.
@@ -47,9 +47,11 @@ func renderGranite4_0(w *jinja2.Writer) {
 		} else {
 			// granite-4.0.jinja:12:5 {%- else %}
 			// granite-4.0.jinja:13:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-			w.WriteString("<|start_of_role|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("<|end_of_role|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_of_role|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "<|end_of_role|>")
+			w.SetBuffer(out)
 		}
 		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
 		jinja2.WriteAdd(w, jinja2.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|end_of_text|>\n"))
@@ -73,9 +75,11 @@ func renderGranite4_0Llama(w *jinja2.Writer) {
 		} else {
 			// granite-4.0.jinja:12:5 {%- else %}
 			// granite-4.0.jinja:13:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-			w.WriteString("<|start_of_role|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("<|end_of_role|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_of_role|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "<|end_of_role|>")
+			w.SetBuffer(out)
 		}
 		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
 		llamacpp.WriteAdd(w, llamacpp.ItemStrKey(message, jinja2.KeyContent), jinja2.Lit("<|end_of_text|>\n"))
@@ -87,4 +91,4 @@ func renderGranite4_0Llama(w *jinja2.Writer) {
 
 // spansGranite4_0 is the position table of granite-4.0.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGranite4_0 = "for,if,{{ }}|0CiBSCAESCACMEGAEKAEAEaiBNAAESCACMEGAEKAEAE"
+const spansGranite4_0 = "for,if,{{ }}|0CmBSCAEWCACMIGAEOAEAEamBNAAEWCACMIGAEOAEAE"

@@ -29,10 +29,10 @@ var Grok2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderGrok2 renders grok-2.jinja.
@@ -47,21 +47,29 @@ func renderGrok2(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// grok-2.jinja:15:1 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			w.WriteString("System: ")
-			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
-			w.WriteString("<|separator|>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "System: ")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.AppendStr(w, out, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
+			out = w.AppendString(out, "<|separator|>\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// grok-2.jinja:16:5 {%- elif message['role'] == 'user' %}
 			// grok-2.jinja:17:1 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			w.WriteString("Human: ")
-			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
-			w.WriteString("<|separator|>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "Human: ")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.AppendStr(w, out, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
+			out = w.AppendString(out, "<|separator|>\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// grok-2.jinja:18:5 {%- elif message['role'] == 'assistant' %}
 			// grok-2.jinja:19:1 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
-			w.WriteString("Assistant: ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|separator|>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "Assistant: ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|separator|>\n\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("Assistant:")
@@ -83,21 +91,29 @@ func renderGrok2Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// grok-2.jinja:15:1 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			w.WriteString("System: ")
-			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
-			w.WriteString("<|separator|>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "System: ")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.AppendStr(w, out, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
+			out = w.AppendString(out, "<|separator|>\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// grok-2.jinja:16:5 {%- elif message['role'] == 'user' %}
 			// grok-2.jinja:17:1 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			w.WriteString("Human: ")
-			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
-			w.WriteString("<|separator|>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "Human: ")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.AppendStr(w, out, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
+			out = w.AppendString(out, "<|separator|>\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// grok-2.jinja:18:5 {%- elif message['role'] == 'assistant' %}
 			// grok-2.jinja:19:1 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
-			w.WriteString("Assistant: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|separator|>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "Assistant: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|separator|>\n\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("Assistant:")
@@ -107,4 +123,4 @@ func renderGrok2Llama(w *jinja2.Writer) {
 
 // spansGrok2 is the position table of grok-2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGrok2 = "set,for,if,{{ }}|2CAYCAEwBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJGiBAPAAEwBCACEkBCAEGECAGGYCIEGECJGGMCIEGECJG"
+const spansGrok2 = "set,for,if,{{ }}|2CAYCAEgCCACE0BCAEGKCAGMiBCIEGKCJGMQCIEGICJGmBAPAAEgCCACE0BCAEGKCAGMiBCIEGKCJGMQCIEGICJG"

@@ -33,10 +33,10 @@ var HuggingFaceTB_SmolLM3_3B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderHuggingFaceTB_SmolLM3_3B renders HuggingFaceTB-SmolLM3-3B.jinja.
@@ -82,12 +82,13 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:25:5 {%- set custom_instructions = custom_instructions.rstrip() -%}
 		customInstructions = jinja2.MethodRstrip(customInstructions)
 	}
-	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:29:1 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
-	w.WriteString("Reasoning Mode: ")
-	jinja2.WriteStr(w, reasoningMode)
-	w.WriteString("\n\n")
-	w.WriteString("## Custom Instructions\n\n")
+	out = w.AppendString(out, "Reasoning Mode: ")
+	out = jinja2.AppendStr(w, out, reasoningMode)
+	out = w.AppendString(out, "\n\n## Custom Instructions\n\n")
+	w.SetBuffer(out)
 	// HuggingFaceTB-SmolLM3-3B.jinja:31:1 {%- if custom_instructions -%}
 	if customInstructions.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32:5 {{- custom_instructions + "\n\n" -}}
@@ -114,32 +115,42 @@ func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
-			w.WriteString("<|im_start|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			jinja2.WriteStr(w, content)
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:44:9 {%- elif message.role == "assistant" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:45:9 {%- if reasoning_mode == "/think" -%}
 			if jinja2.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				w.WriteString("<|im_start|>assistant\n")
-				jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
-				w.WriteString("<|im_end|>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|im_start|>assistant\n")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.AppendStr(w, out, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
+				out = w.AppendString(out, "<|im_end|>\n")
+				w.SetBuffer(out)
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				w.WriteString("<|im_start|>assistant\n<think>\n\n</think>\n")
-				jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
-				w.WriteString("<|im_end|>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|im_start|>assistant\n<think>\n\n</think>\n")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.AppendStr(w, out, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
+				out = w.AppendString(out, "<|im_end|>\n")
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:50:9 {%- elif message.role == "tool" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:51:9 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
-			w.WriteString("<|im_start|>user\n")
-			jinja2.WriteStr(w, content)
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>user\n")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -202,12 +213,13 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:25:5 {%- set custom_instructions = custom_instructions.rstrip() -%}
 		customInstructions = llamacpp.MethodRstrip(customInstructions)
 	}
-	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:29:1 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
-	w.WriteString("Reasoning Mode: ")
-	llamacpp.WriteStr(w, reasoningMode)
-	w.WriteString("\n\n")
-	w.WriteString("## Custom Instructions\n\n")
+	out = w.AppendString(out, "Reasoning Mode: ")
+	out = llamacpp.AppendStr(w, out, reasoningMode)
+	out = w.AppendString(out, "\n\n## Custom Instructions\n\n")
+	w.SetBuffer(out)
 	// HuggingFaceTB-SmolLM3-3B.jinja:31:1 {%- if custom_instructions -%}
 	if llamacpp.Truthy(customInstructions) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32:5 {{- custom_instructions + "\n\n" -}}
@@ -235,32 +247,42 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
-			w.WriteString("<|im_start|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:44:9 {%- elif message.role == "assistant" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:45:9 {%- if reasoning_mode == "/think" -%}
 			if jinja2.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				w.WriteString("<|im_start|>assistant\n")
-				llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
-				w.WriteString("<|im_end|>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|im_start|>assistant\n")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.AppendStr(w, out, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
+				out = w.AppendString(out, "<|im_end|>\n")
+				w.SetBuffer(out)
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				w.WriteString("<|im_start|>assistant\n<think>\n\n</think>\n")
-				llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
-				w.WriteString("<|im_end|>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|im_start|>assistant\n<think>\n\n</think>\n")
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.AppendStr(w, out, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
+				out = w.AppendString(out, "<|im_end|>\n")
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:50:9 {%- elif message.role == "tool" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:51:9 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
-			w.WriteString("<|im_start|>user\n")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>user\n")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -280,4 +302,4 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 
 // spansHuggingFaceTB_SmolLM3_3B is the position table of HuggingFaceTB-SmolLM3-3B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHuggingFaceTB_SmolLM3_3B = "if,set,{{ }},for|kDGKCAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAS0COJGGKCICO6BCAAGICIEKqBCAAGWCAAEECIEMEEAEIMEJAGECAEQSIRAEMCIAKAGIEeGtDRAEACICGQGJAEACICIAEACIoBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACIGIJEKUEAAEACIECMCAAU0COJGGKCICO6BCAAGICIEKqBCAAGWCAAEECIEMEEAEIMEJAGECAEQSIRAEMCIAKAGIE"
+const spansHuggingFaceTB_SmolLM3_3B = "if,set,{{ }},for|kDGKCAEACICGQGJAEACICIAEACIqBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACKGIJEKUEAAEACIECMCAASoDOJGGKCICOuCCAAGMCIEO6BCAAGiBCAAEKCIESKEAEOQEJAGICAEUSIRAEMCIAKAGIEeGtDRAEACICGQGJAEACICIAEACIqBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACKGIJEKUEAAEACIECMCAAUoDOJGGKCICOuCCAAGMCIEO6BCAAGiBCAAEKCIESKEAEOQEJAGICAEUSIRAEMCIAKAGIE"

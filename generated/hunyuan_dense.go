@@ -29,10 +29,10 @@ var HunyuanDense = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderHunyuanDense renders hunyuan-dense.jinja.
@@ -49,15 +49,19 @@ func renderHunyuanDense(w *jinja2.Writer) {
 		} else if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
-			w.WriteString("<｜hy_User｜>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜hy_Assistant｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜hy_User｜>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜hy_Assistant｜>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// hunyuan-dense.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-dense.jinja:22:1 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
-			w.WriteString("<｜hy_Assistant｜>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜hy_place▁holder▁no▁2｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜hy_Assistant｜>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜hy_place▁holder▁no▁2｜>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -80,15 +84,19 @@ func renderHunyuanDenseLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
-			w.WriteString("<｜hy_User｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜hy_Assistant｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜hy_User｜>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜hy_Assistant｜>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
 			// hunyuan-dense.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-dense.jinja:22:1 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
-			w.WriteString("<｜hy_Assistant｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜hy_place▁holder▁no▁2｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜hy_Assistant｜>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜hy_place▁holder▁no▁2｜>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -97,4 +105,4 @@ func renderHunyuanDenseLlama(w *jinja2.Writer) {
 
 // spansHunyuanDense is the position table of hunyuan-dense.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHunyuanDense = "for,if,{{ }}|0CsBgBCAIeCACEACAECYCICGECJEGMCICGECJEesBNAAIeCACEACAECYCICGECJEGMCICGECJE"
+const spansHunyuanDense = "for,if,{{ }}|0C0BgBCAImBCACEACAECgBCICGICJEKQCICGICJEiB0BNAAImBCACEACAECgBCICGICJEKQCICGICJE"

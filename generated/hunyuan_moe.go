@@ -29,10 +29,10 @@ var HunyuanMoe = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderHunyuanMoe renders hunyuan-moe.jinja.
@@ -44,9 +44,11 @@ func renderHunyuanMoe(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// hunyuan-moe.jinja:15:1 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
-			w.WriteString("<|startoftext|>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|extra_4|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|startoftext|>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|extra_4|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// hunyuan-moe.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-moe.jinja:17:1 {{- message['content'] + '<|eos|>' }}
@@ -54,9 +56,11 @@ func renderHunyuanMoe(w *jinja2.Writer) {
 		} else {
 			// hunyuan-moe.jinja:18:5 {%- else %}
 			// hunyuan-moe.jinja:19:1 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
-			w.WriteString("<|startoftext|>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|extra_0|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|startoftext|>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|extra_0|>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -74,9 +78,11 @@ func renderHunyuanMoeLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// hunyuan-moe.jinja:15:1 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
-			w.WriteString("<|startoftext|>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|extra_4|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|startoftext|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|extra_4|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// hunyuan-moe.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-moe.jinja:17:1 {{- message['content'] + '<|eos|>' }}
@@ -84,9 +90,11 @@ func renderHunyuanMoeLlama(w *jinja2.Writer) {
 		} else {
 			// hunyuan-moe.jinja:18:5 {%- else %}
 			// hunyuan-moe.jinja:19:1 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
-			w.WriteString("<|startoftext|>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|extra_0|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|startoftext|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|extra_0|>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -95,4 +103,4 @@ func renderHunyuanMoeLlama(w *jinja2.Writer) {
 
 // spansHunyuanMoe is the position table of hunyuan-moe.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHunyuanMoe = "for,if,{{ }}|0CqBaCAEgBCACGECAEGUCICGACJEIEEAEeqBNAAEgBCACGECAEGUCICGACJEIEEAE"
+const spansHunyuanMoe = "for,if,{{ }}|0CyBaCAEoBCACGICAEKYCICGACJEIIEAEiByBNAAEoBCACGICAEKYCICGACJEIIEAE"

@@ -34,10 +34,10 @@ var IbmGraniteGranite3_3_2B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderIbmGraniteGranite3_3_2B_Instruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
@@ -101,9 +101,11 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer) {
 		loopMessages = messages
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:32:2 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
-	w.WriteString("<|start_of_role|>system<|end_of_role|>")
-	jinja2.WriteStr(w, systemMessage)
-	w.WriteString("<|end_of_text|>\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|start_of_role|>system<|end_of_role|>")
+	out = jinja2.AppendStr(w, out, systemMessage)
+	out = w.AppendString(out, "<|end_of_text|>\n")
+	w.SetBuffer(out)
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:34:2 {%- if available_tools %}
 	if availableTools.Truthy() {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
@@ -116,12 +118,14 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer) {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:41:6 {%- for document in documents %}
 		for _, document := range jinja2.Iterate(w, documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42:10 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
-			w.WriteString("<|start_of_role|>document {\"document_id\": \"")
-			jinja2.WriteStr(w, jinja2.FilterString(jinja2.ItemStr(document, "doc_id")))
-			w.WriteString("\"}<|end_of_role|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_of_role|>document {\"document_id\": \"")
+			out = jinja2.AppendStr(w, out, jinja2.FilterString(jinja2.ItemStr(document, "doc_id")))
+			out = w.AppendString(out, "\"}<|end_of_role|>\n")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
-			jinja2.Write(w, jinja2.ItemStrKey(document, jinja2.KeyText))
-			w.WriteString("<|end_of_text|>\n")
+			out = jinja2.Append(w, out, jinja2.ItemStrKey(document, jinja2.KeyText))
+			out = w.AppendString(out, "<|end_of_text|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:49:2 {%- for message in loop_messages %}
@@ -130,11 +134,13 @@ func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer) {
 		message := items[i]
 		addGenerationPrompt := addGenerationPromptInput
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50:6 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
-		w.WriteString("<|start_of_role|>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("<|end_of_role|>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|end_of_text|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|start_of_role|>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "<|end_of_role|>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|end_of_text|>\n")
+		w.SetBuffer(out)
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52:6 {%- if loop.last and add_generation_prompt %}
 		if (i == len(items)-1) && addGenerationPrompt.Truthy() {
 			w.WriteString("<|start_of_role|>assistant")
@@ -212,9 +218,11 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 		loopMessages = messages
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:32:2 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
-	w.WriteString("<|start_of_role|>system<|end_of_role|>")
-	llamacpp.WriteStr(w, systemMessage)
-	w.WriteString("<|end_of_text|>\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|start_of_role|>system<|end_of_role|>")
+	out = llamacpp.AppendStr(w, out, systemMessage)
+	out = w.AppendString(out, "<|end_of_text|>\n")
+	w.SetBuffer(out)
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:34:2 {%- if available_tools %}
 	if llamacpp.Truthy(availableTools) {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
@@ -227,12 +235,14 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:41:6 {%- for document in documents %}
 		for _, document := range llamacpp.Iterate(w, documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42:10 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
-			w.WriteString("<|start_of_role|>document {\"document_id\": \"")
-			llamacpp.WriteStr(w, llamacpp.FilterString(llamacpp.ItemStr(document, "doc_id")))
-			w.WriteString("\"}<|end_of_role|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_of_role|>document {\"document_id\": \"")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterString(llamacpp.ItemStr(document, "doc_id")))
+			out = w.AppendString(out, "\"}<|end_of_role|>\n")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
-			llamacpp.Write(w, llamacpp.ItemStrKey(document, jinja2.KeyText))
-			w.WriteString("<|end_of_text|>\n")
+			out = llamacpp.Append(w, out, llamacpp.ItemStrKey(document, jinja2.KeyText))
+			out = w.AppendString(out, "<|end_of_text|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:49:2 {%- for message in loop_messages %}
@@ -242,11 +252,13 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 	for i := range items {
 		message := items[i]
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50:6 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
-		w.WriteString("<|start_of_role|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("<|end_of_role|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|end_of_text|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|start_of_role|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "<|end_of_role|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|end_of_text|>\n")
+		w.SetBuffer(out)
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52:6 {%- if loop.last and add_generation_prompt %}
 		if (i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt) {
 			w.WriteString("<|start_of_role|>assistant")
@@ -263,4 +275,4 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 
 // spansIbmGraniteGranite3_3_2B_Instruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansIbmGraniteGranite3_3_2B_Instruct = "if,set,{{ }},for|sDGECAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEKqBKRGKICIEMSEAAGKEQAECCIEqBGrDjBAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGEEJEIKEAAGCEIEIWIJAEQCIGEECIEICEAEMqBKRGKICIEMSEAAGKEQAECCIE"
+const spansIbmGraniteGranite3_3_2B_Instruct = "if,set,{{ }},for|sDGECAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGIEJEMKEAAGCEIEIaIJAEUCIGEGCIEKEEAEMuBKRGKMCIEQSEAAGKEQAECCIEqBGrDjBAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGIEJEMKEAAGCEIEIaIJAEUCIGEGCIEKEEAEOuBKRGKMCIEQSEAAGKEQAECCIE"

@@ -36,10 +36,10 @@ var IbmGraniteGranite4_0 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderIbmGraniteGranite4_0 renders ibm-granite-granite-4.0.jinja.
@@ -155,15 +155,19 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 	// ibm-granite-granite-4.0.jinja:59:1 {%- if ns.system_message %}
 	if nsSystemMessage.Truthy() {
 		// ibm-granite-granite-4.0.jinja:60:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
-		w.WriteString("<|start_of_role|>system<|end_of_role|>")
-		jinja2.WriteStr(w, nsSystemMessage)
-		w.WriteString("<|end_of_text|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|start_of_role|>system<|end_of_role|>")
+		out = jinja2.AppendStr(w, out, nsSystemMessage)
+		out = w.AppendString(out, "<|end_of_text|>\n")
+		w.SetBuffer(out)
 	} else {
 		// ibm-granite-granite-4.0.jinja:61:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:62:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
-		w.WriteString("<|start_of_role|>system<|end_of_role|>")
-		jinja2.WriteStr(w, nsDefaultSystemMessage)
-		w.WriteString("<|end_of_text|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|start_of_role|>system<|end_of_role|>")
+		out = jinja2.AppendStr(w, out, nsDefaultSystemMessage)
+		out = w.AppendString(out, "<|end_of_text|>\n")
+		w.SetBuffer(out)
 	}
 	// ibm-granite-granite-4.0.jinja:64:1 {%- for message in messages %}
 	items := jinja2.Iterate(w, messages)
@@ -199,18 +203,22 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.0.jinja:81:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
-			w.WriteString("<|start_of_role|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("<|end_of_role|>")
-			jinja2.WriteStr(w, contentVal)
-			w.WriteString("<|end_of_text|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_of_role|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "<|end_of_role|>")
+			out = jinja2.AppendStr(w, out, contentVal)
+			out = w.AppendString(out, "<|end_of_text|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.0.jinja:82:9 {%- elif message.role == 'assistant' %}
 			// ibm-granite-granite-4.0.jinja:83:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
-			w.WriteString("<|start_of_role|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("<|end_of_role|>")
-			jinja2.WriteStr(w, contentVal)
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_of_role|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "<|end_of_role|>")
+			out = jinja2.AppendStr(w, out, contentVal)
+			w.SetBuffer(out)
 			// ibm-granite-granite-4.0.jinja:84:9 {%- if message.tool_calls %}
 			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
@@ -228,10 +236,12 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 						// ibm-granite-granite-4.0.jinja:90:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
-					w.WriteString("<tool_call>\n{\"name\": \"")
+					out := w.Buffer()
+					out = w.AppendString(out, "<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.0.jinja:93:17 {{- tool_call.name }}
-					jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
+					out = jinja2.Append(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					w.SetBuffer(out)
 					// ibm-granite-granite-4.0.jinja:95:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if jinja2.IsString(toolCallArguments) {
@@ -252,10 +262,12 @@ func renderIbmGraniteGranite4_0(w *jinja2.Writer) {
 			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
-			w.WriteString("\n<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<tool_response>\n")
 			// ibm-granite-granite-4.0.jinja:109:9 {{- content.val }}
-			jinja2.Write(w, contentVal)
-			w.WriteString("\n</tool_response>")
+			out = jinja2.Append(w, out, contentVal)
+			out = w.AppendString(out, "\n</tool_response>")
+			w.SetBuffer(out)
 			// ibm-granite-granite-4.0.jinja:111:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
 			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|end_of_text|>\n")
@@ -385,15 +397,19 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 	// ibm-granite-granite-4.0.jinja:59:1 {%- if ns.system_message %}
 	if llamacpp.Truthy(nsSystemMessage) {
 		// ibm-granite-granite-4.0.jinja:60:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
-		w.WriteString("<|start_of_role|>system<|end_of_role|>")
-		llamacpp.WriteStr(w, nsSystemMessage)
-		w.WriteString("<|end_of_text|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|start_of_role|>system<|end_of_role|>")
+		out = llamacpp.AppendStr(w, out, nsSystemMessage)
+		out = w.AppendString(out, "<|end_of_text|>\n")
+		w.SetBuffer(out)
 	} else {
 		// ibm-granite-granite-4.0.jinja:61:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:62:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
-		w.WriteString("<|start_of_role|>system<|end_of_role|>")
-		llamacpp.WriteStr(w, nsDefaultSystemMessage)
-		w.WriteString("<|end_of_text|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|start_of_role|>system<|end_of_role|>")
+		out = llamacpp.AppendStr(w, out, nsDefaultSystemMessage)
+		out = w.AppendString(out, "<|end_of_text|>\n")
+		w.SetBuffer(out)
 	}
 	// ibm-granite-granite-4.0.jinja:64:1 {%- for message in messages %}
 	items := llamacpp.Iterate(w, messages)
@@ -429,18 +445,22 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.0.jinja:81:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
-			w.WriteString("<|start_of_role|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("<|end_of_role|>")
-			llamacpp.WriteStr(w, contentVal)
-			w.WriteString("<|end_of_text|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_of_role|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "<|end_of_role|>")
+			out = llamacpp.AppendStr(w, out, contentVal)
+			out = w.AppendString(out, "<|end_of_text|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.0.jinja:82:9 {%- elif message.role == 'assistant' %}
 			// ibm-granite-granite-4.0.jinja:83:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
-			w.WriteString("<|start_of_role|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("<|end_of_role|>")
-			llamacpp.WriteStr(w, contentVal)
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_of_role|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "<|end_of_role|>")
+			out = llamacpp.AppendStr(w, out, contentVal)
+			w.SetBuffer(out)
 			// ibm-granite-granite-4.0.jinja:84:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
@@ -458,10 +478,12 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 						// ibm-granite-granite-4.0.jinja:90:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
-					w.WriteString("<tool_call>\n{\"name\": \"")
+					out := w.Buffer()
+					out = w.AppendString(out, "<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.0.jinja:93:17 {{- tool_call.name }}
-					llamacpp.Write(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
+					out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					w.SetBuffer(out)
 					// ibm-granite-granite-4.0.jinja:95:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if llamacpp.IsString(toolCallArguments) {
@@ -482,10 +504,12 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
-			w.WriteString("\n<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<tool_response>\n")
 			// ibm-granite-granite-4.0.jinja:109:9 {{- content.val }}
-			llamacpp.Write(w, contentVal)
-			w.WriteString("\n</tool_response>")
+			out = llamacpp.Append(w, out, contentVal)
+			out = w.AppendString(out, "\n</tool_response>")
+			w.SetBuffer(out)
 			// ibm-granite-granite-4.0.jinja:111:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
 			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|end_of_text|>\n")
@@ -502,4 +526,4 @@ func renderIbmGraniteGranite4_0Llama(w *jinja2.Writer) {
 
 // spansIbmGraniteGranite4_0 is the position table of ibm-granite-granite-4.0.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansIbmGraniteGranite4_0 = "set,if,for,{{ }}|uDACCAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIWGRCEECIGMEEAGKiGEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACQEKRCiBAnHAAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIWGRCEECIGMEEAGKiGEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMgEKhBCGICIGKwDCACGGCAGKiCCACG4BCIEIECICIKGACGACIAICGJGGSEACGACIGIAEAGMcMZCGGCACKCIAGGEEACQEKRC"
+const spansIbmGraniteGranite4_0 = "set,if,for,{{ }}|uDACCAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIeGRCEICIGQIEAGOyGEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMwEKhBCGMCIGO8DCACGKCAGOmCCACG8BCIEIECICIMGACGACIAKEGJGISEACGACIGIAEAGMgBMZCGICACMEIAGIEEACQEKRCiBAnHAAEACAAEACAAEACAAEACAAEGCACEACIAGGEJAKYKACEGCIEEACIAGAEJAIAEAAGYEJCEGCIEEACIAGAEJAIAEAAGmDEJCGmBCICGACIACeCACGWCAEEQCICEGCICEACIAGAEJAKWIZCEACIACQCACGACAACICACGACAAKWGJCEACIACQCACGACAACICACGACAAIeGRCEICIGQIEAGOyGEJEIACIAEsBCACGACIAIcEACEWCIEEQCICEGCICEACIAGAEJAMwEKhBCGMCIGO8DCACGKCAGOmCCACG8BCIEIECICIMGACGACIAKEGJGISEACGACIGIAEAGMgBMZCGICACMEIAGIEEACQEKRC"

@@ -34,10 +34,10 @@ var KimiK2Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderKimiK2Instruct renders Kimi-K2-Instruct.jinja.
@@ -74,22 +74,28 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
-			w.WriteString("<|im_user|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_user|>")
 			// Kimi-K2-Instruct.jinja:29:16 {{role_name}}
-			jinja2.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
+			out = jinja2.Append(w, out, roleName)
+			out = w.AppendString(out, "<|im_middle|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Instruct.jinja:30:7 {%- elif message['role'] == 'assistant' -%}
-			w.WriteString("<|im_assistant|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_assistant|>")
 			// Kimi-K2-Instruct.jinja:31:21 {{role_name}}
-			jinja2.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
+			out = jinja2.Append(w, out, roleName)
+			out = w.AppendString(out, "<|im_middle|>")
+			w.SetBuffer(out)
 		} else {
 			// Kimi-K2-Instruct.jinja:32:7 {%- else -%}
-			w.WriteString("<|im_system|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_system|>")
 			// Kimi-K2-Instruct.jinja:33:18 {{role_name}}
-			jinja2.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
+			out = jinja2.Append(w, out, roleName)
+			out = w.AppendString(out, "<|im_middle|>")
+			w.SetBuffer(out)
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		if jinja2.EqStr(messageRole, "assistant") && jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
@@ -106,10 +112,12 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 				toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.SmallInt(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 				_ = jinja2.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
-				w.WriteString("<|tool_call_begin|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool_call_begin|>")
 				// Kimi-K2-Instruct.jinja:42:26 {{ formatted_id }}
-				jinja2.Write(w, formattedId)
-				w.WriteString("<|tool_call_argument_begin|>")
+				out = jinja2.Append(w, out, formattedId)
+				out = w.AppendString(out, "<|tool_call_argument_begin|>")
+				w.SetBuffer(out)
 				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
 				toolCallFunctionArguments := jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
 				if jinja2.IsString(toolCallFunctionArguments) {
@@ -134,10 +142,12 @@ func renderKimiK2Instruct(w *jinja2.Writer) {
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), jinja2.FilterString(toolCallCounterValue))
 			}
-			w.WriteString("## Return of ")
+			out := w.Buffer()
+			out = w.AppendString(out, "## Return of ")
 			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}
-			jinja2.Write(w, toolCallId)
-			w.WriteString("\n")
+			out = jinja2.Append(w, out, toolCallId)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
 			renderKimiK2Instruct_renderContent(w, message)
 		} else if !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
@@ -219,22 +229,28 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
-			w.WriteString("<|im_user|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_user|>")
 			// Kimi-K2-Instruct.jinja:29:16 {{role_name}}
-			llamacpp.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
+			out = llamacpp.Append(w, out, roleName)
+			out = w.AppendString(out, "<|im_middle|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Instruct.jinja:30:7 {%- elif message['role'] == 'assistant' -%}
-			w.WriteString("<|im_assistant|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_assistant|>")
 			// Kimi-K2-Instruct.jinja:31:21 {{role_name}}
-			llamacpp.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
+			out = llamacpp.Append(w, out, roleName)
+			out = w.AppendString(out, "<|im_middle|>")
+			w.SetBuffer(out)
 		} else {
 			// Kimi-K2-Instruct.jinja:32:7 {%- else -%}
-			w.WriteString("<|im_system|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_system|>")
 			// Kimi-K2-Instruct.jinja:33:18 {{role_name}}
-			llamacpp.Write(w, roleName)
-			w.WriteString("<|im_middle|>")
+			out = llamacpp.Append(w, out, roleName)
+			out = w.AppendString(out, "<|im_middle|>")
+			w.SetBuffer(out)
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
 		messageRole2 := llamacpp.ItemStrKey(message, jinja2.KeyRole)
@@ -252,10 +268,12 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 				toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.SmallInt(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 				_ = llamacpp.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{llamacpp.Named(formattedId, "formatted_id")}, nil)
-				w.WriteString("<|tool_call_begin|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool_call_begin|>")
 				// Kimi-K2-Instruct.jinja:42:26 {{ formatted_id }}
-				llamacpp.Write(w, formattedId)
-				w.WriteString("<|tool_call_argument_begin|>")
+				out = llamacpp.Append(w, out, formattedId)
+				out = w.AppendString(out, "<|tool_call_argument_begin|>")
+				w.SetBuffer(out)
 				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
 				toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
 				toolCallFunctionArguments := llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
@@ -281,10 +299,12 @@ func renderKimiK2InstructLlama(w *jinja2.Writer) {
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), llamacpp.FilterString(toolCallCounterValue))
 			}
-			w.WriteString("## Return of ")
+			out := w.Buffer()
+			out = w.AppendString(out, "## Return of ")
 			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}
-			llamacpp.Write(w, toolCallId)
-			w.WriteString("\n")
+			out = llamacpp.Append(w, out, toolCallId)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
 			renderKimiK2Instruct_renderContentLlama(w, message)
 		} else if !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
@@ -331,4 +351,4 @@ func renderKimiK2Instruct_renderContentLlama(w *jinja2.Writer, msg jinja2.Value)
 
 // spansKimiK2Instruct is the position table of Kimi-K2-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2Instruct = "set,if,{{ }},for,macro|mDAgBCAEACAAEKEACGCCwCEIyFExCGKECECIEIAAIkBCACICCaEEYCTCICCcEMCEHEIqDGfCECCEEGyBCAGGCCEAGACAAECCAAGCCmBEGSA8CCGAAqDEIAAkDEKqBGxKCGQCFCEACEAIAEAAICEWEGACjBECICMCGACFEOEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEEgBAMVAEACAAEKEACGCCwCEK2FExCGKECECIEIAAIkBCACICCaEEYCTCICCcEMCEHEIuDGfCGCCEEIyBCAGGACEAEACAAECCAAGCCmBEGUA8CCIAAqDEIAAkDEKqBGxKCGQCFCEACEAIAEAAICEWEGACjBECICMCGACFEOEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEE"
+const spansKimiK2Instruct = "set,if,{{ }},for,macro|mDAgBCAEACAAEKEACGCCwCEImGExCGKECECIEIAAIwBCACKECaEGgBCTCKECcEQEEHEKyDGfCECCEEG2BCAGGCCEAGACAAEECAAIECmBEISA8CCGAAqDEIAAkDEKuBGxKCGSCFCEACEAIAEAAKEEWEIACjBECICMCGACFEOEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEEgBAMVAEACAAEKEACGCCwCEKqGExCGKECECIEIAAIwBCACKECaEGgBCTCKECcEQEEHEK2DGfCGCCEEI2BCAGGACEAEACAAEECAAIECmBEIUA8CCIAAqDEIAAkDEKuBGxKCGSCFCEACEAIAEAAKEEWEIACjBECICMCGACFEOEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEE"

@@ -34,10 +34,10 @@ var KimiK2Thinking = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderKimiK2Thinking renders Kimi-K2-Thinking.jinja.
@@ -108,10 +108,12 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), jinja2.FilterString(jinja2.ItemAttr(toolCallCounter, "value")))
 			}
-			w.WriteString("## Return of ")
+			out := w.Buffer()
+			out = w.AppendString(out, "## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
-			jinja2.Write(w, toolCallId)
-			w.WriteString("\n")
+			out = jinja2.Append(w, out, toolCallId)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
 			renderKimiK2Thinking_renderContent(w, message)
 		} else if !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
@@ -131,10 +133,12 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
 			rc = jinja2.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit(""))
-			w.WriteString("<think>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<think>")
 			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
-			jinja2.Write(w, rc)
-			w.WriteString("</think>")
+			out = jinja2.Append(w, out, rc)
+			out = w.AppendString(out, "</think>")
+			w.SetBuffer(out)
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
 			renderKimiK2Thinking_renderContent(w, message)
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
@@ -153,10 +157,12 @@ func renderKimiK2Thinking(w *jinja2.Writer) {
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("functions."), jinja2.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), jinja2.FilterString(jinja2.ItemAttr(toolCallCounter, "value")))
 			}
-			w.WriteString("## Return of ")
+			out := w.Buffer()
+			out = w.AppendString(out, "## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
-			jinja2.Write(w, toolCallId)
-			w.WriteString("\n")
+			out = jinja2.Append(w, out, toolCallId)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
 			renderKimiK2Thinking_renderContent(w, message)
 		} else if !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
@@ -213,22 +219,28 @@ func renderKimiK2Thinking_setRoles(w *jinja2.Writer, message jinja2.Value) {
 	// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
 	messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 	if jinja2.EqStr(messageRole, "user") {
-		w.WriteString("<|im_user|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_user|>")
 		// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-		jinja2.Write(w, roleName)
-		w.WriteString("<|im_middle|>")
+		out = jinja2.Append(w, out, roleName)
+		out = w.AppendString(out, "<|im_middle|>")
+		w.SetBuffer(out)
 	} else if jinja2.EqStr(messageRole, "assistant") {
 		// Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
-		w.WriteString("<|im_assistant|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_assistant|>")
 		// Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-		jinja2.Write(w, roleName)
-		w.WriteString("<|im_middle|>")
+		out = jinja2.Append(w, out, roleName)
+		out = w.AppendString(out, "<|im_middle|>")
+		w.SetBuffer(out)
 	} else {
 		// Kimi-K2-Thinking.jinja:22:7 {%- else -%}
-		w.WriteString("<|im_system|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_system|>")
 		// Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-		jinja2.Write(w, roleName)
-		w.WriteString("<|im_middle|>")
+		out = jinja2.Append(w, out, roleName)
+		out = w.AppendString(out, "<|im_middle|>")
+		w.SetBuffer(out)
 	}
 }
 
@@ -250,10 +262,12 @@ func renderKimiK2Thinking_renderToolcalls(w *jinja2.Writer, message jinja2.Value
 		jinja2.SetAttr(toolCallCounter, "value", jinja2.Add(jinja2.ItemAttr(toolCallCounter, "value"), jinja2.SmallInt(1)))
 		// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 		_ = jinja2.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
-		w.WriteString("<|tool_call_begin|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|tool_call_begin|>")
 		// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
-		jinja2.Write(w, formattedId)
-		w.WriteString("<|tool_call_argument_begin|>")
+		out = jinja2.Append(w, out, formattedId)
+		out = w.AppendString(out, "<|tool_call_argument_begin|>")
+		w.SetBuffer(out)
 		// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
 		toolCallFunctionArguments := jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
 		if jinja2.IsString(toolCallFunctionArguments) {
@@ -340,10 +354,12 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), llamacpp.FilterString(llamacpp.ItemAttr(toolCallCounter, "value")))
 			}
-			w.WriteString("## Return of ")
+			out := w.Buffer()
+			out = w.AppendString(out, "## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
-			llamacpp.Write(w, toolCallId)
-			w.WriteString("\n")
+			out = llamacpp.Append(w, out, toolCallId)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
 			renderKimiK2Thinking_renderContentLlama(w, message)
 		} else if !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
@@ -364,10 +380,12 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
 			rc = llamacpp.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit(""))
-			w.WriteString("<think>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<think>")
 			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
-			llamacpp.Write(w, rc)
-			w.WriteString("</think>")
+			out = llamacpp.Append(w, out, rc)
+			out = w.AppendString(out, "</think>")
+			w.SetBuffer(out)
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
 			renderKimiK2Thinking_renderContentLlama(w, message)
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
@@ -386,10 +404,12 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer) {
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
 				toolCallId2 = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("functions."), llamacpp.MethodGetDefault(message, jinja2.Lit("name"), jinja2.Lit("unknown"))), jinja2.Lit(":")), llamacpp.FilterString(llamacpp.ItemAttr(toolCallCounter, "value")))
 			}
-			w.WriteString("## Return of ")
+			out := w.Buffer()
+			out = w.AppendString(out, "## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
-			llamacpp.Write(w, toolCallId2)
-			w.WriteString("\n")
+			out = llamacpp.Append(w, out, toolCallId2)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
 			renderKimiK2Thinking_renderContentLlama(w, message)
 		} else if !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
@@ -446,22 +466,28 @@ func renderKimiK2Thinking_setRolesLlama(w *jinja2.Writer, message jinja2.Value) 
 	// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
 	messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 	if jinja2.EqStr(messageRole, "user") {
-		w.WriteString("<|im_user|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_user|>")
 		// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-		llamacpp.Write(w, roleName)
-		w.WriteString("<|im_middle|>")
+		out = llamacpp.Append(w, out, roleName)
+		out = w.AppendString(out, "<|im_middle|>")
+		w.SetBuffer(out)
 	} else if jinja2.EqStr(messageRole, "assistant") {
 		// Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
-		w.WriteString("<|im_assistant|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_assistant|>")
 		// Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-		llamacpp.Write(w, roleName)
-		w.WriteString("<|im_middle|>")
+		out = llamacpp.Append(w, out, roleName)
+		out = w.AppendString(out, "<|im_middle|>")
+		w.SetBuffer(out)
 	} else {
 		// Kimi-K2-Thinking.jinja:22:7 {%- else -%}
-		w.WriteString("<|im_system|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_system|>")
 		// Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-		llamacpp.Write(w, roleName)
-		w.WriteString("<|im_middle|>")
+		out = llamacpp.Append(w, out, roleName)
+		out = w.AppendString(out, "<|im_middle|>")
+		w.SetBuffer(out)
 	}
 }
 
@@ -483,10 +509,12 @@ func renderKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, message jinja2.
 		llamacpp.SetAttr(toolCallCounter, "value", llamacpp.Add(llamacpp.ItemAttr(toolCallCounter, "value"), jinja2.SmallInt(1)))
 		// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
 		_ = llamacpp.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{llamacpp.Named(formattedId, "formatted_id")}, nil)
-		w.WriteString("<|tool_call_begin|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|tool_call_begin|>")
 		// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
-		llamacpp.Write(w, formattedId)
-		w.WriteString("<|tool_call_argument_begin|>")
+		out = llamacpp.Append(w, out, formattedId)
+		out = w.AppendString(out, "<|tool_call_argument_begin|>")
+		w.SetBuffer(out)
 		// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
 		toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
 		toolCallFunctionArguments := llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
@@ -505,4 +533,4 @@ func renderKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, message jinja2.
 
 // spansKimiK2Thinking is the position table of Kimi-K2-Thinking.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2Thinking = "set,for,if,{{ }},macro|sDA2BCAEACAAIAeAAEMCACEGCIEEACIAIAKRAEACAAEKEAEGCCwCGIEGxCEIsCIACGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGK6CKJCGACEGEqCCAEGCCEAGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGOEMJEQCzGAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGSCOjBIG2BEECGCCEAGAAAAEACAAECCAAGCCmBGGSA8CEGAAqDGIAAkDGoBAT5KAEACAAIAeAAEMCACEGCIEEACIAIAKRAEACAAEKEAEGCCwCGIEGxCEKsCIACGACEGEgCCAEIACiBGEGCfEEACEGEqBEAEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGM6CKJCGACEGEqCCAEGCCEAGCCOGGAAcGEGCrBEEACCGEqBECEGQCFEEACEAIAEAAICEWGGACjBGCICMEGACFGOEMJEQCzGAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGSCOjBII2BEECGACEAEAAAAEACAAECCAAGCCmBGGUA8CEIAAqDGIAAkDG"
+const spansKimiK2Thinking = "set,for,if,{{ }},macro|sDA2BCAEACAAIAeAAEMCACEGCIEEACIAIAKRAEACAAEKEAEGCCwCGIEGxCEIwCIACGACEGEkCCAEIACiBGEGCfEEACEGEuBEAEGSCFEEACEAIAEAAKEEWGIACjBGCICMEGACFGKiDKJCGACEGEyCCAEGECEAIECOGIAAcGEGCrBEEACCGEuBECEGSCFEEACEAIAEAAKEEWGIACjBGCICMEGACFGOEMJEQCzGAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIwBCAEKECaGGgBCTEKECcGQEEHGUCOjBIG6BEECGCCEAGAAAAEACAAEECAAIECmBGISA8CEGAAqDGIAAkDGoBAT5KAEACAAIAeAAEMCACEGCIEEACIAIAKRAEACAAEKEAEGCCwCGIEGxCEKwCIACGACEGEkCCAEIACiBGEGCfEEACEGEuBEAEGSCFEEACEAIAEAAKEEWGIACjBGCICMEGACFGMiDKJCGACEGEyCCAEGECEAIECOGIAAcGEGCrBEEACCGEuBECEGSCFEEACEAIAEAAKEEWGIACjBGCICMEGACFGOEMJEQCzGAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIwBCAEKECaGGgBCTEKECcGQEEHGUCOjBII6BEECGACEAEAAAAEACAAEECAAIECmBGIUA8CEIAAqDGIAAkDG"

@@ -36,10 +36,10 @@ var KimiK3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderKimiK3 renders Kimi-K3.jinja.
@@ -350,14 +350,18 @@ func renderKimiK3_openTag(w *jinja2.Writer, tag, attrs jinja2.Value) {
 		attrs = jinja2.NewList()
 	}
 	// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
-	w.WriteString("<|open|>")
-	jinja2.WriteStr(w, tag)
+	out := w.Buffer()
+	out = w.AppendString(out, "<|open|>")
+	out = jinja2.AppendStr(w, out, tag)
+	w.SetBuffer(out)
 	// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
 	for _, attr := range jinja2.Iterate(w, attrs) {
 		// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
-		w.WriteString(" ")
-		jinja2.WriteStr(w, jinja2.ItemInt(attr, 0))
-		w.WriteString("=\"")
+		out := w.Buffer()
+		out = w.AppendString(out, " ")
+		out = jinja2.AppendStr(w, out, jinja2.ItemInt(attr, 0))
+		out = w.AppendString(out, "=\"")
+		w.SetBuffer(out)
 		// Kimi-K3.jinja:8:29 {{- escape_attr(attr[1]) -}}
 		renderKimiK3_escapeAttr(w, jinja2.ItemInt(attr, 1))
 		w.WriteString("\"")
@@ -370,9 +374,11 @@ func renderKimiK3_closeTag(w *jinja2.Writer, tag jinja2.Value) {
 	// Kimi-K3.jinja:13:1 {%- macro close_tag(tag) -%}
 	tag = jinja2.Param(tag, "tag")
 	// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
-	w.WriteString("<|close|>")
-	jinja2.WriteStr(w, tag)
-	w.WriteString("<|sep|>")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|close|>")
+	out = jinja2.AppendStr(w, out, tag)
+	out = w.AppendString(out, "<|sep|>")
+	w.SetBuffer(out)
 }
 
 // renderKimiK3_nextImage is the macro next_image of renderKimiK3.
@@ -490,11 +496,14 @@ func renderKimiK3_jsonSorted(w *jinja2.Writer, value jinja2.Value) {
 			}
 			// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
 			jinja2.WriteJSON(w, key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-			w.WriteString(":")
+			out := w.Buffer()
+			out = w.AppendString(out, ":")
 			// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
-			jinja2.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.Append(w, out, w.Capture(func() {
 				renderKimiK3_jsonSorted(w, item)
 			}))
+			w.SetBuffer(out)
 		}
 		w.WriteString("}")
 	} else if ((jinja2.IsString(value) || jinja2.IsNumber(value)) || jinja2.IsBoolean(value)) || jinja2.IsNone(value) {
@@ -538,10 +547,12 @@ func renderKimiK3_renderToolDeclare(w *jinja2.Writer, toolList, dynamic jinja2.V
 		w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
 	}
 	// Kimi-K3.jinja:92:1 {{- json_sorted(tool_list) -}}
-	jinja2.Write(w, w.Capture(func() {
+	out := w.Buffer()
+	out = jinja2.Append(w, out, w.Capture(func() {
 		renderKimiK3_jsonSorted(w, toolList)
 	}))
-	w.WriteString("\n```")
+	out = w.AppendString(out, "\n```")
+	w.SetBuffer(out)
 	// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
 	renderKimiK3_closeTag(w, jinja2.Lit("message"))
 	w.WriteString("<|end_of_msg|>")
@@ -1068,14 +1079,18 @@ func renderKimiK3_openTagLlama(w *jinja2.Writer, tag, attrs jinja2.Value) {
 		attrs = jinja2.NewList()
 	}
 	// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
-	w.WriteString("<|open|>")
-	llamacpp.WriteStr(w, tag)
+	out := w.Buffer()
+	out = w.AppendString(out, "<|open|>")
+	out = llamacpp.AppendStr(w, out, tag)
+	w.SetBuffer(out)
 	// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
 	for _, attr := range llamacpp.Iterate(w, attrs) {
 		// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
-		w.WriteString(" ")
-		llamacpp.WriteStr(w, llamacpp.ItemInt(attr, 0))
-		w.WriteString("=\"")
+		out := w.Buffer()
+		out = w.AppendString(out, " ")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemInt(attr, 0))
+		out = w.AppendString(out, "=\"")
+		w.SetBuffer(out)
 		// Kimi-K3.jinja:8:29 {{- escape_attr(attr[1]) -}}
 		renderKimiK3_escapeAttrLlama(w, llamacpp.ItemInt(attr, 1))
 		w.WriteString("\"")
@@ -1088,9 +1103,11 @@ func renderKimiK3_closeTagLlama(w *jinja2.Writer, tag jinja2.Value) {
 	// Kimi-K3.jinja:13:1 {%- macro close_tag(tag) -%}
 	tag = llamacpp.Param(tag, "tag")
 	// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
-	w.WriteString("<|close|>")
-	llamacpp.WriteStr(w, tag)
-	w.WriteString("<|sep|>")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|close|>")
+	out = llamacpp.AppendStr(w, out, tag)
+	out = w.AppendString(out, "<|sep|>")
+	w.SetBuffer(out)
 }
 
 // renderKimiK3_nextImageLlama is the macro next_image of renderKimiK3Llama.
@@ -1211,11 +1228,14 @@ func renderKimiK3_jsonSortedLlama(w *jinja2.Writer, value jinja2.Value) {
 			}
 			// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
 			llamacpp.WriteJSON(w, key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
-			w.WriteString(":")
+			out := w.Buffer()
+			out = w.AppendString(out, ":")
 			// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
-			llamacpp.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.Append(w, out, w.Capture(func() {
 				renderKimiK3_jsonSortedLlama(w, item)
 			}))
+			w.SetBuffer(out)
 		}
 		w.WriteString("}")
 	} else if ((llamacpp.IsString(value) || llamacpp.IsNumber(value)) || llamacpp.IsBoolean(value)) || llamacpp.IsNone(value) {
@@ -1259,10 +1279,12 @@ func renderKimiK3_renderToolDeclareLlama(w *jinja2.Writer, toolList, dynamic jin
 		w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
 	}
 	// Kimi-K3.jinja:92:1 {{- json_sorted(tool_list) -}}
-	llamacpp.Write(w, w.Capture(func() {
+	out := w.Buffer()
+	out = llamacpp.Append(w, out, w.Capture(func() {
 		renderKimiK3_jsonSortedLlama(w, toolList)
 	}))
-	w.WriteString("\n```")
+	out = w.AppendString(out, "\n```")
+	w.SetBuffer(out)
 	// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
 	renderKimiK3_closeTagLlama(w, jinja2.Lit("message"))
 	w.WriteString("<|end_of_msg|>")
@@ -1478,4 +1500,4 @@ func renderKimiK3_renderToolMessageLlama(w *jinja2.Writer, message, state, resol
 
 // spansKimiK3 is the position table of Kimi-K3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK3 = "if,set,{{ }},for,macro|oFG4LCAEACICGGEJAEACICGGEJAEACIEGAGJCEGEAAEACIEGGGJAEACIEGkJMJGK4ICIAEyICIAEACIECsICAAGACACEGCAAEAA8BCGAC9BEEACAEECCAEEsHEAAGACAECkHCAAGACACEGCAAEAA8BCGAC9BEEACAEECCAEEkGEAAGAAACEACACEAAACEACACEACACEGCAAEAA8BCGAC9BEEACAEECCAEE0EEAAGCCACG4BCAGGECIAIACACEACACEACACESCAAEMCIGEGCIAEACICKGIZAEAAsBCIqCE1BAEACICEyBCAGGqBCIAEACICEKCACOSCAGGACICEGCAAEACIEQGMhBGEACIEOOOpBAEACIECICAAGACAEG4BGJAEAAACEACICCuBCAAGACACEiBCAAEAAACEACICCYCAAGAAACEACACIAAACEAEACIAIRCEOCAAEACICCICAAGACACGSEJAEACIECMIAAGECAEKSMJAEACIEEICAEOGGJAEACIEOAjUJIEACAEMGGAIKCCAEGSCAGEECAEICA4BESAK5BIEECAESAGAIEeCAAEGCIAEACIEGAEJEEAAACEACACWEMJIIACACEmBCAAEACICEUCAGIACIEEGCAAEAAwBEMAG5BEQCIJIGiBCAAEACIECcCAAGUCAGEOCIAEACIEIAEAESCMZIGACAEEACAEECCAEOAIAIEyCGAAGgBEAGKECAAICCAEGEAiDEKqBG7CAGACJEKYGAGIECAAIECAEWGMAIKACAEEKCAAOGKAEKCEAEOAIAIEiBCAAEeCIAGYCAAGSCAAGMCAAYAKJIEOCAAEACAEIAEAEQEIAIIcCAAEECICIACAEEGCAAEACIEGAEJEGAEJEEACAEEACAEEACACE2ECAAEACIEEoECAGKGCIAEACIEGKEJCOGCAAEACIEGAEJEEACACEACACEqCCAAEACIEEACAEEACAEC8BCAAGcCAGKECIEIECAEIACAEEYEJAGACAEEACAEEACAECICAAGACAEGAEJEGAEJEQKIJIOAAACEACACEWCAAEACICCQCAAGACACIAEACGYEJAEACICEKCACOACACGGEJAEACIEGAEJEEACAEECCAE6CGIAAEACICGGEJAEACICGGEJAEACIEGAGJCEGEAAEACIEGGGJAEACIEIuJMJGKiJCIAE8ICIAEACIEC2ICAAGACACEGCAAEAA8BCGAC9BEEACAEECCAEE2HEAAGACAECuHCAAGACACEGCAAEAA8BCGAC9BEEACAEECCAEEuGEAAGAAACEACACEAAACEACACEACACEGCAAEAA8BCGAC9BEEACAEECCAEE+EEAAGCCACI8BCAGIGCIAKACACEACACEACACESCAAEMCIGEGCIAEACICKGIZAEAAsBCIuCE1BAEACICG0BCAGGsBCIAEACICEKCACQSCAGGACICEGCAAEACIEQGMhBGEACIEOOOpBAEACIECICAAGACAEG4BGJAEAAACEACICCuBCAAGACACEiBCAAEAAACEACICCYCAAGAAACEACACIAAACEAEACIAIRCEOCAAEACICCICAAGACACGSEJAEACIECMIAAGECAEKSMJAEACIEEICAEOGGJAEACIEOAjUJIEACAEMGGAIKCCAEGSCAGEECAEICA4BESAK5BIEECAESAGAIEeCAAEGCIAEACIEGAEJEEAAACEACACWEMJIIACACEmBCAAEACICEUCAGIACIEEGCAAEAAwBEMAG5BEQCIJIGiBCAAEACIECcCAAGUCAGEOCIAEACIEIAEAESCMZIGACAEEACAEECCAEOAIAIE4CGAAKiBEAGMECAAICCAEGEAiDEKqBG7CAGACJEKYGAGIECAAIECAEWGMAIKACAEEKCAAOGKAEKCEAEOAIAIEiBCAAEeCIAGYCAAGSCAAGMCAAYAKJIEOCAAEACAEIAEAEQEIAIIcCAAEECICIACAEEGCAAEACIEGAEJEGAEJEEACAEEACAEEACACE8ECAAEACIEGsECAGKGCIAEACIEGKEJCOGCAAEACIEGAEJEEACACEACACEuCCAAEACIEEACAEEACAECgCCAAKcCAGKECIEIECAEIACAEEYEJAGACAEEACAEEACAECICAAGACAEGAEJEGAEJEQKIJIOAAACEACACEWCAAEACICCQCAAGACACIAEACGYEJAEACICEKCACOACACGGEJAEACIEGAEJEEACAEECCAE"
+const spansKimiK3 = "if,set,{{ }},for,macro|oFG4LCAEACICGGEJAEACICGGEJAEACIEGAGJCEGEAAEACIEGGGJAEACIEGkJMJGK4ICIAEyICIAEACIECsICAAGACACEGCAAEAA8BCGAC9BEEACAEECCAEEsHEAAGACAECkHCAAGACACEGCAAEAA8BCGAC9BEEACAEECCAEEkGEAAGAAACEACACEAAACEACACEACACEGCAAEAA8BCGAC9BEEACAEECCAEE0EEAAGCCACG4BCAGGECIAIACACEACACEACACESCAAEMCIGEGCIAEACICKGIZAEAAsBCIqCE1BAEACICEyBCAGGqBCIAEACICEKCACOSCAGGACICEGCAAEACIEQGMhBGEACIEOOOpBAEACIECICAAGACAEG4BGJAEAAACEACICCuBCAAGACACEiBCAAEAAACEACICCYCAAGAAACEACACIAAACEAEACIAIRCEOCAAEACICCICAAGACACGSEJAEACIECMIAAGECAEKSMJAEACIEEICAEOGGJAEACIEOAjUJIEACAEMGGAIKGCAEKWCAGEICAEMCA4BESAK5BIEICAEWAGAIEeCAAEGCIAEACIEGAEJEEAAACEACACWEMJIIACACEmBCAAEACICEUCAGIACIEEGCAAEAAwBEMAG5BEQCIJIGiBCAAEACIECcCAAGUCAGEOCIAEACIEIAEAESCMZIGACAEEACAEECCAEOAIAIE4CGAAGmBEAGKECAAIECAEIIAiDEOqBG7CAGACJEKYGAGIECAAIECAEWGMAIKACAEEKCAAOKKAEOCEAEOAIAIEiBCAAEeCIAGYCAAGSCAAGMCAAYAKJIEOCAAEACAEIAEAEQEIAIIcCAAEECICIACAEEGCAAEACIEGAEJEGAEJEEACAEEACAEEACACE2ECAAEACIEEoECAGKGCIAEACIEGKEJCOGCAAEACIEGAEJEEACACEACACEqCCAAEACIEEACAEEACAEC8BCAAGcCAGKECIEIECAEIACAEEYEJAGACAEEACAEEACAECICAAGACAEGAEJEGAEJEQKIJIOAAACEACACEWCAAEACICCQCAAGACACIAEACGYEJAEACICEKCACOACACGGEJAEACIEGAEJEEACAEECCAE6CGIAAEACICGGEJAEACICGGEJAEACIEGAGJCEGEAAEACIEGGGJAEACIEIuJMJGKiJCIAE8ICIAEACIEC2ICAAGACACEGCAAEAA8BCGAC9BEEACAEECCAEE2HEAAGACAECuHCAAGACACEGCAAEAA8BCGAC9BEEACAEECCAEEuGEAAGAAACEACACEAAACEACACEACACEGCAAEAA8BCGAC9BEEACAEECCAEE+EEAAGCCACI8BCAGIGCIAKACACEACACEACACESCAAEMCIGEGCIAEACICKGIZAEAAsBCIuCE1BAEACICG0BCAGGsBCIAEACICEKCACQSCAGGACICEGCAAEACIEQGMhBGEACIEOOOpBAEACIECICAAGACAEG4BGJAEAAACEACICCuBCAAGACACEiBCAAEAAACEACICCYCAAGAAACEACACIAAACEAEACIAIRCEOCAAEACICCICAAGACACGSEJAEACIECMIAAGECAEKSMJAEACIEEICAEOGGJAEACIEOAjUJIEACAEMGGAIKGCAEKWCAGEICAEMCA4BESAK5BIEICAEWAGAIEeCAAEGCIAEACIEGAEJEEAAACEACACWEMJIIACACEmBCAAEACICEUCAGIACIEEGCAAEAAwBEMAG5BEQCIJIGiBCAAEACIECcCAAGUCAGEOCIAEACIEIAEAESCMZIGACAEEACAEECCAEOAIAIE+CGAAKoBEAGMECAAIECAEIIAiDEOqBG7CAGACJEKYGAGIECAAIECAEWGMAIKACAEEKCAAOKKAEOCEAEOAIAIEiBCAAEeCIAGYCAAGSCAAGMCAAYAKJIEOCAAEACAEIAEAEQEIAIIcCAAEECICIACAEEGCAAEACIEGAEJEGAEJEEACAEEACAEEACACE8ECAAEACIEGsECAGKGCIAEACIEGKEJCOGCAAEACIEGAEJEEACACEACACEuCCAAEACIEEACAEEACAECgCCAAKcCAGKECIEIECAEIACAEEYEJAGACAEEACAEEACAECICAAGACAEGAEJEGAEJEQKIJIOAAACEACACEWCAAEACICCQCAAGACACIAEACGYEJAEACICEKCACOACACGGEJAEACIEGAEJEEACAEECCAE"

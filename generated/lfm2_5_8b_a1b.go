@@ -36,10 +36,10 @@ var LFM2_5_8B_A1B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLFM2_5_8B_A1B renders LFM2.5-8B-A1B.jinja.
@@ -106,9 +106,11 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 	// LFM2.5-8B-A1B.jinja:66:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
 		// LFM2.5-8B-A1B.jinja:67:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.WriteString("<|im_start|>system\n")
-		jinja2.WriteStr(w, nsSystemPrompt)
-		w.WriteString("<|im_end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>system\n")
+		out = jinja2.AppendStr(w, out, nsSystemPrompt)
+		out = w.AppendString(out, "<|im_end|>\n")
+		w.SetBuffer(out)
 	}
 	// LFM2.5-8B-A1B.jinja:69:1 {%- for message in messages -%}
 	items := jinja2.Iterate(w, messages)
@@ -126,9 +128,11 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
-		w.WriteString("<|im_start|>")
-		jinja2.WriteStr(w, messageRole)
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>")
+		out = jinja2.AppendStr(w, out, messageRole)
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
 		if jinja2.EqStr(messageRole, "assistant") {
 			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
@@ -138,9 +142,11 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 				messageThinking := jinja2.ItemAttr(message, "thinking")
 				if jinja2.IsDefined(messageThinking) && (preserveThinking.Truthy() || jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
-					w.WriteString("<think>")
-					jinja2.WriteStr(w, messageThinking)
-					w.WriteString("</think>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<think>")
+					out = jinja2.AppendStr(w, out, messageThinking)
+					out = w.AppendString(out, "</think>")
+					w.SetBuffer(out)
 				}
 				// LFM2.5-8B-A1B.jinja:81:9 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
 				cfmTag = jinja2.Lit("CONTINUE_FINAL_MESSAGE_TAG ")
@@ -212,9 +218,11 @@ func renderLFM2_5_8B_A1B_formatArgValue(w *jinja2.Writer, argValue jinja2.Value)
 	// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
 	if jinja2.IsString(argValue) {
 		// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
-		w.WriteString("'")
-		jinja2.WriteStr(w, argValue)
-		w.WriteString("'")
+		out := w.Buffer()
+		out = w.AppendString(out, "'")
+		out = jinja2.AppendStr(w, out, argValue)
+		out = w.AppendString(out, "'")
+		w.SetBuffer(out)
 	} else if jinja2.IsMapping(argValue) {
 		// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
 		// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
@@ -302,9 +310,11 @@ func renderLFM2_5_8B_A1B_renderToolCalls(w *jinja2.Writer, toolCalls jinja2.Valu
 		jinja2.SetAttr(toolCallsNs, "tool_calls", jinja2.Add(jinja2.ItemAttrKey(toolCallsNs, jinja2.KeyToolCalls), jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(funcName, jinja2.Lit("(")), jinja2.FilterJoin(jinja2.ItemAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
 	}
 	// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
-	w.WriteString("<|tool_call_start|>[")
-	jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.ItemAttrKey(toolCallsNs, jinja2.KeyToolCalls), []jinja2.Value{jinja2.Lit(", ")}, nil))
-	w.WriteString("]<|tool_call_end|>")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|tool_call_start|>[")
+	out = jinja2.AppendStr(w, out, jinja2.FilterJoin(jinja2.ItemAttrKey(toolCallsNs, jinja2.KeyToolCalls), []jinja2.Value{jinja2.Lit(", ")}, nil))
+	out = w.AppendString(out, "]<|tool_call_end|>")
+	w.SetBuffer(out)
 }
 
 // renderLFM2_5_8B_A1BLlama renders LFM2.5-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -373,9 +383,11 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	// LFM2.5-8B-A1B.jinja:66:1 {%- if ns.system_prompt -%}
 	if llamacpp.Truthy(nsSystemPrompt) {
 		// LFM2.5-8B-A1B.jinja:67:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.WriteString("<|im_start|>system\n")
-		llamacpp.WriteStr(w, nsSystemPrompt)
-		w.WriteString("<|im_end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>system\n")
+		out = llamacpp.AppendStr(w, out, nsSystemPrompt)
+		out = w.AppendString(out, "<|im_end|>\n")
+		w.SetBuffer(out)
 	}
 	// LFM2.5-8B-A1B.jinja:69:1 {%- for message in messages -%}
 	items := llamacpp.Iterate(w, messages)
@@ -392,9 +404,11 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
-		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyRole))
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
 		if jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "assistant") {
 			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
@@ -404,9 +418,11 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 				messageThinking := llamacpp.ItemAttr(message, "thinking")
 				if llamacpp.IsDefined(messageThinking) && (llamacpp.Truthy(preserveThinking) || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
-					w.WriteString("<think>")
-					llamacpp.WriteStr(w, messageThinking)
-					w.WriteString("</think>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<think>")
+					out = llamacpp.AppendStr(w, out, messageThinking)
+					out = w.AppendString(out, "</think>")
+					w.SetBuffer(out)
 				}
 				// LFM2.5-8B-A1B.jinja:81:9 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
 				cfmTag = jinja2.Lit("CONTINUE_FINAL_MESSAGE_TAG ")
@@ -478,9 +494,11 @@ func renderLFM2_5_8B_A1B_formatArgValueLlama(w *jinja2.Writer, argValue jinja2.V
 	// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
 	if llamacpp.IsString(argValue) {
 		// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
-		w.WriteString("'")
-		llamacpp.WriteStr(w, argValue)
-		w.WriteString("'")
+		out := w.Buffer()
+		out = w.AppendString(out, "'")
+		out = llamacpp.AppendStr(w, out, argValue)
+		out = w.AppendString(out, "'")
+		w.SetBuffer(out)
 	} else if llamacpp.IsMapping(argValue) {
 		// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
 		// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
@@ -570,11 +588,13 @@ func renderLFM2_5_8B_A1B_renderToolCallsLlama(w *jinja2.Writer, toolCalls jinja2
 		llamacpp.SetAttr(toolCallsNs, "tool_calls", llamacpp.Add(llamacpp.ItemAttrKey(toolCallsNs, jinja2.KeyToolCalls), jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(funcName, jinja2.Lit("(")), llamacpp.FilterJoin(llamacpp.ItemAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Lit(", ")}, nil)), jinja2.Lit(")")))))
 	}
 	// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
-	w.WriteString("<|tool_call_start|>[")
-	llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttrKey(toolCallsNs, jinja2.KeyToolCalls), []jinja2.Value{jinja2.Lit(", ")}, nil))
-	w.WriteString("]<|tool_call_end|>")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|tool_call_start|>[")
+	out = llamacpp.AppendStr(w, out, llamacpp.FilterJoin(llamacpp.ItemAttrKey(toolCallsNs, jinja2.KeyToolCalls), []jinja2.Value{jinja2.Lit(", ")}, nil))
+	out = w.AppendString(out, "]<|tool_call_end|>")
+	w.SetBuffer(out)
 }
 
 // spansLFM2_5_8B_A1B is the position table of LFM2.5-8B-A1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLFM2_5_8B_A1B = "{{ }},set,if,for,with,macro|qDACCAEACACQC4CACGWCAEGKCIEEECICKAEJCG0BEJEEICICMeCAGIGCIEEACICGAEJCEGCAEEACICIAGRCGKEJEEECIAKQEJGIGCIEEACICI6EGRGIGCIAKiECAEEsDAAIGMEIEGECIAKAEJCEACACE2BCAEGECICIMCAEEGCIEEACICIWGREEACICEACACEACAAIAEAAIGGREEACIAGIEJEEACIAOIKJEEACIAQEKZEQA7GAKEaCIEEECIAGQCAEGACAAIAEAAOCIRKGgCCIEEACIAIAEACEqBCAGEkBCIEGAAACEACICCYCAEGAAACEACACIAAACEAEACIAGRAOCIRKGACICEyBCAGGCCICGACACEACACEUCAGKAAACEECICKAAACEAEJCGEEJAeA1CJAEACACQC4CACGWCAEGKCIEEECICKAEJCG0BEJEEICICMeCAGIGCIEEACICGAEJCEGCAEEACICIAGRCGKEJEEECIAKQEJGIGCIEEACICI4EGRGIECIAIiECAEEsDAAIGMEIEGECIAKAEJCEACACE2BCAEGECICIMCAEEGCIEEACICIWGREEACICEACACEACAAIAEAAIGGREEACIAGIEJEEACIAOIKJEEACIAQEKZEQA7GAKEaCIEEECIAGQCAEGACAAIAEAAOCIRKGgCCIEEACIAIAEACEqBCAGEkBCIEGAAACEACICCYCAEGAAACEACACIAAACEAEACIAGRAOCIRKGACICG0BCAGGACICEACACEACACIUCAGKAAACEECICKAAACEAEJCGEEJA"
+const spansLFM2_5_8B_A1B = "{{ }},set,if,for,with,macro|qDACCAEACACQC4CACGWCAEGKCIEEECICKAEJCG0BEJEEICICMeCAGIGCIEEACICGAEJCEGCAEEACICIAGRCGOEJEEICIAOQEJGIGCIEEACICIiFGRGIKCIAOmECAEEwDAAIGQEIEGICIAOAEJCEACACE2BCAEGECICIMCAEEGCIEEACICIWGREEACICEACACEACAAIAEAAIGGREEACIAGIEJEEACIAOIKJEEACIAQEKZEQA7GAKEeCIEEICIAKQCAEGACAAIAEAAOCIRKGgCCIEEACIAIAEACEqBCAGEkBCIEGAAACEACICCYCAEGAAACEACACIAAACEAEACIAGRAOCIRKGACICEyBCAGGCCICGACACEACACEUCAGKAAACEECICKAAACEAEJCGIEJAiBA1CJAEACACQC4CACGWCAEGKCIEEECICKAEJCG0BEJEEICICMeCAGIGCIEEACICGAEJCEGCAEEACICIAGRCGOEJEEICIAOQEJGIGCIEEACICIgFGRGIICIAMmECAEEwDAAIGQEIEGICIAOAEJCEACACE2BCAEGECICIMCAEEGCIEEACICIWGREEACICEACACEACAAIAEAAIGGREEACIAGIEJEEACIAOIKJEEACIAQEKZEQA7GAKEeCIEEICIAKQCAEGACAAIAEAAOCIRKGgCCIEEACIAIAEACEqBCAGEkBCIEGAAACEACICCYCAEGAAACEACACIAAACEAEACIAGRAOCIRKGACICG0BCAGGACICEACACEACACIUCAGKAAACEECICKAAACEAEJCGIEJA"

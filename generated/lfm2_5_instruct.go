@@ -32,10 +32,10 @@ var LFM2_5Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLFM2_5Instruct renders LFM2.5-Instruct.jinja.
@@ -101,9 +101,11 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
 	if jinja2.ItemAttr(ns, "system_prompt").Truthy() {
 		// LFM2.5-Instruct.jinja:22:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.WriteString("<|im_start|>system\n")
-		jinja2.WriteStr(w, jinja2.ItemAttr(ns, "system_prompt"))
-		w.WriteString("<|im_end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>system\n")
+		out = jinja2.AppendStr(w, out, jinja2.ItemAttr(ns, "system_prompt"))
+		out = w.AppendString(out, "<|im_end|>\n")
+		w.SetBuffer(out)
 	}
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
 	jinja2.CheckNamespace(ns)
@@ -128,9 +130,11 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 		var content jinja2.Value
 		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
-		w.WriteString("<|im_start|>")
-		jinja2.WriteStr(w, messageRole)
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>")
+		out = jinja2.AppendStr(w, out, messageRole)
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
 		content = jinja2.ItemStrKey(message, jinja2.KeyContent)
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
@@ -222,9 +226,11 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
 	if llamacpp.Truthy(llamacpp.ItemAttr(ns, "system_prompt")) {
 		// LFM2.5-Instruct.jinja:22:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.WriteString("<|im_start|>system\n")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(ns, "system_prompt"))
-		w.WriteString("<|im_end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>system\n")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemAttr(ns, "system_prompt"))
+		out = w.AppendString(out, "<|im_end|>\n")
+		w.SetBuffer(out)
 	}
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
 	llamacpp.CheckNamespace(ns)
@@ -249,9 +255,11 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
 		content = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
@@ -280,4 +288,4 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 
 // spansLFM2_5Instruct is the position table of LFM2.5-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLFM2_5Instruct = "{{ }},set,if,for|kDACCAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGKEJEEECIAKAAACEAEJCEUCAGIKCIEEAAACEACICI4BGRGKGCIAKACACEGCAEEACICGMEJEEGCIEEACICIAGRAKEEJEgBA1CAAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGKEJEEECIAKAAACEAEJCEUCAGIKCIEEAAACEACICK2BGRGKECIAIACACEGCAEEACICGMEJEEGCIEEACICIAGRAKEEJE"
+const spansLFM2_5Instruct = "{{ }},set,if,for|kDACCAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGOEJEEICIAOAAACEAEJCEUCAGIKCIEEAAACEACICI8BGRGKKCIAOACACEGCAEEACICGMEJEEGCIEEACICIAGRAKEEJEgBA1CAAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGOEJEEICIAOAAACEAEJCEUCAGIKCIEEAAACEACICK6BGRGKICIAMACACEGCAEEACICGMEJEEGCIEEACICIAGRAKEEJE"

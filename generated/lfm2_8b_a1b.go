@@ -32,10 +32,10 @@ var LFM2_8B_A1B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLFM2_8B_A1B renders LFM2-8B-A1B.jinja.
@@ -89,18 +89,22 @@ func renderLFM2_8B_A1B(w *jinja2.Writer) {
 	// LFM2-8B-A1B.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
 		// LFM2-8B-A1B.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.WriteString("<|im_start|>system\n")
-		jinja2.WriteStr(w, nsSystemPrompt)
-		w.WriteString("<|im_end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>system\n")
+		out = jinja2.AppendStr(w, out, nsSystemPrompt)
+		out = w.AppendString(out, "<|im_end|>\n")
+		w.SetBuffer(out)
 	}
 	// LFM2-8B-A1B.jinja:24:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
-		w.WriteString("<|im_start|>")
-		jinja2.WriteStr(w, messageRole)
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>")
+		out = jinja2.AppendStr(w, out, messageRole)
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
 		content = jinja2.ItemStrKey(message, jinja2.KeyContent)
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
@@ -177,18 +181,22 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 	// LFM2-8B-A1B.jinja:21:1 {%- if ns.system_prompt -%}
 	if llamacpp.Truthy(nsSystemPrompt) {
 		// LFM2-8B-A1B.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.WriteString("<|im_start|>system\n")
-		llamacpp.WriteStr(w, nsSystemPrompt)
-		w.WriteString("<|im_end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>system\n")
+		out = llamacpp.AppendStr(w, out, nsSystemPrompt)
+		out = w.AppendString(out, "<|im_end|>\n")
+		w.SetBuffer(out)
 	}
 	// LFM2-8B-A1B.jinja:24:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
 		content = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
@@ -214,4 +222,4 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 
 // spansLFM2_8B_A1B is the position table of LFM2-8B-A1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLFM2_8B_A1B = "{{ }},set,if,for|gDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKuBEDGGGCCAKACACEGCAEEACCCGGEDEEACCCGAEDAKEEDEcAlCAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMsBEDGGECCAIACACEGCAEEACCCGGEDEEACCCGAEDAKEEDE"
+const spansLFM2_8B_A1B = "{{ }},set,if,for|gDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGOEDEEICCAOyBEDGGKCCAOACACEGCAEEACCCGGEDEEACCCGAEDAKEEDEcAlCAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGOEDEEICCAQwBEDGGICCAMACACEGCAEEACCCGGEDEEACCCGAEDAKEEDE"

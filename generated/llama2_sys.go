@@ -29,10 +29,10 @@ var Llama2Sys = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlama2Sys renders llama2-sys.jinja.
@@ -53,9 +53,11 @@ func renderLlama2Sys(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys.jinja:23:1 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
-			w.WriteString("<<SYS>>\n")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n<</SYS>>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<<SYS>>\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n<</SYS>>\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys.jinja:25:1 {{- message['content'] + ' [/INST]' }}
@@ -92,9 +94,11 @@ func renderLlama2SysLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys.jinja:23:1 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
-			w.WriteString("<<SYS>>\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n<</SYS>>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<<SYS>>\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n<</SYS>>\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys.jinja:25:1 {{- message['content'] + ' [/INST]' }}
@@ -113,4 +117,4 @@ func renderLlama2SysLlama(w *jinja2.Writer) {
 
 // spansLlama2Sys is the position table of llama2-sys.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2Sys = "set,for,if,{{ }}|0CCeCAG2BEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAaCbAAG2BEACEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"
+const spansLlama2Sys = "set,for,if,{{ }}|0CCeCAG6BEACEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAAaCbAAG6BEACEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAA"

@@ -29,10 +29,10 @@ var Llama2SysStrip = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlama2SysStrip renders llama2-sys-strip.jinja.
@@ -59,9 +59,11 @@ func renderLlama2SysStrip(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-strip.jinja:28:1 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
-			w.WriteString("<<SYS>>\n")
-			jinja2.WriteStr(w, content)
-			w.WriteString("\n<</SYS>>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<<SYS>>\n")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n<</SYS>>\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-strip.jinja:29:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-strip.jinja:30:1 {{- content + ' [/INST]' }}
@@ -105,9 +107,11 @@ func renderLlama2SysStripLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-strip.jinja:28:1 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
-			w.WriteString("<<SYS>>\n")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("\n<</SYS>>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<<SYS>>\n")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n<</SYS>>\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-strip.jinja:29:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-strip.jinja:30:1 {{- content + ' [/INST]' }}
@@ -126,4 +130,4 @@ func renderLlama2SysStripLlama(w *jinja2.Writer) {
 
 // spansLlama2SysStrip is the position table of llama2-sys-strip.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2SysStrip = "set,for,if,{{ }}|2CAkBCAECCAAG8BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAAcAfAAECCAAI8BEACGACAAEICAEGAEAAGgBEAEGECAGGUCIEGACJGIAEAGEACAA"
+const spansLlama2SysStrip = "set,for,if,{{ }}|2CAkBCAECCAAGgCEACGACAAEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAAcAfAAECCAAIgCEACGACAAEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAA"

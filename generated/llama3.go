@@ -29,10 +29,10 @@ var Llama3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlama3 renders llama3.jinja.
@@ -44,11 +44,14 @@ func renderLlama3(w *jinja2.Writer) {
 	// llama3.jinja:11:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// llama3.jinja:12:1 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
-		w.WriteString("<|start_header_id|>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("<|end_header_id|>\n\n")
-		jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
-		w.WriteString("<|eot_id|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|start_header_id|>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "<|end_header_id|>\n\n")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = jinja2.AppendStr(w, out, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
+		out = w.AppendString(out, "<|eot_id|>")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -66,11 +69,14 @@ func renderLlama3Llama(w *jinja2.Writer) {
 	// llama3.jinja:11:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama3.jinja:12:1 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
-		w.WriteString("<|start_header_id|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("<|end_header_id|>\n\n")
-		llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
-		w.WriteString("<|eot_id|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|start_header_id|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "<|end_header_id|>\n\n")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = llamacpp.AppendStr(w, out, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
+		out = w.AppendString(out, "<|eot_id|>")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -79,4 +85,4 @@ func renderLlama3Llama(w *jinja2.Writer) {
 
 // spansLlama3 is the position table of llama3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama3 = "set,for,{{ }}|2CAUCAEUCACEICAEkBAFAAEUCACEICAE"
+const spansLlama3 = "set,for,{{ }}|2CAUCAEaCACEOCAEqBAFAAEaCACEOCAE"

@@ -40,10 +40,10 @@ var LlamaCppDeepseekR1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppDeepseekR1 renders llama-cpp-deepseek-r1.jinja.
@@ -97,9 +97,11 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
 		if jinja2.EqStr(messageRole, "user") {
 			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
-			w.WriteString("<｜User｜>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜end▁of▁sentence｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+			w.SetBuffer(out)
 		}
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
 		if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemStrKey(message, jinja2.KeyContent).Truthy() {
@@ -127,11 +129,13 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 				// llama-cpp-deepseek-r1.jinja:51:13 {%- set tool_args = tc['function']['arguments'] -%}
 				toolArgs = jinja2.ItemStrKey(tcFunction, jinja2.KeyArguments)
 				// llama-cpp-deepseek-r1.jinja:52:13 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
-				w.WriteString("<｜tool▁call▁begin｜>")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(tc, jinja2.KeyType))
-				w.WriteString("<｜tool▁sep｜>")
-				jinja2.WriteStr(w, toolName)
-				w.WriteString("\n```json\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜tool▁call▁begin｜>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(tc, jinja2.KeyType))
+				out = w.AppendString(out, "<｜tool▁sep｜>")
+				out = jinja2.AppendStr(w, out, toolName)
+				out = w.AppendString(out, "\n```json\n")
+				w.SetBuffer(out)
 				jinja2.WriteJSON(w, toolArgs, nil, nil)
 				w.WriteString("\n```<｜tool▁call▁end｜>")
 			}
@@ -149,9 +153,11 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 				content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
-			w.WriteString("<｜Assistant｜>")
-			jinja2.WriteStr(w, content)
-			w.WriteString("<｜end▁of▁sentence｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜Assistant｜>")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+			w.SetBuffer(out)
 		}
 		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
 		if jinja2.EqStr(messageRole, "tool") {
@@ -168,9 +174,11 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 				jinja2.SetAttr(ns, "is_output_first", jinja2.Bool(false))
 			}
 			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
-			w.WriteString("\n<｜tool▁output▁begin｜>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜tool▁output▁end｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<｜tool▁output▁begin｜>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜tool▁output▁end｜>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:73:1 {{- flush_tool_outputs() -}}
@@ -250,9 +258,11 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
 		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
-			w.WriteString("<｜User｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜end▁of▁sentence｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜User｜>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+			w.SetBuffer(out)
 		}
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
 		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && !llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
@@ -280,11 +290,13 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 				// llama-cpp-deepseek-r1.jinja:51:13 {%- set tool_args = tc['function']['arguments'] -%}
 				toolArgs = llamacpp.ItemStrKey(llamacpp.ItemStrKey(tc, jinja2.KeyFunction), jinja2.KeyArguments)
 				// llama-cpp-deepseek-r1.jinja:52:13 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
-				w.WriteString("<｜tool▁call▁begin｜>")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(tc, jinja2.KeyType))
-				w.WriteString("<｜tool▁sep｜>")
-				llamacpp.WriteStr(w, toolName)
-				w.WriteString("\n```json\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<｜tool▁call▁begin｜>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(tc, jinja2.KeyType))
+				out = w.AppendString(out, "<｜tool▁sep｜>")
+				out = llamacpp.AppendStr(w, out, toolName)
+				out = w.AppendString(out, "\n```json\n")
+				w.SetBuffer(out)
 				llamacpp.WriteJSON(w, toolArgs, nil, nil)
 				w.WriteString("\n```<｜tool▁call▁end｜>")
 			}
@@ -302,9 +314,11 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 				content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
-			w.WriteString("<｜Assistant｜>")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("<｜end▁of▁sentence｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<｜Assistant｜>")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "<｜end▁of▁sentence｜>")
+			w.SetBuffer(out)
 		}
 		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
 		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "tool") {
@@ -321,9 +335,11 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 				llamacpp.SetAttr(ns, "is_output_first", jinja2.Bool(false))
 			}
 			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
-			w.WriteString("\n<｜tool▁output▁begin｜>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<｜tool▁output▁end｜>")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<｜tool▁output▁begin｜>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<｜tool▁output▁end｜>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:73:1 {{- flush_tool_outputs() -}}
@@ -352,4 +368,4 @@ func renderLlamaCppDeepseekR1_flushToolOutputsLlama(w *jinja2.Writer, ns jinja2.
 
 // spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppDeepseekR1 = "if,set,for,{{ }}|yDGCCAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGEsFCAEGICIAGACIGGKEJAEECIGKkCEJAGAAACEAEICE0BCAEGQCIAEAAACEACICMCIJCGACACEMCAGWcIRAEACIGEACACEGCAAEACICGEEJGKiBEJAEAAACEACICEMCAAGAAACEAEICGEEJGMEGRGIECAAUM9CIAGAAACEAEICcG7BRAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGGqFCAEGGCIAEACIGGKEJAEECIGKkCEJAGAAACEAEICGyBCAEGQCIAEAAACEACICMAIJCEACACEMCAGWcIRAEACIGEACACEGCAAEACICGEEJGKiBEJAEAAACEACICEMCAAGAAACEAEICGEEJGMEGRGIECAAUM9CIAGAAACEAEIC"
+const spansLlamaCppDeepseekR1 = "if,set,for,{{ }}|yDGCCAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGE8FCAEGICIAGACIGGOEJAEICIGOoCEJAGAAACEAEICE4BCAEGQCIAEAAACEACICMCIJCGACACEQCAGagBIRAEACIGEACACEGCAAEACICGIEJGOmBEJAEAAACEACICEMCAAGAAACEAEICGIEJGQEGRGIECAAUM9CIAGAAACEAEICcG7BRAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGG6FCAEGGCIAEACIGGOEJAEICIGOoCEJAGAAACEAEICG2BCAEGQCIAEAAACEACICMAIJCEACACEQCAGagBIRAEACIGEACACEGCAAEACICGIEJGOmBEJAEAAACEACICEMCAAGAAACEAEICGIEJGQEGRGIECAAUM9CIAGAAACEAEIC"

@@ -35,10 +35,10 @@ var LlamaCppLfm2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
@@ -92,18 +92,22 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 	// llama-cpp-lfm2.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
 		// llama-cpp-lfm2.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.WriteString("<|im_start|>system\n")
-		jinja2.WriteStr(w, nsSystemPrompt)
-		w.WriteString("<|im_end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>system\n")
+		out = jinja2.AppendStr(w, out, nsSystemPrompt)
+		out = w.AppendString(out, "<|im_end|>\n")
+		w.SetBuffer(out)
 	}
 	// llama-cpp-lfm2.jinja:24:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
 		var content jinja2.Value
 		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
-		w.WriteString("<|im_start|>")
-		jinja2.WriteStr(w, messageRole)
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>")
+		out = jinja2.AppendStr(w, out, messageRole)
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
 		messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 		if messageContent.Truthy() {
@@ -223,18 +227,22 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 	// llama-cpp-lfm2.jinja:21:1 {%- if ns.system_prompt -%}
 	if llamacpp.Truthy(nsSystemPrompt) {
 		// llama-cpp-lfm2.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		w.WriteString("<|im_start|>system\n")
-		llamacpp.WriteStr(w, nsSystemPrompt)
-		w.WriteString("<|im_end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>system\n")
+		out = llamacpp.AppendStr(w, out, nsSystemPrompt)
+		out = w.AppendString(out, "<|im_end|>\n")
+		w.SetBuffer(out)
 	}
 	// llama-cpp-lfm2.jinja:24:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
 		messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		if llamacpp.Truthy(messageContent) {
@@ -304,4 +312,4 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 
 // spansLlamaCppLfm2 is the position table of llama-cpp-lfm2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppLfm2 = "{{ }},set,if,for|mDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAKkEEDGGGCCAKKCACOGCAEEACCCGyCEDEEACCCCsCCGEGACHCE8BCAGKGCCEEAAyBCGCCzBCGACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAKEEDEcAnDAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGKEDEEECCAMkEEDGGECCAIKCACOGCAEEACCCG0CEDEGACCCCsCCGEGACHCG6BCAGKGCCEEAAyBCGACzBCEACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAKEEDE"
+const spansLlamaCppLfm2 = "{{ }},set,if,for|mDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGOEDEEICCAOoEEDGGKCCAOKCACOGCAEEACCCGyCEDEEACCCCsCCGEGACHCE8BCAGKGCCEEAAyBCGCCzBCGACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAKEEDEcAnDAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGOEDEEICCAQoEEDGGICCAMKCACOGCAEEACCCG0CEDEGACCCCsCCGEGACHCG6BCAGKGCCEEAAyBCGACzBCEACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAKEEDE"

@@ -36,10 +36,10 @@ var LlamaCppMicrosoftPhi4MiniInstruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppMicrosoftPhi4MiniInstruct renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
@@ -76,9 +76,11 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer) {
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14:1 {%- if system_message is defined -%}
 	if jinja2.IsDefined(systemMessage) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15:5 {{- '<|system|>' + system_message + '<|end|>' -}}
-		w.WriteString("<|system|>")
-		jinja2.WriteStr(w, systemMessage)
-		w.WriteString("<|end|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|system|>")
+		out = jinja2.AppendStr(w, out, systemMessage)
+		out = w.AppendString(out, "<|end|>")
+		w.SetBuffer(out)
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
@@ -92,9 +94,11 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer) {
 		} else if !jinja2.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21:9 {{- '<|' + message['role'] + '|>' -}}
-			w.WriteString("<|")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "|>")
+			w.SetBuffer(out)
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
 			if jinja2.ItemAttrKey(message, jinja2.KeyContent).Truthy() {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
@@ -156,9 +160,11 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14:1 {%- if system_message is defined -%}
 	if llamacpp.IsDefined(systemMessage) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15:5 {{- '<|system|>' + system_message + '<|end|>' -}}
-		w.WriteString("<|system|>")
-		llamacpp.WriteStr(w, systemMessage)
-		w.WriteString("<|end|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|system|>")
+		out = llamacpp.AppendStr(w, out, systemMessage)
+		out = w.AppendString(out, "<|end|>")
+		w.SetBuffer(out)
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17:1 {%- for message in messages -%}
 	for _, message := range llamacpp.Iterate(w, messages) {
@@ -172,9 +178,11 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 		} else if !jinja2.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21:9 {{- '<|' + message['role'] + '|>' -}}
-			w.WriteString("<|")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "|>")
+			w.SetBuffer(out)
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
 			if llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyContent)) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
@@ -202,4 +210,4 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 
 // spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|qDYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIKGRAEECIEK4BEJGEyBCIAGECIEGmBCAAGECAEIGCAAEACIEGMEJGEECIEQMKZAKAGGE"
+const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|qDYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIOGRAEICIEO8BEJGE2BCIAGECIEGqBCAAGICAEMGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIOGRAEICIEO8BEJGE2BCIAGECIEGqBCAAGICAEMGCAAEACIEGMEJGEECIEQMKZAKAGGE"

@@ -34,10 +34,10 @@ var LlamaCppRwkvWorld = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLlamaCppRwkvWorld renders llama-cpp-rwkv-world.jinja.
@@ -66,9 +66,11 @@ func renderLlamaCppRwkvWorld(w *jinja2.Writer) {
 	// llama-cpp-rwkv-world.jinja:11:1 {%- if ns.system_prompt != '' -%}
 	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// llama-cpp-rwkv-world.jinja:12:1 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
-		w.WriteString("System: ")
-		jinja2.WriteStr(w, nsSystemPrompt)
-		w.WriteString("\n\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "System: ")
+		out = jinja2.AppendStr(w, out, nsSystemPrompt)
+		out = w.AppendString(out, "\n\n")
+		w.SetBuffer(out)
 	}
 	// llama-cpp-rwkv-world.jinja:14:1 {%- for message in messages -%}
 	for _, message := range jinja2.Iterate(w, messages) {
@@ -77,9 +79,11 @@ func renderLlamaCppRwkvWorld(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
-			w.WriteString("User: ")
-			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "User: ")
+			out = jinja2.AppendStr(w, out, jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
 		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
@@ -91,9 +95,11 @@ func renderLlamaCppRwkvWorld(w *jinja2.Writer) {
 				content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
-			w.WriteString("Assistant: ")
-			jinja2.WriteStr(w, jinja2.FilterTrim(content, nil, nil))
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "Assistant: ")
+			out = jinja2.AppendStr(w, out, jinja2.FilterTrim(content, nil, nil))
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:26:1 {%- if add_generation_prompt -%}
@@ -138,9 +144,11 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 	// llama-cpp-rwkv-world.jinja:11:1 {%- if ns.system_prompt != '' -%}
 	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// llama-cpp-rwkv-world.jinja:12:1 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
-		w.WriteString("System: ")
-		llamacpp.WriteStr(w, nsSystemPrompt)
-		w.WriteString("\n\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "System: ")
+		out = llamacpp.AppendStr(w, out, nsSystemPrompt)
+		out = w.AppendString(out, "\n\n")
+		w.SetBuffer(out)
 	}
 	// llama-cpp-rwkv-world.jinja:14:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -149,9 +157,11 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
 		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
-			w.WriteString("User: ")
-			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "User: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
 		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") && !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
@@ -163,9 +173,11 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 				content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
-			w.WriteString("Assistant: ")
-			llamacpp.WriteStr(w, llamacpp.FilterTrim(content, nil, nil))
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "Assistant: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(content, nil, nil))
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:26:1 {%- if add_generation_prompt -%}
@@ -184,4 +196,4 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 
 // spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|kDGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGKwBEAEGMCIAGECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEKCAAEECAGMuBEAEGKCIAEECIGKYEJAEACICEGCAAEACICGEEJGMUGRAGEEIAIEGAA"
+const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|kDGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEOCAAEICAGO4BEAEGQCIAGICIGOcEJAEACICEGCAAEACICGIEJGQUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEOCAAEICAGQ2BEAEGOCIAEICIGOcEJAEACICEGCAAEACICGIEJGQUGRAGEEIAIEGAA"

@@ -32,10 +32,10 @@ var MeetkaiFunctionaryMediumV3_2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMeetkaiFunctionaryMediumV3_2 renders meetkai-functionary-medium-v3.2.jinja.
@@ -88,31 +88,39 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.2.jinja:271:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.WriteString("<|start_header_id|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("<|end_header_id|>\n\n")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_header_id|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "<|end_header_id|>\n\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.2.jinja:272:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.2.jinja:273:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.WriteString("<|start_header_id|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("<|end_header_id|>\n\n")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_header_id|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "<|end_header_id|>\n\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:274:9 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:275:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			w.WriteString("<|start_header_id|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("<|end_header_id|>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_header_id|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "<|end_header_id|>\n\n")
+			w.SetBuffer(out)
 			// meetkai-functionary-medium-v3.2.jinja:276:9 {%- if message['content'] -%}
 			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:277:13 {{ '>>>all\n' + message['content'] }}
-				w.WriteString(">>>all\n")
-				jinja2.WriteStr(w, messageContent)
+				out := w.Buffer()
+				out = w.AppendString(out, ">>>all\n")
+				out = jinja2.AppendStr(w, out, messageContent)
+				w.SetBuffer(out)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
@@ -120,10 +128,12 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
 					toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
-					w.WriteString(">>>")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName))
-					w.WriteString("\n")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments))
+					out := w.Buffer()
+					out = w.AppendString(out, ">>>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName))
+					out = w.AppendString(out, "\n")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments))
+					w.SetBuffer(out)
 				}
 			}
 			w.WriteString("<|eot_id|>")
@@ -155,25 +165,31 @@ func renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfo(w *jinja2.Writer, par
 	// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
 	if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 		// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
-		w.WriteString("\n")
-		jinja2.WriteStr(w, offset)
-		jinja2.WriteStr(w, commentInfo)
+		out := w.Buffer()
+		out = w.AppendString(out, "\n")
+		out = jinja2.AppendStr(w, out, offset)
+		out = jinja2.AppendStr(w, out, commentInfo)
+		w.SetBuffer(out)
 		// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
 		if jinja2.Len(examplesInfo) > 0 {
 			// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
 			for _, example := range jinja2.Iterate(w, examplesInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, offset)
-				w.WriteString("// ")
-				jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, offset)
+				out = w.AppendString(out, "// ")
+				out = jinja2.AppendStr(w, out, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+				w.SetBuffer(out)
 			}
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:15:5 {{ "\n" + offset + param_declaration }}
-	w.WriteString("\n")
-	jinja2.WriteStr(w, offset)
-	jinja2.WriteStr(w, paramDeclaration)
+	out := w.Buffer()
+	out = w.AppendString(out, "\n")
+	out = jinja2.AppendStr(w, out, offset)
+	out = jinja2.AppendStr(w, out, paramDeclaration)
+	w.SetBuffer(out)
 }
 
 // renderMeetkaiFunctionaryMediumV3_2_convertDataType is the macro convert_data_type of renderMeetkaiFunctionaryMediumV3_2.
@@ -282,8 +298,10 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfo(w *jinja2.Writer, param jin
 				desc = jinja2.Add(desc, jinja2.Lit("."))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
-			w.WriteString(" ")
-			jinja2.WriteStr(w, desc)
+			out := w.Buffer()
+			out = w.AppendString(out, " ")
+			out = jinja2.AppendStr(w, out, desc)
+			w.SetBuffer(out)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
 		if jinja2.In(jinja2.Lit("default"), param) {
@@ -295,9 +313,11 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfo(w *jinja2.Writer, param jin
 				defaultValue = jinja2.Concat(jinja2.Lit("\""), defaultValue, jinja2.Lit("\""))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
-			w.WriteString(" Default=")
-			jinja2.Write(w, defaultValue)
-			w.WriteString(".")
+			out := w.Buffer()
+			out = w.AppendString(out, " Default=")
+			out = jinja2.Append(w, out, defaultValue)
+			out = w.AppendString(out, ".")
+			w.SetBuffer(out)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
 		formatParam = w.Capture(func() {
@@ -306,8 +326,10 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfo(w *jinja2.Writer, param jin
 		// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
 		if !jinja2.EqStr(formatParam, "<|NONE|>") {
 			// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
-			w.WriteString(" Format=")
-			jinja2.Write(w, formatParam)
+			out := w.Buffer()
+			out = w.AppendString(out, " Format=")
+			out = jinja2.Append(w, out, formatParam)
+			w.SetBuffer(out)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
 		for _, item := range jinja2.Iterate(w, jinja2.NewList(jinja2.NewTuple(jinja2.Lit("maximum"), jinja2.Lit("Maximum")), jinja2.NewTuple(jinja2.Lit("minimum"), jinja2.Lit("Minimum")), jinja2.NewTuple(jinja2.Lit("maxLength"), jinja2.Lit("Maximum length")), jinja2.NewTuple(jinja2.Lit("minLength"), jinja2.Lit("Minimum length")))) {
@@ -317,8 +339,10 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfo(w *jinja2.Writer, param jin
 			// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
 			if jinja2.In(field, param) {
 				// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
-				w.WriteString(" ")
-				jinja2.WriteStr(w, jinja2.Concat(fieldName, jinja2.Lit("="), jinja2.Item(param, field)))
+				out := w.Buffer()
+				out = w.AppendString(out, " ")
+				out = jinja2.AppendStr(w, out, jinja2.Concat(fieldName, jinja2.Lit("="), jinja2.Item(param, field)))
+				w.SetBuffer(out)
 			}
 		}
 	} else {
@@ -336,9 +360,11 @@ func renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr(w *jinja2.Writer, enumO
 		// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
 		if jinja2.IsString(v) {
 			// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
-			w.WriteString("\"")
-			jinja2.WriteStr(w, v)
-			w.WriteString("\"")
+			out := w.Buffer()
+			out = w.AppendString(out, "\"")
+			out = jinja2.AppendStr(w, out, v)
+			out = w.AppendString(out, "\"")
+			w.SetBuffer(out)
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:104:13 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:105:13 {{ v }}
@@ -373,16 +399,20 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript(w *jinja2.Writer, par
 		// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 		if paramName.Truthy() {
 			// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
-			w.WriteString("\n")
-			jinja2.WriteStr(w, offset)
-			jinja2.WriteStr(w, paramName)
-			w.WriteString(": []")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n")
+			out = jinja2.AppendStr(w, out, offset)
+			out = jinja2.AppendStr(w, out, paramName)
+			out = w.AppendString(out, ": []")
+			w.SetBuffer(out)
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
-			w.WriteString("\n")
-			jinja2.WriteStr(w, offset)
-			w.WriteString("[]")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n")
+			out = jinja2.AppendStr(w, out, offset)
+			out = w.AppendString(out, "[]")
+			w.SetBuffer(out)
 		}
 	} else {
 		// meetkai-functionary-medium-v3.2.jinja:126:9 {%- else -%}
@@ -395,23 +425,29 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript(w *jinja2.Writer, par
 			// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, offset)
-				jinja2.WriteStr(w, paramName)
-				w.WriteString(": {")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, offset)
+				out = jinja2.AppendStr(w, out, paramName)
+				out = w.AppendString(out, ": {")
+				w.SetBuffer(out)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, offset)
-				w.WriteString("{")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, offset)
+				out = w.AppendString(out, "{")
+				w.SetBuffer(out)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-			jinja2.Write(w, jinja2.Call(getParameterTypescript, []jinja2.Value{jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.SmallInt(1))}, nil))
+			out := w.Buffer()
+			out = jinja2.Append(w, out, jinja2.Call(getParameterTypescript, []jinja2.Value{jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.SmallInt(1))}, nil))
 			// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
-			w.WriteString("\n")
-			jinja2.WriteStr(w, offset)
-			w.WriteString("}[]")
+			out = w.AppendString(out, "\n")
+			out = jinja2.AppendStr(w, out, offset)
+			out = w.AppendString(out, "}[]")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(arrayType, "array") {
 			// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
 			// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
@@ -421,18 +457,22 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript(w *jinja2.Writer, par
 			// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
 			if !paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, itemInfo)
-				w.WriteString("[]")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, itemInfo)
+				out = w.AppendString(out, "[]")
+				w.SetBuffer(out)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, offset)
-				jinja2.WriteStr(w, paramName)
-				w.WriteString(": ")
-				jinja2.WriteStr(w, jinja2.FilterTrim(itemInfo, nil, nil))
-				w.WriteString("[]")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, offset)
+				out = jinja2.AppendStr(w, out, paramName)
+				out = w.AppendString(out, ": ")
+				out = jinja2.AppendStr(w, out, jinja2.FilterTrim(itemInfo, nil, nil))
+				out = w.AppendString(out, "[]")
+				w.SetBuffer(out)
 			}
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
@@ -445,36 +485,44 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript(w *jinja2.Writer, par
 				// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
 				if jinja2.IsNone(paramName) {
 					// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
-					w.WriteString("(")
-					jinja2.WriteStr(w, itemType)
-					w.WriteString(")[]")
+					out := w.Buffer()
+					out = w.AppendString(out, "(")
+					out = jinja2.AppendStr(w, out, itemType)
+					out = w.AppendString(out, ")[]")
+					w.SetBuffer(out)
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
-					w.WriteString("\n")
-					jinja2.WriteStr(w, offset)
-					jinja2.WriteStr(w, paramName)
-					w.WriteString(": (")
-					jinja2.WriteStr(w, itemType)
-					w.WriteString(")[]")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n")
+					out = jinja2.AppendStr(w, out, offset)
+					out = jinja2.AppendStr(w, out, paramName)
+					out = w.AppendString(out, ": (")
+					out = jinja2.AppendStr(w, out, itemType)
+					out = w.AppendString(out, ")[]")
+					w.SetBuffer(out)
 				}
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
 				if jinja2.IsNone(paramName) {
 					// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
-					w.WriteString("\n")
-					jinja2.WriteStr(w, arrayType)
-					w.WriteString("[]")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n")
+					out = jinja2.AppendStr(w, out, arrayType)
+					out = w.AppendString(out, "[]")
+					w.SetBuffer(out)
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
-					w.WriteString("\n")
-					jinja2.WriteStr(w, offset)
-					jinja2.WriteStr(w, paramName)
-					w.WriteString(": ")
-					jinja2.WriteStr(w, arrayType)
-					w.WriteString("[],")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n")
+					out = jinja2.AppendStr(w, out, offset)
+					out = jinja2.AppendStr(w, out, paramName)
+					out = w.AppendString(out, ": ")
+					out = jinja2.AppendStr(w, out, arrayType)
+					out = w.AppendString(out, "[],")
+					w.SetBuffer(out)
 				}
 			}
 		}
@@ -536,35 +584,42 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w *jinja2.Writer,
 				// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
 				if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 					// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
-					w.WriteString("\n")
-					jinja2.WriteStr(w, offset)
-					jinja2.WriteStr(w, commentInfo)
+					out := w.Buffer()
+					out = w.AppendString(out, "\n")
+					out = jinja2.AppendStr(w, out, offset)
+					out = jinja2.AppendStr(w, out, commentInfo)
+					w.SetBuffer(out)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
 				if jinja2.Len(examplesInfo) > 0 {
 					// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
 					for _, example := range jinja2.Iterate(w, examplesInfo) {
 						// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-						w.WriteString("\n")
-						jinja2.WriteStr(w, offset)
-						w.WriteString("// ")
-						jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+						out := w.Buffer()
+						out = w.AppendString(out, "\n")
+						out = jinja2.AppendStr(w, out, offset)
+						out = w.AppendString(out, "// ")
+						out = jinja2.AppendStr(w, out, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+						w.SetBuffer(out)
 					}
 				}
 				// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
 				paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Lit(": {"))
 				// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, offset)
-				jinja2.WriteStr(w, paramDeclaration)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, offset)
+				out = jinja2.AppendStr(w, out, paramDeclaration)
 				// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
-				jinja2.Write(w, w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.Append(w, out, w.Capture(func() {
 					renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w, jinja2.MethodGetDefault(param, jinja2.Lit("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(param, jinja2.Lit("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.SmallInt(1)), getParameterTypescript)
 				}))
 				// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, offset)
-				w.WriteString("},")
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, offset)
+				out = w.AppendString(out, "},")
+				w.SetBuffer(out)
 			} else if jinja2.EqStr(paramType, "array") {
 				// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
 				// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
@@ -580,19 +635,23 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w *jinja2.Writer,
 					// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
 					if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 						// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
-						w.WriteString("\n")
-						jinja2.WriteStr(w, offset)
-						jinja2.WriteStr(w, commentInfo)
+						out := w.Buffer()
+						out = w.AppendString(out, "\n")
+						out = jinja2.AppendStr(w, out, offset)
+						out = jinja2.AppendStr(w, out, commentInfo)
+						w.SetBuffer(out)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
 					if jinja2.Len(examplesInfo) > 0 {
 						// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
 						for _, example := range jinja2.Iterate(w, examplesInfo) {
 							// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-							w.WriteString("\n")
-							jinja2.WriteStr(w, offset)
-							w.WriteString("// ")
-							jinja2.WriteStr(w, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+							out := w.Buffer()
+							out = w.AppendString(out, "\n")
+							out = jinja2.AppendStr(w, out, offset)
+							out = w.AppendString(out, "// ")
+							out = jinja2.AppendStr(w, out, jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+							w.SetBuffer(out)
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -638,11 +697,13 @@ func renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctions(w *jinja2.Wr
 	if namespace.IsMissing() {
 		namespace = jinja2.Lit("functions")
 	}
-	w.WriteString("// Supported function definitions that should be called when necessary.\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "// Supported function definitions that should be called when necessary.\n")
 	// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
-	w.WriteString("namespace ")
-	jinja2.WriteStr(w, namespace)
-	w.WriteString(" {\n\n")
+	out = w.AppendString(out, "namespace ")
+	out = jinja2.AppendStr(w, out, namespace)
+	out = w.AppendString(out, " {\n\n")
+	w.SetBuffer(out)
 	// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
 	for _, function := range jinja2.Iterate(w, functions) {
 		var functionName, description, parameters, requiredParams jinja2.Value
@@ -660,22 +721,26 @@ func renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctions(w *jinja2.Wr
 			// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
 			parameters = jinja2.MethodGetDefault(function, jinja2.Lit("parameters"), jinja2.DictOf())
 			// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
-			w.WriteString("// ")
-			jinja2.WriteStr(w, description)
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "// ")
+			out = jinja2.AppendStr(w, out, description)
+			out = w.AppendString(out, "\n")
 			// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
-			w.WriteString("type ")
-			jinja2.WriteStr(w, functionName)
+			out = w.AppendString(out, "type ")
+			out = jinja2.AppendStr(w, out, functionName)
+			w.SetBuffer(out)
 			// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
 			if parameters.Truthy() && jinja2.MethodGet(parameters, jinja2.Lit("properties")).Truthy() {
 				w.WriteString(" = (_: {")
 				// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
 				requiredParams = jinja2.MethodGetDefault(parameters, jinja2.Lit("required"), jinja2.NewList())
 				// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
-				jinja2.Write(w, w.Capture(func() {
+				out := w.Buffer()
+				out = jinja2.Append(w, out, w.Capture(func() {
 					renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w, jinja2.MethodGet(parameters, jinja2.Lit("properties")), requiredParams, jinja2.SmallInt(0), getParameterTypescript)
 				}))
-				w.WriteString("\n}) => any;\n\n")
+				out = w.AppendString(out, "\n}) => any;\n\n")
+				w.SetBuffer(out)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:255:17 {%- else -%}
 				w.WriteString(" = () => any;\n\n")
@@ -683,8 +748,10 @@ func renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctions(w *jinja2.Wr
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:260:5 {{ "} // namespace " + namespace }}
-	w.WriteString("} // namespace ")
-	jinja2.WriteStr(w, namespace)
+	out = w.Buffer()
+	out = w.AppendString(out, "} // namespace ")
+	out = jinja2.AppendStr(w, out, namespace)
+	w.SetBuffer(out)
 }
 
 // renderMeetkaiFunctionaryMediumV3_2Llama renders meetkai-functionary-medium-v3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -740,31 +807,39 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.2.jinja:271:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.WriteString("<|start_header_id|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("<|end_header_id|>\n\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_header_id|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "<|end_header_id|>\n\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.2.jinja:272:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.2.jinja:273:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.WriteString("<|start_header_id|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("<|end_header_id|>\n\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_header_id|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "<|end_header_id|>\n\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:274:9 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:275:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			w.WriteString("<|start_header_id|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("<|end_header_id|>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_header_id|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "<|end_header_id|>\n\n")
+			w.SetBuffer(out)
 			// meetkai-functionary-medium-v3.2.jinja:276:9 {%- if message['content'] -%}
 			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.Truthy(messageContent) {
 				// meetkai-functionary-medium-v3.2.jinja:277:13 {{ '>>>all\n' + message['content'] }}
-				w.WriteString(">>>all\n")
-				llamacpp.WriteStr(w, messageContent)
+				out := w.Buffer()
+				out = w.AppendString(out, ">>>all\n")
+				out = llamacpp.AppendStr(w, out, messageContent)
+				w.SetBuffer(out)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
 			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
@@ -772,10 +847,12 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
 					toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
-					w.WriteString(">>>")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyName))
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments))
+					out := w.Buffer()
+					out = w.AppendString(out, ">>>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyName))
+					out = w.AppendString(out, "\n")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments))
+					w.SetBuffer(out)
 				}
 			}
 			w.WriteString("<|eot_id|>")
@@ -807,25 +884,31 @@ func renderMeetkaiFunctionaryMediumV3_2_appendNewParamInfoLlama(w *jinja2.Writer
 	// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
 	if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 		// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
-		w.WriteString("\n")
-		llamacpp.WriteStr(w, offset)
-		llamacpp.WriteStr(w, commentInfo)
+		out := w.Buffer()
+		out = w.AppendString(out, "\n")
+		out = llamacpp.AppendStr(w, out, offset)
+		out = llamacpp.AppendStr(w, out, commentInfo)
+		w.SetBuffer(out)
 		// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
 		if llamacpp.Len(examplesInfo) > 0 {
 			// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
 			for _, example := range llamacpp.Iterate(w, examplesInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, offset)
-				w.WriteString("// ")
-				llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, offset)
+				out = w.AppendString(out, "// ")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+				w.SetBuffer(out)
 			}
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:15:5 {{ "\n" + offset + param_declaration }}
-	w.WriteString("\n")
-	llamacpp.WriteStr(w, offset)
-	llamacpp.WriteStr(w, paramDeclaration)
+	out := w.Buffer()
+	out = w.AppendString(out, "\n")
+	out = llamacpp.AppendStr(w, out, offset)
+	out = llamacpp.AppendStr(w, out, paramDeclaration)
+	w.SetBuffer(out)
 }
 
 // renderMeetkaiFunctionaryMediumV3_2_convertDataTypeLlama is the macro convert_data_type of renderMeetkaiFunctionaryMediumV3_2Llama.
@@ -934,8 +1017,10 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama(w *jinja2.Writer, para
 				desc = llamacpp.Add(desc, jinja2.Lit("."))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
-			w.WriteString(" ")
-			llamacpp.WriteStr(w, desc)
+			out := w.Buffer()
+			out = w.AppendString(out, " ")
+			out = llamacpp.AppendStr(w, out, desc)
+			w.SetBuffer(out)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
 		if llamacpp.In(jinja2.Lit("default"), param) {
@@ -947,9 +1032,11 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama(w *jinja2.Writer, para
 				defaultValue = llamacpp.Concat(jinja2.Lit("\""), defaultValue, jinja2.Lit("\""))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
-			w.WriteString(" Default=")
-			llamacpp.WriteStr(w, defaultValue)
-			w.WriteString(".")
+			out := w.Buffer()
+			out = w.AppendString(out, " Default=")
+			out = llamacpp.AppendStr(w, out, defaultValue)
+			out = w.AppendString(out, ".")
+			w.SetBuffer(out)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
 		formatParam = w.Capture(func() {
@@ -958,8 +1045,10 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama(w *jinja2.Writer, para
 		// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
 		if !jinja2.EqStr(formatParam, "<|NONE|>") {
 			// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
-			w.WriteString(" Format=")
-			llamacpp.WriteStr(w, formatParam)
+			out := w.Buffer()
+			out = w.AppendString(out, " Format=")
+			out = llamacpp.AppendStr(w, out, formatParam)
+			w.SetBuffer(out)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
@@ -990,9 +1079,11 @@ func renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama(w *jinja2.Writer, 
 		// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
 		if llamacpp.IsString(v) {
 			// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
-			w.WriteString("\"")
-			llamacpp.WriteStr(w, v)
-			w.WriteString("\"")
+			out := w.Buffer()
+			out = w.AppendString(out, "\"")
+			out = llamacpp.AppendStr(w, out, v)
+			out = w.AppendString(out, "\"")
+			w.SetBuffer(out)
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:104:13 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:105:13 {{ v }}
@@ -1027,16 +1118,20 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer
 		// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 		if llamacpp.Truthy(paramName) {
 			// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
-			w.WriteString("\n")
-			llamacpp.WriteStr(w, offset)
-			llamacpp.WriteStr(w, paramName)
-			w.WriteString(": []")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n")
+			out = llamacpp.AppendStr(w, out, offset)
+			out = llamacpp.AppendStr(w, out, paramName)
+			out = w.AppendString(out, ": []")
+			w.SetBuffer(out)
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
-			w.WriteString("\n")
-			llamacpp.WriteStr(w, offset)
-			w.WriteString("[]")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n")
+			out = llamacpp.AppendStr(w, out, offset)
+			out = w.AppendString(out, "[]")
+			w.SetBuffer(out)
 		}
 	} else {
 		// meetkai-functionary-medium-v3.2.jinja:126:9 {%- else -%}
@@ -1049,23 +1144,29 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer
 			// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
 			if llamacpp.Truthy(paramName) {
 				// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, offset)
-				llamacpp.WriteStr(w, paramName)
-				w.WriteString(": {")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, offset)
+				out = llamacpp.AppendStr(w, out, paramName)
+				out = w.AppendString(out, ": {")
+				w.SetBuffer(out)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, offset)
-				w.WriteString("{")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, offset)
+				out = w.AppendString(out, "{")
+				w.SetBuffer(out)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-			llamacpp.Write(w, llamacpp.Call(getParameterTypescript, []jinja2.Value{llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.SmallInt(1))}, nil))
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, llamacpp.Call(getParameterTypescript, []jinja2.Value{llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(itemsInfo, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.SmallInt(1))}, nil))
 			// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
-			w.WriteString("\n")
-			llamacpp.WriteStr(w, offset)
-			w.WriteString("}[]")
+			out = w.AppendString(out, "\n")
+			out = llamacpp.AppendStr(w, out, offset)
+			out = w.AppendString(out, "}[]")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(arrayType, "array") {
 			// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
 			// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
@@ -1075,18 +1176,22 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer
 			// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
 			if !llamacpp.Truthy(paramName) {
 				// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, itemInfo)
-				w.WriteString("[]")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, itemInfo)
+				out = w.AppendString(out, "[]")
+				w.SetBuffer(out)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, offset)
-				llamacpp.WriteStr(w, paramName)
-				w.WriteString(": ")
-				llamacpp.WriteStr(w, llamacpp.FilterTrim(itemInfo, nil, nil))
-				w.WriteString("[]")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, offset)
+				out = llamacpp.AppendStr(w, out, paramName)
+				out = w.AppendString(out, ": ")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(itemInfo, nil, nil))
+				out = w.AppendString(out, "[]")
+				w.SetBuffer(out)
 			}
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
@@ -1099,36 +1204,44 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer
 				// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
 				if llamacpp.IsNone(paramName) {
 					// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
-					w.WriteString("(")
-					llamacpp.WriteStr(w, itemType)
-					w.WriteString(")[]")
+					out := w.Buffer()
+					out = w.AppendString(out, "(")
+					out = llamacpp.AppendStr(w, out, itemType)
+					out = w.AppendString(out, ")[]")
+					w.SetBuffer(out)
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, offset)
-					llamacpp.WriteStr(w, paramName)
-					w.WriteString(": (")
-					llamacpp.WriteStr(w, itemType)
-					w.WriteString(")[]")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n")
+					out = llamacpp.AppendStr(w, out, offset)
+					out = llamacpp.AppendStr(w, out, paramName)
+					out = w.AppendString(out, ": (")
+					out = llamacpp.AppendStr(w, out, itemType)
+					out = w.AppendString(out, ")[]")
+					w.SetBuffer(out)
 				}
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
 				if llamacpp.IsNone(paramName) {
 					// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, arrayType)
-					w.WriteString("[]")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n")
+					out = llamacpp.AppendStr(w, out, arrayType)
+					out = w.AppendString(out, "[]")
+					w.SetBuffer(out)
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, offset)
-					llamacpp.WriteStr(w, paramName)
-					w.WriteString(": ")
-					llamacpp.WriteStr(w, arrayType)
-					w.WriteString("[],")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n")
+					out = llamacpp.AppendStr(w, out, offset)
+					out = llamacpp.AppendStr(w, out, paramName)
+					out = w.AppendString(out, ": ")
+					out = llamacpp.AppendStr(w, out, arrayType)
+					out = w.AppendString(out, "[],")
+					w.SetBuffer(out)
 				}
 			}
 		}
@@ -1193,35 +1306,42 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w *jinja2.Wr
 				// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
 				if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 					// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, offset)
-					llamacpp.WriteStr(w, commentInfo)
+					out := w.Buffer()
+					out = w.AppendString(out, "\n")
+					out = llamacpp.AppendStr(w, out, offset)
+					out = llamacpp.AppendStr(w, out, commentInfo)
+					w.SetBuffer(out)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
 				if llamacpp.Len(examplesInfo) > 0 {
 					// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
 					for _, example := range llamacpp.Iterate(w, examplesInfo) {
 						// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-						w.WriteString("\n")
-						llamacpp.WriteStr(w, offset)
-						w.WriteString("// ")
-						llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+						out := w.Buffer()
+						out = w.AppendString(out, "\n")
+						out = llamacpp.AppendStr(w, out, offset)
+						out = w.AppendString(out, "// ")
+						out = llamacpp.AppendStr(w, out, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+						w.SetBuffer(out)
 					}
 				}
 				// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
 				paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Lit(": {"))
 				// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, offset)
-				llamacpp.WriteStr(w, paramDeclaration)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, offset)
+				out = llamacpp.AppendStr(w, out, paramDeclaration)
 				// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
-				llamacpp.Write(w, w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.Append(w, out, w.Capture(func() {
 					renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w, llamacpp.MethodGetDefault(param, jinja2.Lit("properties"), jinja2.DictOf()), llamacpp.MethodGetDefault(param, jinja2.Lit("required"), jinja2.NewList()), llamacpp.Add(depth, jinja2.SmallInt(1)), getParameterTypescript)
 				}))
 				// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, offset)
-				w.WriteString("},")
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, offset)
+				out = w.AppendString(out, "},")
+				w.SetBuffer(out)
 			} else if jinja2.EqStr(paramType, "array") {
 				// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
 				// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
@@ -1237,19 +1357,23 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w *jinja2.Wr
 					// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
 					if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 						// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
-						w.WriteString("\n")
-						llamacpp.WriteStr(w, offset)
-						llamacpp.WriteStr(w, commentInfo)
+						out := w.Buffer()
+						out = w.AppendString(out, "\n")
+						out = llamacpp.AppendStr(w, out, offset)
+						out = llamacpp.AppendStr(w, out, commentInfo)
+						w.SetBuffer(out)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
 					if llamacpp.Len(examplesInfo) > 0 {
 						// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
 						for _, example := range llamacpp.Iterate(w, examplesInfo) {
 							// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-							w.WriteString("\n")
-							llamacpp.WriteStr(w, offset)
-							w.WriteString("// ")
-							llamacpp.WriteStr(w, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+							out := w.Buffer()
+							out = w.AppendString(out, "\n")
+							out = llamacpp.AppendStr(w, out, offset)
+							out = w.AppendString(out, "// ")
+							out = llamacpp.AppendStr(w, out, llamacpp.FilterReplace(llamacpp.FilterString(example), []jinja2.Value{jinja2.Lit("'"), jinja2.Lit("\"")}, nil))
+							w.SetBuffer(out)
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -1295,11 +1419,13 @@ func renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctionsLlama(w *jinj
 	if namespace.IsMissing() {
 		namespace = jinja2.Lit("functions")
 	}
-	w.WriteString("// Supported function definitions that should be called when necessary.\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "// Supported function definitions that should be called when necessary.\n")
 	// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
-	w.WriteString("namespace ")
-	llamacpp.WriteStr(w, namespace)
-	w.WriteString(" {\n\n")
+	out = w.AppendString(out, "namespace ")
+	out = llamacpp.AppendStr(w, out, namespace)
+	out = w.AppendString(out, " {\n\n")
+	w.SetBuffer(out)
 	// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var functionName, description, parameters, requiredParams jinja2.Value
@@ -1318,22 +1444,26 @@ func renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctionsLlama(w *jinj
 			// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
 			parameters = llamacpp.MethodGetDefault(function, jinja2.Lit("parameters"), jinja2.DictOf())
 			// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
-			w.WriteString("// ")
-			llamacpp.WriteStr(w, description)
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "// ")
+			out = llamacpp.AppendStr(w, out, description)
+			out = w.AppendString(out, "\n")
 			// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
-			w.WriteString("type ")
-			llamacpp.WriteStr(w, functionName)
+			out = w.AppendString(out, "type ")
+			out = llamacpp.AppendStr(w, out, functionName)
+			w.SetBuffer(out)
 			// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
 			if llamacpp.Truthy(parameters) && llamacpp.Truthy(llamacpp.MethodGet(parameters, jinja2.Lit("properties"))) {
 				w.WriteString(" = (_: {")
 				// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
 				requiredParams = llamacpp.MethodGetDefault(parameters, jinja2.Lit("required"), jinja2.NewList())
 				// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
-				llamacpp.Write(w, w.Capture(func() {
+				out := w.Buffer()
+				out = llamacpp.Append(w, out, w.Capture(func() {
 					renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w, llamacpp.MethodGet(parameters, jinja2.Lit("properties")), requiredParams, jinja2.SmallInt(0), getParameterTypescript)
 				}))
-				w.WriteString("\n}) => any;\n\n")
+				out = w.AppendString(out, "\n}) => any;\n\n")
+				w.SetBuffer(out)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:255:17 {%- else -%}
 				w.WriteString(" = () => any;\n\n")
@@ -1341,10 +1471,12 @@ func renderMeetkaiFunctionaryMediumV3_2_generateSchemaFromFunctionsLlama(w *jinj
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:260:5 {{ "} // namespace " + namespace }}
-	w.WriteString("} // namespace ")
-	llamacpp.WriteStr(w, namespace)
+	out = w.Buffer()
+	out = w.AppendString(out, "} // namespace ")
+	out = llamacpp.AppendStr(w, out, namespace)
+	w.SetBuffer(out)
 }
 
 // spansMeetkaiFunctionaryMediumV3_2 is the position table of meetkai-functionary-medium-v3.2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMeetkaiFunctionaryMediumV3_2 = "macro,if,set,{{ }},for|gEKkKCASGoGACEACIEGEEJGIECACI+CGAIE0CCICGICIGKkCCACGICAGQEEAGIKCACGCCIGIWEJCEOCIIEICIGaEMhBCQI9RuBAMACnBEEGCACEACIEGgBEJCEECIGISCACEMEIIEGCIGQEIZGQAGJAEMCICKAGIGOCIRAGACIEEsBEACEACIEEOCACEACIEIAEAEGAEJGCQCACGACAEEACAEEACAGOAIRAE2BCICEACIGCwBCACGACAEEeCAIGWCICEQCICGACIGIAEAGaCSpBAGACIEEECAEIsDEACGWEICEACIEEGCACEACIEGCEJGIYGJCEACIEEGCACEACIEGEEJGKEGJEIICACECCIGIUGJIKICICECCIGaAQhBAEgBCIIESCICEECIGMAEAGGEEJCUGMRAKACIEEGCACEACIEGAEJEE6GEACEYCICEGCIGOEEAGOEGJEIsFCACEYCICEGCIGOEEAGKAEJGEECAGGiECACGECAEIcCACEECIGMKEAGUuCGJCEECIEIcCACEECIGMKEAGUcGJCEECIGMKEAGgBIOpBAMACIEEsICAIM+HCICEECIEIAEAEEKCACEACIEEACAEGAIJEEGCACEACIEGEGJEIAGAEEGCACEACIEG6FGJCEKCICEECIGKSEJCEMCIIEGCIGOAGREEECAGIECAGIECAGG4DCACGACAEEoCCACEACIEEACAGIKEACEECIGKSEJCEMCIIEGCIGOEGREIGCACEACIEGAEJGKKGJCEECIEKGEJCEACIEGAEJEEACAGUIMhBAMEEIGIqCEAIGGCICEACIEGAGJEE0BCACEACIEEACAEEECAGICCAGGYCACGAEIEEGCAGWCOZG6BMlGJAUGoGACEACIEGEEJGIECACI+CGAIE0CCICGICIGKkCCACGICAGQEEAGIKCACGCCIGIWEJCEOCIIEICIGaEMhBCQI9RuBAMACnBEEGCACEACIEGgBEJCEECIGISCACEMEIIEGCIGQEIZGQAGJAEMCICKAGIGOCIRAGACIEEsBEACEACIEEOCACEACIEIAEAEGAEJGCQCACGACAEEACAEEACAGOAIRAE2BCICEACIGCwBCACGACAEEeCAIGWCICEQCICGACIGIAEAGaCSpBAGACIEEECAEIwDEACGWEICEACIEEGCACEACIEGCEJGIYGJCEACIEEGCACEACIEGEEJGKEGJEIICACECCIGKWGJIKKCICIACIGYAQhBAEgBCIIESCICEECIGMAEAGGEEJCUGMRAKACIEEGCACEACIEGAEJEE6GEACEYCICEGCIGOEEAGOEGJEIsFCACEYCICEGCIGOEEAGKAEJGEECAGGiECACGECAEIcCACEECIGMKEAGUuCGJCEECIEIcCACEECIGMKEAGUcGJCEECIGMKEAGgBIOpBAMACIEKsICAIM+HCICEECIEIAEAEEKCACEACIEEACAEGAIJEEGCACEACIEGEGJEIAGAEEGCACEACIEG6FGJCEKCICEECIGKSEJCEMCIIEGCIGOAGREEECAGIECAGIECAGG4DCACGACAEEoCCACEACIEEACAGIKEACEECIGKSEJCEMCIIEGCIGOEGREIGCACEACIEGAEJGKKGJCEECIEKGEJCEACIEGAEJEEACAGUIMhBAMEEIGKqCEAIGGCICEACIEGAGJEE0BCACEACIEEACAEEECAGICCAGGYCACGAEIEEGCAGWCOZG"
+const spansMeetkaiFunctionaryMediumV3_2 = "macro,if,set,{{ }},for|gEKkKCASGoGACEACIEGEEJGIECACIyDGAIEoDCICGMCIGO0CCACGMCAGUIEAGMOCACGGCIGMaEJCESCIIEMCIGeEMhBCQI9RuBAMACnBEEGCACEACIEGoBEJCEICIGMWCACEQEIIEKCIGUIIZGUAGJAEMCICKAGIGOCIRAGACIEEsBEACEACIEEOCACEACIEIAEAEGAEJGCQCACGACAEEACAEEACAGOAIRAE2BCICEACIGCwBCACGACAEEeCAIGWCICEQCICGACIGIAEAGaCSpBAGACIEEECAEI8DEACGaEICEACIEEGCACEACIEGGEJGMcGJCEACIEEGCACEACIEGIEJGOEGJEIMCACEGCIGMYGJIKMCICEGCIGeAQhBAEkBCIIEWCICEICIGQAEAGGEEJCUGMRAKACIEEGCACEACIEGAEJEEmIEACEgBCICEKCIGSIEAGSEGJEIwGCACEgBCICEKCIGSIEAGOCEJGGGCAGI6ECACGECAEIkBCACEICIGQOEAGY+CGJCEECIEIkBCACEICIGQOEAGYkBGJCEICIGQOEAGkBIOpBAMACIEEiJCAIM0ICICEECIEIAEAEEKCACEACIEEACAEGAIJEEGCACEACIEGEGJEIAGAEEGCACEACIEGwGGJCEOCICEICIGOWEJCEQCIIEKCIGSAGREEGCAGKGCAGKGCAGIgECACGACAEEwCCACEACIEEACAGIOEACEICIGOWEJCEQCIIEKCIGSEGREIGCACEACIEGAEJGKKGJCEECIEKGEJCEACIEGAEJEEACAGUKMhBAOGEIGKyCEAIGGCICEACIEGAGJEE8BCACEACIEEACAEEGCAGKECAGIcCACGAEIEEKCAGaGOZG+BMlGJAUGoGACEACIEGEEJGIECACIyDGAIEoDCICGMCIGO0CCACGMCAGUIEAGMOCACGGCIGMaEJCESCIIEMCIGeEMhBCQI9RuBAMACnBEEGCACEACIEGoBEJCEICIGMWCACEQEIIEKCIGUIIZGUAGJAEMCICKAGIGOCIRAGACIEEsBEACEACIEEOCACEACIEIAEAEGAEJGCQCACGACAEEACAEEACAGOAIRAE2BCICEACIGCwBCACGACAEEeCAIGWCICEQCICGACIGIAEAGaCSpBAGACIEEECAEI8DEACGaEICEACIEEGCACEACIEGGEJGMcGJCEACIEEGCACEACIEGIEJGOEGJEIMCACEGCIGOWGJIKKCICIACIGYAQhBAEkBCIIEWCICEICIGQAEAGGEEJCUGMRAKACIEEGCACEACIEGAEJEEmIEACEgBCICEKCIGSIEAGSEGJEIwGCACEgBCICEKCIGSIEAGOCEJGGGCAGI6ECACGECAEIkBCACEICIGQOEAGY+CGJCEECIEIkBCACEICIGQOEAGYkBGJCEICIGQOEAGkBIOpBAMACIEKiJCAIM0ICICEECIEIAEAEEKCACEACIEEACAEGAIJEEGCACEACIEGEGJEIAGAEEGCACEACIEGwGGJCEOCICEICIGOWEJCEQCIIEKCIGSAGREEGCAGKGCAGKGCAGIgECACGACAEEwCCACEACIEEACAGIOEACEICIGOWEJCEQCIIEKCIGSEGREIGCACEACIEGAEJGKKGJCEECIEKGEJCEACIEGAEJEEACAGUKMhBAOGEIGMyCEAIGGCICEACIEGAGJEE8BCACEACIEEACAEEGCAGKECAGIcCACGAEIEEKCAGaGOZG"

@@ -29,10 +29,10 @@ var Megrez = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMegrez renders megrez.jinja.
@@ -41,11 +41,13 @@ func renderMegrez(w *jinja2.Writer) {
 	// megrez.jinja:7:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// megrez.jinja:8:1 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
-		w.WriteString("<|role_start|>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("<|role_end|>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|turn_end|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|role_start|>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "<|role_end|>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|turn_end|>")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|role_start|>assistant<|role_end|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -60,11 +62,13 @@ func renderMegrezLlama(w *jinja2.Writer) {
 	// megrez.jinja:7:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// megrez.jinja:8:1 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
-		w.WriteString("<|role_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("<|role_end|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|turn_end|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|role_start|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "<|role_end|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|turn_end|>")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|role_start|>assistant<|role_end|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -73,4 +77,4 @@ func renderMegrezLlama(w *jinja2.Writer) {
 
 // spansMegrez is the position table of megrez.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMegrez = "for,{{ }}|0CUOCAEICACiBUDAAEICAC"
+const spansMegrez = "for,{{ }}|0CYOCAEMCACmBYDAAEMCAC"

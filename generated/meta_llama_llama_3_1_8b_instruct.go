@@ -38,10 +38,10 @@ var MetaLlamaLlama3_1_8B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMetaLlamaLlama3_1_8B_Instruct renders meta-llama-Llama-3.1-8B-Instruct.jinja.
@@ -98,15 +98,19 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:28:1 {%- if builtin_tools is defined %}
 	if jinja2.IsDefined(builtinTools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
-		w.WriteString("Tools: ")
-		jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.FilterReject(builtinTools, []jinja2.Value{jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil), []jinja2.Value{jinja2.Lit(", ")}, nil))
-		w.WriteString("\n\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "Tools: ")
+		out = jinja2.AppendStr(w, out, jinja2.FilterJoin(jinja2.FilterReject(builtinTools, []jinja2.Value{jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil), []jinja2.Value{jinja2.Lit(", ")}, nil))
+		out = w.AppendString(out, "\n\n")
+		w.SetBuffer(out)
 	}
-	w.WriteString("Cutting Knowledge Date: December 2023\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:32:1 {{- "Today Date: " + date_string + "\n\n" }}
-	w.WriteString("Today Date: ")
-	jinja2.WriteStr(w, dateString)
-	w.WriteString("\n\n")
+	out = w.AppendString(out, "Today Date: ")
+	out = jinja2.AppendStr(w, out, dateString)
+	out = w.AppendString(out, "\n\n")
+	w.SetBuffer(out)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:33:1 {%- if tools is not none and not tools_in_user_message %}
 	if !jinja2.IsNone(tools) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
@@ -118,8 +122,10 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 		}
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:42:1 {{- system_message }}
-	jinja2.Write(w, systemMessage)
-	w.WriteString("<|eot_id|>")
+	out = w.Buffer()
+	out = jinja2.Append(w, out, systemMessage)
+	out = w.AppendString(out, "<|eot_id|>")
+	w.SetBuffer(out)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
 	if toolsInUserMessage.Truthy() && !jinja2.IsNone(tools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
@@ -150,11 +156,13 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Lit("tool_calls"), message)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:68:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			w.WriteString("<|start_header_id|>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
-			w.WriteString("<|end_header_id|>\n\n")
-			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_header_id|>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyRole))
+			out = w.AppendString(out, "<|end_header_id|>\n\n")
+			out = jinja2.AppendStr(w, out, jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if jinja2.In(jinja2.Lit("tool_calls"), message) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
@@ -167,11 +175,13 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 			toolCall = jinja2.ItemAttrKey(jinja2.ItemInt(messageToolCalls, 0), jinja2.KeyFunction)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
 			if jinja2.IsDefined(builtinTools) && jinja2.In(jinja2.ItemAttrKey(toolCall, jinja2.KeyName), builtinTools) {
-				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
-				w.WriteString("<|python_tag|>")
-				jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString(".call(")
+				out = w.AppendString(out, "<|python_tag|>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, ".call(")
+				w.SetBuffer(out)
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
 				keys, values := jinja2.ItemsFilterPairs(jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments))
 				for i := range w.Count(len(keys)) {
@@ -187,12 +197,13 @@ func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
 				w.WriteString(")")
 			} else {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:84:13 {%- else  %}
-				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:86:13 {{- '{"name": "' + tool_call.name + '", ' }}
-				w.WriteString("{\"name\": \"")
-				jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString("\", ")
-				w.WriteString("\"parameters\": ")
+				out = w.AppendString(out, "{\"name\": \"")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, "\", \"parameters\": ")
+				w.SetBuffer(out)
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
 				jinja2.WriteJSON(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}")
@@ -284,15 +295,19 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:28:1 {%- if builtin_tools is defined %}
 	if llamacpp.IsDefined(builtinTools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
-		w.WriteString("Tools: ")
-		llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.FilterReject(builtinTools, []jinja2.Value{jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil), []jinja2.Value{jinja2.Lit(", ")}, nil))
-		w.WriteString("\n\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "Tools: ")
+		out = llamacpp.AppendStr(w, out, llamacpp.FilterJoin(llamacpp.FilterReject(builtinTools, []jinja2.Value{jinja2.Lit("equalto"), jinja2.Lit("code_interpreter")}, nil), []jinja2.Value{jinja2.Lit(", ")}, nil))
+		out = w.AppendString(out, "\n\n")
+		w.SetBuffer(out)
 	}
-	w.WriteString("Cutting Knowledge Date: December 2023\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:32:1 {{- "Today Date: " + date_string + "\n\n" }}
-	w.WriteString("Today Date: ")
-	llamacpp.WriteStr(w, dateString)
-	w.WriteString("\n\n")
+	out = w.AppendString(out, "Today Date: ")
+	out = llamacpp.AppendStr(w, out, dateString)
+	out = w.AppendString(out, "\n\n")
+	w.SetBuffer(out)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:33:1 {%- if tools is not none and not tools_in_user_message %}
 	if !llamacpp.IsNone(tools) && !llamacpp.Truthy(toolsInUserMessage) {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
@@ -304,8 +319,10 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 		}
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:42:1 {{- system_message }}
-	llamacpp.Write(w, systemMessage)
-	w.WriteString("<|eot_id|>")
+	out = w.Buffer()
+	out = llamacpp.Append(w, out, systemMessage)
+	out = w.AppendString(out, "<|eot_id|>")
+	w.SetBuffer(out)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
 	if llamacpp.Truthy(toolsInUserMessage) && !llamacpp.IsNone(tools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
@@ -337,11 +354,13 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Lit("tool_calls"), message)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:68:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			w.WriteString("<|start_header_id|>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-			w.WriteString("<|end_header_id|>\n\n")
-			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_header_id|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+			out = w.AppendString(out, "<|end_header_id|>\n\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if llamacpp.In(jinja2.Lit("tool_calls"), message) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
@@ -354,11 +373,13 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 			toolCall = llamacpp.ItemAttrKey(llamacpp.ItemInt(messageToolCalls, 0), jinja2.KeyFunction)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
 			if llamacpp.IsDefined(builtinTools) && llamacpp.In(llamacpp.ItemAttrKey(toolCall, jinja2.KeyName), builtinTools) {
-				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
-				w.WriteString("<|python_tag|>")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString(".call(")
+				out = w.AppendString(out, "<|python_tag|>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, ".call(")
+				w.SetBuffer(out)
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
 				// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 				// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -377,12 +398,13 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 				w.WriteString(")")
 			} else {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:84:13 {%- else  %}
-				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:86:13 {{- '{"name": "' + tool_call.name + '", ' }}
-				w.WriteString("{\"name\": \"")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString("\", ")
-				w.WriteString("\"parameters\": ")
+				out = w.AppendString(out, "{\"name\": \"")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, "\", \"parameters\": ")
+				w.SetBuffer(out)
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
 				llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}")
@@ -420,4 +442,4 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 
 // spansMetaLlamaLlama3_1_8B_Instruct is the position table of meta-llama-Llama-3.1-8B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|4DACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG6EGJGGuECICGICIAK+DCACGICACGACIAGAEJEE8BCACGEEIAIWCAGKACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAQEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCIMGACEECIAMEGJAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAIgFGJGG0ECICGICIAKkECACGICACGACIAGAEJEEiCCACGEEIAMYCAGMACIAEECACSGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAQEKZC"
+const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|4DACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCISGACEICIASGGJAKQCACGIIIGECCIAKGIRAKqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAGkFGJGG4ECICGMCIAOkECACGICACGACIAGAEJEEiCCACIGEIAKWCAGKACIAEECACUGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAQEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCISGACEICIASGGJAKQCACGIIIGECCIAKGIRAKqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAIqFGJGG+ECICGMCIAOqECACGICACGACIAGAEJEEoCCACIGEIAOYCAGMACIAEECACUGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAQEKZC"

@@ -38,10 +38,10 @@ var MetaLlamaLlama3_2_3B_Instruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMetaLlamaLlama3_2_3B_Instruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
@@ -101,11 +101,13 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 	if !jinja2.IsNone(tools) {
 		w.WriteString("Environment: ipython\n")
 	}
-	w.WriteString("Cutting Knowledge Date: December 2023\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:33:1 {{- "Today Date: " + date_string + "\n\n" }}
-	w.WriteString("Today Date: ")
-	jinja2.WriteStr(w, dateString)
-	w.WriteString("\n\n")
+	out = w.AppendString(out, "Today Date: ")
+	out = jinja2.AppendStr(w, out, dateString)
+	out = w.AppendString(out, "\n\n")
+	w.SetBuffer(out)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34:1 {%- if tools is not none and not tools_in_user_message %}
 	if !jinja2.IsNone(tools) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
@@ -117,8 +119,10 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:43:1 {{- system_message }}
-	jinja2.Write(w, systemMessage)
-	w.WriteString("<|eot_id|>")
+	out = w.Buffer()
+	out = jinja2.Append(w, out, systemMessage)
+	out = w.AppendString(out, "<|eot_id|>")
+	w.SetBuffer(out)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
 	if toolsInUserMessage.Truthy() && !jinja2.IsNone(tools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
@@ -149,11 +153,13 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Lit("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			w.WriteString("<|start_header_id|>")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
-			w.WriteString("<|end_header_id|>\n\n")
-			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_header_id|>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyRole))
+			out = w.AppendString(out, "<|end_header_id|>\n\n")
+			out = jinja2.AppendStr(w, out, jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if jinja2.In(jinja2.Lit("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
@@ -164,12 +170,13 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = jinja2.ItemAttrKey(jinja2.ItemInt(messageToolCalls, 0), jinja2.KeyFunction)
-			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76:9 {{- '{"name": "' + tool_call.name + '", ' }}
-			w.WriteString("{\"name\": \"")
-			jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-			w.WriteString("\", ")
-			w.WriteString("\"parameters\": ")
+			out = w.AppendString(out, "{\"name\": \"")
+			out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+			out = w.AppendString(out, "\", \"parameters\": ")
+			w.SetBuffer(out)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
 			jinja2.WriteJSON(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 			w.WriteString("}<|eot_id|>")
@@ -256,11 +263,13 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 	if !llamacpp.IsNone(tools) {
 		w.WriteString("Environment: ipython\n")
 	}
-	w.WriteString("Cutting Knowledge Date: December 2023\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:33:1 {{- "Today Date: " + date_string + "\n\n" }}
-	w.WriteString("Today Date: ")
-	llamacpp.WriteStr(w, dateString)
-	w.WriteString("\n\n")
+	out = w.AppendString(out, "Today Date: ")
+	out = llamacpp.AppendStr(w, out, dateString)
+	out = w.AppendString(out, "\n\n")
+	w.SetBuffer(out)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34:1 {%- if tools is not none and not tools_in_user_message %}
 	if !llamacpp.IsNone(tools) && !llamacpp.Truthy(toolsInUserMessage) {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
@@ -272,8 +281,10 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:43:1 {{- system_message }}
-	llamacpp.Write(w, systemMessage)
-	w.WriteString("<|eot_id|>")
+	out = w.Buffer()
+	out = llamacpp.Append(w, out, systemMessage)
+	out = w.AppendString(out, "<|eot_id|>")
+	w.SetBuffer(out)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
 	if llamacpp.Truthy(toolsInUserMessage) && !llamacpp.IsNone(tools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
@@ -305,11 +316,13 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Lit("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			w.WriteString("<|start_header_id|>")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-			w.WriteString("<|end_header_id|>\n\n")
-			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_header_id|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+			out = w.AppendString(out, "<|end_header_id|>\n\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if llamacpp.In(jinja2.Lit("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
@@ -320,12 +333,13 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = llamacpp.ItemAttrKey(llamacpp.ItemInt(messageToolCalls, 0), jinja2.KeyFunction)
-			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76:9 {{- '{"name": "' + tool_call.name + '", ' }}
-			w.WriteString("{\"name\": \"")
-			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-			w.WriteString("\", ")
-			w.WriteString("\"parameters\": ")
+			out = w.AppendString(out, "{\"name\": \"")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+			out = w.AppendString(out, "\", \"parameters\": ")
+			w.SetBuffer(out)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
 			llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 			w.WriteString("}<|eot_id|>")
@@ -355,4 +369,4 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 
 // spansMetaLlamaLlama3_2_3B_Instruct is the position table of meta-llama-Llama-3.2-3B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMetaLlamaLlama3_2_3B_Instruct = "{{ }},if,set,for|2DACCAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAG+CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAQEKZCmBA1FAAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIGKJCKEIAAIQCACGIIIGECCIAKCIRAGqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAI+CGJGGyCCICGICIAKiCCACGICACGACIAGCEJEGGEAAKCEAAEcGACISEACGACIAIAEAAQEKZC"
+const spansMetaLlamaLlama3_2_3B_Instruct = "{{ }},if,set,for|2DACCAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIIKJCMGIAAKQCACGIIIGECCIAKGIRAKqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAGkDGJGG4CCICGMCIAOkCCACGICACGACIAGEEJEIGEAAKCEAAEcGACISEACGACIAIAEAAQEKZCmBA1FAAEGCACEACIEGGEJCEACIEGUEJCEOCICEACIEIAEAEIGGRCEACIEGWIJCGACIEEACAEIAEAEIIKJCMGIAAKQCACGIIIGECCIAKGIRAKqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAIkDGJGG4CCICGMCIAOkCCACGICACGACIAGEEJEIGEAAKCEAAEcGACISEACGACIAIAEAAQEKZC"

@@ -34,10 +34,10 @@ var MicrosoftPhi3_5MiniInstruct = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMicrosoftPhi3_5MiniInstruct renders microsoft-Phi-3.5-mini-instruct.jinja.
@@ -51,21 +51,27 @@ func renderMicrosoftPhi3_5MiniInstruct(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") && jinja2.ItemStrKey(message, jinja2.KeyContent).Truthy() {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1:89 {{'<|system|>
-			w.WriteString("<|system|>\n")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|system|>\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:7 {% elif message['role'] == 'user' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:40 {{'<|user|>
-			w.WriteString("<|user|>\n")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|user|>\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:7 {% elif message['role'] == 'assistant' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:45 {{'<|assistant|>
-			w.WriteString("<|assistant|>\n")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|assistant|>\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|end|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// microsoft-Phi-3.5-mini-instruct.jinja:7:27 {% if add_generation_prompt %}
@@ -91,21 +97,27 @@ func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1:89 {{'<|system|>
-			w.WriteString("<|system|>\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|system|>\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:7 {% elif message['role'] == 'user' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:40 {{'<|user|>
-			w.WriteString("<|user|>\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|user|>\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:7 {% elif message['role'] == 'assistant' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:45 {{'<|assistant|>
-			w.WriteString("<|assistant|>\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|assistant|>\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|end|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// microsoft-Phi-3.5-mini-instruct.jinja:7:27 {% if add_generation_prompt %}
@@ -120,4 +132,4 @@ func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer) {
 
 // spansMicrosoftPhi3_5MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|iDqBCCAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZEYqBPdAEkBA6BCGECNEGYCjBCGECiBEGMCjBCGECiBEMMCGCKACZE"
+const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|iD2BCCAEwBA6BCGICNEKgBCjBCGICiBEKQCjBCGICiBEQMCGCKACZEY2BPdAEwBA6BCGICNEKgBCjBCGICiBEKQCjBCGICiBEQMCGCKACZE"

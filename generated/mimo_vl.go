@@ -35,10 +35,10 @@ var MiMoVL = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMiMoVL renders MiMo-VL.jinja.
@@ -72,9 +72,11 @@ func renderMiMoVL(w *jinja2.Writer) {
 		messages0 := jinja2.ItemInt(messages, 0)
 		if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 			// MiMo-VL.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-			w.WriteString("<|im_start|>system\n")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(messages0, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>system\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(messages0, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else {
 			// MiMo-VL.jinja:17:9 {%- else %}
 			w.WriteString("<|im_start|>system\nYou are MiMo, an AI assistant developed by Xiaomi.<|im_end|>\n")
@@ -88,22 +90,28 @@ func renderMiMoVL(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemAttrKey(message, jinja2.KeyToolCalls).Truthy()) {
 			// MiMo-VL.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.WriteString("<|im_start|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// MiMo-VL.jinja:24:9 {%- elif message.role == "assistant" %}
 			// MiMo-VL.jinja:25:9 {{- '<|im_start|>' + message.role }}
-			w.WriteString("<|im_start|>")
-			jinja2.WriteStr(w, messageRole)
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			w.SetBuffer(out)
 			// MiMo-VL.jinja:26:9 {%- if message.content %}
 			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if messageContent.Truthy() {
 				// MiMo-VL.jinja:27:13 {{- '\n' + message.content }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, messageContent)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, messageContent)
+				w.SetBuffer(out)
 			}
 			// MiMo-VL.jinja:29:9 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
@@ -113,10 +121,12 @@ func renderMiMoVL(w *jinja2.Writer) {
 					// MiMo-VL.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
-				w.WriteString("\n<tool_call>\n{\"name\": \"")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<tool_call>\n{\"name\": \"")
 				// MiMo-VL.jinja:34:13 {{- tool_call.name }}
-				jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString("\", \"arguments\": ")
+				out = jinja2.Append(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, "\", \"arguments\": ")
+				w.SetBuffer(out)
 				// MiMo-VL.jinja:36:13 {{- tool_call.arguments | tojson }}
 				jinja2.WriteJSON(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}\n</tool_call>")
@@ -128,10 +138,12 @@ func renderMiMoVL(w *jinja2.Writer) {
 			if i == 0 || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
-			w.WriteString("\n<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<tool_response>\n")
 			// MiMo-VL.jinja:45:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>")
+			w.SetBuffer(out)
 			// MiMo-VL.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -179,9 +191,11 @@ func renderMiMoVLLlama(w *jinja2.Writer) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 			// MiMo-VL.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-			w.WriteString("<|im_start|>system\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(messages0, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>system\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(messages0, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else {
 			// MiMo-VL.jinja:17:9 {%- else %}
 			w.WriteString("<|im_start|>system\nYou are MiMo, an AI assistant developed by Xiaomi.<|im_end|>\n")
@@ -195,22 +209,28 @@ func renderMiMoVLLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))) {
 			// MiMo-VL.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.WriteString("<|im_start|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// MiMo-VL.jinja:24:9 {%- elif message.role == "assistant" %}
 			// MiMo-VL.jinja:25:9 {{- '<|im_start|>' + message.role }}
-			w.WriteString("<|im_start|>")
-			llamacpp.WriteStr(w, messageRole)
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			w.SetBuffer(out)
 			// MiMo-VL.jinja:26:9 {%- if message.content %}
 			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.Truthy(messageContent) {
 				// MiMo-VL.jinja:27:13 {{- '\n' + message.content }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, messageContent)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, messageContent)
+				w.SetBuffer(out)
 			}
 			// MiMo-VL.jinja:29:9 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
@@ -220,10 +240,12 @@ func renderMiMoVLLlama(w *jinja2.Writer) {
 					// MiMo-VL.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
-				w.WriteString("\n<tool_call>\n{\"name\": \"")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<tool_call>\n{\"name\": \"")
 				// MiMo-VL.jinja:34:13 {{- tool_call.name }}
-				llamacpp.Write(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString("\", \"arguments\": ")
+				out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, "\", \"arguments\": ")
+				w.SetBuffer(out)
 				// MiMo-VL.jinja:36:13 {{- tool_call.arguments | tojson }}
 				llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}\n</tool_call>")
@@ -235,10 +257,12 @@ func renderMiMoVLLlama(w *jinja2.Writer) {
 			if i == 0 || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
-			w.WriteString("\n<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<tool_response>\n")
 			// MiMo-VL.jinja:45:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>")
+			w.SetBuffer(out)
 			// MiMo-VL.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -255,4 +279,4 @@ func renderMiMoVLLlama(w *jinja2.Writer) {
 
 // spansMiMoVL is the position table of MiMo-VL.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiMoVL = "if,{{ }},for,set|kDgCCCAGQEIAGACICOKKJEGAEICMSIJAGECICS0DKREImDCIAGICICK2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAQEKRAagCnDAAGQEIAGACICOKKJEGAEICMSIJAGECICS0DKREImDCIAGICICK2CCAAGCCACGKCAAGCCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAQEKRA"
+const spansMiMoVL = "if,{{ }},for,set|kDkCCCAGQEIAGACICOKKJEGAEICMWIJAGICICWoEKREI6DCIAGMCICOmDCAAGGCACKOCAAGGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQEKRAakCnDAAGQEIAGACICOKKJEGAEICMWIJAGICICWoEKREI6DCIAGMCICOmDCAAGGCACKOCAAGGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQEKRA"

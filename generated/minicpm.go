@@ -29,10 +29,10 @@ var Minicpm = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMinicpm renders minicpm.jinja.
@@ -46,9 +46,12 @@ func renderMinicpm(w *jinja2.Writer) {
 		// minicpm.jinja:17:1 {%- if message['role'] == 'user' %}
 		if jinja2.EqStr(jinja2.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
-			w.WriteString("<用户>")
-			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
-			w.WriteString("<AI>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<用户>")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.AppendStr(w, out, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
+			out = w.AppendString(out, "<AI>")
+			w.SetBuffer(out)
 		} else {
 			// minicpm.jinja:19:5 {%- else %}
 			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
@@ -72,9 +75,12 @@ func renderMinicpmLlama(w *jinja2.Writer) {
 		// minicpm.jinja:17:1 {%- if message['role'] == 'user' %}
 		if jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "user") {
 			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
-			w.WriteString("<用户>")
-			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
-			w.WriteString("<AI>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<用户>")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.AppendStr(w, out, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
+			out = w.AppendString(out, "<AI>")
+			w.SetBuffer(out)
 		} else {
 			// minicpm.jinja:19:5 {%- else %}
 			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
@@ -87,4 +93,4 @@ func renderMinicpmLlama(w *jinja2.Writer) {
 
 // spansMinicpm is the position table of minicpm.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMinicpm = "set,for,if,{{ }}|2CAeCAEcCACESCAEEECAGMAEAGcALAAEcCACESCAEEECAGMAEAG"
+const spansMinicpm = "set,for,if,{{ }}|2CAeCAEiBCACEYCAEEKCAGSAEAGcALAAEiBCACEYCAEEKCAGSAEAG"

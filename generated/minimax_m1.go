@@ -36,10 +36,10 @@ var MiniMaxM1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMiniMaxM1 renders MiniMax-M1.jinja.
@@ -91,9 +91,11 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 	// MiniMax-M1.jinja:27:1 {%- if ns.system_prompt != '' %}
 	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// MiniMax-M1.jinja:28:1 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
-		w.WriteString("<beginning_of_sentence>system ai_setting=assistant\n")
-		jinja2.WriteStr(w, nsSystemPrompt)
-		w.WriteString("<end_of_sentence>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<beginning_of_sentence>system ai_setting=assistant\n")
+		out = jinja2.AppendStr(w, out, nsSystemPrompt)
+		out = w.AppendString(out, "<end_of_sentence>\n")
+		w.SetBuffer(out)
 	}
 	// MiniMax-M1.jinja:32:1 {%- if tools is not none %}
 	if !jinja2.IsNone(tools) {
@@ -157,9 +159,11 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
 				toolCallFunction := jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
-				w.WriteString("{\"name\": \"")
-				jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCallFunction, jinja2.KeyName))
-				w.WriteString("\", \"arguments\": ")
+				out := w.Buffer()
+				out = w.AppendString(out, "{\"name\": \"")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolCallFunction, jinja2.KeyName))
+				out = w.AppendString(out, "\", \"arguments\": ")
+				w.SetBuffer(out)
 				jinja2.WriteJSON(w, jinja2.ItemAttrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}\n")
 			}
@@ -171,9 +175,11 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
-				w.WriteString("tool result: ")
-				jinja2.WriteStr(w, messageContent)
-				w.WriteString("\n\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "tool result: ")
+				out = jinja2.AppendStr(w, out, messageContent)
+				out = w.AppendString(out, "\n\n")
+				w.SetBuffer(out)
 			} else {
 				// MiniMax-M1.jinja:76:5 {%- else %}
 				// MiniMax-M1.jinja:77:1 {%- for content in message['content'] %}
@@ -181,17 +187,21 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 					// MiniMax-M1.jinja:78:1 {%- if content['type'] == 'text' %}
 					if jinja2.EqStr(jinja2.ItemStrKey(content, jinja2.KeyType), "text") {
 						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
-						w.WriteString("tool result: ")
-						jinja2.WriteStr(w, jinja2.ItemStrKey(content, jinja2.KeyText))
-						w.WriteString("\n\n")
+						out := w.Buffer()
+						out = w.AppendString(out, "tool result: ")
+						out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(content, jinja2.KeyText))
+						out = w.AppendString(out, "\n\n")
+						w.SetBuffer(out)
 					} else if jinja2.MethodGet(content, jinja2.Lit("name")).Truthy() {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
-						w.WriteString("tool name: ")
-						jinja2.WriteStr(w, jinja2.ItemStrKey(content, jinja2.KeyName))
-						w.WriteString("\ntool result: ")
-						jinja2.WriteStr(w, jinja2.ItemStrKey(content, jinja2.KeyText))
-						w.WriteString("\n\n")
+						out := w.Buffer()
+						out = w.AppendString(out, "tool name: ")
+						out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(content, jinja2.KeyName))
+						out = w.AppendString(out, "\ntool result: ")
+						out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(content, jinja2.KeyText))
+						out = w.AppendString(out, "\n\n")
+						w.SetBuffer(out)
 					}
 				}
 			}
@@ -257,9 +267,11 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 	// MiniMax-M1.jinja:27:1 {%- if ns.system_prompt != '' %}
 	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// MiniMax-M1.jinja:28:1 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
-		w.WriteString("<beginning_of_sentence>system ai_setting=assistant\n")
-		llamacpp.WriteStr(w, nsSystemPrompt)
-		w.WriteString("<end_of_sentence>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<beginning_of_sentence>system ai_setting=assistant\n")
+		out = llamacpp.AppendStr(w, out, nsSystemPrompt)
+		out = w.AppendString(out, "<end_of_sentence>\n")
+		w.SetBuffer(out)
 	}
 	// MiniMax-M1.jinja:32:1 {%- if tools is not none %}
 	if !llamacpp.IsNone(tools) {
@@ -323,9 +335,11 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
 				toolCallFunction := llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
-				w.WriteString("{\"name\": \"")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCallFunction, jinja2.KeyName))
-				w.WriteString("\", \"arguments\": ")
+				out := w.Buffer()
+				out = w.AppendString(out, "{\"name\": \"")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCallFunction, jinja2.KeyName))
+				out = w.AppendString(out, "\", \"arguments\": ")
+				w.SetBuffer(out)
 				llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}\n")
 			}
@@ -337,9 +351,11 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
-				w.WriteString("tool result: ")
-				llamacpp.WriteStr(w, messageContent)
-				w.WriteString("\n\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "tool result: ")
+				out = llamacpp.AppendStr(w, out, messageContent)
+				out = w.AppendString(out, "\n\n")
+				w.SetBuffer(out)
 			} else {
 				// MiniMax-M1.jinja:76:5 {%- else %}
 				// MiniMax-M1.jinja:77:1 {%- for content in message['content'] %}
@@ -347,17 +363,21 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 					// MiniMax-M1.jinja:78:1 {%- if content['type'] == 'text' %}
 					if jinja2.EqStr(llamacpp.ItemStrKey(content, jinja2.KeyType), "text") {
 						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
-						w.WriteString("tool result: ")
-						llamacpp.WriteStr(w, llamacpp.ItemStrKey(content, jinja2.KeyText))
-						w.WriteString("\n\n")
+						out := w.Buffer()
+						out = w.AppendString(out, "tool result: ")
+						out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(content, jinja2.KeyText))
+						out = w.AppendString(out, "\n\n")
+						w.SetBuffer(out)
 					} else if llamacpp.Truthy(llamacpp.MethodGet(content, jinja2.Lit("name"))) {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
-						w.WriteString("tool name: ")
-						llamacpp.WriteStr(w, llamacpp.ItemStrKey(content, jinja2.KeyName))
-						w.WriteString("\ntool result: ")
-						llamacpp.WriteStr(w, llamacpp.ItemStrKey(content, jinja2.KeyText))
-						w.WriteString("\n\n")
+						out := w.Buffer()
+						out = w.AppendString(out, "tool name: ")
+						out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(content, jinja2.KeyName))
+						out = w.AppendString(out, "\ntool result: ")
+						out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(content, jinja2.KeyText))
+						out = w.AppendString(out, "\n\n")
+						w.SetBuffer(out)
 					}
 				}
 			}
@@ -374,4 +394,4 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 
 // spansMiniMaxM1 is the position table of MiniMax-M1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM1 = "if,set,{{ }},for|qDGECAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGECCAEM4FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEcEQAAeGvFAAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIKKRAEECAEKSIAAGKEAGGACAEK4FMAGEuFCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEK8CKQAISERGEKCAEQgCGQAI2BERAGECAEMgBEAGEaCAAEECAEGQCIAGICJEcEQAA"
+const spansMiniMaxM1 = "if,set,{{ }},for|qDGECAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIOKRAEICAEOSIAAGKEAGECCAEMoGMAGE+FCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEKsDKQAIWERGEOCAEUsCGQAIiCERAGICAEQoBEAGEiBCAAEICAEKUCIAGMCJEgBEQAAeGvFAAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIOKRAEICAEOSIAAGKEAGGACAEKoGMAGE+FCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEKsDKQAIWERGEOCAEUsCGQAIiCERAGICAEQoBEAGEiBCAAEICAEKUCIAGMCJEgBEQAA"

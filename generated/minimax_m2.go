@@ -40,10 +40,10 @@ var MiniMaxM2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMiniMaxM2 renders MiniMax-M2.jinja.
@@ -93,22 +93,26 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 	// MiniMax-M2.jinja:64:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M2.jinja:65:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.WriteString("\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
 		// MiniMax-M2.jinja:66:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.WriteString("\n<tools>\n")
+		out = w.AppendString(out, "\n<tools>\n")
+		w.SetBuffer(out)
 		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
 		renderMiniMaxM2_renderToolNamespace(w, jinja2.Lit("functions"), tools)
 		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
-		w.WriteString("</tools>\n\n")
+		out = w.Buffer()
+		out = w.AppendString(out, "</tools>\n\n")
 		// MiniMax-M2.jinja:69:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:\n")
+		out = w.AppendString(out, "When making tool calls, use XML format to invoke tools and pass parameters:\n")
 		// MiniMax-M2.jinja:70:1 {{- '\n' ~ toolcall_begin_token }}
-		w.WriteString("\n")
-		jinja2.Write(w, toolcallBeginToken)
-		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
+		out = w.AppendString(out, "\n")
+		out = jinja2.Append(w, out, toolcallBeginToken)
+		out = w.AppendString(out, "\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// MiniMax-M2.jinja:76:1 {{- '\n' ~ toolcall_end_token }}
-		w.WriteString("\n")
-		jinja2.Write(w, toolcallEndToken)
+		out = w.AppendString(out, "\n")
+		out = jinja2.Append(w, out, toolcallEndToken)
+		w.SetBuffer(out)
 	}
 	w.WriteString("[e~[\n")
 	// MiniMax-M2.jinja:81:1 {%- set last_tool_call = namespace(name=none) -%}
@@ -147,9 +151,11 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			if reasoningContent.Truthy() && jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				w.WriteString("<think>\n")
-				jinja2.Write(w, reasoningContent)
-				w.WriteString("\n</think>\n\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<think>\n")
+				out = jinja2.Append(w, out, reasoningContent)
+				out = w.AppendString(out, "\n</think>\n\n")
+				w.SetBuffer(out)
 			}
 			// MiniMax-M2.jinja:100:9 {%- if content -%}
 			if content.Truthy() {
@@ -160,9 +166,11 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				w.WriteString("\n")
-				jinja2.Write(w, toolcallBeginToken)
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.Append(w, out, toolcallBeginToken)
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 				// MiniMax-M2.jinja:106:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var args jinja2.Value
@@ -173,10 +181,11 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M2.jinja:110:17 {{- '<invoke name="' + tool_call.name + '">' }}
-					w.WriteString("<invoke name=\"")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString("\">")
-					w.WriteString("\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<invoke name=\"")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, "\">\n")
+					w.SetBuffer(out)
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
 					args = jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
@@ -185,9 +194,11 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 						k := keys[i]
 						v := values[i]
 						// MiniMax-M2.jinja:113:17 {{- '<parameter name="' + k + '">' }}
-						w.WriteString("<parameter name=\"")
-						jinja2.WriteStr(w, k)
-						w.WriteString("\">")
+						out := w.Buffer()
+						out = w.AppendString(out, "<parameter name=\"")
+						out = jinja2.AppendStr(w, out, k)
+						out = w.AppendString(out, "\">")
+						w.SetBuffer(out)
 						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !jinja2.IsString(v) {
 							jinja2.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
@@ -224,10 +235,12 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
 			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
-				w.WriteString("\n<response>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
-				jinja2.Write(w, messageContent)
-				w.WriteString("</response>")
+				out = jinja2.Append(w, out, messageContent)
+				out = w.AppendString(out, "</response>")
+				w.SetBuffer(out)
 			} else {
 				// MiniMax-M2.jinja:138:9 {%- else -%}
 				// MiniMax-M2.jinja:139:9 {%- for tr in message.content -%}
@@ -393,22 +406,26 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 	// MiniMax-M2.jinja:64:1 {%- if tools -%}
 	if llamacpp.Truthy(tools) {
 		// MiniMax-M2.jinja:65:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.WriteString("\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
 		// MiniMax-M2.jinja:66:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.WriteString("\n<tools>\n")
+		out = w.AppendString(out, "\n<tools>\n")
+		w.SetBuffer(out)
 		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
 		renderMiniMaxM2_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
-		w.WriteString("</tools>\n\n")
+		out = w.Buffer()
+		out = w.AppendString(out, "</tools>\n\n")
 		// MiniMax-M2.jinja:69:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:\n")
+		out = w.AppendString(out, "When making tool calls, use XML format to invoke tools and pass parameters:\n")
 		// MiniMax-M2.jinja:70:1 {{- '\n' ~ toolcall_begin_token }}
-		w.WriteString("\n")
-		llamacpp.WriteStr(w, toolcallBeginToken)
-		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
+		out = w.AppendString(out, "\n")
+		out = llamacpp.AppendStr(w, out, toolcallBeginToken)
+		out = w.AppendString(out, "\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// MiniMax-M2.jinja:76:1 {{- '\n' ~ toolcall_end_token }}
-		w.WriteString("\n")
-		llamacpp.WriteStr(w, toolcallEndToken)
+		out = w.AppendString(out, "\n")
+		out = llamacpp.AppendStr(w, out, toolcallEndToken)
+		w.SetBuffer(out)
 	}
 	w.WriteString("[e~[\n")
 	// MiniMax-M2.jinja:81:1 {%- set last_tool_call = namespace(name=none) -%}
@@ -448,9 +465,11 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			if llamacpp.Truthy(reasoningContent) && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				w.WriteString("<think>\n")
-				llamacpp.WriteStr(w, reasoningContent)
-				w.WriteString("\n</think>\n\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<think>\n")
+				out = llamacpp.AppendStr(w, out, reasoningContent)
+				out = w.AppendString(out, "\n</think>\n\n")
+				w.SetBuffer(out)
 			}
 			// MiniMax-M2.jinja:100:9 {%- if content -%}
 			if llamacpp.Truthy(content) {
@@ -461,9 +480,11 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, toolcallBeginToken)
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, toolcallBeginToken)
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 				// MiniMax-M2.jinja:106:13 {%- for tool_call in message.tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
@@ -475,10 +496,11 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M2.jinja:110:17 {{- '<invoke name="' + tool_call.name + '">' }}
-					w.WriteString("<invoke name=\"")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString("\">")
-					w.WriteString("\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<invoke name=\"")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, "\">\n")
+					w.SetBuffer(out)
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
 					args = llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
@@ -489,9 +511,11 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 						k := vals[0]
 						v := vals[1]
 						// MiniMax-M2.jinja:113:17 {{- '<parameter name="' + k + '">' }}
-						w.WriteString("<parameter name=\"")
-						llamacpp.WriteStr(w, k)
-						w.WriteString("\">")
+						out := w.Buffer()
+						out = w.AppendString(out, "<parameter name=\"")
+						out = llamacpp.AppendStr(w, out, k)
+						out = w.AppendString(out, "\">")
+						w.SetBuffer(out)
 						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
 						if !llamacpp.IsString(v) {
 							llamacpp.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
@@ -528,10 +552,12 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
 			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
-				w.WriteString("\n<response>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
-				llamacpp.Write(w, messageContent)
-				w.WriteString("</response>")
+				out = llamacpp.Append(w, out, messageContent)
+				out = w.AppendString(out, "</response>")
+				w.SetBuffer(out)
 			} else {
 				// MiniMax-M2.jinja:138:9 {%- else -%}
 				// MiniMax-M2.jinja:139:9 {%- for tr in message.content -%}
@@ -651,4 +677,4 @@ func renderMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jin
 
 // spansMiniMaxM2 is the position table of MiniMax-M2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM2 = "set,if,for,{{ }},macro|yDAECAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIAIRGEACAGEmBEACEACIGEACAGEACAGEACAGEACJGEECAGICMAGKAKAAEoJCAEK4ICICGAEIGEAEAAEECAAIaCACGACIAIKEACEACIAEACAAIKGRCEECIGKGEJCEACIGGkDEJCGECIGIkCEAEGICICGACIAGGEJGKACAAEeCAEKECAGIKCAGQAGAGGAGJGEACAAIAEAAGAEJGCiDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGQIICGACAGEACAGEACAGMGKRCEACAGOAzJAIEKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIGcAxCRAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIAIRGEACAGEmBEACEACIGEACAGEACAGEACAGEACJGEECAGICMAGKAKAAGuJCAEK+ICICGAEIGEAEAAEECAAIaCACGACIAIKEACEACIAEACAAIKGRCEECIGKGEJCEACIGGqDEJCGECIGKoCEAEGICICGACIAGGEJGKACAAIeCAEKECAGIKCAGQAGAGGAGJGEACAAIAEAAGAEJGCiDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGQIICGACAGEACAGEACAGMGKRCEACAGOCzJAIGKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIG"
+const spansMiniMaxM2 = "set,if,for,{{ }},macro|yDAECAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIAIRGEACAGEuBEACECCIGGCCAGGACAGECCAGGACJGEECAGIEMAGMAKAAE6JCAEKqJCICGAEIGEAEAAEECAAIaCACGACIAIKEACEACIAEACAAIOGRCEICIGOGEJCEACIGGuDEJCGICIGMqCEAEGICICGACIAGIEJGMACAAEiBCAEKICAGMKCAGQAGAGGAGJGEACAAIAEAAGAEJGCmDEACGGCJCEACIGGEEJCI0BGACKEEIGMcGAEGUEIGcEIRCGQIICGACAGEACAGEACAGMGKRCEACAGOAzJAIEKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIGcAxCRAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIAIRGEACAGEuBEACECCIGGCCAGGACAGECCAGGACJGEECAGIEMAGMAKAAGgKCAEKwJCICGAEIGEAEAAEECAAIaCACGACIAIKEACEACIAEACAAIOGRCEICIGOGEJCEACIGG0DEJCGICIGOuCEAEGICICGACIAGIEJGMACAAIiBCAEKICAGMKCAGQAGAGGAGJGEACAAIAEAAGAEJGCmDEACGGCJCEACIGGEEJCI0BGACKEEIGMcGAEGUEIGcEIRCGQIICGACAGEACAGEACAGMGKRCEACAGOCzJAIGKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIG"

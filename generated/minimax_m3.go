@@ -37,10 +37,10 @@ var MiniMaxM3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMiniMaxM3 renders MiniMax-M3.jinja.
@@ -109,38 +109,46 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 		conversationMessages = jinja2.SliceIn(w, messages, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
-	jinja2.Write(w, bodToken)
-	jinja2.Write(w, bosToken)
-	w.WriteString("system\n")
+	out := w.Buffer()
+	out = jinja2.Append(w, out, bodToken)
+	out = jinja2.Append(w, out, bosToken)
+	out = w.AppendString(out, "system\n")
+	w.SetBuffer(out)
 	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
 	renderMiniMaxM3_buildSystemMessage(w, systemMessage, thinkBeginToken, thinkEndToken, imageToken, videoToken, thinkingMode)
 	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
-	jinja2.Write(w, eosToken)
-	w.WriteString("\n")
+	out = w.Buffer()
+	out = jinja2.Append(w, out, eosToken)
+	out = w.AppendString(out, "\n")
 	// MiniMax-M3.jinja:120:1 {{- bos_token ~ 'developer' ~ '\n' }}
-	jinja2.Write(w, bosToken)
-	w.WriteString("developer\n")
+	out = jinja2.Append(w, out, bosToken)
+	out = w.AppendString(out, "developer\n")
+	w.SetBuffer(out)
 	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
 	renderMiniMaxM3_buildDeveloperMessage(w, developerMessage, modelIdentityInput, imageToken, videoToken)
 	// MiniMax-M3.jinja:122:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M3.jinja:123:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.WriteString("\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
 		// MiniMax-M3.jinja:124:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.WriteString("\n<tools>\n")
+		out = w.AppendString(out, "\n<tools>\n")
+		w.SetBuffer(out)
 		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
 		renderMiniMaxM3_renderToolNamespace(w, jinja2.Lit("functions"), tools)
 		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
-		w.WriteString("</tools>\n\n")
+		out = w.Buffer()
+		out = w.AppendString(out, "</tools>\n\n")
 		// MiniMax-M3.jinja:127:5 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
-		w.WriteString("To call tools, wrap all invocations in a single ")
-		jinja2.Write(w, toolcallBeginToken)
-		jinja2.Write(w, toolcallEndToken)
-		w.WriteString(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")
+		out = w.AppendString(out, "To call tools, wrap all invocations in a single ")
+		out = jinja2.Append(w, out, toolcallBeginToken)
+		out = jinja2.Append(w, out, toolcallEndToken)
+		out = w.AppendString(out, " block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")
 		// MiniMax-M3.jinja:128:5 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-		w.WriteString("\n")
-		jinja2.Write(w, toolcallBeginToken)
-		w.WriteString("\n")
+		out = w.AppendString(out, "\n")
+		out = jinja2.Append(w, out, toolcallBeginToken)
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// MiniMax-M3.jinja:129:5 {{- ns_token + '<invoke name="tool-name-1">' }}
 		jinja2.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\"tool-name-1\">"))
 		// MiniMax-M3.jinja:130:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
@@ -169,8 +177,10 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 		jinja2.Write(w, toolcallEndToken)
 	}
 	// MiniMax-M3.jinja:143:1 {{- eos_token ~ '\n' }}
-	jinja2.Write(w, eosToken)
-	w.WriteString("\n")
+	out = w.Buffer()
+	out = jinja2.Append(w, out, eosToken)
+	out = w.AppendString(out, "\n")
+	w.SetBuffer(out)
 	// MiniMax-M3.jinja:146:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := jinja2.None()
 	// MiniMax-M3.jinja:147:1 {%- for message in conversation_messages -%}
@@ -182,8 +192,10 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
-			jinja2.Write(w, bosToken)
-			w.WriteString("ai\n")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, bosToken)
+			out = w.AppendString(out, "ai\n")
+			w.SetBuffer(out)
 			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Lit("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
@@ -208,9 +220,11 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
 			if reasoningContent.Truthy() {
 				// MiniMax-M3.jinja:164:13 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
-				jinja2.Write(w, thinkBeginToken)
-				jinja2.Write(w, reasoningContent)
-				jinja2.Write(w, thinkEndToken)
+				out := w.Buffer()
+				out = jinja2.Append(w, out, thinkBeginToken)
+				out = jinja2.Append(w, out, reasoningContent)
+				out = jinja2.Append(w, out, thinkEndToken)
+				w.SetBuffer(out)
 			} else {
 				// MiniMax-M3.jinja:165:13 {%- else -%}
 				// MiniMax-M3.jinja:167:13 {{- think_end_token }}
@@ -225,8 +239,10 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
-				jinja2.Write(w, toolcallBeginToken)
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = jinja2.Append(w, out, toolcallBeginToken)
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var args jinja2.Value
@@ -282,8 +298,10 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M3.jinja:199:9 {{- eos_token ~ '\n' }}
-			jinja2.Write(w, eosToken)
-			w.WriteString("\n")
+			out = w.Buffer()
+			out = jinja2.Append(w, out, eosToken)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
@@ -294,8 +312,10 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
 			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
-				jinja2.Write(w, bosToken)
-				w.WriteString("tool")
+				out := w.Buffer()
+				out = jinja2.Append(w, out, bosToken)
+				out = w.AppendString(out, "tool")
+				w.SetBuffer(out)
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
@@ -335,19 +355,25 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
 			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(conversationMessages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
-				jinja2.Write(w, eosToken)
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = jinja2.Append(w, out, eosToken)
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M3.jinja:227:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M3.jinja:228:9 {{- bos_token ~ 'user' ~ '\n' }}
-			jinja2.Write(w, bosToken)
-			w.WriteString("user\n")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, bosToken)
+			out = w.AppendString(out, "user\n")
+			w.SetBuffer(out)
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
 			renderMiniMaxM3_visibleText(w, jinja2.ItemAttrKey(message, jinja2.KeyContent), imageToken, videoToken)
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
-			jinja2.Write(w, eosToken)
-			w.WriteString("\n")
+			out = w.Buffer()
+			out = jinja2.Append(w, out, eosToken)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -355,8 +381,10 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 	// MiniMax-M3.jinja:235:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
-		jinja2.Write(w, bosToken)
-		w.WriteString("ai\n")
+		out := w.Buffer()
+		out = jinja2.Append(w, out, bosToken)
+		out = w.AppendString(out, "ai\n")
+		w.SetBuffer(out)
 		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
 		if jinja2.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238:5 {{- think_end_token }}
@@ -390,36 +418,42 @@ func renderMiniMaxM3_toXml(w *jinja2.Writer, val, ns jinja2.Value) {
 			k := vals[0]
 			v := vals[1]
 			// MiniMax-M3.jinja:23:1 {{ ns }}
-			jinja2.Write(w, ns)
-			w.WriteString("<")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, ns)
+			out = w.AppendString(out, "<")
 			// MiniMax-M3.jinja:23:10 {{ k }}
-			jinja2.Write(w, k)
-			w.WriteString(">")
+			out = jinja2.Append(w, out, k)
+			out = w.AppendString(out, ">")
 			// MiniMax-M3.jinja:23:18 {{ to_xml(v, ns) }}
-			jinja2.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.Append(w, out, w.Capture(func() {
 				renderMiniMaxM3_toXml(w, v, ns)
 			}))
 			// MiniMax-M3.jinja:23:37 {{ ns }}
-			jinja2.Write(w, ns)
-			w.WriteString("</")
+			out = jinja2.Append(w, out, ns)
+			out = w.AppendString(out, "</")
 			// MiniMax-M3.jinja:23:47 {{ k }}
-			jinja2.Write(w, k)
-			w.WriteString(">")
+			out = jinja2.Append(w, out, k)
+			out = w.AppendString(out, ">")
+			w.SetBuffer(out)
 		}
 	} else if jinja2.IsIterable(val) && !jinja2.IsString(val) {
 		// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
 		// MiniMax-M3.jinja:26:1 {%- for item in val -%}
 		for _, item := range jinja2.Iterate(w, val) {
 			// MiniMax-M3.jinja:27:1 {{ ns }}
-			jinja2.Write(w, ns)
-			w.WriteString("<item>")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, ns)
+			out = w.AppendString(out, "<item>")
 			// MiniMax-M3.jinja:27:15 {{ to_xml(item, ns) }}
-			jinja2.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.Append(w, out, w.Capture(func() {
 				renderMiniMaxM3_toXml(w, item, ns)
 			}))
 			// MiniMax-M3.jinja:27:37 {{ ns }}
-			jinja2.Write(w, ns)
-			w.WriteString("</item>")
+			out = jinja2.Append(w, out, ns)
+			out = w.AppendString(out, "</item>")
+			w.SetBuffer(out)
 		}
 	} else if jinja2.IsNone(val) {
 		// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
@@ -500,14 +534,16 @@ func renderMiniMaxM3_buildSystemMessage(w *jinja2.Writer, systemMessage jinja2.V
 		// MiniMax-M3.jinja:68:9 {%- else -%}
 		w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
 	}
-	w.WriteString("\n\n<thinking_instructions>\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "\n\n<thinking_instructions>\n")
 	// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
-	w.WriteString("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in ")
-	jinja2.Write(w, thinkBeginToken)
-	jinja2.Write(w, thinkEndToken)
-	w.WriteString(" tags before your response. When thinking is disabled, begin your response directly after the ")
-	jinja2.Write(w, thinkEndToken)
-	w.WriteString(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
+	out = w.AppendString(out, "You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in ")
+	out = jinja2.Append(w, out, thinkBeginToken)
+	out = jinja2.Append(w, out, thinkEndToken)
+	out = w.AppendString(out, " tags before your response. When thinking is disabled, begin your response directly after the ")
+	out = jinja2.Append(w, out, thinkEndToken)
+	out = w.AppendString(out, " prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
+	w.SetBuffer(out)
 	// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
 	if jinja2.IsDefined(thinkingMode) {
 		// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
@@ -632,22 +668,26 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 	// MiniMax-M3.jinja:122:1 {%- if tools -%}
 	if llamacpp.Truthy(tools) {
 		// MiniMax-M3.jinja:123:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.WriteString("\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
 		// MiniMax-M3.jinja:124:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.WriteString("\n<tools>\n")
+		out = w.AppendString(out, "\n<tools>\n")
+		w.SetBuffer(out)
 		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
 		renderMiniMaxM3_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
-		w.WriteString("</tools>\n\n")
+		out = w.Buffer()
+		out = w.AppendString(out, "</tools>\n\n")
 		// MiniMax-M3.jinja:127:5 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
-		w.WriteString("To call tools, wrap all invocations in a single ")
-		llamacpp.WriteStr(w, toolcallBeginToken)
-		llamacpp.WriteStr(w, toolcallEndToken)
-		w.WriteString(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")
+		out = w.AppendString(out, "To call tools, wrap all invocations in a single ")
+		out = llamacpp.AppendStr(w, out, toolcallBeginToken)
+		out = llamacpp.AppendStr(w, out, toolcallEndToken)
+		out = w.AppendString(out, " block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")
 		// MiniMax-M3.jinja:128:5 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-		w.WriteString("\n")
-		llamacpp.WriteStr(w, toolcallBeginToken)
-		w.WriteString("\n")
+		out = w.AppendString(out, "\n")
+		out = llamacpp.AppendStr(w, out, toolcallBeginToken)
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// MiniMax-M3.jinja:129:5 {{- ns_token + '<invoke name="tool-name-1">' }}
 		llamacpp.WriteAdd(w, nsToken, jinja2.Lit("<invoke name=\"tool-name-1\">"))
 		// MiniMax-M3.jinja:130:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
@@ -904,36 +944,42 @@ func renderMiniMaxM3_toXmlLlama(w *jinja2.Writer, val, ns jinja2.Value) {
 			k := vals[0]
 			v := vals[1]
 			// MiniMax-M3.jinja:23:1 {{ ns }}
-			llamacpp.Write(w, ns)
-			w.WriteString("<")
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, ns)
+			out = w.AppendString(out, "<")
 			// MiniMax-M3.jinja:23:10 {{ k }}
-			llamacpp.Write(w, k)
-			w.WriteString(">")
+			out = llamacpp.Append(w, out, k)
+			out = w.AppendString(out, ">")
 			// MiniMax-M3.jinja:23:18 {{ to_xml(v, ns) }}
-			llamacpp.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.Append(w, out, w.Capture(func() {
 				renderMiniMaxM3_toXmlLlama(w, v, ns)
 			}))
 			// MiniMax-M3.jinja:23:37 {{ ns }}
-			llamacpp.Write(w, ns)
-			w.WriteString("</")
+			out = llamacpp.Append(w, out, ns)
+			out = w.AppendString(out, "</")
 			// MiniMax-M3.jinja:23:47 {{ k }}
-			llamacpp.Write(w, k)
-			w.WriteString(">")
+			out = llamacpp.Append(w, out, k)
+			out = w.AppendString(out, ">")
+			w.SetBuffer(out)
 		}
 	} else if llamacpp.IsIterable(val) && !llamacpp.IsString(val) {
 		// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
 		// MiniMax-M3.jinja:26:1 {%- for item in val -%}
 		for _, item := range llamacpp.Iterate(w, val) {
 			// MiniMax-M3.jinja:27:1 {{ ns }}
-			llamacpp.Write(w, ns)
-			w.WriteString("<item>")
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, ns)
+			out = w.AppendString(out, "<item>")
 			// MiniMax-M3.jinja:27:15 {{ to_xml(item, ns) }}
-			llamacpp.Write(w, w.Capture(func() {
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.Append(w, out, w.Capture(func() {
 				renderMiniMaxM3_toXmlLlama(w, item, ns)
 			}))
 			// MiniMax-M3.jinja:27:37 {{ ns }}
-			llamacpp.Write(w, ns)
-			w.WriteString("</item>")
+			out = llamacpp.Append(w, out, ns)
+			out = w.AppendString(out, "</item>")
+			w.SetBuffer(out)
 		}
 	} else if llamacpp.IsNone(val) {
 		// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
@@ -1015,14 +1061,16 @@ func renderMiniMaxM3_buildSystemMessageLlama(w *jinja2.Writer, systemMessage jin
 		// MiniMax-M3.jinja:68:9 {%- else -%}
 		w.WriteString("Your model version is MiniMax-M3, developed by MiniMax. Knowledge cutoff: January 2026. Founded in early 2022, MiniMax is a global AI foundation model company committed to advancing the frontiers of AI towards AGI.")
 	}
-	w.WriteString("\n\n<thinking_instructions>\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "\n\n<thinking_instructions>\n")
 	// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
-	w.WriteString("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in ")
-	llamacpp.WriteStr(w, thinkBeginToken)
-	llamacpp.WriteStr(w, thinkEndToken)
-	w.WriteString(" tags before your response. When thinking is disabled, begin your response directly after the ")
-	llamacpp.WriteStr(w, thinkEndToken)
-	w.WriteString(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
+	out = w.AppendString(out, "You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in ")
+	out = llamacpp.AppendStr(w, out, thinkBeginToken)
+	out = llamacpp.AppendStr(w, out, thinkEndToken)
+	out = w.AppendString(out, " tags before your response. When thinking is disabled, begin your response directly after the ")
+	out = llamacpp.AppendStr(w, out, thinkEndToken)
+	out = w.AppendString(out, " prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
+	w.SetBuffer(out)
 	// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
 	if llamacpp.IsDefined(thinkingMode) {
 		// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
@@ -1066,4 +1114,4 @@ func renderMiniMaxM3_buildDeveloperMessageLlama(w *jinja2.Writer, developerMessa
 
 // spansMiniMaxM3 is the position table of MiniMax-M3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM3 = "set,if,{{ }},for,macro|wDAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAYAyFAAEACAAEACAAEkBCACEACIAEACAAEKCACEACIAEACAAEMEJCGACAAEACAAGEGJEIACAEECCAEGCGAEGACAEE4CCACEACIEEACAEEACAEEACAEEGCAEKECAEIACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEGCEJEGAGAAEiLCAGKyKCICGCCIEGAEAAEECAAIaCACGACIAIKEACEACIAEACAAISIRCEEEIEMAGAEGGGJCEACIEG0DEJCGCCIEGkCEAGGICICGACIAGAEpBEEACAAEkBCAGWACAEEECAEIACAEGAEAEGAGYEESCACIACIAIAEAAKAGJAGCEJEEgEEACGGCACEACIEGKEJCECCIEKgCGJCGACIEIuBEAGEoBCICEACIECiBCACGACAEISEAEeIKZCECCIEGUGJCGCCAEGACAEECCAEOeKRCECCAEGSCACEACIECMCACEIEACGAEAEQC/NJIGsDCACE0BCAGWCCAEGCASEGEAQEICAmBEGCAUEGyBE1CCGWCJGECCAEGEAcEICAsBEGUEhCCEQEACGACJEIAEAEOAIAIEKCAGGCCMESAGNIE+BCICEACIEC4BCACGkBCAGEeCICEACIECYCACGACAECQCACGACAECICACGACAEGMGRCKAGAEQAIRIEOCICEACIEOKOJEOeCACEQCICEMEICGGEACeCQZIGYCICEACIEIGEACEACIAGAEJEgBA7FRAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAYAyFAAEACAAEACAAEkBCACEACIAEACAAEKCACEACIAEACAAEMEJCGACAAEACAAIAGJEEACAEGACAEGAGAEEACAEE4CCACEACIEEACAEEACAEEACAEEGCAEKECAEIACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEIAEJEEAGAAGqLCAGK6KCICIACIEEAEAAEECAAIaCACGACIAIKEACEACIAEACAAIQIRCGAEIEIAGAEGGGJCEACIEG+DEJCIACIEGsCEAGGICICGACIAGAEpBEEACAAIkBCAGWACAEEECAEIACAEKAEAEGAGYEESCACIACIAIAEAAKAGJAIAEJECgEEACGGCACEACIEGKEJCGACIEIgCGJCGACIEIuBEAGEoBCICEACIECiBCACGACAEISEAEeIKZCGACIEEUGJCIACAEEACAEGACAEMeKRCGACAEESCACEACIECMCACEIEACGAEAEQC/NJIGwDCACI0BCAGWCCAEGCASEGEAQEICAmBEGCAUEGyBE1CCGWCJGECCAEGEAcEICAsBEGUEhCCEQEACGACJEIAEAEOCIAIGKCAGGCCMESAGNIE+BCICEACIEC4BCACGkBCAGEeCICEACIECYCACGACAECQCACGACAECICACGACAEGMGRCKAGAEQAIRIEOCICEACIEOKOJEOeCACEQCICEMEICGGEACeCQZIGYCICEACIEIGEACEACIAGAEJE"
+const spansMiniMaxM3 = "set,if,{{ }},for,macro|wDAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAYAyFAAEACAAEACAAEkBCACEACIAEACAAEKCACEACIAEACAAEMEJCGACAAEACAAGIGJEMACAEEECAEIEGAEIACAEEgDCACECCIEGCCAEGACAEECCAEGGCAEKGCAEKACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEGGEJEKAGAAEiMCAGKyLCICGGCIEKAEAAEECAAIaCACGACIAIKEACEACIAEACAAIWIRCEIEIEQAGAEGGGJCEACIEG4DEJCGGCIEKkCEAGGICICGACIAGAEpBEEACAAEkBCAGWACAEEECAEIACAEGAEAEGAGYEESCACIACIAIAEAAKAGJAGGEJEIwEEACGGCACEACIEGOEJCEGCIEOgCGJCGACIEIuBEAGEoBCICEACIECiBCACGACAEISEAEeMKZCEGCIEKcGJCGGCAEKACAEEGCAESiBKRCEGCAEKSCACEACIECMCACEIEACGAEAEQC/NJIG4DCACE6BCAGWECAEICASEGGAQEKCAmBEGEAUEI4BE1CCGcCJGEECAEIGAcEKEAsBEIUEhCCEQEACGACJEIAEAEOAIAIEKCAGGCCMESAGNIE+BCICEACIEC4BCACGkBCAGEeCICEACIECYCACGACAECQCACGACAECICACGACAEGMGRCKAGAEQAIRIEQCICEACIEQMOJEQeCACEQCICEMEICGGEACeCQZIGYCICEACIEIGEACEACIAGAEJEgBA7FRAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAYAyFAAEACAAEACAAEkBCACEACIAEACAAEKCACEACIAEACAAEMEJCGACAAEACAAIAGJEEACAEGACAEGAGAEEACAEEgDCACECCIEGCCAEGACAEECCAEGGCAEKGCAEKACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEEACAEIAEJEEAGAAGqLCAGK6KCICIACIEEAEAAEECAAIaCACGACIAIKEACEACIAEACAAIQIRCGAEIEIAGAEGGGJCEACIEG+DEJCIACIEGsCEAGGICICGACIAGAEpBEEACAAIkBCAGWACAEEECAEIACAEKAEAEGAGYEESCACIACIAIAEAAKAGJAIAEJECgEEACGGCACEACIEGKEJCGACIEIgCGJCGACIEIuBEAGEoBCICEACIECiBCACGACAEISEAEeIKZCGACIEEUGJCIACAEEACAEGACAEMeKRCGACAEESCACEACIECMCACEIEACGAEAEQC/NJIG8DCACI6BCAGWECAEICASEGGAQEKCAmBEGEAUEI4BE1CCGcCJGEECAEIGAcEKEAsBEIUEhCCEQEACGACJEIAEAEOCIAIGKCAGGCCMESAGNIE+BCICEACIEC4BCACGkBCAGEeCICEACIECYCACGACAECQCACGACAECICACGACAEGMGRCKAGAEQAIRIEQCICEACIEQMOJEQeCACEQCICEMEICGGEACeCQZIGYCICEACIEIGEACEACIAGAEJE"

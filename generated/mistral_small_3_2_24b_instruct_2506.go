@@ -41,10 +41,10 @@ var MistralSmall3_2_24B_Instruct2506 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralSmall3_2_24B_Instruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
@@ -103,9 +103,11 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 		}
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58:1 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
-	w.WriteString("[SYSTEM_PROMPT]")
-	jinja2.WriteStr(w, systemPrompt)
-	w.WriteString("[/SYSTEM_PROMPT]")
+	out := w.Buffer()
+	out = w.AppendString(out, "[SYSTEM_PROMPT]")
+	out = jinja2.AppendStr(w, out, systemPrompt)
+	out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+	w.SetBuffer(out)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
 	for _, message := range jinja2.Iterate(w, loopMessages) {
 		var content jinja2.Value
@@ -117,15 +119,19 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				w.WriteString("[SYSTEM_PROMPT]")
-				jinja2.WriteStr(w, messageContent)
-				w.WriteString("[/SYSTEM_PROMPT]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[SYSTEM_PROMPT]")
+				out = jinja2.AppendStr(w, out, messageContent)
+				out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+				w.SetBuffer(out)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				w.WriteString("[SYSTEM_PROMPT]")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText))
-				w.WriteString("[/SYSTEM_PROMPT]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[SYSTEM_PROMPT]")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText))
+				out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
@@ -169,8 +175,10 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
-					w.WriteString("[TOOL_CALLS]")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
+					out := w.Buffer()
+					out = w.AppendString(out, "[TOOL_CALLS]")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
+					w.SetBuffer(out)
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					toolCallId := jinja2.ItemAttrKey(toolCall, jinja2.KeyID)
 					if (!jinja2.IsDefined(toolCallId) || !jinja2.IsString(toolCallId)) || jinja2.Len(toolCallId) != 9 {
@@ -178,10 +186,12 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 						jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
-					w.WriteString("[CALL_ID]")
-					jinja2.WriteStr(w, toolCallId)
+					out = w.Buffer()
+					out = w.AppendString(out, "[CALL_ID]")
+					out = jinja2.AppendStr(w, out, toolCallId)
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
-					w.WriteString("[ARGS]")
+					out = w.AppendString(out, "[ARGS]")
+					w.SetBuffer(out)
 					jinja2.WriteJSON(w, jinja2.ItemStrKey(jinja2.ItemStrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
@@ -230,11 +240,13 @@ func renderMistralSmall3_2_24B_Instruct2506(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
-			w.WriteString("[TOOL_RESULTS]")
-			jinja2.WriteStr(w, messageToolCallId)
-			w.WriteString("[TOOL_CONTENT]")
-			jinja2.WriteStr(w, jinja2.FilterString(content))
-			w.WriteString("[/TOOL_RESULTS]")
+			out := w.Buffer()
+			out = w.AppendString(out, "[TOOL_RESULTS]")
+			out = jinja2.AppendStr(w, out, messageToolCallId)
+			out = w.AppendString(out, "[TOOL_CONTENT]")
+			out = jinja2.AppendStr(w, out, jinja2.FilterString(content))
+			out = w.AppendString(out, "[/TOOL_RESULTS]")
+			w.SetBuffer(out)
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
@@ -303,9 +315,11 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 		}
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58:1 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
-	w.WriteString("[SYSTEM_PROMPT]")
-	llamacpp.WriteStr(w, systemPrompt)
-	w.WriteString("[/SYSTEM_PROMPT]")
+	out := w.Buffer()
+	out = w.AppendString(out, "[SYSTEM_PROMPT]")
+	out = llamacpp.AppendStr(w, out, systemPrompt)
+	out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+	w.SetBuffer(out)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 	var content jinja2.Value
@@ -318,15 +332,19 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				w.WriteString("[SYSTEM_PROMPT]")
-				llamacpp.WriteStr(w, messageContent)
-				w.WriteString("[/SYSTEM_PROMPT]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[SYSTEM_PROMPT]")
+				out = llamacpp.AppendStr(w, out, messageContent)
+				out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+				w.SetBuffer(out)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				w.WriteString("[SYSTEM_PROMPT]")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText))
-				w.WriteString("[/SYSTEM_PROMPT]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[SYSTEM_PROMPT]")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText))
+				out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
@@ -370,8 +388,10 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
 				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
-					w.WriteString("[TOOL_CALLS]")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
+					out := w.Buffer()
+					out = w.AppendString(out, "[TOOL_CALLS]")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
+					w.SetBuffer(out)
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					toolCallId := llamacpp.ItemAttrKey(toolCall, jinja2.KeyID)
 					if (!llamacpp.IsDefined(toolCallId) || !llamacpp.IsString(toolCallId)) || llamacpp.Len(toolCallId) != 9 {
@@ -379,10 +399,12 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 						llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
-					w.WriteString("[CALL_ID]")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyID))
+					out = w.Buffer()
+					out = w.AppendString(out, "[CALL_ID]")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyID))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
-					w.WriteString("[ARGS]")
+					out = w.AppendString(out, "[ARGS]")
+					w.SetBuffer(out)
 					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
@@ -431,11 +453,13 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
-			w.WriteString("[TOOL_RESULTS]")
-			llamacpp.WriteStr(w, messageToolCallId)
-			w.WriteString("[TOOL_CONTENT]")
-			llamacpp.WriteStr(w, llamacpp.FilterString(content))
-			w.WriteString("[/TOOL_RESULTS]")
+			out := w.Buffer()
+			out = w.AppendString(out, "[TOOL_RESULTS]")
+			out = llamacpp.AppendStr(w, out, messageToolCallId)
+			out = w.AppendString(out, "[TOOL_CONTENT]")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterString(content))
+			out = w.AppendString(out, "[/TOOL_RESULTS]")
+			w.SetBuffer(out)
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
@@ -448,4 +472,4 @@ func renderMistralSmall3_2_24B_Instruct2506Llama(w *jinja2.Writer) {
 
 // spansMistralSmall3_2_24B_Instruct2506 is the position table of Mistral-Small-3.2-24B-Instruct-2506.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralSmall3_2_24B_Instruct2506 = "set,{{ }},if,for|0DACCAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCIuIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEACiBAzHRAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIEIRCKuIEAGIgICIEGYCIEGECICMEEACIgHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACK6EKZEG6CCAEEgBCIGECCICGICAEGACICGCEJCGCCACIAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE4BEJEGQCAEGACIAIAEAAGIEJEGACICGIEJCQAEAC"
+const spansMistralSmall3_2_24B_Instruct2506 = "set,{{ }},if,for|0DACCAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIIIRCMiJEAGI0ICIEGgBCIEGICICQIEACMsHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACKmFKZEGiDCAEEoBCIGEGCICKICAEGACICGEEJCIECACKAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE8BEJEGQCAEGACIAIAEAAGIEJEGACICGMEJCUAEACiBAzHRAEACAAEA0BACEAEAAEACAAEGEAEEACIAGcGJEESCIEIACIAIAEAAGAEJAGAGJAEAEAAEWCAGEQCIEEGCIEEACICGAEJAIIIRCOiJEAGI0ICIEGgBCIEGICICQIEACMsHEJEGMCAEEECICMuBGJEGACICIcEAGEWCIEGACICCOCAEMAGACKmFKZEGiDCAEEoBCIGEGCICKICAEGACICGEEJCIECACKAEJCCwBCAEGACACIcEAGEWCIEGACICCOCAEMAGACIAGRCE8BEJEGQCAEGACIAIAEAAGIEJEGACICGMEJCUAEAC"

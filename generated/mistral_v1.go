@@ -29,10 +29,10 @@ var MistralV1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralV1 renders mistral-v1.jinja.
@@ -60,9 +60,11 @@ func renderMistralV1(w *jinja2.Writer) {
 		} else {
 			// mistral-v1.jinja:26:5 {%- else %}
 			// mistral-v1.jinja:27:1 {{- ' ' + message['content'] + '</s>' }}
-			w.WriteString(" ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("</s>")
+			out := w.Buffer()
+			out = w.AppendString(out, " ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "</s>")
+			w.SetBuffer(out)
 			// mistral-v1.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -98,9 +100,11 @@ func renderMistralV1Llama(w *jinja2.Writer) {
 		} else {
 			// mistral-v1.jinja:26:5 {%- else %}
 			// mistral-v1.jinja:27:1 {{- ' ' + message['content'] + '</s>' }}
-			w.WriteString(" ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("</s>")
+			out := w.Buffer()
+			out = w.AppendString(out, " ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "</s>")
+			w.SetBuffer(out)
 			// mistral-v1.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -111,4 +115,4 @@ func renderMistralV1Llama(w *jinja2.Writer) {
 
 // spansMistralV1 is the position table of mistral-v1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV1 = "set,for,if,{{ }}|0CAgBCAE2BCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAaAZAAE2BCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"
+const spansMistralV1 = "set,for,if,{{ }}|0CAgBCAE6BCACEICAEGAEAAGkBEAEGACAGCcCIEGACJGIIEAGMACAAaAZAAE6BCACEICAEGAEAAGkBEAEGACAGCcCIEGACJGIIEAGMACAA"

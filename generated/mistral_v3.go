@@ -29,10 +29,10 @@ var MistralV3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralV3 renders mistral-v3.jinja.
@@ -63,9 +63,12 @@ func renderMistralV3(w *jinja2.Writer) {
 		} else {
 			// mistral-v3.jinja:29:5 {%- else %}
 			// mistral-v3.jinja:30:1 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
-			w.WriteString(" ")
-			jinja2.WriteStr(w, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
-			w.WriteString("</s>")
+			out := w.Buffer()
+			out = w.AppendString(out, " ")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.AppendStr(w, out, jinja2.MethodStripChars(jinja2.ItemStrKey(message, jinja2.KeyContent), cSpace))
+			out = w.AppendString(out, "</s>")
+			w.SetBuffer(out)
 			// mistral-v3.jinja:31:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -104,9 +107,12 @@ func renderMistralV3Llama(w *jinja2.Writer) {
 		} else {
 			// mistral-v3.jinja:29:5 {%- else %}
 			// mistral-v3.jinja:30:1 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
-			w.WriteString(" ")
-			llamacpp.WriteStr(w, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
-			w.WriteString("</s>")
+			out := w.Buffer()
+			out = w.AppendString(out, " ")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.AppendStr(w, out, llamacpp.MethodStripChars(llamacpp.ItemStrKey(message, jinja2.KeyContent), cSpace))
+			out = w.AppendString(out, "</s>")
+			w.SetBuffer(out)
 			// mistral-v3.jinja:31:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -117,4 +123,4 @@ func renderMistralV3Llama(w *jinja2.Writer) {
 
 // spansMistralV3 is the position table of mistral-v3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV3 = "set,for,if,{{ }}|2CAkBCAEACAAE2BCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAAcAbAAEACAAE2BCACEICAEGAEAAGgBEAEGACAGCYCIEGACJGIEEAGIACAA"
+const spansMistralV3 = "set,for,if,{{ }}|2CAkBCAEACAAE8BCACEICAEGAEAAGmBEAEGACAGCeCIEGACJGIKEAGOACAAcAbAAEACAAE8BCACEICAEGAEAAGmBEAEGACAGCeCIEGACJGIKEAGOACAA"

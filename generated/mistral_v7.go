@@ -29,10 +29,10 @@ var MistralV7 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralV7 renders mistral-v7.jinja.
@@ -44,21 +44,27 @@ func renderMistralV7(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7.jinja:13:1 {{- '[SYSTEM_PROMPT] ' + message['content'] + '[/SYSTEM_PROMPT]' }}
-			w.WriteString("[SYSTEM_PROMPT] ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("[/SYSTEM_PROMPT]")
+			out := w.Buffer()
+			out = w.AppendString(out, "[SYSTEM_PROMPT] ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7.jinja:15:1 {{- '[INST] ' + message['content'] + '[/INST]' }}
-			w.WriteString("[INST] ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("[/INST]")
+			out := w.Buffer()
+			out = w.AppendString(out, "[INST] ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "[/INST]")
+			w.SetBuffer(out)
 		} else {
 			// mistral-v7.jinja:16:5 {%- else %}
 			// mistral-v7.jinja:17:1 {{- ' ' + message['content'] + '</s>' }}
-			w.WriteString(" ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("</s>")
+			out := w.Buffer()
+			out = w.AppendString(out, " ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "</s>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -76,21 +82,27 @@ func renderMistralV7Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7.jinja:13:1 {{- '[SYSTEM_PROMPT] ' + message['content'] + '[/SYSTEM_PROMPT]' }}
-			w.WriteString("[SYSTEM_PROMPT] ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("[/SYSTEM_PROMPT]")
+			out := w.Buffer()
+			out = w.AppendString(out, "[SYSTEM_PROMPT] ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7.jinja:15:1 {{- '[INST] ' + message['content'] + '[/INST]' }}
-			w.WriteString("[INST] ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("[/INST]")
+			out := w.Buffer()
+			out = w.AppendString(out, "[INST] ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "[/INST]")
+			w.SetBuffer(out)
 		} else {
 			// mistral-v7.jinja:16:5 {%- else %}
 			// mistral-v7.jinja:17:1 {{- ' ' + message['content'] + '</s>' }}
-			w.WriteString(" ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("</s>")
+			out := w.Buffer()
+			out = w.AppendString(out, " ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "</s>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -99,4 +111,4 @@ func renderMistralV7Llama(w *jinja2.Writer) {
 
 // spansMistralV7 is the position table of mistral-v7.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV7 = "for,if,{{ }}|0CuBWCAEkBCACGECAEGYCICGECJEMEEAEeuBNAAEkBCACGECAEGYCICGECJEMEEAE"
+const spansMistralV7 = "for,if,{{ }}|0C6BWCAEwBCACGICAEKgBCICGICJEQIEAEiB6BNAAEwBCACGICAEKgBCICGICJEQIEAE"

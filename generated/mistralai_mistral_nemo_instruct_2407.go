@@ -40,10 +40,10 @@ var MistralaiMistralNemoInstruct2407 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralaiMistralNemoInstruct2407 renders mistralai-Mistral-Nemo-Instruct-2407.jinja.
@@ -130,17 +130,21 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33:21 {%- if val is string %}
 						if jinja2.IsString(val) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34:25 {{- '"' + key + '": "' + val + '"' }}
-							w.WriteString("\"")
-							jinja2.WriteStr(w, key)
-							w.WriteString("\": \"")
-							jinja2.WriteStr(w, val)
-							w.WriteString("\"")
+							out := w.Buffer()
+							out = w.AppendString(out, "\"")
+							out = jinja2.AppendStr(w, out, key)
+							out = w.AppendString(out, "\": \"")
+							out = jinja2.AppendStr(w, out, val)
+							out = w.AppendString(out, "\"")
+							w.SetBuffer(out)
 						} else {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:35:25 {%- else %}
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36:25 {{- '"' + key + '": ' + val|tojson }}
-							w.WriteString("\"")
-							jinja2.WriteStr(w, key)
-							w.WriteString("\": ")
+							out := w.Buffer()
+							out = w.AppendString(out, "\"")
+							out = jinja2.AppendStr(w, out, key)
+							out = w.AppendString(out, "\": ")
+							w.SetBuffer(out)
 							jinja2.WriteJSON(w, val, nil, nil)
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38:21 {%- if not loop.last %}
@@ -162,17 +166,21 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51:9 {%- if loop.last and system_message is defined %}
 			if (i == len(items)-1) && jinja2.IsDefined(systemMessage) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52:13 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
-				w.WriteString("[INST]")
-				jinja2.WriteStr(w, systemMessage)
-				w.WriteString("\n\n")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("[/INST]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[INST]")
+				out = jinja2.AppendStr(w, out, systemMessage)
+				out = w.AppendString(out, "\n\n")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "[/INST]")
+				w.SetBuffer(out)
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54:13 {{- "[INST]" + message["content"] + "[/INST]" }}
-				w.WriteString("[INST]")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("[/INST]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[INST]")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "[/INST]")
+				w.SetBuffer(out)
 			}
 		} else if jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) && !jinja2.IsNone(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
@@ -193,17 +201,21 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
-				w.WriteString(", \"id\": \"")
-				jinja2.WriteStr(w, toolCallId)
-				w.WriteString("\"}")
+				out2 := w.Buffer()
+				out2 = w.AppendString(out2, ", \"id\": \"")
+				out2 = jinja2.AppendStr(w, out2, toolCallId)
+				out2 = w.AppendString(out2, "\"}")
+				w.SetBuffer(out2)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:67:17 {%- else %}
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68:17 {{- "]" + eos_token }}
-					w.WriteString("]")
-					jinja2.WriteStr(w, eosToken)
+					out := w.Buffer()
+					out = w.AppendString(out, "]")
+					out = jinja2.AppendStr(w, out, eosToken)
+					w.SetBuffer(out)
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -223,9 +235,11 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 				content = messageContent
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79:9 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
-			w.WriteString("[TOOL_RESULTS]{\"content\": ")
-			jinja2.WriteStr(w, jinja2.FilterString(content))
-			w.WriteString(", ")
+			out := w.Buffer()
+			out = w.AppendString(out, "[TOOL_RESULTS]{\"content\": ")
+			out = jinja2.AppendStr(w, out, jinja2.FilterString(content))
+			out = w.AppendString(out, ", ")
+			w.SetBuffer(out)
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			messageToolCallId := jinja2.ItemAttrKey(message, jinja2.KeyToolCallID)
 			if !jinja2.IsDefined(messageToolCallId) || jinja2.Len(messageToolCallId) != 9 {
@@ -233,9 +247,11 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
-			w.WriteString("\"call_id\": \"")
-			jinja2.WriteStr(w, messageToolCallId)
-			w.WriteString("\"}[/TOOL_RESULTS]")
+			out = w.Buffer()
+			out = w.AppendString(out, "\"call_id\": \"")
+			out = jinja2.AppendStr(w, out, messageToolCallId)
+			out = w.AppendString(out, "\"}[/TOOL_RESULTS]")
+			w.SetBuffer(out)
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
@@ -335,17 +351,21 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33:21 {%- if val is string %}
 						if llamacpp.IsString(val) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34:25 {{- '"' + key + '": "' + val + '"' }}
-							w.WriteString("\"")
-							llamacpp.WriteStr(w, key)
-							w.WriteString("\": \"")
-							llamacpp.WriteStr(w, val)
-							w.WriteString("\"")
+							out := w.Buffer()
+							out = w.AppendString(out, "\"")
+							out = llamacpp.AppendStr(w, out, key)
+							out = w.AppendString(out, "\": \"")
+							out = llamacpp.AppendStr(w, out, val)
+							out = w.AppendString(out, "\"")
+							w.SetBuffer(out)
 						} else {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:35:25 {%- else %}
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36:25 {{- '"' + key + '": ' + val|tojson }}
-							w.WriteString("\"")
-							llamacpp.WriteStr(w, key)
-							w.WriteString("\": ")
+							out := w.Buffer()
+							out = w.AppendString(out, "\"")
+							out = llamacpp.AppendStr(w, out, key)
+							out = w.AppendString(out, "\": ")
+							w.SetBuffer(out)
 							llamacpp.WriteJSON(w, val, nil, nil)
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38:21 {%- if not loop.last %}
@@ -367,17 +387,21 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51:9 {%- if loop.last and system_message is defined %}
 			if (i == len(items)-1) && llamacpp.IsDefined(systemMessage) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52:13 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
-				w.WriteString("[INST]")
-				llamacpp.WriteStr(w, systemMessage)
-				w.WriteString("\n\n")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("[/INST]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[INST]")
+				out = llamacpp.AppendStr(w, out, systemMessage)
+				out = w.AppendString(out, "\n\n")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "[/INST]")
+				w.SetBuffer(out)
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54:13 {{- "[INST]" + message["content"] + "[/INST]" }}
-				w.WriteString("[INST]")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-				w.WriteString("[/INST]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[INST]")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "[/INST]")
+				w.SetBuffer(out)
 			}
 		} else if llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) && !llamacpp.IsNone(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
@@ -399,17 +423,21 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 					llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
-				w.WriteString(", \"id\": \"")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyID))
-				w.WriteString("\"}")
+				out := w.Buffer()
+				out = w.AppendString(out, ", \"id\": \"")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyID))
+				out = w.AppendString(out, "\"}")
+				w.SetBuffer(out)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:67:17 {%- else %}
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68:17 {{- "]" + eos_token }}
-					w.WriteString("]")
-					llamacpp.WriteStr(w, eosToken)
+					out := w.Buffer()
+					out = w.AppendString(out, "]")
+					out = llamacpp.AppendStr(w, out, eosToken)
+					w.SetBuffer(out)
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -429,9 +457,11 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 				content = messageContent
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79:9 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
-			w.WriteString("[TOOL_RESULTS]{\"content\": ")
-			llamacpp.WriteStr(w, llamacpp.FilterString(content))
-			w.WriteString(", ")
+			out := w.Buffer()
+			out = w.AppendString(out, "[TOOL_RESULTS]{\"content\": ")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterString(content))
+			out = w.AppendString(out, ", ")
+			w.SetBuffer(out)
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			messageToolCallId := llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID)
 			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Len(messageToolCallId) != 9 {
@@ -439,9 +469,11 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
-			w.WriteString("\"call_id\": \"")
-			llamacpp.WriteStr(w, messageToolCallId)
-			w.WriteString("\"}[/TOOL_RESULTS]")
+			out = w.Buffer()
+			out = w.AppendString(out, "\"call_id\": \"")
+			out = llamacpp.AppendStr(w, out, messageToolCallId)
+			out = w.AppendString(out, "\"}[/TOOL_RESULTS]")
+			w.SetBuffer(out)
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
@@ -454,4 +486,4 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer) {
 
 // spansMistralaiMistralNemoInstruct2407 is the position table of mistralai-Mistral-Nemo-Instruct-2407.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMistralNemoInstruct2407 = "if,set,for,{{ }}|0DUCCAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGEiJCAEMwICIAGmDCIAG+CEIEICCICG+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGIkEEJAI2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAGkBUpFRAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGGoJCAEM2ICIAGqDCIAGiDEIEICCICK+BEAEWcCIAEICIGQGEAGMEEJAMKKJAUaQRAEICIGQEEAGImEEJAK2BEAEKACICEACAGEICAAGACIGGEEJGIOCAAKCGIGIkCGRAGACAGC8BCAAGQCAAGACICIAEACGEEJGIICAAGACIGGEEJGMAEAG"
+const spansMistralaiMistralNemoInstruct2407 = "if,set,for,{{ }}|0DUCCAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGEiKCAEMwJCIAGuDCIAGmDEIEICCICGmCEAEWkBCIAEMCIGUKEAGQEEJAMKKJAUiBQRAEMCIGUIEAGM0EEJAI+BEAEKACICEACAGEICAAGACIGGIEJGMSCAAKGGIGMsCGRAGACAGCkCCAAGQCAAGACICIAEACGIEJGMICAAGACIGGIEJGQAEAGkBUpFRAGACICEACACIAEACGGEJAEACICGAEJCEAGACEAAACEACACEcCAEEWCIAGGCIAEACIGGAAACEAEJCIAIRGGoKCAEM2JCIAGyDCIAGqDEIEICCICKmCEAEWkBCIAEMCIGUKEAGQEEJAMKKJAUiBQRAEMCIGUIEAGM2EEJAK+BEAEKACICEACAGEICAAGACIGGIEJGMSCAAKGGIGMsCGRAGACAGCkCCAAGQCAAGACICIAEACGIEJGMICAAGACIGGIEJGQAEAG"

@@ -41,10 +41,10 @@ var MistralaiMistralSmall3_1_24B_Instruct2503 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMistralaiMistralSmall3_1_24B_Instruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
@@ -104,9 +104,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	w.WriteString("[SYSTEM_PROMPT]")
-	jinja2.WriteStr(w, systemMessage)
-	w.WriteString("[/SYSTEM_PROMPT]")
+	out := w.Buffer()
+	out = w.AppendString(out, "[SYSTEM_PROMPT]")
+	out = jinja2.AppendStr(w, out, systemMessage)
+	out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+	w.SetBuffer(out)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
@@ -161,17 +163,21 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53:21 {%- if val is string %}
 						if jinja2.IsString(val) {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54:25 {{- '"' + key + '": "' + val + '"' }}
-							w.WriteString("\"")
-							jinja2.WriteStr(w, key)
-							w.WriteString("\": \"")
-							jinja2.WriteStr(w, val)
-							w.WriteString("\"")
+							out := w.Buffer()
+							out = w.AppendString(out, "\"")
+							out = jinja2.AppendStr(w, out, key)
+							out = w.AppendString(out, "\": \"")
+							out = jinja2.AppendStr(w, out, val)
+							out = w.AppendString(out, "\"")
+							w.SetBuffer(out)
 						} else {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:55:25 {%- else %}
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56:25 {{- '"' + key + '": ' + val|tojson }}
-							w.WriteString("\"")
-							jinja2.WriteStr(w, key)
-							w.WriteString("\": ")
+							out := w.Buffer()
+							out = w.AppendString(out, "\"")
+							out = jinja2.AppendStr(w, out, key)
+							out = w.AppendString(out, "\": ")
+							w.SetBuffer(out)
 							jinja2.WriteJSON(w, val, nil, nil)
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58:21 {%- if not loop.last %}
@@ -194,9 +200,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.WriteString("[INST]")
-				jinja2.WriteStr(w, messageContent)
-				w.WriteString("[/INST]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[INST]")
+				out = jinja2.AppendStr(w, out, messageContent)
+				out = w.AppendString(out, "[/INST]")
+				w.SetBuffer(out)
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:73:13 {%- else %}
 				w.WriteString("[INST]")
@@ -247,17 +255,21 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
-				w.WriteString(", \"id\": \"")
-				jinja2.WriteStr(w, jinja2.SliceIn(w, toolCallId, jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
-				w.WriteString("\"}")
+				out2 := w.Buffer()
+				out2 = w.AppendString(out2, ", \"id\": \"")
+				out2 = jinja2.AppendStr(w, out2, jinja2.SliceIn(w, toolCallId, jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
+				out2 = w.AppendString(out2, "\"}")
+				w.SetBuffer(out2)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:102:17 {%- else %}
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103:17 {{- "]" + eos_token }}
-					w.WriteString("]")
-					jinja2.WriteStr(w, eosToken)
+					out := w.Buffer()
+					out = w.AppendString(out, "]")
+					out = jinja2.AppendStr(w, out, eosToken)
+					w.SetBuffer(out)
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -285,9 +297,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				content = message3Content
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118:9 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
-			w.WriteString("[TOOL_RESULTS] {\"content\": ")
-			jinja2.WriteStr(w, jinja2.FilterString(content))
-			w.WriteString(", ")
+			out := w.Buffer()
+			out = w.AppendString(out, "[TOOL_RESULTS] {\"content\": ")
+			out = jinja2.AppendStr(w, out, jinja2.FilterString(content))
+			out = w.AppendString(out, ", ")
+			w.SetBuffer(out)
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			messageToolCallId := jinja2.ItemAttrKey(message, jinja2.KeyToolCallID)
 			if !jinja2.IsDefined(messageToolCallId) || jinja2.Len(messageToolCallId) < 9 {
@@ -295,9 +309,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
-			w.WriteString("\"call_id\": \"")
-			jinja2.WriteStr(w, jinja2.SliceIn(w, messageToolCallId, jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
-			w.WriteString("\"}[/TOOL_RESULTS]")
+			out = w.Buffer()
+			out = w.AppendString(out, "\"call_id\": \"")
+			out = jinja2.AppendStr(w, out, jinja2.SliceIn(w, messageToolCallId, jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
+			out = w.AppendString(out, "\"}[/TOOL_RESULTS]")
+			w.SetBuffer(out)
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
@@ -367,9 +383,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	w.WriteString("[SYSTEM_PROMPT]")
-	llamacpp.WriteStr(w, systemMessage)
-	w.WriteString("[/SYSTEM_PROMPT]")
+	out := w.Buffer()
+	out = w.AppendString(out, "[SYSTEM_PROMPT]")
+	out = llamacpp.AppendStr(w, out, systemMessage)
+	out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+	w.SetBuffer(out)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
 	userMessages = llamacpp.FilterList(llamacpp.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
@@ -428,17 +446,21 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53:21 {%- if val is string %}
 						if llamacpp.IsString(val) {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54:25 {{- '"' + key + '": "' + val + '"' }}
-							w.WriteString("\"")
-							llamacpp.WriteStr(w, key)
-							w.WriteString("\": \"")
-							llamacpp.WriteStr(w, val)
-							w.WriteString("\"")
+							out := w.Buffer()
+							out = w.AppendString(out, "\"")
+							out = llamacpp.AppendStr(w, out, key)
+							out = w.AppendString(out, "\": \"")
+							out = llamacpp.AppendStr(w, out, val)
+							out = w.AppendString(out, "\"")
+							w.SetBuffer(out)
 						} else {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:55:25 {%- else %}
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56:25 {{- '"' + key + '": ' + val|tojson }}
-							w.WriteString("\"")
-							llamacpp.WriteStr(w, key)
-							w.WriteString("\": ")
+							out := w.Buffer()
+							out = w.AppendString(out, "\"")
+							out = llamacpp.AppendStr(w, out, key)
+							out = w.AppendString(out, "\": ")
+							w.SetBuffer(out)
 							llamacpp.WriteJSON(w, val, nil, nil)
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58:21 {%- if not loop.last %}
@@ -461,9 +483,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.WriteString("[INST]")
-				llamacpp.WriteStr(w, messageContent)
-				w.WriteString("[/INST]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[INST]")
+				out = llamacpp.AppendStr(w, out, messageContent)
+				out = w.AppendString(out, "[/INST]")
+				w.SetBuffer(out)
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:73:13 {%- else %}
 				w.WriteString("[INST]")
@@ -515,17 +539,21 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
-				w.WriteString(", \"id\": \"")
-				llamacpp.WriteStr(w, llamacpp.SliceIn(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyID), jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
-				w.WriteString("\"}")
+				out := w.Buffer()
+				out = w.AppendString(out, ", \"id\": \"")
+				out = llamacpp.AppendStr(w, out, llamacpp.SliceIn(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyID), jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
+				out = w.AppendString(out, "\"}")
+				w.SetBuffer(out)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:102:17 {%- else %}
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103:17 {{- "]" + eos_token }}
-					w.WriteString("]")
-					llamacpp.WriteStr(w, eosToken)
+					out := w.Buffer()
+					out = w.AppendString(out, "]")
+					out = llamacpp.AppendStr(w, out, eosToken)
+					w.SetBuffer(out)
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -553,9 +581,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 				content = message3Content
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118:9 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
-			w.WriteString("[TOOL_RESULTS] {\"content\": ")
-			llamacpp.WriteStr(w, llamacpp.FilterString(content))
-			w.WriteString(", ")
+			out := w.Buffer()
+			out = w.AppendString(out, "[TOOL_RESULTS] {\"content\": ")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterString(content))
+			out = w.AppendString(out, ", ")
+			w.SetBuffer(out)
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			messageToolCallId := llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID)
 			if !llamacpp.IsDefined(messageToolCallId) || llamacpp.Len(messageToolCallId) < 9 {
@@ -563,9 +593,11 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
-			w.WriteString("\"call_id\": \"")
-			llamacpp.WriteStr(w, llamacpp.SliceIn(w, messageToolCallId, jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
-			w.WriteString("\"}[/TOOL_RESULTS]")
+			out = w.Buffer()
+			out = w.AppendString(out, "\"call_id\": \"")
+			out = llamacpp.AppendStr(w, out, llamacpp.SliceIn(w, messageToolCallId, jinja2.SmallInt(-9), jinja2.Missing(), jinja2.Missing()))
+			out = w.AppendString(out, "\"}[/TOOL_RESULTS]")
+			w.SetBuffer(out)
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
@@ -578,4 +610,4 @@ func renderMistralaiMistralSmall3_1_24B_Instruct2503Llama(w *jinja2.Writer) {
 
 // spansMistralaiMistralSmall3_1_24B_Instruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralaiMistralSmall3_1_24B_Instruct2503 = "set,{{ }},if,for|2DACCAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAEOCAGGGCIEEACIAIQIRGIGCIEEACICI8KIRGIuKCIEGmDCIEG+CEIGICCIAG+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKoFKxBEGSCAEGACIAIAEAAI2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEACkBA3HRAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIEGRCIAEAAEAEAAGOCAGGGCIEEACIAIQIRGIGCIEEACICKiLIRGI0KCIEGqDCIEGiDEIGICCIAK+BEAGWcCIEEICICQGEACMEEJEMKKJEU0BQREGECACOeGQGEWCQEGACQCCOCJEMAGICKqFKxBEGSCAEGACIAIAEAAK2BGJGKACIAEACACEICAEGACICGEEJCIOCAEKCGICI0CGREGQCAEGACICIAEACE8BEJEGQCAEGACIAIAEAAGEEJCIICAEGACICGEEJCMAEAC"
+const spansMistralaiMistralSmall3_1_24B_Instruct2503 = "set,{{ }},if,for|2DACCAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIIGRCMAEAAEAEAAEOCAGGGCIEEACIAIQIRGIGCIEEACICI4LIRGIqLCIEGuDCIEGmDEIGICCIAGmCEAGWkBCIEEMCICUKEACQEEJEMKKJEU4BQREGICACSeGQGEWCQEGACQCCOCJEMAGICK4FKxBEGSCAEGACIAIAEAAI+BGJGKACIAEACACEICAEGACICGIEJCMSCAEKGGICM8CGREGQCAEGACICIAEACEkCEJEGQCAEGACIAIAEAAGIEJCMICAEGACICGIEJCQAEACkBA3HRAEACAAEAEACEsBEAEGYCIEGACIAEACAAIAEAAEACAAKAGJAEACAAGgBEJEEACIACaCAEGACAAEOCAEEACIAIAEAAIIGRCMAEAAEAEAAGOCAGGGCIEEACIAIQIRGIGCIEEACICK+LIRGIwLCIEGyDCIEGqDEIGICCIAKmCEAGWkBCIEEMCICUKEACQEEJEMKKJEU4BQREGICACSeGQGEWCQEGACQCCOCJEMAGICK6FKxBEGSCAEGACIAIAEAAK+BGJGKACIAEACACEICAEGACICGIEJCMSCAEKGGICM8CGREGQCAEGACICIAEACEkCEJEGQCAEGACIAIAEAAGIEJCMICAEGACICGIEJCQAEAC"

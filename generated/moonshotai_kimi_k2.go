@@ -35,10 +35,10 @@ var MoonshotaiKimiK2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMoonshotaiKimiK2 renders moonshotai-Kimi-K2.jinja.
@@ -94,10 +94,12 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 				funcName = jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName)
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
 				formattedId = jinja2.Add(jinja2.Sum(jinja2.Lit("functions."), funcName, jinja2.Lit(":")), jinja2.FilterString(jinja2.SmallInt(int64(i))))
-				w.WriteString("<|tool_call_begin|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
-				jinja2.Write(w, formattedId)
-				w.WriteString("<|tool_call_argument_begin|>")
+				out = jinja2.Append(w, out, formattedId)
+				out = w.AppendString(out, "<|tool_call_argument_begin|>")
+				w.SetBuffer(out)
 				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
 				jinja2.WriteJSON(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 				w.WriteString("<|tool_call_end|>")
@@ -105,12 +107,14 @@ func renderMoonshotaiKimiK2(w *jinja2.Writer) {
 			w.WriteString("<|tool_calls_section_end|>")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
-			w.WriteString("## Return of ")
+			out := w.Buffer()
+			out = w.AppendString(out, "## Return of ")
 			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCallID))
-			w.WriteString("\\n")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyToolCallID))
+			out = w.AppendString(out, "\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
-			jinja2.Write(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = jinja2.Append(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 		} else if jinja2.IsString(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
 			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
 			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
@@ -195,10 +199,12 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 				funcName = llamacpp.ItemStrKey(llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName)
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
 				formattedId = llamacpp.Add(llamacpp.Sum(jinja2.Lit("functions."), funcName, jinja2.Lit(":")), llamacpp.FilterString(jinja2.SmallInt(int64(i))))
-				w.WriteString("<|tool_call_begin|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
-				llamacpp.Write(w, formattedId)
-				w.WriteString("<|tool_call_argument_begin|>")
+				out = llamacpp.Append(w, out, formattedId)
+				out = w.AppendString(out, "<|tool_call_argument_begin|>")
+				w.SetBuffer(out)
 				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
 				llamacpp.WriteJSON(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments), nil, nil)
 				w.WriteString("<|tool_call_end|>")
@@ -206,12 +212,14 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 			w.WriteString("<|tool_calls_section_end|>")
 		} else if jinja2.EqStr(messageRole2, "tool") {
 			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
-			w.WriteString("## Return of ")
+			out := w.Buffer()
+			out = w.AppendString(out, "## Return of ")
 			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID))
-			w.WriteString("\\n")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID))
+			out = w.AppendString(out, "\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
-			llamacpp.Write(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = llamacpp.Append(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 		} else if llamacpp.IsString(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
 			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
 			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
@@ -242,4 +250,4 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 
 // spansMoonshotaiKimiK2 is the position table of moonshotai-Kimi-K2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMoonshotaiKimiK2 = "if,{{ }},for,set|kDKCCAGCCwCCI8EExCEIECEAIYGAAGSEIAGMEAAGGEAAKqDGJAEKCEAGAA6BCIiBE7BEKCCEGGCCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECSEMRAaKxCAAGCCwCCI+EExCEIECEAIYGAAGSEIAGMEAAGGEAAKsDGJAGKCEAGAA6BCKgBE7BEKACEGECCAGGCCmBCGCA8CCIyBGjEAICCWCGAA4BCCiBCvCAGACFCCaCEAGSCFEEMCEAKAGECSEMRA"
+const spansMoonshotaiKimiK2 = "if,{{ }},for,set|kDKCCAGCCwCCIkFExCEIECEAIYGAAGSEIAGMEAAGGEAAKyDGJAEKCEAGAA6BCImBE7BEKCCEGGECAGIECmBCICA8CCI2BGjEAKCCWCGCA4BCEiBCvCAGACFCCaCEAGSCFEEMCEAKAGECSEMRAaKxCAAGCCwCCImFExCEIECEAIYGAAGSEIAGMEAAGGEAAK0DGJAGKCEAGAA6BCKkBE7BEKACEGEECAGIECmBCICA8CCI2BGjEAKCCWCGCA4BCEiBCvCAGACFCCaCEAGSCFEEMCEAKAGECSEMRA"

@@ -34,10 +34,10 @@ var MoonshotaiKimiK2Thinking = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMoonshotaiKimiK2Thinking renders moonshotai-Kimi-K2-Thinking.jinja.
@@ -98,10 +98,12 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
 			toolCallId = jinja2.ItemAttrKey(message, jinja2.KeyToolCallID)
-			w.WriteString("## Return of ")
+			out := w.Buffer()
+			out = w.AppendString(out, "## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:68:18 {{ tool_call_id }}
-			jinja2.Write(w, toolCallId)
-			w.WriteString("\n")
+			out = jinja2.Append(w, out, toolCallId)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
 		} else if !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
@@ -121,10 +123,12 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
 			rc = jinja2.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit(""))
-			w.WriteString("<think>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
-			jinja2.Write(w, rc)
-			w.WriteString("</think>")
+			out = jinja2.Append(w, out, rc)
+			out = w.AppendString(out, "</think>")
+			w.SetBuffer(out)
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
@@ -136,10 +140,12 @@ func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
 			toolCallId = jinja2.ItemAttrKey(message, jinja2.KeyToolCallID)
-			w.WriteString("## Return of ")
+			out := w.Buffer()
+			out = w.AppendString(out, "## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
-			jinja2.Write(w, toolCallId)
-			w.WriteString("\n")
+			out = jinja2.Append(w, out, toolCallId)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContent(w, message)
 		} else if !jinja2.IsNone(jinja2.ItemStrKey(message, jinja2.KeyContent)) {
@@ -196,22 +202,28 @@ func renderMoonshotaiKimiK2Thinking_setRoles(w *jinja2.Writer, message jinja2.Va
 	// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
 	messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 	if jinja2.EqStr(messageRole, "user") {
-		w.WriteString("<|im_user|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_user|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-		jinja2.Write(w, roleName)
-		w.WriteString("<|im_middle|>")
+		out = jinja2.Append(w, out, roleName)
+		out = w.AppendString(out, "<|im_middle|>")
+		w.SetBuffer(out)
 	} else if jinja2.EqStr(messageRole, "assistant") {
 		// moonshotai-Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
-		w.WriteString("<|im_assistant|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_assistant|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-		jinja2.Write(w, roleName)
-		w.WriteString("<|im_middle|>")
+		out = jinja2.Append(w, out, roleName)
+		out = w.AppendString(out, "<|im_middle|>")
+		w.SetBuffer(out)
 	} else {
 		// moonshotai-Kimi-K2-Thinking.jinja:22:7 {%- else -%}
-		w.WriteString("<|im_system|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_system|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-		jinja2.Write(w, roleName)
-		w.WriteString("<|im_middle|>")
+		out = jinja2.Append(w, out, roleName)
+		out = w.AppendString(out, "<|im_middle|>")
+		w.SetBuffer(out)
 	}
 }
 
@@ -225,10 +237,12 @@ func renderMoonshotaiKimiK2Thinking_renderToolcalls(w *jinja2.Writer, message ji
 		var formattedId jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
 		formattedId = jinja2.ItemStrKey(toolCall, jinja2.KeyID)
-		w.WriteString("<|tool_call_begin|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|tool_call_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
-		jinja2.Write(w, formattedId)
-		w.WriteString("<|tool_call_argument_begin|>")
+		out = jinja2.Append(w, out, formattedId)
+		out = w.AppendString(out, "<|tool_call_argument_begin|>")
+		w.SetBuffer(out)
 		// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
 		toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
 		toolCallFunctionArguments := jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
@@ -308,10 +322,12 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
 			toolCallId = llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID)
-			w.WriteString("## Return of ")
+			out := w.Buffer()
+			out = w.AppendString(out, "## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:68:18 {{ tool_call_id }}
-			llamacpp.Write(w, toolCallId)
-			w.WriteString("\n")
+			out = llamacpp.Append(w, out, toolCallId)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
 		} else if !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
@@ -332,10 +348,12 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
 			rc = llamacpp.MethodGetDefault(message, jinja2.Lit("reasoning_content"), jinja2.Lit(""))
-			w.WriteString("<think>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
-			llamacpp.Write(w, rc)
-			w.WriteString("</think>")
+			out = llamacpp.Append(w, out, rc)
+			out = w.AppendString(out, "</think>")
+			w.SetBuffer(out)
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
@@ -347,10 +365,12 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer) {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
 			toolCallId2 = llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID)
-			w.WriteString("## Return of ")
+			out := w.Buffer()
+			out = w.AppendString(out, "## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
-			llamacpp.Write(w, toolCallId2)
-			w.WriteString("\n")
+			out = llamacpp.Append(w, out, toolCallId2)
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
 			renderMoonshotaiKimiK2Thinking_renderContentLlama(w, message)
 		} else if !llamacpp.IsNone(llamacpp.ItemStrKey(message, jinja2.KeyContent)) {
@@ -407,22 +427,28 @@ func renderMoonshotaiKimiK2Thinking_setRolesLlama(w *jinja2.Writer, message jinj
 	// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
 	messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 	if jinja2.EqStr(messageRole, "user") {
-		w.WriteString("<|im_user|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_user|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-		llamacpp.Write(w, roleName)
-		w.WriteString("<|im_middle|>")
+		out = llamacpp.Append(w, out, roleName)
+		out = w.AppendString(out, "<|im_middle|>")
+		w.SetBuffer(out)
 	} else if jinja2.EqStr(messageRole, "assistant") {
 		// moonshotai-Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
-		w.WriteString("<|im_assistant|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_assistant|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-		llamacpp.Write(w, roleName)
-		w.WriteString("<|im_middle|>")
+		out = llamacpp.Append(w, out, roleName)
+		out = w.AppendString(out, "<|im_middle|>")
+		w.SetBuffer(out)
 	} else {
 		// moonshotai-Kimi-K2-Thinking.jinja:22:7 {%- else -%}
-		w.WriteString("<|im_system|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_system|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-		llamacpp.Write(w, roleName)
-		w.WriteString("<|im_middle|>")
+		out = llamacpp.Append(w, out, roleName)
+		out = w.AppendString(out, "<|im_middle|>")
+		w.SetBuffer(out)
 	}
 }
 
@@ -437,10 +463,12 @@ func renderMoonshotaiKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, messa
 	for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 		// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
 		formattedId = llamacpp.ItemStrKey(toolCall, jinja2.KeyID)
-		w.WriteString("<|tool_call_begin|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|tool_call_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
-		llamacpp.Write(w, formattedId)
-		w.WriteString("<|tool_call_argument_begin|>")
+		out = llamacpp.Append(w, out, formattedId)
+		out = w.AppendString(out, "<|tool_call_argument_begin|>")
+		w.SetBuffer(out)
 		// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
 		toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
 		toolCallFunctionArguments := llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments)
@@ -459,4 +487,4 @@ func renderMoonshotaiKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, messa
 
 // spansMoonshotaiKimiK2Thinking is the position table of moonshotai-Kimi-K2-Thinking.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMoonshotaiKimiK2Thinking = "set,for,if,{{ }},macro|wDAuCCAEOCACEICIEECCIAKAMRAEACAAEKEAEGCCwCGIEGxCEI+BIACGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFAGCCaGGACjBGCICMEGACFGKsCKJCGACEGE8BCAEGCCEAGCCOGGAAcGEGCrBEEACCGEcECEGCCFAGCCaGGACjBGCICMEGACFGOEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGQCKjBIGqBEECGCCEAGCCmBGGUA8CEIAAqDGIAAkDGsBAO5KAESCACGKCIEEECIAMAMRAEACAAEKEAEGCCwCGIEGxCEK+BIACGACEGEyBCAEIACiBGEGCfEEACEGEcEAEGCCFAGCCaGGACjBGCICMEGACFGMsCKJCGACEGE8BCAEGCCEAGCCOGGAAcGEGCrBEEACCGEcECEGCCFAGCCaGGACjBGCICMEGACFGOEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIkBCAEICCaGEYCTEICCcGMCEHGQCKjBIIqBEECGCCEAGCCmBGGUA8CEIAAqDGIAAkDG"
+const spansMoonshotaiKimiK2Thinking = "set,for,if,{{ }},macro|wDAuCCAEOCACEICIEECCIAKAMRAEACAAEKEAEGCCwCGIEGxCEIiCIACGACEGE2BCAEIACiBGEGCfEEACEGEgBEAEGECFAIECaGIACjBGCICMEGACFGK0CKJCGACEGEkCCAEGECEAIECOGIAAcGEGCrBEEACCGEgBECEGECFAIECaGIACjBGCICMEGACFGOEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIwBCAEKECaGGgBCTEKECcGQEEHGSCKjBIGuBEECGECEAIECmBGIUA8CEIAAqDGIAAkDGsBAO5KAESCACGKCIEEECIAMAMRAEACAAEKEAEGCCwCGIEGxCEKiCIACGACEGE2BCAEIACiBGEGCfEEACEGEgBEAEGECFAIECaGIACjBGCICMEGACFGM0CKJCGACEGEkCCAEGECEAIECOGIAAcGEGCrBEEACCGEgBECEGECFAIECaGIACjBGCICMEGACFGOEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIwBCAEKECaGGgBCTEKECcGQEEHGSCKjBIIuBEECGECEAIECmBGIUA8CEIAAqDGIAAkDG"

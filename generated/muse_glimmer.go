@@ -36,10 +36,10 @@ var MuseGlimmer = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMuseGlimmer renders muse-glimmer.jinja.
@@ -85,21 +85,28 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			kc = jinja2.Lit("2026-01-04")
 		}
 		// muse-glimmer.jinja:114:5 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
-		w.WriteString("\nKnowledge cutoff: ")
-		jinja2.WriteStr(w, kc)
-		w.WriteString(".")
+		out := w.Buffer()
+		out = w.AppendString(out, "\nKnowledge cutoff: ")
+		out = jinja2.AppendStr(w, out, kc)
+		out = w.AppendString(out, ".")
+		w.SetBuffer(out)
 		// muse-glimmer.jinja:115:5 {%- if current_date is defined and current_date -%}
 		if jinja2.IsDefined(currentDate) && currentDate.Truthy() {
 			// muse-glimmer.jinja:116:9 {{- '\nCurrent date: ' + current_date + '.' -}}
-			w.WriteString("\nCurrent date: ")
-			jinja2.WriteStr(w, currentDate)
-			w.WriteString(".")
+			out := w.Buffer()
+			out = w.AppendString(out, "\nCurrent date: ")
+			out = jinja2.AppendStr(w, out, currentDate)
+			out = w.AppendString(out, ".")
+			w.SetBuffer(out)
 		} else if jinja2.IsDefined(jinja2.Globals(w, "strftime_now")) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
-			w.WriteString("\nCurrent date: ")
-			jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
-			w.WriteString(".")
+			out := w.Buffer()
+			out = w.AppendString(out, "\nCurrent date: ")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.AppendStr(w, out, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
+			out = w.AppendString(out, ".")
+			w.SetBuffer(out)
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:121:5 {{- render_reasoning() -}}
@@ -134,9 +141,11 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			sysText = jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterReplace(w.Capture(func() {
 				renderMuseGlimmer_renderContent(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			}), []jinja2.Value{jinja2.Lit("Reasoning effort"), jinja2.Lit("Reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("Reasoning Effort"), jinja2.Lit("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Lit("reasoning effort"), jinja2.Lit("reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("REASONING EFFORT"), jinja2.Lit("REASONING STRENGTH")}, nil)
-			w.WriteString("<|start|>system<|message|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
-			jinja2.Write(w, sysText)
+			out = jinja2.Append(w, out, sysText)
+			w.SetBuffer(out)
 			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
 			if jinja2.NotIn(jinja2.Lit("reasoning strength"), jinja2.FilterLower(sysText)) {
 				w.WriteString("\n\n")
@@ -191,11 +200,13 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 				tname = rnsName
 			}
 			// muse-glimmer.jinja:176:9 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
-			w.WriteString("<|start|>tool ")
-			jinja2.WriteStr(w, tname)
-			w.WriteString("<|message|><tool_output name=\"")
-			jinja2.WriteStr(w, tname)
-			w.WriteString("\">\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start|>tool ")
+			out = jinja2.AppendStr(w, out, tname)
+			out = w.AppendString(out, "<|message|><tool_output name=\"")
+			out = jinja2.AppendStr(w, out, tname)
+			out = w.AppendString(out, "\">\n")
+			w.SetBuffer(out)
 			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
 			renderMuseGlimmer_renderContent(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_output><|eot|>")
@@ -204,9 +215,11 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
 			if jinja2.MethodGet(message, jinja2.Lit("reasoning_content")).Truthy() {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
-				w.WriteString("<|start|>assistant to=self<|message|>")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyReasoningContent))
-				w.WriteString("<|eom|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|start|>assistant to=self<|message|>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyReasoningContent))
+				out = w.AppendString(out, "<|eom|>")
+				w.SetBuffer(out)
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
 			if jinja2.MethodGet(message, jinja2.Lit("tool_calls")).Truthy() {
@@ -215,9 +228,11 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 				for i := range items {
 					tc := items[i]
 					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
-					w.WriteString("<|start|>assistant to=")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(jinja2.ItemAttrKey(tc, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("<|message|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|start|>assistant to=")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(jinja2.ItemAttrKey(tc, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "<|message|>")
+					w.SetBuffer(out)
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
 					renderMuseGlimmer_renderAtem(w, tc)
 					// muse-glimmer.jinja:187:17 {%- if loop.last -%}
@@ -246,8 +261,10 @@ func renderMuseGlimmer(w *jinja2.Writer) {
 				// muse-glimmer.jinja:200:13 {%- if recipient -%}
 				if recipient.Truthy() {
 					// muse-glimmer.jinja:201:17 {{- ' to=' + recipient -}}
-					w.WriteString(" to=")
-					jinja2.WriteStr(w, recipient)
+					out := w.Buffer()
+					out = w.AppendString(out, " to=")
+					out = jinja2.AppendStr(w, out, recipient)
+					w.SetBuffer(out)
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
@@ -311,18 +328,22 @@ func renderMuseGlimmer_renderAtem(w *jinja2.Writer, tc jinja2.Value) {
 		jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 	}
 	// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
-	w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
-	jinja2.WriteStr(w, jinja2.ItemAttrKey(tcFunction, jinja2.KeyName))
-	w.WriteString("\">\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "<atem:function_calls>\n<atem:invoke name=\"")
+	out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(tcFunction, jinja2.KeyName))
+	out = w.AppendString(out, "\">\n")
+	w.SetBuffer(out)
 	// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
 	keys, values := jinja2.DictItems(args)
 	for i := range w.Count(len(keys)) {
 		k := keys[i]
 		v := values[i]
 		// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
-		w.WriteString("<atem:parameter name=\"")
-		jinja2.WriteStr(w, k)
-		w.WriteString("\">")
+		out := w.Buffer()
+		out = w.AppendString(out, "<atem:parameter name=\"")
+		out = jinja2.AppendStr(w, out, k)
+		out = w.AppendString(out, "\">")
+		w.SetBuffer(out)
 		// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
 		if jinja2.IsBoolean(v) {
 			// muse-glimmer.jinja:35:13 {%- if v -%}
@@ -434,9 +455,11 @@ func renderMuseGlimmer_renderReasoning(w *jinja2.Writer, reasoningStrengthInput 
 		rs = jinja2.Lit("high")
 	}
 	// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
-	w.WriteString("Reasoning strength: ")
-	jinja2.WriteStr(w, rs)
-	w.WriteString(".")
+	out := w.Buffer()
+	out = w.AppendString(out, "Reasoning strength: ")
+	out = jinja2.AppendStr(w, out, rs)
+	out = w.AppendString(out, ".")
+	w.SetBuffer(out)
 }
 
 // renderMuseGlimmer_renderSystemMeta is the macro render_system_meta of renderMuseGlimmer.
@@ -481,9 +504,11 @@ func renderMuseGlimmer_renderSystemMeta(w *jinja2.Writer, tools jinja2.Value) {
 	// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
 	jinja2.SetAttr(rns, "recipients", jinja2.Add(jinja2.ItemAttr(rns, "recipients"), jinja2.NewList(jinja2.Lit("\"user\""))))
 	// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
-	w.WriteString("# Valid recipients: ")
-	jinja2.WriteStr(w, jinja2.FilterJoin(jinja2.ItemAttr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-	w.WriteString(".")
+	out := w.Buffer()
+	out = w.AppendString(out, "# Valid recipients: ")
+	out = jinja2.AppendStr(w, out, jinja2.FilterJoin(jinja2.ItemAttr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+	out = w.AppendString(out, ".")
+	w.SetBuffer(out)
 }
 
 // renderMuseGlimmerLlama renders muse-glimmer.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -531,21 +556,28 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			kc = jinja2.Lit("2026-01-04")
 		}
 		// muse-glimmer.jinja:114:5 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
-		w.WriteString("\nKnowledge cutoff: ")
-		llamacpp.WriteStr(w, kc)
-		w.WriteString(".")
+		out := w.Buffer()
+		out = w.AppendString(out, "\nKnowledge cutoff: ")
+		out = llamacpp.AppendStr(w, out, kc)
+		out = w.AppendString(out, ".")
+		w.SetBuffer(out)
 		// muse-glimmer.jinja:115:5 {%- if current_date is defined and current_date -%}
 		if llamacpp.IsDefined(currentDate) && llamacpp.Truthy(currentDate) {
 			// muse-glimmer.jinja:116:9 {{- '\nCurrent date: ' + current_date + '.' -}}
-			w.WriteString("\nCurrent date: ")
-			llamacpp.WriteStr(w, currentDate)
-			w.WriteString(".")
+			out := w.Buffer()
+			out = w.AppendString(out, "\nCurrent date: ")
+			out = llamacpp.AppendStr(w, out, currentDate)
+			out = w.AppendString(out, ".")
+			w.SetBuffer(out)
 		} else if llamacpp.IsDefined(jinja2.Globals(w, "strftime_now")) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
-			w.WriteString("\nCurrent date: ")
-			llamacpp.WriteStr(w, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
-			w.WriteString(".")
+			out := w.Buffer()
+			out = w.AppendString(out, "\nCurrent date: ")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.AppendStr(w, out, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
+			out = w.AppendString(out, ".")
+			w.SetBuffer(out)
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:121:5 {{- render_reasoning() -}}
@@ -581,9 +613,11 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			sysText = llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterReplace(llamacpp.FilterReplace(w.Capture(func() {
 				renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			}), []jinja2.Value{jinja2.Lit("Reasoning effort"), jinja2.Lit("Reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("Reasoning Effort"), jinja2.Lit("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Lit("reasoning effort"), jinja2.Lit("reasoning strength")}, nil), []jinja2.Value{jinja2.Lit("REASONING EFFORT"), jinja2.Lit("REASONING STRENGTH")}, nil)
-			w.WriteString("<|start|>system<|message|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
-			llamacpp.Write(w, sysText)
+			out = llamacpp.Append(w, out, sysText)
+			w.SetBuffer(out)
 			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
 			if llamacpp.NotIn(jinja2.Lit("reasoning strength"), llamacpp.FilterLower(sysText)) {
 				w.WriteString("\n\n")
@@ -638,11 +672,13 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 				tname = rnsName
 			}
 			// muse-glimmer.jinja:176:9 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
-			w.WriteString("<|start|>tool ")
-			llamacpp.WriteStr(w, tname)
-			w.WriteString("<|message|><tool_output name=\"")
-			llamacpp.WriteStr(w, tname)
-			w.WriteString("\">\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start|>tool ")
+			out = llamacpp.AppendStr(w, out, tname)
+			out = w.AppendString(out, "<|message|><tool_output name=\"")
+			out = llamacpp.AppendStr(w, out, tname)
+			out = w.AppendString(out, "\">\n")
+			w.SetBuffer(out)
 			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
 			renderMuseGlimmer_renderContentLlama(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
 			w.WriteString("\n</tool_output><|eot|>")
@@ -651,9 +687,11 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
 			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("reasoning_content"))) {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
-				w.WriteString("<|start|>assistant to=self<|message|>")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent))
-				w.WriteString("<|eom|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|start|>assistant to=self<|message|>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent))
+				out = w.AppendString(out, "<|eom|>")
+				w.SetBuffer(out)
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
 			if llamacpp.Truthy(llamacpp.MethodGet(message, jinja2.Lit("tool_calls"))) {
@@ -662,9 +700,11 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 				for i := range items {
 					tc := items[i]
 					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
-					w.WriteString("<|start|>assistant to=")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(tc, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("<|message|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|start|>assistant to=")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(tc, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "<|message|>")
+					w.SetBuffer(out)
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
 					renderMuseGlimmer_renderAtemLlama(w, tc)
 					// muse-glimmer.jinja:187:17 {%- if loop.last -%}
@@ -693,8 +733,10 @@ func renderMuseGlimmerLlama(w *jinja2.Writer) {
 				// muse-glimmer.jinja:200:13 {%- if recipient -%}
 				if llamacpp.Truthy(recipient) {
 					// muse-glimmer.jinja:201:17 {{- ' to=' + recipient -}}
-					w.WriteString(" to=")
-					llamacpp.WriteStr(w, recipient)
+					out := w.Buffer()
+					out = w.AppendString(out, " to=")
+					out = llamacpp.AppendStr(w, out, recipient)
+					w.SetBuffer(out)
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
@@ -758,9 +800,11 @@ func renderMuseGlimmer_renderAtemLlama(w *jinja2.Writer, tc jinja2.Value) {
 		llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 	}
 	// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
-	w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
-	llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tcFunction, jinja2.KeyName))
-	w.WriteString("\">\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "<atem:function_calls>\n<atem:invoke name=\"")
+	out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tcFunction, jinja2.KeyName))
+	out = w.AppendString(out, "\">\n")
+	w.SetBuffer(out)
 	// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
 	// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 	// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -769,9 +813,11 @@ func renderMuseGlimmer_renderAtemLlama(w *jinja2.Writer, tc jinja2.Value) {
 		k := vals[0]
 		v := vals[1]
 		// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
-		w.WriteString("<atem:parameter name=\"")
-		llamacpp.WriteStr(w, k)
-		w.WriteString("\">")
+		out := w.Buffer()
+		out = w.AppendString(out, "<atem:parameter name=\"")
+		out = llamacpp.AppendStr(w, out, k)
+		out = w.AppendString(out, "\">")
+		w.SetBuffer(out)
 		// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
 		if llamacpp.IsBoolean(v) {
 			// muse-glimmer.jinja:35:13 {%- if v -%}
@@ -885,9 +931,11 @@ func renderMuseGlimmer_renderReasoningLlama(w *jinja2.Writer, reasoningStrengthI
 		rs = jinja2.Lit("high")
 	}
 	// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
-	w.WriteString("Reasoning strength: ")
-	llamacpp.WriteStr(w, rs)
-	w.WriteString(".")
+	out := w.Buffer()
+	out = w.AppendString(out, "Reasoning strength: ")
+	out = llamacpp.AppendStr(w, out, rs)
+	out = w.AppendString(out, ".")
+	w.SetBuffer(out)
 }
 
 // renderMuseGlimmer_renderSystemMetaLlama is the macro render_system_meta of renderMuseGlimmerLlama.
@@ -933,11 +981,13 @@ func renderMuseGlimmer_renderSystemMetaLlama(w *jinja2.Writer, tools jinja2.Valu
 	// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
 	llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.ItemAttr(rns, "recipients"), jinja2.NewList(jinja2.Lit("\"user\""))))
 	// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
-	w.WriteString("# Valid recipients: ")
-	llamacpp.WriteStr(w, llamacpp.FilterJoin(llamacpp.ItemAttr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
-	w.WriteString(".")
+	out := w.Buffer()
+	out = w.AppendString(out, "# Valid recipients: ")
+	out = llamacpp.AppendStr(w, out, llamacpp.FilterJoin(llamacpp.ItemAttr(rns, "recipients"), []jinja2.Value{jinja2.Lit(", ")}, nil))
+	out = w.AppendString(out, ".")
+	w.SetBuffer(out)
 }
 
 // spansMuseGlimmer is the position table of muse-glimmer.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMuseGlimmer = "{{ }},set,for,if,macro|mEAwGCAEACACEMCAEEGCIGEACICIsCGRGGIEICMECAAIYCAGEECIAGMCAGGECAAMAGJAEKCAGGAEIAICGJAIkJGJEKACICEICACMkICAGEGKICKAMAAEICAGGAEIAGKEJGGAEIAICGJAE0GEAGICEAAEoGEAGGACACEyBCAGEACICEICACMYCAEESCIGEMCIEEGCIGEACICMAKhBCGIEJAMCCAAE4DEAGGKCAGEECIAKiDEJGEiBCIEIECIAIACAAEMCAGEACIASEMRCIACACEICAGEACICIKGJGECCIAKAGJAEICAAWEIZGQAtMAIEoBCIGEACIACiBCAGGaCAEEUCIGGOEIGGIEAGGACAASCKhBIGCCICGGCAGEACIAGEEJAI+BCAEKECIAIoBCAGEKCIGMWKAGGQEAGGACAAIAEAAWGMZIKAOICEkBCAEGKCICOACACEKCAGEAAACEACICIIGRCMYCAEEQCIAYkBGJEGKCICOMCAAeCURIGICICMECAAQCEJIGACICE4BCAGEkBCIEGKCICOACACEKCAGEAAACEACICIKGREEAAACEACICIAAACEAGRCEECAA6BAEJAEACACEMCAEEGCIGEACICIsCGRGGIEICMECAAIYCAGEECIAGMCAGGECAAMAGJAEKCAGGAEIAICGJAKkJGJEKACICEICACMkICAGEGKICKAMAAEICAGGAEIAGKEJGGAEIAICGJAE0GEAGICEAAEoGEAGGACACEyBCAGEACICEICACMYCAEESCIGEMCIEEGCIGEACICMAKhBCGIEJAMCCAAE4DEAGGKCAGEECIAKiDEJGEiBCIEIECIAIACAAEMCAGEACIASEMRCIACACEICAGEACICIKGJGECCIAKAGJAEICAAWEIZGQAtMAIEoBCIGEACIACiBCAGGaCAEEUCIGGOEIGGIEAGGACAASCKhBIGCCICGGCAGEACIAGEEJAM+BCAEKECIAIoBCAGEKCIGMWKAGGQEAGGACAAIAEAAWGMZIKAOICGkBCAEGKCICOACACEKCAGEAAACEACICIIGRCMYCAEEQCIAakBGJEGKCICOMCAAeCURIGICICMECAAQCEJIGACICE6BCAGGkBCIEGKCICOACACEKCAGEAAACEACICIKGREEAAACEACICIAAACEAGRCEECAA"
+const spansMuseGlimmer = "{{ }},set,for,if,macro|mEAwGCAEACACEMCAEEGCIGEACICI6CGRGGIEICMICAAMiBCAGEICIAKSCAGGKCAASAGJAEKCAGGAEIAICGJAI4JGJEKACICEICACM4ICAGEIKICMCMAAGICAGGAEIAGKEJGGAEIAICGJAEkHEAGICEAAE4GEAGGACACEyBCAGEACICEICACMYCAEESCIGEMCIEEGCIGEACICMAKhBCGMEJAQCCAAEkEEAGGOCAGEICIAOqDEJGEmBCIEIICIAMACAAEMCAGEACIASEMRCIACACEICAGEACICIOGJGEGCIAOAGJAEICAAWEIZGQAtMAIEoBCIGEACIACiBCAGGaCAEEUCIGGOEIGGIEAGGACAASCKhBIGCCICGGCAGEACIAGIEJAMiCCAEKICIAMoBCAGEKCIGMWKAGGQEAGGACAAIAEAAWGMZIKAOICEkBCAEGKCICOACACEKCAGEAAACEACICIIGRCMYCAEEQCIAYkBGJEGKCICOMCAAeCURIGICICMICAAUCEJIGACICE4BCAGEkBCIEGKCICOACACEKCAGEAAACEACICIKGREEAAACEACICIAAACEAGRCEICAA+BAEJAEACACEMCAEEGCIGEACICI6CGRGGIEICMICAAMiBCAGEICIAKSCAGGKCAASAGJAEKCAGGAEIAICGJAK4JGJEKACICEICACM4ICAGEIKICMCMAAGICAGGAEIAGKEJGGAEIAICGJAEkHEAGICEAAE4GEAGGACACEyBCAGEACICEICACMYCAEESCIGEMCIEEGCIGEACICMAKhBCGMEJAQCCAAEkEEAGGOCAGEICIAOqDEJGEmBCIEIICIAMACAAEMCAGEACIASEMRCIACACEICAGEACICIOGJGEGCIAOAGJAEICAAWEIZGQAtMAIEoBCIGEACIACiBCAGGaCAEEUCIGGOEIGGIEAGGACAASCKhBIGCCICGGCAGEACIAGIEJAQiCCAEKICIAMoBCAGEKCIGMWKAGGQEAGGACAAIAEAAWGMZIKAOICGkBCAEGKCICOACACEKCAGEAAACEACICIIGRCMYCAEEQCIAakBGJEGKCICOMCAAeCURIGICICMICAAUCEJIGACICE6BCAGGkBCIEGKCICOACACEKCAGEAAACEACICIKGREEAAACEACICIAAACEAGRCEICAA"

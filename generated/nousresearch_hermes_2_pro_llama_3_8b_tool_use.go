@@ -40,10 +40,10 @@ var NousResearchHermes2ProLlama3_8B_ToolUse = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderNousResearchHermes2ProLlama3_8B_ToolUse renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
@@ -55,8 +55,10 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
 	// (the function renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType)
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:34:1 {{- bos_token }}
-	jinja2.Write(w, bosToken)
-	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
+	out := w.Buffer()
+	out = jinja2.Append(w, out, bosToken)
+	out = w.AppendString(out, "<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
+	w.SetBuffer(out)
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:38:1 {%- for tool in tools %}
 	items := jinja2.Iterate(w, tools)
 	for i := range items {
@@ -70,13 +72,15 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
 		toolName := jinja2.ItemAttrKey(tool, jinja2.KeyName)
-		w.WriteString("{\"name\": \"")
-		jinja2.WriteStr(w, toolName)
-		w.WriteString("\", ")
+		out := w.Buffer()
+		out = w.AppendString(out, "{\"name\": \"")
+		out = jinja2.AppendStr(w, out, toolName)
+		out = w.AppendString(out, "\", ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:44:5 {{- '"description": "' + tool.name + '(' }}
-		w.WriteString("\"description\": \"")
-		jinja2.WriteStr(w, toolName)
-		w.WriteString("(")
+		out = w.AppendString(out, "\"description\": \"")
+		out = jinja2.AppendStr(w, out, toolName)
+		out = w.AppendString(out, "(")
+		w.SetBuffer(out)
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		toolParameters := jinja2.ItemAttrKey(tool, jinja2.KeyParameters)
 		toolParametersProperties := jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties)
@@ -98,15 +102,20 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		toolReturn := jinja2.ItemAttr(tool, "return")
 		if jinja2.IsDefined(toolReturn) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
-			w.WriteString(" -> ")
-			jinja2.WriteStr(w, w.Capture(func() {
+			out := w.Buffer()
+			out = w.AppendString(out, " -> ")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.AppendStr(w, out, w.Capture(func() {
 				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w, toolReturn)
 			}))
+			w.SetBuffer(out)
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
-		w.WriteString(" - ")
-		jinja2.WriteStr(w, jinja2.ItemAttrKey(tool, jinja2.KeyDescription))
-		w.WriteString("\n\n")
+		out = w.Buffer()
+		out = w.AppendString(out, " - ")
+		out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(tool, jinja2.KeyDescription))
+		out = w.AppendString(out, "\n\n")
+		w.SetBuffer(out)
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		keys2, values2 := jinja2.ItemsFilterPairs(toolParametersProperties)
 		for i := range w.Count(len(keys2)) {
@@ -117,20 +126,25 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 				w.WriteString("    Args:\n")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:63:9 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
-			w.WriteString("        ")
-			jinja2.WriteStr(w, paramName)
-			w.WriteString("(")
-			jinja2.WriteStr(w, w.Capture(func() {
+			out := w.Buffer()
+			out = w.AppendString(out, "        ")
+			out = jinja2.AppendStr(w, out, paramName)
+			out = w.AppendString(out, "(")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.AppendStr(w, out, w.Capture(func() {
 				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w, paramFields)
 			}))
-			w.WriteString("): ")
-			jinja2.WriteStr(w, jinja2.FilterTrim(jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription), nil, nil))
+			out = w.AppendString(out, "): ")
+			out = jinja2.AppendStr(w, out, jinja2.FilterTrim(jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription), nil, nil))
+			w.SetBuffer(out)
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
 		if jinja2.IsDefined(toolReturn) && jinja2.IsDefined(jinja2.ItemAttrKey(toolReturn, jinja2.KeyDescription)) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
-			w.WriteString("\n    Returns:\n        ")
-			jinja2.WriteStr(w, jinja2.ItemAttrKey(toolReturn, jinja2.KeyDescription))
+			out := w.Buffer()
+			out = w.AppendString(out, "\n    Returns:\n        ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolReturn, jinja2.KeyDescription))
+			w.SetBuffer(out)
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
@@ -156,16 +170,20 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.IsDefined(jinja2.ItemAttrKey(message, jinja2.KeyToolCalls))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
-			w.WriteString("<|im_start|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:100:9 {{- '<|im_start|>' + message.role }}
-			w.WriteString("<|im_start|>")
-			jinja2.WriteStr(w, messageRole)
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			w.SetBuffer(out)
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				w.WriteString("\n<tool_call>\n")
@@ -175,10 +193,12 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
-				w.WriteString("{\"name\": \"")
+				out := w.Buffer()
+				out = w.AppendString(out, "{\"name\": \"")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:109:13 {{- tool_call.name }}
-				jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString("\", ")
+				out = jinja2.Append(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, "\", ")
+				w.SetBuffer(out)
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if jinja2.IsDefined(toolCallArguments) {
@@ -202,9 +222,11 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse(w *jinja2.Writer) {
 			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
-			w.WriteString("<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>\n")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:133:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:134:9 {%- if not loop.last %}
 			if !loop.Last().Truthy() {
 				w.WriteString("\n</tool_response>\n")
@@ -243,22 +265,28 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w *jinja2.Wr
 	} else if jinja2.EqStr(jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType), "array") {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
-		w.WriteString("list[")
-		jinja2.WriteStr(w, w.Capture(func() {
+		out := w.Buffer()
+		out = w.AppendString(out, "list[")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = jinja2.AppendStr(w, out, w.Capture(func() {
 			renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w, jinja2.FilterItems(jsonSpec))
 		}))
-		w.WriteString("]")
+		out = w.AppendString(out, "]")
+		w.SetBuffer(out)
 	} else if jinja2.EqStr(jinja2.ItemAttrKey(jsonSpec, jinja2.KeyType), "object") {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
 		jsonSpecAdditionalProperties := jinja2.ItemAttr(jsonSpec, "additionalProperties")
 		if jinja2.IsDefined(jsonSpecAdditionalProperties) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-			w.WriteString("dict[str, ")
-			jinja2.WriteStr(w, w.Capture(func() {
+			out := w.Buffer()
+			out = w.AppendString(out, "dict[str, ")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.AppendStr(w, out, w.Capture(func() {
 				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonType(w, jsonSpecAdditionalProperties)
 			}))
-			w.WriteString("]")
+			out = w.AppendString(out, "]")
+			w.SetBuffer(out)
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
 			w.WriteString("dict")
@@ -297,8 +325,10 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
 	// (the function renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama)
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:34:1 {{- bos_token }}
-	llamacpp.Write(w, bosToken)
-	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
+	out := w.Buffer()
+	out = llamacpp.Append(w, out, bosToken)
+	out = w.AppendString(out, "<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
+	w.SetBuffer(out)
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:38:1 {%- for tool in tools %}
 	items := llamacpp.Iterate(w, tools)
 	for i := range items {
@@ -309,15 +339,17 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
-		w.WriteString("{\"type\": \"function\", \"function\": ")
+		out := w.Buffer()
+		out = w.AppendString(out, "{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
-		w.WriteString("{\"name\": \"")
-		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
-		w.WriteString("\", ")
+		out = w.AppendString(out, "{\"name\": \"")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
+		out = w.AppendString(out, "\", ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:44:5 {{- '"description": "' + tool.name + '(' }}
-		w.WriteString("\"description\": \"")
-		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
-		w.WriteString("(")
+		out = w.AppendString(out, "\"description\": \"")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
+		out = w.AppendString(out, "(")
+		w.SetBuffer(out)
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -340,15 +372,20 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		toolReturn := llamacpp.ItemAttr(tool, "return")
 		if llamacpp.IsDefined(toolReturn) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
-			w.WriteString(" -> ")
-			llamacpp.WriteStr(w, w.Capture(func() {
+			out := w.Buffer()
+			out = w.AppendString(out, " -> ")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.AppendStr(w, out, w.Capture(func() {
 				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, toolReturn)
 			}))
+			w.SetBuffer(out)
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
-		w.WriteString(" - ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyDescription))
-		w.WriteString("\n\n")
+		out = w.Buffer()
+		out = w.AppendString(out, " - ")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tool, jinja2.KeyDescription))
+		out = w.AppendString(out, "\n\n")
+		w.SetBuffer(out)
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		// llama.cpp: a for loop of several names takes a dict's items as (key, value) pairs
 		// llama.cpp: items() of none or undefined is empty, so the loop takes the pairs as they come
@@ -362,21 +399,26 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 				w.WriteString("    Args:\n")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:63:9 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
-			w.WriteString("        ")
-			llamacpp.WriteStr(w, paramName)
-			w.WriteString("(")
-			llamacpp.WriteStr(w, w.Capture(func() {
+			out := w.Buffer()
+			out = w.AppendString(out, "        ")
+			out = llamacpp.AppendStr(w, out, paramName)
+			out = w.AppendString(out, "(")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.AppendStr(w, out, w.Capture(func() {
 				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, paramFields)
 			}))
-			w.WriteString("): ")
-			llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription), nil, nil))
+			out = w.AppendString(out, "): ")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription), nil, nil))
+			w.SetBuffer(out)
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
 		toolReturn2 := llamacpp.ItemAttr(tool, "return")
 		if llamacpp.IsDefined(toolReturn2) && llamacpp.IsDefined(llamacpp.ItemAttrKey(toolReturn2, jinja2.KeyDescription)) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
-			w.WriteString("\n    Returns:\n        ")
-			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolReturn2, jinja2.KeyDescription))
+			out := w.Buffer()
+			out = w.AppendString(out, "\n    Returns:\n        ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolReturn2, jinja2.KeyDescription))
+			w.SetBuffer(out)
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
@@ -403,16 +445,20 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.IsDefined(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
-			w.WriteString("<|im_start|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:100:9 {{- '<|im_start|>' + message.role }}
-			w.WriteString("<|im_start|>")
-			llamacpp.WriteStr(w, messageRole)
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			w.SetBuffer(out)
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				w.WriteString("\n<tool_call>\n")
@@ -422,10 +468,12 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
-				w.WriteString("{\"name\": \"")
+				out := w.Buffer()
+				out = w.AppendString(out, "{\"name\": \"")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:109:13 {{- tool_call.name }}
-				llamacpp.Write(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString("\", ")
+				out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, "\", ")
+				w.SetBuffer(out)
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 				if llamacpp.IsDefined(toolCallArguments) {
@@ -449,9 +497,11 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUseLlama(w *jinja2.Writer) {
 			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
-			w.WriteString("<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>\n")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:133:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			w.SetBuffer(out)
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:134:9 {%- if not loop.last %}
 			if !llamacpp.Truthy(loop.Last()) {
 				w.WriteString("\n</tool_response>\n")
@@ -490,22 +540,28 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w *jinj
 	} else if jinja2.EqStr(llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType), "array") {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
-		w.WriteString("list[")
-		llamacpp.WriteStr(w, w.Capture(func() {
+		out := w.Buffer()
+		out = w.AppendString(out, "list[")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = llamacpp.AppendStr(w, out, w.Capture(func() {
 			renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, llamacpp.FilterItems(jsonSpec))
 		}))
-		w.WriteString("]")
+		out = w.AppendString(out, "]")
+		w.SetBuffer(out)
 	} else if jinja2.EqStr(llamacpp.ItemAttrKey(jsonSpec, jinja2.KeyType), "object") {
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
 		jsonSpecAdditionalProperties := llamacpp.ItemAttr(jsonSpec, "additionalProperties")
 		if llamacpp.IsDefined(jsonSpecAdditionalProperties) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-			w.WriteString("dict[str, ")
-			llamacpp.WriteStr(w, w.Capture(func() {
+			out := w.Buffer()
+			out = w.AppendString(out, "dict[str, ")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.AppendStr(w, out, w.Capture(func() {
 				renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w, jsonSpecAdditionalProperties)
 			}))
-			w.WriteString("]")
+			out = w.AppendString(out, "]")
+			w.SetBuffer(out)
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
 			w.WriteString("dict")
@@ -535,4 +591,4 @@ func renderNousResearchHermes2ProLlama3_8B_ToolUse_jsonToPythonTypeLlama(w *jinj
 
 // spansNousResearchHermes2ProLlama3_8B_ToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNousResearchHermes2ProLlama3_8B_ToolUse = "{{ }},for,if,set,macro|0DCkCCAGyFIACIKCIEGACIGIGGJAKECAAIeCACOECIAIECAEMOKJEGGCIAMEEJAIiBGACKECIEIOIAAUKEJEECCIAKOMJEKAGIAIEGJEMyEgBJCIkECIEGIE+BAK0DE3BEGCCAAG4BCJCGKGWEGACCGICIJAGaGAEIOEIEEACIAIAEAAMuBSZEGGCAEKAMAAEKCAEOKQAEEGEIESEKZEQCpJAIGACAGE8COAEEACIAC2CCAEGICAAKmCCAEGWCAEGICIASoBIJEIYEACIECEAIECAEsBCWNAG8FIACIKCIEGACIGIEGJAIECAAMcCACMECIAIECAEMOKJEGGCIAMEEJAMkBGACMECIEIOIAAUMEJEGCCIAKQMJEMAGIAIEGJEMyEgBJCIkECIEGIE+BAK0DE3BEGCCAAG4BCJCGKGWEGACCGICIJAGaGAEIOEIEEACIAIAEAAMuBSZEGGCAEKAMAAEKCAEOKQAEEGEIESEKZEQCpJAIGACAGE8COAEEACIAC2CCAEGICAAKmCCAEGWCAEGICIASoBIJEIYEACIECEAIECAE"
+const spansNousResearchHermes2ProLlama3_8B_ToolUse = "{{ }},for,if,set,macro|0DGkCCAKqGIACIKCIEGACIGIIGJAMGCAAKeCACOECIAIECAEMUKJEGMCIASIEJAMoBGACKECIEIUIAAaOEJEEGCIAOOMJEKAGIAIEGJEMiFgBJCI0ECIEGME+BAOgEE3BEGGCAAK8BCJCGMGWEGACCGKEIJAIaGAEIOEIEEACIAIAEAAMyBSZEGICAEMCMAAGKCAEOKQAEEGEIESEKZEQCpJAIGACAGEoDOAEEACIACiDCAEGOCAAQsCCAEGcCAEGOCIAYoBIJEIYEACIECEAIECAEsBGWNAK0GIACIMCIEGACIGKEGJAIGCAAOcCACMECIAIECAEMUKJEGMCIASIEJAQqBGACMECIEIUIAAaQEJEGGCIAOQMJEMAGIAIEGJEMiFgBJCI0ECIEGME+BAOgEE3BEGGCAAK8BCJCGMGWEGACCGKEIJAIaGAEIOEIEEACIAIAEAAMyBSZEGICAEMCMAAGKCAEOKQAEEGEIESEKZEQCpJAIGACAGEoDOAEEACIACiDCAEGOCAAQsCCAEGcCAEGOCIAYoBIJEIYEACIECEAIECAE"

@@ -39,10 +39,10 @@ var NvidiaLlama3_3NemotronSuper49B_V1_5 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderNvidiaLlama3_3NemotronSuper49B_V1_5 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
@@ -75,10 +75,12 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:134 {% set tool_token = "tool" %}
 	toolToken = jinja2.Lit("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:163 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
-	jinja2.Write(w, bos)
-	jinja2.Write(w, systemStartHeader)
-	jinja2.Write(w, systemToken)
-	jinja2.Write(w, systemEndHeader)
+	out := w.Buffer()
+	out = jinja2.Append(w, out, bos)
+	out = jinja2.Append(w, out, systemStartHeader)
+	out = jinja2.Append(w, out, systemToken)
+	out = jinja2.Append(w, out, systemEndHeader)
+	w.SetBuffer(out)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
 	messages0 := jinja2.ItemInt(messages, 0)
 	if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") && !jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyContent), "") {
@@ -134,13 +136,15 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
-			jinja2.Write(w, startHeader)
-			jinja2.Write(w, userToken)
-			jinja2.Write(w, endHeader)
+			out := w.Buffer()
+			out = jinja2.Append(w, out, startHeader)
+			out = jinja2.Append(w, out, userToken)
+			out = jinja2.Append(w, out, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
-			jinja2.Write(w, eot)
+			out = jinja2.Append(w, out, eot)
+			w.SetBuffer(out)
 		} else if jinja2.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
@@ -154,11 +158,13 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 				content = messageContent
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:565 {{- start_header ~ assistant_token ~ end_header -}}
-			jinja2.Write(w, startHeader)
-			jinja2.Write(w, assistantToken)
-			jinja2.Write(w, endHeader)
+			out := w.Buffer()
+			out = jinja2.Append(w, out, startHeader)
+			out = jinja2.Append(w, out, assistantToken)
+			out = jinja2.Append(w, out, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:616 {{ content -}}
-			jinja2.Write(w, content)
+			out = jinja2.Append(w, out, content)
+			w.SetBuffer(out)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:630 {%- if message.tool_calls -%}
 			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
@@ -176,9 +182,11 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 						fn = call
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:786 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					w.WriteString("{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(fn, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
+					out := w.Buffer()
+					out = w.AppendString(out, "{\"name\": \"")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(fn, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					w.SetBuffer(out)
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
 					fnArguments := jinja2.ItemAttrKey(fn, jinja2.KeyArguments)
 					if jinja2.IsString(fnArguments) {
@@ -190,12 +198,14 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 						jinja2.WriteJSON(w, fnArguments, nil, nil)
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
-					w.WriteString("}")
-					jinja2.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+					out = w.Buffer()
+					out = w.AppendString(out, "}")
+					out = jinja2.AppendStr(w, out, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 						return jinja2.Lit(", ")
 					}, func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
+					w.SetBuffer(out)
 				}
 				w.WriteString("]</TOOLCALL>")
 			}
@@ -206,10 +216,12 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
 			if (i == 0) || jinja2.Ne(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
-				jinja2.Write(w, startHeader)
-				jinja2.Write(w, toolToken)
-				jinja2.Write(w, endHeader)
-				w.WriteString("<TOOL_RESPONSE>[")
+				out := w.Buffer()
+				out = jinja2.Append(w, out, startHeader)
+				out = jinja2.Append(w, out, toolToken)
+				out = jinja2.Append(w, out, endHeader)
+				out = w.AppendString(out, "<TOOL_RESPONSE>[")
+				w.SetBuffer(out)
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
 			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
@@ -221,9 +233,11 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
 			if (i == len(items)-1) || jinja2.Ne(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), toolToken) {
-				w.WriteString("]</TOOL_RESPONSE>")
+				out := w.Buffer()
+				out = w.AppendString(out, "]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
-				jinja2.Write(w, eot)
+				out = jinja2.Append(w, out, eot)
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -232,9 +246,11 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1501 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1533 {{- start_header ~ assistant_token ~ end_header -}}
-		jinja2.Write(w, startHeader)
-		jinja2.Write(w, assistantToken)
-		jinja2.Write(w, endHeader)
+		out := w.Buffer()
+		out = jinja2.Append(w, out, startHeader)
+		out = jinja2.Append(w, out, assistantToken)
+		out = jinja2.Append(w, out, endHeader)
+		w.SetBuffer(out)
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1584 {%- if not enable_thinking -%}
 		if !enableThinking.Truthy() {
 			w.WriteString("<think>\n\n</think>\n\n")
@@ -335,9 +351,11 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			// llama.cpp: ~ checks the types of its first operands, so the chain is checked before it is written
 			llamacpp.WriteConcat(w, startHeader, userToken, endHeader)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
-			llamacpp.Write(w, eot)
+			out = llamacpp.Append(w, out, eot)
+			w.SetBuffer(out)
 		} else if llamacpp.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
@@ -373,9 +391,11 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 						fn = call
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:786 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					w.WriteString("{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(fn, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
+					out := w.Buffer()
+					out = w.AppendString(out, "{\"name\": \"")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(fn, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					w.SetBuffer(out)
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
 					fnArguments := llamacpp.ItemAttrKey(fn, jinja2.KeyArguments)
 					if llamacpp.IsString(fnArguments) {
@@ -387,12 +407,14 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 						llamacpp.WriteJSON(w, fnArguments, nil, nil)
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
-					w.WriteString("}")
-					llamacpp.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+					out = w.Buffer()
+					out = w.AppendString(out, "}")
+					out = llamacpp.AppendStr(w, out, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 						return jinja2.Lit(", ")
 					}, func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
+					w.SetBuffer(out)
 				}
 				w.WriteString("]</TOOLCALL>")
 			}
@@ -417,9 +439,11 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
 			if (i == len(items)-1) || llamacpp.Ne(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), toolToken) {
-				w.WriteString("]</TOOL_RESPONSE>")
+				out := w.Buffer()
+				out = w.AppendString(out, "]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
-				llamacpp.Write(w, eot)
+				out = llamacpp.Append(w, out, eot)
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -439,4 +463,4 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 
 // spansNvidiaLlama3_3NemotronSuper49B_V1_5 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNvidiaLlama3_3NemotronSuper49B_V1_5 = "set,{{ }},if,for|wDACCAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEGA6BCKmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECEsGAWGK8FA+BEGEAqCCIAA8CCEAAsBCCoFAcEGQAwCEGAAwCAIAAgFAGEAkDCIAAmDCEsCAcEIiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCwBAeEGMAmCEEGAuECMAAoFCEIAuBCMIAwFEGAAiGCOSAkDEEEAgCCIEAmDEgBAf/iDAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAGAA6BCEmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECGoGAWGK4FA+BEIAAqCCEAA8CCEAAsBCCmFAcEGQAwCEGAAwCAIAAgFAIAAkDCEAAmDCEuCAcEKiCAkDGKKAsCAOEAoECIQAmDEGAAiCCIAAgCCGKA0CCUAA8FCCuBAeEGKAmCEGCAuECIAAoFCEIAuBCMIAwFEGAAiGCOQAkDEGAAgCCEEAmDE"
+const spansNvidiaLlama3_3NemotronSuper49B_V1_5 = "set,{{ }},if,for|wDACCAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEKA6BCOmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECEkHAWGK0GA+BEGGAqCCKAA8CCECAsBCE8FAcEGQAwCEGAAwCAIAAgFAGGAkDCKCAmDCG0CAcEIqCAkDGKKAsCAOIAoECMQAmDEGAAiCCIAAgCCGOA0CCYAA8FCC4BAeEGQAmCEEKAuECQAAoFCEIAuBCMMAwFEICAiGCQWAkDEEIAgCCMEAmDEgBAf/iDAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAGAA6BCEmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECG4GAWGKoGA+BEIAAqCCECA8CCGCAsBCEyFAcEGQAwCEGAAwCAIAAgFAIAAkDCEAAmDCE2CAcEKqCAkDGKKAsCAOIAoECMQAmDEGAAiCCIAAgCCGOA0CCYAA8FCCyBAeEGKAmCEGCAuECIAAoFCEIAuBCMMAwFEICAiGCQQAkDEGAAgCCEEAmDE"

@@ -35,10 +35,10 @@ var NVIDIA_Nemotron3Nano30B_A3B_BF16 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderNVIDIA_Nemotron3Nano30B_A3B_BF16 renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
@@ -136,16 +136,20 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 				tool = toolFunction
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			w.WriteString("\n<function>\n<name>")
-			jinja2.Write(w, jinja2.ItemAttrKey(tool, jinja2.KeyName))
-			w.WriteString("</name>")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<function>\n<name>")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(tool, jinja2.KeyName))
+			out = w.AppendString(out, "</name>")
+			w.SetBuffer(out)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
 			toolDescription := jinja2.ItemAttrKey(tool, jinja2.KeyDescription)
 			if jinja2.IsDefined(toolDescription) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				w.WriteString("\n<description>")
-				jinja2.Write(w, jinja2.FilterTrim(toolDescription, nil, nil))
-				w.WriteString("</description>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<description>")
+				out = jinja2.Append(w, out, jinja2.FilterTrim(toolDescription, nil, nil))
+				out = w.AppendString(out, "</description>")
+				w.SetBuffer(out)
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
@@ -157,34 +161,42 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 					paramName := keys[i]
 					paramFields := values[i]
 					var handledKeys jinja2.Value
-					w.WriteString("\n<parameter>")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					w.WriteString("\n<name>")
-					jinja2.Write(w, paramName)
-					w.WriteString("</name>")
+					out = w.AppendString(out, "\n<name>")
+					out = jinja2.Append(w, out, paramName)
+					out = w.AppendString(out, "</name>")
+					w.SetBuffer(out)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
 					paramFieldsType := jinja2.ItemAttrKey(paramFields, jinja2.KeyType)
 					if jinja2.IsDefined(paramFieldsType) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						w.WriteString("\n<type>")
-						jinja2.Write(w, jinja2.FilterString(paramFieldsType))
-						w.WriteString("</type>")
+						out := w.Buffer()
+						out = w.AppendString(out, "\n<type>")
+						out = jinja2.Append(w, out, jinja2.FilterString(paramFieldsType))
+						out = w.AppendString(out, "</type>")
+						w.SetBuffer(out)
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription)
 					if jinja2.IsDefined(paramFieldsDescription) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						w.WriteString("\n<description>")
-						jinja2.Write(w, jinja2.FilterTrim(paramFieldsDescription, nil, nil))
-						w.WriteString("</description>")
+						out := w.Buffer()
+						out = w.AppendString(out, "\n<description>")
+						out = jinja2.Append(w, out, jinja2.FilterTrim(paramFieldsDescription, nil, nil))
+						out = w.AppendString(out, "</description>")
+						w.SetBuffer(out)
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
 					paramFieldsEnum := jinja2.ItemAttrKey(paramFields, jinja2.KeyEnum)
 					if jinja2.IsDefined(paramFieldsEnum) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
-						w.WriteString("\n<enum>")
-						jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(paramFieldsEnum, nil, nil)))
-						w.WriteString("</enum>")
+						out := w.Buffer()
+						out = w.AppendString(out, "\n<enum>")
+						out = jinja2.Append(w, out, jinja2.FilterSafe(jinja2.FilterTojson(paramFieldsEnum, nil, nil)))
+						out = w.AppendString(out, "</enum>")
+						w.SetBuffer(out)
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
 					handledKeys = jinja2.NewList(jinja2.Lit("name"), jinja2.Lit("type"), jinja2.Lit("description"), jinja2.Lit("enum"))
@@ -200,9 +212,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
 			if jinja2.IsDefined(toolParameters) && jinja2.IsDefined(jinja2.ItemAttrKey(toolParameters, jinja2.KeyRequired)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
-				w.WriteString("\n<required>")
-				jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.ItemAttrKey(toolParameters, jinja2.KeyRequired), nil, nil)))
-				w.WriteString("</required>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<required>")
+				out = jinja2.Append(w, out, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.ItemAttrKey(toolParameters, jinja2.KeyRequired), nil, nil)))
+				out = w.AppendString(out, "</required>")
+				w.SetBuffer(out)
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
@@ -263,8 +277,10 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
-						jinja2.Write(w, jinja2.FilterTrim(content, nil, nil))
-						w.WriteString("\n")
+						out := w.Buffer()
+						out = jinja2.Append(w, out, jinja2.FilterTrim(content, nil, nil))
+						out = w.AppendString(out, "\n")
+						w.SetBuffer(out)
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127:25 {%- else %}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128:25 {%- set c = (content | string) %}
@@ -283,8 +299,10 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
 						if jinja2.Len(c) > 0 {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
-							jinja2.Write(w, c)
-							w.WriteString("\n")
+							out := w.Buffer()
+							out = jinja2.Append(w, out, c)
+							out = w.AppendString(out, "\n")
+							w.SetBuffer(out)
 						}
 					}
 				} else {
@@ -300,9 +318,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148:21 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
-					w.WriteString("<tool_call>\n<function=")
-					jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString(">\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<tool_call>\n<function=")
+					out = jinja2.Append(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, ">\n")
+					w.SetBuffer(out)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
 					toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if jinja2.IsDefined(toolCallArguments) {
@@ -312,9 +332,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 							argsName := keys[i]
 							argsValue := values[i]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151:33 {{- '<parameter=' ~ args_name ~ '>\n' -}}
-							w.WriteString("<parameter=")
-							jinja2.Write(w, argsName)
-							w.WriteString(">\n")
+							out := w.Buffer()
+							out = w.AppendString(out, "<parameter=")
+							out = jinja2.Append(w, out, argsName)
+							out = w.AppendString(out, ">\n")
+							w.SetBuffer(out)
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152:37 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
 								argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, nil))
@@ -322,8 +344,10 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 								argsValue = jinja2.FilterString(argsValue)
 							}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153:33 {{- args_value ~ '\n</parameter>\n' -}}
-							jinja2.Write(w, argsValue)
-							w.WriteString("\n</parameter>\n")
+							out = w.Buffer()
+							out = jinja2.Append(w, out, argsValue)
+							out = w.AppendString(out, "\n</parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					w.WriteString("</function>\n</tool_call>\n")
@@ -334,9 +358,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				if !(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), jinja2.ItemAttr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
-					w.WriteString("<|im_start|>assistant\n")
-					jinja2.Write(w, jinja2.FilterTrim(jinja2.FilterString(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), nil, nil))
-					w.WriteString("<|im_end|>\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|im_start|>assistant\n")
+					out = jinja2.Append(w, out, jinja2.FilterTrim(jinja2.FilterString(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), nil, nil))
+					out = w.AppendString(out, "<|im_end|>\n")
+					w.SetBuffer(out)
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164:17 {%- set c = (content | default('', true) | string) %}
@@ -351,9 +377,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
 					if jinja2.Len(c) > 0 {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
-						w.WriteString("<|im_start|>assistant\n")
-						jinja2.Write(w, c)
-						w.WriteString("<|im_end|>\n")
+						out := w.Buffer()
+						out = w.AppendString(out, "<|im_start|>assistant\n")
+						out = jinja2.Append(w, out, c)
+						out = w.AppendString(out, "<|im_end|>\n")
+						w.SetBuffer(out)
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:171:21 {%- else %}
 						w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
@@ -367,18 +395,22 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
 			content = jinja2.FilterString(jinja2.ItemAttrKey(message, jinja2.KeyContent))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
-			jinja2.Write(w, content)
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, content)
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
-			w.WriteString("<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>\n")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>\n")
+			w.SetBuffer(out)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -423,23 +455,27 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeys(w *jinja2.Writer, js
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
 			if jinja2.IsMapping(jinja2.Item(jsonDict, jsonKey)) || (jinja2.IsSequence(jinja2.Item(jsonDict, jsonKey)) && !jinja2.IsString(jinja2.Item(jsonDict, jsonKey))) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-				w.WriteString("\n<")
-				jinja2.Write(w, jsonKey)
-				w.WriteString(">")
-				jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.Item(jsonDict, jsonKey), nil, nil)))
-				w.WriteString("</")
-				jinja2.Write(w, jsonKey)
-				w.WriteString(">")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<")
+				out = jinja2.Append(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				out = jinja2.Append(w, out, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.Item(jsonDict, jsonKey), nil, nil)))
+				out = w.AppendString(out, "</")
+				out = jinja2.Append(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				w.SetBuffer(out)
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-				w.WriteString("\n<")
-				jinja2.Write(w, jsonKey)
-				w.WriteString(">")
-				jinja2.Write(w, jinja2.FilterString(jinja2.Item(jsonDict, jsonKey)))
-				w.WriteString("</")
-				jinja2.Write(w, jsonKey)
-				w.WriteString(">")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<")
+				out = jinja2.Append(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				out = jinja2.Append(w, out, jinja2.FilterString(jinja2.Item(jsonDict, jsonKey)))
+				out = w.AppendString(out, "</")
+				out = jinja2.Append(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -544,16 +580,20 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 				tool = toolFunction
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			w.WriteString("\n<function>\n<name>")
-			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
-			w.WriteString("</name>")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<function>\n<name>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
+			out = w.AppendString(out, "</name>")
+			w.SetBuffer(out)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
 			toolDescription := llamacpp.ItemAttrKey(tool, jinja2.KeyDescription)
 			if llamacpp.IsDefined(toolDescription) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				w.WriteString("\n<description>")
-				llamacpp.WriteStr(w, llamacpp.FilterTrim(toolDescription, nil, nil))
-				w.WriteString("</description>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<description>")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(toolDescription, nil, nil))
+				out = w.AppendString(out, "</description>")
+				w.SetBuffer(out)
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
@@ -568,34 +608,42 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 					vals := llamacpp.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
-					w.WriteString("\n<parameter>")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					w.WriteString("\n<name>")
-					llamacpp.WriteStr(w, paramName)
-					w.WriteString("</name>")
+					out = w.AppendString(out, "\n<name>")
+					out = llamacpp.AppendStr(w, out, paramName)
+					out = w.AppendString(out, "</name>")
+					w.SetBuffer(out)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
 					paramFieldsType := llamacpp.ItemAttrKey(paramFields, jinja2.KeyType)
 					if llamacpp.IsDefined(paramFieldsType) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						w.WriteString("\n<type>")
-						llamacpp.WriteStr(w, llamacpp.FilterString(paramFieldsType))
-						w.WriteString("</type>")
+						out := w.Buffer()
+						out = w.AppendString(out, "\n<type>")
+						out = llamacpp.AppendStr(w, out, llamacpp.FilterString(paramFieldsType))
+						out = w.AppendString(out, "</type>")
+						w.SetBuffer(out)
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription)
 					if llamacpp.IsDefined(paramFieldsDescription) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						w.WriteString("\n<description>")
-						llamacpp.WriteStr(w, llamacpp.FilterTrim(paramFieldsDescription, nil, nil))
-						w.WriteString("</description>")
+						out := w.Buffer()
+						out = w.AppendString(out, "\n<description>")
+						out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(paramFieldsDescription, nil, nil))
+						out = w.AppendString(out, "</description>")
+						w.SetBuffer(out)
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
 					paramFieldsEnum := llamacpp.ItemAttrKey(paramFields, jinja2.KeyEnum)
 					if llamacpp.IsDefined(paramFieldsEnum) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
-						w.WriteString("\n<enum>")
-						llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(paramFieldsEnum, nil, nil)))
-						w.WriteString("</enum>")
+						out := w.Buffer()
+						out = w.AppendString(out, "\n<enum>")
+						out = llamacpp.AppendStr(w, out, llamacpp.FilterSafe(llamacpp.FilterTojson(paramFieldsEnum, nil, nil)))
+						out = w.AppendString(out, "</enum>")
+						w.SetBuffer(out)
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
 					handledKeys = jinja2.NewList(jinja2.Lit("name"), jinja2.Lit("type"), jinja2.Lit("description"), jinja2.Lit("enum"))
@@ -612,9 +660,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			toolParameters2 := llamacpp.ItemAttrKey(tool, jinja2.KeyParameters)
 			if llamacpp.IsDefined(toolParameters2) && llamacpp.IsDefined(llamacpp.ItemAttrKey(toolParameters2, jinja2.KeyRequired)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
-				w.WriteString("\n<required>")
-				llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.ItemAttrKey(toolParameters2, jinja2.KeyRequired), nil, nil)))
-				w.WriteString("</required>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<required>")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.ItemAttrKey(toolParameters2, jinja2.KeyRequired), nil, nil)))
+				out = w.AppendString(out, "</required>")
+				w.SetBuffer(out)
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
@@ -713,9 +763,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148:21 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
-					w.WriteString("<tool_call>\n<function=")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString(">\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<tool_call>\n<function=")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, ">\n")
+					w.SetBuffer(out)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
 					toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if llamacpp.IsDefined(toolCallArguments) {
@@ -727,9 +779,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 							argsName := vals[0]
 							argsValue := vals[1]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151:33 {{- '<parameter=' ~ args_name ~ '>\n' -}}
-							w.WriteString("<parameter=")
-							llamacpp.WriteStr(w, argsName)
-							w.WriteString(">\n")
+							out := w.Buffer()
+							out = w.AppendString(out, "<parameter=")
+							out = llamacpp.AppendStr(w, out, argsName)
+							out = w.AppendString(out, ">\n")
+							w.SetBuffer(out)
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152:37 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
 							if llamacpp.IsMapping(argsValue) || (llamacpp.IsSequence(argsValue) && !llamacpp.IsString(argsValue)) {
 								argsValue = llamacpp.FilterSafe(llamacpp.FilterTojson(argsValue, nil, nil))
@@ -749,9 +803,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
 				if !(llamacpp.Truthy(truncateHistoryThinking) && llamacpp.Lt(loop.Index0(), llamacpp.ItemAttr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
-					w.WriteString("<|im_start|>assistant\n")
-					llamacpp.WriteStr(w, llamacpp.FilterTrim(llamacpp.FilterString(llamacpp.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), nil, nil))
-					w.WriteString("<|im_end|>\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|im_start|>assistant\n")
+					out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(llamacpp.FilterString(llamacpp.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil)), nil, nil))
+					out = w.AppendString(out, "<|im_end|>\n")
+					w.SetBuffer(out)
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164:17 {%- set c = (content | default('', true) | string) %}
@@ -766,9 +822,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
 					if llamacpp.Len(c) > 0 {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
-						w.WriteString("<|im_start|>assistant\n")
-						llamacpp.WriteStr(w, c)
-						w.WriteString("<|im_end|>\n")
+						out := w.Buffer()
+						out = w.AppendString(out, "<|im_start|>assistant\n")
+						out = llamacpp.AppendStr(w, out, c)
+						out = w.AppendString(out, "<|im_end|>\n")
+						w.SetBuffer(out)
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:171:21 {%- else %}
 						w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
@@ -782,18 +840,22 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
 			content = llamacpp.FilterString(llamacpp.ItemAttrKey(message, jinja2.KeyContent))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
-			llamacpp.Write(w, content)
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, content)
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
 			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
-			w.WriteString("<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>\n")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>\n")
+			w.SetBuffer(out)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -838,23 +900,27 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeysLlama(w *jinja2.Write
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
 			if llamacpp.IsMapping(llamacpp.Item(jsonDict, jsonKey)) || (llamacpp.IsSequence(llamacpp.Item(jsonDict, jsonKey)) && !llamacpp.IsString(llamacpp.Item(jsonDict, jsonKey))) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-				w.WriteString("\n<")
-				llamacpp.WriteStr(w, jsonKey)
-				w.WriteString(">")
-				llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.Item(jsonDict, jsonKey), nil, nil)))
-				w.WriteString("</")
-				llamacpp.WriteStr(w, jsonKey)
-				w.WriteString(">")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<")
+				out = llamacpp.AppendStr(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.Item(jsonDict, jsonKey), nil, nil)))
+				out = w.AppendString(out, "</")
+				out = llamacpp.AppendStr(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				w.SetBuffer(out)
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-				w.WriteString("\n<")
-				llamacpp.WriteStr(w, jsonKey)
-				w.WriteString(">")
-				llamacpp.WriteStr(w, llamacpp.FilterString(llamacpp.Item(jsonDict, jsonKey)))
-				w.WriteString("</")
-				llamacpp.WriteStr(w, jsonKey)
-				w.WriteString(">")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<")
+				out = llamacpp.AppendStr(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterString(llamacpp.Item(jsonDict, jsonKey)))
+				out = w.AppendString(out, "</")
+				out = llamacpp.AppendStr(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -862,4 +928,4 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16_renderExtraKeysLlama(w *jinja2.Write
 
 // spansNVIDIA_Nemotron3Nano30B_A3B_BF16 is the position table of NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNVIDIA_Nemotron3Nano30B_A3B_BF16 = "set,for,if,{{ }},macro|uDEYCAIECAAIAEAAEACAAEUCACIKCEEEAAAAEACEAIYIJEGACIAEACAAIAEAAEACAAGGEJEEACIAGAGJAEUCACIKCEEEAAAAEACEAISGJEEACIGIEEAEK4FIJEEGCIEKoFKACGICIEGACIAGEEJGIOCAEGECIGM2CGJEGuCCICOEEIGIMCAEGECIGKMEJEGECIGKMEJEGECIGKAEJAECCAGKAIRAEACAGEMCAEEECIGMAGJAECCAGMQSREKEGIEKyKKJCKiKCIEGmBEIEGACIAIAEAAESCAEEGEIEEACIAQ0GMZEIAGQAE+BCAEEyBCIEECCIGKAEAAEOCAEEAEIACICAEGAEAAGAEJAEICAEECCIGSoCMZCEICIEGACIAGEEJGIsBCIEGiBCICKECIGIICIAMCCJGU0BQpBEEECIGMAEAAEGCAEEACIAGAEJAEQCAEEECIGS8BMZEGACAGEACAAECCAGEqBEAEGGCAEKCIAGGKEAEEGEIEOAIJGMQIREEKCIEYCtMJIG8BCIEE2BCICOmBCIEEMCIGUMEAG0BEKhBAIECAAIAEAAEACAAEUCACIKCEEEAAAAEACEAIYIJEGACIAEACAAIAEAAEACAAGGEJEEACIAGAGJAEUCACIKCEEEAAAAEACEAISGJEEACIGIEEAEKiGIJEEGCIEMwFKACGICIEGACIAGEEJGIOCAEGECIGM8CGJEMuCCICOEEIGIMCAEGECIGKMEJEGECIGKMEJEGECIGKAEJAECCAGKAIRAEACAGEOCAEGECIGMAGJAECCAGMQSREKEGIEM2KKJCKmKCIEGmBEIEGACIAIAEAAESCAEEGEIEEACIAQ4GMZEIAGQAE+BCAEEyBCIEGACIGIAEAAEOCAEEAEIACICAEGAEAAGAEJAEICAEGACIGQsCMZCEICIEGACIAGEEJGIwBCIEKiBCICKECIGIICIAOACJGS0BQpBEEECIGMAEAAEGCAEEACIAGAEJAEQCAEEECIGS8BMZEGACAGEACAAECCAGEqBEAEGGCAEKCIAGGKEAEEGEIEOAIJGMQIREEKCIEYCtMJIG8BCIEE2BCICOmBCIEEMCIGUMEAG"
+const spansNVIDIA_Nemotron3Nano30B_A3B_BF16 = "set,for,if,{{ }},macro|uDEYCAIECAAIAEAAEACAAEUCACIKCEEEAAAAEACEAIYIJEGACIAEACAAIAEAAEACAAGGEJEEACIAGAGJAEUCACIKCEEEAAAAEACEAISGJEEACIGIEEAEK0GIJEEGCIEKkGKACGICIEGACIAGIEJGMSCAEGICIGQmDGJEG+CCICQGEIGKQCAEGICIGOQEJEGICIGOQEJEGICIGOAEJAECCAGKAIRAEACAGEQCAEEICIGQAGJAECCAGMQSREKEGIEK2LKJCKmLCIEGmBEIEGACIAIAEAAESCAEEGEIEEACIAQwHMZEIAGQAEmCCAEE6BCIEEGCIGOAEAAEOCAEEAEIACICAEGAEAAGAEJAEMCAEEGCIGW0CMZCEICIEGACIAGIEJGM0BCIEGqBCICKICIGMICIAMGCJGY8BQpBEEICIGQAEAAEGCAEEACIAGAEJAEUCAEEICIGWkCMZEGACAGEACAAEGCAGIuBEAEGICAEMEIAGIKEAEEGEIEOAIJGMQIREEKCIEYCtMJIGkCCIEE+BCICOuBCIEEQCIGYQEAG4BEKhBAIECAAIAEAAEACAAEUCACIKCEEEAAAAEACEAIYIJEGACIAEACAAIAEAAEACAAGGEJEEACIAGAGJAEUCACIKCEEEAAAAEACEAISGJEEACIGIEEAEK+GIJEEGCIEMsGKACGICIEGACIAGIEJGMSCAEGICIGQsDGJEM+CCICQGEIGKQCAEGICIGOQEJEGICIGOQEJEGICIGOAEJAECCAGKAIRAEACAGESCAEGICIGQAGJAECCAGMQSREKEGIEMuLKJCK+KCIEGmBEIEGACIAIAEAAESCAEEGEIEEACIAQoHMZEIAGQAE+BCAEEyBCIEGACIGIAEAAEOCAEEAEIACICAEGAEAAGAEJAEICAEGACIGQ0CMZCEICIEGACIAGIEJGM0BCIEKmBCICKICIGMICIAOACJGS8BQpBEEICIGQAEAAEGCAEEACIAGAEJAEUCAEEICIGWkCMZEGACAGEACAAEGCAGIuBEAEGICAEMEIAGIKEAEEGEIEOAIJGMQIREEKCIEYCtMJIGkCCIEE+BCICOuBCIEEQCIGYQEAG"

@@ -39,10 +39,10 @@ var NVIDIA_NemotronNanoV2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderNVIDIA_NemotronNanoV2 renders NVIDIA-Nemotron-Nano-v2.jinja.
@@ -93,8 +93,10 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
 		jinja2.SetAttr(ns, "non_tool_system_content", jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(jinja2.ItemStrKey(messages0, jinja2.KeyContent), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
-		w.WriteString("<SPECIAL_10>System\n")
-		jinja2.WriteStr(w, jinja2.ItemAttr(ns, "non_tool_system_content"))
+		out := w.Buffer()
+		out = w.AppendString(out, "<SPECIAL_10>System\n")
+		out = jinja2.AppendStr(w, out, jinja2.ItemAttr(ns, "non_tool_system_content"))
+		w.SetBuffer(out)
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
 	if tools.Truthy() {
@@ -158,9 +160,12 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
-			w.WriteString("<SPECIAL_11>User\n")
-			jinja2.WriteStr(w, jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<SPECIAL_11>User\n")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.AppendStr(w, out, jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
@@ -188,12 +193,15 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 				content = jinja2.MethodStrip(jinja2.FilterDefault(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 1), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
-			w.WriteString("<SPECIAL_11>Assistant\n")
-			jinja2.WriteStr(w, jinja2.IfElse(!jinja2.IsNone(content), func() jinja2.Value {
+			out := w.Buffer()
+			out = w.AppendString(out, "<SPECIAL_11>Assistant\n")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.AppendStr(w, out, jinja2.IfElse(!jinja2.IsNone(content), func() jinja2.Value {
 				return jinja2.MethodStrip(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			}, func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
+			w.SetBuffer(out)
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
 			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
@@ -215,9 +223,11 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 						fn = call
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92:9 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					w.WriteString("{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(fn, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
+					out := w.Buffer()
+					out = w.AppendString(out, "{\"name\": \"")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(fn, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					w.SetBuffer(out)
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
 					fnArguments := jinja2.ItemAttrKey(fn, jinja2.KeyArguments)
 					if jinja2.IsString(fnArguments) {
@@ -229,12 +239,14 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 						jinja2.WriteJSON(w, fnArguments, nil, nil)
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
-					w.WriteString("}")
-					jinja2.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+					out = w.Buffer()
+					out = w.AppendString(out, "}")
+					out = jinja2.AppendStr(w, out, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 						return jinja2.Lit(", ")
 					}, func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
+					w.SetBuffer(out)
 				}
 				w.WriteString("]</TOOLCALL>")
 			}
@@ -297,9 +309,11 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 					fn = call
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-				w.WriteString("{\"name\": \"")
-				jinja2.WriteStr(w, jinja2.ItemAttrKey(fn, jinja2.KeyName))
-				w.WriteString("\", \"arguments\": ")
+				out := w.Buffer()
+				out = w.AppendString(out, "{\"name\": \"")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(fn, jinja2.KeyName))
+				out = w.AppendString(out, "\", \"arguments\": ")
+				w.SetBuffer(out)
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
 				fnArguments := jinja2.ItemAttrKey(fn, jinja2.KeyArguments)
 				if jinja2.IsString(fnArguments) {
@@ -311,12 +325,14 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 					jinja2.WriteJSON(w, fnArguments, nil, nil)
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
-				w.WriteString("}")
-				jinja2.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+				out = w.Buffer()
+				out = w.AppendString(out, "}")
+				out = jinja2.AppendStr(w, out, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 					return jinja2.Lit(", ")
 				}, func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
+				w.SetBuffer(out)
 			}
 			w.WriteString("]</TOOLCALL><SPECIAL_12>\n\n")
 		}
@@ -374,8 +390,10 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
 		llamacpp.SetAttr(ns, "non_tool_system_content", llamacpp.MethodStrip(llamacpp.MethodReplace(llamacpp.MethodReplace(llamacpp.FilterDefault(llamacpp.ItemStrKey(messages0, jinja2.KeyContent), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
-		w.WriteString("<SPECIAL_10>System\n")
-		llamacpp.WriteStr(w, llamacpp.ItemAttr(ns, "non_tool_system_content"))
+		out := w.Buffer()
+		out = w.AppendString(out, "<SPECIAL_10>System\n")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemAttr(ns, "non_tool_system_content"))
+		w.SetBuffer(out)
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
 	if llamacpp.Truthy(tools) {
@@ -439,9 +457,12 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
-			w.WriteString("<SPECIAL_11>User\n")
-			llamacpp.WriteStr(w, llamacpp.MethodStrip(llamacpp.MethodReplace(llamacpp.MethodReplace(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<SPECIAL_11>User\n")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.AppendStr(w, out, llamacpp.MethodStrip(llamacpp.MethodReplace(llamacpp.MethodReplace(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil), jinja2.Lit("/think"), jinja2.Lit("")), jinja2.Lit("/no_think"), jinja2.Lit(""))))
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
@@ -469,12 +490,15 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 				content2 = llamacpp.MethodStrip(llamacpp.FilterDefault(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Lit("</think>")), 1), []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
-			w.WriteString("<SPECIAL_11>Assistant\n")
-			llamacpp.WriteStr(w, jinja2.IfElse(!llamacpp.IsNone(content2), func() jinja2.Value {
+			out := w.Buffer()
+			out = w.AppendString(out, "<SPECIAL_11>Assistant\n")
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.AppendStr(w, out, jinja2.IfElse(!llamacpp.IsNone(content2), func() jinja2.Value {
 				return llamacpp.MethodStrip(llamacpp.FilterDefault(content2, []jinja2.Value{jinja2.Lit(""), jinja2.Bool(true)}, nil))
 			}, func() jinja2.Value {
 				return jinja2.Lit("")
 			}))
+			w.SetBuffer(out)
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
 			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
@@ -497,9 +521,11 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 						fn = call
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92:9 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					w.WriteString("{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(fn, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
+					out := w.Buffer()
+					out = w.AppendString(out, "{\"name\": \"")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(fn, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					w.SetBuffer(out)
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
 					fnArguments := llamacpp.ItemAttrKey(fn, jinja2.KeyArguments)
 					if llamacpp.IsString(fnArguments) {
@@ -511,12 +537,14 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 						llamacpp.WriteJSON(w, fnArguments, nil, nil)
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
-					w.WriteString("}")
-					llamacpp.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+					out = w.Buffer()
+					out = w.AppendString(out, "}")
+					out = llamacpp.AppendStr(w, out, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 						return jinja2.Lit(", ")
 					}, func() jinja2.Value {
 						return jinja2.Lit("")
 					}))
+					w.SetBuffer(out)
 				}
 				w.WriteString("]</TOOLCALL>")
 			}
@@ -580,9 +608,11 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 					fn = call
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-				w.WriteString("{\"name\": \"")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(fn, jinja2.KeyName))
-				w.WriteString("\", \"arguments\": ")
+				out := w.Buffer()
+				out = w.AppendString(out, "{\"name\": \"")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(fn, jinja2.KeyName))
+				out = w.AppendString(out, "\", \"arguments\": ")
+				w.SetBuffer(out)
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
 				fnArguments := llamacpp.ItemAttrKey(fn, jinja2.KeyArguments)
 				if llamacpp.IsString(fnArguments) {
@@ -594,12 +624,14 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 					llamacpp.WriteJSON(w, fnArguments, nil, nil)
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
-				w.WriteString("}")
-				llamacpp.WriteStr(w, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+				out = w.Buffer()
+				out = w.AppendString(out, "}")
+				out = llamacpp.AppendStr(w, out, jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 					return jinja2.Lit(", ")
 				}, func() jinja2.Value {
 					return jinja2.Lit("")
 				}))
+				w.SetBuffer(out)
 			}
 			w.WriteString("]</TOOLCALL><SPECIAL_12>\n\n")
 		}
@@ -608,4 +640,4 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 
 // spansNVIDIA_NemotronNanoV2 is the position table of NVIDIA-Nemotron-Nano-v2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNVIDIA_NemotronNanoV2 = "set,for,if,{{ }}|wDACCAEqBCACGACEAEeCAEGWCEEEAAAAEACEACMCEEGAAAAEACFAKiBKNEIAAAAECCEAKAAAAEAIAAECCAGI0BIFEEGCEEKiBQACIKCEGOICAGUEqBJAIgBCAEGAAAAEACEAEAAAAEICAAMACAAG6FGFCKCCEAGoFCAEGEEuFGG8EEnFEGGCFEEACEGGAGFGEICAGMECAEG2DGEEGGCFEEACEAGKEFGO2CEAEGGCEEKiCKACKKCEAOECAGIQCAEGACEGIAEAGGKEFGa8EUREGKGEEOGMAEEACEGKqBGFEGKGEEOAMAGEQCAEEECEESqCWJEGiCIECKKCEAOECAGIQCAEGACEGIAEAGGKEFGsBA1JNAGqBCACGACEAEeCAEGWCEEEAAAAEACEACMCEEGAAAAEACFAKiBKNEIAAAAECCEAKAAAAEAIAAECCAGI0BIFEEGCEEKiBQACIKCEGOICAGUEqBJAIgBCAEGAAAAEACEAEAAAAEICAAMACAAI6FGFCKACEAEqFCAEGEEuFGG+EEnFEGGCFEEACEGGAGFGEICAGMECAEG4DGEEGGCFEEACEAGKEFGO4CEAEGGCEEMiCKACKKCEAOECAGIQCAEGACEGIAEAGGKEFGa+EUREGKGEEOGMAEEACEGKqBGFEGKGEEOAMAGEQCAEEECEESsCWJEIiCIECKKCEAOECAGIQCAEGACEGIAEAGGKEFG"
+const spansNVIDIA_NemotronNanoV2 = "set,for,if,{{ }}|wDACCAEqBCACGACEAEeCAEGWCEEEAAAAEACEACMCEEGAAAAEACFAKmBKNEIAAAAECCEAKAAAAEAIAAEGCAGM0BIFEEGCEEKiBQACIKCEGOICAGUEqBJAIgBCAEGAAAAEACEAEAAAAEICAAMACAAGuGGFCKCCEAG8FCAEGKEuFGMqFEnFEGGCFEEACEGGAGFGEICAGMECAEGkEGEEGGCFEEACEAGQEFGU+CEAEGGCEEKqCKACKKCEAOICAGMQCAEGACEGIAEAGGOEFGekFUREGKGEEOGMAEEACEGKqBGFEGKGEEOAMAGEQCAEEECEESyCWJEGqCIECKKCEAOICAGMQCAEGACEGIAEAGGOEFGwBA1JNAGqBCACGACEAEeCAEGWCEEEAAAAEACEACMCEEGAAAAEACFAKmBKNEIAAAAECCEAKAAAAEAIAAEGCAGM0BIFEEGCEEKiBQACIKCEGOICAGUEqBJAIgBCAEGAAAAEACEAEAAAAEICAAMACAAIuGGFCKACEAE+FCAEGKEuFGMsFEnFEGGCFEEACEGGAGFGEICAGMECAEGmEGEEGGCFEEACEAGQEFGUgDEAEGGCEEMqCKACKKCEAOICAGMQCAEGACEGIAEAGGOEFGemFUREGKGEEOGMAEEACEGKqBGFEGKGEEOAMAGEQCAEEECEES0CWJEIqCIECKKCEAOICAGMQCAEGACEGIAEAGGOEFG"

@@ -35,10 +35,10 @@ var OpenaiGptOss120b = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderOpenaiGptOss120b renders openai-gpt-oss-120b.jinja.
@@ -82,10 +82,12 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		w.WriteString("<|start|>developer<|message|>")
 		// openai-gpt-oss-120b.jinja:245:5 {%- if developer_message %}
 		if developerMessage.Truthy() {
-			w.WriteString("# Instructions\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "# Instructions\n\n")
 			// openai-gpt-oss-120b.jinja:247:9 {{- developer_message }}
-			jinja2.Write(w, developerMessage)
-			w.WriteString("\n\n")
+			out = jinja2.Append(w, out, developerMessage)
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		}
 		// openai-gpt-oss-120b.jinja:250:5 {%- if tools -%}
 		if tools.Truthy() {
@@ -151,21 +153,27 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
-					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					jinja2.WriteStr(w, messageContent)
-					w.WriteString("<|end|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|start|>assistant<|channel|>analysis<|message|>")
+					out = jinja2.AppendStr(w, out, messageContent)
+					out = w.AppendString(out, "<|end|>")
+					w.SetBuffer(out)
 				} else if jinja2.ItemAttr(message, "thinking").Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:293:17 {%- elif message.thinking and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:294:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					jinja2.WriteStr(w, jinja2.ItemAttr(message, "thinking"))
-					w.WriteString("<|end|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|start|>assistant<|channel|>analysis<|message|>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttr(message, "thinking"))
+					out = w.AppendString(out, "<|end|>")
+					w.SetBuffer(out)
 				}
-				w.WriteString("<|start|>assistant to=")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297:13 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
-				w.WriteString("functions.")
-				jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString("<|channel|>commentary ")
+				out = w.AppendString(out, "functions.")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, "<|channel|>commentary ")
+				w.SetBuffer(out)
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
 				toolCallContentType := jinja2.ItemAttr(toolCall, "content_type")
 				jinja2.WriteAdd(w, jinja2.IfElse(jinja2.IsDefined(toolCallContentType), func() jinja2.Value {
@@ -183,20 +191,26 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
 				if jinja2.In(jinja2.Lit("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					jinja2.WriteStr(w, jinja2.ItemAttr(message, "thinking"))
-					w.WriteString("<|end|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|start|>assistant<|channel|>analysis<|message|>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttr(message, "thinking"))
+					out = w.AppendString(out, "<|end|>")
+					w.SetBuffer(out)
 				}
 				// openai-gpt-oss-120b.jinja:311:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
-				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-				w.WriteString("<|return|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|start|>assistant<|channel|>final<|message|>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<|return|>")
+				w.SetBuffer(out)
 			} else {
 				// openai-gpt-oss-120b.jinja:312:13 {%- else %}
 				// openai-gpt-oss-120b.jinja:314:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
-				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-				w.WriteString("<|end|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|start|>assistant<|channel|>final<|message|>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<|end|>")
+				w.SetBuffer(out)
 				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
 				lastToolCallName = jinja2.None()
 			}
@@ -208,18 +222,22 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
-			w.WriteString("<|start|>functions.")
-			jinja2.WriteStr(w, lastToolCallName)
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start|>functions.")
+			out = jinja2.AppendStr(w, out, lastToolCallName)
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
-			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
+			out = w.AppendString(out, " to=assistant<|channel|>commentary<|message|>")
+			w.SetBuffer(out)
 			jinja2.WriteJSON(w, jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil)
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
-			w.WriteString("<|start|>user<|message|>")
-			jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|end|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start|>user<|message|>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|end|>")
+			w.SetBuffer(out)
 		}
 	}
 	// openai-gpt-oss-120b.jinja:329:1 {%- if add_generation_prompt -%}
@@ -321,15 +339,19 @@ func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, re
 				variantDescription := jinja2.ItemAttrKey(variant, jinja2.KeyDescription)
 				if variantDescription.Truthy() {
 					// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
-					w.WriteString("// ")
-					jinja2.WriteStr(w, variantDescription)
+					out := w.Buffer()
+					out = w.AppendString(out, "// ")
+					out = jinja2.AppendStr(w, out, variantDescription)
+					w.SetBuffer(out)
 				}
 				// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
 				variantDefault := jinja2.ItemAttr(variant, "default")
 				if jinja2.IsDefined(variantDefault) {
-					w.WriteString("                    ")
+					out := w.Buffer()
+					out = w.AppendString(out, "                    ")
 					// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
-					w.WriteString("// default: ")
+					out = w.AppendString(out, "// default: ")
+					w.SetBuffer(out)
 					jinja2.WriteJSON(w, variantDefault, nil, nil)
 				}
 				// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
@@ -344,9 +366,11 @@ func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, re
 		paramSpecEnum := jinja2.ItemAttrKey(paramSpec, jinja2.KeyEnum)
 		if paramSpecEnum.Truthy() {
 			// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-			w.WriteString("\"")
-			jinja2.WriteStr(w, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
-			w.WriteString("\"")
+			out := w.Buffer()
+			out = w.AppendString(out, "\"")
+			out = jinja2.AppendStr(w, out, jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
+			out = w.AppendString(out, "\"")
+			w.SetBuffer(out)
 		} else {
 			// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
 			w.WriteString("string")
@@ -384,13 +408,16 @@ func renderOpenaiGptOss120b_renderTypescriptType(w *jinja2.Writer, paramSpec, re
 				})) {
 					w.WriteString("?")
 				}
-				w.WriteString(": \n                ")
+				out := w.Buffer()
+				out = w.AppendString(out, ": \n                ")
 				// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-				jinja2.Write(w, w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.Append(w, out, w.Capture(func() {
 					renderOpenaiGptOss120b_renderTypescriptType(w, propSpec, jinja2.Or(paramSpecRequired, func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
+				w.SetBuffer(out)
 				// openai-gpt-oss-120b.jinja:95:17 {%- if not loop.last -%}
 				if !(i == len(keys)-1) {
 					w.WriteString(", ")
@@ -413,25 +440,29 @@ func renderOpenaiGptOss120b_renderToolNamespace(w *jinja2.Writer, namespaceName,
 	namespaceName = jinja2.Param(namespaceName, "namespace_name")
 	tools = jinja2.Param(tools, "tools")
 	// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
-	w.WriteString("## ")
-	jinja2.WriteStr(w, namespaceName)
-	w.WriteString("\n\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "## ")
+	out = jinja2.AppendStr(w, out, namespaceName)
+	out = w.AppendString(out, "\n\n")
 	// openai-gpt-oss-120b.jinja:110:5 {{- "namespace " + namespace_name + " {\n\n" }}
-	w.WriteString("namespace ")
-	jinja2.WriteStr(w, namespaceName)
-	w.WriteString(" {\n\n")
+	out = w.AppendString(out, "namespace ")
+	out = jinja2.AppendStr(w, out, namespaceName)
+	out = w.AppendString(out, " {\n\n")
+	w.SetBuffer(out)
 	// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
 	for _, tool := range jinja2.Iterate(w, tools) {
 		// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
 		tool = jinja2.ItemAttrKey(tool, jinja2.KeyFunction)
 		// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
-		w.WriteString("// ")
-		jinja2.WriteStr(w, jinja2.ItemAttrKey(tool, jinja2.KeyDescription))
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "// ")
+		out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(tool, jinja2.KeyDescription))
+		out = w.AppendString(out, "\n")
 		// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
-		w.WriteString("type ")
-		jinja2.WriteStr(w, jinja2.ItemAttrKey(tool, jinja2.KeyName))
-		w.WriteString(" = ")
+		out = w.AppendString(out, "type ")
+		out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(tool, jinja2.KeyName))
+		out = w.AppendString(out, " = ")
+		w.SetBuffer(out)
 		// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
 		toolParameters := jinja2.ItemAttrKey(tool, jinja2.KeyParameters)
 		if toolParameters.Truthy() && jinja2.ItemAttrKey(toolParameters, jinja2.KeyProperties).Truthy() {
@@ -445,9 +476,11 @@ func renderOpenaiGptOss120b_renderToolNamespace(w *jinja2.Writer, namespaceName,
 				paramSpecDescription := jinja2.ItemAttrKey(paramSpec, jinja2.KeyDescription)
 				if paramSpecDescription.Truthy() {
 					// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
-					w.WriteString("// ")
-					jinja2.WriteStr(w, paramSpecDescription)
-					w.WriteString("\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "// ")
+					out = jinja2.AppendStr(w, out, paramSpecDescription)
+					out = w.AppendString(out, "\n")
+					w.SetBuffer(out)
 				}
 				// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
 				jinja2.Write(w, paramName)
@@ -458,26 +491,33 @@ func renderOpenaiGptOss120b_renderToolNamespace(w *jinja2.Writer, namespaceName,
 				})) {
 					w.WriteString("?")
 				}
-				w.WriteString(": ")
+				out := w.Buffer()
+				out = w.AppendString(out, ": ")
 				// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
-				jinja2.Write(w, w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = jinja2.Append(w, out, w.Capture(func() {
 					renderOpenaiGptOss120b_renderTypescriptType(w, paramSpec, jinja2.Or(toolParametersRequired, func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
+				w.SetBuffer(out)
 				// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
 				paramSpecDefault := jinja2.ItemAttr(paramSpec, "default")
 				if jinja2.IsDefined(paramSpecDefault) {
 					// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
 					if jinja2.ItemAttrKey(paramSpec, jinja2.KeyEnum).Truthy() {
 						// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
-						w.WriteString(", // default: ")
-						jinja2.WriteStr(w, paramSpecDefault)
+						out := w.Buffer()
+						out = w.AppendString(out, ", // default: ")
+						out = jinja2.AppendStr(w, out, paramSpecDefault)
+						w.SetBuffer(out)
 					} else if jinja2.ItemAttr(paramSpec, "oneOf").Truthy() {
 						// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
 						// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
-						w.WriteString("// default: ")
-						jinja2.WriteStr(w, paramSpecDefault)
+						out := w.Buffer()
+						out = w.AppendString(out, "// default: ")
+						out = jinja2.AppendStr(w, out, paramSpecDefault)
+						w.SetBuffer(out)
 					} else {
 						// openai-gpt-oss-120b.jinja:132:25 {%- else %}
 						// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
@@ -500,8 +540,10 @@ func renderOpenaiGptOss120b_renderToolNamespace(w *jinja2.Writer, namespaceName,
 		}
 	}
 	// openai-gpt-oss-120b.jinja:147:5 {{- "} // namespace " + namespace_name }}
-	w.WriteString("} // namespace ")
-	jinja2.WriteStr(w, namespaceName)
+	out = w.Buffer()
+	out = w.AppendString(out, "} // namespace ")
+	out = jinja2.AppendStr(w, out, namespaceName)
+	w.SetBuffer(out)
 }
 
 // renderOpenaiGptOss120b_renderBuiltinTools is the macro render_builtin_tools of renderOpenaiGptOss120b.
@@ -534,20 +576,25 @@ func renderOpenaiGptOss120b_buildSystemMessage(w *jinja2.Writer, modelIdentityIn
 	}
 	// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
 	jinja2.WriteAdd(w, modelIdentity, jinja2.Lit("\n"))
-	w.WriteString("Knowledge cutoff: 2024-06\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "Knowledge cutoff: 2024-06\n")
 	// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
-	w.WriteString("Current date: ")
-	jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
-	w.WriteString("\n\n")
+	out = w.AppendString(out, "Current date: ")
+	w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+	out = jinja2.AppendStr(w, out, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
+	out = w.AppendString(out, "\n\n")
+	w.SetBuffer(out)
 	// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
 	if !jinja2.IsDefined(reasoningEffort) {
 		// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
 		reasoningEffort = jinja2.Lit("medium")
 	}
 	// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
-	w.WriteString("Reasoning: ")
-	jinja2.WriteStr(w, reasoningEffort)
-	w.WriteString("\n\n")
+	out = w.Buffer()
+	out = w.AppendString(out, "Reasoning: ")
+	out = jinja2.AppendStr(w, out, reasoningEffort)
+	out = w.AppendString(out, "\n\n")
+	w.SetBuffer(out)
 	// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
 	if builtinTools.Truthy() {
 		w.WriteString("# Tools\n\n")
@@ -622,10 +669,12 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		w.WriteString("<|start|>developer<|message|>")
 		// openai-gpt-oss-120b.jinja:245:5 {%- if developer_message %}
 		if llamacpp.Truthy(developerMessage) {
-			w.WriteString("# Instructions\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "# Instructions\n\n")
 			// openai-gpt-oss-120b.jinja:247:9 {{- developer_message }}
-			llamacpp.Write(w, developerMessage)
-			w.WriteString("\n\n")
+			out = llamacpp.Append(w, out, developerMessage)
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		}
 		// openai-gpt-oss-120b.jinja:250:5 {%- if tools -%}
 		if llamacpp.Truthy(tools) {
@@ -692,21 +741,27 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				} else if llamacpp.Truthy(messageContent) && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
-					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					llamacpp.WriteStr(w, messageContent)
-					w.WriteString("<|end|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|start|>assistant<|channel|>analysis<|message|>")
+					out = llamacpp.AppendStr(w, out, messageContent)
+					out = w.AppendString(out, "<|end|>")
+					w.SetBuffer(out)
 				} else if llamacpp.Truthy(llamacpp.ItemAttr(message, "thinking")) && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:293:17 {%- elif message.thinking and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:294:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "thinking"))
-					w.WriteString("<|end|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|start|>assistant<|channel|>analysis<|message|>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttr(message, "thinking"))
+					out = w.AppendString(out, "<|end|>")
+					w.SetBuffer(out)
 				}
-				w.WriteString("<|start|>assistant to=")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297:13 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
-				w.WriteString("functions.")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString("<|channel|>commentary ")
+				out = w.AppendString(out, "functions.")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, "<|channel|>commentary ")
+				w.SetBuffer(out)
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
 				toolCallContentType := llamacpp.ItemAttr(toolCall, "content_type")
 				llamacpp.WriteAdd(w, jinja2.IfElse(llamacpp.IsDefined(toolCallContentType), func() jinja2.Value {
@@ -724,20 +779,26 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
 				if llamacpp.In(jinja2.Lit("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(message, "thinking"))
-					w.WriteString("<|end|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|start|>assistant<|channel|>analysis<|message|>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttr(message, "thinking"))
+					out = w.AppendString(out, "<|end|>")
+					w.SetBuffer(out)
 				}
 				// openai-gpt-oss-120b.jinja:311:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
-				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-				w.WriteString("<|return|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|start|>assistant<|channel|>final<|message|>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<|return|>")
+				w.SetBuffer(out)
 			} else {
 				// openai-gpt-oss-120b.jinja:312:13 {%- else %}
 				// openai-gpt-oss-120b.jinja:314:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
-				w.WriteString("<|start|>assistant<|channel|>final<|message|>")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-				w.WriteString("<|end|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|start|>assistant<|channel|>final<|message|>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<|end|>")
+				w.SetBuffer(out)
 				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
 				lastToolCallName = jinja2.None()
 			}
@@ -749,18 +810,22 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
-			w.WriteString("<|start|>functions.")
-			llamacpp.WriteStr(w, lastToolCallName)
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start|>functions.")
+			out = llamacpp.AppendStr(w, out, lastToolCallName)
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
-			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
+			out = w.AppendString(out, " to=assistant<|channel|>commentary<|message|>")
+			w.SetBuffer(out)
 			llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil)
 			w.WriteString("<|end|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
-			w.WriteString("<|start|>user<|message|>")
-			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|end|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|start|>user<|message|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|end|>")
+			w.SetBuffer(out)
 		}
 	}
 	// openai-gpt-oss-120b.jinja:329:1 {%- if add_generation_prompt -%}
@@ -862,15 +927,19 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 				variantDescription := llamacpp.ItemAttrKey(variant, jinja2.KeyDescription)
 				if llamacpp.Truthy(variantDescription) {
 					// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
-					w.WriteString("// ")
-					llamacpp.WriteStr(w, variantDescription)
+					out := w.Buffer()
+					out = w.AppendString(out, "// ")
+					out = llamacpp.AppendStr(w, out, variantDescription)
+					w.SetBuffer(out)
 				}
 				// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
 				variantDefault := llamacpp.ItemAttr(variant, "default")
 				if llamacpp.IsDefined(variantDefault) {
-					w.WriteString("                    ")
+					out := w.Buffer()
+					out = w.AppendString(out, "                    ")
 					// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
-					w.WriteString("// default: ")
+					out = w.AppendString(out, "// default: ")
+					w.SetBuffer(out)
 					llamacpp.WriteJSON(w, variantDefault, nil, nil)
 				}
 				// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
@@ -885,9 +954,11 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 		paramSpecEnum := llamacpp.ItemAttrKey(paramSpec, jinja2.KeyEnum)
 		if llamacpp.Truthy(paramSpecEnum) {
 			// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-			w.WriteString("\"")
-			llamacpp.WriteStr(w, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
-			w.WriteString("\"")
+			out := w.Buffer()
+			out = w.AppendString(out, "\"")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Lit("\" | \"")}, nil))
+			out = w.AppendString(out, "\"")
+			w.SetBuffer(out)
 		} else {
 			// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
 			w.WriteString("string")
@@ -927,13 +998,16 @@ func renderOpenaiGptOss120b_renderTypescriptTypeLlama(w *jinja2.Writer, paramSpe
 				})) {
 					w.WriteString("?")
 				}
-				w.WriteString(": \n                ")
+				out := w.Buffer()
+				out = w.AppendString(out, ": \n                ")
 				// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-				llamacpp.Write(w, w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.Append(w, out, w.Capture(func() {
 					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, propSpec, llamacpp.Or(llamacpp.ItemAttrKey(paramSpec, jinja2.KeyRequired), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
+				w.SetBuffer(out)
 				// openai-gpt-oss-120b.jinja:95:17 {%- if not loop.last -%}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
@@ -956,25 +1030,29 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 	namespaceName = llamacpp.Param(namespaceName, "namespace_name")
 	tools = llamacpp.Param(tools, "tools")
 	// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
-	w.WriteString("## ")
-	llamacpp.WriteStr(w, namespaceName)
-	w.WriteString("\n\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "## ")
+	out = llamacpp.AppendStr(w, out, namespaceName)
+	out = w.AppendString(out, "\n\n")
 	// openai-gpt-oss-120b.jinja:110:5 {{- "namespace " + namespace_name + " {\n\n" }}
-	w.WriteString("namespace ")
-	llamacpp.WriteStr(w, namespaceName)
-	w.WriteString(" {\n\n")
+	out = w.AppendString(out, "namespace ")
+	out = llamacpp.AppendStr(w, out, namespaceName)
+	out = w.AppendString(out, " {\n\n")
+	w.SetBuffer(out)
 	// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
 	for _, tool := range llamacpp.Iterate(w, tools) {
 		// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
 		tool = llamacpp.ItemAttrKey(tool, jinja2.KeyFunction)
 		// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
-		w.WriteString("// ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyDescription))
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "// ")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tool, jinja2.KeyDescription))
+		out = w.AppendString(out, "\n")
 		// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
-		w.WriteString("type ")
-		llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
-		w.WriteString(" = ")
+		out = w.AppendString(out, "type ")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
+		out = w.AppendString(out, " = ")
+		w.SetBuffer(out)
 		// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
 		toolParameters := llamacpp.ItemAttrKey(tool, jinja2.KeyParameters)
 		if llamacpp.Truthy(toolParameters) && llamacpp.Truthy(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyProperties)) {
@@ -991,9 +1069,11 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 				paramSpecDescription := llamacpp.ItemAttrKey(paramSpec, jinja2.KeyDescription)
 				if llamacpp.Truthy(paramSpecDescription) {
 					// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
-					w.WriteString("// ")
-					llamacpp.WriteStr(w, paramSpecDescription)
-					w.WriteString("\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "// ")
+					out = llamacpp.AppendStr(w, out, paramSpecDescription)
+					out = w.AppendString(out, "\n")
+					w.SetBuffer(out)
 				}
 				// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
 				llamacpp.Write(w, paramName)
@@ -1003,26 +1083,33 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 				})) {
 					w.WriteString("?")
 				}
-				w.WriteString(": ")
+				out := w.Buffer()
+				out = w.AppendString(out, ": ")
 				// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
-				llamacpp.Write(w, w.Capture(func() {
+				w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+				out = llamacpp.Append(w, out, w.Capture(func() {
 					renderOpenaiGptOss120b_renderTypescriptTypeLlama(w, paramSpec, llamacpp.Or(llamacpp.ItemAttrKey(toolParameters, jinja2.KeyRequired), func() jinja2.Value {
 						return jinja2.NewList()
 					}), jinja2.Missing())
 				}))
+				w.SetBuffer(out)
 				// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
 				paramSpecDefault := llamacpp.ItemAttr(paramSpec, "default")
 				if llamacpp.IsDefined(paramSpecDefault) {
 					// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
 					if llamacpp.Truthy(llamacpp.ItemAttrKey(paramSpec, jinja2.KeyEnum)) {
 						// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
-						w.WriteString(", // default: ")
-						llamacpp.WriteStr(w, paramSpecDefault)
+						out := w.Buffer()
+						out = w.AppendString(out, ", // default: ")
+						out = llamacpp.AppendStr(w, out, paramSpecDefault)
+						w.SetBuffer(out)
 					} else if llamacpp.Truthy(llamacpp.ItemAttr(paramSpec, "oneOf")) {
 						// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
 						// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
-						w.WriteString("// default: ")
-						llamacpp.WriteStr(w, paramSpecDefault)
+						out := w.Buffer()
+						out = w.AppendString(out, "// default: ")
+						out = llamacpp.AppendStr(w, out, paramSpecDefault)
+						w.SetBuffer(out)
 					} else {
 						// openai-gpt-oss-120b.jinja:132:25 {%- else %}
 						// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
@@ -1045,8 +1132,10 @@ func renderOpenaiGptOss120b_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 		}
 	}
 	// openai-gpt-oss-120b.jinja:147:5 {{- "} // namespace " + namespace_name }}
-	w.WriteString("} // namespace ")
-	llamacpp.WriteStr(w, namespaceName)
+	out = w.Buffer()
+	out = w.AppendString(out, "} // namespace ")
+	out = llamacpp.AppendStr(w, out, namespaceName)
+	w.SetBuffer(out)
 }
 
 // renderOpenaiGptOss120b_renderBuiltinToolsLlama is the macro render_builtin_tools of renderOpenaiGptOss120bLlama.
@@ -1079,20 +1168,25 @@ func renderOpenaiGptOss120b_buildSystemMessageLlama(w *jinja2.Writer, modelIdent
 	}
 	// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
 	llamacpp.WriteAdd(w, modelIdentity, jinja2.Lit("\n"))
-	w.WriteString("Knowledge cutoff: 2024-06\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "Knowledge cutoff: 2024-06\n")
 	// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
-	w.WriteString("Current date: ")
-	llamacpp.WriteStr(w, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
-	w.WriteString("\n\n")
+	out = w.AppendString(out, "Current date: ")
+	w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+	out = llamacpp.AppendStr(w, out, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
+	out = w.AppendString(out, "\n\n")
+	w.SetBuffer(out)
 	// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
 	if !llamacpp.IsDefined(reasoningEffort) {
 		// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
 		reasoningEffort = jinja2.Lit("medium")
 	}
 	// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
-	w.WriteString("Reasoning: ")
-	llamacpp.WriteStr(w, reasoningEffort)
-	w.WriteString("\n\n")
+	out = w.Buffer()
+	out = w.AppendString(out, "Reasoning: ")
+	out = llamacpp.AppendStr(w, out, reasoningEffort)
+	out = w.AppendString(out, "\n\n")
+	w.SetBuffer(out)
 	// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
 	if llamacpp.Truthy(builtinTools) {
 		w.WriteString("# Tools\n\n")
@@ -1126,4 +1220,4 @@ func renderOpenaiGptOss120b_buildSystemMessageLlama(w *jinja2.Writer, modelIdent
 
 // spansOpenaiGptOss120b is the position table of openai-gpt-oss-120b.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenaiGptOss120b = "macro,{{ }},if,set,for|6DAoMCAECkCACGaIAEIACIGEACAGIAEAGEACAGGgBIJEGKEIEGCEICIKGJEGAEICKAMRGE2HCAIKqHEIEGOEIEEICIEGACICIOGREEICIEGACICI2EGREEAIIGEMCAIEGCIEEACIGIAKRGEICAEGACIGGiBEJEGACICCYCAEGECACGMCAEGECACMEGJCIKCACOCCACGAEAGCqBCAEGKGAEEECICKEKJCMEGACIACAGEoBEJEGGCAEEACICGCEJCGECACGMCAEGECACMEKREQE/TAAIyKCIEGyCCIEG0BCIEGuBEIEGoBEAEGiBEAEMEGAGIMCAEKAGICIEGREOEKAEI4HIJEGOEAEEACICIAEACEiHEJEGAEAGEOCAIGGCIEEACIGIgCGREK0BGIIIECICIKCAEGCCICIMEJEICCICIEEJEKkEKREGaCAEGECICOEGAEIiDIJEG8CEAEG2CEAEGwCGAEGiCCAEIyBEIIKACICEMCAEQIIACMECAEkBCahBAGECICIECACI6ECAIEACIGEECACIECACIgECAEIwDEIIKMCIEGECICKAEJCEMCAEQIIACMkBCAEGcCIEECCICEUCAEGCCACKCEACKKGREcCWZCOCGJAGECIEIEqCAESGQJAKGCIEEACIGGCEJCGEEACIGCAEEACIGGEEJCIuBCAEGAEIGEcCAIEWCIEEAAAGEACIGCMCAEGAAAGEACAGIAGRCIEGJEwBAxBJAECkCACGaIAEIACIGEACAGIAEAGEACAGGgBIJEGKEIEGCEICIKGJEGAEICKAMRGG2HCAIKqHEIEGOEIEEICIEGACICIOGREEICIEGACICI2EGREEAIIGEMCAIEGCIEEACIGIAKRGEICAEGACIGGiBEJEGACICCYCAEGECACGMCAEGECACMEGJCIKCACOCCACGAEAGCqBCAEGKGAEEECICKEKJCMEGACIACAGEoBEJEGGCAEEACICGCEJCGECACGMCAEGECACMEKREQE/TAAI2KCIEGyCCIEG0BCIEGuBEIEGoBEAEGiBEAEMEGAGIMCAEKAGICIEGREOEKAEI8HIJEGOEAEEACICIAEACEmHEJEGAEAGEOCAIGGCIEEACIGIgCGREK0BGIIIECICIKCAEGCCICIMEJEICCICIEEJEKoEKREGaCAEGECICOEGAEImDIJEGgDEAEG6CEAEG0CGAEGmCCAEMyBEIIMACICEKCAEOIIACMECAEkBCahBAGECICIECACI+ECAIEACIGEECACIECACIkECAEMwDEIIMMCIEGECICKAEJCEKCAEOIIACMkBCAEGcCIEECCICEUCAEGCCACKCEACKKGREcCWZCOCGJAGECIEIEqCAESGQJAKGCIEEACIGGCEJCGEEACIGCAEEACIGGEEJCIuBCAEGAEIGEcCAIEWCIEEAAAGEACIGCMCAEGAAAGEACAGIAGRCIEGJE"
+const spansOpenaiGptOss120b = "macro,{{ }},if,set,for|6DAoMCAECkCACGaIAEIACIGEACAGIAEAGEACAGGkBIJEGOEIEIEEICKKGJEGAEICKAMRGE2ICAIKqIEIEGOEIEEICIEGACICIOGREEICIEGACICIuFGREEAIIGEMCAIEGCIEEACIGIAKRGEICAEGACIGGsBEJEGACICCgBCAEGICACKQCAEGICACSGGJCKKCACOCCACGAEAGC2BCAEGOGAEEICICOIKJCQIGACMACAGEwBEJEGGCAEEACICGEEJCIGCACIQCAEGICACQEKREQE/TAAIkLCIEGyCCIEG0BCIEGuBEIEGoBEAEGiBEAEMEGAGIMCAEKAGICIEGREOEKAEIqIIJEGOEAEEACICIAEACE0HEJEGAEAGEOCAIGGCIEEACIGIoCGREK8BGIIIECICIOCAEGGCICMQEJEKECICKEEJEKuEKREGeCAEGICICSEGAEIoDIJEGiDEAEG8CEAEG2CGAEGoCCAEI4BEIIKACICEOCAESMIACQECAEkBCahBAGGCICKGCACKwFCAIEACIGEGCACKGCACKyECAEIiEEIIKQCIEGICICOAEJCEOCAESMIACQsBCAEGkBCIEEGCICIYCAEGGCACOCEACKKGREcGWZCSCGJAGECIEIEqCAESGQJAKGCIEEACIGGEEJCIIEACMGCAEEACIGGIEJCMuBCAEGAEIGEcCAIEWCIEEAAAGEACIGCMCAEGAAAGEACAGIAGRCIEGJEwBAxBJAECkCACGaIAEIACIGEACAGIAEAGEACAGGkBIJEGOEIEIEEICKKGJEGAEICKAMRGG2ICAIKqIEIEGOEIEEICIEGACICIOGREEICIEGACICIuFGREEAIIGEMCAIEGCIEEACIGIAKRGEICAEGACIGGsBEJEGACICCgBCAEGICACKQCAEGICACSGGJCKKCACOCCACGAEAGC2BCAEGOGAEEICICOIKJCQIGACMACAGEwBEJEGGCAEEACICGEEJCIGCACIQCAEGICACQEKREQE/TAAIoLCIEGyCCIEG0BCIEGuBEIEGoBEAEGiBEAEMEGAGIMCAEKAGICIEGREOEKAEIuIIJEGOEAEEACICIAEACE4HEJEGAEAGEOCAIGGCIEEACIGIoCGREK8BGIIIECICIOCAEGGCICMQEJEKECICKEEJEKyEKREGeCAEGICICSEGAEIsDIJEGmDEAEGgDEAEG6CGAEGsCCAEM4BEIIMACICEMCAEQMIACQECAEkBCahBAGGCICKGCACK0FCAIEACIGEGCACKGCACK2ECAEMiEEIIMQCIEGICICOAEJCEMCAEQMIACQsBCAEGkBCIEEGCICIYCAEGGCACOCEACKKGREcGWZCSCGJAGECIEIEqCAESGQJAKGCIEEACIGGEEJCIIEACMGCAEEACIGGIEJCMuBCAEGAEIGEcCAIEWCIEEAAAGEACIGCMCAEGAAAGEACAGIAGRCIEGJE"

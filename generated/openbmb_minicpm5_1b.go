@@ -35,10 +35,10 @@ var OpenbmbMiniCPM5_1B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderOpenbmbMiniCPM5_1B renders openbmb-MiniCPM5-1B.jinja.
@@ -93,9 +93,11 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		messages0 := jinja2.ItemInt(messages, 0)
 		if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-			w.WriteString("<|im_start|>system\n")
-			jinja2.WriteStr(w, jinja2.ItemAttrKey(messages0, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>system\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(messages0, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
@@ -136,11 +138,13 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.WriteString("<|im_start|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			jinja2.WriteStr(w, content)
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// openbmb-MiniCPM5-1B.jinja:43:9 {%- elif message.role == "assistant" %}
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
@@ -194,9 +198,11 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						mark := w.Mark()
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						w.WriteString("<function name=\"")
-						jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-						w.WriteString("\">")
+						out := w.Buffer()
+						out = w.AppendString(out, "<function name=\"")
+						out = jinja2.Append(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+						out = w.AppendString(out, "\">")
+						w.SetBuffer(out)
 						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
 						toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 						if toolCallArguments.Truthy() {
@@ -208,15 +214,19 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 								paramName := keys[i]
 								paramValue := values[i]
 								// openbmb-MiniCPM5-1B.jinja:73:33 {{- '<param name="' ~ param_name ~ '">' }}
-								w.WriteString("<param name=\"")
-								jinja2.Write(w, paramName)
-								w.WriteString("\">")
+								out := w.Buffer()
+								out = w.AppendString(out, "<param name=\"")
+								out = jinja2.Append(w, out, paramName)
+								out = w.AppendString(out, "\">")
+								w.SetBuffer(out)
 								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 								if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Lit("<"), paramValue) || jinja2.In(jinja2.Lit("&"), paramValue)) || jinja2.In(jinja2.Lit("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75:37 {{- '<![CDATA[' + param_value + ']]>' }}
-									w.WriteString("<![CDATA[")
-									jinja2.WriteStr(w, paramValue)
-									w.WriteString("]]>")
+									out := w.Buffer()
+									out = w.AppendString(out, "<![CDATA[")
+									out = jinja2.AppendStr(w, out, paramValue)
+									out = w.AppendString(out, "]]>")
+									w.SetBuffer(out)
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:76:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:77:37 {{- param_value }}
@@ -255,9 +265,11 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						mark := w.Mark()
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						w.WriteString("<function name=\"")
-						jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-						w.WriteString("\">")
+						out := w.Buffer()
+						out = w.AppendString(out, "<function name=\"")
+						out = jinja2.Append(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+						out = w.AppendString(out, "\">")
+						w.SetBuffer(out)
 						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
 						toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 						if toolCallArguments.Truthy() {
@@ -269,15 +281,19 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 								paramName := keys[i]
 								paramValue := values[i]
 								// openbmb-MiniCPM5-1B.jinja:101:33 {{- '<param name="' ~ param_name ~ '">' }}
-								w.WriteString("<param name=\"")
-								jinja2.Write(w, paramName)
-								w.WriteString("\">")
+								out := w.Buffer()
+								out = w.AppendString(out, "<param name=\"")
+								out = jinja2.Append(w, out, paramName)
+								out = w.AppendString(out, "\">")
+								w.SetBuffer(out)
 								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 								if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Lit("<"), paramValue) || jinja2.In(jinja2.Lit("&"), paramValue)) || jinja2.In(jinja2.Lit("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
-									w.WriteString("<![CDATA[")
-									jinja2.WriteStr(w, paramValue)
-									w.WriteString("]]>")
+									out := w.Buffer()
+									out = w.AppendString(out, "<![CDATA[")
+									out = jinja2.AppendStr(w, out, paramValue)
+									out = w.AppendString(out, "]]>")
+									w.SetBuffer(out)
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:104:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:105:37 {{- param_value }}
@@ -301,27 +317,35 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 				// openbmb-MiniCPM5-1B.jinja:120:13 {%- if reasoning_content %}
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					w.WriteString("<|im_start|>")
-					jinja2.WriteStr(w, messageRole)
-					w.WriteString("\n<think>\n")
-					jinja2.WriteStr(w, jinja2.MethodStripChars(reasoningContent, jinja2.Lit("\n")))
-					w.WriteString("\n</think>\n\n")
-					jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
+					out := w.Buffer()
+					out = w.AppendString(out, "<|im_start|>")
+					out = jinja2.AppendStr(w, out, messageRole)
+					out = w.AppendString(out, "\n<think>\n")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = jinja2.AppendStr(w, out, jinja2.MethodStripChars(reasoningContent, jinja2.Lit("\n")))
+					out = w.AppendString(out, "\n</think>\n\n")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = jinja2.AppendStr(w, out, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
+					w.SetBuffer(out)
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
-					w.WriteString("<|im_start|>")
-					jinja2.WriteStr(w, messageRole)
-					w.WriteString("\n")
-					jinja2.WriteStr(w, content)
+					out := w.Buffer()
+					out = w.AppendString(out, "<|im_start|>")
+					out = jinja2.AppendStr(w, out, messageRole)
+					out = w.AppendString(out, "\n")
+					out = jinja2.AppendStr(w, out, content)
+					w.SetBuffer(out)
 				}
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:125:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:126:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteString("<|im_start|>")
-				jinja2.WriteStr(w, messageRole)
-				w.WriteString("\n")
-				jinja2.WriteStr(w, content)
+				out := w.Buffer()
+				out = w.AppendString(out, "<|im_start|>")
+				out = jinja2.AppendStr(w, out, messageRole)
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, content)
+				w.SetBuffer(out)
 			}
 			// openbmb-MiniCPM5-1B.jinja:129:9 {%- if message.tool_calls and not has_tool_sep %}
 			if messageToolCalls.Truthy() && !hasToolSep.Truthy() {
@@ -341,9 +365,11 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
-					w.WriteString("<function name=\"")
-					jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString("\">")
+					out := w.Buffer()
+					out = w.AppendString(out, "<function name=\"")
+					out = jinja2.Append(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, "\">")
+					w.SetBuffer(out)
 					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
 					toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if toolCallArguments.Truthy() {
@@ -355,15 +381,19 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 							paramName := keys[i]
 							paramValue := values[i]
 							// openbmb-MiniCPM5-1B.jinja:141:25 {{- '<param name="' ~ param_name ~ '">' }}
-							w.WriteString("<param name=\"")
-							jinja2.Write(w, paramName)
-							w.WriteString("\">")
+							out := w.Buffer()
+							out = w.AppendString(out, "<param name=\"")
+							out = jinja2.Append(w, out, paramName)
+							out = w.AppendString(out, "\">")
+							w.SetBuffer(out)
 							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 							if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Lit("<"), paramValue) || jinja2.In(jinja2.Lit("&"), paramValue)) || jinja2.In(jinja2.Lit("\n"), paramValue)) {
 								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
-								w.WriteString("<![CDATA[")
-								jinja2.WriteStr(w, paramValue)
-								w.WriteString("]]>")
+								out := w.Buffer()
+								out = w.AppendString(out, "<![CDATA[")
+								out = jinja2.AppendStr(w, out, paramValue)
+								out = w.AppendString(out, "]]>")
+								w.SetBuffer(out)
 							} else {
 								// openbmb-MiniCPM5-1B.jinja:144:29 {%- else %}
 								// openbmb-MiniCPM5-1B.jinja:145:29 {{- param_value }}
@@ -473,9 +503,11 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-			w.WriteString("<|im_start|>system\n")
-			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(messages0, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>system\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(messages0, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
@@ -518,11 +550,13 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.WriteString("<|im_start|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// openbmb-MiniCPM5-1B.jinja:43:9 {%- elif message.role == "assistant" %}
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
@@ -577,9 +611,11 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
 						mark := w.Mark()
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						w.WriteString("<function name=\"")
-						llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-						w.WriteString("\">")
+						out := w.Buffer()
+						out = w.AppendString(out, "<function name=\"")
+						out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+						out = w.AppendString(out, "\">")
+						w.SetBuffer(out)
 						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
 						toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 						if llamacpp.Truthy(toolCallArguments) {
@@ -593,15 +629,19 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 								paramName := vals[0]
 								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:73:33 {{- '<param name="' ~ param_name ~ '">' }}
-								w.WriteString("<param name=\"")
-								llamacpp.WriteStr(w, paramName)
-								w.WriteString("\">")
+								out := w.Buffer()
+								out = w.AppendString(out, "<param name=\"")
+								out = llamacpp.AppendStr(w, out, paramName)
+								out = w.AppendString(out, "\">")
+								w.SetBuffer(out)
 								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 								if llamacpp.IsString(paramValue) && ((llamacpp.In(jinja2.Lit("<"), paramValue) || llamacpp.In(jinja2.Lit("&"), paramValue)) || llamacpp.In(jinja2.Lit("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75:37 {{- '<![CDATA[' + param_value + ']]>' }}
-									w.WriteString("<![CDATA[")
-									llamacpp.WriteStr(w, paramValue)
-									w.WriteString("]]>")
+									out := w.Buffer()
+									out = w.AppendString(out, "<![CDATA[")
+									out = llamacpp.AppendStr(w, out, paramValue)
+									out = w.AppendString(out, "]]>")
+									w.SetBuffer(out)
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:76:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:77:37 {{- param_value }}
@@ -641,9 +681,11 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
 						mark := w.Mark()
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						w.WriteString("<function name=\"")
-						llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-						w.WriteString("\">")
+						out := w.Buffer()
+						out = w.AppendString(out, "<function name=\"")
+						out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+						out = w.AppendString(out, "\">")
+						w.SetBuffer(out)
 						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
 						toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 						if llamacpp.Truthy(toolCallArguments) {
@@ -657,15 +699,19 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 								paramName := vals[0]
 								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:101:33 {{- '<param name="' ~ param_name ~ '">' }}
-								w.WriteString("<param name=\"")
-								llamacpp.WriteStr(w, paramName)
-								w.WriteString("\">")
+								out := w.Buffer()
+								out = w.AppendString(out, "<param name=\"")
+								out = llamacpp.AppendStr(w, out, paramName)
+								out = w.AppendString(out, "\">")
+								w.SetBuffer(out)
 								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 								if llamacpp.IsString(paramValue) && ((llamacpp.In(jinja2.Lit("<"), paramValue) || llamacpp.In(jinja2.Lit("&"), paramValue)) || llamacpp.In(jinja2.Lit("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
-									w.WriteString("<![CDATA[")
-									llamacpp.WriteStr(w, paramValue)
-									w.WriteString("]]>")
+									out := w.Buffer()
+									out = w.AppendString(out, "<![CDATA[")
+									out = llamacpp.AppendStr(w, out, paramValue)
+									out = w.AppendString(out, "]]>")
+									w.SetBuffer(out)
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:104:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:105:37 {{- param_value }}
@@ -689,27 +735,35 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 				// openbmb-MiniCPM5-1B.jinja:120:13 {%- if reasoning_content %}
 				if llamacpp.Truthy(reasoningContent) {
 					// openbmb-MiniCPM5-1B.jinja:121:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					w.WriteString("<|im_start|>")
-					llamacpp.WriteStr(w, messageRole)
-					w.WriteString("\n<think>\n")
-					llamacpp.WriteStr(w, llamacpp.MethodStripChars(reasoningContent, jinja2.Lit("\n")))
-					w.WriteString("\n</think>\n\n")
-					llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
+					out := w.Buffer()
+					out = w.AppendString(out, "<|im_start|>")
+					out = llamacpp.AppendStr(w, out, messageRole)
+					out = w.AppendString(out, "\n<think>\n")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = llamacpp.AppendStr(w, out, llamacpp.MethodStripChars(reasoningContent, jinja2.Lit("\n")))
+					out = w.AppendString(out, "\n</think>\n\n")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = llamacpp.AppendStr(w, out, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
+					w.SetBuffer(out)
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
-					w.WriteString("<|im_start|>")
-					llamacpp.WriteStr(w, messageRole)
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, content)
+					out := w.Buffer()
+					out = w.AppendString(out, "<|im_start|>")
+					out = llamacpp.AppendStr(w, out, messageRole)
+					out = w.AppendString(out, "\n")
+					out = llamacpp.AppendStr(w, out, content)
+					w.SetBuffer(out)
 				}
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:125:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:126:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteString("<|im_start|>")
-				llamacpp.WriteStr(w, messageRole)
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, content)
+				out := w.Buffer()
+				out = w.AppendString(out, "<|im_start|>")
+				out = llamacpp.AppendStr(w, out, messageRole)
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, content)
+				w.SetBuffer(out)
 			}
 			// openbmb-MiniCPM5-1B.jinja:129:9 {%- if message.tool_calls and not has_tool_sep %}
 			if llamacpp.Truthy(messageToolCalls) && !llamacpp.Truthy(hasToolSep) {
@@ -730,9 +784,11 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
-					w.WriteString("<function name=\"")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString("\">")
+					out := w.Buffer()
+					out = w.AppendString(out, "<function name=\"")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, "\">")
+					w.SetBuffer(out)
 					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
 					toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if llamacpp.Truthy(toolCallArguments) {
@@ -746,15 +802,19 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 							paramName := vals[0]
 							paramValue := vals[1]
 							// openbmb-MiniCPM5-1B.jinja:141:25 {{- '<param name="' ~ param_name ~ '">' }}
-							w.WriteString("<param name=\"")
-							llamacpp.WriteStr(w, paramName)
-							w.WriteString("\">")
+							out := w.Buffer()
+							out = w.AppendString(out, "<param name=\"")
+							out = llamacpp.AppendStr(w, out, paramName)
+							out = w.AppendString(out, "\">")
+							w.SetBuffer(out)
 							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
 							if llamacpp.IsString(paramValue) && ((llamacpp.In(jinja2.Lit("<"), paramValue) || llamacpp.In(jinja2.Lit("&"), paramValue)) || llamacpp.In(jinja2.Lit("\n"), paramValue)) {
 								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
-								w.WriteString("<![CDATA[")
-								llamacpp.WriteStr(w, paramValue)
-								w.WriteString("]]>")
+								out := w.Buffer()
+								out = w.AppendString(out, "<![CDATA[")
+								out = llamacpp.AppendStr(w, out, paramValue)
+								out = w.AppendString(out, "]]>")
+								w.SetBuffer(out)
 							} else {
 								// openbmb-MiniCPM5-1B.jinja:144:29 {%- else %}
 								// openbmb-MiniCPM5-1B.jinja:145:29 {{- param_value }}
@@ -811,4 +871,4 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 
 // spansOpenbmbMiniCPM5_1B is the position table of openbmb-MiniCPM5-1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenbmbMiniCPM5_1B = "{{ }},if,set,for|uDACCAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREGaCAGKACIEEKCACEACIEEACAEI2RGRGMQCICGACIEIAEAEGwQEJCGICIAKgQCACGACAEEaCACGACIEIKEACEACIEEACAEIsIIRCGACIEEACAEEACAEEACAEEACAEE6DEAGKACIEEqDCACEACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEIuDIRCEoDCIGKACIEEICACGACIEGCEJEGECIAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMmDGJCE+CCIGKECICIIGACGACIEGEEJAI2BCACGACIEEoBCAGKECIAIUCACEECIAMAEAASqBSpBCGGCACKQIACEACIAIAEAAIEGJCQYKRCGQEICEKCICEGEICuBA9KZAE2CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMMIJCGECIAMCGREIaCAGKACIEEKCACEACIEEACAEKqSGRGMQCICGACIEIAEAEGkREJCGICIAK0QCACGACAEEaCACGACIEIKEACEACIEEACAEI4IIRCGACIEEACAEEACAEEACAEEACAEG+DEAGMACIEEsDCACEACIEEICACGACIEGAEJEEECIAI6BCACGACIEIoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAEAEI0DIRCGsDCIGMACIEEICACGACIEGAEJEEECIAI6BCACGACIEIoBCAGKECIAIUCACEECIAMAEAAOAThBEEAgBAEIAIREGyBGJCEeCICEKCIASGEAAQGGJAMsDGJCGiDCIGKECICIIGACGACIEGEEJAI6BCACGACIEIoBCAGKECIAIUCACEECIAMAEAASsBSpBCGGCACKSIACGACIAIAEAAIEGJCQYKRCGQEICEKCICEGEIC"
+const spansOpenbmbMiniCPM5_1B = "{{ }},if,set,for|uDACCAE6CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMQIJCGICIAQCGREGaCAGKACIEEKCACEACIEEACAEIuTGRGMQCICGACIEIAEAEGoSEJCGMCIAO0RCACGACAEEaCACGACIEIKEACEACIEEACAEIkJIRCGACIEEACAEEACAEEACAEEACAEEmEEAGKACIEE2DCACEACIEEICACGACIEGCEJEGICIAM+BCACGACIEEwBCAGKICIAMYCACEICIAQAEAAOAThBEEAgBAEIAEAEI6DIRCE0DCIGKACIEEICACGACIEGCEJEGICIAM+BCACGACIEEwBCAGKICIAMYCACEICIAQAEAAOAThBEEAgBAEIAIREGiCGJCEqBCICESCIAaKEAAUKGJAQyDGJCEqDCIGKECICIIGACGACIEGIEJAM+BCACGACIEEwBCAGKICIAMYCACEICIAQAEAASqBSpBCGGCACKQIACEACIAIAEAAIEGJCQYKRCGQEICEKCICEGEICuBA9KZAE6CAgBCECCZEGKEIGGAEIAICJREGiBUACGQCICGACIAIAEAAKAGJAMQIJCGICIAQCGREIaCAGKACIEEKCACEACIEEACAEKiUGRGMQCICGACIEIAEAEG8SEJCGMCIAOoSCACGACAEEaCACGACIEIKEACEACIEEACAEIwJIRCGACIEEACAEEACAEEACAEEACAEGqEEAGMACIEE4DCACEACIEEICACGACIEGAEJEEICIAMiCCACGACIEIwBCAGKICIAMYCACEICIAQAEAAOAThBEEAgBAEIAEAEIgEIRCG4DCIGMACIEEICACGACIEGAEJEEICIAMiCCACGACIEIwBCAGKICIAMYCACEICIAQAEAAOAThBEEAgBAEIAIREGiCGJCEqBCICESCIAaKEAAUKGJAQ4DGJCGuDCIGKECICIIGACGACIEGIEJAMiCCACGACIEIwBCAGKICIAMYCACEICIAQAEAASsBSpBCGGCACKSIACGACIAIAEAAIEGJCQYKRCGQEICEKCICEGEIC"

@@ -29,10 +29,10 @@ var Openchat = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderOpenchat renders openchat.jinja.
@@ -48,12 +48,14 @@ func renderOpenchat(w *jinja2.Writer) {
 		} else {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
-			w.WriteString("GPT4 Correct ")
-			jinja2.WriteStr(w, jinja2.FilterUpper(jinja2.SliceIn(w, messageRole, jinja2.Missing(), jinja2.SmallInt(1), jinja2.Missing())))
-			jinja2.WriteStr(w, jinja2.SliceIn(w, messageRole, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()))
-			w.WriteString(": ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|end_of_turn|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "GPT4 Correct ")
+			out = jinja2.AppendStr(w, out, jinja2.FilterUpper(jinja2.SliceIn(w, messageRole, jinja2.Missing(), jinja2.SmallInt(1), jinja2.Missing())))
+			out = jinja2.AppendStr(w, out, jinja2.SliceIn(w, messageRole, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()))
+			out = w.AppendString(out, ": ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|end_of_turn|>")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("GPT4 Correct Assistant:")
@@ -76,12 +78,14 @@ func renderOpenchatLlama(w *jinja2.Writer) {
 		} else {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
-			w.WriteString("GPT4 Correct ")
-			llamacpp.WriteStr(w, llamacpp.FilterUpper(llamacpp.SliceIn(w, messageRole, jinja2.Missing(), jinja2.SmallInt(1), jinja2.Missing())))
-			llamacpp.WriteStr(w, llamacpp.SliceIn(w, messageRole, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()))
-			w.WriteString(": ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<|end_of_turn|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "GPT4 Correct ")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterUpper(llamacpp.SliceIn(w, messageRole, jinja2.Missing(), jinja2.SmallInt(1), jinja2.Missing())))
+			out = llamacpp.AppendStr(w, out, llamacpp.SliceIn(w, messageRole, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()))
+			out = w.AppendString(out, ": ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|end_of_turn|>")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("GPT4 Correct Assistant:")
@@ -91,4 +95,4 @@ func renderOpenchatLlama(w *jinja2.Writer) {
 
 // spansOpenchat is the position table of openchat.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenchat = "for,if,{{ }}|0CmBYCAEaCACGACAEIKEAEmBmBJAAEaCACGACAEIKEAE"
+const spansOpenchat = "for,if,{{ }}|0CqBYCAEeCACGACAEIOEAEqBqBJAAEeCACGACAEIOEAE"

@@ -29,10 +29,10 @@ var PanguEmbedded = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderPanguEmbedded renders pangu-embedded.jinja.
@@ -53,11 +53,13 @@ func renderPanguEmbedded(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.In(messageRole, names) {
 			// pangu-embedded.jinja:19:1 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
-			w.WriteString("[unused9]")
-			jinja2.WriteStr(w, jinja2.Item(names, messageRole))
-			w.WriteString("：")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("[unused10]")
+			out := w.Buffer()
+			out = w.AppendString(out, "[unused9]")
+			out = jinja2.AppendStr(w, out, jinja2.Item(names, messageRole))
+			out = w.AppendString(out, "：")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "[unused10]")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("[unused9]助手：")
@@ -85,11 +87,13 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if llamacpp.In(messageRole, names) {
 			// pangu-embedded.jinja:19:1 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
-			w.WriteString("[unused9]")
-			llamacpp.WriteStr(w, llamacpp.Item(names, messageRole))
-			w.WriteString("：")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("[unused10]")
+			out := w.Buffer()
+			out = w.AppendString(out, "[unused9]")
+			out = llamacpp.AppendStr(w, out, llamacpp.Item(names, messageRole))
+			out = w.AppendString(out, "：")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "[unused10]")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("[unused9]助手：")
@@ -99,4 +103,4 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer) {
 
 // spansPanguEmbedded is the position table of pangu-embedded.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPanguEmbedded = "set,for,if,{{ }}|2CAaCAEoBCACIECAEIQGAEGICAGmBANAAEoBCACIECAEIQGAEGICAG"
+const spansPanguEmbedded = "set,for,if,{{ }}|2CAaCAEsBCACIECAEIUGAEGMCAGqBANAAEsBCACIECAEIUGAEGMCAG"

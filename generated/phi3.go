@@ -29,10 +29,10 @@ var Phi3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderPhi3 renders phi3.jinja.
@@ -41,11 +41,13 @@ func renderPhi3(w *jinja2.Writer) {
 	// phi3.jinja:7:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// phi3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|end|>\n' }}
-		w.WriteString("<|")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("|>\n")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "|>\n")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|end|>\n")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|assistant|>\n")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -60,11 +62,13 @@ func renderPhi3Llama(w *jinja2.Writer) {
 	// phi3.jinja:7:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// phi3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|end|>\n' }}
-		w.WriteString("<|")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("|>\n")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "|>\n")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|end|>\n")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|assistant|>\n")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -73,4 +77,4 @@ func renderPhi3Llama(w *jinja2.Writer) {
 
 // spansPhi3 is the position table of phi3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPhi3 = "for,{{ }}|0CUOCAEICACiBUDAAEICAC"
+const spansPhi3 = "for,{{ }}|0CYOCAEMCACmBYDAAEMCAC"

@@ -29,10 +29,10 @@ var Phi4 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderPhi4 renders phi4.jinja.
@@ -41,11 +41,13 @@ func renderPhi4(w *jinja2.Writer) {
 	// phi4.jinja:8:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// phi4.jinja:9:1 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
-		w.WriteString("<|im_start|>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("<|im_sep|>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|im_end|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "<|im_sep|>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|im_end|>")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|im_start|>assistant<|im_sep|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -60,11 +62,13 @@ func renderPhi4Llama(w *jinja2.Writer) {
 	// phi4.jinja:8:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// phi4.jinja:9:1 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
-		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("<|im_sep|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|im_end|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "<|im_sep|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|im_end|>")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|im_start|>assistant<|im_sep|>")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -73,4 +77,4 @@ func renderPhi4Llama(w *jinja2.Writer) {
 
 // spansPhi4 is the position table of phi4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPhi4 = "for,{{ }}|0CUQCAEICACiBUDAAEICAC"
+const spansPhi4 = "for,{{ }}|0CYQCAEMCACmBYDAAEMCAC"

@@ -40,10 +40,10 @@ var PoolsideLagunaS2_1 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderPoolsideLagunaS2_1 renders poolside-Laguna-S-2.1.jinja.
@@ -113,9 +113,11 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
-			w.WriteString("<user>")
-			jinja2.WriteStr(w, content)
-			w.WriteString("</user>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<user>")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "</user>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-S-2.1.jinja:44:7 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-S-2.1.jinja:45:5 {%- generation -%}
@@ -137,9 +139,11 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:56:9 {{- '<think>' + reasoning_content + '</think>' -}}
-					w.WriteString("<think>")
-					jinja2.WriteStr(w, reasoningContent)
-					w.WriteString("</think>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<think>")
+					out = jinja2.AppendStr(w, out, reasoningContent)
+					out = w.AppendString(out, "</think>")
+					w.SetBuffer(out)
 				} else {
 					// poolside-Laguna-S-2.1.jinja:57:11 {%- else -%}
 					w.WriteString("</think>")
@@ -158,8 +162,10 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
 						functionData = jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
-						w.WriteString("<tool_call>")
-						jinja2.WriteStr(w, jinja2.ItemAttrKey(functionData, jinja2.KeyName))
+						out := w.Buffer()
+						out = w.AppendString(out, "<tool_call>")
+						out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(functionData, jinja2.KeyName))
+						w.SetBuffer(out)
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
 						args = jinja2.ItemAttrKey(functionData, jinja2.KeyArguments)
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
@@ -168,10 +174,11 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 							k := keys[i]
 							v := values[i]
 							// poolside-Laguna-S-2.1.jinja:70:13 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
-							w.WriteString("<arg_key>")
-							jinja2.Write(w, k)
-							w.WriteString("</arg_key>")
-							w.WriteString("<arg_value>")
+							out := w.Buffer()
+							out = w.AppendString(out, "<arg_key>")
+							out = jinja2.Append(w, out, k)
+							out = w.AppendString(out, "</arg_key><arg_value>")
+							w.SetBuffer(out)
 							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
 							if !jinja2.IsString(v) {
 								jinja2.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
@@ -188,15 +195,19 @@ func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// poolside-Laguna-S-2.1.jinja:78:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-S-2.1.jinja:79:5 {{- "<tool_response>" + content + "</tool_response>\n" -}}
-			w.WriteString("<tool_response>")
-			jinja2.WriteStr(w, content)
-			w.WriteString("</tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "</tool_response>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "system") {
 			// poolside-Laguna-S-2.1.jinja:80:7 {%- elif message.role == "system" -%}
 			// poolside-Laguna-S-2.1.jinja:82:5 {{- "<system>" + content + "</system>\n" -}}
-			w.WriteString("<system>")
-			jinja2.WriteStr(w, content)
-			w.WriteString("</system>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<system>")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "</system>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -284,9 +295,11 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
-			w.WriteString("<user>")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("</user>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<user>")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "</user>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-S-2.1.jinja:44:7 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-S-2.1.jinja:45:5 {%- generation -%}
@@ -308,9 +321,11 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
 				if llamacpp.Truthy(enableThinking) || llamacpp.Truthy(preserveThinking) {
 					// poolside-Laguna-S-2.1.jinja:56:9 {{- '<think>' + reasoning_content + '</think>' -}}
-					w.WriteString("<think>")
-					llamacpp.WriteStr(w, reasoningContent)
-					w.WriteString("</think>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<think>")
+					out = llamacpp.AppendStr(w, out, reasoningContent)
+					out = w.AppendString(out, "</think>")
+					w.SetBuffer(out)
 				} else {
 					// poolside-Laguna-S-2.1.jinja:57:11 {%- else -%}
 					w.WriteString("</think>")
@@ -330,8 +345,10 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
 						functionData = llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
-						w.WriteString("<tool_call>")
-						llamacpp.WriteStr(w, llamacpp.ItemAttrKey(functionData, jinja2.KeyName))
+						out := w.Buffer()
+						out = w.AppendString(out, "<tool_call>")
+						out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(functionData, jinja2.KeyName))
+						w.SetBuffer(out)
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
 						args = llamacpp.ItemAttrKey(functionData, jinja2.KeyArguments)
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
@@ -342,10 +359,11 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 							k := vals[0]
 							v := vals[1]
 							// poolside-Laguna-S-2.1.jinja:70:13 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
-							w.WriteString("<arg_key>")
-							llamacpp.WriteStr(w, k)
-							w.WriteString("</arg_key>")
-							w.WriteString("<arg_value>")
+							out := w.Buffer()
+							out = w.AppendString(out, "<arg_key>")
+							out = llamacpp.AppendStr(w, out, k)
+							out = w.AppendString(out, "</arg_key><arg_value>")
+							w.SetBuffer(out)
 							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
 							if !llamacpp.IsString(v) {
 								llamacpp.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
@@ -362,15 +380,19 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// poolside-Laguna-S-2.1.jinja:78:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-S-2.1.jinja:79:5 {{- "<tool_response>" + content + "</tool_response>\n" -}}
-			w.WriteString("<tool_response>")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("</tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "</tool_response>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "system") {
 			// poolside-Laguna-S-2.1.jinja:80:7 {%- elif message.role == "system" -%}
 			// poolside-Laguna-S-2.1.jinja:82:5 {{- "<system>" + content + "</system>\n" -}}
-			w.WriteString("<system>")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("</system>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<system>")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "</system>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -390,4 +412,4 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 
 // spansPoolsideLagunaS2_1 is the position table of poolside-Laguna-S-2.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|2DAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQoGSNGGKCEAOuFCACGECEEGiFCECGiEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGiCEFCG4BCEGGACEAECCAEGACAAEiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEQSIJCGKGECqBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGGACEEQuGSNGGKCEAO0FCACGECEEGoFCECGoEAAIIAIAAEQCACGACEACICECGACFAGQGFCEECEEQGKFCEACEEGoCEFCI8BCEGGACEAECCAEGACAAIiBCAGKGCEEKKCqBEYYO3BCGECFEGMCECGEEFEQSIJCGKGEC"
+const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|2DAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQ+GSNGGKCEAOkGCACGICEEK0FCECGsEAAIIAIAAEQCACGACEACICECGACFAGUGFCEICEEUGKFCEACEEGoCEFCG+BCEGGACEAEGCAEKACAAEkBCAGKICEEMKCqBEYgBO3BCGICFEKQCECGIEFEUSIJCGKGECqBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGGACEEQkHSNGGKCEAOqGCACGICEEK6FCECGyEAAIIAIAAEQCACGACEACICECGACFAGUGFCEICEEUGKFCEACEEGuCEFCIiCCEGGACEAEGCAEKACAAIkBCAGKICEEMKCqBEYgBO3BCGICFEKQCECGIEFEUSIJCGKGEC"

@@ -40,10 +40,10 @@ var PoolsideLagunaXS2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderPoolsideLagunaXS2 renders poolside-Laguna-XS.2.jinja.
@@ -73,9 +73,12 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer) {
 		w.WriteString("<system>\n")
 		// poolside-Laguna-XS.2.jinja:17:3 {%- if system_message and system_message.strip() -%}
 		if systemMessage.Truthy() && jinja2.MethodStrip(systemMessage).Truthy() {
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n")
 			// poolside-Laguna-XS.2.jinja:19:5 {{- system_message.rstrip() -}}
-			jinja2.Write(w, jinja2.MethodRstrip(systemMessage))
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = jinja2.Append(w, out, jinja2.MethodRstrip(systemMessage))
+			w.SetBuffer(out)
 		}
 		// poolside-Laguna-XS.2.jinja:22:3 {%- if tools -%}
 		if tools.Truthy() {
@@ -117,9 +120,11 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS.2.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
-			w.WriteString("<user>\n")
-			jinja2.WriteStr(w, content)
-			w.WriteString("\n</user>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<user>\n")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n</user>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-XS.2.jinja:54:7 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-XS.2.jinja:55:5 {%- generation -%}
@@ -176,9 +181,12 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer) {
 					// poolside-Laguna-XS.2.jinja:92:9 {%- if reasoning_content -%}
 					if reasoningContent.Truthy() {
 						// poolside-Laguna-XS.2.jinja:93:11 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
-						w.WriteString("<think>\n")
-						jinja2.WriteStr(w, jinja2.MethodStrip(reasoningContent))
-						w.WriteString("\n</think>\n")
+						out := w.Buffer()
+						out = w.AppendString(out, "<think>\n")
+						w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+						out = jinja2.AppendStr(w, out, jinja2.MethodStrip(reasoningContent))
+						out = w.AppendString(out, "\n</think>\n")
+						w.SetBuffer(out)
 					} else {
 						// poolside-Laguna-XS.2.jinja:94:13 {%- else -%}
 						w.WriteString("</think>\n")
@@ -186,8 +194,10 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer) {
 					// poolside-Laguna-XS.2.jinja:98:9 {%- if content.strip() -%}
 					if jinja2.MethodStrip(content2).Truthy() {
 						// poolside-Laguna-XS.2.jinja:99:11 {{- content.strip() ~ "\n" -}}
-						jinja2.Write(w, jinja2.MethodStrip(content2))
-						w.WriteString("\n")
+						out := w.Buffer()
+						out = jinja2.Append(w, out, jinja2.MethodStrip(content2))
+						out = w.AppendString(out, "\n")
+						w.SetBuffer(out)
 					}
 					// poolside-Laguna-XS.2.jinja:101:9 {%- if message.tool_calls -%}
 					messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
@@ -198,9 +208,11 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer) {
 							// poolside-Laguna-XS.2.jinja:103:13 {%- set function_data = tool_call.function -%}
 							functionData = jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction)
 							// poolside-Laguna-XS.2.jinja:104:13 {{- '<tool_call>' + function_data.name }}
-							w.WriteString("<tool_call>")
-							jinja2.WriteStr(w, jinja2.ItemAttrKey(functionData, jinja2.KeyName))
-							w.WriteString("\n")
+							out := w.Buffer()
+							out = w.AppendString(out, "<tool_call>")
+							out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(functionData, jinja2.KeyName))
+							out = w.AppendString(out, "\n")
+							w.SetBuffer(out)
 							// poolside-Laguna-XS.2.jinja:105:13 {% set _args = function_data.arguments %}
 							args = jinja2.ItemAttrKey(functionData, jinja2.KeyArguments)
 							// poolside-Laguna-XS.2.jinja:106:13 {%- for k, v in _args.items() -%}
@@ -209,10 +221,11 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer) {
 								k := keys[i]
 								v := values[i]
 								// poolside-Laguna-XS.2.jinja:107:15 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
-								w.WriteString("<arg_key>")
-								jinja2.Write(w, k)
-								w.WriteString("</arg_key>\n")
-								w.WriteString("<arg_value>")
+								out := w.Buffer()
+								out = w.AppendString(out, "<arg_key>")
+								out = jinja2.Append(w, out, k)
+								out = w.AppendString(out, "</arg_key>\n<arg_value>")
+								w.SetBuffer(out)
 								// poolside-Laguna-XS.2.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 								if !jinja2.IsString(v) {
 									jinja2.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
@@ -230,15 +243,19 @@ func renderPoolsideLagunaXS2(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// poolside-Laguna-XS.2.jinja:116:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-XS.2.jinja:117:5 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
-			w.WriteString("<tool_response>\n")
-			jinja2.WriteStr(w, content)
-			w.WriteString("\n</tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>\n")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n</tool_response>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "system") && i != 0 {
 			// poolside-Laguna-XS.2.jinja:118:7 {%- elif message.role == "system" and loop.index0 != 0 -%}
 			// poolside-Laguna-XS.2.jinja:120:5 {{- "<system>\n" + content + "\n</system>\n" -}}
-			w.WriteString("<system>\n")
-			jinja2.WriteStr(w, content)
-			w.WriteString("\n</system>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<system>\n")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n</system>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -285,9 +302,12 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 		w.WriteString("<system>\n")
 		// poolside-Laguna-XS.2.jinja:17:3 {%- if system_message and system_message.strip() -%}
 		if llamacpp.Truthy(systemMessage) && llamacpp.Truthy(llamacpp.MethodStrip(systemMessage)) {
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n")
 			// poolside-Laguna-XS.2.jinja:19:5 {{- system_message.rstrip() -}}
-			llamacpp.Write(w, llamacpp.MethodRstrip(systemMessage))
+			w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+			out = llamacpp.Append(w, out, llamacpp.MethodRstrip(systemMessage))
+			w.SetBuffer(out)
 		}
 		// poolside-Laguna-XS.2.jinja:22:3 {%- if tools -%}
 		if llamacpp.Truthy(tools) {
@@ -330,9 +350,11 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS.2.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
-			w.WriteString("<user>\n")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("\n</user>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<user>\n")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n</user>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-XS.2.jinja:54:7 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-XS.2.jinja:55:5 {%- generation -%}
@@ -389,9 +411,12 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 					// poolside-Laguna-XS.2.jinja:92:9 {%- if reasoning_content -%}
 					if llamacpp.Truthy(reasoningContent) {
 						// poolside-Laguna-XS.2.jinja:93:11 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
-						w.WriteString("<think>\n")
-						llamacpp.WriteStr(w, llamacpp.MethodStrip(reasoningContent))
-						w.WriteString("\n</think>\n")
+						out := w.Buffer()
+						out = w.AppendString(out, "<think>\n")
+						w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+						out = llamacpp.AppendStr(w, out, llamacpp.MethodStrip(reasoningContent))
+						out = w.AppendString(out, "\n</think>\n")
+						w.SetBuffer(out)
 					} else {
 						// poolside-Laguna-XS.2.jinja:94:13 {%- else -%}
 						w.WriteString("</think>\n")
@@ -412,9 +437,11 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 							// poolside-Laguna-XS.2.jinja:103:13 {%- set function_data = tool_call.function -%}
 							functionData = llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction)
 							// poolside-Laguna-XS.2.jinja:104:13 {{- '<tool_call>' + function_data.name }}
-							w.WriteString("<tool_call>")
-							llamacpp.WriteStr(w, llamacpp.ItemAttrKey(functionData, jinja2.KeyName))
-							w.WriteString("\n")
+							out := w.Buffer()
+							out = w.AppendString(out, "<tool_call>")
+							out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(functionData, jinja2.KeyName))
+							out = w.AppendString(out, "\n")
+							w.SetBuffer(out)
 							// poolside-Laguna-XS.2.jinja:105:13 {% set _args = function_data.arguments %}
 							args = llamacpp.ItemAttrKey(functionData, jinja2.KeyArguments)
 							// poolside-Laguna-XS.2.jinja:106:13 {%- for k, v in _args.items() -%}
@@ -425,10 +452,11 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 								k := vals[0]
 								v := vals[1]
 								// poolside-Laguna-XS.2.jinja:107:15 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
-								w.WriteString("<arg_key>")
-								llamacpp.WriteStr(w, k)
-								w.WriteString("</arg_key>\n")
-								w.WriteString("<arg_value>")
+								out := w.Buffer()
+								out = w.AppendString(out, "<arg_key>")
+								out = llamacpp.AppendStr(w, out, k)
+								out = w.AppendString(out, "</arg_key>\n<arg_value>")
+								w.SetBuffer(out)
 								// poolside-Laguna-XS.2.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
 								if !llamacpp.IsString(v) {
 									llamacpp.WriteJSON(w, v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
@@ -446,15 +474,19 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// poolside-Laguna-XS.2.jinja:116:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-XS.2.jinja:117:5 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
-			w.WriteString("<tool_response>\n")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("\n</tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>\n")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n</tool_response>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "system") && i != 0 {
 			// poolside-Laguna-XS.2.jinja:118:7 {%- elif message.role == "system" and loop.index0 != 0 -%}
 			// poolside-Laguna-XS.2.jinja:120:5 {{- "<system>\n" + content + "\n</system>\n" -}}
-			w.WriteString("<system>\n")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("\n</system>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<system>\n")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n</system>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -474,4 +506,4 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 
 // spansPoolsideLagunaXS2 is the position table of poolside-Laguna-XS.2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPoolsideLagunaXS2 = "set,if,{{ }},for,with|2DAICAEACAAEACAAEAGAAEGCACEACEAG+BGFCGIGECGAEEEGqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEK4IOJGKKCEAO6HCACGECEEGuHCECGuGAAIKiGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGQGFCEECEEQIKFCECCEEIkCEFCG6BCEGGACEAEECAEIACAAEiBCAGKGCEEKKCmBEaYQ3BCGECFEGMCECGEEFEQSIJCGKGECqBA3HFAEACAAEACAAEAGAAEGCACEACEAG+BGFCGIGECGAEEEGqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEM+IOJGKKCEAOgICACGECEEG0HCECG0GAAIKoGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGQGFCEECEEQIKFCGACEEGqCEFCI+BCEGGACEAEECAEIACAAIiBCAGKGCEEKKCmBEaYQ3BCGECFEGMCECGEEFEQSIJCGKGEC"
+const spansPoolsideLagunaXS2 = "set,if,{{ }},for,with|2DAICAEACAAEACAAEAGAAEGCACEACEAGkCGFCGOGECIEEEEKqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEK0JOJGKKCEAO2ICACGICEEKmICECG+GAAIKyGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGWGFCEKCEEWMKFCEGCEEMqCEFCGgCCEGGACEAEICAEMACAAEkBCAGKICEEMKCmBEagBQ3BCGICFEKQCECGIEFEUSIJCGKGECqBA3HFAEACAAEACAAEAGAAEGCACEACEAGkCGFCGOGECIEEEEKqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEM2JOJGKKCEAO4ICACGICEEKoICECGgHAAIK0GGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGWGFCEKCEEWIKFCGACEEGwCEFCIkCCEGGACEAEICAEMACAAIkBCAGKICEEMKCmBEagBQ3BCGICFEKQCECGIEFEUSIJCGKGEC"

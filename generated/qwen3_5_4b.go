@@ -35,10 +35,10 @@ var Qwen3_5_4B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderQwen3_5_4B renders Qwen3.5-4B.jinja.
@@ -225,8 +225,10 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 								argsValue = jinja2.FilterString(argsValue)
 							}
 							// Qwen3.5-4B.jinja:123:25 {{- args_value }}
-							jinja2.Write(w, argsValue)
-							w.WriteString("\n</parameter>\n")
+							out := w.Buffer()
+							out = jinja2.Append(w, out, argsValue)
+							out = w.AppendString(out, "\n</parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					w.WriteString("</function>\n</tool_call>")
@@ -239,10 +241,12 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
-			w.WriteString("\n<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<tool_response>\n")
 			// Qwen3.5-4B.jinja:136:9 {{- content }}
-			jinja2.Write(w, content)
-			w.WriteString("\n</tool_response>")
+			out = jinja2.Append(w, out, content)
+			out = w.AppendString(out, "\n</tool_response>")
+			w.SetBuffer(out)
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -306,9 +310,11 @@ func renderQwen3_5_4B_renderContent(w *jinja2.Writer, content, doVisionCount, is
 				// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
 				if addVisionId.Truthy() {
 					// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
-					w.WriteString("Picture ")
-					jinja2.Write(w, jinja2.ItemAttr(imageCount, "value"))
-					w.WriteString(": ")
+					out := w.Buffer()
+					out = w.AppendString(out, "Picture ")
+					out = jinja2.Append(w, out, jinja2.ItemAttr(imageCount, "value"))
+					out = w.AppendString(out, ": ")
+					w.SetBuffer(out)
 				}
 				w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
 			} else if jinja2.In(jinja2.Lit("video"), item) || jinja2.EqStr(jinja2.ItemAttrKey(item, jinja2.KeyType), "video") {
@@ -328,9 +334,11 @@ func renderQwen3_5_4B_renderContent(w *jinja2.Writer, content, doVisionCount, is
 				// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
 				if addVisionId.Truthy() {
 					// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
-					w.WriteString("Video ")
-					jinja2.Write(w, jinja2.ItemAttr(videoCount, "value"))
-					w.WriteString(": ")
+					out := w.Buffer()
+					out = w.AppendString(out, "Video ")
+					out = jinja2.Append(w, out, jinja2.ItemAttr(videoCount, "value"))
+					out = w.AppendString(out, ": ")
+					w.SetBuffer(out)
 				}
 				w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
 			} else if jinja2.In(jinja2.Lit("text"), item) {
@@ -542,8 +550,10 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 								argsValue = llamacpp.FilterString(argsValue)
 							}
 							// Qwen3.5-4B.jinja:123:25 {{- args_value }}
-							llamacpp.Write(w, argsValue)
-							w.WriteString("\n</parameter>\n")
+							out := w.Buffer()
+							out = llamacpp.Append(w, out, argsValue)
+							out = w.AppendString(out, "\n</parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					w.WriteString("</function>\n</tool_call>")
@@ -556,10 +566,12 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
-			w.WriteString("\n<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<tool_response>\n")
 			// Qwen3.5-4B.jinja:136:9 {{- content }}
-			llamacpp.Write(w, content3)
-			w.WriteString("\n</tool_response>")
+			out = llamacpp.Append(w, out, content3)
+			out = w.AppendString(out, "\n</tool_response>")
+			w.SetBuffer(out)
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -624,9 +636,11 @@ func renderQwen3_5_4B_renderContentLlama(w *jinja2.Writer, content, doVisionCoun
 				// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
 				if llamacpp.Truthy(addVisionId) {
 					// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
-					w.WriteString("Picture ")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(imageCount, "value"))
-					w.WriteString(": ")
+					out := w.Buffer()
+					out = w.AppendString(out, "Picture ")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttr(imageCount, "value"))
+					out = w.AppendString(out, ": ")
+					w.SetBuffer(out)
 				}
 				w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
 			} else if llamacpp.In(jinja2.Lit("video"), item) || jinja2.EqStr(llamacpp.ItemAttrKey(item, jinja2.KeyType), "video") {
@@ -646,9 +660,11 @@ func renderQwen3_5_4B_renderContentLlama(w *jinja2.Writer, content, doVisionCoun
 				// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
 				if llamacpp.Truthy(addVisionId) {
 					// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
-					w.WriteString("Video ")
-					llamacpp.WriteStr(w, llamacpp.ItemAttr(videoCount, "value"))
-					w.WriteString(": ")
+					out := w.Buffer()
+					out = w.AppendString(out, "Video ")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttr(videoCount, "value"))
+					out = w.AppendString(out, ": ")
+					w.SetBuffer(out)
 				}
 				w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
 			} else if llamacpp.In(jinja2.Lit("text"), item) {
@@ -672,4 +688,4 @@ func renderQwen3_5_4B_renderContentLlama(w *jinja2.Writer, content, doVisionCoun
 
 // spansQwen3_5_4B is the position table of Qwen3.5-4B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwen3_5_4B = "set,if,{{ }},for,macro|sDACCAEACAAIGwCACEACIEGmCEJCGKGIGGAEIEIYIJCGECIAIGCACEACIEOQKRCGECIAIACAEICGRAGoBCAGKACIAEYCACEECIAIKCACEACIAEACAAKGIZCEACIEGgIEJGKECIAIoHCACGGCICEACIEE6GEJCGACAECyGCACGACAAEaCACGACIAIKEACEACIAEACAAIAGRAEOCACEACIEIAEAEGoDEJCG+CCIGIICICGACIAGcEJCEOCICEACIEIAEAEKAGJEGoBEJCGeCIGKACIEEICAAMCCAEQqBQhBCGGCACKCIAEGKEACEGEICOAIJEMSGRCGKEICaIlJJIMoECICEACIECiECACGuDCAGGmDCICEGCICEACIEGKEJCEAAAAEACIAGMEJCEECIEK8BGJCGGCACEACIEGKEJCEAAAAEACIAGMEJCEECIEKQGJCGACAEIAEAEGMGRCKAGAEgBAtCRAEACAAIGwCACEACIEGmCEJCGKGIGGAEIEIYIJCGECIAIGCACEACIEOQKRCGECIAIACAEICGRAIoBCAGKACIAEYCACEECIAIKCACEACIAEACAAKGIZCEACIEIkIEJGKECIAIsHCACGGCICEACIEE+GEJCGACAEC2GCACGACAAEaCACGACIAIKEACEACIAEACAAIAGRAEOCACEACIEIAEAEGsDEJCGiDCIGIICICGACIAGcEJCEOCICEACIEIAEAEKAGJEGsBEJCKeCIGKACIEEICAAMCCAEQqBQhBCGGCACKCIAEGKEACEGEICOAIJEMSGRCGKEICaIlJJIMqECICEACIECkECACIuDCAGGmDCICEGCICEACIEGKEJCEAAAAEACIAGMEJCEECIEK8BGJCGGCACEACIEGKEJCEAAAAEACIAGMEJCEECIEKQGJCGACAEIAEAEGMGRCKAGAE"
+const spansQwen3_5_4B = "set,if,{{ }},for,macro|sDACCAEACAAIGwCACEACIEGmCEJCGKGIGGAEIEIYIJCGECIAIGCACEACIEOQKRCGECIAIACAEICGRAGoBCAGKACIAEYCACEECIAIKCACEACIAEACAAKGIZCEACIEGoIEJGKECIAIwHCACGGCICEACIEEiHEJCGACAEC6GCACGACAAEaCACGACIAIKEACEACIAEACAAIAGRAEOCACEACIEIAEAEGsDEJCGiDCIGIICICGACIAGcEJCEOCICEACIEIAEAEKAGJEGsBEJCGiBCIGKACIEEICAAMGCAEUuBQhBCGICACMEIAEIKEACEGEICOAIJEMSGRCGKEICaIlJJIMwECICEACIECqECACG2DCAGGuDCICEGCICEACIEGKEJCEAAAAEACIAGQEJCEICIEOgCGJCGGCACEACIEGKEJCEAAAAEACIAGQEJCEICIEOQGJCGACAEIAEAEGMGRCKAGAEgBAtCRAEACAAIGwCACEACIEGmCEJCGKGIGGAEIEIYIJCGECIAIGCACEACIEOQKRCGECIAIACAEICGRAIoBCAGKACIAEYCACEECIAIKCACEACIAEACAAKGIZCEACIEIsIEJGKECIAI0HCACGGCICEACIEEmHEJCGACAEC+GCACGACAAEaCACGACIAIKEACEACIAEACAAIAGRAEOCACEACIEIAEAEGwDEJCGmDCIGIICICGACIAGcEJCEOCICEACIEIAEAEKAGJEGwBEJCKiBCIGKACIEEICAAMGCAEUuBQhBCGICACMEIAEIKEACEGEICOAIJEMSGRCGKEICaIlJJIMyECICEACIECsECACI2DCAGGuDCICEGCICEACIEGKEJCEAAAAEACIAGQEJCEICIEOgCGJCGGCACEACIEGKEJCEAAAAEACIAGQEJCEICIEOQGJCGACAEIAEAEGMGRCKAGAE"

@@ -32,10 +32,10 @@ var Qwen3Coder = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderQwen3Coder renders Qwen3-Coder.jinja.
@@ -88,16 +88,20 @@ func renderQwen3Coder(w *jinja2.Writer) {
 				tool = toolFunction
 			}
 			// Qwen3-Coder.jinja:38:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			w.WriteString("\n<function>\n<name>")
-			jinja2.Write(w, jinja2.ItemAttrKey(tool, jinja2.KeyName))
-			w.WriteString("</name>")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<function>\n<name>")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(tool, jinja2.KeyName))
+			out = w.AppendString(out, "</name>")
+			w.SetBuffer(out)
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
 			toolDescription := jinja2.ItemAttrKey(tool, jinja2.KeyDescription)
 			if jinja2.IsDefined(toolDescription) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				w.WriteString("\n<description>")
-				jinja2.Write(w, jinja2.FilterTrim(toolDescription, nil, nil))
-				w.WriteString("</description>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<description>")
+				out = jinja2.Append(w, out, jinja2.FilterTrim(toolDescription, nil, nil))
+				out = w.AppendString(out, "</description>")
+				w.SetBuffer(out)
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
@@ -109,26 +113,32 @@ func renderQwen3Coder(w *jinja2.Writer) {
 					paramName := keys[i]
 					paramFields := values[i]
 					var handledKeys jinja2.Value
-					w.WriteString("\n<parameter>")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<parameter>")
 					// Qwen3-Coder.jinja:46:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					w.WriteString("\n<name>")
-					jinja2.Write(w, paramName)
-					w.WriteString("</name>")
+					out = w.AppendString(out, "\n<name>")
+					out = jinja2.Append(w, out, paramName)
+					out = w.AppendString(out, "</name>")
+					w.SetBuffer(out)
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
 					paramFieldsType := jinja2.ItemAttrKey(paramFields, jinja2.KeyType)
 					if jinja2.IsDefined(paramFieldsType) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						w.WriteString("\n<type>")
-						jinja2.Write(w, jinja2.FilterString(paramFieldsType))
-						w.WriteString("</type>")
+						out := w.Buffer()
+						out = w.AppendString(out, "\n<type>")
+						out = jinja2.Append(w, out, jinja2.FilterString(paramFieldsType))
+						out = w.AppendString(out, "</type>")
+						w.SetBuffer(out)
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := jinja2.ItemAttrKey(paramFields, jinja2.KeyDescription)
 					if jinja2.IsDefined(paramFieldsDescription) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						w.WriteString("\n<description>")
-						jinja2.Write(w, jinja2.FilterTrim(paramFieldsDescription, nil, nil))
-						w.WriteString("</description>")
+						out := w.Buffer()
+						out = w.AppendString(out, "\n<description>")
+						out = jinja2.Append(w, out, jinja2.FilterTrim(paramFieldsDescription, nil, nil))
+						out = w.AppendString(out, "</description>")
+						w.SetBuffer(out)
 					}
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
 					handledKeys = jinja2.NewList(jinja2.Lit("name"), jinja2.Lit("type"), jinja2.Lit("description"))
@@ -202,8 +212,10 @@ func renderQwen3Coder(w *jinja2.Writer) {
 							argsValue = jinja2.FilterString(argsValue)
 						}
 						// Qwen3-Coder.jinja:90:21 {{- args_value }}
-						jinja2.Write(w, argsValue)
-						w.WriteString("\n</parameter>\n")
+						out := w.Buffer()
+						out = jinja2.Append(w, out, argsValue)
+						out = w.AppendString(out, "\n</parameter>\n")
+						w.SetBuffer(out)
 					}
 				}
 				w.WriteString("</function>\n</tool_call>")
@@ -219,10 +231,12 @@ func renderQwen3Coder(w *jinja2.Writer) {
 			if jinja2.ItemAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
-			w.WriteString("<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>\n")
 			// Qwen3-Coder.jinja:104:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>\n")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>\n")
+			w.SetBuffer(out)
 			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -261,23 +275,27 @@ func renderQwen3Coder_renderExtraKeys(w *jinja2.Writer, jsonDict, handledKeys ji
 			// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
 			if jinja2.IsMapping(jinja2.Item(jsonDict, jsonKey)) || (jinja2.IsSequence(jinja2.Item(jsonDict, jsonKey)) && !jinja2.IsString(jinja2.Item(jsonDict, jsonKey))) {
 				// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-				w.WriteString("\n<")
-				jinja2.Write(w, jsonKey)
-				w.WriteString(">")
-				jinja2.Write(w, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.Item(jsonDict, jsonKey), nil, nil)))
-				w.WriteString("</")
-				jinja2.Write(w, jsonKey)
-				w.WriteString(">")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<")
+				out = jinja2.Append(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				out = jinja2.Append(w, out, jinja2.FilterSafe(jinja2.FilterTojson(jinja2.Item(jsonDict, jsonKey), nil, nil)))
+				out = w.AppendString(out, "</")
+				out = jinja2.Append(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				w.SetBuffer(out)
 			} else {
 				// Qwen3-Coder.jinja:6:17 {%- else %}
 				// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-				w.WriteString("\n<")
-				jinja2.Write(w, jsonKey)
-				w.WriteString(">")
-				jinja2.Write(w, jinja2.FilterString(jinja2.Item(jsonDict, jsonKey)))
-				w.WriteString("</")
-				jinja2.Write(w, jsonKey)
-				w.WriteString(">")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<")
+				out = jinja2.Append(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				out = jinja2.Append(w, out, jinja2.FilterString(jinja2.Item(jsonDict, jsonKey)))
+				out = w.AppendString(out, "</")
+				out = jinja2.Append(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -337,16 +355,20 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 				tool = toolFunction
 			}
 			// Qwen3-Coder.jinja:38:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			w.WriteString("\n<function>\n<name>")
-			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
-			w.WriteString("</name>")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<function>\n<name>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(tool, jinja2.KeyName))
+			out = w.AppendString(out, "</name>")
+			w.SetBuffer(out)
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
 			toolDescription := llamacpp.ItemAttrKey(tool, jinja2.KeyDescription)
 			if llamacpp.IsDefined(toolDescription) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				w.WriteString("\n<description>")
-				llamacpp.WriteStr(w, llamacpp.FilterTrim(toolDescription, nil, nil))
-				w.WriteString("</description>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<description>")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(toolDescription, nil, nil))
+				out = w.AppendString(out, "</description>")
+				w.SetBuffer(out)
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
@@ -361,26 +383,32 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 					vals := llamacpp.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
-					w.WriteString("\n<parameter>")
+					out := w.Buffer()
+					out = w.AppendString(out, "\n<parameter>")
 					// Qwen3-Coder.jinja:46:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					w.WriteString("\n<name>")
-					llamacpp.WriteStr(w, paramName)
-					w.WriteString("</name>")
+					out = w.AppendString(out, "\n<name>")
+					out = llamacpp.AppendStr(w, out, paramName)
+					out = w.AppendString(out, "</name>")
+					w.SetBuffer(out)
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
 					paramFieldsType := llamacpp.ItemAttrKey(paramFields, jinja2.KeyType)
 					if llamacpp.IsDefined(paramFieldsType) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						w.WriteString("\n<type>")
-						llamacpp.WriteStr(w, llamacpp.FilterString(paramFieldsType))
-						w.WriteString("</type>")
+						out := w.Buffer()
+						out = w.AppendString(out, "\n<type>")
+						out = llamacpp.AppendStr(w, out, llamacpp.FilterString(paramFieldsType))
+						out = w.AppendString(out, "</type>")
+						w.SetBuffer(out)
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := llamacpp.ItemAttrKey(paramFields, jinja2.KeyDescription)
 					if llamacpp.IsDefined(paramFieldsDescription) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						w.WriteString("\n<description>")
-						llamacpp.WriteStr(w, llamacpp.FilterTrim(paramFieldsDescription, nil, nil))
-						w.WriteString("</description>")
+						out := w.Buffer()
+						out = w.AppendString(out, "\n<description>")
+						out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(paramFieldsDescription, nil, nil))
+						out = w.AppendString(out, "</description>")
+						w.SetBuffer(out)
 					}
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
 					handledKeys = jinja2.NewList(jinja2.Lit("name"), jinja2.Lit("type"), jinja2.Lit("description"))
@@ -456,8 +484,10 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 							argsValue = llamacpp.FilterString(argsValue)
 						}
 						// Qwen3-Coder.jinja:90:21 {{- args_value }}
-						llamacpp.Write(w, argsValue)
-						w.WriteString("\n</parameter>\n")
+						out := w.Buffer()
+						out = llamacpp.Append(w, out, argsValue)
+						out = w.AppendString(out, "\n</parameter>\n")
+						w.SetBuffer(out)
 					}
 				}
 				w.WriteString("</function>\n</tool_call>")
@@ -473,10 +503,12 @@ func renderQwen3CoderLlama(w *jinja2.Writer) {
 			if llamacpp.Truthy(llamacpp.ItemAttr(loop.Value(), "previtem")) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "previtem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
-			w.WriteString("<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>\n")
 			// Qwen3-Coder.jinja:104:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>\n")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>\n")
+			w.SetBuffer(out)
 			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
 			if !llamacpp.Truthy(loop.Last()) && !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemAttr(loop.Value(), "nextitem"), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -515,23 +547,27 @@ func renderQwen3Coder_renderExtraKeysLlama(w *jinja2.Writer, jsonDict, handledKe
 			// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
 			if llamacpp.IsMapping(llamacpp.Item(jsonDict, jsonKey)) || (llamacpp.IsSequence(llamacpp.Item(jsonDict, jsonKey)) && !llamacpp.IsString(llamacpp.Item(jsonDict, jsonKey))) {
 				// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-				w.WriteString("\n<")
-				llamacpp.WriteStr(w, jsonKey)
-				w.WriteString(">")
-				llamacpp.WriteStr(w, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.Item(jsonDict, jsonKey), nil, nil)))
-				w.WriteString("</")
-				llamacpp.WriteStr(w, jsonKey)
-				w.WriteString(">")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<")
+				out = llamacpp.AppendStr(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterSafe(llamacpp.FilterTojson(llamacpp.Item(jsonDict, jsonKey), nil, nil)))
+				out = w.AppendString(out, "</")
+				out = llamacpp.AppendStr(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				w.SetBuffer(out)
 			} else {
 				// Qwen3-Coder.jinja:6:17 {%- else %}
 				// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-				w.WriteString("\n<")
-				llamacpp.WriteStr(w, jsonKey)
-				w.WriteString(">")
-				llamacpp.WriteStr(w, llamacpp.FilterString(llamacpp.Item(jsonDict, jsonKey)))
-				w.WriteString("</")
-				llamacpp.WriteStr(w, jsonKey)
-				w.WriteString(">")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<")
+				out = llamacpp.AppendStr(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				out = llamacpp.AppendStr(w, out, llamacpp.FilterString(llamacpp.Item(jsonDict, jsonKey)))
+				out = w.AppendString(out, "</")
+				out = llamacpp.AppendStr(w, out, jsonKey)
+				out = w.AppendString(out, ">")
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -539,4 +575,4 @@ func renderQwen3Coder_renderExtraKeysLlama(w *jinja2.Writer, jsonDict, handledKe
 
 // spansQwen3Coder is the position table of Qwen3-Coder.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwen3Coder = "if,set,{{ }},for,macro|mDUaCAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAKyEIJAGqEGIGGICIAGACICGEEJEIOCAAGECIEMmCGJAG+BCIGOEEIEIMCAAGECIEKMEJAGECIEKAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAK4EIJGIqECIAGACIEEICAAGACIEGgCEJGEICIAGACICGAEJEEoBCAAGeCIGKACIEEICACMCCAEOyBOZAGACAECqBCAAGGCAAKCIAEGKEAAEGEIAOAIJEMEGRAQClHAIG8BCIAE2BCIGOmBCIAEMCIEUMEAEyBUMhBAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAK6EIJAIwEGIGGICIAGACICGEEJEIOCAAGECIEMsCGJAM+BCIGOEEIEIMCAAGECIEKMEJAGECIEKAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAK8EIJGIuECIAGACIEEICAAGACIEGkCEJGEICIAGACICGAEJEEsBCAAKeCIGKACIEEICACMCCAEOyBOZAGACAECqBCAAGGCAAKCIAEGKEAAEGEIAOAIJEMEGRAQClHAIG8BCIAE2BCIGOmBCIAEMCIEUMEAE"
+const spansQwen3Coder = "if,set,{{ }},for,macro|mDUaCAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAKmFIJAG+EGIGGICIAGACICGIEJEMSCAAGICIEQyCGJAGqCCIGQGEIEKQCAAGICIEOQEJAGICIEOAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAKgFIJGIyECIAGACIEEICAAGACIEGkCEJGEICIAGACICGAEJEEsBCAAGiBCIGKACIEEICACMGCAES2BOZAGACAECuBCAAGICAAMEIAEIKEAAEGEIAOAIJEMEGRAQClHAIGkCCIAE+BCIGOuBCIAEQCIEYQEAE2BUMhBAGACICEACACIAEACGGGJAEACICGSGJAEACIEIEEAAKuFIJAIkFGIGGICIAGACICGIEJEMSCAAGICIEQ4CGJAMqCCIGQGEIEKQCAAGICIEOQEJAGICIEOAEJCECCAEKAIRCECCAEGAEACECCAEMQMRAKEGIAKkFIJGI2ECIAGACIEEICAAGACIEGoCEJGEICIAGACICGAEJEEwBCAAKiBCIGKACIEEICACMGCAES2BOZAGACAECuBCAAGICAAMEIAEIKEAAEGEIAOAIJEMEGRAQClHAIGkCCIAE+BCIGOuBCIAEQCIEYQEAE"

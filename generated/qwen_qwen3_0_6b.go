@@ -39,10 +39,10 @@ var QwenQwen3_0_6B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderQwenQwen3_0_6B renders Qwen-Qwen3-0.6B.jinja.
@@ -74,9 +74,11 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 		messages0 := jinja2.ItemInt(messages, 0)
 		if jinja2.EqStr(jinja2.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen-Qwen3-0.6B.jinja:14:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-			w.WriteString("<|im_start|>system\n")
-			jinja2.WriteStr(w, jinja2.ItemAttrKey(messages0, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>system\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(messages0, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:17:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
@@ -106,11 +108,13 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.WriteString("<|im_start|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
@@ -138,27 +142,35 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 				// Qwen-Qwen3-0.6B.jinja:40:13 {%- if loop.last or (not loop.last and reasoning_content) %}
 				if (i == len(items2)-1) || (!(i == len(items2)-1) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					w.WriteString("<|im_start|>")
-					jinja2.WriteStr(w, messageRole)
-					w.WriteString("\n<think>\n")
-					jinja2.WriteStr(w, jinja2.MethodStripChars(reasoningContent, jinja2.Lit("\n")))
-					w.WriteString("\n</think>\n\n")
-					jinja2.WriteStr(w, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
+					out := w.Buffer()
+					out = w.AppendString(out, "<|im_start|>")
+					out = jinja2.AppendStr(w, out, messageRole)
+					out = w.AppendString(out, "\n<think>\n")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = jinja2.AppendStr(w, out, jinja2.MethodStripChars(reasoningContent, jinja2.Lit("\n")))
+					out = w.AppendString(out, "\n</think>\n\n")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = jinja2.AppendStr(w, out, jinja2.MethodLstripChars(content, jinja2.Lit("\n")))
+					w.SetBuffer(out)
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}
-					w.WriteString("<|im_start|>")
-					jinja2.WriteStr(w, messageRole)
-					w.WriteString("\n")
-					jinja2.WriteStr(w, content)
+					out := w.Buffer()
+					out = w.AppendString(out, "<|im_start|>")
+					out = jinja2.AppendStr(w, out, messageRole)
+					out = w.AppendString(out, "\n")
+					out = jinja2.AppendStr(w, out, content)
+					w.SetBuffer(out)
 				}
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:45:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:46:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteString("<|im_start|>")
-				jinja2.WriteStr(w, messageRole)
-				w.WriteString("\n")
-				jinja2.WriteStr(w, content)
+				out := w.Buffer()
+				out = w.AppendString(out, "<|im_start|>")
+				out = jinja2.AppendStr(w, out, messageRole)
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, content)
+				w.SetBuffer(out)
 			}
 			// Qwen-Qwen3-0.6B.jinja:48:9 {%- if message.tool_calls %}
 			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
@@ -177,10 +189,12 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 						// Qwen-Qwen3-0.6B.jinja:54:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
-					w.WriteString("<tool_call>\n{\"name\": \"")
+					out := w.Buffer()
+					out = w.AppendString(out, "<tool_call>\n{\"name\": \"")
 					// Qwen-Qwen3-0.6B.jinja:57:17 {{- tool_call.name }}
-					jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
+					out = jinja2.Append(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					w.SetBuffer(out)
 					// Qwen-Qwen3-0.6B.jinja:59:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if jinja2.IsString(toolCallArguments) {
@@ -201,10 +215,12 @@ func renderQwenQwen3_0_6B(w *jinja2.Writer) {
 			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
-			w.WriteString("\n<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<tool_response>\n")
 			// Qwen-Qwen3-0.6B.jinja:73:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>")
+			w.SetBuffer(out)
 			// Qwen-Qwen3-0.6B.jinja:75:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -254,9 +270,11 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.ItemAttrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen-Qwen3-0.6B.jinja:14:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-			w.WriteString("<|im_start|>system\n")
-			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(messages0, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>system\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(messages0, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:17:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
@@ -288,11 +306,13 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.WriteString("<|im_start|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
@@ -320,27 +340,35 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 				// Qwen-Qwen3-0.6B.jinja:40:13 {%- if loop.last or (not loop.last and reasoning_content) %}
 				if (i == len(items2)-1) || (!(i == len(items2)-1) && llamacpp.Truthy(reasoningContent)) {
 					// Qwen-Qwen3-0.6B.jinja:41:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					w.WriteString("<|im_start|>")
-					llamacpp.WriteStr(w, messageRole)
-					w.WriteString("\n<think>\n")
-					llamacpp.WriteStr(w, llamacpp.MethodStripChars(reasoningContent, jinja2.Lit("\n")))
-					w.WriteString("\n</think>\n\n")
-					llamacpp.WriteStr(w, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
+					out := w.Buffer()
+					out = w.AppendString(out, "<|im_start|>")
+					out = llamacpp.AppendStr(w, out, messageRole)
+					out = w.AppendString(out, "\n<think>\n")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = llamacpp.AppendStr(w, out, llamacpp.MethodStripChars(reasoningContent, jinja2.Lit("\n")))
+					out = w.AppendString(out, "\n</think>\n\n")
+					w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+					out = llamacpp.AppendStr(w, out, llamacpp.MethodLstripChars(content, jinja2.Lit("\n")))
+					w.SetBuffer(out)
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}
-					w.WriteString("<|im_start|>")
-					llamacpp.WriteStr(w, messageRole)
-					w.WriteString("\n")
-					llamacpp.WriteStr(w, content)
+					out := w.Buffer()
+					out = w.AppendString(out, "<|im_start|>")
+					out = llamacpp.AppendStr(w, out, messageRole)
+					out = w.AppendString(out, "\n")
+					out = llamacpp.AppendStr(w, out, content)
+					w.SetBuffer(out)
 				}
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:45:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:46:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteString("<|im_start|>")
-				llamacpp.WriteStr(w, messageRole)
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, content)
+				out := w.Buffer()
+				out = w.AppendString(out, "<|im_start|>")
+				out = llamacpp.AppendStr(w, out, messageRole)
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, content)
+				w.SetBuffer(out)
 			}
 			// Qwen-Qwen3-0.6B.jinja:48:9 {%- if message.tool_calls %}
 			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
@@ -359,10 +387,12 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 						// Qwen-Qwen3-0.6B.jinja:54:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
-					w.WriteString("<tool_call>\n{\"name\": \"")
+					out := w.Buffer()
+					out = w.AppendString(out, "<tool_call>\n{\"name\": \"")
 					// Qwen-Qwen3-0.6B.jinja:57:17 {{- tool_call.name }}
-					llamacpp.Write(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
+					out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					w.SetBuffer(out)
 					// Qwen-Qwen3-0.6B.jinja:59:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if llamacpp.IsString(toolCallArguments) {
@@ -383,10 +413,12 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
-			w.WriteString("\n<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<tool_response>\n")
 			// Qwen-Qwen3-0.6B.jinja:73:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>")
+			w.SetBuffer(out)
 			// Qwen-Qwen3-0.6B.jinja:75:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -407,4 +439,4 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 
 // spansQwenQwen3_0_6B is the position table of Qwen-Qwen3-0.6B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwen3_0_6B = "if,{{ }},for,set|uD0BCCAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGGaCAEKACIGEKCAAEACIGEACAGIkHGREK0GCIAGICICKkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAQMKRAGEEIAe0BjFJAGKEIAGACICIKGJEGAEICMMIJAGECICMCGRGIaCAEKACIGEKCAAEACIGEACAGKkHGREK0GCIAGICICKkGCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIyBGRAEeCIAEKCICSGEACQGGJCMiCEJAG4BCIEIECIAIKGAAGACIGICGJCGSEAAGACICIAEACMcMZAGGCAAKCIACGEEAAQMKRAGEEIA"
+const spansQwenQwen3_0_6B = "if,{{ }},for,set|uD4BCCAGKEIAGACICIKGJEGAEICMQIJAGICICQCGRGGaCAEKACIGEKCAAEACIGEACAGIgIGREKwHCIAGMCICO8GCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIiCGRAEqBCIAESCICaKEACUKGJCQmCEJAG8BCIEIECIAIMGAAGACIGKEGJCISEAAGACICIAEACMgBMZAGICAAMEIACIEEAAQMKRAGEEIAe4BjFJAGKEIAGACICIKGJEGAEICMQIJAGICICQCGRGIaCAEKACIGEKCAAEACIGEACAGKgIGREKwHCIAGMCICO8GCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIiCGRAEqBCIAESCICaKEACUKGJCQmCEJAG8BCIEIECIAIMGAAGACIGKEGJCISEAAGACICIAEACMgBMZAGICAAMEIACIEEAAQMKRAGEEIA"

@@ -39,10 +39,10 @@ var QwenQwQ32B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderQwenQwQ32B renders Qwen-QwQ-32B.jinja.
@@ -76,9 +76,11 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 		messages0 := jinja2.ItemInt(messages, 0)
 		if jinja2.EqStr(jinja2.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen-QwQ-32B.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-			w.WriteString("<|im_start|>system\n")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(messages0, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>system\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(messages0, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// Qwen-QwQ-32B.jinja:19:1 {%- for message in messages %}
@@ -90,11 +92,13 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.WriteString("<|im_start|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") && !jinja2.ItemAttrKey(message, jinja2.KeyToolCalls).Truthy() {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
@@ -106,11 +110,13 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 				content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.WriteString("<|im_start|>")
-			jinja2.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			jinja2.WriteStr(w, content)
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
@@ -122,13 +128,17 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 				content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
-			w.WriteString("<|im_start|>")
-			jinja2.WriteStr(w, messageRole)
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = jinja2.AppendStr(w, out, messageRole)
+			w.SetBuffer(out)
 			// Qwen-QwQ-32B.jinja:34:9 {%- if message.content %}
 			if messageContent.Truthy() {
 				// Qwen-QwQ-32B.jinja:35:13 {{- '\n' + content }}
-				w.WriteString("\n")
-				jinja2.WriteStr(w, content)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, content)
+				w.SetBuffer(out)
 			}
 			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range jinja2.Iterate(w, jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)) {
@@ -138,10 +148,12 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
-				w.WriteString("\n<tool_call>\n{\"name\": \"")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<tool_call>\n{\"name\": \"")
 				// Qwen-QwQ-32B.jinja:42:13 {{- tool_call.name }}
-				jinja2.Write(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString("\", \"arguments\": ")
+				out = jinja2.Append(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, "\", \"arguments\": ")
+				w.SetBuffer(out)
 				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
 				jinja2.WriteJSON(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}\n</tool_call>")
@@ -153,10 +165,12 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 			if i == 0 || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
-			w.WriteString("\n<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<tool_response>\n")
 			// Qwen-QwQ-32B.jinja:53:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>")
+			w.SetBuffer(out)
 			// Qwen-QwQ-32B.jinja:55:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i == len(items)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -208,9 +222,11 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 		messages0 := llamacpp.ItemInt(messages, 0)
 		if jinja2.EqStr(llamacpp.ItemStrKey(messages0, jinja2.KeyRole), "system") {
 			// Qwen-QwQ-32B.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-			w.WriteString("<|im_start|>system\n")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(messages0, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>system\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(messages0, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		}
 	}
 	// Qwen-QwQ-32B.jinja:19:1 {%- for message in messages %}
@@ -223,11 +239,13 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.WriteString("<|im_start|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") && !llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
@@ -239,11 +257,13 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 				content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.WriteString("<|im_start|>")
-			llamacpp.WriteStr(w, messageRole)
-			w.WriteString("\n")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("<|im_end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			out = w.AppendString(out, "\n")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "<|im_end|>\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
@@ -255,13 +275,17 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 				content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
-			w.WriteString("<|im_start|>")
-			llamacpp.WriteStr(w, messageRole)
+			out := w.Buffer()
+			out = w.AppendString(out, "<|im_start|>")
+			out = llamacpp.AppendStr(w, out, messageRole)
+			w.SetBuffer(out)
 			// Qwen-QwQ-32B.jinja:34:9 {%- if message.content %}
 			if llamacpp.Truthy(messageContent) {
 				// Qwen-QwQ-32B.jinja:35:13 {{- '\n' + content }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, content)
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, content)
+				w.SetBuffer(out)
 			}
 			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
 			for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
@@ -271,10 +295,12 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
-				w.WriteString("\n<tool_call>\n{\"name\": \"")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<tool_call>\n{\"name\": \"")
 				// Qwen-QwQ-32B.jinja:42:13 {{- tool_call.name }}
-				llamacpp.Write(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-				w.WriteString("\", \"arguments\": ")
+				out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+				out = w.AppendString(out, "\", \"arguments\": ")
+				w.SetBuffer(out)
 				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
 				llamacpp.WriteJSON(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments), nil, nil)
 				w.WriteString("}\n</tool_call>")
@@ -286,10 +312,12 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 			if i == 0 || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
-			w.WriteString("\n<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<tool_response>\n")
 			// Qwen-QwQ-32B.jinja:53:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>")
+			w.SetBuffer(out)
 			// Qwen-QwQ-32B.jinja:55:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -310,4 +338,4 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 
 // spansQwenQwQ32B is the position table of Qwen-QwQ-32B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwQ32B = "if,{{ }},for,set|uD4BCCAGOEIAGACICMKKJEGAEICMMIJAGECICMkFGREK0ECIAGICICKkECAAGCCAGGGCAAEACIGGIEJCKkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAQMKRAGEEIAe4B7DJAGOEIAGACICMKKJEGAEICMMIJAGECICOkFGREK0ECIAGICICKkECAAGCCAGGGCAAEACIGGIEJCKkDCAAGCCAGGGCAAEACIGGCEJCGICAAECCICIeEJEEKCIAGACIGICGJCGCEACIcIJAGGCAAKCIACGEEAAQMKRAGEEIA"
+const spansQwenQwQ32B = "if,{{ }},for,set|uD8BCCAGOEIAGACICMKKJEGAEICMQIJAGICICQ8FGREKsFCIAGMCICO4ECAAGCCAGGGCAAEACIGGMEJCO0DCAAGCCAGGGCAAEACIGGGEJCKMCAAEGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQMKRAGEEIAe8B7DJAGOEIAGACICMKKJEGAEICMQIJAGICICS8FGREKsFCIAGMCICO4ECAAGCCAGGGCAAEACIGGMEJCO0DCAAGCCAGGGCAAEACIGGGEJCKMCAAEGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQMKRAGEEIA"

@@ -35,10 +35,10 @@ var Roka = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderRoka renders roka.jinja.
@@ -58,15 +58,19 @@ func renderRoka(w *jinja2.Writer) {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
 			renderRoka_llama3Header(w, jinja2.Lit("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
 			renderRoka_llama3Header(w, jinja2.Lit("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
@@ -97,13 +101,15 @@ func renderRoka(w *jinja2.Writer) {
 					// roka.jinja:53:1 {%- if call.arguments is string %}
 					callArguments := jinja2.ItemAttrKey(call, jinja2.KeyArguments)
 					if jinja2.IsString(callArguments) {
-						w.WriteString("{\"name\": \"")
+						out := w.Buffer()
+						out = w.AppendString(out, "{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
-						jinja2.Write(w, jinja2.ItemAttrKey(call, jinja2.KeyName))
-						w.WriteString("\", \"arguments\": ")
+						out = jinja2.Append(w, out, jinja2.ItemAttrKey(call, jinja2.KeyName))
+						out = w.AppendString(out, "\", \"arguments\": ")
 						// roka.jinja:54:42 {{ call.arguments }}
-						jinja2.Write(w, callArguments)
-						w.WriteString("}")
+						out = jinja2.Append(w, out, callArguments)
+						out = w.AppendString(out, "}")
+						w.SetBuffer(out)
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
@@ -117,10 +123,12 @@ func renderRoka(w *jinja2.Writer) {
 			// roka.jinja:62:5 {%- elif message.role == 'tool' -%}
 			// roka.jinja:63:1 {{- llama3_header('user') -}}
 			renderRoka_llama3Header(w, jinja2.Lit("user"))
-			w.WriteString("<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>\n<|eot_id|>")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>\n<|eot_id|>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -136,10 +144,12 @@ func renderRoka(w *jinja2.Writer) {
 func renderRoka_llama3Header(w *jinja2.Writer, role jinja2.Value) {
 	// roka.jinja:24:1 {%- macro llama3_header(role) -%}
 	role = jinja2.Param(role, "role")
-	w.WriteString("<|start_header_id|>")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|start_header_id|>")
 	// roka.jinja:25:20 {{ role }}
-	jinja2.Write(w, role)
-	w.WriteString("<|end_header_id|>\n\n")
+	out = jinja2.Append(w, out, role)
+	out = w.AppendString(out, "<|end_header_id|>\n\n")
+	w.SetBuffer(out)
 }
 
 // renderRokaLlama renders roka.jinja as llama.cpp's Jinja engine does, for llama-server:
@@ -161,15 +171,19 @@ func renderRokaLlama(w *jinja2.Writer) {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
 			renderRoka_llama3HeaderLlama(w, jinja2.Lit("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
 			renderRoka_llama3HeaderLlama(w, jinja2.Lit("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
@@ -201,13 +215,15 @@ func renderRokaLlama(w *jinja2.Writer) {
 					// roka.jinja:53:1 {%- if call.arguments is string %}
 					callArguments := llamacpp.ItemAttrKey(call, jinja2.KeyArguments)
 					if llamacpp.IsString(callArguments) {
-						w.WriteString("{\"name\": \"")
+						out := w.Buffer()
+						out = w.AppendString(out, "{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
-						llamacpp.Write(w, llamacpp.ItemAttrKey(call, jinja2.KeyName))
-						w.WriteString("\", \"arguments\": ")
+						out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(call, jinja2.KeyName))
+						out = w.AppendString(out, "\", \"arguments\": ")
 						// roka.jinja:54:42 {{ call.arguments }}
-						llamacpp.Write(w, callArguments)
-						w.WriteString("}")
+						out = llamacpp.Append(w, out, callArguments)
+						out = w.AppendString(out, "}")
+						w.SetBuffer(out)
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
@@ -221,10 +237,12 @@ func renderRokaLlama(w *jinja2.Writer) {
 			// roka.jinja:62:5 {%- elif message.role == 'tool' -%}
 			// roka.jinja:63:1 {{- llama3_header('user') -}}
 			renderRoka_llama3HeaderLlama(w, jinja2.Lit("user"))
-			w.WriteString("<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>\n<|eot_id|>")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>\n<|eot_id|>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -240,12 +258,14 @@ func renderRokaLlama(w *jinja2.Writer) {
 func renderRoka_llama3HeaderLlama(w *jinja2.Writer, role jinja2.Value) {
 	// roka.jinja:24:1 {%- macro llama3_header(role) -%}
 	role = llamacpp.Param(role, "role")
-	w.WriteString("<|start_header_id|>")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|start_header_id|>")
 	// roka.jinja:25:20 {{ role }}
-	llamacpp.Write(w, role)
-	w.WriteString("<|end_header_id|>\n\n")
+	out = llamacpp.Append(w, out, role)
+	out = w.AppendString(out, "<|end_header_id|>\n\n")
+	w.SetBuffer(out)
 }
 
 // spansRoka is the position table of roka.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRoka = "{{ }},for,if,set,macro|oDA6BCAEyEEACEoECAEGACAAECCAAE6DEIEGACJAECCAAEsDEIEGACJAEICAEGACAAGkCEAEG6BCACGSCAEGACAGIAEAGIcGAEICCUAGCA+BAKAEzCAMQMIEGCCJAGCEAAOGMAEEACAAOChDAIGCCmBAcAInBAE0EEACEqECAEGACAAECCAAE8DEIEGACJAECCAAEuDEIEGACJAEICAEGACAAGmCEAEI6BCACGSCAEGACAGIAEAGIcGAEICCUAGCA+BAKAEzCAMQMIEGCCJAGCEAAOGMAEEACAAOChDAIGCCmBA"
+const spansRoka = "{{ }},for,if,set,macro|oDA6BCAEiFEACE4ECAEGACAAEGCAAImEEIEGACJAEGCAAI0DEIEGACJAEICAEGACAAGoCEAEG+BCACGSCAEGACAGIAEAGIgBGAEKCCUAGEA+BAMAEzCAMUMIEGECJAIEEAAQGMAEEACAAOEhDAIIECmBAeAInBAEkFEACE6ECAEGACAAEGCAAIoEEIEGACJAEGCAAI2DEIEGACJAEICAEGACAAGqCEAEI+BCACGSCAEGACAGIAEAGIgBGAEKCCUAGEA+BAMAEzCAMUMIEGECJAIEEAAQGMAEEACAAOEhDAIIECmBA"

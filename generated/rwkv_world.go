@@ -29,10 +29,10 @@ var RwkvWorld = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderRwkvWorld renders rwkv-world.jinja.
@@ -52,15 +52,19 @@ func renderRwkvWorld(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// rwkv-world.jinja:17:1 {{- 'System: ' + content + '\n\n' }}
-			w.WriteString("System: ")
-			jinja2.WriteStr(w, content)
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "System: ")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// rwkv-world.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// rwkv-world.jinja:19:1 {{- 'User: ' + content + '\n\n' }}
-			w.WriteString("User: ")
-			jinja2.WriteStr(w, content)
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "User: ")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 			// rwkv-world.jinja:20:1 {%- if loop.last %}
 			if i == len(items)-1 {
 				w.WriteString("Assistant:")
@@ -68,9 +72,11 @@ func renderRwkvWorld(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// rwkv-world.jinja:23:5 {%- elif message['role'] == 'assistant' %}
 			// rwkv-world.jinja:24:1 {{- 'Assistant: ' + content + '\n\n' }}
-			w.WriteString("Assistant: ")
-			jinja2.WriteStr(w, content)
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "Assistant: ")
+			out = jinja2.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -97,15 +103,19 @@ func renderRwkvWorldLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// rwkv-world.jinja:17:1 {{- 'System: ' + content + '\n\n' }}
-			w.WriteString("System: ")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "System: ")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// rwkv-world.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// rwkv-world.jinja:19:1 {{- 'User: ' + content + '\n\n' }}
-			w.WriteString("User: ")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "User: ")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 			// rwkv-world.jinja:20:1 {%- if loop.last %}
 			if i == len(items)-1 {
 				w.WriteString("Assistant:")
@@ -113,9 +123,11 @@ func renderRwkvWorldLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// rwkv-world.jinja:23:5 {%- elif message['role'] == 'assistant' %}
 			// rwkv-world.jinja:24:1 {{- 'Assistant: ' + content + '\n\n' }}
-			w.WriteString("Assistant: ")
-			llamacpp.WriteStr(w, content)
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "Assistant: ")
+			out = llamacpp.AppendStr(w, out, content)
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -124,4 +136,4 @@ func renderRwkvWorldLlama(w *jinja2.Writer) {
 
 // spansRwkvWorld is the position table of rwkv-world.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRwkvWorld = "set,for,if,{{ }}|2CAaCAEgCCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJGgBAXAAGgCCACKACAAEsBCAEGECAGGgBCIEGECJGIECAEGMGIEGECJG"
+const spansRwkvWorld = "set,for,if,{{ }}|2CAaCAEsCCACKACAAE4BCAEGICAGKoBCIEGICJGMECAEGQGIEGICJGkBAXAAGsCCACKACAAE4BCAEGICAGKoBCIEGICJGMECAEGQGIEGICJG"

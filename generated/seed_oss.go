@@ -29,10 +29,10 @@ var SeedOss = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderSeedOss renders seed_oss.jinja.
@@ -55,11 +55,13 @@ func renderSeedOss(w *jinja2.Writer) {
 			content = jinja2.ItemStrKey(message, jinja2.KeyContent)
 		}
 		// seed_oss.jinja:18:1 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
-		w.WriteString("<seed:bos>")
-		jinja2.WriteStr(w, messageRole)
-		w.WriteString("\n")
-		jinja2.WriteStr(w, content)
-		w.WriteString("<seed:eos>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<seed:bos>")
+		out = jinja2.AppendStr(w, out, messageRole)
+		out = w.AppendString(out, "\n")
+		out = jinja2.AppendStr(w, out, content)
+		out = w.AppendString(out, "<seed:eos>")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<seed:bos>assistant\n")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -88,11 +90,13 @@ func renderSeedOssLlama(w *jinja2.Writer) {
 			content = llamacpp.ItemStrKey(message, jinja2.KeyContent)
 		}
 		// seed_oss.jinja:18:1 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
-		w.WriteString("<seed:bos>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("\n")
-		llamacpp.WriteStr(w, content)
-		w.WriteString("<seed:eos>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<seed:bos>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "\n")
+		out = llamacpp.AppendStr(w, out, content)
+		out = w.AppendString(out, "<seed:eos>")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<seed:bos>assistant\n")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -101,4 +105,4 @@ func renderSeedOssLlama(w *jinja2.Writer) {
 
 // spansSeedOss is the position table of seed_oss.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSeedOss = "set,for,if,{{ }}|2CAWCAEqBCACGQCAEGACAAIAEAAGIEAGkBAPAAGoBCACGOCAEEACAAIAEAAGIEAG"
+const spansSeedOss = "set,for,if,{{ }}|2CAWCAEuBCACGQCAEGACAAIAEAAGMEAGoBAPAAGsBCACGOCAEEACAAIAEAAGMEAG"

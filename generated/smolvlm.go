@@ -29,10 +29,10 @@ var Smolvlm = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderSmolvlm renders smolvlm.jinja.
@@ -49,15 +49,19 @@ func renderSmolvlm(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// smolvlm.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// smolvlm.jinja:15:1 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
-			w.WriteString("User: ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<end_of_utterance>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "User: ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<end_of_utterance>\n")
+			w.SetBuffer(out)
 		} else {
 			// smolvlm.jinja:16:5 {%- else %}
 			// smolvlm.jinja:17:1 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
-			w.WriteString("Assistant: ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<end_of_utterance>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "Assistant: ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<end_of_utterance>\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("Assistant:")
@@ -81,15 +85,19 @@ func renderSmolvlmLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// smolvlm.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// smolvlm.jinja:15:1 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
-			w.WriteString("User: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<end_of_utterance>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "User: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<end_of_utterance>\n")
+			w.SetBuffer(out)
 		} else {
 			// smolvlm.jinja:16:5 {%- else %}
 			// smolvlm.jinja:17:1 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
-			w.WriteString("Assistant: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("<end_of_utterance>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "Assistant: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<end_of_utterance>\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("Assistant:")
@@ -99,4 +107,4 @@ func renderSmolvlmLlama(w *jinja2.Writer) {
 
 // spansSmolvlm is the position table of smolvlm.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSmolvlm = "for,if,{{ }}|2CsBWCAEgBCACGACAECYCICGECJEMEEAEiBsBNAAEgBCACGACAECYCICGECJEMEEAE"
+const spansSmolvlm = "for,if,{{ }}|2C0BWCAEoBCACGACAECgBCICGICJEQIEAEmB0BNAAEoBCACGACAECgBCICGICJEQIEAE"

@@ -29,10 +29,10 @@ var SolarOpen = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderSolarOpen renders solar-open.jinja.
@@ -41,11 +41,13 @@ func renderSolarOpen(w *jinja2.Writer) {
 	// solar-open.jinja:8:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// solar-open.jinja:9:1 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
-		w.WriteString("<|begin|>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("<|content|>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|end|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|begin|>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "<|content|>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|end|>")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|begin|>assistant")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -60,11 +62,13 @@ func renderSolarOpenLlama(w *jinja2.Writer) {
 	// solar-open.jinja:8:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// solar-open.jinja:9:1 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
-		w.WriteString("<|begin|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("<|content|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|end|>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|begin|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "<|content|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|end|>")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|begin|>assistant")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -73,4 +77,4 @@ func renderSolarOpenLlama(w *jinja2.Writer) {
 
 // spansSolarOpen is the position table of solar-open.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSolarOpen = "for,{{ }}|0CUQCAEICACiBUDAAEICAC"
+const spansSolarOpen = "for,{{ }}|0CYQCAEMCACmBYDAAEMCAC"

@@ -37,10 +37,10 @@ var StepFun3_5Flash = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderStepFun3_5Flash renders StepFun3.5-Flash.jinja.
@@ -192,8 +192,10 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 								argsValue = jinja2.FilterString(argsValue)
 							}
 							// StepFun3.5-Flash.jinja:58:25 {{- args_value }}
-							jinja2.Write(w, argsValue)
-							w.WriteString("\n</parameter>\n")
+							out := w.Buffer()
+							out = jinja2.Append(w, out, argsValue)
+							out = w.AppendString(out, "\n</parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					w.WriteString("</function>\n</tool_call>")
@@ -206,10 +208,12 @@ func renderStepFun3_5Flash(w *jinja2.Writer) {
 			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
-			w.WriteString("<tool_response>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>")
 			// StepFun3.5-Flash.jinja:71:9 {{- content }}
-			jinja2.Write(w, content)
-			w.WriteString("</tool_response>")
+			out = jinja2.Append(w, out, content)
+			out = w.AppendString(out, "</tool_response>")
+			w.SetBuffer(out)
 			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -419,8 +423,10 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 								argsValue = llamacpp.FilterString(argsValue)
 							}
 							// StepFun3.5-Flash.jinja:58:25 {{- args_value }}
-							llamacpp.Write(w, argsValue)
-							w.WriteString("\n</parameter>\n")
+							out := w.Buffer()
+							out = llamacpp.Append(w, out, argsValue)
+							out = w.AppendString(out, "\n</parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					w.WriteString("</function>\n</tool_call>")
@@ -433,10 +439,12 @@ func renderStepFun3_5FlashLlama(w *jinja2.Writer) {
 			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
-			w.WriteString("<tool_response>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>")
 			// StepFun3.5-Flash.jinja:71:9 {{- content }}
-			llamacpp.Write(w, content)
-			w.WriteString("</tool_response>")
+			out = llamacpp.Append(w, out, content)
+			out = w.AppendString(out, "</tool_response>")
+			w.SetBuffer(out)
 			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -492,4 +500,4 @@ func renderStepFun3_5Flash_renderContentLlama(w *jinja2.Writer, content jinja2.V
 
 // spansStepFun3_5Flash is the position table of StepFun3.5-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_5Flash = "{{ }},if,for,set,macro|uDAECAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGGmBCAEKACIGEWCACQACIGEACAGI6GGREKECIGIiGCACGICIGMACAACuFCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAGuCEJCGkCCIEGICICGACIGGAEJAEsBCACGACIGEeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACQEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DCmBAC5VAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGImBCAEKACIGEWCACQACIGEACAGKgHGREKECIGIoGCACGICIGMACAAC0FCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAG0CEJCIoCCIEGICICGACIGGAEJAEwBCACGACIGIeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACQEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DC"
+const spansStepFun3_5Flash = "{{ }},if,for,set,macro|uDAECAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGGmBCAEKACIGEWCACQACIGEACAGIiHGREKECIGIqGCACGICIGMACAAC2FCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAGyCEJCGoCCIEGICICGACIGGAEJAEwBCACGACIGEiBCAEKACIAEICAGMGCAAUgBQhBCGICACMEIAAIEEACQEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DCmBAC5VAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGImBCAEKACIGEWCACQACIGEACAGKoHGREKECIGIwGCACGICIGMACAAC8FCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAG4CEJCIsCCIEGICICGACIGGAEJAE0BCACGACIGIiBCAEKACIAEICAGMGCAAUgBQhBCGICACMEIAAIEEACQEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DC"

@@ -38,10 +38,10 @@ var StepFun3_7Flash = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderStepFun3_7Flash renders StepFun3.7-Flash.jinja.
@@ -217,8 +217,10 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 								argsValue = jinja2.FilterString(argsValue)
 							}
 							// StepFun3.7-Flash.jinja:70:25 {{- args_value }}
-							jinja2.Write(w, argsValue)
-							w.WriteString("\n</parameter>\n")
+							out := w.Buffer()
+							out = jinja2.Append(w, out, argsValue)
+							out = w.AppendString(out, "\n</parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					w.WriteString("</function>\n</tool_call>")
@@ -231,10 +233,12 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 			if (i == 0) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
-			w.WriteString("<tool_response>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>")
 			// StepFun3.7-Flash.jinja:83:9 {{- content }}
-			jinja2.Write(w, content)
-			w.WriteString("</tool_response>")
+			out = jinja2.Append(w, out, content)
+			out = w.AppendString(out, "</tool_response>")
+			w.SetBuffer(out)
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.ItemAttrKey(jinja2.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -484,8 +488,10 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 								argsValue = llamacpp.FilterString(argsValue)
 							}
 							// StepFun3.7-Flash.jinja:70:25 {{- args_value }}
-							llamacpp.Write(w, argsValue)
-							w.WriteString("\n</parameter>\n")
+							out := w.Buffer()
+							out = llamacpp.Append(w, out, argsValue)
+							out = w.AppendString(out, "\n</parameter>\n")
+							w.SetBuffer(out)
 						}
 					}
 					w.WriteString("</function>\n</tool_call>")
@@ -498,10 +504,12 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 			if (i == 0) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i-1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
-			w.WriteString("<tool_response>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>")
 			// StepFun3.7-Flash.jinja:83:9 {{- content }}
-			llamacpp.Write(w, content)
-			w.WriteString("</tool_response>")
+			out = llamacpp.Append(w, out, content)
+			out = w.AppendString(out, "</tool_response>")
+			w.SetBuffer(out)
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
 			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.Item(messages, jinja2.SmallInt(int64(i+1))), jinja2.KeyRole), "tool") {
 				w.WriteString("<|im_end|>\n")
@@ -573,4 +581,4 @@ func renderStepFun3_7Flash_renderMessageContentLlama(w *jinja2.Writer, message j
 
 // spansStepFun3_7Flash is the position table of StepFun3.7-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_7Flash = "{{ }},if,for,set,macro|2DAECAE2CAaCGGETCEACIAGOEJCGECIAMKGJEGAEIAMgBIJCIGEICEACIAGEEJAGICACGACAAIAGRGEuBCAEKACIGEeCACQAAAGEACIGEAAAGEACAGIgHGREMECIGImGCACGICIGMACAACyFCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIAIAEAAG2CEJCGsCCIEGICICGACIGGAEJAE0BCACGICIGMeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACQEKRCQCzFAIG8CA2CCE4CA4CCGAAiCACwCAyBCGIAkCAKgCA6FCGAAmCGE0BAoDEEuBAiCCGEA4BCIIAqDAMAAAGEAAyDGCOA2CCIAAAGEAAsCGoBACnmBAE2CAaCGGETCEACIAGOEJCGECIAMKGJEGAEIAMgBIJCIGEICEACIAGEEJAGICACGACAAIAGRGGuBCAEKACIGEeCACQAAAGEACIGEAAAGEACAGKmHGREMECIGIsGCACGICIGMACAAC4FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIAIAEAAG8CEJCIwCCIEGICICGACIGGAEJAE4BCACGICIGQeCAEKACIAEICAGMCCAAQcQhBCGGCACKCIAAGEEACQEKRCQCzFAIG8CA2CCE4CA4CCGAAiCACwCAyBCGIAkCAKgCA6FCGAAmCGE0BAoDEEuBAiCCGEA4BCIIAqDAMAAAGEAAyDGCOA2CCIAAAGEAAsCG"
+const spansStepFun3_7Flash = "{{ }},if,for,set,macro|2DAECAE2CAaCGGETCEACIAGOEJCGECIAMKGJEGAEIAMgBIJCIGEICEACIAGEEJAGICACGACAAIAGRGEuBCAEKACIGEeCACQAAAGEACIGEAAAGEACAGIoHGREMECIGIuGCACGICIGMACAAC6FCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIAIAEAAG6CEJCGwCCIEGICICGACIGGAEJAE4BCACGICIGMiBCAEKACIAEICAGMGCAAUgBQhBCGICACMEIAAIEEACQEKRCQCzFAIG8CA2CCE4CA4CCGAAiCACwCAyBCGIAkCAKgCA6FCGAAmCGE0BAoDEEuBAiCCGEA4BCIIAqDAMAAAGEAAyDGCOA2CCIAAAGEAAsCGoBACnmBAE2CAaCGGETCEACIAGOEJCGECIAMKGJEGAEIAMgBIJCIGEICEACIAGEEJAGICACGACAAIAGRGGuBCAEKACIGEeCACQAAAGEACIGEAAAGEACAGKuHGREMECIGI0GCACGICIGMACAACgGCACGiBCACGACIGISEACEACIGEACAGIAEAGIOMRCEACIAIAEAAGgDEJCI0CCIEGICICGACIGGAEJAE8BCACGICIGQiBCAEKACIAEICAGMGCAAUgBQhBCGICACMEIAAIEEACQEKRCQCzFAIG8CA2CCE4CA4CCGAAiCACwCAyBCGIAkCAKgCA6FCGAAmCGE0BAoDEEuBAiCCGEA4BCIIAqDAMAAAGEAAyDGCOA2CCIAAAGEAAsCG"

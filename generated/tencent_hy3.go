@@ -40,10 +40,10 @@ var TencentHy3 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderTencentHy3 renders tencent-Hy3.jinja.
@@ -184,9 +184,11 @@ func renderTencentHy3(w *jinja2.Writer) {
 		spNsSystemPrompt = jinja2.Sum(spNsSystemPrompt, reasoningModeToken, jinja2.Lit("reasoning_effort:"), reasoningEffort)
 	}
 	// tencent-Hy3.jinja:89:1 {{- bos_token }}
-	jinja2.Write(w, bosToken)
+	out := w.Buffer()
+	out = jinja2.Append(w, out, bosToken)
 	// tencent-Hy3.jinja:90:1 {{- sp_ns.system_prompt }}
-	jinja2.Write(w, spNsSystemPrompt)
+	out = jinja2.Append(w, out, spNsSystemPrompt)
+	w.SetBuffer(out)
 	// tencent-Hy3.jinja:91:1 {%- if tools %}
 	if tools.Truthy() {
 		// tencent-Hy3.jinja:92:5 {%- if sp_ns.system_prompt != '' %}
@@ -208,12 +210,13 @@ func renderTencentHy3(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
 			jinja2.WriteJSON(w, tool, nil, nil)
 		}
-		w.WriteString("\n</tools>\n\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "\n</tools>\n\n")
 		// tencent-Hy3.jinja:106:5 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
-		w.WriteString("For function call returns, you should first print ")
-		jinja2.WriteStr(w, toolcallsBeginToken)
-		w.WriteString("\n")
-		w.WriteString("For each function call, you should return object like:\n")
+		out = w.AppendString(out, "For function call returns, you should first print ")
+		out = jinja2.AppendStr(w, out, toolcallsBeginToken)
+		out = w.AppendString(out, "\nFor each function call, you should return object like:\n")
+		w.SetBuffer(out)
 		// tencent-Hy3.jinja:108:5 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
 		jinja2.WriteAdd(w, toolcallBeginToken, jinja2.Lit("{function-name}"), toolsepToken, jinja2.Lit("\n"))
 		// tencent-Hy3.jinja:109:5 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
@@ -230,16 +233,20 @@ func renderTencentHy3(w *jinja2.Writer) {
 		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
 		if (jinja2.IsDefined(reasoningEffort) && jinja2.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
-			w.WriteString("At the end of function call returns, you should print ")
-			jinja2.WriteStr(w, toolcallsEndToken)
-			jinja2.WriteStr(w, reasoningModeToken)
-			w.WriteString("reasoning_effort:")
-			jinja2.WriteStr(w, reasoningEffort)
+			out := w.Buffer()
+			out = w.AppendString(out, "At the end of function call returns, you should print ")
+			out = jinja2.AppendStr(w, out, toolcallsEndToken)
+			out = jinja2.AppendStr(w, out, reasoningModeToken)
+			out = w.AppendString(out, "reasoning_effort:")
+			out = jinja2.AppendStr(w, out, reasoningEffort)
+			w.SetBuffer(out)
 		} else {
 			// tencent-Hy3.jinja:117:9 {%- else %}
 			// tencent-Hy3.jinja:118:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
-			w.WriteString("At the end of function call returns, you should print ")
-			jinja2.WriteStr(w, toolcallsEndToken)
+			out := w.Buffer()
+			out = w.AppendString(out, "At the end of function call returns, you should print ")
+			out = jinja2.AppendStr(w, out, toolcallsEndToken)
+			w.SetBuffer(out)
 		}
 	}
 	// tencent-Hy3.jinja:122:1 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
@@ -618,9 +625,11 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 		spNsSystemPrompt = llamacpp.Sum(spNsSystemPrompt, reasoningModeToken, jinja2.Lit("reasoning_effort:"), reasoningEffort)
 	}
 	// tencent-Hy3.jinja:89:1 {{- bos_token }}
-	llamacpp.Write(w, bosToken)
+	out := w.Buffer()
+	out = llamacpp.Append(w, out, bosToken)
 	// tencent-Hy3.jinja:90:1 {{- sp_ns.system_prompt }}
-	llamacpp.Write(w, spNsSystemPrompt)
+	out = llamacpp.Append(w, out, spNsSystemPrompt)
+	w.SetBuffer(out)
 	// tencent-Hy3.jinja:91:1 {%- if tools %}
 	if llamacpp.Truthy(tools) {
 		// tencent-Hy3.jinja:92:5 {%- if sp_ns.system_prompt != '' %}
@@ -642,12 +651,13 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
 			llamacpp.WriteJSON(w, tool, nil, nil)
 		}
-		w.WriteString("\n</tools>\n\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "\n</tools>\n\n")
 		// tencent-Hy3.jinja:106:5 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
-		w.WriteString("For function call returns, you should first print ")
-		llamacpp.WriteStr(w, toolcallsBeginToken)
-		w.WriteString("\n")
-		w.WriteString("For each function call, you should return object like:\n")
+		out = w.AppendString(out, "For function call returns, you should first print ")
+		out = llamacpp.AppendStr(w, out, toolcallsBeginToken)
+		out = w.AppendString(out, "\nFor each function call, you should return object like:\n")
+		w.SetBuffer(out)
 		// tencent-Hy3.jinja:108:5 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
 		llamacpp.WriteAdd(w, toolcallBeginToken, jinja2.Lit("{function-name}"), toolsepToken, jinja2.Lit("\n"))
 		// tencent-Hy3.jinja:109:5 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
@@ -664,16 +674,20 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
 		if (llamacpp.IsDefined(reasoningEffort) && llamacpp.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
-			w.WriteString("At the end of function call returns, you should print ")
-			llamacpp.WriteStr(w, toolcallsEndToken)
-			llamacpp.WriteStr(w, reasoningModeToken)
-			w.WriteString("reasoning_effort:")
-			llamacpp.WriteStr(w, reasoningEffort)
+			out := w.Buffer()
+			out = w.AppendString(out, "At the end of function call returns, you should print ")
+			out = llamacpp.AppendStr(w, out, toolcallsEndToken)
+			out = llamacpp.AppendStr(w, out, reasoningModeToken)
+			out = w.AppendString(out, "reasoning_effort:")
+			out = llamacpp.AppendStr(w, out, reasoningEffort)
+			w.SetBuffer(out)
 		} else {
 			// tencent-Hy3.jinja:117:9 {%- else %}
 			// tencent-Hy3.jinja:118:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
-			w.WriteString("At the end of function call returns, you should print ")
-			llamacpp.WriteStr(w, toolcallsEndToken)
+			out := w.Buffer()
+			out = w.AppendString(out, "At the end of function call returns, you should print ")
+			out = llamacpp.AppendStr(w, out, toolcallsEndToken)
+			w.SetBuffer(out)
 		}
 	}
 	// tencent-Hy3.jinja:122:1 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
@@ -917,4 +931,4 @@ func renderTencentHy3_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) {
 
 // spansTencentHy3 is the position table of tencent-Hy3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansTencentHy3 = "set,if,{{ }},for,macro|gEAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGGACEACIAGUEJCEOCICEACIAIAEAAIGGRCEACIAGcGJCEACIACWCACGOCACEACIEIAEAEIKIRCEACIAEACAAGGEJCEACIAKAqBJAEACAAEgBCAGIMCICGECIAKGEJCEACIAIGGRCEACIAGAEJEEACAEEqDCACEMCICQUOAGIECICIAGAEIGGJEKAEAEEACAEEACAEEACAEECCAEGAEAEEYCACEICIEQCEAEKCIRAGACAAE2KCAGKaCICGGCICEACIEGEEJEIACAAGiIEJCEgECICEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOiCGJCEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOEGJAMGGRCEACIEGAEJEEmDCACGACIAEACAEEACAEEwBCAGGCCIAGACAEEaCAGKACIEEGCACEACIAGAEJEGAEJEGAEJEIWEACEACIECQCACGACAEIAEAEIAGRAGcEJCEACIAEKCACEACIEEACAAGEEJEKGEJCEACIAIKIRCEACIEKiBEJCEcCICEWCICEACIECQCACGACAEIAEAESAjKZIEuBCICEACIECoBCACGUCAGEOCICEACIECICACGACAEGMGRCKAGAEqBAtERAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGGACEACIAGUEJCEOCICEACIAIAEAAIGGRCEACIAGcGJCEACIACWCACGOCACEACIEIAEAEIKIRCEACIAEACAAGGEJCEACIAKAqBJAEACAAEeCAGIKCICEECIAKGEJCEACIAIGGRCEACIAGAEJEEACAEEqDCACEMCICQUOAGIECICIAGAEIGGJEKAEAEEACAEEACAEEACAEECCAEGAEAEEYCACEICIEQCEAEKCIRAGACAAG4KCAGKYCICEGCICEACIEGEEJEIACAAGmIEJCEgECICEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOiCGJCEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOEGJAMGGRCEACIEGAEJEEqDCACGACIAEACAEEACAEGyBCAGGACIAEACAEIaCAGKACIEEGCACEACIAGAEJEGAEJEGAEJEIWEACEACIECQCACGACAEIAEAEIAGRAGcEJCEACIAEKCACEACIEEACAAGEEJEKGEJCEACIAIKIRCEACIEKiBEJCEcCICEWCICEACIECQCACGACAEIAEAESAjKZIEuBCICEACIECoBCACGUCAGEOCICEACIECICACGACAEGMGRCKAGAE"
+const spansTencentHy3 = "set,if,{{ }},for,macro|gEAECAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGGACEACIAGUEJCEOCICEACIAIAEAAIGGRCEACIAGcGJCEACIACWCACGOCACEACIEIAEAEIKIRCEACIAEACAAGGEJCEACIAKAqBJAEACAAEgBCAGIMCICGECIAKGEJCEACIAIGGRCEACIAGCEJEGCCAEG0DCACEMCICQWOAGIECICIAGAEKGGJEKAEAEEACAEEACAEEACAEECCAEGAEAEEgBCACEMCIEUGEAEOCIRAGACAAE2KCAGKaCICGGCICEACIEGEEJEIACAAGiIEJCEgECICEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOiCGJCEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOEGJAMGGRCEACIEGAEJEEmDCACGACIAEACAEEACAEEwBCAGGCCIAGACAEEaCAGKACIEEGCACEACIAGAEJEGAEJEGAEJEIWEACEACIECQCACGACAEIAEAEIAGRAGcEJCEACIAEKCACEACIEEACAAGEEJEKGEJCEACIAIKIRCEACIEKiBEJCEcCICEWCICEACIECQCACGACAEIAEAESAjKZIEuBCICEACIECoBCACGUCAGEOCICEACIECICACGACAEGMGRCKAGAEqBAtERAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEACAAEGGACEACIAGUEJCEOCICEACIAIAEAAIGGRCEACIAGcGJCEACIACWCACGOCACEACIEIAEAEIKIRCEACIAEACAAGGEJCEACIAKAqBJAEACAAEeCAGIKCICEECIAKGEJCEACIAIGGRCEACIAGCEJEGCCAEG0DCACEMCICQWOAGIECICIAGAEKGGJEKAEAEEACAEEACAEEACAEECCAEGAEAEEgBCACEMCIEUGEAEOCIRAGACAAG4KCAGKYCICEGCICEACIEGEEJEIACAAGmIEJCEgECICEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOiCGJCEWCICEACIACQCACGACAAIAEAAGWEJCEECIAMEEAAOEGJAMGGRCEACIEGAEJEEqDCACGACIAEACAEEACAEGyBCAGGACIAEACAEIaCAGKACIEEGCACEACIAGAEJEGAEJEGAEJEIWEACEACIECQCACGACAEIAEAEIAGRAGcEJCEACIAEKCACEACIEEACAAGEEJEKGEJCEACIAIKIRCEACIEKiBEJCEcCICEWCICEACIECQCACGACAEIAEAESAjKZIEuBCICEACIECoBCACGUCAGEOCICEACIECICACGACAEGMGRCKAGAE"

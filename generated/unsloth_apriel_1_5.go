@@ -37,10 +37,10 @@ var UnslothApriel1_5 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderUnslothApriel1_5 renders unsloth-Apriel-1.5.jinja.
@@ -69,8 +69,10 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 		// unsloth-Apriel-1.5.jinja:10:1 {% for tool in tools %}
 		for _, tool := range jinja2.Iterate(w, tools) {
 			// unsloth-Apriel-1.5.jinja:11:1 {{ tool|string }}
-			jinja2.Write(w, jinja2.FilterString(tool))
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, jinja2.FilterString(tool))
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		}
 		w.WriteString("</available_tools>")
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
@@ -103,19 +105,23 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
 	if (!jinja2.EqStr(jinja2.ItemStrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") && !jinja2.IsNone(tools)) && jinja2.Len(tools) > 0 {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
-		w.WriteString("<|system|>\n")
-		jinja2.WriteStr(w, reasoningPrompt)
-		jinja2.WriteStr(w, availableToolsString)
-		w.WriteString("\n")
-		jinja2.WriteStr(w, toolOutputInstructions)
-		w.WriteString("\n<|end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|system|>\n")
+		out = jinja2.AppendStr(w, out, reasoningPrompt)
+		out = jinja2.AppendStr(w, out, availableToolsString)
+		out = w.AppendString(out, "\n")
+		out = jinja2.AppendStr(w, out, toolOutputInstructions)
+		out = w.AppendString(out, "\n<|end|>\n")
+		w.SetBuffer(out)
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
 	if jinja2.Len(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("system")}, nil))) == 0 {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
-		w.WriteString("<|system|>\n")
-		jinja2.WriteStr(w, reasoningPrompt)
-		w.WriteString("\n<|end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|system|>\n")
+		out = jinja2.AppendStr(w, out, reasoningPrompt)
+		out = w.AppendString(out, "\n<|end|>\n")
+		w.SetBuffer(out)
 	}
 	// unsloth-Apriel-1.5.jinja:46:1 {%- for message in messages -%}
 	items := jinja2.Iterate(w, messages)
@@ -160,15 +166,19 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if !jinja2.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
-				w.WriteString("<|content|>\n")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText))
-				w.WriteString("\n<|end|>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|content|>\n")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText))
+				out = w.AppendString(out, "\n<|end|>\n")
+				w.SetBuffer(out)
 			} else {
 				// unsloth-Apriel-1.5.jinja:66:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:67:13 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
-				w.WriteString("<|content|>\n")
-				jinja2.WriteStr(w, messageContent)
-				w.WriteString("\n<|end|>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|content|>\n")
+				out = jinja2.AppendStr(w, out, messageContent)
+				out = w.AppendString(out, "\n<|end|>\n")
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
@@ -192,19 +202,23 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
 			if !jinja2.IsNone(tools) && jinja2.Len(tools) > 0 {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
-				w.WriteString("<|system|>\n")
-				jinja2.WriteStr(w, reasoningPrompt)
-				jinja2.WriteStr(w, systemMessage)
-				w.WriteString("\n")
-				jinja2.WriteStr(w, availableToolsString)
-				w.WriteString("\n<|end|>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|system|>\n")
+				out = jinja2.AppendStr(w, out, reasoningPrompt)
+				out = jinja2.AppendStr(w, out, systemMessage)
+				out = w.AppendString(out, "\n")
+				out = jinja2.AppendStr(w, out, availableToolsString)
+				out = w.AppendString(out, "\n<|end|>\n")
+				w.SetBuffer(out)
 			} else {
 				// unsloth-Apriel-1.5.jinja:81:13 {%- else -%}
 				// unsloth-Apriel-1.5.jinja:82:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
-				w.WriteString("<|system|>\n")
-				jinja2.WriteStr(w, reasoningPrompt)
-				jinja2.WriteStr(w, systemMessage)
-				w.WriteString("\n<|end|>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|system|>\n")
+				out = jinja2.AppendStr(w, out, reasoningPrompt)
+				out = jinja2.AppendStr(w, out, systemMessage)
+				out = w.AppendString(out, "\n<|end|>\n")
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-Apriel-1.5.jinja:84:9 {%- elif message['role'] == 'assistant' -%}
@@ -234,9 +248,11 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
 			if (addThoughts.Truthy() && jinja2.In(jinja2.Lit("thought"), message)) && !jinja2.IsNone(jinja2.ItemStr(message, "thought")) {
 				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
-				w.WriteString("<thinking>")
-				jinja2.WriteStr(w, jinja2.ItemStr(message, "thought"))
-				w.WriteString("</thinking>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<thinking>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStr(message, "thought"))
+				out = w.AppendString(out, "</thinking>")
+				w.SetBuffer(out)
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := jinja2.ItemStrKey(message, jinja2.KeyToolCalls)
@@ -248,16 +264,20 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 					toolCall := items[i]
 					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
 					toolCallFunction := jinja2.ItemStrKey(toolCall, jinja2.KeyFunction)
-					w.WriteString("{\"name\": \"")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
+					out := w.Buffer()
+					out = w.AppendString(out, "{\"name\": \"")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					w.SetBuffer(out)
 					jinja2.WriteJSON(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
-						w.WriteString(", \"id\": \"")
-						jinja2.WriteStr(w, jinja2.ItemStrKey(toolCall, jinja2.KeyID))
-						w.WriteString("\"")
+						out := w.Buffer()
+						out = w.AppendString(out, ", \"id\": \"")
+						out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(toolCall, jinja2.KeyID))
+						out = w.AppendString(out, "\"")
+						w.SetBuffer(out)
 					}
 					w.WriteString("}")
 					// unsloth-Apriel-1.5.jinja:109:17 {%- if not loop.last -%}
@@ -268,8 +288,10 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 				w.WriteString("]</tool_calls>")
 			}
 			// unsloth-Apriel-1.5.jinja:113:9 {{- '\n<|end|>\n' + eos_token -}}
-			w.WriteString("\n<|end|>\n")
-			jinja2.WriteStr(w, eosToken)
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<|end|>\n")
+			out = jinja2.AppendStr(w, out, eosToken)
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
@@ -283,9 +305,11 @@ func renderUnslothApriel1_5(w *jinja2.Writer) {
 				toolMessage = jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText)
 			}
 			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
-			w.WriteString("<|tool_result|>\n")
-			jinja2.WriteStr(w, jinja2.FilterString(toolMessage))
-			w.WriteString("\n<|end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|tool_result|>\n")
+			out = jinja2.AppendStr(w, out, jinja2.FilterString(toolMessage))
+			out = w.AppendString(out, "\n<|end|>\n")
+			w.SetBuffer(out)
 		}
 		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(messageRole, "assistant") {
@@ -322,8 +346,10 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 		// unsloth-Apriel-1.5.jinja:10:1 {% for tool in tools %}
 		for _, tool := range llamacpp.Iterate(w, tools) {
 			// unsloth-Apriel-1.5.jinja:11:1 {{ tool|string }}
-			llamacpp.Write(w, llamacpp.FilterString(tool))
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, llamacpp.FilterString(tool))
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		}
 		w.WriteString("</available_tools>")
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
@@ -356,19 +382,23 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
 	if (!jinja2.EqStr(llamacpp.ItemStrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") && !llamacpp.IsNone(tools)) && llamacpp.Len(tools) > 0 {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
-		w.WriteString("<|system|>\n")
-		llamacpp.WriteStr(w, reasoningPrompt)
-		llamacpp.WriteStr(w, availableToolsString)
-		w.WriteString("\n")
-		llamacpp.WriteStr(w, toolOutputInstructions)
-		w.WriteString("\n<|end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|system|>\n")
+		out = llamacpp.AppendStr(w, out, reasoningPrompt)
+		out = llamacpp.AppendStr(w, out, availableToolsString)
+		out = w.AppendString(out, "\n")
+		out = llamacpp.AppendStr(w, out, toolOutputInstructions)
+		out = w.AppendString(out, "\n<|end|>\n")
+		w.SetBuffer(out)
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
 	if llamacpp.Len(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("system")}, nil))) == 0 {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
-		w.WriteString("<|system|>\n")
-		llamacpp.WriteStr(w, reasoningPrompt)
-		w.WriteString("\n<|end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|system|>\n")
+		out = llamacpp.AppendStr(w, out, reasoningPrompt)
+		out = w.AppendString(out, "\n<|end|>\n")
+		w.SetBuffer(out)
 	}
 	// unsloth-Apriel-1.5.jinja:46:1 {%- for message in messages -%}
 	// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
@@ -414,15 +444,19 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if !llamacpp.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
-				w.WriteString("<|content|>\n")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText))
-				w.WriteString("\n<|end|>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|content|>\n")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText))
+				out = w.AppendString(out, "\n<|end|>\n")
+				w.SetBuffer(out)
 			} else {
 				// unsloth-Apriel-1.5.jinja:66:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:67:13 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
-				w.WriteString("<|content|>\n")
-				llamacpp.WriteStr(w, messageContent)
-				w.WriteString("\n<|end|>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|content|>\n")
+				out = llamacpp.AppendStr(w, out, messageContent)
+				out = w.AppendString(out, "\n<|end|>\n")
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
@@ -446,19 +480,23 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
 			if !llamacpp.IsNone(tools) && llamacpp.Len(tools) > 0 {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
-				w.WriteString("<|system|>\n")
-				llamacpp.WriteStr(w, reasoningPrompt)
-				llamacpp.WriteStr(w, systemMessage)
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, availableToolsString)
-				w.WriteString("\n<|end|>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|system|>\n")
+				out = llamacpp.AppendStr(w, out, reasoningPrompt)
+				out = llamacpp.AppendStr(w, out, systemMessage)
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, availableToolsString)
+				out = w.AppendString(out, "\n<|end|>\n")
+				w.SetBuffer(out)
 			} else {
 				// unsloth-Apriel-1.5.jinja:81:13 {%- else -%}
 				// unsloth-Apriel-1.5.jinja:82:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
-				w.WriteString("<|system|>\n")
-				llamacpp.WriteStr(w, reasoningPrompt)
-				llamacpp.WriteStr(w, systemMessage)
-				w.WriteString("\n<|end|>\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|system|>\n")
+				out = llamacpp.AppendStr(w, out, reasoningPrompt)
+				out = llamacpp.AppendStr(w, out, systemMessage)
+				out = w.AppendString(out, "\n<|end|>\n")
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-Apriel-1.5.jinja:84:9 {%- elif message['role'] == 'assistant' -%}
@@ -488,9 +526,11 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
 			if (llamacpp.Truthy(addThoughts) && llamacpp.In(jinja2.Lit("thought"), message)) && !llamacpp.IsNone(llamacpp.ItemStr(message, "thought")) {
 				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
-				w.WriteString("<thinking>")
-				llamacpp.WriteStr(w, llamacpp.ItemStr(message, "thought"))
-				w.WriteString("</thinking>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<thinking>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStr(message, "thought"))
+				out = w.AppendString(out, "</thinking>")
+				w.SetBuffer(out)
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)
@@ -502,16 +542,20 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 					toolCall := items[i]
 					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
 					toolCallFunction := llamacpp.ItemStrKey(toolCall, jinja2.KeyFunction)
-					w.WriteString("{\"name\": \"")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyName))
-					w.WriteString("\", \"arguments\": ")
+					out := w.Buffer()
+					out = w.AppendString(out, "{\"name\": \"")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyName))
+					out = w.AppendString(out, "\", \"arguments\": ")
+					w.SetBuffer(out)
 					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
 					if llamacpp.Eq(addToolId2, jinja2.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
-						w.WriteString(", \"id\": \"")
-						llamacpp.WriteStr(w, llamacpp.ItemStrKey(toolCall, jinja2.KeyID))
-						w.WriteString("\"")
+						out := w.Buffer()
+						out = w.AppendString(out, ", \"id\": \"")
+						out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(toolCall, jinja2.KeyID))
+						out = w.AppendString(out, "\"")
+						w.SetBuffer(out)
 					}
 					w.WriteString("}")
 					// unsloth-Apriel-1.5.jinja:109:17 {%- if not loop.last -%}
@@ -522,8 +566,10 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 				w.WriteString("]</tool_calls>")
 			}
 			// unsloth-Apriel-1.5.jinja:113:9 {{- '\n<|end|>\n' + eos_token -}}
-			w.WriteString("\n<|end|>\n")
-			llamacpp.WriteStr(w, eosToken)
+			out := w.Buffer()
+			out = w.AppendString(out, "\n<|end|>\n")
+			out = llamacpp.AppendStr(w, out, eosToken)
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
@@ -537,9 +583,11 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 				toolMessage = llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText)
 			}
 			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
-			w.WriteString("<|tool_result|>\n")
-			llamacpp.WriteStr(w, llamacpp.FilterString(toolMessage))
-			w.WriteString("\n<|end|>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|tool_result|>\n")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterString(toolMessage))
+			out = w.AppendString(out, "\n<|end|>\n")
+			w.SetBuffer(out)
 		}
 		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
 		if ((i == len(items)-1) && llamacpp.Truthy(addGenerationPrompt)) && !jinja2.EqStr(llamacpp.ItemStrKey(message, jinja2.KeyRole), "assistant") {
@@ -550,4 +598,4 @@ func renderUnslothApriel1_5Llama(w *jinja2.Writer) {
 
 // spansUnslothApriel1_5 is the position table of unsloth-Apriel-1.5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUnslothApriel1_5 = "set,if,for,{{ }}|yDAECAEACAAEACAAEACAAEaCACECCIAGKGJEECCAGKAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEQCACEKCIGQKEJCEECAGK6KEAEQgKCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGoIGJCGYCACGECIGMEEAGIoHEJCGeCACGOCICEACIAIAEAAKAGJAGeEJCEKCIGSGEAGKgFEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGKEJCEECIGK2BEJCIsBEIEIICIGMMCACEECIGMEGJCOCIRGEgBCACGQCACGACIAIAEAAGEEJGKEEJCmBAxHJAEACAAEACAAEACAAEaCACECCIAGKGJEECCAGKAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEQCACEKCIGQKEJCEECAGM6KEAEQgKCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGoIGJCGYCACGECIGMEEAGIoHEJCGeCACGOCICEACIAIAEAAKAGJAGeEJCEKCIGSGEAGKgFEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGKEJCEECIGK2BEJCIsBEIEIICIGMMCACEECIGMEGJCOCIRGEgBCACGQCACGACIAIAEAAGEEJGKEEJC"
+const spansUnslothApriel1_5 = "set,if,for,{{ }}|yDAECAEACAAEACAAEACAAEeCACECCIAGOGJEEGCAGOAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEUCACEOCIGUOEJCEICAGO+LEAEQkLCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGsJGJCGgBCACGICIGQIEAGMkIEJCGeCACGOCICEACIAIAEAAKAGJAGmBEJCEOCIGWKEAGO0FEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGOEJCEICIGO+BEJCI0BEIEIMCIGQQCACEICIGQEGJCOGIRGIkBCACGQCACGACIAIAEAAGIEJGOEEJCmBAxHJAEACAAEACAAEACAAEeCACECCIAGOGJEEGCAGOAJIAGWSJCEECAAGMIICGECJAKKWACEECAAKAIAGEACAAEUCACEOCIGUOEJCEICAGQ+LEAEQkLCICIuBEICGcCIEEWCICGACIGCOCACMAGAGMAIRGGsJGJCGgBCACGICIGQIEAGMkIEJCGeCACGOCICEACIAIAEAAKAGJAGmBEJCEOCIGWKEAGO0FEJCGICACEACIAIeGJCGOCICEACIGIAEAGEIEJCGACAGGOEJCEICIGO+BEJCI0BEIEIMCIGQQCACEICIGQEGJCOGIRGIkBCACGQCACGACIAIAEAAGIEJGOEEJC"

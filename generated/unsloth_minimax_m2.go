@@ -40,10 +40,10 @@ var UnslothMiniMaxM2 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderUnslothMiniMaxM2 renders unsloth-MiniMax-M2.jinja.
@@ -93,22 +93,26 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 	// unsloth-MiniMax-M2.jinja:65:1 {%- if tools -%}
 	if tools.Truthy() {
 		// unsloth-MiniMax-M2.jinja:66:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.WriteString("\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
 		// unsloth-MiniMax-M2.jinja:67:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.WriteString("\n<tools>\n")
+		out = w.AppendString(out, "\n<tools>\n")
+		w.SetBuffer(out)
 		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
 		renderUnslothMiniMaxM2_renderToolNamespace(w, jinja2.Lit("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
-		w.WriteString("</tools>\n\n")
+		out = w.Buffer()
+		out = w.AppendString(out, "</tools>\n\n")
 		// unsloth-MiniMax-M2.jinja:70:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:\n")
+		out = w.AppendString(out, "When making tool calls, use XML format to invoke tools and pass parameters:\n")
 		// unsloth-MiniMax-M2.jinja:71:1 {{- '\n' ~ toolcall_begin_token }}
-		w.WriteString("\n")
-		jinja2.Write(w, toolcallBeginToken)
-		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
+		out = w.AppendString(out, "\n")
+		out = jinja2.Append(w, out, toolcallBeginToken)
+		out = w.AppendString(out, "\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// unsloth-MiniMax-M2.jinja:77:1 {{- '\n' ~ toolcall_end_token }}
-		w.WriteString("\n")
-		jinja2.Write(w, toolcallEndToken)
+		out = w.AppendString(out, "\n")
+		out = jinja2.Append(w, out, toolcallEndToken)
+		w.SetBuffer(out)
 	}
 	w.WriteString("[e~[\n")
 	// unsloth-MiniMax-M2.jinja:82:1 {%- set last_tool_call = namespace(name=none) -%}
@@ -164,9 +168,11 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:107:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			if reasoningContent.Truthy() && jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				w.WriteString("<think>\n")
-				jinja2.Write(w, reasoningContent)
-				w.WriteString("\n</think>\n\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<think>\n")
+				out = jinja2.Append(w, out, reasoningContent)
+				out = w.AppendString(out, "\n</think>\n\n")
+				w.SetBuffer(out)
 			}
 			// unsloth-MiniMax-M2.jinja:110:9 {%- if content -%}
 			if content.Truthy() {
@@ -177,9 +183,11 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if messageToolCalls.Truthy() {
 				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				w.WriteString("\n")
-				jinja2.Write(w, toolcallBeginToken)
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = jinja2.Append(w, out, toolcallBeginToken)
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 				// unsloth-MiniMax-M2.jinja:116:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					var args jinja2.Value
@@ -190,9 +198,11 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// unsloth-MiniMax-M2.jinja:120:17 {{- '<invoke name="' + tool_call.name + '">\n' }}
-					w.WriteString("<invoke name=\"")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString("\">\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<invoke name=\"")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, "\">\n")
+					w.SetBuffer(out)
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
 					toolCallArguments := jinja2.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if jinja2.IsDefined(toolCallArguments) && jinja2.IsMapping(toolCallArguments) {
@@ -204,9 +214,11 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 							k := keys[i]
 							v := values[i]
 							// unsloth-MiniMax-M2.jinja:124:17 {{- '<parameter name="' + k + '">' }}
-							w.WriteString("<parameter name=\"")
-							jinja2.WriteStr(w, k)
-							w.WriteString("\">")
+							out := w.Buffer()
+							out = w.AppendString(out, "<parameter name=\"")
+							out = jinja2.AppendStr(w, out, k)
+							out = w.AppendString(out, "\">")
+							w.SetBuffer(out)
 							// unsloth-MiniMax-M2.jinja:125:17 {{- v | tojson | string if v is not string else v }}
 							if !jinja2.IsString(v) {
 								jinja2.Write(w, jinja2.FilterString(jinja2.FilterTojson(v, nil, nil)))
@@ -220,8 +232,10 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 					w.WriteString("</invoke>\n")
 				}
 				// unsloth-MiniMax-M2.jinja:131:13 {{- toolcall_end_token}}
-				jinja2.Write(w, toolcallEndToken)
-				w.WriteString("\n")
+				out = w.Buffer()
+				out = jinja2.Append(w, out, toolcallEndToken)
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 				// unsloth-MiniMax-M2.jinja:133:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 				lastToolCallName = jinja2.ItemAttrKey(jinja2.ItemAttrKey(jinja2.ItemInt(messageToolCalls, -1), jinja2.KeyFunction), jinja2.KeyName)
 			} else {
@@ -245,10 +259,12 @@ func renderUnslothMiniMaxM2(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
 			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
-				w.WriteString("\n<response>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
-				jinja2.Write(w, messageContent)
-				w.WriteString("</response>")
+				out = jinja2.Append(w, out, messageContent)
+				out = w.AppendString(out, "</response>")
+				w.SetBuffer(out)
 			} else {
 				// unsloth-MiniMax-M2.jinja:150:9 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:151:9 {%- for tr in message.content -%}
@@ -297,10 +313,12 @@ func renderUnslothMiniMaxM2_renderToolNamespace(w *jinja2.Writer, namespaceName,
 	toolList = jinja2.Param(toolList, "tool_list")
 	// unsloth-MiniMax-M2.jinja:7:1 {%- for tool in tool_list -%}
 	for _, tool := range jinja2.Iterate(w, toolList) {
-		w.WriteString("<tool>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<tool>")
 		// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-		jinja2.Write(w, jinja2.FilterString(jinja2.FilterTojson(jinja2.ItemAttrKey(tool, jinja2.KeyFunction), nil, nil)))
-		w.WriteString("</tool>\n")
+		out = jinja2.Append(w, out, jinja2.FilterString(jinja2.FilterTojson(jinja2.ItemAttrKey(tool, jinja2.KeyFunction), nil, nil)))
+		out = w.AppendString(out, "</tool>\n")
+		w.SetBuffer(out)
 	}
 }
 
@@ -414,22 +432,26 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 	// unsloth-MiniMax-M2.jinja:65:1 {%- if tools -%}
 	if llamacpp.Truthy(tools) {
 		// unsloth-MiniMax-M2.jinja:66:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		w.WriteString("\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "\n\n# Tools\nYou may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:\n")
 		// unsloth-MiniMax-M2.jinja:67:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		w.WriteString("\n<tools>\n")
+		out = w.AppendString(out, "\n<tools>\n")
+		w.SetBuffer(out)
 		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
 		renderUnslothMiniMaxM2_renderToolNamespaceLlama(w, jinja2.Lit("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
-		w.WriteString("</tools>\n\n")
+		out = w.Buffer()
+		out = w.AppendString(out, "</tools>\n\n")
 		// unsloth-MiniMax-M2.jinja:70:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		w.WriteString("When making tool calls, use XML format to invoke tools and pass parameters:\n")
+		out = w.AppendString(out, "When making tool calls, use XML format to invoke tools and pass parameters:\n")
 		// unsloth-MiniMax-M2.jinja:71:1 {{- '\n' ~ toolcall_begin_token }}
-		w.WriteString("\n")
-		llamacpp.WriteStr(w, toolcallBeginToken)
-		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
+		out = w.AppendString(out, "\n")
+		out = llamacpp.AppendStr(w, out, toolcallBeginToken)
+		out = w.AppendString(out, "\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// unsloth-MiniMax-M2.jinja:77:1 {{- '\n' ~ toolcall_end_token }}
-		w.WriteString("\n")
-		llamacpp.WriteStr(w, toolcallEndToken)
+		out = w.AppendString(out, "\n")
+		out = llamacpp.AppendStr(w, out, toolcallEndToken)
+		w.SetBuffer(out)
 	}
 	w.WriteString("[e~[\n")
 	// unsloth-MiniMax-M2.jinja:82:1 {%- set last_tool_call = namespace(name=none) -%}
@@ -487,9 +509,11 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:107:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
 			if llamacpp.Truthy(reasoningContent) && llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				w.WriteString("<think>\n")
-				llamacpp.WriteStr(w, reasoningContent)
-				w.WriteString("\n</think>\n\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "<think>\n")
+				out = llamacpp.AppendStr(w, out, reasoningContent)
+				out = w.AppendString(out, "\n</think>\n\n")
+				w.SetBuffer(out)
 			}
 			// unsloth-MiniMax-M2.jinja:110:9 {%- if content -%}
 			if llamacpp.Truthy(content) {
@@ -500,9 +524,11 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)
 			if llamacpp.Truthy(messageToolCalls) {
 				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				w.WriteString("\n")
-				llamacpp.WriteStr(w, toolcallBeginToken)
-				w.WriteString("\n")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n")
+				out = llamacpp.AppendStr(w, out, toolcallBeginToken)
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 				// unsloth-MiniMax-M2.jinja:116:13 {%- for tool_call in message.tool_calls -%}
 				// llama.cpp: every iteration runs in one scope, a copy of the scope around the loop
 				var args jinja2.Value
@@ -514,9 +540,11 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 						toolCall = toolCallFunction
 					}
 					// unsloth-MiniMax-M2.jinja:120:17 {{- '<invoke name="' + tool_call.name + '">\n' }}
-					w.WriteString("<invoke name=\"")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
-					w.WriteString("\">\n")
+					out := w.Buffer()
+					out = w.AppendString(out, "<invoke name=\"")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyName))
+					out = w.AppendString(out, "\">\n")
+					w.SetBuffer(out)
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
 					toolCallArguments := llamacpp.ItemAttrKey(toolCall, jinja2.KeyArguments)
 					if llamacpp.IsDefined(toolCallArguments) && llamacpp.IsMapping(toolCallArguments) {
@@ -530,9 +558,11 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 							k := vals[0]
 							v := vals[1]
 							// unsloth-MiniMax-M2.jinja:124:17 {{- '<parameter name="' + k + '">' }}
-							w.WriteString("<parameter name=\"")
-							llamacpp.WriteStr(w, k)
-							w.WriteString("\">")
+							out := w.Buffer()
+							out = w.AppendString(out, "<parameter name=\"")
+							out = llamacpp.AppendStr(w, out, k)
+							out = w.AppendString(out, "\">")
+							w.SetBuffer(out)
 							// unsloth-MiniMax-M2.jinja:125:17 {{- v | tojson | string if v is not string else v }}
 							if !llamacpp.IsString(v) {
 								llamacpp.Write(w, llamacpp.FilterString(llamacpp.FilterTojson(v, nil, nil)))
@@ -546,8 +576,10 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 					w.WriteString("</invoke>\n")
 				}
 				// unsloth-MiniMax-M2.jinja:131:13 {{- toolcall_end_token}}
-				llamacpp.Write(w, toolcallEndToken)
-				w.WriteString("\n")
+				out = w.Buffer()
+				out = llamacpp.Append(w, out, toolcallEndToken)
+				out = w.AppendString(out, "\n")
+				w.SetBuffer(out)
 				// unsloth-MiniMax-M2.jinja:133:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
 				lastToolCallName = llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(llamacpp.ItemInt(messageToolCalls, -1), jinja2.KeyFunction), jinja2.KeyName)
 			} else {
@@ -571,10 +603,12 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer) {
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
 			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
-				w.WriteString("\n<response>")
+				out := w.Buffer()
+				out = w.AppendString(out, "\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
-				llamacpp.Write(w, messageContent)
-				w.WriteString("</response>")
+				out = llamacpp.Append(w, out, messageContent)
+				out = w.AppendString(out, "</response>")
+				w.SetBuffer(out)
 			} else {
 				// unsloth-MiniMax-M2.jinja:150:9 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:151:9 {%- for tr in message.content -%}
@@ -624,10 +658,12 @@ func renderUnslothMiniMaxM2_renderToolNamespaceLlama(w *jinja2.Writer, namespace
 	toolList = llamacpp.Param(toolList, "tool_list")
 	// unsloth-MiniMax-M2.jinja:7:1 {%- for tool in tool_list -%}
 	for _, tool := range llamacpp.Iterate(w, toolList) {
-		w.WriteString("<tool>")
+		out := w.Buffer()
+		out = w.AppendString(out, "<tool>")
 		// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-		llamacpp.Write(w, llamacpp.FilterString(llamacpp.FilterTojson(llamacpp.ItemAttrKey(tool, jinja2.KeyFunction), nil, nil)))
-		w.WriteString("</tool>\n")
+		out = llamacpp.Append(w, out, llamacpp.FilterString(llamacpp.FilterTojson(llamacpp.ItemAttrKey(tool, jinja2.KeyFunction), nil, nil)))
+		out = w.AppendString(out, "</tool>\n")
+		w.SetBuffer(out)
 	}
 }
 
@@ -694,4 +730,4 @@ func renderUnslothMiniMaxM2_buildSystemMessageLlama(w *jinja2.Writer, systemMess
 
 // spansUnslothMiniMaxM2 is the position table of unsloth-MiniMax-M2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUnslothMiniMaxM2 = "set,if,for,{{ }},macro|yDAGCAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIAIRGEACAGEmBEACEACIGEACAGEACAGEACAGEACJGEECAGICMAGKAKAAEyKCAEKiKCICGAEIGEAEAAEECAAI8BCACGACIAIsBEACEAEIAEiBCAEKWCICEACIAEACAAEACAAIAEAAMKKhBCEECIGKGEJCEACIGGsDEJCGECIGIqCEAEGICICGACIAGEEJGIqBCACGACAAEeCAEKECAGIKCAGSAGAGGCGJGGAEAAIAEAAGAEJGCiDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGQIICGACAGEACAGEACAGMGKRCEACAGOApKAIEKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIGcAxCRAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIAIRGEACAGEmBEACEACIGEACAGEACAGEACAGEACJGEECAGICMAGKAKAAG6KCAEKqKCICGAEIGEAEAAEECAAI+BCACGACIAIuBEACEAEIAGiBCAEKWCICEACIAEACAAEACAAIAEAAMKKhBCEECIGKGEJCEACIGGyDEJCGECIGKuCEAEGICICGACIAGEEJGIuBCACGACAAIeCAEKECAGIKCAGSAGAGGCGJGGAEAAIAEAAGAEJGCiDEACGGCJCEACIGGEEJCIwBGACICEIGKcGAEGUEIGcEIRCGQIICGACAGEACAGEACAGMGKRCEACAGOCpKAIGKCAEGCCMGQAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIG"
+const spansUnslothMiniMaxM2 = "set,if,for,{{ }},macro|yDAGCAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIAIRGEACAGEuBEACECCIGGCCAGGACAGECCAGGACJGEECAGIEMAGMAKAAEqLCAEK6KCICGAEIGEAEAAEECAAI8BCACGACIAIsBEACEAEIAEiBCAEKWCICEACIAEACAAEACAAIAEAAMOKhBCEICIGOGEJCEACIGG8DEJCGICIGMyCEAEGICICGACIAGIEJGMuBCACGACAAEiBCAEKICAGMKCAGSAGAGGGGJGKAEAAIAEAAGAEJGCmDEACGGCJCEACIGGEEJCI0BGACKEEIGMcGAEGUEIGcEIRCGQIICGACAGEACAGEACAGMGKRCEACAGOApKAIEOCAEIECMGSAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIGcAxCRAEACAAQA4CAAEACAAEKCACEACIAEACAAGAGJAEQCAEIGCICEACIAIAIRGEACAGEuBEACECCIGGCCAGGACAGECCAGGACJGEECAGIEMAGMAKAAGyLCAEKiLCICGAEIGEAEAAEECAAI+BCACGACIAIuBEACEAEIAGiBCAEKWCICEACIAEACAAEACAAIAEAAMOKhBCEICIGOGEJCEACIGGiEEJCGICIGO2CEAEGICICGACIAGIEJGMyBCACGACAAIiBCAEKICAGMKCAGSAGAGGGGJGKAEAAIAEAAGAEJGCmDEACGGCJCEACIGGEEJCI0BGACKEEIGMcGAEGUEIGcEIRCGQIICGACAGEACAGEACAGMGKRCEACAGOCpKAIGOCAEIECMGSAGNIEqBCICEACIGCkBCACGUCAEEOCICEACIGCICACGACAGMAIRGQCIRIGYCICEACIGIGEACEACIAGAEJGGGIJCEACIGGGGJCEACIG"

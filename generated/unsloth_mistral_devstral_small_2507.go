@@ -40,10 +40,10 @@ var UnslothMistralDevstralSmall2507 = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderUnslothMistralDevstralSmall2507 renders unsloth-mistral-Devstral-Small-2507.jinja.
@@ -80,9 +80,11 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 		loopMessages = messages
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:19:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	w.WriteString("[SYSTEM_PROMPT]")
-	jinja2.WriteStr(w, systemMessage)
-	w.WriteString("[/SYSTEM_PROMPT]")
+	out := w.Buffer()
+	out = w.AppendString(out, "[SYSTEM_PROMPT]")
+	out = jinja2.AppendStr(w, out, systemMessage)
+	out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+	w.SetBuffer(out)
 	// unsloth-mistral-Devstral-Small-2507.jinja:24:1 {%- set tools_description = "" %}
 	toolsDescription = jinja2.Lit("")
 	// unsloth-mistral-Devstral-Small-2507.jinja:25:1 {%- set has_tools = false %}
@@ -107,9 +109,11 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.WriteString("[INST]")
-				jinja2.WriteStr(w, messageContent)
-				w.WriteString("[/INST]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[INST]")
+				out = jinja2.AppendStr(w, out, messageContent)
+				out = w.AppendString(out, "[/INST]")
+				w.SetBuffer(out)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:41:13 {%- else %}
 				w.WriteString("[INST]")
@@ -145,15 +149,19 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 			messageContent := jinja2.ItemStrKey(message, jinja2.KeyContent)
 			if jinja2.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				w.WriteString("[SYSTEM_PROMPT]")
-				jinja2.WriteStr(w, messageContent)
-				w.WriteString("[/SYSTEM_PROMPT]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[SYSTEM_PROMPT]")
+				out = jinja2.AppendStr(w, out, messageContent)
+				out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+				w.SetBuffer(out)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:65:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:66:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				w.WriteString("[SYSTEM_PROMPT]")
-				jinja2.WriteStr(w, jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText))
-				w.WriteString("[/SYSTEM_PROMPT]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[SYSTEM_PROMPT]")
+				out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(jinja2.ItemInt(messageContent, 0), jinja2.KeyText))
+				out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:70:9 {%- elif message['role'] == 'assistant' %}
@@ -182,10 +190,12 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 						arguments = jinja2.FilterTojson(arguments, nil, nil)
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86:17 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
-					w.WriteString("[TOOL_CALLS]")
-					jinja2.WriteStr(w, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
-					w.WriteString("[ARGS]")
-					jinja2.WriteStr(w, arguments)
+					out := w.Buffer()
+					out = w.AppendString(out, "[TOOL_CALLS]")
+					out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(toolFunction, jinja2.KeyName))
+					out = w.AppendString(out, "[ARGS]")
+					out = jinja2.AppendStr(w, out, arguments)
+					w.SetBuffer(out)
 				}
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:90:9 {{- eos_token }}
@@ -203,9 +213,11 @@ func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
 				content = messageContent
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98:9 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
-			w.WriteString("[TOOL_RESULTS]")
-			jinja2.WriteStr(w, jinja2.FilterString(content))
-			w.WriteString("[/TOOL_RESULTS]")
+			out := w.Buffer()
+			out = w.AppendString(out, "[TOOL_RESULTS]")
+			out = jinja2.AppendStr(w, out, jinja2.FilterString(content))
+			out = w.AppendString(out, "[/TOOL_RESULTS]")
+			w.SetBuffer(out)
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:100:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:101:9 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
@@ -252,9 +264,11 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 		loopMessages = messages
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:19:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	w.WriteString("[SYSTEM_PROMPT]")
-	llamacpp.WriteStr(w, systemMessage)
-	w.WriteString("[/SYSTEM_PROMPT]")
+	out := w.Buffer()
+	out = w.AppendString(out, "[SYSTEM_PROMPT]")
+	out = llamacpp.AppendStr(w, out, systemMessage)
+	out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+	w.SetBuffer(out)
 	// unsloth-mistral-Devstral-Small-2507.jinja:24:1 {%- set tools_description = "" %}
 	toolsDescription = jinja2.Lit("")
 	// unsloth-mistral-Devstral-Small-2507.jinja:25:1 {%- set has_tools = false %}
@@ -280,9 +294,11 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.WriteString("[INST]")
-				llamacpp.WriteStr(w, messageContent)
-				w.WriteString("[/INST]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[INST]")
+				out = llamacpp.AppendStr(w, out, messageContent)
+				out = w.AppendString(out, "[/INST]")
+				w.SetBuffer(out)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:41:13 {%- else %}
 				w.WriteString("[INST]")
@@ -318,15 +334,19 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 			messageContent := llamacpp.ItemStrKey(message, jinja2.KeyContent)
 			if llamacpp.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				w.WriteString("[SYSTEM_PROMPT]")
-				llamacpp.WriteStr(w, messageContent)
-				w.WriteString("[/SYSTEM_PROMPT]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[SYSTEM_PROMPT]")
+				out = llamacpp.AppendStr(w, out, messageContent)
+				out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+				w.SetBuffer(out)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:65:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:66:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				w.WriteString("[SYSTEM_PROMPT]")
-				llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText))
-				w.WriteString("[/SYSTEM_PROMPT]")
+				out := w.Buffer()
+				out = w.AppendString(out, "[SYSTEM_PROMPT]")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(llamacpp.ItemInt(messageContent, 0), jinja2.KeyText))
+				out = w.AppendString(out, "[/SYSTEM_PROMPT]")
+				w.SetBuffer(out)
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:70:9 {%- elif message['role'] == 'assistant' %}
@@ -355,10 +375,12 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 						arguments = llamacpp.FilterTojson(arguments, nil, nil)
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86:17 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
-					w.WriteString("[TOOL_CALLS]")
-					llamacpp.WriteStr(w, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("[ARGS]")
-					llamacpp.WriteStr(w, arguments)
+					out := w.Buffer()
+					out = w.AppendString(out, "[TOOL_CALLS]")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(llamacpp.ItemStrKey(tool, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "[ARGS]")
+					out = llamacpp.AppendStr(w, out, arguments)
+					w.SetBuffer(out)
 				}
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:90:9 {{- eos_token }}
@@ -376,9 +398,11 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 				content = messageContent
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98:9 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
-			w.WriteString("[TOOL_RESULTS]")
-			llamacpp.WriteStr(w, llamacpp.FilterString(content))
-			w.WriteString("[/TOOL_RESULTS]")
+			out := w.Buffer()
+			out = w.AppendString(out, "[TOOL_RESULTS]")
+			out = llamacpp.AppendStr(w, out, llamacpp.FilterString(content))
+			out = w.AppendString(out, "[/TOOL_RESULTS]")
+			w.SetBuffer(out)
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:100:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:101:9 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
@@ -391,4 +415,4 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 
 // spansUnslothMistralDevstralSmall2507 is the position table of unsloth-mistral-Devstral-Small-2507.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUnslothMistralDevstralSmall2507 = "set,{{ }},if,for|yDAICAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACGoHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEGeCIGGCCIAGGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGACiBAjGRAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGEEJCIAKAAEACAAEOEAEEAEIAEACAAEAEACIoHIJGI6GCIEGkCEIEGECICOuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACKuEMZEGYCAEGECICMEEACIuDIJEGQCAEGACICIAEACGmBKJEIcCIGGACIAEGCAEEACIAGGGJCOAIRCCoBEAEGQCAEGACIAIAEAAGEEJCMAGAC"
+const spansUnslothMistralDevstralSmall2507 = "set,{{ }},if,for|yDAICAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGIEJCMAKAAEACAAEOEAEEAEIAEACAAEAEACG8HIJGIuHCIEGoCEIEGICICSuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACK+EMZEGgBCAEGICICQIEACM2DIJEGQCAEGACICIAEACGqBKJEGiBCIGGCCIAGGCAEEACIAGKGJCSAIRCCsBEAEGQCAEGACIAIAEAAGIEJCQAGACiBAjGRAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGIEJCMAKAAEACAAEOEAEEAEIAEACAAEAEACI8HIJGIuHCIEGoCEIEGICICSuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACK+EMZEGgBCAEGICICQIEACM2DIJEGQCAEGACICIAEACGqBKJEIgBCIGGACIAEGCAEEACIAGKGJCSAIRCCsBEAEGQCAEGACIAIAEAAGIEJCQAGAC"

@@ -35,10 +35,10 @@ var UpstageSolarOpen100B = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderUpstageSolarOpen100B renders upstage-Solar-Open-100B.jinja.
@@ -127,9 +127,11 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
-			w.WriteString("<|begin|>user<|content|>")
-			jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|end|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|begin|>user<|content|>")
+			out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|end|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
@@ -146,15 +148,19 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 			}
 			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
 			messageToolCallId := jinja2.ItemAttrKey(message, jinja2.KeyToolCallID)
-			w.WriteString("<|tool_response:begin|>")
-			jinja2.WriteStr(w, messageToolCallId)
-			w.WriteString("<|tool_response:name|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|tool_response:begin|>")
+			out = jinja2.AppendStr(w, out, messageToolCallId)
+			out = w.AppendString(out, "<|tool_response:name|>")
+			w.SetBuffer(out)
 			// upstage-Solar-Open-100B.jinja:117:9 {{- get_tool_name(messages, message.tool_call_id) }}
 			renderUpstageSolarOpen100B_getToolName(w, messages, messageToolCallId)
-			w.WriteString("<|tool_response:result|>")
+			out = w.Buffer()
+			out = w.AppendString(out, "<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|tool_response:end|>")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|tool_response:end|>")
+			w.SetBuffer(out)
 			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
 			if !nextIsTool.Truthy() {
 				w.WriteString("<|end|>")
@@ -167,9 +173,11 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 				messageReasoning := jinja2.ItemAttr(message, "reasoning")
 				if messageReasoning.Truthy() {
 					// upstage-Solar-Open-100B.jinja:128:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					w.WriteString("<|begin|>assistant<|think|>")
-					jinja2.WriteStr(w, messageReasoning)
-					w.WriteString("<|end|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|begin|>assistant<|think|>")
+					out = jinja2.AppendStr(w, out, messageReasoning)
+					out = w.AppendString(out, "<|end|>")
+					w.SetBuffer(out)
 				}
 			} else if jinja2.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
@@ -177,9 +185,11 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 				message3Reasoning := jinja2.ItemAttr(message, "reasoning")
 				if message3Reasoning.Truthy() && jinja2.Gt(jinja2.SmallInt(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					w.WriteString("<|begin|>assistant<|think|>")
-					jinja2.WriteStr(w, message3Reasoning)
-					w.WriteString("<|end|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|begin|>assistant<|think|>")
+					out = jinja2.AppendStr(w, out, message3Reasoning)
+					out = w.AppendString(out, "<|end|>")
+					w.SetBuffer(out)
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
@@ -189,11 +199,13 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
-					w.WriteString("<|tool_call:begin|>")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(toolCall, jinja2.KeyID))
-					w.WriteString("<|tool_call:name|>")
-					jinja2.WriteStr(w, jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("<|tool_call:args|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|tool_call:begin|>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(toolCall, jinja2.KeyID))
+					out = w.AppendString(out, "<|tool_call:name|>")
+					out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "<|tool_call:args|>")
+					w.SetBuffer(out)
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
 					renderUpstageSolarOpen100B_renderToolArguments(w, jinja2.ItemAttrKey(jinja2.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments))
 					w.WriteString("<|tool_call:end|>")
@@ -202,9 +214,11 @@ func renderUpstageSolarOpen100B(w *jinja2.Writer) {
 			} else {
 				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
 				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
-				w.WriteString("<|begin|>assistant<|content|>")
-				jinja2.WriteStr(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-				w.WriteString("<|end|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|begin|>assistant<|content|>")
+				out = jinja2.AppendStr(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<|end|>")
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -234,9 +248,12 @@ func renderUpstageSolarOpen100B_renderSystemMessage(w *jinja2.Writer, userSystem
 		// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %}
 		jinja2.SetAttr(sysNs, "is_first_block", jinja2.Bool(false))
 		// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
-		w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
-		jinja2.WriteStr(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
-		w.WriteString(".")
+		out := w.Buffer()
+		out = w.AppendString(out, "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = jinja2.AppendStr(w, out, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
+		out = w.AppendString(out, ".")
+		w.SetBuffer(out)
 	}
 	// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
 	if userSystemMessages.Truthy() {
@@ -251,9 +268,11 @@ func renderUpstageSolarOpen100B_renderSystemMessage(w *jinja2.Writer, userSystem
 		w.WriteString("## System Prompt")
 		// upstage-Solar-Open-100B.jinja:29:9 {%- for system_message in user_system_messages %}
 		for _, systemMessage := range jinja2.Iterate(w, userSystemMessages) {
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n\n")
 			// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
-			jinja2.Write(w, systemMessage)
+			out = jinja2.Append(w, out, systemMessage)
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -295,10 +314,12 @@ func renderUpstageSolarOpen100B_renderJsonResponseFormatInstruction(w *jinja2.Wr
 	jinja2.CheckNamespace(sysNs)
 	// upstage-Solar-Open-100B.jinja:59:5 {%- set sys_ns.is_first_block = false %}
 	jinja2.SetAttr(sysNs, "is_first_block", jinja2.Bool(false))
-	w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
+	out := w.Buffer()
+	out = w.AppendString(out, "## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
 	// upstage-Solar-Open-100B.jinja:62:5 {{- response_format }}
-	jinja2.Write(w, responseFormat)
-	w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
+	out = jinja2.Append(w, out, responseFormat)
+	out = w.AppendString(out, "\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
+	w.SetBuffer(out)
 }
 
 // renderUpstageSolarOpen100B_getToolName is the macro get_tool_name of renderUpstageSolarOpen100B.
@@ -426,9 +447,11 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
-			w.WriteString("<|begin|>user<|content|>")
-			llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|end|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|begin|>user<|content|>")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|end|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
@@ -445,15 +468,19 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 			}
 			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
 			messageToolCallId := llamacpp.ItemAttrKey(message, jinja2.KeyToolCallID)
-			w.WriteString("<|tool_response:begin|>")
-			llamacpp.WriteStr(w, messageToolCallId)
-			w.WriteString("<|tool_response:name|>")
+			out := w.Buffer()
+			out = w.AppendString(out, "<|tool_response:begin|>")
+			out = llamacpp.AppendStr(w, out, messageToolCallId)
+			out = w.AppendString(out, "<|tool_response:name|>")
+			w.SetBuffer(out)
 			// upstage-Solar-Open-100B.jinja:117:9 {{- get_tool_name(messages, message.tool_call_id) }}
 			renderUpstageSolarOpen100B_getToolNameLlama(w, messages, messageToolCallId)
-			w.WriteString("<|tool_response:result|>")
+			out = w.Buffer()
+			out = w.AppendString(out, "<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("<|tool_response:end|>")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "<|tool_response:end|>")
+			w.SetBuffer(out)
 			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
 			if !llamacpp.Truthy(nextIsTool) {
 				w.WriteString("<|end|>")
@@ -466,9 +493,11 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 				messageReasoning := llamacpp.ItemAttr(message, "reasoning")
 				if llamacpp.Truthy(messageReasoning) {
 					// upstage-Solar-Open-100B.jinja:128:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					w.WriteString("<|begin|>assistant<|think|>")
-					llamacpp.WriteStr(w, messageReasoning)
-					w.WriteString("<|end|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|begin|>assistant<|think|>")
+					out = llamacpp.AppendStr(w, out, messageReasoning)
+					out = w.AppendString(out, "<|end|>")
+					w.SetBuffer(out)
 				}
 			} else if jinja2.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
@@ -476,9 +505,11 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 				message3Reasoning := llamacpp.ItemAttr(message, "reasoning")
 				if llamacpp.Truthy(message3Reasoning) && llamacpp.Gt(jinja2.SmallInt(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					w.WriteString("<|begin|>assistant<|think|>")
-					llamacpp.WriteStr(w, message3Reasoning)
-					w.WriteString("<|end|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|begin|>assistant<|think|>")
+					out = llamacpp.AppendStr(w, out, message3Reasoning)
+					out = w.AppendString(out, "<|end|>")
+					w.SetBuffer(out)
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
@@ -488,11 +519,13 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
 				for _, toolCall := range llamacpp.Iterate(w, messageToolCalls) {
 					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
-					w.WriteString("<|tool_call:begin|>")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(toolCall, jinja2.KeyID))
-					w.WriteString("<|tool_call:name|>")
-					llamacpp.WriteStr(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
-					w.WriteString("<|tool_call:args|>")
+					out := w.Buffer()
+					out = w.AppendString(out, "<|tool_call:begin|>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(toolCall, jinja2.KeyID))
+					out = w.AppendString(out, "<|tool_call:name|>")
+					out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyName))
+					out = w.AppendString(out, "<|tool_call:args|>")
+					w.SetBuffer(out)
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
 					renderUpstageSolarOpen100B_renderToolArgumentsLlama(w, llamacpp.ItemAttrKey(llamacpp.ItemAttrKey(toolCall, jinja2.KeyFunction), jinja2.KeyArguments))
 					w.WriteString("<|tool_call:end|>")
@@ -501,9 +534,11 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer) {
 			} else {
 				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
 				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
-				w.WriteString("<|begin|>assistant<|content|>")
-				llamacpp.WriteStr(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-				w.WriteString("<|end|>")
+				out := w.Buffer()
+				out = w.AppendString(out, "<|begin|>assistant<|content|>")
+				out = llamacpp.AppendStr(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+				out = w.AppendString(out, "<|end|>")
+				w.SetBuffer(out)
 			}
 		}
 	}
@@ -533,9 +568,12 @@ func renderUpstageSolarOpen100B_renderSystemMessageLlama(w *jinja2.Writer, userS
 		// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %}
 		llamacpp.SetAttr(sysNs, "is_first_block", jinja2.Bool(false))
 		// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
-		w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
-		llamacpp.WriteStr(w, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
-		w.WriteString(".")
+		out := w.Buffer()
+		out = w.AppendString(out, "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = llamacpp.AppendStr(w, out, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d")}, nil))
+		out = w.AppendString(out, ".")
+		w.SetBuffer(out)
 	}
 	// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
 	if llamacpp.Truthy(userSystemMessages) {
@@ -550,9 +588,11 @@ func renderUpstageSolarOpen100B_renderSystemMessageLlama(w *jinja2.Writer, userS
 		w.WriteString("## System Prompt")
 		// upstage-Solar-Open-100B.jinja:29:9 {%- for system_message in user_system_messages %}
 		for _, systemMessage := range llamacpp.Iterate(w, userSystemMessages) {
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "\n\n")
 			// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
-			llamacpp.Write(w, systemMessage)
+			out = llamacpp.Append(w, out, systemMessage)
+			w.SetBuffer(out)
 		}
 	}
 }
@@ -594,10 +634,12 @@ func renderUpstageSolarOpen100B_renderJsonResponseFormatInstructionLlama(w *jinj
 	llamacpp.CheckNamespace(sysNs)
 	// upstage-Solar-Open-100B.jinja:59:5 {%- set sys_ns.is_first_block = false %}
 	llamacpp.SetAttr(sysNs, "is_first_block", jinja2.Bool(false))
-	w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
+	out := w.Buffer()
+	out = w.AppendString(out, "## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
 	// upstage-Solar-Open-100B.jinja:62:5 {{- response_format }}
-	llamacpp.Write(w, responseFormat)
-	w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
+	out = llamacpp.Append(w, out, responseFormat)
+	out = w.AppendString(out, "\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
+	w.SetBuffer(out)
 }
 
 // renderUpstageSolarOpen100B_getToolNameLlama is the macro get_tool_name of renderUpstageSolarOpen100BLlama.
@@ -638,4 +680,4 @@ func renderUpstageSolarOpen100B_renderToolArgumentsLlama(w *jinja2.Writer, toolA
 
 // spansUpstageSolarOpen100B is the position table of upstage-Solar-Open-100B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUpstageSolarOpen100B = "set,for,if,{{ }},macro|uDEECAIECAAIECAAIECAAIAGAAEAGAAEQCACIGCIEEACIAcAyERAEMCACEGCIEEACIAIeIREGAEQGEGCAEEACIGGIEJEEACIGKwFMZCKkFCIEGECKGG4ECDEGECAAIECAAIECAEIGGAGKCCAGGCEAGGEEAEG+CGAEGmBEAEEMCIEGECIGIUEJEGMCAEGECIGMsBKREIWEICEICIGMCCAGOEKJGOMKZEEGCIEWArIJIEaCIEEECIEIAAAAEACAAEECAGKgBEJEEECIEIAAAAECCAAGIEACGAEIGSAKZIEECIEIAAAAECCAAGMKACGCEIGUAYRIEECIEIAAAAECCAAGCGAGOCIJIGYCICESCIEEMCICEGCIEEACIGUAOpBIEOCIEEACIGIAEAGiBEhFRAIECAAIECAAIECAAIAGAAEAGAAEQCACIGCIEEACIAcAyERAEMCACEGCIEEACIAIeIREGAEQGEGCAEEACIGGIEJEEACIGMwFMZCKkFCIEGECKGG4ECDEGECAAIECAAIECAEIGGAGKCCAGGCEAGGEEAEG+CGAEGmBEAEEMCIEGECIGIUEJEGMCAEGECIGMsBKREIWEICEICIGMCCAGOEKJGOMKZEEGCIEWArIJIEaCIEEECIEIAAAAEACAAEECAGKgBEJEEECIEIAAAAECCAAGIEACGAEIGSAKZIEECIEIAAAAECCAAGMKACGCEIGUAYRIEECIEIAAAAECCAAGCGAGOCIJIGYCICESCIEEMCICEGCIEEACIGUAOpBIEOCIEEACIGIAEAG"
+const spansUpstageSolarOpen100B = "set,for,if,{{ }},macro|uDEECAIECAAIECAAIECAAIAGAAEAGAAEQCACIGCIEEACIAcAyERAEMCACEGCIEEACIAIeIREGAEQGEGCAEEACIGGIEJEEACIGKsGMZCKgGCIEGICKGKwFCDEGECAAIECAAIECAEIKGAGOECAGIEEAGIEEAEGuDGAEGuBEAEEQCIEGICIGMYEJEGQCAEGICIGQ0BKREIaEICEMCIGQCCAGOIKJGSMKZEEGCIEWArIJIEgBCIEEECIEIAAAAEACAAEKCAGQkBEJEEECIEIAAAAECCAAGMEACICEIGUAKZIEECIEIAAAAECCAAGMKACGCEIGUAYRIEECIEIAAAAEECAAIEGAGQCIJIGYCICESCIEEMCICEGCIEEACIGUAOpBIEOCIEEACIGIAEAGiBEhFRAIECAAIECAAIECAAIAGAAEAGAAEQCACIGCIEEACIAcAyERAEMCACEGCIEEACIAIeIREGAEQGEGCAEEACIGGIEJEEACIGMsGMZCKgGCIEGICKGKwFCDEGECAAIECAAIECAEIKGAGOECAGIEEAGIEEAEGuDGAEGuBEAEEQCIEGICIGMYEJEGQCAEGICIGQ0BKREIaEICEMCIGQCCAGOIKJGSMKZEEGCIEWArIJIEgBCIEEECIEIAAAAEACAAEKCAGQkBEJEEECIEIAAAAECCAAGMEACICEIGUAKZIEECIEIAAAAECCAAGMKACGCEIGUAYRIEECIEIAAAAEECAAIEGAGQCIJIGYCICESCIEEMCICEGCIEEACIGUAOpBIEOCIEEACIGIAEAG"

@@ -29,10 +29,10 @@ var Vicuna = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderVicuna renders vicuna.jinja.
@@ -48,15 +48,19 @@ func renderVicuna(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// vicuna.jinja:14:1 {{- 'USER: ' + message['content'] + '\n' }}
-			w.WriteString("USER: ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "USER: ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna.jinja:16:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			w.WriteString("ASSISTANT: ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("</s>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "ASSISTANT: ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "</s>\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("ASSISTANT:")
@@ -79,15 +83,19 @@ func renderVicunaLlama(w *jinja2.Writer) {
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// vicuna.jinja:14:1 {{- 'USER: ' + message['content'] + '\n' }}
-			w.WriteString("USER: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "USER: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna.jinja:16:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			w.WriteString("ASSISTANT: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("</s>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "ASSISTANT: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "</s>\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("ASSISTANT:")
@@ -97,4 +105,4 @@ func renderVicunaLlama(w *jinja2.Writer) {
 
 // spansVicuna is the position table of vicuna.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansVicuna = "for,if,{{ }}|0CsBUCAEgBCACGACAECYCICGECJEGMCICGECJEgBsBNAAEgBCACGACAECYCICGECJEGMCICGECJE"
+const spansVicuna = "for,if,{{ }}|0C0BUCAEoBCACGACAECgBCICGICJEKQCICGICJEkB0BNAAEoBCACGACAECgBCICGICJEKQCICGICJE"

@@ -29,10 +29,10 @@ var VicunaOrca = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderVicunaOrca renders vicuna-orca.jinja.
@@ -44,21 +44,27 @@ func renderVicunaOrca(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// vicuna-orca.jinja:13:1 {{- 'SYSTEM: ' + message['content'] + '\n' }}
-			w.WriteString("SYSTEM: ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "SYSTEM: ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna-orca.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// vicuna-orca.jinja:15:1 {{- 'USER: ' + message['content'] + '\n' }}
-			w.WriteString("USER: ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "USER: ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna-orca.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna-orca.jinja:17:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			w.WriteString("ASSISTANT: ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("</s>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "ASSISTANT: ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "</s>\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("ASSISTANT:")
@@ -77,21 +83,27 @@ func renderVicunaOrcaLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "system") {
 			// vicuna-orca.jinja:13:1 {{- 'SYSTEM: ' + message['content'] + '\n' }}
-			w.WriteString("SYSTEM: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "SYSTEM: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna-orca.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// vicuna-orca.jinja:15:1 {{- 'USER: ' + message['content'] + '\n' }}
-			w.WriteString("USER: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "USER: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna-orca.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna-orca.jinja:17:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			w.WriteString("ASSISTANT: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("</s>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "ASSISTANT: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "</s>\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString("ASSISTANT:")
@@ -101,4 +113,4 @@ func renderVicunaOrcaLlama(w *jinja2.Writer) {
 
 // spansVicunaOrca is the position table of vicuna-orca.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansVicunaOrca = "for,if,{{ }}|0CwBWCAEkBCACGECAEGYCICGECJEGMCICGECJEgBwBNAAEkBCACGECAEGYCICGECJEGMCICGECJE"
+const spansVicunaOrca = "for,if,{{ }}|0C8BWCAEwBCACGICAEKgBCICGICJEKQCICGICJEkB8BNAAEwBCACGICAEKgBCICGICJEKQCICGICJE"

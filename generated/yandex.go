@@ -28,10 +28,10 @@ var Yandex = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderYandex renders yandex.jinja.
@@ -43,15 +43,19 @@ func renderYandex(w *jinja2.Writer) {
 		messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// yandex.jinja:13:1 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
-			w.WriteString(" Пользователь: ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, " Пользователь: ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// yandex.jinja:14:5 {%- elif message['role'] == 'assistant' %}
 			// yandex.jinja:15:1 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
-			w.WriteString(" Ассистент: ")
-			jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, " Ассистент: ")
+			out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString(" Ассистент:[SEP]")
@@ -70,15 +74,19 @@ func renderYandexLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "user") {
 			// yandex.jinja:13:1 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
-			w.WriteString(" Пользователь: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, " Пользователь: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// yandex.jinja:14:5 {%- elif message['role'] == 'assistant' %}
 			// yandex.jinja:15:1 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
-			w.WriteString(" Ассистент: ")
-			llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-			w.WriteString("\n\n")
+			out := w.Buffer()
+			out = w.AppendString(out, " Ассистент: ")
+			out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n\n")
+			w.SetBuffer(out)
 		}
 	}
 	w.WriteString(" Ассистент:[SEP]")
@@ -88,4 +96,4 @@ func renderYandexLlama(w *jinja2.Writer) {
 
 // spansYandex is the position table of yandex.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansYandex = "for,if,{{ }}|yCkBWCAEYCACGECAEGMCICGECJEgBkBJAAEYCACGECAEGMCICGECJE"
+const spansYandex = "for,if,{{ }}|yCsBWCAEgBCACGICAEKQCICGICJEkBsBJAAEgBCACGICAEKQCICGICJE"

@@ -107,6 +107,13 @@ func Add(a, b Value) Value { return impl.Add(a, b) }
 // And is Python's a and b: a when it is false, otherwise b, which is only evaluated then.
 func And(a Value, b func() Value) Value { return impl.And(a, b) }
 
+// Append is Write in a run of writes (see Writer.Buffer): out with the str() of v.
+func Append(w *Writer, out []byte, v Value) []byte { return impl.Append(w, out, v) }
+
+// AppendStr is WriteStr in a run of writes (see Writer.Buffer): out with the str v,
+// which Python's + requires.
+func AppendStr(w *Writer, out []byte, v Value) []byte { return impl.AppendStr(w, out, v) }
+
 // Attr is Jinja2's x.name in the sandbox: a Python attribute of x (a method of a dict,
 // str or list, an attribute of the loop variable or a namespace) if there is one,
 // otherwise the item x["name"], otherwise an undefined value that remembers what was
@@ -783,6 +790,9 @@ func methodBodies(xLoop *Loop, xValue Value, xWriter *Writer) {
 	_ = xWriter.Lookup
 	_ = xWriter.MarkGenerationPrompt
 	_ = xWriter.WriteString
+	_ = xWriter.Buffer
+	_ = xWriter.SetBuffer
+	_ = xWriter.AppendString
 	_ = xWriter.Write
 	_ = xWriter.Capture
 	_ = xWriter.Mark

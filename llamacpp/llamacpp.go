@@ -28,6 +28,12 @@ func Add(a, b jinja2.Value) jinja2.Value { return impl.Add(a, b) }
 // And is jinja2.And with llama.cpp's truth values (Truthy).
 func And(a jinja2.Value, b func() jinja2.Value) jinja2.Value { return impl.And(a, b) }
 
+// Append is Write in a run of writes (see jinja2.Writer.Buffer).
+func Append(w *jinja2.Writer, out []byte, v jinja2.Value) []byte { return impl.Append(w, out, v) }
+
+// AppendStr is WriteStr in a run of writes (see jinja2.Writer.Buffer).
+func AppendStr(w *jinja2.Writer, out []byte, v jinja2.Value) []byte { return impl.AppendStr(w, out, v) }
+
 // Attr is jinja2.Attr with llama.cpp's members (member).
 func Attr(v jinja2.Value, name string) jinja2.Value { return impl.Attr(v, name) }
 

@@ -28,7 +28,9 @@ func (g *gen) atSite(st site, note string) []jen.Code {
 	text := g.cite(st.pos) + note
 	g.sites[text] = st
 	g.lastSite = st.pos
-	return []jen.Code{jen.Comment(text)}
+	cite := jen.Comment(text)
+	g.cites[cite] = true
+	return []jen.Code{cite}
 }
 
 // cite returns a comment that quotes the template at p: the tag that starts there (or

@@ -91,6 +91,11 @@ type gen struct {
 	settable map[string]bool // attribute names the template assigns
 	reads    readCache       // the chains held at the point being generated
 	counts   map[string]int  // how often the rest of the current block reads each chain
+
+	// the writes a run can hold and the cites of statements, by their code (see
+	// writes.go)
+	runWrites map[jen.Code]runWrite
+	cites     map[jen.Code]bool
 }
 
 // newGen starts the generator of a template's render function, with llama.cpp's
@@ -130,6 +135,9 @@ func newGen(t *ir.Template, llama bool) *gen {
 		namespaces: findLocalNamespaces(t, llama, func(d *ir.MacroDef) bool { return needed[d.Var] || macros.Called[d.Var] }),
 		subst:      map[*ir.Var]string{},
 		free:       map[string]string{},
+
+		runWrites: map[jen.Code]runWrite{},
+		cites:     map[jen.Code]bool{},
 
 		settable: settableNames(t),
 		reads:    readCache{},

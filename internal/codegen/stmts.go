@@ -15,8 +15,13 @@ import (
 // Statements: text, prints, if, for, set, macros and blocks, each as Go statements.
 
 // stmts generates a list of statements, with the read chains the list shares held in
-// Go variables (reads.go).
-func (g *gen) stmts(ss []ir.Stmt) []jen.Code {
+// Go variables (reads.go) and its runs of writes holding the output (writes.go): the
+// statements of one Go block.
+func (g *gen) stmts(ss []ir.Stmt) []jen.Code { return g.joinWrites(g.stmtList(ss)) }
+
+// stmtList is stmts without the runs of writes, for a caller that joins the lists of
+// several into one Go block.
+func (g *gen) stmtList(ss []ir.Stmt) []jen.Code {
 	held, outerCounts := g.reads.copy(), g.counts
 	g.counts = map[string]int{}
 	g.countChains(ss, g.counts, 1)
@@ -49,7 +54,7 @@ func (g *gen) stmt(s ir.Stmt) []jen.Code {
 		if text == "" {
 			return nil
 		}
-		return []jen.Code{jen.Id("w").Dot("WriteString").Call(jen.Lit(text))}
+		return []jen.Code{g.textWrite(text)}
 	case *ir.Print:
 		// Jinja2's traceback names the line of the printed expression's node (of its
 		// last + or |, say), which is not the {{'s when it spans lines
@@ -172,17 +177,17 @@ func (g *gen) loopBlock(b *ir.Block) []jen.Code {
 	var code []jen.Code
 	for _, s := range b.Stmts {
 		if !hasLoopControl(s) {
-			code = append(code, g.stmts([]ir.Stmt{s})...)
+			code = append(code, g.stmtList([]ir.Stmt{s})...)
 			continue
 		}
 		g.variants++
 		mark := g.allocLocal("mark", "")
 		code = append(code, jen.Id(mark).Op(":=").Id("w").Dot("Mark").Call())
 		g.captures = append(g.captures, mark)
-		code = append(code, g.stmts([]ir.Stmt{s})...)
+		code = append(code, g.stmtList([]ir.Stmt{s})...)
 		g.captures = g.captures[:len(g.captures)-1]
 	}
-	return code
+	return g.joinWrites(code)
 }
 
 // hasLoopControl reports whether a break or continue of the loop around s is in s.
@@ -277,7 +282,7 @@ func (g *gen) writeOperands(code []jen.Code, operands []ir.Expr, write string) [
 			i++
 		}
 		if s != "" {
-			code = append(code, jen.Id("w").Dot("WriteString").Call(jen.Lit(s)))
+			code = append(code, g.textWrite(s))
 		}
 	}
 	return code
@@ -288,13 +293,13 @@ func (g *gen) writeOperands(code []jen.Code, operands []ir.Expr, write string) [
 // (WriteStr for an operand of a sum of strs, Write for the str() of a value).
 func (g *gen) writeOperand(x ir.Expr, write string) jen.Code {
 	if s, ok := strConst(x); ok {
-		return jen.Id("w").Dot("WriteString").Call(jen.Lit(s))
+		return g.textWrite(s)
 	}
 	if f, ok := x.(*ir.Filter); ok && f.Name == "tojson" {
 		args, kwargs := g.args(f.Args)
 		return g.direct("WriteJSON").Call(jen.Id("w"), g.value(f.X), args, kwargs)
 	}
-	return g.direct(write).Call(jen.Id("w"), g.value(x))
+	return g.valueWrite(write, x)
 }
 
 // isReversal reports whether x is y[::-1].

@@ -16,7 +16,7 @@ const (
 	MinVersion = 2
 	// MaxVersion is the newest version of generated code this runtime runs, the version
 	// of the code the generator of this release writes.
-	MaxVersion = 6
+	MaxVersion = 7
 )
 
 // EnforceVersion is how a generated file asserts at compile time that the runtime runs

@@ -118,6 +118,40 @@ func (w *Writer) WriteString(s string) {
 	}
 }
 
+// Buffer returns the output written so far, for a run of writes that appends to it in
+// a local variable and hands it back with SetBuffer: generated code writes
+//
+//	out := w.Buffer()
+//	out = w.AppendString(out, "<|im_start|>")
+//	out = jinja2.AppendStr(w, out, role)
+//	w.SetBuffer(out)
+//
+// so that the writes of a run keep the buffer in registers where each WriteString
+// loads it from the Writer and stores it back. Between the two, nothing else may
+// write to w or capture its output (a macro, a set block): generated code ends a run
+// before any call.
+func (w *Writer) Buffer() []byte { return w.buf }
+
+// SetBuffer ends a run of writes that Buffer began: out is the output.
+func (w *Writer) SetBuffer(out []byte) { w.buf = out }
+
+// AppendString is WriteString in a run of writes (see Buffer): out with the text s.
+func (w *Writer) AppendString(out []byte, s string) []byte {
+	if uint(len(out)+len(s)) <= uint(cap(out)) {
+		return append(out, s...)
+	}
+	return w.growAppend(out, s)
+}
+
+// growAppend is AppendString of text the buffer has no room for.
+//
+//go:noinline
+func (w *Writer) growAppend(out []byte, s string) []byte {
+	w.buf = out
+	w.growWrite(s)
+	return w.buf
+}
+
 // growWrite is WriteString of text the buffer has no room for.
 //
 //go:noinline
@@ -290,6 +324,24 @@ func (w *Writer) WriteStr(v Value) {
 	default:
 		throw(TypeError, "can only concatenate str (not \"%s\") to str", v.TypeName())
 	}
+}
+
+// AppendStr is WriteStr in a run of writes (see Writer.Buffer): out with the str v,
+// which Python's + requires.
+func AppendStr(w *Writer, out []byte, v Value) []byte { return AppendWith(w, out, v, WriteStr) }
+
+// Append is Write in a run of writes (see Writer.Buffer): out with the str() of v.
+func Append(w *Writer, out []byte, v Value) []byte { return AppendWith(w, out, v, Write) }
+
+// AppendWith is the write of v in a run of writes (see Writer.Buffer): out with the
+// text of v when it is a str, written by write otherwise (and in a tracked render).
+func AppendWith(w *Writer, out []byte, v Value, write func(*Writer, Value)) []byte {
+	if v.kind() == KindString && w.origins == nil {
+		return w.AppendString(out, v.str())
+	}
+	w.buf = out
+	write(w, v)
+	return w.buf
 }
 
 // Write, WriteStr, WriteAdd and WriteJSON are w.Write, w.WriteStr, w.WriteAdd and

@@ -1011,6 +1011,16 @@ func WriteStr(w *jinja2.Writer, v jinja2.Value) {
 	}
 }
 
+// AppendStr is WriteStr in a run of writes (see jinja2.Writer.Buffer).
+func AppendStr(w *jinja2.Writer, out []byte, v jinja2.Value) []byte {
+	return jinja2.AppendWith(w, out, v, WriteStr)
+}
+
+// Append is Write in a run of writes (see jinja2.Writer.Buffer).
+func Append(w *jinja2.Writer, out []byte, v jinja2.Value) []byte {
+	return jinja2.AppendWith(w, out, v, Write)
+}
+
 // WriteAdd is jinja2.WriteAdd as llama.cpp's {{ a + b + ... }}: Write of the Sum.
 func WriteAdd(w *jinja2.Writer, operands ...jinja2.Value) {
 	for _, v := range operands {

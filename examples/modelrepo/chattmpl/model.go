@@ -40,10 +40,10 @@ var Model = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderModel renders model.
@@ -63,15 +63,19 @@ func renderModel(w *jinja2.Writer) {
 			// model:33:1 {{- llama3_header('system') -}}
 			renderModel_llama3Header(w, jinja2.Lit("system"))
 			// model:34:1 {{- message.content | trim -}}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// model:36:5 {%- elif message.role == 'user' -%}
 			// model:37:1 {{- llama3_header('user') -}}
 			renderModel_llama3Header(w, jinja2.Lit("user"))
 			// model:38:1 {{- message.content | trim -}}
-			jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = jinja2.Append(w, out, jinja2.FilterTrim(jinja2.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// model:40:5 {%- elif message.role == 'assistant' -%}
 			// model:41:1 {{- llama3_header('assistant') -}}
@@ -102,13 +106,15 @@ func renderModel(w *jinja2.Writer) {
 					// model:53:1 {%- if call.arguments is string %}
 					callArguments := jinja2.ItemAttrKey(call, jinja2.KeyArguments)
 					if jinja2.IsString(callArguments) {
-						w.WriteString("{\"name\": \"")
+						out := w.Buffer()
+						out = w.AppendString(out, "{\"name\": \"")
 						// model:54:11 {{ call.name }}
-						jinja2.Write(w, jinja2.ItemAttrKey(call, jinja2.KeyName))
-						w.WriteString("\", \"arguments\": ")
+						out = jinja2.Append(w, out, jinja2.ItemAttrKey(call, jinja2.KeyName))
+						out = w.AppendString(out, "\", \"arguments\": ")
 						// model:54:42 {{ call.arguments }}
-						jinja2.Write(w, callArguments)
-						w.WriteString("}")
+						out = jinja2.Append(w, out, callArguments)
+						out = w.AppendString(out, "}")
+						w.SetBuffer(out)
 					} else {
 						// model:55:5 {%- else %}
 						// model:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
@@ -122,10 +128,12 @@ func renderModel(w *jinja2.Writer) {
 			// model:62:5 {%- elif message.role == 'tool' -%}
 			// model:63:1 {{- llama3_header('user') -}}
 			renderModel_llama3Header(w, jinja2.Lit("user"))
-			w.WriteString("<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>\n")
 			// model:65:1 {{ message.content }}
-			jinja2.Write(w, jinja2.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>\n<|eot_id|>")
+			out = jinja2.Append(w, out, jinja2.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>\n<|eot_id|>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -141,10 +149,12 @@ func renderModel(w *jinja2.Writer) {
 func renderModel_llama3Header(w *jinja2.Writer, role jinja2.Value) {
 	// model:24:1 {%- macro llama3_header(role) -%}
 	role = jinja2.Param(role, "role")
-	w.WriteString("<|start_header_id|>")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|start_header_id|>")
 	// model:25:20 {{ role }}
-	jinja2.Write(w, role)
-	w.WriteString("<|end_header_id|>\n\n")
+	out = jinja2.Append(w, out, role)
+	out = w.AppendString(out, "<|end_header_id|>\n\n")
+	w.SetBuffer(out)
 }
 
 // renderModelLlama renders model as llama.cpp's Jinja engine does, for llama-server:
@@ -166,15 +176,19 @@ func renderModelLlama(w *jinja2.Writer) {
 			// model:33:1 {{- llama3_header('system') -}}
 			renderModel_llama3HeaderLlama(w, jinja2.Lit("system"))
 			// model:34:1 {{- message.content | trim -}}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "user") {
 			// model:36:5 {%- elif message.role == 'user' -%}
 			// model:37:1 {{- llama3_header('user') -}}
 			renderModel_llama3HeaderLlama(w, jinja2.Lit("user"))
 			// model:38:1 {{- message.content | trim -}}
-			llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
-			w.WriteString("<|eot_id|>")
+			out := w.Buffer()
+			out = llamacpp.Append(w, out, llamacpp.FilterTrim(llamacpp.ItemAttrKey(message, jinja2.KeyContent), nil, nil))
+			out = w.AppendString(out, "<|eot_id|>")
+			w.SetBuffer(out)
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// model:40:5 {%- elif message.role == 'assistant' -%}
 			// model:41:1 {{- llama3_header('assistant') -}}
@@ -206,13 +220,15 @@ func renderModelLlama(w *jinja2.Writer) {
 					// model:53:1 {%- if call.arguments is string %}
 					callArguments := llamacpp.ItemAttrKey(call, jinja2.KeyArguments)
 					if llamacpp.IsString(callArguments) {
-						w.WriteString("{\"name\": \"")
+						out := w.Buffer()
+						out = w.AppendString(out, "{\"name\": \"")
 						// model:54:11 {{ call.name }}
-						llamacpp.Write(w, llamacpp.ItemAttrKey(call, jinja2.KeyName))
-						w.WriteString("\", \"arguments\": ")
+						out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(call, jinja2.KeyName))
+						out = w.AppendString(out, "\", \"arguments\": ")
 						// model:54:42 {{ call.arguments }}
-						llamacpp.Write(w, callArguments)
-						w.WriteString("}")
+						out = llamacpp.Append(w, out, callArguments)
+						out = w.AppendString(out, "}")
+						w.SetBuffer(out)
 					} else {
 						// model:55:5 {%- else %}
 						// model:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
@@ -226,10 +242,12 @@ func renderModelLlama(w *jinja2.Writer) {
 			// model:62:5 {%- elif message.role == 'tool' -%}
 			// model:63:1 {{- llama3_header('user') -}}
 			renderModel_llama3HeaderLlama(w, jinja2.Lit("user"))
-			w.WriteString("<tool_response>\n")
+			out := w.Buffer()
+			out = w.AppendString(out, "<tool_response>\n")
 			// model:65:1 {{ message.content }}
-			llamacpp.Write(w, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
-			w.WriteString("\n</tool_response>\n<|eot_id|>")
+			out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(message, jinja2.KeyContent))
+			out = w.AppendString(out, "\n</tool_response>\n<|eot_id|>")
+			w.SetBuffer(out)
 		}
 	}
 	// llama-server's generation prompt starts here: nothing before depends on add_generation_prompt
@@ -245,12 +263,14 @@ func renderModelLlama(w *jinja2.Writer) {
 func renderModel_llama3HeaderLlama(w *jinja2.Writer, role jinja2.Value) {
 	// model:24:1 {%- macro llama3_header(role) -%}
 	role = llamacpp.Param(role, "role")
-	w.WriteString("<|start_header_id|>")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|start_header_id|>")
 	// model:25:20 {{ role }}
-	llamacpp.Write(w, role)
-	w.WriteString("<|end_header_id|>\n\n")
+	out = llamacpp.Append(w, out, role)
+	out = w.AppendString(out, "<|end_header_id|>\n\n")
+	w.SetBuffer(out)
 }
 
 // spansModel is the position table of model (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansModel = "{{ }},for,if,set,macro|yDA6BCAEyEEACEoECAEGACAAECCAAE6DEIEGACJAECCAAEsDEIEGACJAEICAEGACAAGkCEAEG6BCACGSCAEGACAGIAEAGIcGAEICCUAGCA+BAKAEzCAMQMIEGCCJAGCEAAOGMAEEACAAOChDAIGCCmBAcAInBAE0EEACEqECAEGACAAECCAAE8DEIEGACJAECCAAEuDEIEGACJAEICAEGACAAGmCEAEI6BCACGSCAEGACAGIAEAGIcGAEICCUAGCA+BAKAEzCAMQMIEGCCJAGCEAAOGMAEEACAAOChDAIGCCmBA"
+const spansModel = "{{ }},for,if,set,macro|yDA6BCAEiFEACE4ECAEGACAAEGCAAImEEIEGACJAEGCAAI0DEIEGACJAEICAEGACAAGoCEAEG+BCACGSCAEGACAGIAEAGIgBGAEKCCUAGEA+BAMAEzCAMUMIEGECJAIEEAAQGMAEEACAAOEhDAIIECmBAeAInBAEkFEACE6ECAEGACAAEGCAAIoEEIEGACJAEGCAAI2DEIEGACJAEICAEGACAAGqCEAEI+BCACGSCAEGACAGIAEAGIgBGAEKCCUAGEA+BAMAEzCAMUMIEGECJAIEEAAQGMAEEACAAOEhDAIIECmBA"

@@ -34,10 +34,10 @@ var ModelChatml = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderModelChatml renders model.
@@ -46,11 +46,13 @@ func renderModelChatml(w *jinja2.Writer) {
 	// model:8:1 {%- for message in messages %}
 	for _, message := range jinja2.Iterate(w, messages) {
 		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
-		w.WriteString("<|im_start|>")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("\n")
-		jinja2.WriteStr(w, jinja2.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|im_end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "\n")
+		out = jinja2.AppendStr(w, out, jinja2.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|im_end|>\n")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|im_start|>assistant\n")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -65,11 +67,13 @@ func renderModelChatmlLlama(w *jinja2.Writer) {
 	// model:8:1 {%- for message in messages %}
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
-		w.WriteString("<|im_start|>")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyRole))
-		w.WriteString("\n")
-		llamacpp.WriteStr(w, llamacpp.ItemStrKey(message, jinja2.KeyContent))
-		w.WriteString("<|im_end|>\n")
+		out := w.Buffer()
+		out = w.AppendString(out, "<|im_start|>")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyRole))
+		out = w.AppendString(out, "\n")
+		out = llamacpp.AppendStr(w, out, llamacpp.ItemStrKey(message, jinja2.KeyContent))
+		out = w.AppendString(out, "<|im_end|>\n")
+		w.SetBuffer(out)
 	}
 	w.WriteString("<|im_start|>assistant\n")
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -78,4 +82,4 @@ func renderModelChatmlLlama(w *jinja2.Writer) {
 
 // spansModelChatml is the position table of model (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansModelChatml = "for,{{ }}|+CUQCAEICACiBUDAAEICAC"
+const spansModelChatml = "for,{{ }}|+CYQCAEMCACmBYDAAEMCAC"

@@ -28,10 +28,10 @@ var Expressions = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderExpressions renders expressions.jinja.
@@ -52,54 +52,57 @@ func renderExpressions(w *jinja2.Writer) {
 	} else {
 		w.WriteString("nothing")
 	}
-	w.WriteString("\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:4:1 {{ 7 // 2 }}
-	jinja2.Write(w, jinja2.FloorDiv(jinja2.SmallInt(7), jinja2.SmallInt(2)))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.FloorDiv(jinja2.SmallInt(7), jinja2.SmallInt(2)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:4:14 {{ -7 // 2 }}
-	jinja2.Write(w, jinja2.FloorDiv(jinja2.SmallInt(-7), jinja2.SmallInt(2)))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.FloorDiv(jinja2.SmallInt(-7), jinja2.SmallInt(2)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:4:28 {{ -7 % 3 }}
-	jinja2.Write(w, jinja2.Mod(jinja2.SmallInt(-7), jinja2.SmallInt(3)))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.Mod(jinja2.SmallInt(-7), jinja2.SmallInt(3)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:4:41 {{ 2 ** 10 }}
-	jinja2.Write(w, jinja2.Pow(jinja2.SmallInt(2), jinja2.SmallInt(10)))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.Pow(jinja2.SmallInt(2), jinja2.SmallInt(10)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:4:55 {{ 7 / 2 }}
-	jinja2.Write(w, jinja2.Div(jinja2.SmallInt(7), jinja2.SmallInt(2)))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.Div(jinja2.SmallInt(7), jinja2.SmallInt(2)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:4:67 {{ 1e16 }}
-	jinja2.Write(w, jinja2.Float(1e+16))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.Float(1e+16))
+	out = w.AppendString(out, " ")
+	w.SetBuffer(out)
 	// expressions.jinja:4:78 {{ 0.1 + 0.2 }}
 	jinja2.WriteAdd(w, jinja2.Float(0.1), jinja2.Float(0.2))
-	w.WriteString(" ")
+	out = w.Buffer()
+	out = w.AppendString(out, " ")
 	// expressions.jinja:4:94 {{ 2 ** 70 }}
-	jinja2.Write(w, jinja2.Pow(jinja2.SmallInt(2), jinja2.SmallInt(70)))
-	w.WriteString("\n")
+	out = jinja2.Append(w, out, jinja2.Pow(jinja2.SmallInt(2), jinja2.SmallInt(70)))
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:5:1 {{ 'a' ~ 1 ~ none ~ undefined_name }}
-	w.WriteString("a")
-	jinja2.Write(w, jinja2.SmallInt(1))
-	jinja2.Write(w, jinja2.None())
-	jinja2.Write(w, undefinedName)
-	w.WriteString(" ")
+	out = w.AppendString(out, "a")
+	out = jinja2.Append(w, out, jinja2.SmallInt(1))
+	out = jinja2.Append(w, out, jinja2.None())
+	out = jinja2.Append(w, out, undefinedName)
+	out = w.AppendString(out, " ")
 	// expressions.jinja:5:39 {{ none or 'default' }}
-	jinja2.Write(w, jinja2.Or(jinja2.None(), func() jinja2.Value {
+	out = jinja2.Append(w, out, jinja2.Or(jinja2.None(), func() jinja2.Value {
 		return jinja2.Lit("default")
 	}))
-	w.WriteString(" ")
+	out = w.AppendString(out, " ")
 	// expressions.jinja:5:63 {{ 0 and 'x' }}
-	jinja2.Write(w, jinja2.And(jinja2.SmallInt(0), func() jinja2.Value {
+	out = jinja2.Append(w, out, jinja2.And(jinja2.SmallInt(0), func() jinja2.Value {
 		return jinja2.Lit("x")
 	}))
-	w.WriteString(" ")
+	out = w.AppendString(out, " ")
 	// expressions.jinja:5:79 {{ [] or {} }}
-	jinja2.Write(w, jinja2.Or(jinja2.NewList(), func() jinja2.Value {
+	out = jinja2.Append(w, out, jinja2.Or(jinja2.NewList(), func() jinja2.Value {
 		return jinja2.DictOf()
 	}))
-	w.WriteString("\n")
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:6:1 {{ 1 < 2 < 3 }}
-	jinja2.Write(w, jinja2.Bool(func() bool {
+	out = jinja2.Append(w, out, jinja2.Bool(func() bool {
 		left := jinja2.SmallInt(1)
 		right := jinja2.SmallInt(2)
 		if !jinja2.Lt(left, right) {
@@ -108,9 +111,9 @@ func renderExpressions(w *jinja2.Writer) {
 		right2 := jinja2.SmallInt(3)
 		return jinja2.Lt(right, right2)
 	}()))
-	w.WriteString(" ")
+	out = w.AppendString(out, " ")
 	// expressions.jinja:6:17 {{ 3 > 2 > 2 }}
-	jinja2.Write(w, jinja2.Bool(func() bool {
+	out = jinja2.Append(w, out, jinja2.Bool(func() bool {
 		left := jinja2.SmallInt(3)
 		right := jinja2.SmallInt(2)
 		if !jinja2.Gt(left, right) {
@@ -119,72 +122,79 @@ func renderExpressions(w *jinja2.Writer) {
 		right2 := jinja2.SmallInt(2)
 		return jinja2.Gt(right, right2)
 	}()))
-	w.WriteString(" ")
+	out = w.AppendString(out, " ")
 	// expressions.jinja:6:33 {{ 'b' in 'abc' }}
-	jinja2.Write(w, jinja2.Bool(jinja2.In(jinja2.Lit("b"), jinja2.Lit("abc"))))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.Bool(jinja2.In(jinja2.Lit("b"), jinja2.Lit("abc"))))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:6:52 {{ 'x' not in ['a'] }}
-	jinja2.Write(w, jinja2.Bool(!jinja2.InStrs(jinja2.Lit("x"), "a")))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.Bool(!jinja2.InStrs(jinja2.Lit("x"), "a")))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	jinja2.Write(w, jinja2.Bool(jinja2.Len(messages) > 0))
-	w.WriteString("\n")
+	out = jinja2.Append(w, out, jinja2.Bool(jinja2.Len(messages) > 0))
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
-	jinja2.Write(w, jinja2.NewList(jinja2.SmallInt(1), jinja2.Lit("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.SmallInt(3)), jinja2.DictOf(jinja2.Lit("k"), jinja2.Lit("it's"))))
-	w.WriteString("\n")
+	out = jinja2.Append(w, out, jinja2.NewList(jinja2.SmallInt(1), jinja2.Lit("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.SmallInt(3)), jinja2.DictOf(jinja2.Lit("k"), jinja2.Lit("it's"))))
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
-	jinja2.Write(w, jinja2.FilterJoin(jinja2.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("role"))}), []jinja2.Value{jinja2.Lit("|")}, nil))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.FilterJoin(jinja2.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("role"))}), []jinja2.Value{jinja2.Lit("|")}, nil))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	jinja2.Write(w, jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))))
-	w.WriteString("\n")
+	out = jinja2.Append(w, out, jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))))
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
-	jinja2.Write(w, jinja2.Mod(jinja2.Lit("%s has %d chars"), jinja2.NewTuple(jinja2.Lit("this"), jinja2.SmallInt(4))))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.Mod(jinja2.Lit("%s has %d chars"), jinja2.NewTuple(jinja2.Lit("this"), jinja2.SmallInt(4))))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
-	jinja2.Write(w, jinja2.CallMethod(jinja2.Lit("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Lit("r"), jinja2.Float(3.14159)}, nil))
-	w.WriteString(" ")
+	w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+	out = jinja2.Append(w, out, jinja2.CallMethod(jinja2.Lit("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Lit("r"), jinja2.Float(3.14159)}, nil))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
-	jinja2.Write(w, jinja2.MethodSplitSep(jinja2.Lit("x,y,,z"), jinja2.Lit(",")))
-	w.WriteString(" ")
+	w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+	out = jinja2.Append(w, out, jinja2.MethodSplitSep(jinja2.Lit("x,y,,z"), jinja2.Lit(",")))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:9:107 {{ '  a b  '.split() }}
-	jinja2.Write(w, jinja2.MethodSplit(jinja2.Lit("  a b  ")))
-	w.WriteString("\n")
+	w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+	out = jinja2.Append(w, out, jinja2.MethodSplit(jinja2.Lit("  a b  ")))
+	out = w.AppendString(out, "\n")
+	w.SetBuffer(out)
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
 	jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.SmallInt(1), jinja2.Lit("a"), jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2))), nil, nil)
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
 	jinja2.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.SmallInt(1), jinja2.Lit("a"), jinja2.Lit("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(2))})
-	w.WriteString("\n")
+	out = w.Buffer()
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
-	jinja2.Write(w, jinja2.FilterUpper(jinja2.Lit("Straße İ")))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.FilterUpper(jinja2.Lit("Straße İ")))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
-	jinja2.Write(w, jinja2.FilterTitle(jinja2.Lit("ǅ héllo")))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.FilterTitle(jinja2.Lit("ǅ héllo")))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	jinja2.Write(w, jinja2.SliceIn(w, jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.SmallInt(-1)))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.SliceIn(w, jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.SmallInt(-1)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
-	jinja2.Write(w, jinja2.SliceIn(w, jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2), jinja2.SmallInt(3), jinja2.SmallInt(4)), jinja2.SmallInt(1), jinja2.Missing(), jinja2.SmallInt(2)))
-	w.WriteString("\n")
+	out = jinja2.Append(w, out, jinja2.SliceIn(w, jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2), jinja2.SmallInt(3), jinja2.SmallInt(4)), jinja2.SmallInt(1), jinja2.Missing(), jinja2.SmallInt(2)))
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
-	jinja2.Write(w, jinja2.Bool(jinja2.IsDefined(tools)))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.Bool(jinja2.IsDefined(tools)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:12:24 {{ tools is none }}
-	jinja2.Write(w, jinja2.Bool(jinja2.IsNone(tools)))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.Bool(jinja2.IsNone(tools)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:12:44 {{ messages is sequence }}
-	jinja2.Write(w, jinja2.Bool(jinja2.IsSequence(messages)))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.Bool(jinja2.IsSequence(messages)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
-	jinja2.Write(w, jinja2.Bool(jinja2.IsDivisibleby(jinja2.SmallInt(5), jinja2.SmallInt(5))))
-	w.WriteString(" ")
+	out = jinja2.Append(w, out, jinja2.Bool(jinja2.IsDivisibleby(jinja2.SmallInt(5), jinja2.SmallInt(5))))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
-	jinja2.Write(w, jinja2.Bool(jinja2.IsUpper(jinja2.Lit("A"))))
-	w.WriteString("\n")
+	out = jinja2.Append(w, out, jinja2.Bool(jinja2.IsUpper(jinja2.Lit("A"))))
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	jinja2.Write(w, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d %A %B %-d")}, nil))
+	w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+	out = jinja2.Append(w, out, jinja2.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d %A %B %-d")}, nil))
+	w.SetBuffer(out)
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
 	w.MarkGenerationPrompt()
 }
@@ -209,133 +219,143 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 	} else {
 		w.WriteString("nothing")
 	}
-	w.WriteString("\n")
+	out := w.Buffer()
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:4:1 {{ 7 // 2 }}
-	llamacpp.Write(w, llamacpp.FloorDiv(jinja2.SmallInt(7), jinja2.SmallInt(2)))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, llamacpp.FloorDiv(jinja2.SmallInt(7), jinja2.SmallInt(2)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:4:14 {{ -7 // 2 }}
-	llamacpp.Write(w, llamacpp.FloorDiv(jinja2.SmallInt(-7), jinja2.SmallInt(2)))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, llamacpp.FloorDiv(jinja2.SmallInt(-7), jinja2.SmallInt(2)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:4:28 {{ -7 % 3 }}
-	llamacpp.Write(w, llamacpp.Mod(jinja2.SmallInt(-7), jinja2.SmallInt(3)))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, llamacpp.Mod(jinja2.SmallInt(-7), jinja2.SmallInt(3)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:4:41 {{ 2 ** 10 }}
-	llamacpp.Write(w, llamacpp.Pow(jinja2.SmallInt(2), jinja2.SmallInt(10)))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, llamacpp.Pow(jinja2.SmallInt(2), jinja2.SmallInt(10)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:4:55 {{ 7 / 2 }}
-	llamacpp.Write(w, llamacpp.Div(jinja2.SmallInt(7), jinja2.SmallInt(2)))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, llamacpp.Div(jinja2.SmallInt(7), jinja2.SmallInt(2)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:4:67 {{ 1e16 }}
-	llamacpp.Write(w, jinja2.Float(1e+16))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, jinja2.Float(1e+16))
+	out = w.AppendString(out, " ")
+	w.SetBuffer(out)
 	// expressions.jinja:4:78 {{ 0.1 + 0.2 }}
 	llamacpp.WriteAdd(w, jinja2.Float(0.1), jinja2.Float(0.2))
-	w.WriteString(" ")
+	out = w.Buffer()
+	out = w.AppendString(out, " ")
 	// expressions.jinja:4:94 {{ 2 ** 70 }}
-	llamacpp.Write(w, llamacpp.Pow(jinja2.SmallInt(2), jinja2.SmallInt(70)))
-	w.WriteString("\n")
+	out = llamacpp.Append(w, out, llamacpp.Pow(jinja2.SmallInt(2), jinja2.SmallInt(70)))
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:5:1 {{ 'a' ~ 1 ~ none ~ undefined_name }}
-	w.WriteString("a")
-	llamacpp.WriteStr(w, jinja2.SmallInt(1))
-	llamacpp.WriteStr(w, jinja2.None())
-	llamacpp.WriteStr(w, undefinedName)
-	w.WriteString(" ")
+	out = w.AppendString(out, "a")
+	out = llamacpp.AppendStr(w, out, jinja2.SmallInt(1))
+	out = llamacpp.AppendStr(w, out, jinja2.None())
+	out = llamacpp.AppendStr(w, out, undefinedName)
+	out = w.AppendString(out, " ")
 	// expressions.jinja:5:39 {{ none or 'default' }}
-	llamacpp.Write(w, llamacpp.Or(jinja2.None(), func() jinja2.Value {
+	out = llamacpp.Append(w, out, llamacpp.Or(jinja2.None(), func() jinja2.Value {
 		return jinja2.Lit("default")
 	}))
-	w.WriteString(" ")
+	out = w.AppendString(out, " ")
 	// expressions.jinja:5:63 {{ 0 and 'x' }}
-	llamacpp.Write(w, llamacpp.And(jinja2.SmallInt(0), func() jinja2.Value {
+	out = llamacpp.Append(w, out, llamacpp.And(jinja2.SmallInt(0), func() jinja2.Value {
 		return jinja2.Lit("x")
 	}))
-	w.WriteString(" ")
+	out = w.AppendString(out, " ")
 	// expressions.jinja:5:79 {{ [] or {} }}
-	llamacpp.Write(w, llamacpp.Or(jinja2.NewList(), func() jinja2.Value {
+	out = llamacpp.Append(w, out, llamacpp.Or(jinja2.NewList(), func() jinja2.Value {
 		return jinja2.DictOf()
 	}))
-	w.WriteString("\n")
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:6:1 {{ 1 < 2 < 3 }}
-	llamacpp.Write(w, jinja2.Bool(func() bool {
+	out = llamacpp.Append(w, out, jinja2.Bool(func() bool {
 		// llama.cpp: a chain of comparisons is (a < b) < c, each comparing the bool before it
 		return llamacpp.Lt(jinja2.Bool(llamacpp.Lt(jinja2.SmallInt(1), jinja2.SmallInt(2))), jinja2.SmallInt(3))
 	}()))
-	w.WriteString(" ")
+	out = w.AppendString(out, " ")
 	// expressions.jinja:6:17 {{ 3 > 2 > 2 }}
-	llamacpp.Write(w, jinja2.Bool(func() bool {
+	out = llamacpp.Append(w, out, jinja2.Bool(func() bool {
 		// llama.cpp: a chain of comparisons is (a < b) < c, each comparing the bool before it
 		return llamacpp.Gt(jinja2.Bool(llamacpp.Gt(jinja2.SmallInt(3), jinja2.SmallInt(2))), jinja2.SmallInt(2))
 	}()))
-	w.WriteString(" ")
+	out = w.AppendString(out, " ")
 	// expressions.jinja:6:33 {{ 'b' in 'abc' }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.In(jinja2.Lit("b"), jinja2.Lit("abc"))))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, jinja2.Bool(llamacpp.In(jinja2.Lit("b"), jinja2.Lit("abc"))))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:6:52 {{ 'x' not in ['a'] }}
-	llamacpp.Write(w, jinja2.Bool(!llamacpp.InStrs(jinja2.Lit("x"), "a")))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, jinja2.Bool(!llamacpp.InStrs(jinja2.Lit("x"), "a")))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.Len(messages) > 0))
-	w.WriteString("\n")
+	out = llamacpp.Append(w, out, jinja2.Bool(llamacpp.Len(messages) > 0))
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
-	llamacpp.Write(w, jinja2.NewList(jinja2.SmallInt(1), jinja2.Lit("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.SmallInt(3)), jinja2.DictOf(jinja2.Lit("k"), jinja2.Lit("it's"))))
-	w.WriteString("\n")
+	out = llamacpp.Append(w, out, jinja2.NewList(jinja2.SmallInt(1), jinja2.Lit("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.SmallInt(3)), jinja2.DictOf(jinja2.Lit("k"), jinja2.Lit("it's"))))
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
-	llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("role"))}), []jinja2.Value{jinja2.Lit("|")}, nil))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, llamacpp.FilterJoin(llamacpp.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Lit("role"))}), []jinja2.Value{jinja2.Lit("|")}, nil))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	llamacpp.Write(w, llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))))
-	w.WriteString("\n")
+	out = llamacpp.Append(w, out, llamacpp.FilterLength(llamacpp.FilterList(llamacpp.FilterSelectattr(messages, []jinja2.Value{jinja2.Lit("role"), jinja2.Lit("equalto"), jinja2.Lit("user")}, nil))))
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
-	llamacpp.Write(w, llamacpp.Mod(jinja2.Lit("%s has %d chars"), jinja2.NewTuple(jinja2.Lit("this"), jinja2.SmallInt(4))))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, llamacpp.Mod(jinja2.Lit("%s has %d chars"), jinja2.NewTuple(jinja2.Lit("this"), jinja2.SmallInt(4))))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
-	llamacpp.Write(w, llamacpp.CallMethod(jinja2.Lit("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Lit("r"), jinja2.Float(3.14159)}, nil))
-	w.WriteString(" ")
+	w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+	out = llamacpp.Append(w, out, llamacpp.CallMethod(jinja2.Lit("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Lit("r"), jinja2.Float(3.14159)}, nil))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
-	llamacpp.Write(w, llamacpp.MethodSplitSep(jinja2.Lit("x,y,,z"), jinja2.Lit(",")))
-	w.WriteString(" ")
+	w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+	out = llamacpp.Append(w, out, llamacpp.MethodSplitSep(jinja2.Lit("x,y,,z"), jinja2.Lit(",")))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:9:107 {{ '  a b  '.split() }}
-	llamacpp.Write(w, llamacpp.MethodSplit(jinja2.Lit("  a b  ")))
-	w.WriteString("\n")
+	w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+	out = llamacpp.Append(w, out, llamacpp.MethodSplit(jinja2.Lit("  a b  ")))
+	out = w.AppendString(out, "\n")
+	w.SetBuffer(out)
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
 	llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.SmallInt(1), jinja2.Lit("a"), jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2))), nil, nil)
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
 	llamacpp.WriteJSON(w, jinja2.DictOf(jinja2.Lit("b"), jinja2.SmallInt(1), jinja2.Lit("a"), jinja2.Lit("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.SmallInt(2))})
-	w.WriteString("\n")
+	out = w.Buffer()
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
-	llamacpp.Write(w, llamacpp.FilterUpper(jinja2.Lit("Straße İ")))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, llamacpp.FilterUpper(jinja2.Lit("Straße İ")))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
-	llamacpp.Write(w, llamacpp.FilterTitle(jinja2.Lit("ǅ héllo")))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, llamacpp.FilterTitle(jinja2.Lit("ǅ héllo")))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	llamacpp.Write(w, llamacpp.SliceIn(w, jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.SmallInt(-1)))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, llamacpp.SliceIn(w, jinja2.Lit("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.SmallInt(-1)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
-	llamacpp.Write(w, llamacpp.SliceIn(w, jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2), jinja2.SmallInt(3), jinja2.SmallInt(4)), jinja2.SmallInt(1), jinja2.Missing(), jinja2.SmallInt(2)))
-	w.WriteString("\n")
+	out = llamacpp.Append(w, out, llamacpp.SliceIn(w, jinja2.NewList(jinja2.SmallInt(1), jinja2.SmallInt(2), jinja2.SmallInt(3), jinja2.SmallInt(4)), jinja2.SmallInt(1), jinja2.Missing(), jinja2.SmallInt(2)))
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.IsDefined(tools)))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, jinja2.Bool(llamacpp.IsDefined(tools)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:12:24 {{ tools is none }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.IsNone(tools)))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, jinja2.Bool(llamacpp.IsNone(tools)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:12:44 {{ messages is sequence }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.IsSequence(messages)))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, jinja2.Bool(llamacpp.IsSequence(messages)))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.IsDivisibleby(jinja2.SmallInt(5), jinja2.SmallInt(5))))
-	w.WriteString(" ")
+	out = llamacpp.Append(w, out, jinja2.Bool(llamacpp.IsDivisibleby(jinja2.SmallInt(5), jinja2.SmallInt(5))))
+	out = w.AppendString(out, " ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
-	llamacpp.Write(w, jinja2.Bool(llamacpp.IsUpper(jinja2.Lit("A"))))
-	w.WriteString("\n")
+	out = llamacpp.Append(w, out, jinja2.Bool(llamacpp.IsUpper(jinja2.Lit("A"))))
+	out = w.AppendString(out, "\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	llamacpp.Write(w, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d %A %B %-d")}, nil))
+	w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+	out = llamacpp.Append(w, out, llamacpp.StrftimeNow(w, []jinja2.Value{jinja2.Lit("%Y-%m-%d %A %B %-d")}, nil))
+	w.SetBuffer(out)
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
 	w.MarkGenerationPrompt()
 }
 
 // spansExpressions is the position table of expressions.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExpressions = "set,{{ }}|4CIECAMKCACOCCACGCAaCGCAcCGCAaCGCAcCGCAYCGCAWCGCAgBCGIC7FCMGAsCCKGAwBCKGAgBCKSC9ECWSAgBCWCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGCAsCCGCA0CCGCA0BCGCC1GCGCAqCCGCCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGEC/FCcIXAAMKCACOCCACGCAaCGCAcCGCAaCGCAcCGCAYCGCAWCGCAgBCGIC7FCMGAsCCKGAwBCKGAgBCKIC9ECMIAgBCMCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGCAsCCGCA0CCGCA0BCGCC1GCGCAqCCGCCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGEC/FC"
+const spansExpressions = "set,{{ }}|4CIECAMMCACQCCACGCAaCGCAcCGCAaCGCAcCGEAYCIEAWCICAgBCGIC7FCMGAsCCKGAwBCKGAgBCKSC9ECWSAgBCWCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGEAsCCIEA0CCIGA0BCKCC1GCGEAqCCICCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGIC/FCgBIXAAMMCACQCCACGCAaCGCAcCGCAaCGCAcCGEAYCIEAWCICAgBCGIC7FCMGAsCCKGAwBCKGAgBCKIC9ECMIAgBCMCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGEAsCCIEA0CCIGA0BCKCC1GCGEAqCCICCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGIC/FC"

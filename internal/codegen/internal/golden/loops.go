@@ -27,10 +27,10 @@ var Loops = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderLoops renders loops.jinja.
@@ -45,13 +45,15 @@ func renderLoops(w *jinja2.Writer) {
 	}); loop.Next(); {
 		m := loop.Item()
 		// loops.jinja:3:1 {{ loop.index }}
-		jinja2.Write(w, loop.Index())
-		w.WriteString("/")
+		out := w.Buffer()
+		out = jinja2.Append(w, out, loop.Index())
+		out = w.AppendString(out, "/")
 		// loops.jinja:3:18 {{ loop.length }}
-		jinja2.Write(w, loop.Length())
-		w.WriteString(" ")
+		out = jinja2.Append(w, out, loop.Length())
+		out = w.AppendString(out, " ")
 		// loops.jinja:3:36 {{ m.role }}
-		jinja2.Write(w, jinja2.ItemAttrKey(m, jinja2.KeyRole))
+		out = jinja2.Append(w, out, jinja2.ItemAttrKey(m, jinja2.KeyRole))
+		w.SetBuffer(out)
 		// loops.jinja:3:48 {% if loop.first %}
 		if loop.First().Truthy() {
 			w.WriteString(" (first)")
@@ -60,9 +62,11 @@ func renderLoops(w *jinja2.Writer) {
 		if loop.Last().Truthy() {
 			w.WriteString(" (last)")
 		}
-		w.WriteString(": ")
+		out = w.Buffer()
+		out = w.AppendString(out, ": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemAttrKey(m, jinja2.KeyContent), nil, nil))
+		out = jinja2.Append(w, out, jinja2.FilterTrim(jinja2.ItemAttrKey(m, jinja2.KeyContent), nil, nil))
+		w.SetBuffer(out)
 		iterated = true
 	}
 	if !iterated {
@@ -74,10 +78,12 @@ func renderLoops(w *jinja2.Writer) {
 		k := keys[i]
 		v := values[i]
 		// loops.jinja:7:43 {{ k }}
-		jinja2.Write(w, k)
-		w.WriteString("=")
+		out := w.Buffer()
+		out = jinja2.Append(w, out, k)
+		out = w.AppendString(out, "=")
 		// loops.jinja:7:51 {{ v }}
-		jinja2.Write(w, v)
+		out = jinja2.Append(w, out, v)
+		w.SetBuffer(out)
 		// loops.jinja:7:58 {{ ', ' if not loop.last }}
 		if !(i == len(keys)-1) {
 			w.WriteString(", ")
@@ -110,9 +116,11 @@ func renderLoops(w *jinja2.Writer) {
 	for loop2.Start(w, jinja2.Lit("héllo"), nil); loop2.Next(); {
 		c := loop2.Item()
 		// loops.jinja:10:23 {{ loop.cycle('<', '>') }}
-		jinja2.Write(w, loop2.Cycle(jinja2.Lit("<"), jinja2.Lit(">")))
+		out := w.Buffer()
+		out = jinja2.Append(w, out, loop2.Cycle(jinja2.Lit("<"), jinja2.Lit(">")))
 		// loops.jinja:10:49 {{ c }}
-		jinja2.Write(w, c)
+		out = jinja2.Append(w, out, c)
+		w.SetBuffer(out)
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
 	w.MarkGenerationPrompt()
@@ -132,13 +140,15 @@ func renderLoopsLlama(w *jinja2.Writer) {
 	}); loop.Next(); {
 		m := loop.Item()
 		// loops.jinja:3:1 {{ loop.index }}
-		llamacpp.Write(w, loop.Index())
-		w.WriteString("/")
+		out := w.Buffer()
+		out = llamacpp.Append(w, out, loop.Index())
+		out = w.AppendString(out, "/")
 		// loops.jinja:3:18 {{ loop.length }}
-		llamacpp.Write(w, loop.Length())
-		w.WriteString(" ")
+		out = llamacpp.Append(w, out, loop.Length())
+		out = w.AppendString(out, " ")
 		// loops.jinja:3:36 {{ m.role }}
-		llamacpp.Write(w, llamacpp.ItemAttrKey(m, jinja2.KeyRole))
+		out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(m, jinja2.KeyRole))
+		w.SetBuffer(out)
 		// loops.jinja:3:48 {% if loop.first %}
 		if llamacpp.Truthy(loop.First()) {
 			w.WriteString(" (first)")
@@ -147,9 +157,11 @@ func renderLoopsLlama(w *jinja2.Writer) {
 		if llamacpp.Truthy(loop.Last()) {
 			w.WriteString(" (last)")
 		}
-		w.WriteString(": ")
+		out = w.Buffer()
+		out = w.AppendString(out, ": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemAttrKey(m, jinja2.KeyContent), nil, nil))
+		out = llamacpp.Append(w, out, llamacpp.FilterTrim(llamacpp.ItemAttrKey(m, jinja2.KeyContent), nil, nil))
+		w.SetBuffer(out)
 		iterated = true
 	}
 	if !iterated {
@@ -164,10 +176,12 @@ func renderLoopsLlama(w *jinja2.Writer) {
 		k := vals[0]
 		v := vals[1]
 		// loops.jinja:7:43 {{ k }}
-		llamacpp.Write(w, k)
-		w.WriteString("=")
+		out := w.Buffer()
+		out = llamacpp.Append(w, out, k)
+		out = w.AppendString(out, "=")
 		// loops.jinja:7:51 {{ v }}
-		llamacpp.Write(w, v)
+		out = llamacpp.Append(w, out, v)
+		w.SetBuffer(out)
 		// loops.jinja:7:58 {{ ', ' if not loop.last }}
 		if !(i == len(items)-1) {
 			w.WriteString(", ")
@@ -204,9 +218,11 @@ func renderLoopsLlama(w *jinja2.Writer) {
 	for loop2.Start(w, llamacpp.Iterable(jinja2.Lit("héllo")), nil); loop2.Next(); {
 		c := loop2.Item()
 		// loops.jinja:10:23 {{ loop.cycle('<', '>') }}
-		llamacpp.Write(w, llamacpp.LoopCycle(jinja2.Lit("<"), jinja2.Lit(">")))
+		out := w.Buffer()
+		out = llamacpp.Append(w, out, llamacpp.LoopCycle(jinja2.Lit("<"), jinja2.Lit(">")))
 		// loops.jinja:10:49 {{ c }}
-		llamacpp.Write(w, c)
+		out = llamacpp.Append(w, out, c)
+		w.SetBuffer(out)
 	}
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
 	w.MarkGenerationPrompt()
@@ -214,4 +230,4 @@ func renderLoopsLlama(w *jinja2.Writer) {
 
 // spansLoops is the position table of loops.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLoops = "for,{{ }},if|wC8BECAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCOaI3HAKCA0CCGAAQCEEAOCKWCzDAEEAwBEIEA2CEIAAoCCGOCvGASSCAAIAAsBCEAA0BCY8BRhDAQCCACGCAiBCGAAkBCEEAYEIGAsCEKCAsCCScI3HAMCA0CCGAAQCEEAOCKeCzDAGIAwBEMGA2CEKAAoCCGOCvGASSCAAIAAsBCEAA0BC"
+const spansLoops = "for,{{ }},if|wCkCECAQECACICAiBCGCAkBCGEAYEIIAsCEMEAsCCQeI3HAKEA0CCICAQCGEAOCKWCzDAEEAwBEIEA2CEIAAoCCGOCvGASWCAAICAsBCGCA0BCakCRhDAQECACICAiBCGCAkBCGEAYEIIAsCEMEAsCCUgBI3HAMEA0CCICAQCGEAOCKeCzDAGIAwBEMGA2CEKAAoCCGOCvGASWCAAICAsBCGCA0BC"

@@ -28,10 +28,10 @@ var Macros = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderMacros renders macros.jinja.
@@ -49,16 +49,19 @@ func renderMacros(w *jinja2.Writer) {
 	}, func(args []jinja2.Value) {
 		tag := jinja2.Param(args[0], "tag")
 		caller := args[1]
-		w.WriteString("<")
+		out := w.Buffer()
+		out = w.AppendString(out, "<")
 		// macros.jinja:6:2 {{ tag }}
-		jinja2.Write(w, tag)
-		w.WriteString(">")
+		out = jinja2.Append(w, out, tag)
+		out = w.AppendString(out, ">")
 		// macros.jinja:6:12 {{ caller() }}
-		jinja2.Write(w, jinja2.Call(caller, nil, nil))
-		w.WriteString("</")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = jinja2.Append(w, out, jinja2.Call(caller, nil, nil))
+		out = w.AppendString(out, "</")
 		// macros.jinja:6:28 {{ tag }}
-		jinja2.Write(w, tag)
-		w.WriteString(">")
+		out = jinja2.Append(w, out, tag)
+		out = w.AppendString(out, ">")
+		w.SetBuffer(out)
 	})
 	// macros.jinja:8:1 {%- macro listing() -%}
 	listing = jinja2.NewMacro(w, &jinja2.MacroSpec{
@@ -69,10 +72,12 @@ func renderMacros(w *jinja2.Writer) {
 		kwargs := args[0]
 		varargs := args[1]
 		// macros.jinja:9:1 {{ varargs | join(',') }}
-		jinja2.Write(w, jinja2.FilterJoin(varargs, []jinja2.Value{jinja2.Lit(",")}, nil))
-		w.WriteString(";")
+		out := w.Buffer()
+		out = jinja2.Append(w, out, jinja2.FilterJoin(varargs, []jinja2.Value{jinja2.Lit(",")}, nil))
+		out = w.AppendString(out, ";")
 		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		jinja2.Write(w, jinja2.FilterJoin(jinja2.FilterMap(jinja2.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Lit("join"), jinja2.Lit("=")}, nil), []jinja2.Value{jinja2.Lit(",")}, nil))
+		out = jinja2.Append(w, out, jinja2.FilterJoin(jinja2.FilterMap(jinja2.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Lit("join"), jinja2.Lit("=")}, nil), []jinja2.Value{jinja2.Lit(",")}, nil))
+		w.SetBuffer(out)
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
 	// (the function renderMacros_countdown)
@@ -81,8 +86,10 @@ func renderMacros(w *jinja2.Writer) {
 		// macros.jinja:15:1 {{ header(m.role) }}
 		renderMacros_header(w, jinja2.ItemAttrKey(m, jinja2.KeyRole), jinja2.Missing())
 		// macros.jinja:15:21 {{ m.content }}
-		jinja2.Write(w, jinja2.ItemAttrKey(m, jinja2.KeyContent))
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = jinja2.Append(w, out, jinja2.ItemAttrKey(m, jinja2.KeyContent))
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// macros.jinja:16:1 {% call wrap('b') %}
 		w.Write(jinja2.Call(wrap, []jinja2.Value{jinja2.Lit("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
 			Anonymous: true,
@@ -93,13 +100,16 @@ func renderMacros(w *jinja2.Writer) {
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
-	jinja2.Write(w, jinja2.Call(listing, []jinja2.Value{jinja2.SmallInt(1), jinja2.SmallInt(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.SmallInt(3)), jinja2.KW("a", jinja2.Lit("y"))}))
-	w.WriteString("\n")
+	out := w.Buffer()
+	out = jinja2.Append(w, out, jinja2.Call(listing, []jinja2.Value{jinja2.SmallInt(1), jinja2.SmallInt(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.SmallInt(3)), jinja2.KW("a", jinja2.Lit("y"))}))
+	out = w.AppendString(out, "\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
-	jinja2.Write(w, w.Capture(func() {
+	w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+	out = jinja2.Append(w, out, w.Capture(func() {
 		renderMacros_countdown(w, jinja2.SmallInt(3))
 	}))
-	w.WriteString("\n")
+	out = w.AppendString(out, "\n")
+	w.SetBuffer(out)
 	// macros.jinja:20:1 {{ header('end', sep='') }}
 	renderMacros_header(w, jinja2.Lit("end"), jinja2.Lit(""))
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -113,12 +123,14 @@ func renderMacros_header(w *jinja2.Writer, role, sep jinja2.Value) {
 	if sep.IsMissing() {
 		sep = jinja2.Lit("\n")
 	}
-	w.WriteString("<|")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|")
 	// macros.jinja:3:3 {{ role }}
-	jinja2.Write(w, role)
-	w.WriteString("|>")
+	out = jinja2.Append(w, out, role)
+	out = w.AppendString(out, "|>")
 	// macros.jinja:3:15 {{ sep }}
-	jinja2.Write(w, sep)
+	out = jinja2.Append(w, out, sep)
+	w.SetBuffer(out)
 }
 
 // renderMacros_countdown is the macro countdown of renderMacros.
@@ -129,11 +141,14 @@ func renderMacros_countdown(w *jinja2.Writer, n jinja2.Value) {
 	jinja2.Write(w, n)
 	// macros.jinja:12:8 {% if n > 0 %}
 	if jinja2.Gt(n, jinja2.SmallInt(0)) {
-		w.WriteString(" ")
+		out := w.Buffer()
+		out = w.AppendString(out, " ")
 		// macros.jinja:12:23 {{ countdown(n - 1) }}
-		jinja2.Write(w, w.Capture(func() {
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = jinja2.Append(w, out, w.Capture(func() {
 			renderMacros_countdown(w, jinja2.Sub(n, jinja2.SmallInt(1)))
 		}))
+		w.SetBuffer(out)
 	}
 }
 
@@ -155,16 +170,19 @@ func renderMacrosLlama(w *jinja2.Writer) {
 	}, func(args []jinja2.Value) {
 		tag := llamacpp.Param(args[0], "tag")
 		caller := args[1]
-		w.WriteString("<")
+		out := w.Buffer()
+		out = w.AppendString(out, "<")
 		// macros.jinja:6:2 {{ tag }}
-		llamacpp.Write(w, tag)
-		w.WriteString(">")
+		out = llamacpp.Append(w, out, tag)
+		out = w.AppendString(out, ">")
 		// macros.jinja:6:12 {{ caller() }}
-		llamacpp.Write(w, llamacpp.Call(caller, nil, nil))
-		w.WriteString("</")
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = llamacpp.Append(w, out, llamacpp.Call(caller, nil, nil))
+		out = w.AppendString(out, "</")
 		// macros.jinja:6:28 {{ tag }}
-		llamacpp.Write(w, tag)
-		w.WriteString(">")
+		out = llamacpp.Append(w, out, tag)
+		out = w.AppendString(out, ">")
+		w.SetBuffer(out)
 	})
 	// macros.jinja:8:1 {%- macro listing() -%}
 	listing = jinja2.NewMacro(w, &jinja2.MacroSpec{
@@ -176,10 +194,12 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		kwargs := args[0]
 		varargs := args[1]
 		// macros.jinja:9:1 {{ varargs | join(',') }}
-		llamacpp.Write(w, llamacpp.FilterJoin(varargs, []jinja2.Value{jinja2.Lit(",")}, nil))
-		w.WriteString(";")
+		out := w.Buffer()
+		out = llamacpp.Append(w, out, llamacpp.FilterJoin(varargs, []jinja2.Value{jinja2.Lit(",")}, nil))
+		out = w.AppendString(out, ";")
 		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		llamacpp.Write(w, llamacpp.FilterJoin(llamacpp.FilterMap(llamacpp.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Lit("join"), jinja2.Lit("=")}, nil), []jinja2.Value{jinja2.Lit(",")}, nil))
+		out = llamacpp.Append(w, out, llamacpp.FilterJoin(llamacpp.FilterMap(llamacpp.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Lit("join"), jinja2.Lit("=")}, nil), []jinja2.Value{jinja2.Lit(",")}, nil))
+		w.SetBuffer(out)
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
 	// (the function renderMacros_countdownLlama)
@@ -188,8 +208,10 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		// macros.jinja:15:1 {{ header(m.role) }}
 		renderMacros_headerLlama(w, llamacpp.ItemAttrKey(m, jinja2.KeyRole), jinja2.Missing())
 		// macros.jinja:15:21 {{ m.content }}
-		llamacpp.Write(w, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
-		w.WriteString("\n")
+		out := w.Buffer()
+		out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(m, jinja2.KeyContent))
+		out = w.AppendString(out, "\n")
+		w.SetBuffer(out)
 		// macros.jinja:16:1 {% call wrap('b') %}
 		w.Write(llamacpp.Call(wrap, []jinja2.Value{jinja2.Lit("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
 			Anonymous: true,
@@ -201,13 +223,16 @@ func renderMacrosLlama(w *jinja2.Writer) {
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
-	llamacpp.Write(w, llamacpp.Call(listing, []jinja2.Value{jinja2.SmallInt(1), jinja2.SmallInt(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.SmallInt(3)), jinja2.KW("a", jinja2.Lit("y"))}))
-	w.WriteString("\n")
+	out := w.Buffer()
+	out = llamacpp.Append(w, out, llamacpp.Call(listing, []jinja2.Value{jinja2.SmallInt(1), jinja2.SmallInt(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.SmallInt(3)), jinja2.KW("a", jinja2.Lit("y"))}))
+	out = w.AppendString(out, "\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
-	llamacpp.Write(w, w.Capture(func() {
+	w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+	out = llamacpp.Append(w, out, w.Capture(func() {
 		renderMacros_countdownLlama(w, jinja2.SmallInt(3))
 	}))
-	w.WriteString("\n")
+	out = w.AppendString(out, "\n")
+	w.SetBuffer(out)
 	// macros.jinja:20:1 {{ header('end', sep='') }}
 	renderMacros_headerLlama(w, jinja2.Lit("end"), jinja2.Lit(""))
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
@@ -221,12 +246,14 @@ func renderMacros_headerLlama(w *jinja2.Writer, role, sep jinja2.Value) {
 	if sep.IsMissing() {
 		sep = jinja2.Lit("\n")
 	}
-	w.WriteString("<|")
+	out := w.Buffer()
+	out = w.AppendString(out, "<|")
 	// macros.jinja:3:3 {{ role }}
-	llamacpp.Write(w, role)
-	w.WriteString("|>")
+	out = llamacpp.Append(w, out, role)
+	out = w.AppendString(out, "|>")
 	// macros.jinja:3:15 {{ sep }}
-	llamacpp.Write(w, sep)
+	out = llamacpp.Append(w, out, sep)
+	w.SetBuffer(out)
 }
 
 // renderMacros_countdownLlama is the macro countdown of renderMacrosLlama.
@@ -237,14 +264,17 @@ func renderMacros_countdownLlama(w *jinja2.Writer, n jinja2.Value) {
 	llamacpp.Write(w, n)
 	// macros.jinja:12:8 {% if n > 0 %}
 	if llamacpp.Gt(n, jinja2.SmallInt(0)) {
-		w.WriteString(" ")
+		out := w.Buffer()
+		out = w.AppendString(out, " ")
 		// macros.jinja:12:23 {{ countdown(n - 1) }}
-		llamacpp.Write(w, w.Capture(func() {
+		w.SetBuffer(out) // the Writer's again: a macro the value may call writes after it
+		out = llamacpp.Append(w, out, w.Capture(func() {
 			renderMacros_countdownLlama(w, llamacpp.Sub(n, jinja2.SmallInt(1)))
 		}))
+		w.SetBuffer(out)
 	}
 }
 
 // spansMacros is the position table of macros.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMacros = "macro,{{ }},for,call,if|6CiBKCASCCCCGCAUCGCAgBCIYE3BAQCCACGAA0BCKcK1BEEACACECAoBCGMCpBGKAAoBCICEpBCGGCACKECACQIlBAAMCCECGAAYCMAQdAEACACEMAOIGEAeCgBkBPtBAUCCCCGCAUCGCAgBCIaE3BASCCACGAA0BCKeK1BEEACACECAoBCGOCpBGMAAoBCICEpBCGGCACKECACQIlBAAMCCECGAAYCMAQdAEACACEMAOIGEAeC"
+const spansMacros = "macro,{{ }},for,call,if|6CoBKCAUCCCCGEAUCIEAgBCKcE3BAQECACICA0BCMgBK1BEEACACEGAoBCKMCpBGKAAoBCIEEpBCIKCACOECACQKlBAAOCCECGCAYCOAQdAEACACESAOIIIAeCkBqBPtBAWCCCCGEAUCIEAgBCKeE3BASECACICA0BCMiBK1BEEACACEGAoBCKOCpBGMAAoBCIEEpBCIKCACOECACQKlBAAOCCECGCAYCOAQdAEACACESAOIIIAeC"

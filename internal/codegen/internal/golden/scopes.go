@@ -28,10 +28,10 @@ var Scopes = &tmplgen.Template{
 	},
 }
 
-// This is generated code of version 6, which the runtime must run (see jinja2.EnforceVersion).
+// This is generated code of version 7, which the runtime must run (see jinja2.EnforceVersion).
 const (
-	_ = jinja2.EnforceVersion(6 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
-	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 6) // the runtime is too old for this file: update the tmplgen module
+	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
+	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
 
 // renderScopes renders scopes.jinja.
@@ -58,41 +58,51 @@ func renderScopes(w *jinja2.Writer) {
 		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
 		nsRoles = jinja2.Add(nsRoles, jinja2.NewList(jinja2.ItemAttrKey(m, jinja2.KeyRole)))
 	}
-	w.WriteString("count=")
+	out := w.Buffer()
+	out = w.AppendString(out, "count=")
 	// scopes.jinja:9:7 {{ count }}
-	jinja2.Write(w, count)
-	w.WriteString(" ns.count=")
+	out = jinja2.Append(w, out, count)
+	out = w.AppendString(out, " ns.count=")
 	// scopes.jinja:9:28 {{ ns.count }}
-	jinja2.Write(w, nsCount)
-	w.WriteString(" roles=")
+	out = jinja2.Append(w, out, nsCount)
+	out = w.AppendString(out, " roles=")
 	// scopes.jinja:9:49 {{ ns.roles }}
-	jinja2.Write(w, nsRoles)
-	w.WriteString("\n")
+	out = jinja2.Append(w, out, nsRoles)
+	out = w.AppendString(out, "\n")
+	w.SetBuffer(out)
 	// scopes.jinja:10:1 {% set block %}
 	mark := w.Mark()
 	// scopes.jinja:10:16 {% for m in messages %}
 	for _, m := range jinja2.Iterate(w, messages) {
-		w.WriteString("[")
+		out := w.Buffer()
+		out = w.AppendString(out, "[")
 		// scopes.jinja:10:40 {{ m.role }}
-		jinja2.Write(w, jinja2.ItemAttrKey(m, jinja2.KeyRole))
-		w.WriteString("]")
+		out = jinja2.Append(w, out, jinja2.ItemAttrKey(m, jinja2.KeyRole))
+		out = w.AppendString(out, "]")
+		w.SetBuffer(out)
 	}
 	// scopes.jinja:10:1 {% set block %}
 	block = w.Cut(mark)
-	w.WriteString("block=")
+	out = w.Buffer()
+	out = w.AppendString(out, "block=")
 	// scopes.jinja:11:7 {{ block }}
-	jinja2.Write(w, block)
-	w.WriteString("\n")
+	out = jinja2.Append(w, out, block)
+	out = w.AppendString(out, "\n")
+	w.SetBuffer(out)
 	// scopes.jinja:12:1 {% set shout | upper %}
 	mark2 := w.Mark()
-	w.WriteString("quiet ")
+	out2 := w.Buffer()
+	out2 = w.AppendString(out2, "quiet ")
 	// scopes.jinja:12:30 {{ messages | length }}
-	jinja2.Write(w, jinja2.FilterLength(messages))
+	out2 = jinja2.Append(w, out2, jinja2.FilterLength(messages))
+	w.SetBuffer(out2)
 	// scopes.jinja:12:1 {% set shout | upper %}
 	shout = jinja2.FilterUpper(w.Cut(mark2))
 	// scopes.jinja:13:1 {{ shout }}
-	jinja2.Write(w, shout)
-	w.WriteString("\n")
+	out = w.Buffer()
+	out = jinja2.Append(w, out, shout)
+	out = w.AppendString(out, "\n")
+	w.SetBuffer(out)
 	// scopes.jinja:14:1 {% with a = 1, b = count %}
 	{
 		a := jinja2.SmallInt(1)
@@ -121,9 +131,11 @@ func renderScopes(w *jinja2.Writer) {
 	a = vals[0]
 	b = vals[1]
 	// scopes.jinja:19:1 {{ b }}
-	jinja2.Write(w, b)
+	out = w.Buffer()
+	out = jinja2.Append(w, out, b)
 	// scopes.jinja:19:8 {{ a }}
-	jinja2.Write(w, a)
+	out = jinja2.Append(w, out, a)
+	w.SetBuffer(out)
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
 	w.MarkGenerationPrompt()
 }
@@ -155,42 +167,52 @@ func renderScopesLlama(w *jinja2.Writer) {
 		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
 		nsRoles = llamacpp.Add(nsRoles, jinja2.NewList(llamacpp.ItemAttrKey(m, jinja2.KeyRole)))
 	}
-	w.WriteString("count=")
+	out := w.Buffer()
+	out = w.AppendString(out, "count=")
 	// scopes.jinja:9:7 {{ count }}
-	llamacpp.Write(w, count)
-	w.WriteString(" ns.count=")
+	out = llamacpp.Append(w, out, count)
+	out = w.AppendString(out, " ns.count=")
 	// scopes.jinja:9:28 {{ ns.count }}
-	llamacpp.Write(w, nsCount)
-	w.WriteString(" roles=")
+	out = llamacpp.Append(w, out, nsCount)
+	out = w.AppendString(out, " roles=")
 	// scopes.jinja:9:49 {{ ns.roles }}
-	llamacpp.Write(w, nsRoles)
-	w.WriteString("\n")
+	out = llamacpp.Append(w, out, nsRoles)
+	out = w.AppendString(out, "\n")
+	w.SetBuffer(out)
 	// scopes.jinja:10:1 {% set block %}
 	mark := w.Mark()
 	// scopes.jinja:10:16 {% for m in messages %}
 	for _, m := range llamacpp.Iterate(w, messages) {
-		w.WriteString("[")
+		out := w.Buffer()
+		out = w.AppendString(out, "[")
 		// scopes.jinja:10:40 {{ m.role }}
-		llamacpp.Write(w, llamacpp.ItemAttrKey(m, jinja2.KeyRole))
-		w.WriteString("]")
+		out = llamacpp.Append(w, out, llamacpp.ItemAttrKey(m, jinja2.KeyRole))
+		out = w.AppendString(out, "]")
+		w.SetBuffer(out)
 	}
 	// scopes.jinja:10:1 {% set block %}
 	block = w.Cut(mark)
-	w.WriteString("block=")
+	out = w.Buffer()
+	out = w.AppendString(out, "block=")
 	// scopes.jinja:11:7 {{ block }}
-	llamacpp.Write(w, block)
-	w.WriteString("\n")
+	out = llamacpp.Append(w, out, block)
+	out = w.AppendString(out, "\n")
+	w.SetBuffer(out)
 	// scopes.jinja:12:1 {% set shout | upper %}
 	mark2 := w.Mark()
-	w.WriteString("quiet ")
+	out2 := w.Buffer()
+	out2 = w.AppendString(out2, "quiet ")
 	// scopes.jinja:12:30 {{ messages | length }}
-	llamacpp.Write(w, llamacpp.FilterLength(messages))
+	out2 = llamacpp.Append(w, out2, llamacpp.FilterLength(messages))
+	w.SetBuffer(out2)
 	// scopes.jinja:12:1 {% set shout | upper %}
 	// llama.cpp: the filter of a set block is read as part of its target, which it cannot assign
 	jinja2.Fail(llamacpp.EngineError, "Invalid LHS inside assignment expression: FilterExpression", w.Cut(mark2))
 	// scopes.jinja:13:1 {{ shout }}
-	llamacpp.Write(w, shout)
-	w.WriteString("\n")
+	out = w.Buffer()
+	out = llamacpp.Append(w, out, shout)
+	out = w.AppendString(out, "\n")
+	w.SetBuffer(out)
 	// scopes.jinja:14:1 {% with a = 1, b = count %}
 	{
 		a := jinja2.SmallInt(1)
@@ -219,13 +241,15 @@ func renderScopesLlama(w *jinja2.Writer) {
 	a = vals[0]
 	b = vals[1]
 	// scopes.jinja:19:1 {{ b }}
-	llamacpp.Write(w, b)
+	out = w.Buffer()
+	out = llamacpp.Append(w, out, b)
 	// scopes.jinja:19:8 {{ a }}
-	llamacpp.Write(w, a)
+	out = llamacpp.Append(w, out, a)
+	w.SetBuffer(out)
 	// llama-server's generation prompt starts here: nothing reads add_generation_prompt
 	w.MarkGenerationPrompt()
 }
 
 // spansScopes is the position table of scopes.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansScopes = "set,for,{{ }},with,filter,if|+CAECAECCAAGSCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEEAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEEAOEiBAjBPAECCAAISCACGACAAEACAAEACAAICEMEGCAqBEGCAqBEGAChDAEKAeCGCAwBEICAvCAGCCMEGCCNAGAA6BEGAA7BAECCAEGKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAIACAEEEAOE"
+const spansScopes = "set,for,{{ }},with,filter,if|+CAECAECCAAGUCACGACAAEACAAEACAAKCEMEGCAqBEGEAqBEIAChDAEOAeCIEAwBEKEAvCAIECMEIECNAICA6BEGAA7BAEGCAEKKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAICCAEGGAOEkBAjBPAECCAAIUCACGACAAEACAAEACAAKCEMEGCAqBEGEAqBEIAChDAEOAeCIEAwBEKEAvCAIECMEIECNAICA6BEIAA7BAEGCAEKKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAICCAEGGAOE"
