@@ -135,6 +135,10 @@ func (w *Writer) Buffer() []byte { return w.buf }
 // SetBuffer ends a run of writes that Buffer began: out is the output.
 func (w *Writer) SetBuffer(out []byte) { w.buf = out }
 
+// Tracked reports whether the render records where its output comes from
+// (Run.AppendTracked): a write in a run of writes then goes through the Writer.
+func (w *Writer) Tracked() bool { return w.origins != nil }
+
 // AppendString is WriteString in a run of writes (see Buffer): out with the text s.
 func (w *Writer) AppendString(out []byte, s string) []byte {
 	if uint(len(out)+len(s)) <= uint(cap(out)) {
@@ -328,19 +332,22 @@ func (w *Writer) WriteStr(v Value) {
 
 // AppendStr is WriteStr in a run of writes (see Writer.Buffer): out with the str v,
 // which Python's + requires.
-func AppendStr(w *Writer, out []byte, v Value) []byte { return AppendWith(w, out, v, WriteStr) }
-
-// Append is Write in a run of writes (see Writer.Buffer): out with the str() of v.
-func Append(w *Writer, out []byte, v Value) []byte { return AppendWith(w, out, v, Write) }
-
-// AppendWith is the write of v in a run of writes (see Writer.Buffer): out with the
-// text of v when it is a str, written by write otherwise (and in a tracked render).
-func AppendWith(w *Writer, out []byte, v Value, write func(*Writer, Value)) []byte {
+func AppendStr(w *Writer, out []byte, v Value) []byte {
 	if v.kind() == KindString && w.origins == nil {
 		return w.AppendString(out, v.str())
 	}
 	w.buf = out
-	write(w, v)
+	w.WriteStr(v)
+	return w.buf
+}
+
+// Append is Write in a run of writes (see Writer.Buffer): out with the str() of v.
+func Append(w *Writer, out []byte, v Value) []byte {
+	if v.kind() == KindString && w.origins == nil {
+		return w.AppendString(out, v.str())
+	}
+	w.buf = out
+	w.Write(v)
 	return w.buf
 }
 

@@ -1013,12 +1013,22 @@ func WriteStr(w *jinja2.Writer, v jinja2.Value) {
 
 // AppendStr is WriteStr in a run of writes (see jinja2.Writer.Buffer).
 func AppendStr(w *jinja2.Writer, out []byte, v jinja2.Value) []byte {
-	return jinja2.AppendWith(w, out, v, WriteStr)
+	if v.Kind() == jinja2.KindString && !w.Tracked() {
+		return w.AppendString(out, v.Text())
+	}
+	w.SetBuffer(out)
+	WriteStr(w, v)
+	return w.Buffer()
 }
 
 // Append is Write in a run of writes (see jinja2.Writer.Buffer).
 func Append(w *jinja2.Writer, out []byte, v jinja2.Value) []byte {
-	return jinja2.AppendWith(w, out, v, Write)
+	if v.Kind() == jinja2.KindString && !w.Tracked() {
+		return w.AppendString(out, v.Text())
+	}
+	w.SetBuffer(out)
+	Write(w, v)
+	return w.Buffer()
 }
 
 // WriteAdd is jinja2.WriteAdd as llama.cpp's {{ a + b + ... }}: Write of the Sum.
