@@ -30,6 +30,11 @@ type Template struct {
 	// Func is the generated render function: it writes the prompt into w, reading the
 	// template's variables from it (w.Lookup).
 	Func func(w *jinja2.Writer)
+	// Append, when not nil, runs Func with a Writer on its stack (jinja2.Run.Start): the
+	// render of a template whose function keeps no reference to its Writer, without
+	// segments, runs it. It takes the Run by value: a pointer passed through a function
+	// value would move the caller's Run to the heap.
+	Append func(r jinja2.Run, dst []byte) ([]byte, error)
 	// LlamaFunc is Func compiled with llama.cpp's Jinja semantics where they differ
 	// from Jinja2's (package llamacpp), which package llamaserver renders with; nil for
 	// a template that renders the same either way, or that was not compiled for them.
@@ -125,12 +130,12 @@ func (t *Template) appendRenderTracked(dst []byte, in *Input, markup *[]jinja2.B
 		// the model's tokens after the input's own, without a copy of the input
 		vars := modelTokenPool.Get().(*modelTokens)
 		vars.in, vars.tokens = in, t.Tokens
-		out, err = t.appendRender(dst, in, vars, t.Func, markup, nil, w)
+		out, err = t.appendRender(dst, in, vars, nil, markup, nil, w)
 		*vars = modelTokens{}
 		modelTokenPool.Put(vars)
 		return out, err
 	}
-	return t.appendRender(dst, in, in, t.Func, markup, nil, w)
+	return t.appendRender(dst, in, in, nil, markup, nil, w)
 }
 
 // kwargsInput returns in with the keyword arguments transformers makes of the
@@ -344,7 +349,7 @@ func (t *Template) appendContinued(dst []byte, in *Input, markup *[]jinja2.ByteR
 	tagged := *in
 	tagged.Messages, tagged.ContinueFinalMessage = messages, ContinueNone
 	start := len(dst)
-	out, err := t.appendRender(dst, &tagged, &tagged, t.Func, markup, nil, w)
+	out, err := t.appendRender(dst, &tagged, &tagged, nil, markup, nil, w)
 	if err != nil {
 		return dst, err
 	}
@@ -387,7 +392,9 @@ func (t *Template) AppendRenderLlama(dst []byte, vars jinja2.Variables, in *Inpu
 	return t.appendRender(dst, in, vars, fn, markup, tail, w)
 }
 
-// appendRender runs the compiled function fn (Func or LlamaFunc) on the variables vars
+// appendRender runs the compiled function fn (LlamaFunc, or Func when nil: through
+// Append when there is one and no segments, generation prompt or Writer are asked for)
+// on the variables vars
 // (in, or llama-server's) with in's clock and limits; a failure is an *Error or
 // *RaiseError. When markup is not nil, it is set to the ranges of the output that are
 // template text; when tail is not nil, it is set to where fn marked the generation
@@ -399,10 +406,13 @@ func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn
 	r.Vars, r.Now, r.Limits, r.File, r.Spans, r.Writer = vars, in.Now, jinja2.Limits(in.Limits), t.File, t.Spans, w
 	var out []byte
 	var err error
-	if markup != nil {
-		out, *markup, err = r.AppendTracked(dst, (*markup)[:0], fn)
-	} else {
-		out, err = r.Append(dst, fn)
+	switch {
+	case fn == nil && markup == nil && tail == nil && w == nil && t.Append != nil:
+		out, err = t.Append(r, dst)
+	case markup != nil:
+		out, *markup, err = r.AppendTracked(dst, (*markup)[:0], t.funcOr(fn))
+	default:
+		out, err = r.Append(dst, t.funcOr(fn))
 	}
 	if err != nil {
 		return dst, renderError(err)
@@ -411,6 +421,14 @@ func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn
 		*tail = r.GenerationPrompt
 	}
 	return out, nil
+}
+
+// funcOr returns fn, or Func when fn is nil.
+func (t *Template) funcOr(fn func(*jinja2.Writer)) func(*jinja2.Writer) {
+	if fn == nil {
+		return t.Func
+	}
+	return fn
 }
 
 // VLLMFacts are what vLLM's OpenAI-compatible server decides about a chat template when

@@ -11,6 +11,7 @@ import (
 // Bailing is the chat template builtin/bailing.jinja.
 var Bailing = &tmplgen.Template{
 	Aliases: []string{"4e6eef15bc342b27fc757469439d4cd50c5986f3c0f02097a91a37de5540b73e", "61c882938e8b43dd6b0f990d4f322a3fdc643bc6356bd8cb8e237b47f17aeafe"},
+	Append:  appendBailing,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendBailing runs renderBailing with a Writer on its stack (see jinja2.Run.Start).
+func appendBailing(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderBailing)
+	r.Start(&w, dst)
+	renderBailing(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderBailing renders bailing.jinja.
 func renderBailing(w *jinja2.Writer) {
@@ -92,4 +102,4 @@ func renderBailingLlama(w *jinja2.Writer) {
 
 // spansBailing is the position table of bailing.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailing = "for,set,{{ }}|0CmBUCAGKCACOKCAEmBmBFAAGKCACOKCAE"
+const spansBailing = "for,set,{{ }}|oDmBUCAGKCACOKCAEmBmBFAAGKCACOKCAE"

@@ -11,6 +11,7 @@ import (
 // Bailing2 is the chat template builtin/bailing2.jinja.
 var Bailing2 = &tmplgen.Template{
 	Aliases: []string{"b95e4b55a68ae1a283400f4ff6835b873fba83bd7833e38f1f6ece11b38111ac", "9bdb9a04be093fd7c3cdb0c6f4e190cdef47138e7776218d6cb9348202293366"},
+	Append:  appendBailing2,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendBailing2 runs renderBailing2 with a Writer on its stack (see jinja2.Run.Start).
+func appendBailing2(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderBailing2)
+	r.Start(&w, dst)
+	renderBailing2(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderBailing2 renders bailing2.jinja.
 func renderBailing2(w *jinja2.Writer) {
@@ -102,4 +112,4 @@ func renderBailing2Llama(w *jinja2.Writer) {
 
 // spansBailing2 is the position table of bailing2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailing2 = "if,for,set,{{ }}|0CEWCAIoBGACGKCAEOMCAGmBELAAKoBGACGKCAEOMCAG"
+const spansBailing2 = "if,for,set,{{ }}|oDEWCAIoBGACGKCAEOMCAGmBELAAKoBGACGKCAEOMCAG"

@@ -11,6 +11,7 @@ import (
 // BailingThink is the chat template builtin/bailing-think.jinja.
 var BailingThink = &tmplgen.Template{
 	Aliases: []string{"3d2eb6c7cea708030c68dcb9101757bfbef60e771d61758cff3b78a0edc7bf28", "9d3c0e9774b23d169edbbf31ef266cfa764d14a5e4695cfa6925abc49ecacf78"},
+	Append:  appendBailingThink,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendBailingThink runs renderBailingThink with a Writer on its stack (see jinja2.Run.Start).
+func appendBailingThink(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderBailingThink)
+	r.Start(&w, dst)
+	renderBailingThink(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderBailingThink renders bailing-think.jinja.
 func renderBailingThink(w *jinja2.Writer) {
@@ -92,4 +102,4 @@ func renderBailingThinkLlama(w *jinja2.Writer) {
 
 // spansBailingThink is the position table of bailing-think.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBailingThink = "for,set,{{ }}|0CmBWCAGKCACOKCAEmBmBFAAGKCACOKCAE"
+const spansBailingThink = "for,set,{{ }}|oDmBWCAGKCACOKCAEmBmBFAAGKCACOKCAE"

@@ -11,6 +11,7 @@ import (
 // Bielik11B_V3_0Instruct is the chat template llama.cpp/Bielik-11B-v3.0-Instruct.jinja.
 var Bielik11B_V3_0Instruct = &tmplgen.Template{
 	Aliases: []string{"50ff81c1adebf7ff161c0899a04135d6595586e3326c4102fa9f9d8044dfa7e9"},
+	Append:  appendBielik11B_V3_0Instruct,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -46,6 +47,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendBielik11B_V3_0Instruct runs renderBielik11B_V3_0Instruct with a Writer on its stack (see jinja2.Run.Start).
+func appendBielik11B_V3_0Instruct(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderBielik11B_V3_0Instruct)
+	r.Start(&w, dst)
+	renderBielik11B_V3_0Instruct(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderBielik11B_V3_0Instruct renders Bielik-11B-v3.0-Instruct.jinja.
 func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
@@ -354,4 +364,4 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 
 // spansBielik11B_V3_0Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansBielik11B_V3_0Instruct = "{{ }},if,set,for|2DACCAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCMqFUJGK6ECICGICIAKqECACIAEAEEACAEEOCACEACIEEACAEEACAEGQEJCEKCIAQAEJAEwBCACGmBCIGEICICGACIEGUEJAceIRCGECACIGGAAKECACQMMRCGEEICiBAzEJAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCOqFUJGK6ECICGICIAKqECACIAEAEEACAEEOCACEACIEEACAEEACAEGQEJCEKCIAQAEJAEwBCACGmBCIGEICICGACIEGUEJAceIRCGECACIGGAAKECACQMMRCGEEIC"
+const spansBielik11B_V3_0Instruct = "{{ }},if,set,for|qEACCAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCMqFUJGK6ECICGICIAKqECACIAEAEEACAEEOCACEACIEEACAEEACAEGQEJCEKCIAQAEJAEwBCACGmBCIGEICICGACIEGUEJAceIRCGECACIGGAAKECACQMMRCGEEICiBAzEJAEYCACGACIEEACAEIAEAEEACAEG4BGJCGGEICEACIAGcEJCGUGIGIACIAEECACOGMRCOqFUJGK6ECICGICIAKqECACIAEAEEACAEEOCACEACIEEACAEEACAEGQEJCEKCIAQAEJAEwBCACGmBCIGEICICGACIEGUEJAceIRCGECACIGGAAKECACQMMRCGEEIC"

@@ -11,6 +11,7 @@ import (
 // Chatglm3 is the chat template builtin/chatglm3.jinja.
 var Chatglm3 = &tmplgen.Template{
 	Aliases: []string{"ee82df2f5bf187fa919bb45662e271c9a41bcabec3b59c1aa73f4dc39b2300e2", "fbd0078e17cd17ee12878596503b76c9a8f041bd05ef1b712c931df45abec3b0"},
+	Append:  appendChatglm3,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendChatglm3 runs renderChatglm3 with a Writer on its stack (see jinja2.Run.Start).
+func appendChatglm3(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderChatglm3)
+	r.Start(&w, dst)
+	renderChatglm3(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderChatglm3 renders chatglm3.jinja.
 func renderChatglm3(w *jinja2.Writer) {
@@ -77,4 +87,4 @@ func renderChatglm3Llama(w *jinja2.Writer) {
 
 // spansChatglm3 is the position table of chatglm3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatglm3 = "for,{{ }}|2CWSCAEKCACmBWDAAEKCAC"
+const spansChatglm3 = "for,{{ }}|qDWSCAEKCACmBWDAAEKCAC"

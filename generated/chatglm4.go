@@ -11,6 +11,7 @@ import (
 // Chatglm4 is the chat template builtin/chatglm4.jinja.
 var Chatglm4 = &tmplgen.Template{
 	Aliases: []string{"cb55c2f4ad8f4b865f4d801c3c3bd11c1e0e4db009e064d6d4b8855e3bff4d12", "4cbc9dda265a8bd6adad3bff0975d71b493d1d3ad78ad3cf8109645aa96c4b77"},
+	Append:  appendChatglm4,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendChatglm4 runs renderChatglm4 with a Writer on its stack (see jinja2.Run.Start).
+func appendChatglm4(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderChatglm4)
+	r.Start(&w, dst)
+	renderChatglm4(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderChatglm4 renders chatglm4.jinja.
 func renderChatglm4(w *jinja2.Writer) {
@@ -77,4 +87,4 @@ func renderChatglm4Llama(w *jinja2.Writer) {
 
 // spansChatglm4 is the position table of chatglm4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatglm4 = "for,{{ }}|2CWSCAEKCACmBWDAAEKCAC"
+const spansChatglm4 = "for,{{ }}|qDWSCAEKCACmBWDAAEKCAC"

@@ -11,6 +11,7 @@ import (
 // Chatml is the chat template builtin/chatml.jinja.
 var Chatml = &tmplgen.Template{
 	Aliases: []string{"2b04aca91db17424a407a7a53d5dd511a925e2ee77188bcdad69930fa8785378", "625f1b0cc347014e29f46cb7495564446b82c8553230b959fe9b58e0876636d1"},
+	Append:  appendChatml,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendChatml runs renderChatml with a Writer on its stack (see jinja2.Run.Start).
+func appendChatml(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderChatml)
+	r.Start(&w, dst)
+	renderChatml(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderChatml renders chatml.jinja.
 func renderChatml(w *jinja2.Writer) {
@@ -77,4 +87,4 @@ func renderChatmlLlama(w *jinja2.Writer) {
 
 // spansChatml is the position table of chatml.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansChatml = "for,{{ }}|0CYQCAEMCACmBYDAAEMCAC"
+const spansChatml = "for,{{ }}|oDYQCAEMCACmBYDAAEMCAC"

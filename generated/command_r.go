@@ -11,6 +11,7 @@ import (
 // CommandR is the chat template builtin/command-r.jinja.
 var CommandR = &tmplgen.Template{
 	Aliases: []string{"dfd507dfa0887a57c7fc7bf98a79496553046e166f3a491e111a067e7d7daac0", "0a0e5dc7539c198dfaf58840b3d0c9e1149d8f9a52caac938be397f70cba93fc"},
+	Append:  appendCommandR,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendCommandR runs renderCommandR with a Writer on its stack (see jinja2.Run.Start).
+func appendCommandR(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderCommandR)
+	r.Start(&w, dst)
+	renderCommandR(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderCommandR renders command-r.jinja.
 func renderCommandR(w *jinja2.Writer) {
@@ -95,4 +105,4 @@ func renderCommandRLlama(w *jinja2.Writer) {
 
 // spansCommandR is the position table of command-r.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansCommandR = "set,for,if,{{ }}|2CAYCAEACAAEgBCACEUCAEGMCAGqBAJAAEACAAEgBCACEUCAEGMCAG"
+const spansCommandR = "set,for,if,{{ }}|qDAYCAEACAAEgBCACEUCAEGMCAGqBAJAAEACAAEgBCACEUCAEGMCAG"

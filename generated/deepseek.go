@@ -11,6 +11,7 @@ import (
 // Deepseek is the chat template builtin/deepseek.jinja.
 var Deepseek = &tmplgen.Template{
 	Aliases: []string{"b27511be0de989a325b2cadee6789e010aa6a28d4534fd1f845ec6589cd2acbb", "73fdf4f8ebf256c972c4f6f45694e7147034b95228877fdd50a1c8436d289371"},
+	Append:  appendDeepseek,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendDeepseek runs renderDeepseek with a Writer on its stack (see jinja2.Run.Start).
+func appendDeepseek(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderDeepseek)
+	r.Start(&w, dst)
+	renderDeepseek(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderDeepseek renders deepseek.jinja.
 func renderDeepseek(w *jinja2.Writer) {
@@ -105,4 +115,4 @@ func renderDeepseekLlama(w *jinja2.Writer) {
 
 // spansDeepseek is the position table of deepseek.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek = "for,if,{{ }}|0C0BcCAEoBCACGACAECgBCICGICJEKQCICGICJEkB0BNAAEoBCACGACAECgBCICGICJEKQCICGICJE"
+const spansDeepseek = "for,if,{{ }}|oD0BcCAEoBCACGACAECgBCICGICJEKQCICGICJEkB0BNAAEoBCACGACAECgBCICGICJEKQCICGICJE"

@@ -11,6 +11,7 @@ import (
 // Deepseek2 is the chat template builtin/deepseek2.jinja.
 var Deepseek2 = &tmplgen.Template{
 	Aliases: []string{"aba42e800f38ceaa9e18945054cce5f82c5e5160a8606bed54bcc7c91763dbbb", "3bbba9ea21587b50e019c25f3fe7b6acbbb0850f7b79f9c8704da8092fc0e5f6"},
+	Append:  appendDeepseek2,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendDeepseek2 runs renderDeepseek2 with a Writer on its stack (see jinja2.Run.Start).
+func appendDeepseek2(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderDeepseek2)
+	r.Start(&w, dst)
+	renderDeepseek2(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderDeepseek2 renders deepseek2.jinja.
 func renderDeepseek2(w *jinja2.Writer) {
@@ -105,4 +115,4 @@ func renderDeepseek2Llama(w *jinja2.Writer) {
 
 // spansDeepseek2 is the position table of deepseek2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek2 = "for,if,{{ }}|0C0BUCAEoBCACGACAECgBCICGICJEKQCICGICJEkB0BNAAEoBCACGACAECgBCICGICJEKQCICGICJE"
+const spansDeepseek2 = "for,if,{{ }}|oD0BUCAEoBCACGACAECgBCICGICJEKQCICGICJEkB0BNAAEoBCACGACAECgBCICGICJEKQCICGICJE"

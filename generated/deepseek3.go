@@ -11,6 +11,7 @@ import (
 // Deepseek3 is the chat template builtin/deepseek3.jinja.
 var Deepseek3 = &tmplgen.Template{
 	Aliases: []string{"4df273ad88bd622429a68fa8a37feaf0e68119f1f83abe3f2225b6090e832731", "8c9ceea4b02fe5a041d102fdaf103eca783670ab097fc3fd533df4d938eff30b"},
+	Append:  appendDeepseek3,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendDeepseek3 runs renderDeepseek3 with a Writer on its stack (see jinja2.Run.Start).
+func appendDeepseek3(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderDeepseek3)
+	r.Start(&w, dst)
+	renderDeepseek3(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderDeepseek3 renders deepseek3.jinja.
 func renderDeepseek3(w *jinja2.Writer) {
@@ -103,4 +113,4 @@ func renderDeepseek3Llama(w *jinja2.Writer) {
 
 // spansDeepseek3 is the position table of deepseek3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseek3 = "for,if,{{ }}|0CyBUCAEmBCACGACAECeCICGGCJEIQCICGICJEkByBNAAEmBCACGACAECeCICGGCJEIQCICGICJE"
+const spansDeepseek3 = "for,if,{{ }}|oDyBUCAEmBCACGACAECeCICGGCJEIQCICGICJEkByBNAAEmBCACGACAECeCICGGCJEIQCICGICJE"

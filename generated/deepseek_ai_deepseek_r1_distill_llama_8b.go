@@ -11,6 +11,7 @@ import (
 // DeepseekAiDeepSeekR1DistillLlama8B is the chat template llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
 var DeepseekAiDeepSeekR1DistillLlama8B = &tmplgen.Template{
 	Aliases: []string{"354ba02c9363caf356f197e65e3714afe4f3069bcd6c39cf8d70724eecdf0d02"},
+	Append:  appendDeepseekAiDeepSeekR1DistillLlama8B,
 	Caps: llamacpp.Capabilities{
 		SystemRole:       true,
 		StringContent:    true,
@@ -43,6 +44,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendDeepseekAiDeepSeekR1DistillLlama8B runs renderDeepseekAiDeepSeekR1DistillLlama8B with a Writer on its stack (see jinja2.Run.Start).
+func appendDeepseekAiDeepSeekR1DistillLlama8B(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderDeepseekAiDeepSeekR1DistillLlama8B)
+	r.Start(&w, dst)
+	renderDeepseekAiDeepSeekR1DistillLlama8B(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderDeepseekAiDeepSeekR1DistillLlama8B renders deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
 func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer) {
@@ -336,4 +346,4 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|qDGCCAEACECGGEFCKMCAEEGCEAEACECICEUGGCAaGGqGC3BEGSCEAGACECEGA8BGMiCEhCAEACECE4BCAEEyBCEAEQA0BGUACxBCIQCYGa2BIlBAEwBCEAEIAqBGMACnBCIAEACEGCAAEACECGICWGQsBGjBAEACECEiBCAAEIA6BGMAC3BCIICYGSIIlBAMEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECICEUGGCAaGIoGC3BEGQCEAEACECEGA8BGMiCEhCAEACECE4BCAEEyBCEAEQA0BGUACxBCIQCYGa2BIlBAEwBCEAEIAqBGMACnBCIAEACEGCAAEACECGICWGQsBGjBAEACECEiBCAAEIA6BGMAC3BCIICYGSIIlBAMEEAA"
+const spansDeepseekAiDeepSeekR1DistillLlama8B = "if,set,for,{{ }}|+DGCCAEACECGGEFCKMCAEEGCEAEACECICEUGGCAaGGqGC3BEGSCEAGACECEGA8BGMiCEhCAEACECE4BCAEEyBCEAEQA0BGUACxBCIQCYGa2BIlBAEwBCEAEIAqBGMACnBCIAEACEGCAAEACECGICWGQsBGjBAEACECEiBCAAEIA6BGMAC3BCIICYGSIIlBAMEEAAaG1CAAEACECGGEFCKMCAEEGCEAEACECICEUGGCAaGIoGC3BEGQCEAEACECEGA8BGMiCEhCAEACECE4BCAEEyBCEAEQA0BGUACxBCIQCYGa2BIlBAEwBCEAEIAqBGMACnBCIAEACEGCAAEACECGICWGQsBGjBAEACECEiBCAAEIA6BGMAC3BCIICYGSIIlBAMEEAA"

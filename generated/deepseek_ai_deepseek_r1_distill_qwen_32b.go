@@ -11,6 +11,7 @@ import (
 // DeepseekAiDeepSeekR1DistillQwen32B is the chat template llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
 var DeepseekAiDeepSeekR1DistillQwen32B = &tmplgen.Template{
 	Aliases: []string{"1ea0cf715af629dc7d8eee4c32b0ebdbdda0ae2fa7c56b0857ba5636b1a2da6e"},
+	Append:  appendDeepseekAiDeepSeekR1DistillQwen32B,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -48,6 +49,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendDeepseekAiDeepSeekR1DistillQwen32B runs renderDeepseekAiDeepSeekR1DistillQwen32B with a Writer on its stack (see jinja2.Run.Start).
+func appendDeepseekAiDeepSeekR1DistillQwen32B(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderDeepseekAiDeepSeekR1DistillQwen32B)
+	r.Start(&w, dst)
+	renderDeepseekAiDeepSeekR1DistillQwen32B(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderDeepseekAiDeepSeekR1DistillQwen32B renders deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
 func renderDeepseekAiDeepSeekR1DistillQwen32B(w *jinja2.Writer) {
@@ -353,4 +363,4 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekR1DistillQwen32B is the position table of deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|2DGCCAEACECGGEFCKMCAEEGCEAEACECICEUGGCAaGGsGC3BEGSCEAGACECEGA8BGMkCEhCAEACECE6BCAEEyBCEAEQCEGUACACIQEAGc2BKNAEwBCEAEIAqBGMACnBCIAEACEGCAAEACECGICWGQsBGjBAEACECEiBCAAEIA6BGMAC3BCIICYGSIIlBAMMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECICEUGGCAaGIqGC3BEGQCEAEACECEGA8BGMkCEhCAEACECE6BCAEEyBCEAEQCEGUACACIQEAGc2BKNAEwBCEAEIAqBGMACnBCIAEACEGCAAEACECGICWGQsBGjBAEACECEiBCAAEIA6BGMAC3BCIICYGSIIlBAMMEAAGEA+EA"
+const spansDeepseekAiDeepSeekR1DistillQwen32B = "if,set,for,{{ }}|qEGCCAEACECGGEFCKMCAEEGCEAEACECICEUGGCAaGGsGC3BEGSCEAGACECEGA8BGMkCEhCAEACECE6BCAEEyBCEAEQCEGUACACIQEAGc2BKNAEwBCEAEIAqBGMACnBCIAEACEGCAAEACECGICWGQsBGjBAEACECEiBCAAEIA6BGMAC3BCIICYGSIIlBAMMEAAGEA+EAeG7C/EAEACECGGEFCKMCAEEGCEAEACECICEUGGCAaGIqGC3BEGQCEAEACECEGA8BGMkCEhCAEACECE6BCAEEyBCEAEQCEGUACACIQEAGc2BKNAEwBCEAEIAqBGMACnBCIAEACEGCAAEACECGICWGQsBGjBAEACECEiBCAAEIA6BGMAC3BCIICYGSIIlBAMMEAAGEA+EA"

@@ -11,6 +11,7 @@ import (
 // DeepseekAiDeepSeekV3_1 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja.
 var DeepseekAiDeepSeekV3_1 = &tmplgen.Template{
 	Aliases: []string{"091d85d8ccd629af61d1af3ea19a2eb57bc8b69238697abf17795bce32388ecd"},
+	Append:  appendDeepseekAiDeepSeekV3_1,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -48,6 +49,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendDeepseekAiDeepSeekV3_1 runs renderDeepseekAiDeepSeekV3_1 with a Writer on its stack (see jinja2.Run.Start).
+func appendDeepseekAiDeepSeekV3_1(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderDeepseekAiDeepSeekV3_1)
+	r.Start(&w, dst)
+	renderDeepseekAiDeepSeekV3_1(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderDeepseekAiDeepSeekV3_1 renders deepseek-ai-DeepSeek-V3.1.jinja.
 func renderDeepseekAiDeepSeekV3_1(w *jinja2.Writer) {
@@ -423,4 +433,4 @@ func renderDeepseekAiDeepSeekV3_1Llama(w *jinja2.Writer) {
 
 // spansDeepseekAiDeepSeekV3_1 is the position table of deepseek-ai-DeepSeek-V3.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansDeepseekAiDeepSeekV3_1 = "if,set,for,{{ }}|4DGCCAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKCKQGGCAeGGqHC7BEGaCEAGACECEACACEACACEGAkCGMgDEpCAEECEAIAEACEACACEACACEmCCAEE+BCEAEeCEAGOAiCGWACnBGGAEdCIOCYGaiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGIWGjBAEACECEACACEIA6BGUSGjCAGKCEAmBGnEFAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKCKQGGCAeGIoHC7BEGYCEAEACECEACACEACACEGAkCGMgDEpCAEECEAIAEACEACACEACACEmCCAEE+BCEAEeCEAGOAiCGWACnBGGAEdCIOCYGaiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGIWGjBAEACECEACACEIA6BGUSGjCAGKCEA"
+const spansDeepseekAiDeepSeekV3_1 = "if,set,for,{{ }}|sEGCCAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKCKQGGCAeGGqHC7BEGaCEAGACECEACACEACACEGAkCGMgDEpCAEECEAIAEACEACACEACACEmCCAEE+BCEAEeCEAGOAiCGWACnBGGAEdCIOCYGaiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGIWGjBAEACECEACACEIA6BGUSGjCAGKCEAmBGnEFAEACECGUEFAEOCEAEACECIAEACIIGJCMeCAEEYCEAESCEAEACECEACACIAEACKCKQGGCAeGIoHC7BEGYCEAEACECEACACEACACEGAkCGMgDEpCAEECEAIAEACEACACEACACEmCCAEE+BCEAEeCEAGOAiCGWACnBGGAEdCIOCYGaiCIlBAEUCEAGMCEASAIFCEgBCAAEAAqBGEACnBCIAEACEGCAAEACECGACWGIWGjBAEACECEACACEIA6BGUSGjCAGKCEA"

@@ -11,6 +11,7 @@ import (
 // Exaone3 is the chat template builtin/exaone3.jinja.
 var Exaone3 = &tmplgen.Template{
 	Aliases: []string{"dd26650e2cf828230f07d11aac47382b5825bedc8ffc6989a17fddfaa8cf0e29", "e3919603eb3c1957350eaab3d848a4a7964d72d8979490b523a4068805a9906a"},
+	Append:  appendExaone3,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendExaone3 runs renderExaone3 with a Writer on its stack (see jinja2.Run.Start).
+func appendExaone3(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderExaone3)
+	r.Start(&w, dst)
+	renderExaone3(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderExaone3 renders exaone3.jinja.
 func renderExaone3(w *jinja2.Writer) {
@@ -126,4 +136,4 @@ func renderExaone3Llama(w *jinja2.Writer) {
 
 // spansExaone3 is the position table of exaone3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaone3 = "set,for,if,{{ }}|2CAaCAEiCCACGACAAEwBCAEGICAGKgBCIEGICJGKQCIEGICJGmBARAAGiCCACGACAAEwBCAEGICAGKgBCIEGICJGKQCIEGICJG"
+const spansExaone3 = "set,for,if,{{ }}|qDAaCAEiCCACGACAAEwBCAEGICAGKgBCIEGICJGKQCIEGICJGmBARAAGiCCACGACAAEwBCAEGICAGKgBCIEGICJGKQCIEGICJG"

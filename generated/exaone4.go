@@ -11,6 +11,7 @@ import (
 // Exaone4 is the chat template builtin/exaone4.jinja.
 var Exaone4 = &tmplgen.Template{
 	Aliases: []string{"e7da58f7dc648981b2278dfc3df836e421cc867d1989d398c87ca0ca92e0b506", "ad142ea3e9619a0dc7395a8f904f8d4aeb1388c230470724cf95c48d62bf6989"},
+	Append:  appendExaone4,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendExaone4 runs renderExaone4 with a Writer on its stack (see jinja2.Run.Start).
+func appendExaone4(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderExaone4)
+	r.Start(&w, dst)
+	renderExaone4(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderExaone4 renders exaone4.jinja.
 func renderExaone4(w *jinja2.Writer) {
@@ -142,4 +152,4 @@ func renderExaone4Llama(w *jinja2.Writer) {
 
 // spansExaone4 is the position table of exaone4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaone4 = "set,for,if,{{ }}|2CAcCAEyCCACGACAAEgCCAEGICAGKwBCIEGICJGKgBCIEGICJGKQCIEGICJGmBAVAAGyCCACGACAAEgCCAEGICAGKwBCIEGICJGKgBCIEGICJGKQCIEGICJG"
+const spansExaone4 = "set,for,if,{{ }}|qDAcCAEyCCACGACAAEgCCAEGICAGKwBCIEGICJGKgBCIEGICJGKQCIEGICJGmBAVAAGyCCACGACAAEgCCAEGICAGKwBCIEGICJGKgBCIEGICJGKQCIEGICJG"

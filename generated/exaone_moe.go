@@ -11,6 +11,7 @@ import (
 // ExaoneMoe is the chat template builtin/exaone-moe.jinja.
 var ExaoneMoe = &tmplgen.Template{
 	Aliases: []string{"edb3bb930b6c6825ce1803df1beb46657b8ee6675236ff00973edd160369f031", "8551de5a4a51f8638f44cfdab9b1fd43d790acde37f62fd06dffc8132f26c487"},
+	Append:  appendExaoneMoe,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendExaoneMoe runs renderExaoneMoe with a Writer on its stack (see jinja2.Run.Start).
+func appendExaoneMoe(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderExaoneMoe)
+	r.Start(&w, dst)
+	renderExaoneMoe(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderExaoneMoe renders exaone-moe.jinja.
 func renderExaoneMoe(w *jinja2.Writer) {
@@ -93,4 +103,4 @@ func renderExaoneMoeLlama(w *jinja2.Writer) {
 
 // spansExaoneMoe is the position table of exaone-moe.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExaoneMoe = "set,for,if,{{ }}|2CAUCAEiBCACEWCAEGOCAGsBAHAAEiBCACEWCAEGOCAG"
+const spansExaoneMoe = "set,for,if,{{ }}|qDAUCAEiBCACEWCAEGOCAGsBAHAAEiBCACEWCAEGOCAG"

@@ -11,6 +11,7 @@ import (
 // Falcon3 is the chat template builtin/falcon3.jinja.
 var Falcon3 = &tmplgen.Template{
 	Aliases: []string{"872ce261c15c2bc00d0ac187f727f70d95dc2b3c4532f682c5f878e2f249ba1e", "b6504020e2a5f17554d303b603b6d4d0880f4ff6ef2ee31e539495b77ce5fb1a"},
+	Append:  appendFalcon3,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendFalcon3 runs renderFalcon3 with a Writer on its stack (see jinja2.Run.Start).
+func appendFalcon3(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderFalcon3)
+	r.Start(&w, dst)
+	renderFalcon3(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderFalcon3 renders falcon3.jinja.
 func renderFalcon3(w *jinja2.Writer) {
@@ -77,4 +87,4 @@ func renderFalcon3Llama(w *jinja2.Writer) {
 
 // spansFalcon3 is the position table of falcon3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansFalcon3 = "for,{{ }}|0CYOCAEMCACmBYDAAEMCAC"
+const spansFalcon3 = "for,{{ }}|oDYOCAEMCACmBYDAAEMCAC"

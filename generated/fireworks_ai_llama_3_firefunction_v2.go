@@ -11,6 +11,7 @@ import (
 // FireworksAiLlama3FirefunctionV2 is the chat template llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja.
 var FireworksAiLlama3FirefunctionV2 = &tmplgen.Template{
 	Aliases: []string{"a59c5dd621388c668256b87e0157abaa3e28a9506ae401d33d1bf9720ab72386", "5f259f602c593bdc4ee6f461bd3d6ebb30f7001cc2826d763e6d4a46656cd4d6"},
+	Append:  appendFireworksAiLlama3FirefunctionV2,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -44,6 +45,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendFireworksAiLlama3FirefunctionV2 runs renderFireworksAiLlama3FirefunctionV2 with a Writer on its stack (see jinja2.Run.Start).
+func appendFireworksAiLlama3FirefunctionV2(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderFireworksAiLlama3FirefunctionV2)
+	r.Start(&w, dst)
+	renderFireworksAiLlama3FirefunctionV2(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderFireworksAiLlama3FirefunctionV2 renders fireworks-ai-llama-3-firefunction-v2.jinja.
 func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer) {
@@ -234,4 +244,4 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer) {
 
 // spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|yDACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGwDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGmBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIwDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"
+const spansFireworksAiLlama3FirefunctionV2 = "set,filter,if,{{ }},for|mEACCAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGGwDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAGmBArDJAEACAAEACAAEECACIADAAEAkBAAEACAAECCAAGGEAEEACEGIwDEFIMACEAEKCAEEACEAEACAGGAEFAEcCAEEOCEEEACEAIAEAAGAEFAEACAGGmBEFEEACEAEUCAEEACEAEGCAIEACEAGAEFAGAEFAEACAG"

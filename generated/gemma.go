@@ -11,6 +11,7 @@ import (
 // Gemma is the chat template builtin/gemma.jinja.
 var Gemma = &tmplgen.Template{
 	Aliases: []string{"1362931a72202b0bd86d0c7e3c73d97d502b580185d241be8847f1f8462419ed", "4bd5f5f440ba528fdc4b84cfcf2cb77023f32cd937fcb0c393d3ce7f7f7b7d7a"},
+	Append:  appendGemma,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendGemma runs renderGemma with a Writer on its stack (see jinja2.Run.Start).
+func appendGemma(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderGemma)
+	r.Start(&w, dst)
+	renderGemma(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderGemma renders gemma.jinja.
 func renderGemma(w *jinja2.Writer) {
@@ -132,4 +142,4 @@ func renderGemmaLlama(w *jinja2.Writer) {
 
 // spansGemma is the position table of gemma.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGemma = "set,for,if,{{ }}|2CAcCAEACAAEkCCACG2BCAEGACAAIIEAAMICAGMKCAEEACAGEACAAGAEAGeAZAAEACAAGkCCACG2BCAEGACAAIIEAAMICAGMKCAEEACAGEACAAGAEAG"
+const spansGemma = "set,for,if,{{ }}|qDAcCAEACAAEkCCACG2BCAEGACAAIIEAAMICAGMKCAEEACAGEACAAGAEAGeAZAAEACAAGkCCACG2BCAEGACAAIIEAAMICAGMKCAEEACAGEACAAGAEAG"

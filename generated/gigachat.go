@@ -11,6 +11,7 @@ import (
 // Gigachat is the chat template builtin/gigachat.jinja.
 var Gigachat = &tmplgen.Template{
 	Aliases: []string{"589d95fda0ce709f87eb0e179e6c51984c916efdd1ad24ea94b10455ee46f24b", "73727695041c232db25b6614754037fb2a3bcd5fe22befc1d2e7413248586997"},
+	Append:  appendGigachat,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -33,6 +34,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendGigachat runs renderGigachat with a Writer on its stack (see jinja2.Run.Start).
+func appendGigachat(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderGigachat)
+	r.Start(&w, dst)
+	renderGigachat(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderGigachat renders gigachat.jinja.
 func renderGigachat(w *jinja2.Writer) {
@@ -108,4 +118,4 @@ func renderGigachatLlama(w *jinja2.Writer) {
 
 // spansGigachat is the position table of gigachat.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGigachat = "for,if,{{ }}|0C2BcCAImBCACEACAECgBCICGICJEKQEICGICJEmB2BPAAImBCACEACAECgBCICGICJEKQEICGICJE"
+const spansGigachat = "for,if,{{ }}|oD2BcCAImBCACEACAECgBCICGICJEKQEICGICJEmB2BPAAImBCACEACAECgBCICGICJEKQEICGICJE"

@@ -11,6 +11,7 @@ import (
 // GLM4_7Flash is the chat template llama.cpp/GLM-4.7-Flash.jinja.
 var GLM4_7Flash = &tmplgen.Template{
 	Aliases: []string{"f0309250278561554b1d29ddb1a5c8380edbe4657ccb57180b6550b3bc4e569e"},
+	Append:  appendGLM4_7Flash,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -46,6 +47,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendGLM4_7Flash runs renderGLM4_7Flash with a Writer on its stack (see jinja2.Run.Start).
+func appendGLM4_7Flash(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderGLM4_7Flash)
+	r.Start(&w, dst)
+	renderGLM4_7Flash(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderGLM4_7Flash renders GLM-4.7-Flash.jinja.
 func renderGLM4_7Flash(w *jinja2.Writer) {
@@ -473,4 +483,4 @@ func renderGLM4_7Flash_visibleTextLlama(w *jinja2.Writer, content jinja2.Value) 
 
 // spansGLM4_7Flash is the position table of GLM-4.7-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGLM4_7Flash = "if,for,{{ }},set,macro|2DSECAGKQACECCAEQAqBAGEQCACIGCIAEACIGIqIGRCM4HCAAIAAmCECuHC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIWGRAEKCAEWGIAAEACAEGuCEAAGmCCACGICAAGACIGGGEJEKACAGEkBA8BCOEAwCEIKA4BEUoCE9FAG2BCJAGICAAMEIAEOUGeCGMCAESKEXAIACMEMQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREeS3BRAGKQACECCAEQAqBAGEQCACIGCIAEACIGKwIGRCM+HCAAIAAmCEC0HC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIWGRAEKCAEWGIAAEACAEG0CEAAIqCCACGICAAGACIGGGEJEKACAGIkBA8BCOEAwCEIKA4BEUoCE9FAG2BCJAGICAAMEIAEOUGeCGMCAESKEXAIACMEMQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"
+const spansGLM4_7Flash = "if,for,{{ }},set,macro|qESECAGKQACECCAEQAqBAGEQCACIGCIAEACIGIqIGRCM4HCAAIAAmCECuHC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIWGRAEKCAEWGIAAEACAEGuCEAAGmCCACGICAAGACIGGGEJEKACAGEkBA8BCOEAwCEIKA4BEUoCE9FAG2BCJAGICAAMEIAEOUGeCGMCAESKEXAIACMEMQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIREeS3BRAGKQACECCAEQAqBAGEQCACIGCIAEACIGKwIGRCM+HCAAIAAmCEC0HC/BAIAEJGEECAGIaCAAGACIGIKEAAEACIGEACAGIWGRAEKCAEWGIAAEACAEG0CEAAIqCCACGICAAGACIGGGEJEKACAGIkBA8BCOEAwCEIKA4BEUoCE9FAG2BCJAGICAAMEIAEOUGeCGMCAESKEXAIACMEMQGVAGICiBEWApEjBIEqBCIAEACIECkBCAAGUCACEOCIAEACIECICAAGACAEMAIRE"

@@ -11,6 +11,7 @@ import (
 // Glmedge is the chat template builtin/glmedge.jinja.
 var Glmedge = &tmplgen.Template{
 	Aliases: []string{"e726435b79668ef96728279eaf17bf2d81a2357e352cae4907aca83dc08a3448", "1e15a51aafe8897ed963c8cbbbb2f1e4ccbba896be05980921a1c5bc74f69420"},
+	Append:  appendGlmedge,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendGlmedge runs renderGlmedge with a Writer on its stack (see jinja2.Run.Start).
+func appendGlmedge(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderGlmedge)
+	r.Start(&w, dst)
+	renderGlmedge(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderGlmedge renders glmedge.jinja.
 func renderGlmedge(w *jinja2.Writer) {
@@ -75,4 +85,4 @@ func renderGlmedgeLlama(w *jinja2.Writer) {
 
 // spansGlmedge is the position table of glmedge.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGlmedge = "for,{{ }}|0CWQCAEKCACkBWDAAEKCAC"
+const spansGlmedge = "for,{{ }}|oDWQCAEKCACkBWDAAEKCAC"

@@ -11,6 +11,7 @@ import (
 // GoogleGemma2_2bIt is the chat template llama.cpp/google-gemma-2-2b-it.jinja.
 var GoogleGemma2_2bIt = &tmplgen.Template{
 	Aliases: []string{"5da48a816016e3d09e16fff7dd21a6059d66fe8de5d99883bc96890993c32091"},
+	Append:  appendGoogleGemma2_2bIt,
 	Caps: llamacpp.Capabilities{
 		StringContent: true,
 		Handler:       "generic",
@@ -38,6 +39,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendGoogleGemma2_2bIt runs renderGoogleGemma2_2bIt with a Writer on its stack (see jinja2.Run.Start).
+func appendGoogleGemma2_2bIt(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderGoogleGemma2_2bIt)
+	r.Start(&w, dst)
+	renderGoogleGemma2_2bIt(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderGoogleGemma2_2bIt renders google-gemma-2-2b-it.jinja.
 func renderGoogleGemma2_2bIt(w *jinja2.Writer) {
@@ -142,4 +152,4 @@ func renderGoogleGemma2_2bItLlama(w *jinja2.Writer) {
 
 // spansGoogleGemma2_2bIt is the position table of google-gemma-2-2b-it.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGoogleGemma2_2bIt = "{{ }},if,for,set|gDACCAEGAeCEAAwCAG6BA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGMCnWAWECdCaAFhBAEGAeCEAAwCAI6BA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGMCnWAWECdC"
+const spansGoogleGemma2_2bIt = "{{ }},if,for,set|0DACCAEGAeCEAAwCAG6BA6DEKIA6BCGAA8DAGOAuGCEAAyCGIAAkCGGMCnWAWECdCaAFhBAEGAeCEAAwCAI6BA6DEKGA6BCEAA8DAGQAuGCGAAyCGIAAkCGGMCnWAWECdC"

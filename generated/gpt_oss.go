@@ -11,6 +11,7 @@ import (
 // GptOss is the chat template builtin/gpt-oss.jinja.
 var GptOss = &tmplgen.Template{
 	Aliases: []string{"2874feb3fb7c63e92ff5d60f5b94c2139c4a2362f4802a037b65804c4f69e1aa", "7972a5e6ab20ece663745e943dd821f89958dfde462e1035362dc92b6a21e953"},
+	Append:  appendGptOss,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendGptOss runs renderGptOss with a Writer on its stack (see jinja2.Run.Start).
+func appendGptOss(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderGptOss)
+	r.Start(&w, dst)
+	renderGptOss(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderGptOss renders gpt-oss.jinja.
 func renderGptOss(w *jinja2.Writer) {
@@ -88,4 +98,4 @@ func renderGptOssLlama(w *jinja2.Writer) {
 
 // spansGptOss is the position table of gpt-oss.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGptOss = "for,{{ }}|0CkBYCAEMCACQICACiBiBFAAEKCACOICAC"
+const spansGptOss = "for,{{ }}|oDkBYCAEMCACQICACiBiBFAAEKCACOICAC"

@@ -11,6 +11,7 @@ import (
 // Granite is the chat template builtin/granite.jinja.
 var Granite = &tmplgen.Template{
 	Aliases: []string{"3ce38be888aa69bbf4198249baf36977c6ecdfb3759e91d4ef4509f9817df598", "a333b0fee70f54186177ecb7e4499cef0124d12e3a9ceb7ea7cb4b2c5469fab3"},
+	Append:  appendGranite,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendGranite runs renderGranite with a Writer on its stack (see jinja2.Run.Start).
+func appendGranite(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderGranite)
+	r.Start(&w, dst)
+	renderGranite(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderGranite renders granite.jinja.
 func renderGranite(w *jinja2.Writer) {
@@ -86,4 +96,4 @@ func renderGraniteLlama(w *jinja2.Writer) {
 
 // spansGranite is the position table of granite.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGranite = "for,{{ }},if|0CiBQCAEKCACOECAEIAGACagBLAAEICACMECAEIAGAC"
+const spansGranite = "for,{{ }},if|oDiBQCAEKCACOECAEIAGACagBLAAEICACMECAEIAGAC"

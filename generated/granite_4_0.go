@@ -11,6 +11,7 @@ import (
 // Granite4_0 is the chat template builtin/granite-4.0.jinja.
 var Granite4_0 = &tmplgen.Template{
 	Aliases: []string{"14e78937b861339523d57fe5d645fd9718b0377ec2a3d3b32d25855245130652", "6ab10ccd124b08eb04675226a608352ecc48a56c92e0b1267d135b2514d05e06"},
+	Append:  appendGranite4_0,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendGranite4_0 runs renderGranite4_0 with a Writer on its stack (see jinja2.Run.Start).
+func appendGranite4_0(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderGranite4_0)
+	r.Start(&w, dst)
+	renderGranite4_0(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderGranite4_0 renders granite-4.0.jinja.
 func renderGranite4_0(w *jinja2.Writer) {
@@ -91,4 +101,4 @@ func renderGranite4_0Llama(w *jinja2.Writer) {
 
 // spansGranite4_0 is the position table of granite-4.0.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGranite4_0 = "for,if,{{ }}|0CmBSCAEWCACMIGAEOAEAEamBNAAEWCACMIGAEOAEAE"
+const spansGranite4_0 = "for,if,{{ }}|oDmBSCAEWCACMIGAEOAEAEamBNAAEWCACMIGAEOAEAE"

@@ -11,6 +11,7 @@ import (
 // Grok2 is the chat template builtin/grok-2.jinja.
 var Grok2 = &tmplgen.Template{
 	Aliases: []string{"07a0d4b1a43c57969568b2c2c75bb39a9cace670d2b2e3e418d13abc887df5f3", "277c9b76b903f9e06f09aa1c9b4b4287cb3cab19ff981c9abd800db047b882a6"},
+	Append:  appendGrok2,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendGrok2 runs renderGrok2 with a Writer on its stack (see jinja2.Run.Start).
+func appendGrok2(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderGrok2)
+	r.Start(&w, dst)
+	renderGrok2(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderGrok2 renders grok-2.jinja.
 func renderGrok2(w *jinja2.Writer) {
@@ -123,4 +133,4 @@ func renderGrok2Llama(w *jinja2.Writer) {
 
 // spansGrok2 is the position table of grok-2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansGrok2 = "set,for,if,{{ }}|2CAYCAEgCCACE0BCAEGKCAGMiBCIEGKCJGMQCIEGICJGmBAPAAEgCCACE0BCAEGKCAGMiBCIEGKCJGMQCIEGICJG"
+const spansGrok2 = "set,for,if,{{ }}|qDAYCAEgCCACE0BCAEGKCAGMiBCIEGKCJGMQCIEGICJGmBAPAAEgCCACE0BCAEGKCAGMiBCIEGKCJGMQCIEGICJG"

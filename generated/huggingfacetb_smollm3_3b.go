@@ -11,6 +11,7 @@ import (
 // HuggingFaceTB_SmolLM3_3B is the chat template llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja.
 var HuggingFaceTB_SmolLM3_3B = &tmplgen.Template{
 	Aliases: []string{"0846a7c54211e17c93cfddec109c08e25ec7db9616372ccec6312b10bbf91a55", "cbc1d50f777ec029b33f53b23d7a224cceb65bcc8c7fac54946dbb56514e4d1e"},
+	Append:  appendHuggingFaceTB_SmolLM3_3B,
 	Caps: llamacpp.Capabilities{
 		SystemRole:       true,
 		StringContent:    true,
@@ -38,6 +39,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendHuggingFaceTB_SmolLM3_3B runs renderHuggingFaceTB_SmolLM3_3B with a Writer on its stack (see jinja2.Run.Start).
+func appendHuggingFaceTB_SmolLM3_3B(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderHuggingFaceTB_SmolLM3_3B)
+	r.Start(&w, dst)
+	renderHuggingFaceTB_SmolLM3_3B(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderHuggingFaceTB_SmolLM3_3B renders HuggingFaceTB-SmolLM3-3B.jinja.
 func renderHuggingFaceTB_SmolLM3_3B(w *jinja2.Writer) {
@@ -302,4 +312,4 @@ func renderHuggingFaceTB_SmolLM3_3BLlama(w *jinja2.Writer) {
 
 // spansHuggingFaceTB_SmolLM3_3B is the position table of HuggingFaceTB-SmolLM3-3B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHuggingFaceTB_SmolLM3_3B = "if,set,{{ }},for|kDGKCAEACICGQGJAEACICIAEACIqBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACKGIJEKUEAAEACIECMCAASoDOJGGKCICOuCCAAGMCIEO6BCAAGiBCAAEKCIESKEAEOQEJAGICAEUSIRAEMCIAKAGIEeGtDRAEACICGQGJAEACICIAEACIqBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACKGIJEKUEAAEACIECMCAAUoDOJGGKCICOuCCAAGMCIEO6BCAAGiBCAAEKCIESKEAEOQEJAGICAEUSIRAEMCIAKAGIE"
+const spansHuggingFaceTB_SmolLM3_3B = "if,set,{{ }},for|4DGKCAEACICGQGJAEACICIAEACIqBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACKGIJEKUEAAEACIECMCAASoDOJGGKCICOuCCAAGMCIEO6BCAAGiBCAAEKCIESKEAEOQEJAGICAEUSIRAEMCIAKAGIEeGtDRAEACICGQGJAEACICIAEACIqBIJAGACICEOCAAEACICCICAAGACACGAEJCEACACEACACKGIJEKUEAAEACIECMCAAUoDOJGGKCICOuCCAAGMCIEO6BCAAGiBCAAEKCIESKEAEOQEJAGICAEUSIRAEMCIAKAGIE"

@@ -11,6 +11,7 @@ import (
 // HunyuanDense is the chat template builtin/hunyuan-dense.jinja.
 var HunyuanDense = &tmplgen.Template{
 	Aliases: []string{"5906524ca24197c30b83ee129947a65644ef40900e19dfbe4e859e3576cb8b9a", "c372db7089bc912e15e104f19b2b481be933b054613651cf5dae69d66764081e"},
+	Append:  appendHunyuanDense,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendHunyuanDense runs renderHunyuanDense with a Writer on its stack (see jinja2.Run.Start).
+func appendHunyuanDense(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderHunyuanDense)
+	r.Start(&w, dst)
+	renderHunyuanDense(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderHunyuanDense renders hunyuan-dense.jinja.
 func renderHunyuanDense(w *jinja2.Writer) {
@@ -105,4 +115,4 @@ func renderHunyuanDenseLlama(w *jinja2.Writer) {
 
 // spansHunyuanDense is the position table of hunyuan-dense.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHunyuanDense = "for,if,{{ }}|0C0BgBCAImBCACEACAECgBCICGICJEKQCICGICJEiB0BNAAImBCACEACAECgBCICGICJEKQCICGICJE"
+const spansHunyuanDense = "for,if,{{ }}|oD0BgBCAImBCACEACAECgBCICGICJEKQCICGICJEiB0BNAAImBCACEACAECgBCICGICJEKQCICGICJE"

@@ -11,6 +11,7 @@ import (
 // HunyuanMoe is the chat template builtin/hunyuan-moe.jinja.
 var HunyuanMoe = &tmplgen.Template{
 	Aliases: []string{"7b3001cec901be0367142574a03f2a19183f5b5da70443c83422f44b2044fb84", "c7e5ab595dcb5f5167502f41263a5649c8dc123dfeac47b08196936c8ce5e758"},
+	Append:  appendHunyuanMoe,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendHunyuanMoe runs renderHunyuanMoe with a Writer on its stack (see jinja2.Run.Start).
+func appendHunyuanMoe(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderHunyuanMoe)
+	r.Start(&w, dst)
+	renderHunyuanMoe(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderHunyuanMoe renders hunyuan-moe.jinja.
 func renderHunyuanMoe(w *jinja2.Writer) {
@@ -103,4 +113,4 @@ func renderHunyuanMoeLlama(w *jinja2.Writer) {
 
 // spansHunyuanMoe is the position table of hunyuan-moe.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansHunyuanMoe = "for,if,{{ }}|0CyBaCAEoBCACGICAEKYCICGACJEIIEAEiByBNAAEoBCACGICAEKYCICGACJEIIEAE"
+const spansHunyuanMoe = "for,if,{{ }}|oDyBaCAEoBCACGICAEKYCICGACJEIIEAEiByBNAAEoBCACGICAEKYCICGACJEIIEAE"

@@ -11,6 +11,7 @@ import (
 // IbmGraniteGranite3_3_2B_Instruct is the chat template llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja.
 var IbmGraniteGranite3_3_2B_Instruct = &tmplgen.Template{
 	Aliases: []string{"9288756bb9304095e52693cf8f8762a4c029c7e3626fcaa23419559b28147f18", "d0657ba05651bd2134160e7a9fbe40f1aa51ecb6bc2724618e34b04466291f87"},
+	Append:  appendIbmGraniteGranite3_3_2B_Instruct,
 	Caps: llamacpp.Capabilities{
 		SystemRole:       true,
 		StringContent:    true,
@@ -39,6 +40,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendIbmGraniteGranite3_3_2B_Instruct runs renderIbmGraniteGranite3_3_2B_Instruct with a Writer on its stack (see jinja2.Run.Start).
+func appendIbmGraniteGranite3_3_2B_Instruct(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderIbmGraniteGranite3_3_2B_Instruct)
+	r.Start(&w, dst)
+	renderIbmGraniteGranite3_3_2B_Instruct(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderIbmGraniteGranite3_3_2B_Instruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
 func renderIbmGraniteGranite3_3_2B_Instruct(w *jinja2.Writer) {
@@ -275,4 +285,4 @@ func renderIbmGraniteGranite3_3_2B_InstructLlama(w *jinja2.Writer) {
 
 // spansIbmGraniteGranite3_3_2B_Instruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansIbmGraniteGranite3_3_2B_Instruct = "if,set,{{ }},for|sDGECAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGIEJEMKEAAGCEIEIaIJAEUCIGEGCIEKEEAEMuBKRGKMCIEQSEAAGKEQAECCIEqBGrDjBAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGIEJEMKEAAGCEIEIaIJAEUCIGEGCIEKEEAEOuBKRGKMCIEQSEAAGKEQAECCIE"
+const spansIbmGraniteGranite3_3_2B_Instruct = "if,set,{{ }},for|gEGECAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGIEJEMKEAAGCEIEIaIJAEUCIGEGCIEKEEAEMuBKRGKMCIEQSEAAGKEQAECCIEqBGrDjBAEACICG2CEJAGACKCEACACIAEACEmBCAAEACICCgBCAAGACACCYCAAGACACCQCDAGACJCIAGKCGGEJAEACICGGGJAEACICGAGJCGIEJEMKEAAGCEIEIaIJAEUCIGEGCIEKEEAEOuBKRGKMCIEQSEAAGKEQAECCIE"

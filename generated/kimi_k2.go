@@ -11,6 +11,7 @@ import (
 // KimiK2 is the chat template builtin/kimi-k2.jinja.
 var KimiK2 = &tmplgen.Template{
 	Aliases: []string{"e3ea652054b18a07f8a67c5cceb7243a04b0cacebcc55956b5c6b7b1274b3cae", "f1c918b2ad38220689e34a4684dac1c34bd339c021a06f858e618f3e7d35550e"},
+	Append:  appendKimiK2,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendKimiK2 runs renderKimiK2 with a Writer on its stack (see jinja2.Run.Start).
+func appendKimiK2(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderKimiK2)
+	r.Start(&w, dst)
+	renderKimiK2(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderKimiK2 renders kimi-k2.jinja.
 func renderKimiK2(w *jinja2.Writer) {
@@ -71,4 +81,4 @@ func renderKimiK2Llama(w *jinja2.Writer) {
 
 // spansKimiK2 is the position table of kimi-k2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2 = "set,for,{{ }}|2CAWCAEMMACEACAEcAPAAEMMACEACAE"
+const spansKimiK2 = "set,for,{{ }}|qDAWCAEMMACEACAEcAPAAEMMACEACAE"

@@ -11,6 +11,7 @@ import (
 // KimiK2Instruct is the chat template llama.cpp/Kimi-K2-Instruct.jinja.
 var KimiK2Instruct = &tmplgen.Template{
 	Aliases: []string{"93333a621d56fc77be110ac50ec41dd6cab37956a0f0bcd3f12b91b49f073b79", "02e91795d2270374161c7063c9b1d084bb8cb3fb04b1ae977cf0e2953bdbbf92"},
+	Append:  appendKimiK2Instruct,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -39,6 +40,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendKimiK2Instruct runs renderKimiK2Instruct with a Writer on its stack (see jinja2.Run.Start).
+func appendKimiK2Instruct(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderKimiK2Instruct)
+	r.Start(&w, dst)
+	renderKimiK2Instruct(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderKimiK2Instruct renders Kimi-K2-Instruct.jinja.
 func renderKimiK2Instruct(w *jinja2.Writer) {
@@ -351,4 +361,4 @@ func renderKimiK2Instruct_renderContentLlama(w *jinja2.Writer, msg jinja2.Value)
 
 // spansKimiK2Instruct is the position table of Kimi-K2-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansKimiK2Instruct = "set,if,{{ }},for,macro|mDAgBCAEACAAEKEACGCCwCEImGExCGKECECIEIAAIwBCACKECaEGgBCTCKECcEQEEHEKyDGfCECCEEG2BCAGGCCEAGACAAEECAAIECmBEISA8CCGAAqDEIAAkDEKuBGxKCGSCFCEACEAIAEAAKEEWEIACjBECICMCGACFEOEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEEgBAMVAEACAAEKEACGCCwCEKqGExCGKECECIEIAAIwBCACKECaEGgBCTCKECcEQEEHEK2DGfCGCCEEI2BCAGGACEAEACAAEECAAIECmBEIUA8CCIAAqDEIAAkDEKuBGxKCGSCFCEACEAIAEAAKEEWEIACjBECICMCGACFEOEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEE"
+const spansKimiK2Instruct = "set,if,{{ }},for,macro|6DAgBCAEACAAEKEACGCCwCEImGExCGKECECIEIAAIwBCACKECaEGgBCTCKECcEQEEHEKyDGfCECCEEG2BCAGGCCEAGACAAEECAAIECmBEISA8CCGAAqDEIAAkDEKuBGxKCGSCFCEACEAIAEAAKEEWEIACjBECICMCGACFEOEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEEgBAMVAEACAAEKEACGCCwCEKqGExCGKECECIEIAAIwBCACKECaEGgBCTCKECcEQEEHEK2DGfCGCCEEI2BCAGGACEAEACAAEECAAIECmBEIUA8CCIAAqDEIAAkDEKuBGxKCGSCFCEACEAIAEAAKEEWEIACjBECICMCGACFEOEIJCQCzDAIGACIAEgBCACEACEECaCECGSCFGEMCECKAGEE"

@@ -11,6 +11,7 @@ import (
 // LFM2_5Instruct is the chat template llama.cpp/LFM2.5-Instruct.jinja.
 var LFM2_5Instruct = &tmplgen.Template{
 	Aliases: []string{"ae76ed526032fc2e18bb88680be4ed5cce08ea4664ee1e6fed870335aa024d23"},
+	Append:  appendLFM2_5Instruct,
 	Caps: llamacpp.Capabilities{
 		SystemRole:       true,
 		StringContent:    true,
@@ -37,6 +38,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendLFM2_5Instruct runs renderLFM2_5Instruct with a Writer on its stack (see jinja2.Run.Start).
+func appendLFM2_5Instruct(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderLFM2_5Instruct)
+	r.Start(&w, dst)
+	renderLFM2_5Instruct(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderLFM2_5Instruct renders LFM2.5-Instruct.jinja.
 func renderLFM2_5Instruct(w *jinja2.Writer) {
@@ -288,4 +298,4 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 
 // spansLFM2_5Instruct is the position table of LFM2.5-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLFM2_5Instruct = "{{ }},set,if,for|kDACCAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGOEJEEICIAOAAACEAEJCEUCAGIKCIEEAAACEACICI8BGRGKKCIAOACACEGCAEEACICGMEJEEGCIEEACICIAGRAKEEJEgBA1CAAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGOEJEEICIAOAAACEAEJCEUCAGIKCIEEAAACEACICK6BGRGKICIAMACACEGCAEEACICGMEJEEGCIEEACICIAGRAKEEJE"
+const spansLFM2_5Instruct = "{{ }},set,if,for|4DACCAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGOEJEEICIAOAAACEAEJCEUCAGIKCIEEAAACEACICI8BGRGKKCIAOACACEGCAEEACICGMEJEEGCIEEACICIAGRAKEEJEgBA1CAAEACACEACACEQCAEGAAACEACICEACACGkCEJEEAAACEICICMmBCAGIGCIEEACICGAAACEAEJCEKCAEEAAACEACICIAAACEAGRCGOEJEEICIAOAAACEAEJCEUCAGIKCIEEAAACEACICK6BGRGKICIAMACACEGCAEEACICGMEJEEGCIEEACICIAGRAKEEJE"

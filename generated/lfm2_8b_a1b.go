@@ -11,6 +11,7 @@ import (
 // LFM2_8B_A1B is the chat template llama.cpp/LFM2-8B-A1B.jinja.
 var LFM2_8B_A1B = &tmplgen.Template{
 	Aliases: []string{"3a462956e08a4d808fb92256b9f521c75e5412910593e6508afaa4e23e5643ea"},
+	Append:  appendLFM2_8B_A1B,
 	Caps: llamacpp.Capabilities{
 		SystemRole:       true,
 		StringContent:    true,
@@ -37,6 +38,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendLFM2_8B_A1B runs renderLFM2_8B_A1B with a Writer on its stack (see jinja2.Run.Start).
+func appendLFM2_8B_A1B(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderLFM2_8B_A1B)
+	r.Start(&w, dst)
+	renderLFM2_8B_A1B(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderLFM2_8B_A1B renders LFM2-8B-A1B.jinja.
 func renderLFM2_8B_A1B(w *jinja2.Writer) {
@@ -222,4 +232,4 @@ func renderLFM2_8B_A1BLlama(w *jinja2.Writer) {
 
 // spansLFM2_8B_A1B is the position table of LFM2-8B-A1B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLFM2_8B_A1B = "{{ }},set,if,for|gDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGOEDEEICCAOyBEDGGKCCAOACACEGCAEEACCCGGEDEEACCCGAEDAKEEDEcAlCAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGOEDEEICCAQwBEDGGICCAMACACEGCAEEACCCGGEDEEACCCGAEDAKEEDE"
+const spansLFM2_8B_A1B = "{{ }},set,if,for|0DACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGOEDEEICCAOyBEDGGKCCAOACACEGCAEEACCCGGEDEEACCCGAEDAKEEDEcAlCAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGOEDEEICCAQwBEDGGICCAMACACEGCAEEACCCGGEDEEACCCGAEDAKEEDE"

@@ -11,6 +11,7 @@ import (
 // Llama2 is the chat template builtin/llama2.jinja.
 var Llama2 = &tmplgen.Template{
 	Aliases: []string{"072f7ba6f4ae71647a650a3f8917c25cf4e690503d564168568ba8cce70fb998", "529a34c784c04653465aed5ba9b9f929078712dfce9ebf5fb1efe6f979360425"},
+	Append:  appendLlama2,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendLlama2 runs renderLlama2 with a Writer on its stack (see jinja2.Run.Start).
+func appendLlama2(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderLlama2)
+	r.Start(&w, dst)
+	renderLlama2(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderLlama2 renders llama2.jinja.
 func renderLlama2(w *jinja2.Writer) {
@@ -109,4 +119,4 @@ func renderLlama2Llama(w *jinja2.Writer) {
 
 // spansLlama2 is the position table of llama2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2 = "set,for,if,{{ }}|0CCeCAGyBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAaCbAAGyBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"
+const spansLlama2 = "set,for,if,{{ }}|oDCeCAGyBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAaCbAAGyBEACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

@@ -11,6 +11,7 @@ import (
 // Llama2Sys is the chat template builtin/llama2-sys.jinja.
 var Llama2Sys = &tmplgen.Template{
 	Aliases: []string{"c29be976e35567aa1dfded962e0ecd4c31391793f89e7e4494fb6bcc76e55d4b", "f6aa37e08c99b1f806b118fddc898caf90c71348a954333add2452198f4d0f69"},
+	Append:  appendLlama2Sys,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendLlama2Sys runs renderLlama2Sys with a Writer on its stack (see jinja2.Run.Start).
+func appendLlama2Sys(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderLlama2Sys)
+	r.Start(&w, dst)
+	renderLlama2Sys(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderLlama2Sys renders llama2-sys.jinja.
 func renderLlama2Sys(w *jinja2.Writer) {
@@ -117,4 +127,4 @@ func renderLlama2SysLlama(w *jinja2.Writer) {
 
 // spansLlama2Sys is the position table of llama2-sys.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2Sys = "set,for,if,{{ }}|0CCeCAG6BEACEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAAaCbAAG6BEACEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAA"
+const spansLlama2Sys = "set,for,if,{{ }}|oDCeCAG6BEACEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAAaCbAAG6BEACEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAA"

@@ -11,6 +11,7 @@ import (
 // Llama2SysBos is the chat template builtin/llama2-sys-bos.jinja.
 var Llama2SysBos = &tmplgen.Template{
 	Aliases: []string{"4b687672be44e411726ed5df721e9a4ed360ceae096ed92bad5747a0f45260fd", "203ce1bacf9edf1e76ecb32832bf9b98d36cb5490c1eb17996ec9acde85fc20c"},
+	Append:  appendLlama2SysBos,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendLlama2SysBos runs renderLlama2SysBos with a Writer on its stack (see jinja2.Run.Start).
+func appendLlama2SysBos(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderLlama2SysBos)
+	r.Start(&w, dst)
+	renderLlama2SysBos(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderLlama2SysBos renders llama2-sys-bos.jinja.
 func renderLlama2SysBos(w *jinja2.Writer) {
@@ -117,4 +127,4 @@ func renderLlama2SysBosLlama(w *jinja2.Writer) {
 
 // spansLlama2SysBos is the position table of llama2-sys-bos.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2SysBos = "set,for,if,{{ }}|0CCiBCAG6BEACEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAAaCbAAG6BEACEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAA"
+const spansLlama2SysBos = "set,for,if,{{ }}|oDCiBCAG6BEACEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAAaCbAAG6BEACEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAA"

@@ -11,6 +11,7 @@ import (
 // Llama2SysStrip is the chat template builtin/llama2-sys-strip.jinja.
 var Llama2SysStrip = &tmplgen.Template{
 	Aliases: []string{"5a994eb69dc95d8e6628a200f689d76fa7655dcaa97c140dada8ebe5e8db9a55", "2674893fe876eac0eb6fe4b4540c6f27643d0c50756cd4219490e4db5d324a7f"},
+	Append:  appendLlama2SysStrip,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendLlama2SysStrip runs renderLlama2SysStrip with a Writer on its stack (see jinja2.Run.Start).
+func appendLlama2SysStrip(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderLlama2SysStrip)
+	r.Start(&w, dst)
+	renderLlama2SysStrip(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderLlama2SysStrip renders llama2-sys-strip.jinja.
 func renderLlama2SysStrip(w *jinja2.Writer) {
@@ -130,4 +140,4 @@ func renderLlama2SysStripLlama(w *jinja2.Writer) {
 
 // spansLlama2SysStrip is the position table of llama2-sys-strip.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama2SysStrip = "set,for,if,{{ }}|2CAkBCAECCAAGgCEACGACAAEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAAcAfAAECCAAIgCEACGACAAEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAA"
+const spansLlama2SysStrip = "set,for,if,{{ }}|qDAkBCAECCAAGgCEACGACAAEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAAcAfAAECCAAIgCEACGACAAEICAEGAEAAGkBEAEGICAGKUCIEGACJGIAEAGEACAA"

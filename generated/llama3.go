@@ -11,6 +11,7 @@ import (
 // Llama3 is the chat template builtin/llama3.jinja.
 var Llama3 = &tmplgen.Template{
 	Aliases: []string{"3596d5832beb34a612c1304eb23713c334b5769e9c0e9acb89c6b29c9eea24da", "a3f921534a39c7a2fe84e8fece55506b667f3b28d5f5b840b020ae6c1cb40731"},
+	Append:  appendLlama3,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendLlama3 runs renderLlama3 with a Writer on its stack (see jinja2.Run.Start).
+func appendLlama3(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderLlama3)
+	r.Start(&w, dst)
+	renderLlama3(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderLlama3 renders llama3.jinja.
 func renderLlama3(w *jinja2.Writer) {
@@ -85,4 +95,4 @@ func renderLlama3Llama(w *jinja2.Writer) {
 
 // spansLlama3 is the position table of llama3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama3 = "set,for,{{ }}|2CAUCAEaCACEOCAEqBAFAAEaCACEOCAE"
+const spansLlama3 = "set,for,{{ }}|qDAUCAEaCACEOCAEqBAFAAEaCACEOCAE"

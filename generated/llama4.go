@@ -11,6 +11,7 @@ import (
 // Llama4 is the chat template builtin/llama4.jinja.
 var Llama4 = &tmplgen.Template{
 	Aliases: []string{"acbdc80da6b6f355b687654cfeb9c2a24760b05774b168d7e045d84568856b40", "ab9716b7c1e2f7aef4a48c5088a5524be62b87a43b458ae5a2e7b3d134aaae19"},
+	Append:  appendLlama4,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendLlama4 runs renderLlama4 with a Writer on its stack (see jinja2.Run.Start).
+func appendLlama4(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderLlama4)
+	r.Start(&w, dst)
+	renderLlama4(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderLlama4 renders llama4.jinja.
 func renderLlama4(w *jinja2.Writer) {
@@ -85,4 +95,4 @@ func renderLlama4Llama(w *jinja2.Writer) {
 
 // spansLlama4 is the position table of llama4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlama4 = "set,for,{{ }}|2CAUCAEaCACEOCAEqBAFAAEaCACEOCAE"
+const spansLlama4 = "set,for,{{ }}|qDAUCAEaCACEOCAEqBAFAAEaCACEOCAE"

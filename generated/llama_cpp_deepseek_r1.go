@@ -11,6 +11,7 @@ import (
 // LlamaCppDeepseekR1 is the chat template llama.cpp/llama-cpp-deepseek-r1.jinja.
 var LlamaCppDeepseekR1 = &tmplgen.Template{
 	Aliases: []string{"909de9c54ae221b290b0fbcc6abbc65f5bb5bb2cdad0c61f27646ef8566e4fe0", "e0d5e227f0aedba8bc36d9173d4f814b6b9bc8bafa3e50d53fa0071567f90102"},
+	Append:  appendLlamaCppDeepseekR1,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -45,6 +46,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendLlamaCppDeepseekR1 runs renderLlamaCppDeepseekR1 with a Writer on its stack (see jinja2.Run.Start).
+func appendLlamaCppDeepseekR1(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderLlamaCppDeepseekR1)
+	r.Start(&w, dst)
+	renderLlamaCppDeepseekR1(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderLlamaCppDeepseekR1 renders llama-cpp-deepseek-r1.jinja.
 func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
@@ -368,4 +378,4 @@ func renderLlamaCppDeepseekR1_flushToolOutputsLlama(w *jinja2.Writer, ns jinja2.
 
 // spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppDeepseekR1 = "if,set,for,{{ }}|yDGCCAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGE8FCAEGICIAGACIGGOEJAEICIGOoCEJAGAAACEAEICE4BCAEGQCIAEAAACEACICMCIJCGACACEQCAGagBIRAEACIGEACACEGCAAEACICGIEJGOmBEJAEAAACEACICEMCAAGAAACEAEICGIEJGQEGRGIECAAUM9CIAGAAACEAEICcG7BRAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGG6FCAEGGCIAEACIGGOEJAEICIGOoCEJAGAAACEAEICG2BCAEGQCIAEAAACEACICMAIJCEACACEQCAGagBIRAEACIGEACACEGCAAEACICGIEJGOmBEJAEAAACEACICEMCAAGAAACEAEICGIEJGQEGRGIECAAUM9CIAGAAACEAEIC"
+const spansLlamaCppDeepseekR1 = "if,set,for,{{ }}|mEGCCAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGE8FCAEGICIAGACIGGOEJAEICIGOoCEJAGAAACEAEICE4BCAEGQCIAEAAACEACICMCIJCGACACEQCAGagBIRAEACIGEACACEGCAAEACICGIEJGOmBEJAEAAACEACICEMCAAGAAACEAEICGIEJGQEGRGIECAAUM9CIAGAAACEAEICcG7BRAEACICGAEJCEQCAEEKCIAEAAACEACICIAGRGEKCAAGCCiFGIAcjFGIAOAGG6FCAEGGCIAEACIGGOEJAEICIGOoCEJAGAAACEAEICG2BCAEGQCIAEAAACEACICMAIJCEACACEQCAGagBIRAEACIGEACACEGCAAEACICGIEJGOmBEJAEAAACEACICEMCAAGAAACEAEICGIEJGQEGRGIECAAUM9CIAGAAACEAEIC"

@@ -11,6 +11,7 @@ import (
 // LlamaCppLfm2 is the chat template llama.cpp/llama-cpp-lfm2.jinja.
 var LlamaCppLfm2 = &tmplgen.Template{
 	Aliases: []string{"24db98154181738d18225a9038f0e5750b528f0f9a122bf26791327cd9b01d91", "dc6b7b5a750e8e8feb1dd8f6d7c4704f1311eb8cfc995ae9d540b965295f78ec"},
+	Append:  appendLlamaCppLfm2,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -40,6 +41,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendLlamaCppLfm2 runs renderLlamaCppLfm2 with a Writer on its stack (see jinja2.Run.Start).
+func appendLlamaCppLfm2(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderLlamaCppLfm2)
+	r.Start(&w, dst)
+	renderLlamaCppLfm2(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
 func renderLlamaCppLfm2(w *jinja2.Writer) {
@@ -312,4 +322,4 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 
 // spansLlamaCppLfm2 is the position table of llama-cpp-lfm2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppLfm2 = "{{ }},set,if,for|mDACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGOEDEEICCAOoEEDGGKCCAOKCACOGCAEEACCCGyCEDEEACCCCsCCGEGACHCE8BCAGKGCCEEAAyBCGCCzBCGACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAKEEDEcAnDAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGOEDEEICCAQoEEDGGICCAMKCACOGCAEEACCCG0CEDEGACCCCsCCGEGACHCG6BCAGKGCCEEAAyBCGACzBCEACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAKEEDE"
+const spansLlamaCppLfm2 = "{{ }},set,if,for|6DACCAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGOEDEEICCAOoEEDGGKCCAOKCACOGCAEEACCCGyCEDEEACCCCsCCGEGACHCE8BCAGKGCCEEAAyBCGCCzBCGACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAKEEDEcAnDAAEACACEACACEMCAEGACCCEACACG0BEDEEICCCMeCAGIGCCEEACCCGAEDCEGCAEEACCCIAGFCGOEDEEICCAQoEEDGGICCAMKCACOGCAEEACCCG0CEDEGACCCCsCCGEGACHCG6BCAGKGCCEEAAyBCGACzBCEACACEOCAEEACCCIAEACGGEDEEACCCGAEDCGAEDCGAEDAKEEDE"

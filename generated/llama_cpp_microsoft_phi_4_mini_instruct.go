@@ -11,6 +11,7 @@ import (
 // LlamaCppMicrosoftPhi4MiniInstruct is the chat template llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
 var LlamaCppMicrosoftPhi4MiniInstruct = &tmplgen.Template{
 	Aliases: []string{"385254a8b1c50005ea6612301297768f3cc2cd55ec0dbeed0633070a6a535d2a"},
+	Append:  appendLlamaCppMicrosoftPhi4MiniInstruct,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -41,6 +42,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendLlamaCppMicrosoftPhi4MiniInstruct runs renderLlamaCppMicrosoftPhi4MiniInstruct with a Writer on its stack (see jinja2.Run.Start).
+func appendLlamaCppMicrosoftPhi4MiniInstruct(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderLlamaCppMicrosoftPhi4MiniInstruct)
+	r.Start(&w, dst)
+	renderLlamaCppMicrosoftPhi4MiniInstruct(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderLlamaCppMicrosoftPhi4MiniInstruct renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
 func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer) {
@@ -210,4 +220,4 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer) {
 
 // spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|qDYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIOGRAEICIEO8BEJGE2BCIAGECIEGqBCAAGICAEMGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIOGRAEICIEO8BEJGE2BCIAGECIEGqBCAAGICAEMGCAAEACIEGMEJGEECIEQMKZAKAGGE"
+const spansLlamaCppMicrosoftPhi4MiniInstruct = "if,set,{{ }},for|+DYCCAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIOGRAEICIEO8BEJGE2BCIAGECIEGqBCAAGICAEMGCAAEACIEGMEJGEECIEQMKZAKAGGEcYjCHAGACICCQCDAGACCCIAEACGQEJAEACICEGCAAEACICIOGRAEICIEO8BEJGE2BCIAGECIEGqBCAAGICAEMGCAAEACIEGMEJGEECIEQMKZAKAGGE"

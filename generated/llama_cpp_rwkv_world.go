@@ -11,6 +11,7 @@ import (
 // LlamaCppRwkvWorld is the chat template llama.cpp/llama-cpp-rwkv-world.jinja.
 var LlamaCppRwkvWorld = &tmplgen.Template{
 	Aliases: []string{"c270e54ff5e5ac354a3715e2edfc30db45ed0268b7184246d561453e99e99840"},
+	Append:  appendLlamaCppRwkvWorld,
 	Caps: llamacpp.Capabilities{
 		SystemRole:       true,
 		StringContent:    true,
@@ -39,6 +40,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendLlamaCppRwkvWorld runs renderLlamaCppRwkvWorld with a Writer on its stack (see jinja2.Run.Start).
+func appendLlamaCppRwkvWorld(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderLlamaCppRwkvWorld)
+	r.Start(&w, dst)
+	renderLlamaCppRwkvWorld(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderLlamaCppRwkvWorld renders llama-cpp-rwkv-world.jinja.
 func renderLlamaCppRwkvWorld(w *jinja2.Writer) {
@@ -196,4 +206,4 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 
 // spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|kDGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEOCAAEICAGO4BEAEGQCIAGICIGOcEJAEACICEGCAAEACICGIEJGQUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEOCAAEICAGQ2BEAEGOCIAEICIGOcEJAEACICEGCAAEACICGIEJGQUGRAGEEIAIEGAA"
+const spansLlamaCppRwkvWorld = "if,set,for,{{ }}|4DGCCAEACICGAEJCEMCAEEGCIAEACICIAGRGEOCAAEICAGO4BEAEGQCIAGICIGOcEJAEACICEGCAAEACICGIEJGQUGRAGEEIAIEGAAeG9BJAEACICGAEJCEMCAEEGCIAEACICIAGRGEOCAAEICAGQ2BEAEGOCIAEICIGOcEJAEACICEGCAAEACICGIEJGQUGRAGEEIAIEGAA"

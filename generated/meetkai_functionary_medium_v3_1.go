@@ -11,6 +11,7 @@ import (
 // MeetkaiFunctionaryMediumV3_1 is the chat template llama.cpp/meetkai-functionary-medium-v3.1.jinja.
 var MeetkaiFunctionaryMediumV3_1 = &tmplgen.Template{
 	Aliases: []string{"2d34ebd0e711a81c11d9936bab2f7c06fe8117e558094f48825cef7508bee59d"},
+	Append:  appendMeetkaiFunctionaryMediumV3_1,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -41,6 +42,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMeetkaiFunctionaryMediumV3_1 runs renderMeetkaiFunctionaryMediumV3_1 with a Writer on its stack (see jinja2.Run.Start).
+func appendMeetkaiFunctionaryMediumV3_1(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMeetkaiFunctionaryMediumV3_1)
+	r.Start(&w, dst)
+	renderMeetkaiFunctionaryMediumV3_1(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMeetkaiFunctionaryMediumV3_1 renders meetkai-functionary-medium-v3.1.jinja.
 func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer) {
@@ -246,4 +256,4 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 
 // spansMeetkaiFunctionaryMediumV3_1 is the position table of meetkai-functionary-medium-v3.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMeetkaiFunctionaryMediumV3_1 = "if,set,{{ }},for|qDGC0BAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ4CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEaESpBAeGvDyBAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ4CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEaESpBA"
+const spansMeetkaiFunctionaryMediumV3_1 = "if,set,{{ }},for|+DGC0BAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ4CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEaESpBAeGvDyBAEACrBCGAGJCEGCAAEACICGAIJEEMCAAQiBMAAGYEIGEQCIAEACIEIAEAEQ4CQZGEuCCIAGACIECmCCAAGACAEIAEAEEICAAGACIEGmBEJAEaCIGESCIAIACIEIAEAEaESpBA"

@@ -11,6 +11,7 @@ import (
 // Megrez is the chat template builtin/megrez.jinja.
 var Megrez = &tmplgen.Template{
 	Aliases: []string{"bfef72f486d696f260235e15f5c96ebfb7b50af6f539ce859715f85f1545cd17", "2a0e61e4b6207a105b2814f8c04f234256a8f94ff79214cd3653a624ed73d602"},
+	Append:  appendMegrez,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMegrez runs renderMegrez with a Writer on its stack (see jinja2.Run.Start).
+func appendMegrez(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMegrez)
+	r.Start(&w, dst)
+	renderMegrez(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMegrez renders megrez.jinja.
 func renderMegrez(w *jinja2.Writer) {
@@ -77,4 +87,4 @@ func renderMegrezLlama(w *jinja2.Writer) {
 
 // spansMegrez is the position table of megrez.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMegrez = "for,{{ }}|0CYOCAEMCACmBYDAAEMCAC"
+const spansMegrez = "for,{{ }}|oDYOCAEMCACmBYDAAEMCAC"

@@ -11,6 +11,7 @@ import (
 // MetaLlamaLlama3_1_8B_Instruct is the chat template llama.cpp/meta-llama-Llama-3.1-8B-Instruct.jinja.
 var MetaLlamaLlama3_1_8B_Instruct = &tmplgen.Template{
 	Aliases: []string{"80b186672da87e4fd94220a7b3c336ff99882e081b3711f71ec87bc9384fae1e", "93c0e9aa3629bbd77e68dbc0f5621f6e6b23aa8d74b932595cdb8d64684526d7"},
+	Append:  appendMetaLlamaLlama3_1_8B_Instruct,
 	Caps: llamacpp.Capabilities{
 		SystemRole:      true,
 		StringContent:   true,
@@ -43,6 +44,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMetaLlamaLlama3_1_8B_Instruct runs renderMetaLlamaLlama3_1_8B_Instruct with a Writer on its stack (see jinja2.Run.Start).
+func appendMetaLlamaLlama3_1_8B_Instruct(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMetaLlamaLlama3_1_8B_Instruct)
+	r.Start(&w, dst)
+	renderMetaLlamaLlama3_1_8B_Instruct(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMetaLlamaLlama3_1_8B_Instruct renders meta-llama-Llama-3.1-8B-Instruct.jinja.
 func renderMetaLlamaLlama3_1_8B_Instruct(w *jinja2.Writer) {
@@ -442,4 +452,4 @@ func renderMetaLlamaLlama3_1_8B_InstructLlama(w *jinja2.Writer) {
 
 // spansMetaLlamaLlama3_1_8B_Instruct is the position table of meta-llama-Llama-3.1-8B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|4DACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCISGACEICIASGGJAKQCACGIIIGECCIAKGIRAKqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAGkFGJGG4ECICGMCIAOkECACGICACGACIAGAEJEEiCCACIGEIAKWCAGKACIAEECACUGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAQEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCISGACEICIASGGJAKQCACGIIIGECCIAKGIRAKqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAIqFGJGG+ECICGMCIAOqECACGICACGACIAGAEJEEoCCACIGEIAOYCAGMACIAEECACUGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAQEKZC"
+const spansMetaLlamaLlama3_1_8B_Instruct = "{{ }},if,set,for|sEACCAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCISGACEICIASGGJAKQCACGIIIGECCIAKGIRAKqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAGkFGJGG4ECICGMCIAOkECACGICACGACIAGAEJEEiCCACIGEIAKWCAGKACIAEECACUGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAQEKZCoBA1GAAEGCACEACIEGGEJCEACIEGGEJCEACIEGGEJCEACIEGWIJCGACIEEACAEIAEAEIEKJCISGACEICIASGGJAKQCACGIIIGECCIAKGIRAKqBIACEUEICEACIEEACAEIAEAAIIOJGECCIAIAGJAIqFGJGG+ECICGMCIAOqECACGICACGACIAGAEJEEoCCACIGEIAOYCAGMACIAEECACUGOJAKCEAAIKGJCMcMACISEACGACIAIAEAAQEKZC"

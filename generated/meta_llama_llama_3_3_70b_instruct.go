@@ -12,6 +12,7 @@ import (
 // Its text is MetaLlamaLlama3_1_8B_Instruct's, whose functions render it.
 var MetaLlamaLlama3_3_70B_Instruct = &tmplgen.Template{
 	Aliases: []string{"80b186672da87e4fd94220a7b3c336ff99882e081b3711f71ec87bc9384fae1e", "93c0e9aa3629bbd77e68dbc0f5621f6e6b23aa8d74b932595cdb8d64684526d7"},
+	Append:  MetaLlamaLlama3_1_8B_Instruct.Append,
 	Caps: llamacpp.Capabilities{
 		SystemRole:      true,
 		StringContent:   true,

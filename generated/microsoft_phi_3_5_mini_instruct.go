@@ -11,6 +11,7 @@ import (
 // MicrosoftPhi3_5MiniInstruct is the chat template llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja.
 var MicrosoftPhi3_5MiniInstruct = &tmplgen.Template{
 	Aliases: []string{"276f350744dde73a2d89e6b64cbcb27a20417b046c5e2e322a6a7b490dd1119a"},
+	Append:  appendMicrosoftPhi3_5MiniInstruct,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -39,6 +40,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMicrosoftPhi3_5MiniInstruct runs renderMicrosoftPhi3_5MiniInstruct with a Writer on its stack (see jinja2.Run.Start).
+func appendMicrosoftPhi3_5MiniInstruct(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMicrosoftPhi3_5MiniInstruct)
+	r.Start(&w, dst)
+	renderMicrosoftPhi3_5MiniInstruct(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMicrosoftPhi3_5MiniInstruct renders microsoft-Phi-3.5-mini-instruct.jinja.
 func renderMicrosoftPhi3_5MiniInstruct(w *jinja2.Writer) {
@@ -132,4 +142,4 @@ func renderMicrosoftPhi3_5MiniInstructLlama(w *jinja2.Writer) {
 
 // spansMicrosoftPhi3_5MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|iD2BCCAEwBA6BCGICNEKgBCjBCGICiBEKQCjBCGICiBEQMCGCKACZEY2BPdAEwBA6BCGICNEKgBCjBCGICiBEKQCjBCGICiBEQMCGCKACZE"
+const spansMicrosoftPhi3_5MiniInstruct = "for,if,{{ }}|2D2BCCAEwBA6BCGICNEKgBCjBCGICiBEKQCjBCGICiBEQMCGCKACZEY2BPdAEwBA6BCGICNEKgBCjBCGICiBEKQCjBCGICiBEQMCGCKACZE"

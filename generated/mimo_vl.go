@@ -11,6 +11,7 @@ import (
 // MiMoVL is the chat template llama.cpp/MiMo-VL.jinja.
 var MiMoVL = &tmplgen.Template{
 	Aliases: []string{"267551bc9237a2bf71c8e0394dc315ee5e0fa0ad54ce662d34529b46dc35c2d6", "e7fa3f870aabfc1c9cadf448926fee2bc3e0e4c2546edb2b7a8b933313607057"},
+	Append:  appendMiMoVL,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -40,6 +41,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMiMoVL runs renderMiMoVL with a Writer on its stack (see jinja2.Run.Start).
+func appendMiMoVL(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMiMoVL)
+	r.Start(&w, dst)
+	renderMiMoVL(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMiMoVL renders MiMo-VL.jinja.
 func renderMiMoVL(w *jinja2.Writer) {
@@ -279,4 +289,4 @@ func renderMiMoVLLlama(w *jinja2.Writer) {
 
 // spansMiMoVL is the position table of MiMo-VL.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiMoVL = "if,{{ }},for,set|kDkCCCAGQEIAGACICOKKJEGAEICMWIJAGICICWoEKREI6DCIAGMCICOmDCAAGGCACKOCAAGGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQEKRAakCnDAAGQEIAGACICOKKJEGAEICMWIJAGICICWoEKREI6DCIAGMCICOmDCAAGGCACKOCAAGGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQEKRA"
+const spansMiMoVL = "if,{{ }},for,set|4DkCCCAGQEIAGACICOKKJEGAEICMWIJAGICICWoEKREI6DCIAGMCICOmDCAAGGCACKOCAAGGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQEKRAakCnDAAGQEIAGACICOKKJEGAEICMWIJAGICICWoEKREI6DCIAGMCICOmDCAAGGCACKOCAAGGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQEKRA"

@@ -11,6 +11,7 @@ import (
 // Minicpm is the chat template builtin/minicpm.jinja.
 var Minicpm = &tmplgen.Template{
 	Aliases: []string{"9c69671aa6f14c4804273f7079eb428d9de949a59481168b328b8da6d4997f3e", "20bcc6e977e61c6cacad1ccd3fdad1cb6466277982072e851246703ecb9b9acf"},
+	Append:  appendMinicpm,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMinicpm runs renderMinicpm with a Writer on its stack (see jinja2.Run.Start).
+func appendMinicpm(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMinicpm)
+	r.Start(&w, dst)
+	renderMinicpm(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMinicpm renders minicpm.jinja.
 func renderMinicpm(w *jinja2.Writer) {
@@ -93,4 +103,4 @@ func renderMinicpmLlama(w *jinja2.Writer) {
 
 // spansMinicpm is the position table of minicpm.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMinicpm = "set,for,if,{{ }}|2CAeCAEiBCACEYCAEEKCAGSAEAGcALAAEiBCACEYCAEEKCAGSAEAG"
+const spansMinicpm = "set,for,if,{{ }}|qDAeCAEiBCACEYCAEEKCAGSAEAGcALAAEiBCACEYCAEEKCAGSAEAG"

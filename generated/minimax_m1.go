@@ -11,6 +11,7 @@ import (
 // MiniMaxM1 is the chat template llama.cpp/MiniMax-M1.jinja.
 var MiniMaxM1 = &tmplgen.Template{
 	Aliases: []string{"cac52df157a1d97f3fe30c90a80cac175ada18d5367337b6ff53b08c0304db54"},
+	Append:  appendMiniMaxM1,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -41,6 +42,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMiniMaxM1 runs renderMiniMaxM1 with a Writer on its stack (see jinja2.Run.Start).
+func appendMiniMaxM1(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMiniMaxM1)
+	r.Start(&w, dst)
+	renderMiniMaxM1(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMiniMaxM1 renders MiniMax-M1.jinja.
 func renderMiniMaxM1(w *jinja2.Writer) {
@@ -394,4 +404,4 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 
 // spansMiniMaxM1 is the position table of MiniMax-M1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMiniMaxM1 = "if,set,{{ }},for|qDGECAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIOKRAEICAEOSIAAGKEAGECCAEMoGMAGE+FCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEKsDKQAIWERGEOCAEUsCGQAIiCERAGICAEQoBEAGEiBCAAEICAEKUCIAGMCJEgBEQAAeGvFAAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIOKRAEICAEOSIAAGKEAGGACAEKoGMAGE+FCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEKsDKQAIWERGEOCAEUsCGQAIiCERAGICAEQoBEAGEiBCAAEICAEKUCIAGMCJEgBEQAA"
+const spansMiniMaxM1 = "if,set,{{ }},for|+DGECAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIOKRAEICAEOSIAAGKEAGECCAEMoGMAGE+FCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEKsDKQAIWERGEOCAEUsCGQAIiCERAGICAEQoBEAGEiBCAAEICAEKUCIAGMCJEgBEQAAeGvFAAEACICGGEJAEACICGAIJCEyBCAAGQCIAGACICIAEACGAEJCIOEAAEACICIAEACIOKRAEICAEOSIAAGKEAGGACAEKoGMAGE+FCIAGqCCIAIeERAGACAEIMEAGEGCAAEACAEKiBKYAIYEZAGACAEIGEAGEACAEKsDKQAIWERGEOCAEUsCGQAIiCERAGICAEQoBEAGEiBCAAEICAEKUCIAGMCJEgBEQAA"

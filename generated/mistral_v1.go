@@ -11,6 +11,7 @@ import (
 // MistralV1 is the chat template builtin/mistral-v1.jinja.
 var MistralV1 = &tmplgen.Template{
 	Aliases: []string{"7816c6374b65f41b3c821a90a6b02d3a1b7a8528e38873537c53d9d415b87921", "f1a65895ebd8dc8552bb3a526c18ca939c8ee42c67cc70035ecdf895e796e4b3"},
+	Append:  appendMistralV1,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMistralV1 runs renderMistralV1 with a Writer on its stack (see jinja2.Run.Start).
+func appendMistralV1(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMistralV1)
+	r.Start(&w, dst)
+	renderMistralV1(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMistralV1 renders mistral-v1.jinja.
 func renderMistralV1(w *jinja2.Writer) {
@@ -115,4 +125,4 @@ func renderMistralV1Llama(w *jinja2.Writer) {
 
 // spansMistralV1 is the position table of mistral-v1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV1 = "set,for,if,{{ }}|0CAgBCAE6BCACEICAEGAEAAGkBEAEGACAGCcCIEGACJGIIEAGMACAAaAZAAE6BCACEICAEGAEAAGkBEAEGACAGCcCIEGACJGIIEAGMACAA"
+const spansMistralV1 = "set,for,if,{{ }}|oDAgBCAE6BCACEICAEGAEAAGkBEAEGACAGCcCIEGACJGIIEAGMACAAaAZAAE6BCACEICAEGAEAAGkBEAEGACAGCcCIEGACJGIIEAGMACAA"

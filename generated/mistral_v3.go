@@ -11,6 +11,7 @@ import (
 // MistralV3 is the chat template builtin/mistral-v3.jinja.
 var MistralV3 = &tmplgen.Template{
 	Aliases: []string{"15b8652071b07fea26f44e624b61564bf622127791ba3485c0e5cafcc069418f", "9d6e3b37cad08026a4b6707885b084d99672df4266be981c14052178389393c7"},
+	Append:  appendMistralV3,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMistralV3 runs renderMistralV3 with a Writer on its stack (see jinja2.Run.Start).
+func appendMistralV3(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMistralV3)
+	r.Start(&w, dst)
+	renderMistralV3(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMistralV3 renders mistral-v3.jinja.
 func renderMistralV3(w *jinja2.Writer) {
@@ -123,4 +133,4 @@ func renderMistralV3Llama(w *jinja2.Writer) {
 
 // spansMistralV3 is the position table of mistral-v3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV3 = "set,for,if,{{ }}|2CAkBCAEACAAE8BCACEICAEGAEAAGmBEAEGACAGCeCIEGACJGIKEAGOACAAcAbAAEACAAE8BCACEICAEGAEAAGmBEAEGACAGCeCIEGACJGIKEAGOACAA"
+const spansMistralV3 = "set,for,if,{{ }}|qDAkBCAEACAAE8BCACEICAEGAEAAGmBEAEGACAGCeCIEGACJGIKEAGOACAAcAbAAEACAAE8BCACEICAEGAEAAGmBEAEGACAGCeCIEGACJGIKEAGOACAA"

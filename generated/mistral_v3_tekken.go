@@ -11,6 +11,7 @@ import (
 // MistralV3Tekken is the chat template builtin/mistral-v3-tekken.jinja.
 var MistralV3Tekken = &tmplgen.Template{
 	Aliases: []string{"e6e264bbf4692bf4a980e0cce00b20c9678f525d67bf89f148e6ccff9c80c330", "9443d75f38a5169aeac27330ef0ba0af22d93993aa37e16b0f5501810ee7f81b"},
+	Append:  appendMistralV3Tekken,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMistralV3Tekken runs renderMistralV3Tekken with a Writer on its stack (see jinja2.Run.Start).
+func appendMistralV3Tekken(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMistralV3Tekken)
+	r.Start(&w, dst)
+	renderMistralV3Tekken(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMistralV3Tekken renders mistral-v3-tekken.jinja.
 func renderMistralV3Tekken(w *jinja2.Writer) {
@@ -107,4 +117,4 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer) {
 
 // spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV3Tekken = "set,for,if,{{ }}|0CAgBCAEyBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAaAZAAEyBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"
+const spansMistralV3Tekken = "set,for,if,{{ }}|oDAgBCAEyBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAAaAZAAEyBCACEICAEGAEAAGcEAEGACAGCUCIEGACJGIAEAGEACAA"

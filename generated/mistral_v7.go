@@ -11,6 +11,7 @@ import (
 // MistralV7 is the chat template builtin/mistral-v7.jinja.
 var MistralV7 = &tmplgen.Template{
 	Aliases: []string{"ce4abf2d7c3954bc019ca04a4bcf9f7f42daacf84d05e5399454a8728dbd48ab", "9abbe43c4547e0f3a6b625da971d655d2fd15fc2e42f173faf263ec6da43aa78"},
+	Append:  appendMistralV7,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMistralV7 runs renderMistralV7 with a Writer on its stack (see jinja2.Run.Start).
+func appendMistralV7(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMistralV7)
+	r.Start(&w, dst)
+	renderMistralV7(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMistralV7 renders mistral-v7.jinja.
 func renderMistralV7(w *jinja2.Writer) {
@@ -111,4 +121,4 @@ func renderMistralV7Llama(w *jinja2.Writer) {
 
 // spansMistralV7 is the position table of mistral-v7.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV7 = "for,if,{{ }}|0C6BWCAEwBCACGICAEKgBCICGICJEQIEAEiB6BNAAEwBCACGICAEKgBCICGICJEQIEAE"
+const spansMistralV7 = "for,if,{{ }}|oD6BWCAEwBCACGICAEKgBCICGICJEQIEAEiB6BNAAEwBCACGICAEKgBCICGICJEQIEAE"

@@ -11,6 +11,7 @@ import (
 // MistralV7Tekken is the chat template builtin/mistral-v7-tekken.jinja.
 var MistralV7Tekken = &tmplgen.Template{
 	Aliases: []string{"a399cce178392ed02bb585ccc58a695b5b84e37447d5edc8b1c1512955d6b42b", "581e503483a95df61f0890de9104fc2eb6ed4594f72e63884bdf16ca4fff216c"},
+	Append:  appendMistralV7Tekken,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMistralV7Tekken runs renderMistralV7Tekken with a Writer on its stack (see jinja2.Run.Start).
+func appendMistralV7Tekken(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMistralV7Tekken)
+	r.Start(&w, dst)
+	renderMistralV7Tekken(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMistralV7Tekken renders mistral-v7-tekken.jinja.
 func renderMistralV7Tekken(w *jinja2.Writer) {
@@ -103,4 +113,4 @@ func renderMistralV7TekkenLlama(w *jinja2.Writer) {
 
 // spansMistralV7Tekken is the position table of mistral-v7-tekken.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMistralV7Tekken = "for,if,{{ }}|0CyBWCAEoBCACGICAEKYCICGICJEQAEAEayBNAAEoBCACGICAEKYCICGICJEQAEAE"
+const spansMistralV7Tekken = "for,if,{{ }}|oDyBWCAEoBCACGICAEKYCICGICJEQAEAEayBNAAEoBCACGICAEKYCICGICJEQAEAE"

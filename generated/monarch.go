@@ -11,6 +11,7 @@ import (
 // Monarch is the chat template builtin/monarch.jinja.
 var Monarch = &tmplgen.Template{
 	Aliases: []string{"c80661a074257a9f92426885388d6c647dde959265cafe0089215729b61d117d", "474a3a52daabdb886637568013c668932273f949b1589da53a6792c6af1e9f7a"},
+	Append:  appendMonarch,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMonarch runs renderMonarch with a Writer on its stack (see jinja2.Run.Start).
+func appendMonarch(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMonarch)
+	r.Start(&w, dst)
+	renderMonarch(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMonarch renders monarch.jinja.
 func renderMonarch(w *jinja2.Writer) {
@@ -77,4 +87,4 @@ func renderMonarchLlama(w *jinja2.Writer) {
 
 // spansMonarch is the position table of monarch.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMonarch = "for,if,{{ }}|0CYSCAIECACIAGAEaYJAAIECACIAGAE"
+const spansMonarch = "for,if,{{ }}|oDYSCAIECACIAGAEaYJAAIECACIAGAE"

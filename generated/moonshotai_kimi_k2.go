@@ -11,6 +11,7 @@ import (
 // MoonshotaiKimiK2 is the chat template llama.cpp/moonshotai-Kimi-K2.jinja.
 var MoonshotaiKimiK2 = &tmplgen.Template{
 	Aliases: []string{"531d7143b66435139980bbcb873a19178edc11e700c13cf67a938c86d32c2682", "aab20feb9bc6881f941ea649356130ffbc4943b3c2577c0991e1fba90de5a0fc"},
+	Append:  appendMoonshotaiKimiK2,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -40,6 +41,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMoonshotaiKimiK2 runs renderMoonshotaiKimiK2 with a Writer on its stack (see jinja2.Run.Start).
+func appendMoonshotaiKimiK2(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMoonshotaiKimiK2)
+	r.Start(&w, dst)
+	renderMoonshotaiKimiK2(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMoonshotaiKimiK2 renders moonshotai-Kimi-K2.jinja.
 func renderMoonshotaiKimiK2(w *jinja2.Writer) {
@@ -250,4 +260,4 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer) {
 
 // spansMoonshotaiKimiK2 is the position table of moonshotai-Kimi-K2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMoonshotaiKimiK2 = "if,{{ }},for,set|kDKCCAGCCwCCIkFExCEIECEAIYGAAGSEIAGMEAAGGEAAKyDGJAEKCEAGAA6BCImBE7BEKCCEGGECAGIECmBCICA8CCI2BGjEAKCCWCGCA4BCEiBCvCAGACFCCaCEAGSCFEEMCEAKAGECSEMRAaKxCAAGCCwCCImFExCEIECEAIYGAAGSEIAGMEAAGGEAAK0DGJAGKCEAGAA6BCKkBE7BEKACEGEECAGIECmBCICA8CCI2BGjEAKCCWCGCA4BCEiBCvCAGACFCCaCEAGSCFEEMCEAKAGECSEMRA"
+const spansMoonshotaiKimiK2 = "if,{{ }},for,set|4DKCCAGCCwCCIkFExCEIECEAIYGAAGSEIAGMEAAGGEAAKyDGJAEKCEAGAA6BCImBE7BEKCCEGGECAGIECmBCICA8CCI2BGjEAKCCWCGCA4BCEiBCvCAGACFCCaCEAGSCFEEMCEAKAGECSEMRAaKxCAAGCCwCCImFExCEIECEAIYGAAGSEIAGMEAAGGEAAK0DGJAGKCEAGAA6BCKkBE7BEKACEGEECAGIECmBCICA8CCI2BGjEAKCCWCGCA4BCEiBCvCAGACFCCaCEAGSCFEEMCEAKAGECSEMRA"

@@ -11,6 +11,7 @@ import (
 // MoonshotaiKimiK2Thinking is the chat template llama.cpp/moonshotai-Kimi-K2-Thinking.jinja.
 var MoonshotaiKimiK2Thinking = &tmplgen.Template{
 	Aliases: []string{"481d257748e365b654b006a0ab7b929e9be9eb64114412b5419c7e946c0c394c", "f1838522f489f10c9196540a7e995578511168f9d6d7ce8a373909446c35d643"},
+	Append:  appendMoonshotaiKimiK2Thinking,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -39,6 +40,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendMoonshotaiKimiK2Thinking runs renderMoonshotaiKimiK2Thinking with a Writer on its stack (see jinja2.Run.Start).
+func appendMoonshotaiKimiK2Thinking(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderMoonshotaiKimiK2Thinking)
+	r.Start(&w, dst)
+	renderMoonshotaiKimiK2Thinking(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderMoonshotaiKimiK2Thinking renders moonshotai-Kimi-K2-Thinking.jinja.
 func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer) {
@@ -487,4 +497,4 @@ func renderMoonshotaiKimiK2Thinking_renderToolcallsLlama(w *jinja2.Writer, messa
 
 // spansMoonshotaiKimiK2Thinking is the position table of moonshotai-Kimi-K2-Thinking.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansMoonshotaiKimiK2Thinking = "set,for,if,{{ }},macro|wDAuCCAEOCACEICIEECCIAKAMRAEACAAEKEAEGCCwCGIEGxCEIiCIACGACEGE2BCAEIACiBGEGCfEEACEGEgBEAEGECFAIECaGIACjBGCICMEGACFGK0CKJCGACEGEkCCAEGECEAIECOGIAAcGEGCrBEEACCGEgBECEGECFAIECaGIACjBGCICMEGACFGOEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIwBCAEKECaGGgBCTEKECcGQEEHGSCKjBIGuBEECGECEAIECmBGIUA8CEIAAqDGIAAkDGsBAO5KAESCACGKCIEEECIAMAMRAEACAAEKEAEGCCwCGIEGxCEKiCIACGACEGE2BCAEIACiBGEGCfEEACEGEgBEAEGECFAIECaGIACjBGCICMEGACFGM0CKJCGACEGEkCCAEGECEAIECOGIAAcGEGCrBEEACCGEgBECEGECFAIECaGIACjBGCICMEGACFGOEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIwBCAEKECaGGgBCTEKECcGQEEHGSCKjBIIuBEECGECEAIECmBGIUA8CEIAAqDGIAAkDG"
+const spansMoonshotaiKimiK2Thinking = "set,for,if,{{ }},macro|kEAuCCAEOCACEICIEECCIAKAMRAEACAAEKEAEGCCwCGIEGxCEIiCIACGACEGE2BCAEIACiBGEGCfEEACEGEgBEAEGECFAIECaGIACjBGCICMEGACFGK0CKJCGACEGEkCCAEGECEAIECOGIAAcGEGCrBEEACCGEgBECEGECFAIECaGIACjBGCICMEGACFGOEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIwBCAEKECaGGgBCTEKECcGQEEHGSCKjBIGuBEECGECEAIECmBGIUA8CEIAAqDGIAAkDGsBAO5KAESCACGKCIEEECIAMAMRAEACAAEKEAEGCCwCGIEGxCEKiCIACGACEGE2BCAEIACiBGEGCfEEACEGEgBEAEGECFAIECaGIACjBGCICMEGACFGM0CKJCGACEGEkCCAEGECEAIECOGIAAcGEGCrBEEACCGEgBECEGECFAIECaGIACjBGCICMEGACFGOEMJEQC9FAIGACIAEgBCAEEACEGCaCEEGSCFCEMCEEKAGEGSCMVIGECEAIwBCAEKECaGGgBCTEKECcGQEEHGSCKjBIIuBEECGECEAIECmBGIUA8CEIAAqDGIAAkDG"

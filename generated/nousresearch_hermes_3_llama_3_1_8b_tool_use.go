@@ -12,6 +12,7 @@ import (
 // Its text is NousResearchHermes2ProLlama3_8B_ToolUse's, whose functions render it.
 var NousResearchHermes3Llama3_1_8B_ToolUse = &tmplgen.Template{
 	Aliases: []string{"854ae9b50988547fadcb9c91d1c50aaab5a62553494cc2ff4c5f89612b06729e", "ce62e308475b364e1fc76699dccbddeb9ac08344f90d59719dba86a9922834d9"},
+	Append:  NousResearchHermes2ProLlama3_8B_ToolUse.Append,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,

@@ -11,6 +11,7 @@ import (
 // NvidiaLlama3_3NemotronSuper49B_V1_5 is the chat template llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
 var NvidiaLlama3_3NemotronSuper49B_V1_5 = &tmplgen.Template{
 	Aliases: []string{"83e8a9cad5fa44e4d139c540228e39688af037072ce1a3a6a856b60a26a3f856"},
+	Append:  appendNvidiaLlama3_3NemotronSuper49B_V1_5,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -44,6 +45,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendNvidiaLlama3_3NemotronSuper49B_V1_5 runs renderNvidiaLlama3_3NemotronSuper49B_V1_5 with a Writer on its stack (see jinja2.Run.Start).
+func appendNvidiaLlama3_3NemotronSuper49B_V1_5(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderNvidiaLlama3_3NemotronSuper49B_V1_5)
+	r.Start(&w, dst)
+	renderNvidiaLlama3_3NemotronSuper49B_V1_5(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderNvidiaLlama3_3NemotronSuper49B_V1_5 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
 func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
@@ -463,4 +473,4 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 
 // spansNvidiaLlama3_3NemotronSuper49B_V1_5 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansNvidiaLlama3_3NemotronSuper49B_V1_5 = "set,{{ }},if,for|wDACCAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEKA6BCOmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECEkHAWGK0GA+BEGGAqCCKAA8CCECAsBCE8FAcEGQAwCEGAAwCAIAAgFAGGAkDCKCAmDCG0CAcEIqCAkDGKKAsCAOIAoECMQAmDEGAAiCCIAAgCCGOA0CCYAA8FCC4BAeEGQAmCEEKAuECQAAoFCEIAuBCMMAwFEICAiGCQWAkDEEIAgCCMEAmDEgBAf/iDAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAGAA6BCEmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECG4GAWGKoGA+BEIAAqCCECA8CCGCAsBCEyFAcEGQAwCEGAAwCAIAAgFAIAAkDCEAAmDCE2CAcEKqCAkDGKKAsCAOIAoECMQAmDEGAAiCCIAAgCCGOA0CCYAA8FCCyBAeEGKAmCEGCAuECIAAoFCEIAuBCMMAwFEICAiGCQQAkDEGAAgCCEEAmDE"
+const spansNvidiaLlama3_3NemotronSuper49B_V1_5 = "set,{{ }},if,for|kEACCAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAEKA6BCOmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECEkHAWGK0GA+BEGGAqCCKAA8CCECAsBCE8FAcEGQAwCEGAAwCAIAAgFAGGAkDCKCAmDCG0CAcEIqCAkDGKKAsCAOIAoECMQAmDEGAAiCCIAAgCCGOA0CCYAA8FCC4BAeEGQAmCEEKAuECQAAoFCEIAuBCMMAwFEICAiGCQWAkDEEIAgCCMEAmDEgBAf/iDAEAAmCAEAAkCAEAAqDAEAEtHAEAA8CAEAE9CAEAA4BAEAAiCAEAA6BAEAAuCAGAA6BCEmBAoEEGAAqEAEWAgDEEAAwCAEAAyEACMAuCEGAAmCAEAAsEAGAA+CCGqBEznBEGiBCKGIKAyBCOIAsECSAQ2ECG4GAWGKoGA+BEIAAqCCECA8CCGCAsBCEyFAcEGQAwCEGAAwCAIAAgFAIAAkDCEAAmDCE2CAcEKqCAkDGKKAsCAOIAoECMQAmDEGAAiCCIAAgCCGOA0CCYAA8FCCyBAeEGKAmCEGCAuECIAAoFCEIAuBCMMAwFEICAiGCQQAkDEGAAgCCEEAmDE"

@@ -11,6 +11,7 @@ import (
 // Openchat is the chat template builtin/openchat.jinja.
 var Openchat = &tmplgen.Template{
 	Aliases: []string{"75aedde17b026661c2bd92dc06ce6cc4c08c9d5772abd7c223a44ef230e7c7ff", "fd1928999758c67bd9a5a057256eb9ec8f1cab10aeccd656fdd73ed1181f10d0"},
+	Append:  appendOpenchat,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendOpenchat runs renderOpenchat with a Writer on its stack (see jinja2.Run.Start).
+func appendOpenchat(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderOpenchat)
+	r.Start(&w, dst)
+	renderOpenchat(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderOpenchat renders openchat.jinja.
 func renderOpenchat(w *jinja2.Writer) {
@@ -95,4 +105,4 @@ func renderOpenchatLlama(w *jinja2.Writer) {
 
 // spansOpenchat is the position table of openchat.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOpenchat = "for,if,{{ }}|0CqBYCAEeCACGACAEIOEAEqBqBJAAEeCACGACAEIOEAE"
+const spansOpenchat = "for,if,{{ }}|oDqBYCAEeCACGACAEIOEAEqBqBJAAEeCACGACAEIOEAE"

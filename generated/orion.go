@@ -11,6 +11,7 @@ import (
 // Orion is the chat template builtin/orion.jinja.
 var Orion = &tmplgen.Template{
 	Aliases: []string{"14cdf0445a1f4ca1cfcf8dccd7103a1b472933d18efdca1d3d485876cbeb5921", "8ac0249a852730919f4c24da0edbb5c63b9a404f0a74832e12c21b79e498602a"},
+	Append:  appendOrion,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendOrion runs renderOrion with a Writer on its stack (see jinja2.Run.Start).
+func appendOrion(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderOrion)
+	r.Start(&w, dst)
+	renderOrion(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderOrion renders orion.jinja.
 func renderOrion(w *jinja2.Writer) {
@@ -107,4 +117,4 @@ func renderOrionLlama(w *jinja2.Writer) {
 
 // spansOrion is the position table of orion.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansOrion = "set,for,if,{{ }}|0CAcCAEyBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAGaAZAAEyBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAG"
+const spansOrion = "set,for,if,{{ }}|oDAcCAEyBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAGaAZAAEyBCACEoBCAEGACAACgBCIEIKEJEEACAGEACAAGAEAGIAEAG"

@@ -11,6 +11,7 @@ import (
 // PanguEmbedded is the chat template builtin/pangu-embedded.jinja.
 var PanguEmbedded = &tmplgen.Template{
 	Aliases: []string{"17865e076d2396186b87cc7519525b9458961211c81248ba4b9ab307dd2ec55c", "a0b4f5387ed18697d3f09d42a5b889c7146d163e7171c1218881460609464c9c"},
+	Append:  appendPanguEmbedded,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendPanguEmbedded runs renderPanguEmbedded with a Writer on its stack (see jinja2.Run.Start).
+func appendPanguEmbedded(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderPanguEmbedded)
+	r.Start(&w, dst)
+	renderPanguEmbedded(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderPanguEmbedded renders pangu-embedded.jinja.
 func renderPanguEmbedded(w *jinja2.Writer) {
@@ -103,4 +113,4 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer) {
 
 // spansPanguEmbedded is the position table of pangu-embedded.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPanguEmbedded = "set,for,if,{{ }}|2CAaCAEsBCACIECAEIUGAEGMCAGqBANAAEsBCACIECAEIUGAEGMCAG"
+const spansPanguEmbedded = "set,for,if,{{ }}|qDAaCAEsBCACIECAEIUGAEGMCAGqBANAAEsBCACIECAEIUGAEGMCAG"

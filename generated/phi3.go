@@ -11,6 +11,7 @@ import (
 // Phi3 is the chat template builtin/phi3.jinja.
 var Phi3 = &tmplgen.Template{
 	Aliases: []string{"30fb6bf4b4685097d99742166d572536d6346122ede57ff28866f718c6294892", "0fa234ea2cb42d34486367bc6dcf624256be39353275b07570ad89db9f0c0803"},
+	Append:  appendPhi3,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendPhi3 runs renderPhi3 with a Writer on its stack (see jinja2.Run.Start).
+func appendPhi3(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderPhi3)
+	r.Start(&w, dst)
+	renderPhi3(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderPhi3 renders phi3.jinja.
 func renderPhi3(w *jinja2.Writer) {
@@ -77,4 +87,4 @@ func renderPhi3Llama(w *jinja2.Writer) {
 
 // spansPhi3 is the position table of phi3.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPhi3 = "for,{{ }}|0CYOCAEMCACmBYDAAEMCAC"
+const spansPhi3 = "for,{{ }}|oDYOCAEMCACmBYDAAEMCAC"

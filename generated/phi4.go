@@ -11,6 +11,7 @@ import (
 // Phi4 is the chat template builtin/phi4.jinja.
 var Phi4 = &tmplgen.Template{
 	Aliases: []string{"508a8869335722de499e3c29c09ffe2e31097c5e607ebbb285aceaf207389ffe", "081735a92738f3653c3aa82767ca1c4388fb9dac21370455aefd9eb5f3618efb"},
+	Append:  appendPhi4,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendPhi4 runs renderPhi4 with a Writer on its stack (see jinja2.Run.Start).
+func appendPhi4(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderPhi4)
+	r.Start(&w, dst)
+	renderPhi4(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderPhi4 renders phi4.jinja.
 func renderPhi4(w *jinja2.Writer) {
@@ -77,4 +87,4 @@ func renderPhi4Llama(w *jinja2.Writer) {
 
 // spansPhi4 is the position table of phi4.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPhi4 = "for,{{ }}|0CYQCAEMCACmBYDAAEMCAC"
+const spansPhi4 = "for,{{ }}|oDYQCAEMCACmBYDAAEMCAC"

@@ -11,6 +11,7 @@ import (
 // PoolsideLagunaS2_1 is the chat template llama.cpp/poolside-Laguna-S-2.1.jinja.
 var PoolsideLagunaS2_1 = &tmplgen.Template{
 	Aliases: []string{"6d47adb134e3a0bfd08237c847d8edef1eee3bae606564663252553ed68e2cc9"},
+	Append:  appendPoolsideLagunaS2_1,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -45,6 +46,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendPoolsideLagunaS2_1 runs renderPoolsideLagunaS2_1 with a Writer on its stack (see jinja2.Run.Start).
+func appendPoolsideLagunaS2_1(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderPoolsideLagunaS2_1)
+	r.Start(&w, dst)
+	renderPoolsideLagunaS2_1(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderPoolsideLagunaS2_1 renders poolside-Laguna-S-2.1.jinja.
 func renderPoolsideLagunaS2_1(w *jinja2.Writer) {
@@ -412,4 +422,4 @@ func renderPoolsideLagunaS2_1Llama(w *jinja2.Writer) {
 
 // spansPoolsideLagunaS2_1 is the position table of poolside-Laguna-S-2.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|2DAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQ+GSNGGKCEAOkGCACGICEEK0FCECGsEAAIIAIAAEQCACGACEACICECGACFAGUGFCEICEEUGKFCEACEEGoCEFCG+BCEGGACEAEGCAEKACAAEkBCAGKICEEMKCqBEYgBO3BCGICFEKQCECGIEFEUSIJCGKGECqBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGGACEEQkHSNGGKCEAOqGCACGICEEK6FCECGyEAAIIAIAAEQCACGACEACICECGACFAGUGFCEICEEUGKFCEACEEGuCEFCIiCCEGGACEAEGCAEKACAAIkBCAGKICEEMKCqBEYgBO3BCGICFEKQCECGIEFEUSIJCGKGEC"
+const spansPoolsideLagunaS2_1 = "set,if,{{ }},for,with|qEAICAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGECCEEQ+GSNGGKCEAOkGCACGICEEK0FCECGsEAAIIAIAAEQCACGACEACICECGACFAGUGFCEICEEUGKFCEACEEGoCEFCG+BCEGGACEAEGCAEKACAAEkBCAGKICEEMKCqBEYgBO3BCGICFEKQCECGIEFEUSIJCGKGECqBArFFAEACAAEACAAEAIAAEKCACEACEAEACAAGEGFAIuBCACGOGECEACEEEECACKUGFCGKKEGGACEEQkHSNGGKCEAOqGCACGICEEK6FCECGyEAAIIAIAAEQCACGACEACICECGACFAGUGFCEICEEUGKFCEACEEGuCEFCIiCCEGGACEAEGCAEKACAAIkBCAGKICEEMKCqBEYgBO3BCGICFEKQCECGIEFEUSIJCGKGEC"

@@ -11,6 +11,7 @@ import (
 // PoolsideLagunaXS2 is the chat template llama.cpp/poolside-Laguna-XS.2.jinja.
 var PoolsideLagunaXS2 = &tmplgen.Template{
 	Aliases: []string{"522e8193258db200ba3b45c6c2008fc5a2252a0a62054c1d10c8384ed47c8a5d", "dadad29ff28c38064a91d928e758992e5f69d8e5002ee301c1c707d940ac0802"},
+	Append:  appendPoolsideLagunaXS2,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -45,6 +46,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendPoolsideLagunaXS2 runs renderPoolsideLagunaXS2 with a Writer on its stack (see jinja2.Run.Start).
+func appendPoolsideLagunaXS2(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderPoolsideLagunaXS2)
+	r.Start(&w, dst)
+	renderPoolsideLagunaXS2(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderPoolsideLagunaXS2 renders poolside-Laguna-XS.2.jinja.
 func renderPoolsideLagunaXS2(w *jinja2.Writer) {
@@ -506,4 +516,4 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer) {
 
 // spansPoolsideLagunaXS2 is the position table of poolside-Laguna-XS.2.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPoolsideLagunaXS2 = "set,if,{{ }},for,with|2DAICAEACAAEACAAEAGAAEGCACEACEAGkCGFCGOGECIEEEEKqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEK0JOJGKKCEAO2ICACGICEEKmICECG+GAAIKyGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGWGFCEKCEEWMKFCEGCEEMqCEFCGgCCEGGACEAEICAEMACAAEkBCAGKICEEMKCmBEagBQ3BCGICFEKQCECGIEFEUSIJCGKGECqBA3HFAEACAAEACAAEAGAAEGCACEACEAGkCGFCGOGECIEEEEKqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEM2JOJGKKCEAO4ICACGICEEKoICECGgHAAIK0GGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGWGFCEKCEEWIKFCGACEEGwCEFCIkCCEGGACEAEICAEMACAAIkBCAGKICEEMKCmBEagBQ3BCGICFEKQCECGIEFEUSIJCGKGEC"
+const spansPoolsideLagunaXS2 = "set,if,{{ }},for,with|qEAICAEACAAEACAAEAGAAEGCACEACEAGkCGFCGOGECIEEEEKqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEK0JOJGKKCEAO2ICACGICEEKmICECG+GAAIKyGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGWGFCEKCEEWMKFCEGCEEMqCEFCGgCCEGGACEAEICAEMACAAEkBCAGKICEEMKCmBEagBQ3BCGICFEKQCECGIEFEUSIJCGKGECqBA3HFAEACAAEACAAEAGAAEGCACEACEAGkCGFCGOGECIEEEEKqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEM2JOJGKKCEAO4ICACGICEEKoICECGgHAAIK0GGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGWGFCEKCEEWIKFCGACEEGwCEFCIkCCEGGACEAEICAEMACAAIkBCAGKICEEMKCmBEagBQ3BCGICFEKQCECGIEFEUSIJCGKGEC"

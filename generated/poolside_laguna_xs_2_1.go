@@ -11,6 +11,7 @@ import (
 // PoolsideLagunaXS2_1 is the chat template llama.cpp/poolside-Laguna-XS-2.1.jinja.
 var PoolsideLagunaXS2_1 = &tmplgen.Template{
 	Aliases: []string{"6b62e31d12245223b3504d2e06b92d73f1bc4c0c719125a787089e1abd76e3e5", "c64086c5feaef448e1b94da54bf018333e29e506be3772c1cb41f60cb13e4888"},
+	Append:  appendPoolsideLagunaXS2_1,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -45,6 +46,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendPoolsideLagunaXS2_1 runs renderPoolsideLagunaXS2_1 with a Writer on its stack (see jinja2.Run.Start).
+func appendPoolsideLagunaXS2_1(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderPoolsideLagunaXS2_1)
+	r.Start(&w, dst)
+	renderPoolsideLagunaXS2_1(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderPoolsideLagunaXS2_1 renders poolside-Laguna-XS-2.1.jinja.
 func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
@@ -506,4 +516,4 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 
 // spansPoolsideLagunaXS2_1 is the position table of poolside-Laguna-XS-2.1.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansPoolsideLagunaXS2_1 = "set,if,{{ }},for,with|2DAICAEACAAEACAAEAGAAEGCACEACEAGkCGFCGOGECIEEEEKqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEK0JOJGKKCEAO2ICACGICEEKmICECG+GAAIKyGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGWGFCEKCEEWMKFCEGCEEMqCEFCGgCCEGGACEAEICAEMACAAEkBCAGKICEEMKCmBEagBQ3BCGICFEKQCECGIEFEUSIJCGKGECqBA3HFAEACAAEACAAEAGAAEGCACEACEAGkCGFCGOGECIEEEEKqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEM2JOJGKKCEAO4ICACGICEEKoICECGgHAAIK0GGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGWGFCEKCEEWIKFCGACEEGwCEFCIkCCEGGACEAEICAEMACAAIkBCAGKICEEMKCmBEagBQ3BCGICFEKQCECGIEFEUSIJCGKGEC"
+const spansPoolsideLagunaXS2_1 = "set,if,{{ }},for,with|qEAICAEACAAEACAAEAGAAEGCACEACEAGkCGFCGOGECIEEEEKqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEK0JOJGKKCEAO2ICACGICEEKmICECG+GAAIKyGGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGWGFCEKCEEWMKFCEGCEEMqCEFCGgCCEGGACEAEICAEMACAAEkBCAGKICEEMKCmBEagBQ3BCGICFEKQCECGIEFEUSIJCGKGECqBA3HFAEACAAEACAAEAGAAEGCACEACEAGkCGFCGOGECIEEEEKqBGFCGAEEAEGGAGEACEAGOEFCEACEAIAMAAGAMFEM2JOJGKKCEAO4ICACGICEEKoICECGgHAAIK0GGACEWIECEECECMEIACKAIFEEGEACOAMAAEQCACGACEACICECGACFAGQGFCEGCECEACEAGAEFAGWGFCEKCEEWIKFCGACEEGwCEFCIkCCEGGACEAEICAEMACAAIkBCAGKICEEMKCmBEagBQ3BCGICFEKQCECGIEFEUSIJCGKGEC"

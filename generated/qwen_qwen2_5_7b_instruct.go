@@ -11,6 +11,7 @@ import (
 // QwenQwen2_5_7B_Instruct is the chat template llama.cpp/Qwen-Qwen2.5-7B-Instruct.jinja.
 var QwenQwen2_5_7B_Instruct = &tmplgen.Template{
 	Aliases: []string{"2b9959716c4694f8ecf6a387a88019d4797ad5a73cc371d36404d1bc44dfcbe1", "55b2f4a26ac9ee719330a61a0c39d9e538b0e9322212f048326318cff4f8674a"},
+	Append:  appendQwenQwen2_5_7B_Instruct,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -40,6 +41,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendQwenQwen2_5_7B_Instruct runs renderQwenQwen2_5_7B_Instruct with a Writer on its stack (see jinja2.Run.Start).
+func appendQwenQwen2_5_7B_Instruct(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderQwenQwen2_5_7B_Instruct)
+	r.Start(&w, dst)
+	renderQwenQwen2_5_7B_Instruct(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderQwenQwen2_5_7B_Instruct renders Qwen-Qwen2.5-7B-Instruct.jinja.
 func renderQwenQwen2_5_7B_Instruct(w *jinja2.Writer) {
@@ -279,4 +289,4 @@ func renderQwenQwen2_5_7B_InstructLlama(w *jinja2.Writer) {
 
 // spansQwenQwen2_5_7B_Instruct is the position table of Qwen-Qwen2.5-7B-Instruct.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|kDkCCCAGQEIAGACICOKKJEGAEICMWIJAGICICWoEKREI6DCIAGMCICOmDCAAGGCACKOCAAGGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQEKRAakCnDAAGQEIAGACICOKKJEGAEICMWIJAGICICWoEKREI6DCIAGMCICOmDCAAGGCACKOCAAGGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQEKRA"
+const spansQwenQwen2_5_7B_Instruct = "if,{{ }},for,set|4DkCCCAGQEIAGACICOKKJEGAEICMWIJAGICICWoEKREI6DCIAGMCICOmDCAAGGCACKOCAAGGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQEKRAakCnDAAGQEIAGACICOKKJEGAEICMWIJAGICICWoEKREI6DCIAGMCICOmDCAAGGCACKOCAAGGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQEKRA"

@@ -11,6 +11,7 @@ import (
 // QwenQwen3_0_6B is the chat template llama.cpp/Qwen-Qwen3-0.6B.jinja.
 var QwenQwen3_0_6B = &tmplgen.Template{
 	Aliases: []string{"c945a4a87850dd79827191150be98539a7a5e7da0689f3550d880f8dcc95b856"},
+	Append:  appendQwenQwen3_0_6B,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -44,6 +45,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendQwenQwen3_0_6B runs renderQwenQwen3_0_6B with a Writer on its stack (see jinja2.Run.Start).
+func appendQwenQwen3_0_6B(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderQwenQwen3_0_6B)
+	r.Start(&w, dst)
+	renderQwenQwen3_0_6B(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderQwenQwen3_0_6B renders Qwen-Qwen3-0.6B.jinja.
 func renderQwenQwen3_0_6B(w *jinja2.Writer) {
@@ -439,4 +449,4 @@ func renderQwenQwen3_0_6BLlama(w *jinja2.Writer) {
 
 // spansQwenQwen3_0_6B is the position table of Qwen-Qwen3-0.6B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwen3_0_6B = "if,{{ }},for,set|uD4BCCAGKEIAGACICIKGJEGAEICMQIJAGICICQCGRGGaCAEKACIGEKCAAEACIGEACAGIgIGREKwHCIAGMCICO8GCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIiCGRAEqBCIAESCICaKEACUKGJCQmCEJAG8BCIEIECIAIMGAAGACIGKEGJCISEAAGACICIAEACMgBMZAGICAAMEIACIEEAAQMKRAGEEIAe4BjFJAGKEIAGACICIKGJEGAEICMQIJAGICICQCGRGIaCAEKACIGEKCAAEACIGEACAGKgIGREKwHCIAGMCICO8GCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIiCGRAEqBCIAESCICaKEACUKGJCQmCEJAG8BCIEIECIAIMGAAGACIGKEGJCISEAAGACICIAEACMgBMZAGICAAMEIACIEEAAQMKRAGEEIA"
+const spansQwenQwen3_0_6B = "if,{{ }},for,set|iE4BCCAGKEIAGACICIKGJEGAEICMQIJAGICICQCGRGGaCAEKACIGEKCAAEACIGEACAGIgIGREKwHCIAGMCICO8GCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIiCGRAEqBCIAESCICaKEACUKGJCQmCEJAG8BCIEIECIAIMGAAGACIGKEGJCISEAAGACICIAEACMgBMZAGICAAMEIACIEEAAQMKRAGEEIAe4BjFJAGKEIAGACICIKGJEGAEICMQIJAGICICQCGRGIaCAEKACIGEKCAAEACIGEACAGKgIGREKwHCIAGMCICO8GCAAGCCAGGACAGEaCAAGACIGIKEAAEACIGEACAGIiCGRAEqBCIAESCICaKEACUKGJCQmCEJAG8BCIEIECIAIMGAAGACIGKEGJCISEAAGACICIAEACMgBMZAGICAAMEIACIEEAAQMKRAGEEIA"

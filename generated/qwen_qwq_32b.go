@@ -11,6 +11,7 @@ import (
 // QwenQwQ32B is the chat template llama.cpp/Qwen-QwQ-32B.jinja.
 var QwenQwQ32B = &tmplgen.Template{
 	Aliases: []string{"5a38c8ca7931ca774245cce0c56c3108c6a4f7d6257be82f6c240accd986072e", "94c6035b4f0eb905c95e2b7d8dace8547abca03f7fe3e441ba8a6388b1941272"},
+	Append:  appendQwenQwQ32B,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -44,6 +45,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendQwenQwQ32B runs renderQwenQwQ32B with a Writer on its stack (see jinja2.Run.Start).
+func appendQwenQwQ32B(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderQwenQwQ32B)
+	r.Start(&w, dst)
+	renderQwenQwQ32B(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderQwenQwQ32B renders Qwen-QwQ-32B.jinja.
 func renderQwenQwQ32B(w *jinja2.Writer) {
@@ -338,4 +348,4 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 
 // spansQwenQwQ32B is the position table of Qwen-QwQ-32B.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansQwenQwQ32B = "if,{{ }},for,set|uD8BCCAGOEIAGACICMKKJEGAEICMQIJAGICICQ8FGREKsFCIAGMCICO4ECAAGCCAGGGCAAEACIGGMEJCO0DCAAGCCAGGGCAAEACIGGGEJCKMCAAEGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQMKRAGEEIAe8B7DJAGOEIAGACICMKKJEGAEICMQIJAGICICS8FGREKsFCIAGMCICO4ECAAGCCAGGGCAAEACIGGMEJCO0DCAAGCCAGGGCAAEACIGGGEJCKMCAAEGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQMKRAGEEIA"
+const spansQwenQwQ32B = "if,{{ }},for,set|iE8BCCAGOEIAGACICMKKJEGAEICMQIJAGICICQ8FGREKsFCIAGMCICO4ECAAGCCAGGGCAAEACIGGMEJCO0DCAAGCCAGGGCAAEACIGGGEJCKMCAAEGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQMKRAGEEIAe8B7DJAGOEIAGACICMKKJEGAEICMQIJAGICICS8FGREKsFCIAGMCICO4ECAAGCCAGGGCAAEACIGGMEJCO0DCAAGCCAGGGCAAEACIGGGEJCKMCAAEGCICMiBEJEEMCIAGACIGKEGJCICEACIgBIJAGICAAMEIACIEEAAQMKRAGEEIA"

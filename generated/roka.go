@@ -11,6 +11,7 @@ import (
 // Roka is the chat template roka.jinja.
 var Roka = &tmplgen.Template{
 	Aliases: []string{"497939b112221df960609fa27644e9917cf37f7b30bae4043e37fc4f70be6faf", "18e91c6c87c77a1ad20d1a2a46d456d181ae98114fe3f32e37be434993f238dc"},
+	Append:  appendRoka,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -40,6 +41,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendRoka runs renderRoka with a Writer on its stack (see jinja2.Run.Start).
+func appendRoka(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderRoka)
+	r.Start(&w, dst)
+	renderRoka(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderRoka renders roka.jinja.
 func renderRoka(w *jinja2.Writer) {
@@ -268,4 +278,4 @@ func renderRoka_llama3HeaderLlama(w *jinja2.Writer, role jinja2.Value) {
 
 // spansRoka is the position table of roka.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRoka = "{{ }},for,if,set,macro|oDA6BCAEiFEACE4ECAEGACAAEGCAAImEEIEGACJAEGCAAI0DEIEGACJAEICAEGACAAGoCEAEG+BCACGSCAEGACAGIAEAGIgBGAEKCCUAGEA+BAMAEzCAMUMIEGECJAIEEAAQGMAEEACAAOEhDAIIECmBAeAInBAEkFEACE6ECAEGACAAEGCAAIoEEIEGACJAEGCAAI2DEIEGACJAEICAEGACAAGqCEAEI+BCACGSCAEGACAGIAEAGIgBGAEKCCUAGEA+BAMAEzCAMUMIEGECJAIEEAAQGMAEEACAAOEhDAIIECmBA"
+const spansRoka = "{{ }},for,if,set,macro|8DA6BCAEiFEACE4ECAEGACAAEGCAAImEEIEGACJAEGCAAI0DEIEGACJAEICAEGACAAGoCEAEG+BCACGSCAEGACAGIAEAGIgBGAEKCCUAGEA+BAMAEzCAMUMIEGECJAIEEAAQGMAEEACAAOEhDAIIECmBAeAInBAEkFEACE6ECAEGACAAEGCAAIoEEIEGACJAEGCAAI2DEIEGACJAEICAEGACAAGqCEAEI+BCACGSCAEGACAGIAEAGIgBGAEKCCUAGEA+BAMAEzCAMUMIEGECJAIEEAAQGMAEEACAAOEhDAIIECmBA"

@@ -11,6 +11,7 @@ import (
 // RwkvWorld is the chat template builtin/rwkv-world.jinja.
 var RwkvWorld = &tmplgen.Template{
 	Aliases: []string{"7f4542fe3fe27f0b358548b20c749b6c27cfb5a86a802a766bf61c7ac67c4fd2", "217c27966383ad452e5e6d7e63aa29c6b64354afee03f43003cf73d06b10e3b6"},
+	Append:  appendRwkvWorld,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendRwkvWorld runs renderRwkvWorld with a Writer on its stack (see jinja2.Run.Start).
+func appendRwkvWorld(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderRwkvWorld)
+	r.Start(&w, dst)
+	renderRwkvWorld(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderRwkvWorld renders rwkv-world.jinja.
 func renderRwkvWorld(w *jinja2.Writer) {
@@ -136,4 +146,4 @@ func renderRwkvWorldLlama(w *jinja2.Writer) {
 
 // spansRwkvWorld is the position table of rwkv-world.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansRwkvWorld = "set,for,if,{{ }}|2CAaCAEsCCACKACAAE4BCAEGICAGKoBCIEGICJGMECAEGQGIEGICJGkBAXAAGsCCACKACAAE4BCAEGICAGKoBCIEGICJGMECAEGQGIEGICJG"
+const spansRwkvWorld = "set,for,if,{{ }}|qDAaCAEsCCACKACAAE4BCAEGICAGKoBCIEGICJGMECAEGQGIEGICJGkBAXAAGsCCACKACAAE4BCAEGICAGKoBCIEGICJGMECAEGQGIEGICJG"

@@ -11,6 +11,7 @@ import (
 // SeedOss is the chat template builtin/seed_oss.jinja.
 var SeedOss = &tmplgen.Template{
 	Aliases: []string{"1a716eced6c040368c68a373b3def293b55e6bde92b6d2a923bbebf65ac9c977", "4ef1e510f8313f153511097f7e7ff4ef417e705355025752cc8bc4d6e100947f"},
+	Append:  appendSeedOss,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendSeedOss runs renderSeedOss with a Writer on its stack (see jinja2.Run.Start).
+func appendSeedOss(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderSeedOss)
+	r.Start(&w, dst)
+	renderSeedOss(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderSeedOss renders seed_oss.jinja.
 func renderSeedOss(w *jinja2.Writer) {
@@ -105,4 +115,4 @@ func renderSeedOssLlama(w *jinja2.Writer) {
 
 // spansSeedOss is the position table of seed_oss.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSeedOss = "set,for,if,{{ }}|2CAWCAEuBCACGQCAEGACAAIAEAAGMEAGoBAPAAGsBCACGOCAEEACAAIAEAAGMEAG"
+const spansSeedOss = "set,for,if,{{ }}|qDAWCAEuBCACGQCAEGACAAIAEAAGMEAGoBAPAAGsBCACGOCAEEACAAIAEAAGMEAG"

@@ -11,6 +11,7 @@ import (
 // Smolvlm is the chat template builtin/smolvlm.jinja.
 var Smolvlm = &tmplgen.Template{
 	Aliases: []string{"21215602946a8797e0054c12663630aa9f2bacb12272f7a54cb588c8ceeb9476", "6b79f3863486680d0cc5c47fa5684418e42f9e46d0a06a27c7b5a0041edf396f"},
+	Append:  appendSmolvlm,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendSmolvlm runs renderSmolvlm with a Writer on its stack (see jinja2.Run.Start).
+func appendSmolvlm(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderSmolvlm)
+	r.Start(&w, dst)
+	renderSmolvlm(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderSmolvlm renders smolvlm.jinja.
 func renderSmolvlm(w *jinja2.Writer) {
@@ -107,4 +117,4 @@ func renderSmolvlmLlama(w *jinja2.Writer) {
 
 // spansSmolvlm is the position table of smolvlm.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSmolvlm = "for,if,{{ }}|2C0BWCAEoBCACGACAECgBCICGICJEQIEAEmB0BNAAEoBCACGACAECgBCICGICJEQIEAE"
+const spansSmolvlm = "for,if,{{ }}|qD0BWCAEoBCACGACAECgBCICGICJEQIEAEmB0BNAAEoBCACGACAECgBCICGICJEQIEAE"

@@ -11,6 +11,7 @@ import (
 // SolarOpen is the chat template builtin/solar-open.jinja.
 var SolarOpen = &tmplgen.Template{
 	Aliases: []string{"8737961d852fef5ee72f0440e8c1ae8ae849c7d93dd314420a985119d11634f2", "dd4dc52e76907a0c21192686bab8c41918007110eb198eb5fb38c3f768a59c9a"},
+	Append:  appendSolarOpen,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendSolarOpen runs renderSolarOpen with a Writer on its stack (see jinja2.Run.Start).
+func appendSolarOpen(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderSolarOpen)
+	r.Start(&w, dst)
+	renderSolarOpen(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderSolarOpen renders solar-open.jinja.
 func renderSolarOpen(w *jinja2.Writer) {
@@ -77,4 +87,4 @@ func renderSolarOpenLlama(w *jinja2.Writer) {
 
 // spansSolarOpen is the position table of solar-open.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansSolarOpen = "for,{{ }}|0CYQCAEMCACmBYDAAEMCAC"
+const spansSolarOpen = "for,{{ }}|oDYQCAEMCACmBYDAAEMCAC"

@@ -11,6 +11,7 @@ import (
 // StepFun3_5Flash is the chat template llama.cpp/StepFun3.5-Flash.jinja.
 var StepFun3_5Flash = &tmplgen.Template{
 	Aliases: []string{"a1c228c8ee5749e0865dfc548e7f69de0c7ef0bd49bd0bcb152fefd77e37e056", "3a7cb642bf35cb4106cd3895147d8fcded3be856ad56cf6c88510aec879c2427"},
+	Append:  appendStepFun3_5Flash,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -42,6 +43,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendStepFun3_5Flash runs renderStepFun3_5Flash with a Writer on its stack (see jinja2.Run.Start).
+func appendStepFun3_5Flash(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderStepFun3_5Flash)
+	r.Start(&w, dst)
+	renderStepFun3_5Flash(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderStepFun3_5Flash renders StepFun3.5-Flash.jinja.
 func renderStepFun3_5Flash(w *jinja2.Writer) {
@@ -500,4 +510,4 @@ func renderStepFun3_5Flash_renderContentLlama(w *jinja2.Writer, content jinja2.V
 
 // spansStepFun3_5Flash is the position table of StepFun3.5-Flash.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansStepFun3_5Flash = "{{ }},if,for,set,macro|uDAECAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGGmBCAEKACIGEWCACQACIGEACAGIiHGREKECIGIqGCACGICIGMACAAC2FCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAGyCEJCGoCCIEGICICGACIGGAEJAEwBCACGACIGEiBCAEKACIAEICAGMGCAAUgBQhBCGICACMEIAAIEEACQEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DCmBAC5VAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGImBCAEKACIGEWCACQACIGEACAGKoHGREKECIGIwGCACGICIGMACAAC8FCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAG4CEJCIsCCIEGICICGACIGGAEJAE0BCACGACIGIiBCAEKACIAEICAGMGCAAUgBQhBCGICACMEIAAIEEACQEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DC"
+const spansStepFun3_5Flash = "{{ }},if,for,set,macro|iEAECAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGGmBCAEKACIGEWCACQACIGEACAGIiHGREKECIGIqGCACGICIGMACAAC2FCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAGyCEJCGoCCIEGICICGACIGGAEJAEwBCACGACIGEiBCAEKACIAEICAGMGCAAUgBQhBCGICACMEIAAIEEACQEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DCmBAC5VAE4BAaCGOETCGECIAMKGJEGAEIAMMIJCGECIAMCGRGImBCAEKACIGEWCACQACIGEACAGKoHGREKECIGIwGCACGICIGMACAAC8FCACGmBCACGECIGMSEACEACIGEACAGIAEAGIOGRCEACIAIAEAAG4CEJCIsCCIEGICICGACIGGAEJAE0BCACGACIGIiBCAEKACIAEICAGMGCAAUgBQhBCGICACMEIAAIEEACQEKRCQA7EAIE+BAmCCC8BAoCCGAAyBAC0BAiBCGIA0BAKkBAqECGcA2BEEWAyBCGIA4BAKGA4DC"

@@ -11,6 +11,7 @@ import (
 // UnslothMistralDevstralSmall2507 is the chat template llama.cpp/unsloth-mistral-Devstral-Small-2507.jinja.
 var UnslothMistralDevstralSmall2507 = &tmplgen.Template{
 	Aliases: []string{"acb6174ba00a1fd9f50cfc1cebaaa68bcf3328ad8c4b65c3d583a7c9d162d3e4"},
+	Append:  appendUnslothMistralDevstralSmall2507,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -45,6 +46,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendUnslothMistralDevstralSmall2507 runs renderUnslothMistralDevstralSmall2507 with a Writer on its stack (see jinja2.Run.Start).
+func appendUnslothMistralDevstralSmall2507(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderUnslothMistralDevstralSmall2507)
+	r.Start(&w, dst)
+	renderUnslothMistralDevstralSmall2507(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderUnslothMistralDevstralSmall2507 renders unsloth-mistral-Devstral-Small-2507.jinja.
 func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer) {
@@ -415,4 +425,4 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer) {
 
 // spansUnslothMistralDevstralSmall2507 is the position table of unsloth-mistral-Devstral-Small-2507.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansUnslothMistralDevstralSmall2507 = "set,{{ }},if,for|yDAICAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGIEJCMAKAAEACAAEOEAEEAEIAEACAAEAEACG8HIJGIuHCIEGoCEIEGICICSuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACK+EMZEGgBCAEGICICQIEACM2DIJEGQCAEGACICIAEACGqBKJEGiBCIGGCCIAGGCAEEACIAGKGJCSAIRCCsBEAEGQCAEGACIAIAEAAGIEJCQAGACiBAjGRAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGIEJCMAKAAEACAAEOEAEEAEIAEACAAEAEACI8HIJGIuHCIEGoCEIEGICICSuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACK+EMZEGgBCAEGICICQIEACM2DIJEGQCAEGACICIAEACGqBKJEIgBCIGGACIAEGCAEEACIAGKGJCSAIRCCsBEAEGQCAEGACIAIAEAAGIEJCQAGAC"
+const spansUnslothMistralDevstralSmall2507 = "set,{{ }},if,for|mEAICAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGIEJCMAKAAEACAAEOEAEEAEIAEACAAEAEACG8HIJGIuHCIEGoCEIEGICICSuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACK+EMZEGgBCAEGICICQIEACM2DIJEGQCAEGACICIAEACGqBKJEGiBCIGGCCIAGGCAEEACIAGKGJCSAIRCCsBEAEGQCAEGACIAIAEAAGIEJCQAGACiBAjGRAEAEACEoBEAEGQCIEGACIAIAEAAGAEJAIAEAAEACAAGIEJCMAKAAEACAAEOEAEEAEIAEACAAEAEACI8HIJGIuHCIEGoCEIEGICICSuBGAGEmBCIEGQGIEGACICIAEACEOGJEMAGACK+EMZEGgBCAEGICICQIEACM2DIJEGQCAEGACICIAEACGqBKJEIgBCIGGACIAEGCAEEACIAGKGJCSAIRCCsBEAEGQCAEGACIAIAEAAGIEJCQAGAC"

@@ -11,6 +11,7 @@ import (
 // Vicuna is the chat template builtin/vicuna.jinja.
 var Vicuna = &tmplgen.Template{
 	Aliases: []string{"e4b8f6389e076492f5e130e9a285b536bbdc44661b28201e3fdbd0393c5307a9", "9640326655d9d74099cfe2163747e74740b62d61651ce5d05a4680b45972dfc5"},
+	Append:  appendVicuna,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendVicuna runs renderVicuna with a Writer on its stack (see jinja2.Run.Start).
+func appendVicuna(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderVicuna)
+	r.Start(&w, dst)
+	renderVicuna(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderVicuna renders vicuna.jinja.
 func renderVicuna(w *jinja2.Writer) {
@@ -105,4 +115,4 @@ func renderVicunaLlama(w *jinja2.Writer) {
 
 // spansVicuna is the position table of vicuna.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansVicuna = "for,if,{{ }}|0C0BUCAEoBCACGACAECgBCICGICJEKQCICGICJEkB0BNAAEoBCACGACAECgBCICGICJEKQCICGICJE"
+const spansVicuna = "for,if,{{ }}|oD0BUCAEoBCACGACAECgBCICGICJEKQCICGICJEkB0BNAAEoBCACGACAECgBCICGICJEKQCICGICJE"

@@ -11,6 +11,7 @@ import (
 // VicunaOrca is the chat template builtin/vicuna-orca.jinja.
 var VicunaOrca = &tmplgen.Template{
 	Aliases: []string{"f9f9fc6bfcc1fba81ab8385b8e7a3cd075fa1b0cbaf56f4fa198f8a5aae94fa4", "a3ad0a7b956bbd0f6e65c443485339137d7fca49edca65d101f4bcde59a39426"},
+	Append:  appendVicunaOrca,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendVicunaOrca runs renderVicunaOrca with a Writer on its stack (see jinja2.Run.Start).
+func appendVicunaOrca(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderVicunaOrca)
+	r.Start(&w, dst)
+	renderVicunaOrca(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderVicunaOrca renders vicuna-orca.jinja.
 func renderVicunaOrca(w *jinja2.Writer) {
@@ -113,4 +123,4 @@ func renderVicunaOrcaLlama(w *jinja2.Writer) {
 
 // spansVicunaOrca is the position table of vicuna-orca.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansVicunaOrca = "for,if,{{ }}|0C8BWCAEwBCACGICAEKgBCICGICJEKQCICGICJEkB8BNAAEwBCACGICAEKgBCICGICJEKQCICGICJE"
+const spansVicunaOrca = "for,if,{{ }}|oD8BWCAEwBCACGICAEKgBCICGICJEKQCICGICJEkB8BNAAEwBCACGICAEKgBCICGICJEKQCICGICJE"

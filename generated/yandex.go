@@ -11,6 +11,7 @@ import (
 // Yandex is the chat template builtin/yandex.jinja.
 var Yandex = &tmplgen.Template{
 	Aliases: []string{"ef7a407fcb1eaeb6684154054f272311df0ef98ea0791c8d5a06357c5469419b", "95f104530a6a2f76e5458ca6a637b7ee8bab20f15dd2a31e89f49b514b0fafe0"},
+	Append:  appendYandex,
 	Caps: llamacpp.Capabilities{
 		StringContent: true,
 		Handler:       "generic",
@@ -33,6 +34,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendYandex runs renderYandex with a Writer on its stack (see jinja2.Run.Start).
+func appendYandex(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderYandex)
+	r.Start(&w, dst)
+	renderYandex(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderYandex renders yandex.jinja.
 func renderYandex(w *jinja2.Writer) {
@@ -96,4 +106,4 @@ func renderYandexLlama(w *jinja2.Writer) {
 
 // spansYandex is the position table of yandex.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansYandex = "for,if,{{ }}|yCsBWCAEgBCACGICAEKQCICGICJEkBsBJAAEgBCACGICAEKQCICGICJE"
+const spansYandex = "for,if,{{ }}|mDsBWCAEgBCACGICAEKQCICGICJEkBsBJAAEgBCACGICAEKQCICGICJE"

@@ -11,6 +11,7 @@ import (
 // Zephyr is the chat template builtin/zephyr.jinja.
 var Zephyr = &tmplgen.Template{
 	Aliases: []string{"9e113037e16b8274390c533ab3163692f2c1d7190e65040761c75b5fd30633b7", "42cba669f052b2f8de0194dd19c64769c3725225b20f44ffe70d8e6979cd041e"},
+	Append:  appendZephyr,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendZephyr runs renderZephyr with a Writer on its stack (see jinja2.Run.Start).
+func appendZephyr(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderZephyr)
+	r.Start(&w, dst)
+	renderZephyr(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderZephyr renders zephyr.jinja.
 func renderZephyr(w *jinja2.Writer) {
@@ -77,4 +87,4 @@ func renderZephyrLlama(w *jinja2.Writer) {
 
 // spansZephyr is the position table of zephyr.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansZephyr = "for,{{ }}|0CYOCAEMCACmBYDAAEMCAC"
+const spansZephyr = "for,{{ }}|oDYOCAEMCACmBYDAAEMCAC"

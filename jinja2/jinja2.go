@@ -45,6 +45,10 @@ type Loop = impl.Loop
 // caller, varargs and kwargs variables its body reads.
 type MacroSpec = impl.MacroSpec
 
+// A Run is how a compiled render function runs: the variables it reads, the clock,
+// the limits, and what its errors cite.
+type Run = impl.Run
+
 // Spans is a position table in the compact form generated files hold it in, a string
 // that is decoded only when a render fails, as Jinja2's debug_info is. It is the
 // table's constructs separated by commas, a bar, and then for each span five numbers
@@ -764,7 +768,7 @@ func WriteStr(w *Writer, v Value) { impl.WriteStr(w, v) }
 // only where its body is in the export data of a package the caller imports, and
 // generated code cannot import the implementation, an internal package. It is never
 // called.
-func methodBodies(xLoop *Loop, xValue Value, xWriter *Writer) {
+func methodBodies(xLoop *Loop, xRun *Run, xValue Value, xWriter *Writer) {
 	_ = xLoop.Value
 	_ = xLoop.Start
 	_ = xLoop.StartReversed
@@ -776,6 +780,10 @@ func methodBodies(xLoop *Loop, xValue Value, xWriter *Writer) {
 	_ = xLoop.Last
 	_ = xLoop.Length
 	_ = xLoop.Cycle
+	_ = xRun.Append
+	_ = xRun.Start
+	_ = xRun.Finish
+	_ = xRun.Recover
 	_ = xValue.Attr
 	_ = xValue.Item
 	_ = xValue.ItemStr

@@ -117,7 +117,7 @@ func File(pkg string, u *Unit) ([]byte, error) {
 		versionGuard(f)
 	}
 	if same := u.SameText; same != nil {
-		for _, field := range []string{"Func", "LlamaFunc", "Spans"} {
+		for _, field := range []string{"Func", "Append", "LlamaFunc", "Spans"} {
 			fields[jen.Id(field)] = jen.Id(same.Ident).Dot(field)
 		}
 		declare(fmt.Sprintf("%s is the chat template %s.", u.Ident, sanitizeComment(u.Origin)),
@@ -150,7 +150,14 @@ func File(pkg string, u *Unit) ([]byte, error) {
 	if len(g.sites) > 0 {
 		fields[jen.Id("Spans")] = jen.Id(table)
 	}
+	appendFn := "append" + u.Ident
+	if !g.keepsWriter {
+		fields[jen.Id("Append")] = jen.Id(appendFn)
+	}
 	declare(fmt.Sprintf("%s is the chat template %s.", u.Ident, sanitizeComment(u.Origin)))
+	if !g.keepsWriter {
+		appendFunc(f, appendFn, fn)
+	}
 	if u.JinjaRefusal != "" {
 		f.Commentf("%s fails every render, as Jinja2 refuses %s when it loads it; llama.cpp", fn, sanitizeComment(u.IR.File))
 		f.Comment("loads it.")
@@ -188,6 +195,23 @@ func File(pkg string, u *Unit) ([]byte, error) {
 		return src, err
 	}
 	return appendSpanTable(src, table, g.t.File, g.sites)
+}
+
+// appendFunc writes the function name that runs the render function fn with a Writer
+// on its stack (jinja2.Run.Start), for Template.Append: fn keeps no reference to its
+// Writer, so that the Writer needs no allocation and no pool.
+func appendFunc(f *jen.File, name, fn string) {
+	f.Commentf("%s runs %s with a Writer on its stack (see jinja2.Run.Start).", name, fn)
+	f.Func().Id(name).Params(
+		jen.Id("r").Qual(Jinja2Path, "Run"), jen.Id("dst").Index().Byte(),
+	).Params(jen.Id("out").Index().Byte(), jen.Id("err").Error()).Block(
+		jen.Var().Id("w").Qual(Jinja2Path, "Writer"),
+		jen.Defer().Id("r").Dot("Recover").Call(jen.Op("&").Id("w"), jen.Id("dst"), jen.Op("&").Id("out"), jen.Op("&").Id("err"), jen.Id(fn)),
+		jen.Id("r").Dot("Start").Call(jen.Op("&").Id("w"), jen.Id("dst")),
+		jen.Id(fn).Call(jen.Op("&").Id("w")),
+		jen.Return(jen.Id("r").Dot("Finish").Call(jen.Op("&").Id("w"), jen.Id("dst")), jen.Nil()),
+	)
+	f.Line()
 }
 
 // llamaIR is the IR the llama.cpp render function is generated from.

@@ -46,6 +46,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		if g.llama && llamacpp.LacksGlobal(x.Name) {
 			return jen.Id("w").Dot("Lookup").Call(jen.Lit(x.Name)) // llama.cpp has no such global
 		}
+		g.keepsWriter = true
 		return rt("Globals").Call(jen.Id("w"), jen.Lit(x.Name))
 	case *ir.CallerVar:
 		return g.readFree(g.free[x.Name])

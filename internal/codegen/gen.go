@@ -92,6 +92,11 @@ type gen struct {
 	reads    readCache       // the chains held at the point being generated
 	counts   map[string]int  // how often the rest of the current block reads each chain
 
+	// keepsWriter says that the functions keep a reference to their Writer (in a macro
+	// value, a loop object or a global function), so that it cannot live on the stack
+	// of the render (see appendFunc)
+	keepsWriter bool
+
 	// the writes a run can hold and the cites of statements, by their code (see
 	// writes.go)
 	runWrites map[jen.Code]runWrite

@@ -597,6 +597,7 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 			restore()
 			filter = jen.Func().Params(jen.Id(item).Add(valueType())).Bool().Block(fbody...)
 		}
+		g.keepsWriter = true // the loop object holds it
 		if rec != nil {
 			newLoop := rt("NewRecursiveLoop").Call(jen.Id("w"), checked, filter, jen.Id(rec.depth), jen.Id(rec.fn))
 			loopHead = jen.For(jen.Id(name).Op(":=").Add(newLoop), jen.Id(name).Dot("Next").Call(), jen.Empty())
@@ -778,6 +779,7 @@ func (g *gen) macro(d *ir.MacroDef, m *ir.Macro) jen.Code {
 	if slot+len(taken) == 0 {
 		args = jen.Id("_").Index().Add(valueType())
 	}
+	g.keepsWriter = true // the macro value holds it
 	return rt("NewMacro").Call(jen.Id("w"), g.macroSpec(m, d == nil), jen.Func().Params(args).Block(body...))
 }
 
@@ -910,6 +912,7 @@ func (g *gen) macroFunc(d *ir.MacroDef) []jen.Code {
 			args = jen.Id("_").Index().Add(valueType())
 		}
 		wrapper := jen.Func().Params(args).Block(jen.Id(fn).Call(slots...))
+		g.keepsWriter = true // the macro value holds it
 		code = append(code, jen.Id(g.varName(d.Var)).Op("=").Add(rt("NewMacro").Call(jen.Id("w"), g.macroSpec(m, false), wrapper)))
 	}
 	return code

@@ -64,34 +64,69 @@ func (r *Run) run(dst []byte, fn func(*Writer), markup []ByteRange, tracked bool
 	if w == nil {
 		w = writerPool.Get().(*Writer)
 	}
-	// field by field: a composite literal assigned to *w costs a copy of the whole
-	// Writer, pointers and all
-	w.limits = r.Limits.withDefaults()
-	w.vars, w.now = r.Vars, r.Now
 	if tracked {
 		w.tracked.markup = markup
 		w.origins = &w.tracked
 	}
-	w.setBuffer(dst)
+	r.Start(w, dst)
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = dst, r.failure(p, w, fn)
 		}
+		w.releaseLists()
 		*w = Writer{}
 		if r.Writer == nil {
 			writerPool.Put(w)
 		}
 	}()
 	fn(w)
+	buf := r.Finish(w, dst)
+	if o := w.origins; o != nil {
+		return o.room[:len(buf)], o.markup, nil
+	}
+	return buf, nil, nil
+}
+
+// Start begins a render on w, appending to dst: the render a generated file's append
+// function runs with a Writer on its stack, where Append takes one from a pool
+// (getting and putting a Writer is a fifth of a short render's time):
+//
+//	func appendX(r jinja2.Run, dst []byte) (out []byte, err error) {
+//		var w jinja2.Writer
+//		defer r.Recover(&w, dst, &out, &err, renderX)
+//		r.Start(&w, dst)
+//		renderX(&w)
+//		return r.Finish(&w, dst), nil
+//	}
+//
+// w is a zero Writer that nothing keeps after the render: it stays on the stack when
+// the render function keeps no reference to it (it makes no macro value, loop object
+// or global function, which hold their Writer).
+func (r *Run) Start(w *Writer, dst []byte) {
+	w.limits = r.Limits.withDefaults()
+	w.vars, w.now = r.Vars, r.Now
+	w.setBuffer(dst)
+}
+
+// Finish ends the render on w that Start began with dst, and returns its output.
+func (r *Run) Finish(w *Writer, dst []byte) []byte {
+	w.releaseLists()
 	w.joinOutput()
 	r.GenerationPrompt = w.tail - 1 - len(dst)
 	if w.tail == 0 {
 		r.GenerationPrompt = -1
 	}
-	if o := w.origins; o != nil {
-		return o.room[:len(w.buf)], o.markup, nil
+	return w.buf
+}
+
+// Recover, deferred by a generated append function (see Start), turns a panic of the
+// render of fn on w into its result: dst and the *Error or *RaiseError that says where
+// in the template the render failed, as Append returns them.
+func (r *Run) Recover(w *Writer, dst []byte, out *[]byte, err *error, fn func(*Writer)) {
+	if p := recover(); p != nil {
+		*out, *err = dst, r.failure(p, w, fn)
+		w.releaseLists()
 	}
-	return w.buf, nil, nil
 }
 
 // writerPool recycles Writers between renders.

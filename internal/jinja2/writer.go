@@ -2,6 +2,7 @@ package jinja2
 
 import (
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -60,12 +61,16 @@ type Writer struct {
 	// tail is 1 + the length of the output where the template's generation prompt
 	// starts, once generated code has marked it (MarkGenerationPrompt); 0 before.
 	tail int
-	// lists are the Lists of the first slices of lists the render takes (SliceIn), and
-	// listsUsed how many of them are taken: a render's slices live no longer than the
-	// render, and the Writer is zeroed after it.
-	lists     [2]List
+	// lists are the Lists of the first slices of lists the render takes (SliceIn),
+	// from listsPool on its first, and listsUsed how many of them are taken: a render's
+	// slices live no longer than the render (releaseLists). They are not in the Writer
+	// itself, so that a slice holds no reference to it (see Run.Start).
+	lists     *[2]List
 	listsUsed int
 }
+
+// listsPool recycles the Lists of renders' slices.
+var listsPool = sync.Pool{New: func() any { return new([2]List) }}
 
 // listStorage returns a List holding items: one of w.lists while the render has one
 // left, else a new one (also for a nil w).
@@ -73,10 +78,23 @@ func (w *Writer) listStorage(items []Value) *List {
 	if w == nil || w.listsUsed == len(w.lists) {
 		return newListStorage(items)
 	}
+	if w.lists == nil {
+		w.lists = listsPool.Get().(*[2]List)
+	}
 	l := &w.lists[w.listsUsed]
 	w.listsUsed++
 	l.setItems(items)
 	return l
+}
+
+// releaseLists gives the render's Lists of slices back to the pool, once the render is
+// over.
+func (w *Writer) releaseLists() {
+	if w.lists != nil {
+		*w.lists = [2]List{}
+		listsPool.Put(w.lists)
+		w.lists, w.listsUsed = nil, 0
+	}
 }
 
 // NewWriter returns a writer that appends to buf (which may be nil).

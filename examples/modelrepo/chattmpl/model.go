@@ -12,6 +12,7 @@ import (
 var Model = &tmplgen.Template{
 	AddBOS:  true,
 	Aliases: []string{"497939b112221df960609fa27644e9917cf37f7b30bae4043e37fc4f70be6faf", "18e91c6c87c77a1ad20d1a2a46d456d181ae98114fe3f32e37be434993f238dc"},
+	Append:  appendModel,
 	Caps: llamacpp.Capabilities{
 		SystemRole:        true,
 		StringContent:     true,
@@ -45,6 +46,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendModel runs renderModel with a Writer on its stack (see jinja2.Run.Start).
+func appendModel(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderModel)
+	r.Start(&w, dst)
+	renderModel(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderModel renders model.
 func renderModel(w *jinja2.Writer) {
@@ -273,4 +283,4 @@ func renderModel_llama3HeaderLlama(w *jinja2.Writer, role jinja2.Value) {
 
 // spansModel is the position table of model (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansModel = "{{ }},for,if,set,macro|yDA6BCAEiFEACE4ECAEGACAAEGCAAImEEIEGACJAEGCAAI0DEIEGACJAEICAEGACAAGoCEAEG+BCACGSCAEGACAGIAEAGIgBGAEKCCUAGEA+BAMAEzCAMUMIEGECJAIEEAAQGMAEEACAAOEhDAIIECmBAeAInBAEkFEACE6ECAEGACAAEGCAAIoEEIEGACJAEGCAAI2DEIEGACJAEICAEGACAAGqCEAEI+BCACGSCAEGACAGIAEAGIgBGAEKCCUAGEA+BAMAEzCAMUMIEGECJAIEEAAQGMAEEACAAOEhDAIIECmBA"
+const spansModel = "{{ }},for,if,set,macro|mEA6BCAEiFEACE4ECAEGACAAEGCAAImEEIEGACJAEGCAAI0DEIEGACJAEICAEGACAAGoCEAEG+BCACGSCAEGACAGIAEAGIgBGAEKCCUAGEA+BAMAEzCAMUMIEGECJAIEEAAQGMAEEACAAOEhDAIIECmBAeAInBAEkFEACE6ECAEGACAAEGCAAIoEEIEGACJAEGCAAI2DEIEGACJAEICAEGACAAGqCEAEI+BCACGSCAEGACAGIAEAGIgBGAEKCCUAGEA+BAMAEzCAMUMIEGECJAIEEAAQGMAEEACAAOEhDAIIECmBA"

@@ -12,6 +12,7 @@ import (
 var ModelChatml = &tmplgen.Template{
 	AddBOS:  true,
 	Aliases: []string{"2b04aca91db17424a407a7a53d5dd511a925e2ee77188bcdad69930fa8785378", "625f1b0cc347014e29f46cb7495564446b82c8553230b959fe9b58e0876636d1"},
+	Append:  appendModelChatml,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -39,6 +40,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendModelChatml runs renderModelChatml with a Writer on its stack (see jinja2.Run.Start).
+func appendModelChatml(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderModelChatml)
+	r.Start(&w, dst)
+	renderModelChatml(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderModelChatml renders model.
 func renderModelChatml(w *jinja2.Writer) {
@@ -82,4 +92,4 @@ func renderModelChatmlLlama(w *jinja2.Writer) {
 
 // spansModelChatml is the position table of model (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansModelChatml = "for,{{ }}|+CYQCAEMCACmBYDAAEMCAC"
+const spansModelChatml = "for,{{ }}|yDYQCAEMCACmBYDAAEMCAC"

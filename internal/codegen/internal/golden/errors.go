@@ -11,6 +11,7 @@ import (
 // Errors is the chat template errors.jinja.
 var Errors = &tmplgen.Template{
 	Aliases: []string{"24fb724663a761ac6820a3ff3982bcf1ba9cbef6e146dcd0eaa05e55249ba662", "c3537800501028d6d840c5c80b86dff754202857dd3b0785875c6c6a457985ec"},
+	Append:  appendErrors,
 	Caps: llamacpp.Capabilities{
 		SystemRole:    true,
 		StringContent: true,
@@ -34,6 +35,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendErrors runs renderErrors with a Writer on its stack (see jinja2.Run.Start).
+func appendErrors(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderErrors)
+	r.Start(&w, dst)
+	renderErrors(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderErrors renders errors.jinja.
 func renderErrors(w *jinja2.Writer) {
@@ -91,4 +101,4 @@ func renderErrorsLlama(w *jinja2.Writer) {
 
 // spansErrors is the position table of errors.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansErrors = "if,{{ }},for|0CGECAEAAgCCGUChCEEICAAGAAuDCGCCvDCIEEACWGLAAEAAgCCGUChCEEICAAGAAuDCGCCvDCIEEAC"
+const spansErrors = "if,{{ }},for|oDGECAEAAgCCGUChCEEICAAGAAuDCGCCvDCIEEACWGLAAEAAgCCGUChCEEICAAGAAuDCGCCvDCIEEAC"

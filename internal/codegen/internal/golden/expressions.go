@@ -11,6 +11,7 @@ import (
 // Expressions is the chat template expressions.jinja.
 var Expressions = &tmplgen.Template{
 	Aliases: []string{"6d5270cdfe7e15404fdf00fee5d834aec6c458ce086de0f26026202477b5a4ca", "f84c8f7b38da2cd827d00dea6622a4f1373d77d69a23e203eca7ab77a68d0878"},
+	Append:  appendExpressions,
 	Caps: llamacpp.Capabilities{
 		Handler:       "generic",
 		ReasoningMode: "none",
@@ -33,6 +34,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendExpressions runs renderExpressions with a Writer on its stack (see jinja2.Run.Start).
+func appendExpressions(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderExpressions)
+	r.Start(&w, dst)
+	renderExpressions(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderExpressions renders expressions.jinja.
 func renderExpressions(w *jinja2.Writer) {
@@ -358,4 +368,4 @@ func renderExpressionsLlama(w *jinja2.Writer) {
 
 // spansExpressions is the position table of expressions.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansExpressions = "set,{{ }}|4CIECAMMCACQCCACGCAaCGCAcCGCAaCGCAcCGEAYCIEAWCICAgBCGIC7FCMGAsCCKGAwBCKGAgBCKSC9ECWSAgBCWCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGEAsCCIEA0CCIGA0BCKCC1GCGEAqCCICCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGIC/FCgBIXAAMMCACQCCACGCAaCGCAcCGCAaCGCAcCGEAYCIEAWCICAgBCGIC7FCMGAsCCKGAwBCKGAgBCKIC9ECMIAgBCMCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGEAsCCIEA0CCIGA0BCKCC1GCGEAqCCICCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGIC/FC"
+const spansExpressions = "set,{{ }}|sDIECAMMCACQCCACGCAaCGCAcCGCAaCGCAcCGEAYCIEAWCICAgBCGIC7FCMGAsCCKGAwBCKGAgBCKSC9ECWSAgBCWCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGEAsCCIEA0CCIGA0BCKCC1GCGEAqCCICCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGIC/FCgBIXAAMMCACQCCACGCAaCGCAcCGCAaCGCAcCGEAYCIEAWCICAgBCGIC7FCMGAsCCKGAwBCKGAgBCKIC9ECMIAgBCMCAgBCGCAmBCGCAuBCGCC1ECGCCACGCAmDCGCCnDCGEAsCCIEA0CCIGA0BCKCC1GCGEAqCCICCrCCGCAyBCGCAwBCGCAkBCGCCnECGCAuBCGCAoBCGCA2BCGCAyBCGIC/FC"

@@ -11,6 +11,7 @@ import (
 // Scopes is the chat template scopes.jinja.
 var Scopes = &tmplgen.Template{
 	Aliases: []string{"0f24cc85a6610d115f2b7d6a024f4bd13f45c0cecd51469038eb7b09b30f4f1b", "2a0cea21c395d57e87e8a3e9b9239bbf71f72e2e284dbf6c060f055bc0e36211"},
+	Append:  appendScopes,
 	Caps: llamacpp.Capabilities{
 		Handler:       "generic",
 		ReasoningMode: "none",
@@ -33,6 +34,15 @@ const (
 	_ = jinja2.EnforceVersion(7 - jinja2.MinVersion) // the runtime is too new for this file: generate it again
 	_ = jinja2.EnforceVersion(jinja2.MaxVersion - 7) // the runtime is too old for this file: update the tmplgen module
 )
+
+// appendScopes runs renderScopes with a Writer on its stack (see jinja2.Run.Start).
+func appendScopes(r jinja2.Run, dst []byte) (out []byte, err error) {
+	var w jinja2.Writer
+	defer r.Recover(&w, dst, &out, &err, renderScopes)
+	r.Start(&w, dst)
+	renderScopes(&w)
+	return r.Finish(&w, dst), nil
+}
 
 // renderScopes renders scopes.jinja.
 func renderScopes(w *jinja2.Writer) {
@@ -252,4 +262,4 @@ func renderScopesLlama(w *jinja2.Writer) {
 
 // spansScopes is the position table of scopes.jinja (see jinja2.Spans): the template
 // statement each line of this file runs, which a render that fails there reports.
-const spansScopes = "set,for,{{ }},with,filter,if|+CAECAECCAAGUCACGACAAEACAAEACAAKCEMEGCAqBEGEAqBEIAChDAEOAeCIEAwBEKEAvCAIECMEIECNAICA6BEGAA7BAEGCAEKKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAICCAEGGAOEkBAjBPAECCAAIUCACGACAAEACAAEACAAKCEMEGCAqBEGEAqBEIAChDAEOAeCIEAwBEKEAvCAIECMEIECNAICA6BEIAA7BAEGCAEKKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAICCAEGGAOE"
+const spansScopes = "set,for,{{ }},with,filter,if|yDAECAECCAAGUCACGACAAEACAAEACAAKCEMEGCAqBEGEAqBEIAChDAEOAeCIEAwBEKEAvCAIECMEIECNAICA6BEGAA7BAEGCAEKKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAICCAEGGAOEkBAjBPAECCAAIUCACGACAAEACAAEACAAKCEMEGCAqBEGEAqBEIAChDAEOAeCIEAwBEKEAvCAIECMEIECNAICA6BEIAA7BAEGCAEKKAAGIAC2BEGEC3BIIICAKEAAiBAIICXEMECNAICCAEGGAOE"
