@@ -14,7 +14,8 @@ import (
 var hotInlined = []string{
 	"Value.kind", "Value.num", "Value.str", "Value.Items", "Value.IsMarkup", "Str", "Int",
 	"Bool", "Float", "(*Dict).GetStr", "(*Dict).Get", "(*Dict).keys", "(*Dict).vals",
-	"(*List).items", "Lit", "SmallInt", "EqStr", "(*Writer).WriteString",
+	"(*List).items", "Lit", "SmallInt", "EqStr", "(*Writer).WriteString", "(*Writer).AppendString",
+	"Value.Truthy",
 }
 
 // TestHotPathsInline builds the package with the compiler's inlining report and checks

@@ -203,11 +203,10 @@ func (v Value) IsMissing() bool { return v.kind() == KindUndefined && v.strFlags
 
 // Bool returns a Python bool.
 func Bool(b bool) Value {
-	w := uint64(KindBool) << kindShift
 	if b {
-		w |= 1
+		return Value{w: trueBits}
 	}
-	return Value{w: w}
+	return Value{w: uint64(KindBool) << kindShift}
 }
 
 // IntString returns the Python int written in decimal in s; it panics on bad input and
@@ -393,8 +392,20 @@ func (v Value) TypeName() string {
 	return "object"
 }
 
-// Truthy reports whether v is true in a boolean context, as Python's bool().
+// Truthy reports whether v is true in a boolean context, as Python's bool(). It is
+// inlined for the kinds templates test most (an undefined value, none, a bool).
 func (v Value) Truthy() bool {
+	if v.kind() <= KindBool {
+		return v.w == trueBits // Bool(true)'s: w holds a bool's kind and value alone
+	}
+	return v.truthy()
+}
+
+// trueBits is the w of Bool(true).
+const trueBits = uint64(KindBool)<<kindShift | 1
+
+// truthy is Truthy of a value of another kind than undefined, none and bool.
+func (v Value) truthy() bool {
 	switch v.kind() {
 	case KindUndefined, KindNone:
 		return false
