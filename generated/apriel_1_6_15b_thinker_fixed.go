@@ -218,7 +218,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
 				if !(i == len(items)-1) && jinja2.In(jinja2.Lit("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					jinja2.Write(w, jinja2.FilterTrim(jinja2.ItemInt(jinja2.MethodSplitSep(asstText, jinja2.Lit("[BEGIN FINAL RESPONSE]")), -1), nil, nil))
+					jinja2.Write(w, jinja2.FilterTrim(jinja2.SplitItem(asstText, jinja2.Lit("[BEGIN FINAL RESPONSE]"), -1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
@@ -491,7 +491,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
 				if !(i == len(items)-1) && llamacpp.In(jinja2.Lit("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.ItemInt(llamacpp.MethodSplitSep(asstText, jinja2.Lit("[BEGIN FINAL RESPONSE]")), -1), nil, nil))
+					llamacpp.Write(w, llamacpp.FilterTrim(llamacpp.SplitItem(asstText, jinja2.Lit("[BEGIN FINAL RESPONSE]"), -1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}

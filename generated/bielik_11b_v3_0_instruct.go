@@ -137,7 +137,7 @@ func renderBielik11B_V3_0Instruct(w *jinja2.Writer) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
 				reasoningParts = jinja2.MethodSplitSep(content, jinja2.Lit("</think>"))
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				reasoningContent = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemInt(reasoningParts, 0), jinja2.Lit("<think>")), -1)
+				reasoningContent = jinja2.SplitItem(jinja2.ItemInt(reasoningParts, 0), jinja2.Lit("<think>"), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
 				content = jinja2.FilterJoin(jinja2.SliceIn(w, reasoningParts, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
 			}
@@ -291,7 +291,7 @@ func renderBielik11B_V3_0InstructLlama(w *jinja2.Writer) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
 				reasoningParts = llamacpp.MethodSplitSep(content, jinja2.Lit("</think>"))
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				reasoningContent = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemInt(reasoningParts, 0), jinja2.Lit("<think>")), -1)
+				reasoningContent = llamacpp.SplitItem(llamacpp.ItemInt(reasoningParts, 0), jinja2.Lit("<think>"), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
 				content = llamacpp.FilterJoin(llamacpp.SliceIn(w, reasoningParts, jinja2.SmallInt(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Lit("</think>")}, nil)
 			}

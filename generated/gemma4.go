@@ -737,7 +737,7 @@ func renderGemma4_stripThinking(w *jinja2.Writer, text jinja2.Value) {
 			// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-			jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
+			jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.SplitItem(part, jinja2.Lit("<|channel>"), 0)))
 		} else {
 			// gemma4.jinja:146:13 {%- else -%}
 			// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -1461,7 +1461,7 @@ func renderGemma4_stripThinkingLlama(w *jinja2.Writer, text jinja2.Value) {
 			// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-			llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
+			llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.SplitItem(part, jinja2.Lit("<|channel>"), 0)))
 		} else {
 			// gemma4.jinja:146:13 {%- else -%}
 			// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)

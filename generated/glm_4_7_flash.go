@@ -121,9 +121,9 @@ func renderGLM4_7Flash(w *jinja2.Writer) {
 				// GLM-4.7-Flash.jinja:47:5 {%- if '</think>' in content %}
 				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// GLM-4.7-Flash.jinja:48:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.SplitItem(jinja2.MethodRstripChars(jinja2.SplitItem(content, jinja2.Lit("</think>"), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 					// GLM-4.7-Flash.jinja:49:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+					content = jinja2.MethodLstripChars(jinja2.SplitItem(content, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
@@ -333,9 +333,9 @@ func renderGLM4_7FlashLlama(w *jinja2.Writer) {
 				// GLM-4.7-Flash.jinja:47:5 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// GLM-4.7-Flash.jinja:48:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.SplitItem(llamacpp.MethodRstripChars(llamacpp.SplitItem(content, jinja2.Lit("</think>"), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 					// GLM-4.7-Flash.jinja:49:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+					content = llamacpp.MethodLstripChars(llamacpp.SplitItem(content, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …

@@ -854,7 +854,7 @@ func renderGoogleGemma4_31B_It_stripThinking(w *jinja2.Writer, text jinja2.Value
 			// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-			jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.ItemInt(jinja2.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
+			jinja2.SetAttr(ns, "result", jinja2.Add(jinja2.ItemAttr(ns, "result"), jinja2.SplitItem(part, jinja2.Lit("<|channel>"), 0)))
 		} else {
 			// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 			// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
@@ -1746,7 +1746,7 @@ func renderGoogleGemma4_31B_It_stripThinkingLlama(w *jinja2.Writer, text jinja2.
 			// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
 			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-			llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.ItemInt(llamacpp.MethodSplitSep(part, jinja2.Lit("<|channel>")), 0)))
+			llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.ItemAttr(ns, "result"), llamacpp.SplitItem(part, jinja2.Lit("<|channel>"), 0)))
 		} else {
 			// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 			// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)

@@ -174,7 +174,7 @@ func renderLFM2_5_8B_A1B(w *jinja2.Writer) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
 						if jinja2.In(jinja2.Lit("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content = jinja2.FilterTrim(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), nil, nil)
+							content = jinja2.FilterTrim(jinja2.SplitItem(content, jinja2.Lit("</think>"), -1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
@@ -450,7 +450,7 @@ func renderLFM2_5_8B_A1BLlama(w *jinja2.Writer) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
 						if llamacpp.In(jinja2.Lit("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content = llamacpp.FilterTrim(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), nil, nil)
+							content = llamacpp.FilterTrim(llamacpp.SplitItem(content, jinja2.Lit("</think>"), -1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}

@@ -157,7 +157,7 @@ func renderLFM2_5Instruct(w *jinja2.Writer) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if jinja2.In(jinja2.Lit("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
-				content = jinja2.FilterTrim(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), nil, nil)
+				content = jinja2.FilterTrim(jinja2.SplitItem(content, jinja2.Lit("</think>"), -1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}
@@ -282,7 +282,7 @@ func renderLFM2_5InstructLlama(w *jinja2.Writer) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
 			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
-				content = llamacpp.FilterTrim(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), nil, nil)
+				content = llamacpp.FilterTrim(llamacpp.SplitItem(content, jinja2.Lit("</think>"), -1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}

@@ -160,7 +160,7 @@ func renderLlamaCppDeepseekR1(w *jinja2.Writer) {
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
 			if jinja2.In(jinja2.Lit("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
-				content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
+				content = jinja2.SplitItem(content, jinja2.Lit("</think>"), -1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
 			out := w.Buffer()
@@ -321,7 +321,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer) {
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
 			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
-				content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
+				content = llamacpp.SplitItem(content, jinja2.Lit("</think>"), -1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
 			out := w.Buffer()

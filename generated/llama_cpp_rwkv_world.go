@@ -102,7 +102,7 @@ func renderLlamaCppRwkvWorld(w *jinja2.Writer) {
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
 			if jinja2.In(jinja2.Lit("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
-				content = jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
+				content = jinja2.SplitItem(content, jinja2.Lit("</think>"), -1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
 			out := w.Buffer()
@@ -180,7 +180,7 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer) {
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
 			if llamacpp.In(jinja2.Lit("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
-				content = llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1)
+				content = llamacpp.SplitItem(content, jinja2.Lit("</think>"), -1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
 			out := w.Buffer()

@@ -153,9 +153,9 @@ func renderMiniMaxM2(w *jinja2.Writer) {
 				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
 				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					reasoningContent = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+					reasoningContent = jinja2.MethodStripChars(jinja2.SplitItem(jinja2.MethodStripChars(jinja2.SplitItem(content, jinja2.Lit("</think>"), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					content = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+					content = jinja2.MethodStripChars(jinja2.SplitItem(content, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
@@ -467,9 +467,9 @@ func renderMiniMaxM2Llama(w *jinja2.Writer) {
 				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					reasoningContent = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+					reasoningContent = llamacpp.MethodStripChars(llamacpp.SplitItem(llamacpp.MethodStripChars(llamacpp.SplitItem(content, jinja2.Lit("</think>"), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					content = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+					content = llamacpp.MethodStripChars(llamacpp.SplitItem(content, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}

@@ -212,9 +212,9 @@ func renderMiniMaxM3(w *jinja2.Writer) {
 				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
 				if jinja2.In(thinkEndToken, content) {
 					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					reasoningContent = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, thinkEndToken), 0), jinja2.Lit("\n")), thinkBeginToken), -1), jinja2.Lit("\n"))
+					reasoningContent = jinja2.MethodStripChars(jinja2.SplitItem(jinja2.MethodStripChars(jinja2.SplitItem(content, thinkEndToken, 0), jinja2.Lit("\n")), thinkBeginToken, -1), jinja2.Lit("\n"))
 					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					content = jinja2.MethodStripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, thinkEndToken), -1), jinja2.Lit("\n"))
+					content = jinja2.MethodStripChars(jinja2.SplitItem(content, thinkEndToken, -1), jinja2.Lit("\n"))
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
@@ -748,9 +748,9 @@ func renderMiniMaxM3Llama(w *jinja2.Writer) {
 				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
 				if llamacpp.In(thinkEndToken, content) {
 					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					reasoningContent = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, thinkEndToken), 0), jinja2.Lit("\n")), thinkBeginToken), -1), jinja2.Lit("\n"))
+					reasoningContent = llamacpp.MethodStripChars(llamacpp.SplitItem(llamacpp.MethodStripChars(llamacpp.SplitItem(content, thinkEndToken, 0), jinja2.Lit("\n")), thinkBeginToken, -1), jinja2.Lit("\n"))
 					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					content = llamacpp.MethodStripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, thinkEndToken), -1), jinja2.Lit("\n"))
+					content = llamacpp.MethodStripChars(llamacpp.SplitItem(content, thinkEndToken, -1), jinja2.Lit("\n"))
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}

@@ -391,7 +391,7 @@ func renderMuseGlimmer_renderToolDefs(w *jinja2.Writer, tools jinja2.Value, tool
 			fn = tool
 		}
 		// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-		tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemAttrKey(fn, jinja2.KeyName), jinja2.Lit(".")), 0)
+		tns = jinja2.SplitItem(jinja2.ItemAttrKey(fn, jinja2.KeyName), jinja2.Lit("."), 0)
 		// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
 		if jinja2.NotIn(tns, jinja2.ItemAttr(nsns, "seen")) {
 			// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
@@ -482,7 +482,7 @@ func renderMuseGlimmer_renderSystemMeta(w *jinja2.Writer, tools jinja2.Value) {
 				fn = tool
 			}
 			// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-			tns = jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.ItemAttrKey(fn, jinja2.KeyName), jinja2.Lit(".")), 0)
+			tns = jinja2.SplitItem(jinja2.ItemAttrKey(fn, jinja2.KeyName), jinja2.Lit("."), 0)
 			// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
 			if jinja2.NotIn(tns, jinja2.ItemAttr(rns, "nslist")) {
 				// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
@@ -866,7 +866,7 @@ func renderMuseGlimmer_renderToolDefsLlama(w *jinja2.Writer, tools jinja2.Value,
 			fn = tool
 		}
 		// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-		tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemAttrKey(fn, jinja2.KeyName), jinja2.Lit(".")), 0)
+		tns = llamacpp.SplitItem(llamacpp.ItemAttrKey(fn, jinja2.KeyName), jinja2.Lit("."), 0)
 		// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
 		if llamacpp.NotIn(tns, llamacpp.ItemAttr(nsns, "seen")) {
 			// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
@@ -959,7 +959,7 @@ func renderMuseGlimmer_renderSystemMetaLlama(w *jinja2.Writer, tools jinja2.Valu
 				fn = tool
 			}
 			// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-			tns = llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.ItemAttrKey(fn, jinja2.KeyName), jinja2.Lit(".")), 0)
+			tns = llamacpp.SplitItem(llamacpp.ItemAttrKey(fn, jinja2.KeyName), jinja2.Lit("."), 0)
 			// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
 			if llamacpp.NotIn(tns, llamacpp.ItemAttr(rns, "nslist")) {
 				// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)

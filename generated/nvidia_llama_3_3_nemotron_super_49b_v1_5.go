@@ -161,7 +161,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5(w *jinja2.Writer) {
 			messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 			if jinja2.In(jinja2.Lit("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				content = jinja2.MethodLstrip(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1))
+				content = jinja2.MethodLstrip(jinja2.SplitItem(messageContent, jinja2.Lit("</think>"), -1))
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}
@@ -372,7 +372,7 @@ func renderNvidiaLlama3_3NemotronSuper49B_V1_5Llama(w *jinja2.Writer) {
 			messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 			if llamacpp.In(jinja2.Lit("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				content = llamacpp.MethodLstrip(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1))
+				content = llamacpp.MethodLstrip(llamacpp.SplitItem(messageContent, jinja2.Lit("</think>"), -1))
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}

@@ -288,11 +288,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
 						if jinja2.In(jinja2.Lit("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
-							c = jinja2.ItemInt(jinja2.MethodSplitSep(c, jinja2.Lit("</think>")), -1)
+							c = jinja2.SplitItem(c, jinja2.Lit("</think>"), -1)
 						} else if jinja2.In(jinja2.Lit("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
-							c = jinja2.ItemInt(jinja2.MethodSplitSep(c, jinja2.Lit("<think>")), 0)
+							c = jinja2.SplitItem(c, jinja2.Lit("<think>"), 0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
 						c = jinja2.Concat(jinja2.Lit("<think></think>"), jinja2.FilterTrim(c, nil, nil))
@@ -370,7 +370,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16(w *jinja2.Writer) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
 					if jinja2.In(jinja2.Lit("<think>"), c) && jinja2.In(jinja2.Lit("</think>"), c) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-						c = jinja2.Concat(jinja2.Lit("<think></think>"), jinja2.ItemInt(jinja2.MethodSplitSep(c, jinja2.Lit("</think>")), -1))
+						c = jinja2.Concat(jinja2.Lit("<think></think>"), jinja2.SplitItem(c, jinja2.Lit("</think>"), -1))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
 					c = jinja2.FilterTrim(c, nil, nil)
@@ -735,11 +735,11 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
 						if llamacpp.In(jinja2.Lit("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
-							c = llamacpp.ItemInt(llamacpp.MethodSplitSep(c, jinja2.Lit("</think>")), -1)
+							c = llamacpp.SplitItem(c, jinja2.Lit("</think>"), -1)
 						} else if llamacpp.In(jinja2.Lit("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
-							c = llamacpp.ItemInt(llamacpp.MethodSplitSep(c, jinja2.Lit("<think>")), 0)
+							c = llamacpp.SplitItem(c, jinja2.Lit("<think>"), 0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
 						c = llamacpp.Concat(jinja2.Lit("<think></think>"), llamacpp.FilterTrim(c, nil, nil))
@@ -815,7 +815,7 @@ func renderNVIDIA_Nemotron3Nano30B_A3B_BF16Llama(w *jinja2.Writer) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
 					if llamacpp.In(jinja2.Lit("<think>"), c) && llamacpp.In(jinja2.Lit("</think>"), c) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-						c = llamacpp.Concat(jinja2.Lit("<think></think>"), llamacpp.ItemInt(llamacpp.MethodSplitSep(c, jinja2.Lit("</think>")), -1))
+						c = llamacpp.Concat(jinja2.Lit("<think></think>"), llamacpp.SplitItem(c, jinja2.Lit("</think>"), -1))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
 					c = llamacpp.FilterTrim(c, nil, nil)

@@ -169,9 +169,9 @@ func renderOpenbmbMiniCPM5_1B(w *jinja2.Writer) {
 				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
 				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.SplitItem(jinja2.MethodRstripChars(jinja2.SplitItem(content, jinja2.Lit("</think>"), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+					content = jinja2.MethodLstripChars(jinja2.SplitItem(content, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
@@ -581,9 +581,9 @@ func renderOpenbmbMiniCPM5_1BLlama(w *jinja2.Writer) {
 				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.SplitItem(llamacpp.MethodRstripChars(llamacpp.SplitItem(content, jinja2.Lit("</think>"), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+					content = llamacpp.MethodLstripChars(llamacpp.SplitItem(content, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}

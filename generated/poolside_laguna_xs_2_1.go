@@ -183,10 +183,10 @@ func renderPoolsideLagunaXS2_1(w *jinja2.Writer) {
 						// poolside-Laguna-XS-2.1.jinja:86:11 {%- if not reasoning_content %}
 						if !reasoningContent.Truthy() {
 							// poolside-Laguna-XS-2.1.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content2, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+							reasoningContent = jinja2.MethodLstripChars(jinja2.SplitItem(jinja2.MethodRstripChars(jinja2.SplitItem(content2, jinja2.Lit("</think>"), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 						}
 						// poolside-Laguna-XS-2.1.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						content2 = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content2, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+						content2 = jinja2.MethodLstripChars(jinja2.SplitItem(content2, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 					}
 					// poolside-Laguna-XS-2.1.jinja:92:9 {%- if reasoning_content -%}
 					if reasoningContent.Truthy() {
@@ -413,10 +413,10 @@ func renderPoolsideLagunaXS2_1Llama(w *jinja2.Writer) {
 						// poolside-Laguna-XS-2.1.jinja:86:11 {%- if not reasoning_content %}
 						if !llamacpp.Truthy(reasoningContent) {
 							// poolside-Laguna-XS-2.1.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+							reasoningContent = llamacpp.MethodLstripChars(llamacpp.SplitItem(llamacpp.MethodRstripChars(llamacpp.SplitItem(content2, jinja2.Lit("</think>"), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 						}
 						// poolside-Laguna-XS-2.1.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						content2 = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content2, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+						content2 = llamacpp.MethodLstripChars(llamacpp.SplitItem(content2, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 					}
 					// poolside-Laguna-XS-2.1.jinja:92:9 {%- if reasoning_content -%}
 					if llamacpp.Truthy(reasoningContent) {

@@ -163,9 +163,9 @@ func renderQwen3_5_4B(w *jinja2.Writer) {
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
 				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.SplitItem(jinja2.MethodRstripChars(jinja2.SplitItem(content, jinja2.Lit("</think>"), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+					content = jinja2.MethodLstripChars(jinja2.SplitItem(content, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
@@ -486,9 +486,9 @@ func renderQwen3_5_4BLlama(w *jinja2.Writer) {
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Lit("</think>"), content3) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content3, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.SplitItem(llamacpp.MethodRstripChars(llamacpp.SplitItem(content3, jinja2.Lit("</think>"), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content3 = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content3, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+					content3 = llamacpp.MethodLstripChars(llamacpp.SplitItem(content3, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}

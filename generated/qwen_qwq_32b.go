@@ -117,7 +117,7 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+				content = jinja2.MethodLstripChars(jinja2.SplitItem(messageContent, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			out := w.Buffer()
@@ -135,7 +135,7 @@ func renderQwenQwQ32B(w *jinja2.Writer) {
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+				content = jinja2.MethodLstripChars(jinja2.SplitItem(messageContent, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
 			out := w.Buffer()
@@ -264,7 +264,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+				content = llamacpp.MethodLstripChars(llamacpp.SplitItem(messageContent, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			out := w.Buffer()
@@ -282,7 +282,7 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer) {
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(messageContent, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+				content = llamacpp.MethodLstripChars(llamacpp.SplitItem(messageContent, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
 			out := w.Buffer()

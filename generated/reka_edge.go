@@ -205,7 +205,7 @@ func renderRekaEdge(w *jinja2.Writer) {
 			} else if jinja2.In(jinja2.Lit("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.SmallInt(1)}, nil), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+				reasoningText = jinja2.MethodLstripChars(jinja2.SplitItem(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.SmallInt(1)}, nil), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
 				contentText = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.SmallInt(1)}, nil), 1), jinja2.Lit("\n"))
 			}
@@ -552,7 +552,7 @@ func renderRekaEdgeLlama(w *jinja2.Writer) {
 			} else if llamacpp.In(jinja2.Lit("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.SmallInt(1)}, nil), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+				reasoningText = llamacpp.MethodLstripChars(llamacpp.SplitItem(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.SmallInt(1)}, nil), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
 				contentText = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Lit("</think>"), jinja2.SmallInt(1)}, nil), 1), jinja2.Lit("\n"))
 			}

@@ -172,9 +172,9 @@ func renderStepFun3_7Flash(w *jinja2.Writer) {
 				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
 				if jinja2.In(jinja2.Lit("</think>"), content) {
 					// StepFun3.7-Flash.jinja:45:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.SplitItem(jinja2.MethodRstripChars(jinja2.SplitItem(content, jinja2.Lit("</think>"), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 					// StepFun3.7-Flash.jinja:46:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.MethodLstripChars(jinja2.ItemInt(jinja2.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+					content = jinja2.MethodLstripChars(jinja2.SplitItem(content, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 				} else {
 					// StepFun3.7-Flash.jinja:47:17 {%- else %}
 					// StepFun3.7-Flash.jinja:48:17 {%- set reasoning_content = '' %}
@@ -440,9 +440,9 @@ func renderStepFun3_7FlashLlama(w *jinja2.Writer) {
 				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
 				if llamacpp.In(jinja2.Lit("</think>"), content) {
 					// StepFun3.7-Flash.jinja:45:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(llamacpp.MethodRstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), 0), jinja2.Lit("\n")), jinja2.Lit("<think>")), -1), jinja2.Lit("\n"))
+					reasoningContent = llamacpp.MethodLstripChars(llamacpp.SplitItem(llamacpp.MethodRstripChars(llamacpp.SplitItem(content, jinja2.Lit("</think>"), 0), jinja2.Lit("\n")), jinja2.Lit("<think>"), -1), jinja2.Lit("\n"))
 					// StepFun3.7-Flash.jinja:46:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = llamacpp.MethodLstripChars(llamacpp.ItemInt(llamacpp.MethodSplitSep(content, jinja2.Lit("</think>")), -1), jinja2.Lit("\n"))
+					content = llamacpp.MethodLstripChars(llamacpp.SplitItem(content, jinja2.Lit("</think>"), -1), jinja2.Lit("\n"))
 				} else {
 					// StepFun3.7-Flash.jinja:47:17 {%- else %}
 					// StepFun3.7-Flash.jinja:48:17 {%- set reasoning_content = '' %}

@@ -717,6 +717,13 @@ func SliceIn(w *Writer, v, start, stop, step Value) Value {
 // branch, so that Go inlines it at little cost to compile.
 func SmallInt(i int64) Value { return impl.SmallInt(i) }
 
+// SplitItem is recv.split(sep)[i] for i 0 or -1 (a template's first or last piece of
+// a str: content.split('</think>')[-1]): of a str split by a non-empty str, the piece is
+// found without the list of them. Python splits from the left, so the last piece is
+// what follows the last of the separators found from the left (for "aaa".split("aa"),
+// "a").
+func SplitItem(recv, sep Value, i int64) Value { return impl.SplitItem(recv, sep, i) }
+
 // Spread appends the items of v to positional arguments, as f(*v) does.
 func Spread(args []Value, v Value) []Value { return impl.Spread(args, v) }
 

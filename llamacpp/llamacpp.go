@@ -607,6 +607,10 @@ func SliceIn(w *jinja2.Writer, v, start, stop, step jinja2.Value) jinja2.Value {
 	return impl.SliceIn(w, v, start, stop, step)
 }
 
+// SplitItem is jinja2.SplitItem as llama.cpp's engine runs recv.split(sep)[i]: its
+// split, then its subscript.
+func SplitItem(recv, sep jinja2.Value, i int64) jinja2.Value { return impl.SplitItem(recv, sep, i) }
+
 // Spread is jinja2.Spread (the arguments of f(*v)) in llama.cpp, whose parser reads
 // *v and whose engine cannot run it: the call fails.
 func Spread(args []jinja2.Value, v jinja2.Value) []jinja2.Value { return impl.Spread(args, v) }

@@ -89,6 +89,10 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 				}
 				return g.op("ItemStr").Call(g.value(x.X), jen.Lit(kv))
 			case *big.Int:
+				if recv, sep, ok := g.splitCall(x.X); ok && kv.IsInt64() && (kv.Int64() == 0 || kv.Int64() == -1) {
+					// s.split(sep)[0], s.split(sep)[-1]: the piece without the list
+					return g.direct("SplitItem").Call(g.value(recv), g.value(sep), jen.Lit(int(kv.Int64())))
+				}
 				if kv.IsInt64() {
 					return g.op("ItemInt").Call(g.value(x.X), jen.Lit(int(kv.Int64())))
 				}
@@ -593,6 +597,26 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 		return llama("CallIn").Call(g.value(x.Fn), jen.Index().Add(valueType()).Values(g.values(c.LlamaEnv)...), args, kwargs)
 	}
 	return g.op("Call").Call(g.value(x.Fn), args, kwargs)
+}
+
+// splitCall returns the str and the separator of x when x is recv.split(sep), a call
+// of the method that compiles to MethodSplitSep.
+func (g *gen) splitCall(x ir.Expr) (recv, sep ir.Expr, ok bool) {
+	c, ok := x.(*ir.Call)
+	if !ok || len(c.Args.Args) != 1 || len(c.Kwargs) != 0 || c.DynArgs != nil || c.DynKwargs != nil {
+		return nil, nil, false
+	}
+	if _, macro := g.macros.Direct[c]; macro {
+		return nil, nil, false
+	}
+	if _, macro := g.macros.ValueCalls[c]; macro {
+		return nil, nil, false
+	}
+	fn, ok := c.Fn.(*ir.Attr)
+	if !ok || fn.Name != "split" || directMethods["split"][1] != "MethodSplitSep" {
+		return nil, nil, false
+	}
+	return fn.X, c.Args.Args[0], true
 }
 
 // constValue compiles a literal.

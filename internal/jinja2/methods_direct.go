@@ -87,6 +87,28 @@ func MethodSplitSep(recv, sep Value) Value {
 	return CallMethod(recv, "split", []Value{sep}, nil)
 }
 
+// SplitItem is recv.split(sep)[i] for i 0 or -1 (a template's first or last piece of
+// a str: content.split('</think>')[-1]): of a str split by a non-empty str, the piece is
+// found without the list of them. Python splits from the left, so the last piece is
+// what follows the last of the separators found from the left (for "aaa".split("aa"),
+// "a").
+func SplitItem(recv, sep Value, i int64) Value {
+	if plainStr(recv) && sep.kind() == KindString && sep.str() != "" && (i == 0 || i == -1) {
+		s, p := recv.str(), sep.str()
+		if i == 0 {
+			if j := strings.Index(s, p); j >= 0 {
+				s = s[:j]
+			}
+		} else {
+			for j := strings.Index(s, p); j >= 0; j = strings.Index(s, p) {
+				s = s[j+len(p):]
+			}
+		}
+		return FromTemplate(Str(s), recv) // as ItemInt of strSplit's list
+	}
+	return ItemInt(MethodSplitSep(recv, sep), i)
+}
+
 // MethodStartswith is recv.startswith(prefix).
 func MethodStartswith(recv, prefix Value) Value {
 	if plainStr(recv) {

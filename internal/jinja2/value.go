@@ -395,7 +395,7 @@ func (v Value) TypeName() string {
 // Truthy reports whether v is true in a boolean context, as Python's bool(). It is
 // inlined for the kinds templates test most (an undefined value, none, a bool).
 func (v Value) Truthy() bool {
-	if v.kind() <= KindBool {
+	if v.w < uint64(KindBool+1)<<kindShift { // undefined, none, a bool
 		return v.w == trueBits // Bool(true)'s: w holds a bool's kind and value alone
 	}
 	return v.truthy()

@@ -1011,6 +1011,12 @@ func WriteStr(w *jinja2.Writer, v jinja2.Value) {
 	}
 }
 
+// SplitItem is jinja2.SplitItem as llama.cpp's engine runs recv.split(sep)[i]: its
+// split, then its subscript.
+func SplitItem(recv, sep jinja2.Value, i int64) jinja2.Value {
+	return ItemInt(MethodSplitSep(recv, sep), i)
+}
+
 // AppendStr is WriteStr in a run of writes (see jinja2.Writer.Buffer).
 func AppendStr(w *jinja2.Writer, out []byte, v jinja2.Value) []byte {
 	if v.Kind() == jinja2.KindString && !w.Tracked() {

@@ -223,17 +223,6 @@ func floatOf(v jinja2.Value) float64 {
 // value (value_t::as_bool throws "Function is not a bool value"), and a namespace is
 // an object, true when it has an attribute.
 func Truthy(v jinja2.Value) bool {
-	if v.Kind() <= jinja2.KindBool { // undefined, none, a bool: inlined
-		return v == boolTrue
-	}
-	return truthy(v)
-}
-
-// boolTrue is true.
-var boolTrue = jinja2.Bool(true)
-
-// truthy is Truthy of a value of another kind than undefined, none and bool.
-func truthy(v jinja2.Value) bool {
 	switch k := v.Kind(); {
 	case k == jinja2.KindCallable || k == jinja2.KindObject && isKwArg(v):
 		noTruthValue(v)
