@@ -101,13 +101,13 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 	if messages.Truthy() && jinja2.EqStr(jinja2.ItemAttrKey(jinja2.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
 		messages0 := jinja2.ItemInt(messages, 0)
-		if jinja2.In(jinja2.Lit("content"), messages0) {
+		if jinja2.InKey(jinja2.KeyContent, messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
 			messages0Content := jinja2.ItemAttrKey(messages0, jinja2.KeyContent)
 			if jinja2.IsString(messages0Content) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
 				jinja2.WriteAdd(w, systemToken, messages0Content, endSystemToken)
-			} else if jinja2.IsMapping(messages0Content) && jinja2.In(jinja2.Lit("text"), messages0Content) {
+			} else if jinja2.IsMapping(messages0Content) && jinja2.InKey(jinja2.KeyText, messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
 				jinja2.WriteAdd(w, systemToken, jinja2.ItemAttrKey(messages0Content, jinja2.KeyText), endSystemToken)
@@ -177,7 +177,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				nsInAssistant = false
 			}
 			// Apertus-8B-Instruct.jinja:198:9 {%- if "content" in message -%}
-			if jinja2.In(jinja2.Lit("content"), message) {
+			if jinja2.InKey(jinja2.KeyContent, message) {
 				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
 				jinja2.Write(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
@@ -220,7 +220,7 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if jinja2.In(jinja2.Lit("content"), message) && !jinja2.IsNone(jinja2.ItemAttrKey(message, jinja2.KeyContent)) {
+			if jinja2.InKey(jinja2.KeyContent, message) && !jinja2.IsNone(jinja2.ItemAttrKey(message, jinja2.KeyContent)) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
 				messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 				if jinja2.IsString(messageContent) && (jinja2.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "string")) {
@@ -349,13 +349,13 @@ func renderApertus8B_Instruct(w *jinja2.Writer) {
 					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
 					jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Lit("Invalid assistant content '"), messageContent), jinja2.Lit("', expected ")), nsAssistantFormat)))
 				}
-			} else if jinja2.NotIn(jinja2.Lit("tool_calls"), message) {
+			} else if !jinja2.InKey(jinja2.KeyToolCalls, message) {
 				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
 				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Add(jinja2.Lit("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemAttrKey(message, jinja2.KeyToolCalls).Truthy() {
+			if jinja2.InKey(jinja2.KeyToolCalls, message) && jinja2.ItemAttrKey(message, jinja2.KeyToolCalls).Truthy() {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
 				jinja2.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
@@ -769,13 +769,13 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 	if llamacpp.Truthy(messages) && jinja2.EqStr(llamacpp.ItemAttrKey(llamacpp.ItemInt(messages, 0), jinja2.KeyRole), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
 		messages0 := llamacpp.ItemInt(messages, 0)
-		if llamacpp.In(jinja2.Lit("content"), messages0) {
+		if llamacpp.InKey(jinja2.KeyContent, messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
 			messages0Content := llamacpp.ItemAttrKey(messages0, jinja2.KeyContent)
 			if llamacpp.IsString(messages0Content) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
 				llamacpp.WriteAdd(w, systemToken, messages0Content, endSystemToken)
-			} else if llamacpp.IsMapping(messages0Content) && llamacpp.In(jinja2.Lit("text"), messages0Content) {
+			} else if llamacpp.IsMapping(messages0Content) && llamacpp.InKey(jinja2.KeyText, messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
 				llamacpp.WriteAdd(w, systemToken, llamacpp.ItemAttrKey(messages0Content, jinja2.KeyText), endSystemToken)
@@ -846,7 +846,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				nsInAssistant = false
 			}
 			// Apertus-8B-Instruct.jinja:198:9 {%- if "content" in message -%}
-			if llamacpp.In(jinja2.Lit("content"), message) {
+			if llamacpp.InKey(jinja2.KeyContent, message) {
 				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
 				llamacpp.Write(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
@@ -889,7 +889,7 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if llamacpp.In(jinja2.Lit("content"), message) && !llamacpp.IsNone(llamacpp.ItemAttrKey(message, jinja2.KeyContent)) {
+			if llamacpp.InKey(jinja2.KeyContent, message) && !llamacpp.IsNone(llamacpp.ItemAttrKey(message, jinja2.KeyContent)) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
 				messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 				if llamacpp.IsString(messageContent) && (llamacpp.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "string")) {
@@ -1018,13 +1018,13 @@ func renderApertus8B_InstructLlama(w *jinja2.Writer) {
 					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
 					llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Lit("Invalid assistant content '"), messageContent), jinja2.Lit("', expected ")), nsAssistantFormat)))
 				}
-			} else if llamacpp.NotIn(jinja2.Lit("tool_calls"), message) {
+			} else if !llamacpp.InKey(jinja2.KeyToolCalls, message) {
 				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
 				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
 				llamacpp.Write(w, jinja2.RaiseException(w, llamacpp.Add(jinja2.Lit("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
+			if llamacpp.InKey(jinja2.KeyToolCalls, message) && llamacpp.Truthy(llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)) {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
 				llamacpp.WriteAdd(w, toolCallsToken, jinja2.Lit("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}

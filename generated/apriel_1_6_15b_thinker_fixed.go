@@ -247,7 +247,7 @@ func renderApriel1_6_15bThinkerFixed(w *jinja2.Writer) {
 					w.SetBuffer(out)
 					jinja2.WriteJSON(w, jinja2.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
-					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && jinja2.In(jinja2.Lit("id"), toolCall) {
+					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && jinja2.InKey(jinja2.KeyID, toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
 						out := w.Buffer()
 						out = w.AppendString(out, ", \"id\": \"")
@@ -520,7 +520,7 @@ func renderApriel1_6_15bThinkerFixedLlama(w *jinja2.Writer) {
 					w.SetBuffer(out)
 					llamacpp.WriteJSON(w, llamacpp.ItemStrKey(toolCallFunction, jinja2.KeyArguments), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
-					if llamacpp.Eq(addToolId2, jinja2.Bool(true)) && llamacpp.In(jinja2.Lit("id"), toolCall) {
+					if llamacpp.Eq(addToolId2, jinja2.Bool(true)) && llamacpp.InKey(jinja2.KeyID, toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
 						out := w.Buffer()
 						out = w.AppendString(out, ", \"id\": \"")

@@ -181,7 +181,7 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescript(w *jinja2.Writer, schema, 
 			val := values[i]
 			var typeStr, default2 jinja2.Value
 			// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
-			if jinja2.In(jinja2.Lit("description"), val) {
+			if jinja2.InKey(jinja2.KeyDescription, val) {
 				// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
 				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStrKey(val, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 					// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
@@ -580,7 +580,7 @@ func renderGigaChat3_10B_A1_8B_jsonSchemaToTypescriptLlama(w *jinja2.Writer, sch
 			key := vals[0]
 			val := vals[1]
 			// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
-			if llamacpp.In(jinja2.Lit("description"), val) {
+			if llamacpp.InKey(jinja2.KeyDescription, val) {
 				// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
 				for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStrKey(val, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 					// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}

@@ -92,7 +92,7 @@ func renderGigaChat3_5(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
 		for _, item := range jinja2.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
-			if jinja2.In(jinja2.Lit("function"), item) {
+			if jinja2.InKey(jinja2.KeyFunction, item) {
 				item = jinja2.ItemStrKey(item, jinja2.KeyFunction)
 			}
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
@@ -936,7 +936,7 @@ func renderGigaChat3_5_jsonSchemaToTypescript(w *jinja2.Writer, schema, indent, 
 				val := vals[1]
 				var typeStr, default2 jinja2.Value
 				// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
-				if jinja2.In(jinja2.Lit("description"), val) {
+				if jinja2.InKey(jinja2.KeyDescription, val) {
 					// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
 					for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(jinja2.ItemStrKey(val, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 						// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
@@ -1272,18 +1272,18 @@ func renderGigaChat3_5_alignJsonOrderToSchema(w *jinja2.Writer, jsonObj, jsonSch
 	// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 	ns = jinja2.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 	// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-	if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "anyOf"))) && jinja2.Len(jinja2.ItemAttr(jsonSchema, "anyOf")) > 0) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
+	if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "anyOf"))) && jinja2.Len(jinja2.ItemAttr(jsonSchema, "anyOf")) > 0) && !jinja2.InKey(jinja2.KeyType, jsonSchema) {
 		// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 		jinja2.Write(w, w.Capture(func() {
 			renderGigaChat3_5_alignJsonOrderToSchema(w, jsonObj, jinja2.ItemInt(jinja2.ItemAttr(jsonSchema, "anyOf"), 0))
 		}))
-	} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "oneOf"))) && jinja2.Len(jinja2.ItemAttr(jsonSchema, "oneOf")) > 0) && jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
+	} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !jinja2.IsString(jinja2.ItemAttr(jsonSchema, "oneOf"))) && jinja2.Len(jinja2.ItemAttr(jsonSchema, "oneOf")) > 0) && !jinja2.InKey(jinja2.KeyType, jsonSchema) {
 		// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 		// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 		jinja2.Write(w, w.Capture(func() {
 			renderGigaChat3_5_alignJsonOrderToSchema(w, jsonObj, jinja2.ItemInt(jinja2.ItemAttr(jsonSchema, "oneOf"), 0))
 		}))
-	} else if jinja2.NotIn(jinja2.Lit("type"), jsonSchema) {
+	} else if !jinja2.InKey(jinja2.KeyType, jsonSchema) {
 		// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
 		// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
 		if jinja2.IsString(jsonObj) || jinja2.IsBoolean(jsonObj) {
@@ -1845,7 +1845,7 @@ func renderGigaChat3_5Llama(w *jinja2.Writer) {
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
 		for _, item := range llamacpp.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
-			if llamacpp.In(jinja2.Lit("function"), item) {
+			if llamacpp.InKey(jinja2.KeyFunction, item) {
 				item = llamacpp.ItemStrKey(item, jinja2.KeyFunction)
 			}
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
@@ -2720,7 +2720,7 @@ func renderGigaChat3_5_jsonSchemaToTypescriptLlama(w *jinja2.Writer, schema, ind
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
-				if llamacpp.In(jinja2.Lit("description"), val) {
+				if llamacpp.InKey(jinja2.KeyDescription, val) {
 					// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
 					for _, line := range llamacpp.Iterate(w, llamacpp.MethodSplitSep(llamacpp.ItemStrKey(val, jinja2.KeyDescription), jinja2.Lit("\n"))) {
 						// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
@@ -3061,18 +3061,18 @@ func renderGigaChat3_5_alignJsonOrderToSchemaLlama(w *jinja2.Writer, jsonObj, js
 	// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 	ns = llamacpp.NewNamespace(w, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 	// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-	if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "anyOf"))) && llamacpp.Len(llamacpp.ItemAttr(jsonSchema, "anyOf")) > 0) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
+	if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("anyOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "anyOf"))) && llamacpp.Len(llamacpp.ItemAttr(jsonSchema, "anyOf")) > 0) && !llamacpp.InKey(jinja2.KeyType, jsonSchema) {
 		// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 		llamacpp.Write(w, w.Capture(func() {
 			renderGigaChat3_5_alignJsonOrderToSchemaLlama(w, jsonObj, llamacpp.ItemInt(llamacpp.ItemAttr(jsonSchema, "anyOf"), 0))
 		}))
-	} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "oneOf"))) && llamacpp.Len(llamacpp.ItemAttr(jsonSchema, "oneOf")) > 0) && llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
+	} else if ((llamacpp.IsSequence(llamacpp.MethodGet(jsonSchema, jinja2.Lit("oneOf"))) && !llamacpp.IsString(llamacpp.ItemAttr(jsonSchema, "oneOf"))) && llamacpp.Len(llamacpp.ItemAttr(jsonSchema, "oneOf")) > 0) && !llamacpp.InKey(jinja2.KeyType, jsonSchema) {
 		// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 		// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 		llamacpp.Write(w, w.Capture(func() {
 			renderGigaChat3_5_alignJsonOrderToSchemaLlama(w, jsonObj, llamacpp.ItemInt(llamacpp.ItemAttr(jsonSchema, "oneOf"), 0))
 		}))
-	} else if llamacpp.NotIn(jinja2.Lit("type"), jsonSchema) {
+	} else if !llamacpp.InKey(jinja2.KeyType, jsonSchema) {
 		// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
 		// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
 		if llamacpp.IsString(jsonObj) || llamacpp.IsBoolean(jsonObj) {

@@ -125,7 +125,7 @@ func renderKimiK3(w *jinja2.Writer) {
 		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
 		if jinja2.IsMapping(message) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
-			if jinja2.NotIn(jinja2.Lit("role"), message) {
+			if !jinja2.InKey(jinja2.KeyRole, message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
 				jinja2.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 messages require a role.")))
 			} else if jinja2.EqStr(jinja2.ItemAttrKey(message, jinja2.KeyRole), "user") {
@@ -849,7 +849,7 @@ func renderKimiK3Llama(w *jinja2.Writer) {
 		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
 		if llamacpp.IsMapping(message) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
-			if llamacpp.NotIn(jinja2.Lit("role"), message) {
+			if !llamacpp.InKey(jinja2.KeyRole, message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
 				llamacpp.Write(w, jinja2.RaiseException(w, jinja2.Lit("Kimi K3 messages require a role.")))
 			} else if jinja2.EqStr(llamacpp.ItemAttrKey(message, jinja2.KeyRole), "user") {

@@ -134,7 +134,7 @@ func renderLlamaCppLfm2(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			content = jinja2.Sum(jinja2.Lit("<|tool_response_start|>"), content, jinja2.Lit("<|tool_response_end|>"))
-		} else if (jinja2.EqStr(messageRole, "assistant") && jinja2.In(jinja2.Lit("tool_calls"), message)) && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
+		} else if (jinja2.EqStr(messageRole, "assistant") && jinja2.InKey(jinja2.KeyToolCalls, message)) && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
 			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
 			nsTcResult := jinja2.Lit("")
@@ -270,7 +270,7 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer) {
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
 			content = llamacpp.Sum(jinja2.Lit("<|tool_response_start|>"), content, jinja2.Lit("<|tool_response_end|>"))
-		} else if (jinja2.EqStr(messageRole, "assistant") && llamacpp.In(jinja2.Lit("tool_calls"), message)) && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
+		} else if (jinja2.EqStr(messageRole, "assistant") && llamacpp.InKey(jinja2.KeyToolCalls, message)) && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
 			nsTcResult := jinja2.Lit("")

@@ -87,7 +87,7 @@ func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer) {
 		// meetkai-functionary-medium-v3.1.jinja:20:5 {%- for t in tools %}
 		for _, t := range jinja2.Iterate(w, tools) {
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
-			if jinja2.In(jinja2.Lit("type"), t) {
+			if jinja2.InKey(jinja2.KeyType, t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
 				jinja2.WriteAdd(w, jinja2.FilterSafe(jinja2.Lit("Use the function '")), jinja2.ItemStrKey(jinja2.ItemStrKey(t, jinja2.KeyFunction), jinja2.KeyName), jinja2.FilterSafe(jinja2.Lit("' to '")), jinja2.ItemStrKey(jinja2.ItemStrKey(t, jinja2.KeyFunction), jinja2.KeyDescription), jinja2.FilterSafe(jinja2.Lit("'\n")), jinja2.FilterTojson(jinja2.ItemStrKey(t, jinja2.KeyFunction), nil, nil))
 			} else {
@@ -122,7 +122,7 @@ func renderMeetkaiFunctionaryMediumV3_1(w *jinja2.Writer) {
 				jinja2.Write(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
+			if jinja2.InKey(jinja2.KeyToolCalls, message) && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) {
 					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
@@ -189,7 +189,7 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 		// meetkai-functionary-medium-v3.1.jinja:20:5 {%- for t in tools %}
 		for _, t := range llamacpp.Iterate(w, tools) {
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
-			if llamacpp.In(jinja2.Lit("type"), t) {
+			if llamacpp.InKey(jinja2.KeyType, t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
 				llamacpp.WriteAdd(w, llamacpp.FilterSafe(jinja2.Lit("Use the function '")), llamacpp.ItemStrKey(llamacpp.ItemStrKey(t, jinja2.KeyFunction), jinja2.KeyName), llamacpp.FilterSafe(jinja2.Lit("' to '")), llamacpp.ItemStrKey(llamacpp.ItemStrKey(t, jinja2.KeyFunction), jinja2.KeyDescription), llamacpp.FilterSafe(jinja2.Lit("'\n")), llamacpp.FilterTojson(llamacpp.ItemStrKey(t, jinja2.KeyFunction), nil, nil))
 			} else {
@@ -224,7 +224,7 @@ func renderMeetkaiFunctionaryMediumV3_1Llama(w *jinja2.Writer) {
 				llamacpp.Write(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
+			if llamacpp.InKey(jinja2.KeyToolCalls, message) && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}

@@ -123,7 +123,7 @@ func renderMeetkaiFunctionaryMediumV3_2(w *jinja2.Writer) {
 				w.SetBuffer(out)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.In(jinja2.Lit("tool_calls"), message) && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
+			if jinja2.InKey(jinja2.KeyToolCalls, message) && jinja2.ItemStrKey(message, jinja2.KeyToolCalls).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range jinja2.Iterate(w, jinja2.ItemStrKey(message, jinja2.KeyToolCalls)) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
@@ -214,7 +214,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamType(w *jinja2.Writer, param jin
 	// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
 	paramType = jinja2.Lit("any")
 	// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
-	if jinja2.In(jinja2.Lit("type"), param) {
+	if jinja2.InKey(jinja2.KeyType, param) {
 		// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
 		rawParamType = jinja2.ItemStrKey(param, jinja2.KeyType)
 		// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
@@ -286,10 +286,10 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfo(w *jinja2.Writer, param jin
 		renderMeetkaiFunctionaryMediumV3_2_getFormatParam(w, param)
 	})
 	// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-	if (((((jinja2.In(jinja2.Lit("description"), param) || jinja2.In(jinja2.Lit("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || jinja2.ItemStr(param, "maximum").Truthy()) || jinja2.ItemStr(param, "minimum").Truthy()) || jinja2.ItemStr(param, "maxLength").Truthy()) || jinja2.ItemStr(param, "minLength").Truthy() {
+	if (((((jinja2.InKey(jinja2.KeyDescription, param) || jinja2.In(jinja2.Lit("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || jinja2.ItemStr(param, "maximum").Truthy()) || jinja2.ItemStr(param, "minimum").Truthy()) || jinja2.ItemStr(param, "maxLength").Truthy()) || jinja2.ItemStr(param, "minLength").Truthy() {
 		w.WriteString("//")
 		// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
-		if jinja2.In(jinja2.Lit("description"), param) {
+		if jinja2.InKey(jinja2.KeyDescription, param) {
 			// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
 			desc = jinja2.ItemStrKey(param, jinja2.KeyDescription)
 			// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
@@ -477,7 +477,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescript(w *jinja2.Writer, par
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
-			if jinja2.In(jinja2.Lit("enum"), itemsInfo) {
+			if jinja2.InKey(jinja2.KeyEnum, itemsInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 				itemType = w.Capture(func() {
 					renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr(w, jinja2.ItemStrKey(itemsInfo, jinja2.KeyEnum))
@@ -625,7 +625,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w *jinja2.Writer,
 				// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
 				itemInfo = jinja2.MethodGetDefault(param, jinja2.Lit("items"), jinja2.DictOf())
 				// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
-				if jinja2.NotIn(jinja2.Lit("type"), itemInfo) {
+				if !jinja2.InKey(jinja2.KeyType, itemInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
 					paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Lit(": [],"))
 					// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
@@ -669,7 +669,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescript(w *jinja2.Writer,
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
-				if jinja2.In(jinja2.Lit("enum"), param) {
+				if jinja2.InKey(jinja2.KeyEnum, param) {
 					// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
 					paramType = w.Capture(func() {
 						renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStr(w, jinja2.ItemStrKey(param, jinja2.KeyEnum))
@@ -842,7 +842,7 @@ func renderMeetkaiFunctionaryMediumV3_2Llama(w *jinja2.Writer) {
 				w.SetBuffer(out)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
+			if llamacpp.InKey(jinja2.KeyToolCalls, message) && llamacpp.Truthy(llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
 				for _, toolCall := range llamacpp.Iterate(w, llamacpp.ItemStrKey(message, jinja2.KeyToolCalls)) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
@@ -933,7 +933,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamTypeLlama(w *jinja2.Writer, para
 	// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
 	paramType = jinja2.Lit("any")
 	// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
-	if llamacpp.In(jinja2.Lit("type"), param) {
+	if llamacpp.InKey(jinja2.KeyType, param) {
 		// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
 		rawParamType = llamacpp.ItemStrKey(param, jinja2.KeyType)
 		// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
@@ -1005,10 +1005,10 @@ func renderMeetkaiFunctionaryMediumV3_2_getParamInfoLlama(w *jinja2.Writer, para
 		renderMeetkaiFunctionaryMediumV3_2_getFormatParamLlama(w, param)
 	})
 	// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-	if (((((llamacpp.In(jinja2.Lit("description"), param) || llamacpp.In(jinja2.Lit("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || llamacpp.Truthy(llamacpp.ItemStr(param, "maximum"))) || llamacpp.Truthy(llamacpp.ItemStr(param, "minimum"))) || llamacpp.Truthy(llamacpp.ItemStr(param, "maxLength"))) || llamacpp.Truthy(llamacpp.ItemStr(param, "minLength")) {
+	if (((((llamacpp.InKey(jinja2.KeyDescription, param) || llamacpp.In(jinja2.Lit("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || llamacpp.Truthy(llamacpp.ItemStr(param, "maximum"))) || llamacpp.Truthy(llamacpp.ItemStr(param, "minimum"))) || llamacpp.Truthy(llamacpp.ItemStr(param, "maxLength"))) || llamacpp.Truthy(llamacpp.ItemStr(param, "minLength")) {
 		w.WriteString("//")
 		// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
-		if llamacpp.In(jinja2.Lit("description"), param) {
+		if llamacpp.InKey(jinja2.KeyDescription, param) {
 			// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
 			desc = llamacpp.ItemStrKey(param, jinja2.KeyDescription)
 			// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
@@ -1196,7 +1196,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getArrayTypescriptLlama(w *jinja2.Writer
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
-			if llamacpp.In(jinja2.Lit("enum"), itemsInfo) {
+			if llamacpp.InKey(jinja2.KeyEnum, itemsInfo) {
 				// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 				itemType = w.Capture(func() {
 					renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama(w, llamacpp.ItemStrKey(itemsInfo, jinja2.KeyEnum))
@@ -1347,7 +1347,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w *jinja2.Wr
 				// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
 				itemInfo = llamacpp.MethodGetDefault(param, jinja2.Lit("items"), jinja2.DictOf())
 				// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
-				if llamacpp.NotIn(jinja2.Lit("type"), itemInfo) {
+				if !llamacpp.InKey(jinja2.KeyType, itemInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
 					paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Lit(": [],"))
 					// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
@@ -1391,7 +1391,7 @@ func renderMeetkaiFunctionaryMediumV3_2_getParameterTypescriptLlama(w *jinja2.Wr
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
-				if llamacpp.In(jinja2.Lit("enum"), param) {
+				if llamacpp.InKey(jinja2.KeyEnum, param) {
 					// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
 					paramType = w.Capture(func() {
 						renderMeetkaiFunctionaryMediumV3_2_getEnumOptionStrLlama(w, llamacpp.ItemStrKey(param, jinja2.KeyEnum))

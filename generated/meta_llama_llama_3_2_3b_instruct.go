@@ -151,7 +151,7 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 		var toolCall jinja2.Value
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
-		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Lit("tool_calls"), message)) {
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.InKey(jinja2.KeyToolCalls, message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			out := w.Buffer()
 			out = w.AppendString(out, "<|start_header_id|>")
@@ -160,7 +160,7 @@ func renderMetaLlamaLlama3_2_3B_Instruct(w *jinja2.Writer) {
 			out = jinja2.AppendStr(w, out, jinja2.FilterTrim(jinja2.ItemStrKey(message, jinja2.KeyContent), nil, nil))
 			out = w.AppendString(out, "<|eot_id|>")
 			w.SetBuffer(out)
-		} else if jinja2.In(jinja2.Lit("tool_calls"), message) {
+		} else if jinja2.InKey(jinja2.KeyToolCalls, message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := jinja2.ItemAttrKey(message, jinja2.KeyToolCalls)
@@ -314,7 +314,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
-		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Lit("tool_calls"), message)) {
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.InKey(jinja2.KeyToolCalls, message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			out := w.Buffer()
 			out = w.AppendString(out, "<|start_header_id|>")
@@ -323,7 +323,7 @@ func renderMetaLlamaLlama3_2_3B_InstructLlama(w *jinja2.Writer) {
 			out = llamacpp.AppendStr(w, out, llamacpp.FilterTrim(llamacpp.ItemStrKey(message, jinja2.KeyContent), nil, nil))
 			out = w.AppendString(out, "<|eot_id|>")
 			w.SetBuffer(out)
-		} else if llamacpp.In(jinja2.Lit("tool_calls"), message) {
+		} else if llamacpp.InKey(jinja2.KeyToolCalls, message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := llamacpp.ItemAttrKey(message, jinja2.KeyToolCalls)

@@ -122,7 +122,7 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 	for _, message := range jinja2.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
-		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Lit("tool_calls"), message)) {
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.InKey(jinja2.KeyToolCalls, message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
 			messageRole := jinja2.ItemStrKey(message, jinja2.KeyRole)
 			if jinja2.EqStr(messageRole, "user") {
@@ -162,7 +162,7 @@ func renderMiniMaxM1(w *jinja2.Writer) {
 				}
 				w.WriteString("<end_of_sentence>\n")
 			}
-		} else if jinja2.In(jinja2.Lit("tool_calls"), message) {
+		} else if jinja2.InKey(jinja2.KeyToolCalls, message) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
@@ -298,7 +298,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 	for _, message := range llamacpp.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
-		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Lit("tool_calls"), message)) {
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.InKey(jinja2.KeyToolCalls, message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
 			messageRole := llamacpp.ItemStrKey(message, jinja2.KeyRole)
 			if jinja2.EqStr(messageRole, "user") {
@@ -338,7 +338,7 @@ func renderMiniMaxM1Llama(w *jinja2.Writer) {
 				}
 				w.WriteString("<end_of_sentence>\n")
 			}
-		} else if llamacpp.In(jinja2.Lit("tool_calls"), message) {
+		} else if llamacpp.InKey(jinja2.KeyToolCalls, message) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}

@@ -150,7 +150,7 @@ func renderNVIDIA_NemotronNanoV2(w *jinja2.Writer) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
 		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
-		jinja2.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(jinja2.In(jinja2.Lit("tool_calls"), messagesMinus1), func() jinja2.Value {
+		jinja2.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(jinja2.InKey(jinja2.KeyToolCalls, messagesMinus1), func() jinja2.Value {
 			return jinja2.ItemStrKey(messagesMinus1, jinja2.KeyToolCalls)
 		}, func() jinja2.Value {
 			return jinja2.NewList()
@@ -447,7 +447,7 @@ func renderNVIDIA_NemotronNanoV2Llama(w *jinja2.Writer) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
 		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
-		llamacpp.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(llamacpp.In(jinja2.Lit("tool_calls"), messagesMinus1), func() jinja2.Value {
+		llamacpp.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(llamacpp.InKey(jinja2.KeyToolCalls, messagesMinus1), func() jinja2.Value {
 			return llamacpp.ItemStrKey(messagesMinus1, jinja2.KeyToolCalls)
 		}, func() jinja2.Value {
 			return jinja2.NewList()

@@ -118,7 +118,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 		messageRole := jinja2.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
-			if jinja2.In(jinja2.Lit("content"), message) {
+			if jinja2.InKey(jinja2.KeyContent, message) {
 				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
 				messageContent := jinja2.ItemAttrKey(message, jinja2.KeyContent)
 				if jinja2.In(jinja2.Lit("<|channel|>analysis<|message|>"), messageContent) || jinja2.In(jinja2.Lit("<|channel|>final<|message|>"), messageContent) {
@@ -136,13 +136,13 @@ func renderOpenaiGptOss120b(w *jinja2.Writer) {
 				}
 			}
 			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
-			if jinja2.In(jinja2.Lit("tool_calls"), message) {
+			if jinja2.InKey(jinja2.KeyToolCalls, message) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
 				for _, futureMessage := range jinja2.Iterate(w, jinja2.SliceIn(w, loopMessages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					if jinja2.EqStr(jinja2.ItemAttrKey(futureMessage, jinja2.KeyRole), "assistant") && jinja2.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
+					if jinja2.EqStr(jinja2.ItemAttrKey(futureMessage, jinja2.KeyRole), "assistant") && !jinja2.InKey(jinja2.KeyToolCalls, futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}
@@ -706,7 +706,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 		messageRole := llamacpp.ItemAttrKey(message, jinja2.KeyRole)
 		if jinja2.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
-			if llamacpp.In(jinja2.Lit("content"), message) {
+			if llamacpp.InKey(jinja2.KeyContent, message) {
 				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
 				messageContent := llamacpp.ItemAttrKey(message, jinja2.KeyContent)
 				if llamacpp.In(jinja2.Lit("<|channel|>analysis<|message|>"), messageContent) || llamacpp.In(jinja2.Lit("<|channel|>final<|message|>"), messageContent) {
@@ -724,13 +724,13 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer) {
 				}
 			}
 			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
-			if llamacpp.In(jinja2.Lit("tool_calls"), message) {
+			if llamacpp.InKey(jinja2.KeyToolCalls, message) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
 				for _, futureMessage := range llamacpp.Iterate(w, llamacpp.SliceIn(w, loopMessages, jinja2.SmallInt(int64(i+1)), jinja2.Missing(), jinja2.Missing())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					if jinja2.EqStr(llamacpp.ItemAttrKey(futureMessage, jinja2.KeyRole), "assistant") && llamacpp.NotIn(jinja2.Lit("tool_calls"), futureMessage) {
+					if jinja2.EqStr(llamacpp.ItemAttrKey(futureMessage, jinja2.KeyRole), "assistant") && !llamacpp.InKey(jinja2.KeyToolCalls, futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}

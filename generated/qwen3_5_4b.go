@@ -341,7 +341,7 @@ func renderQwen3_5_4B_renderContent(w *jinja2.Writer, content, doVisionCount, is
 					w.SetBuffer(out)
 				}
 				w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-			} else if jinja2.In(jinja2.Lit("text"), item) {
+			} else if jinja2.InKey(jinja2.KeyText, item) {
 				// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 				// Qwen3.5-4B.jinja:31:17 {{- item.text }}
 				jinja2.Write(w, jinja2.ItemAttrKey(item, jinja2.KeyText))
@@ -667,7 +667,7 @@ func renderQwen3_5_4B_renderContentLlama(w *jinja2.Writer, content, doVisionCoun
 					w.SetBuffer(out)
 				}
 				w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-			} else if llamacpp.In(jinja2.Lit("text"), item) {
+			} else if llamacpp.InKey(jinja2.KeyText, item) {
 				// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 				// Qwen3.5-4B.jinja:31:17 {{- item.text }}
 				llamacpp.Write(w, llamacpp.ItemAttrKey(item, jinja2.KeyText))

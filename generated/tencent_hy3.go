@@ -289,7 +289,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if jinja2.In(jinja2.Lit("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)) {
+				if jinja2.InKey(jinja2.KeyReasoningContent, message) && jinja2.IsString(jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
 					rc = jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)
 				} else if jinja2.In(jinja2.Lit("reasoning"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning")) {
@@ -319,7 +319,7 @@ func renderTencentHy3(w *jinja2.Writer) {
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
 				if (jinja2.IsDefined(preservedThinking) && preservedThinking.Truthy()) || jinja2.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if jinja2.In(jinja2.Lit("reasoning_content"), message) && jinja2.IsString(jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)) {
+					if jinja2.InKey(jinja2.KeyReasoningContent, message) && jinja2.IsString(jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
 						rc = jinja2.ItemStrKey(message, jinja2.KeyReasoningContent)
 					} else if jinja2.In(jinja2.Lit("reasoning"), message) && jinja2.IsString(jinja2.ItemStr(message, "reasoning")) {
@@ -730,7 +730,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if llamacpp.Truthy(isTraining) {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if llamacpp.In(jinja2.Lit("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)) {
+				if llamacpp.InKey(jinja2.KeyReasoningContent, message) && llamacpp.IsString(llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
 					rc = llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)
 				} else if llamacpp.In(jinja2.Lit("reasoning"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning")) {
@@ -760,7 +760,7 @@ func renderTencentHy3Llama(w *jinja2.Writer) {
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
 				if (llamacpp.IsDefined(preservedThinking) && llamacpp.Truthy(preservedThinking)) || llamacpp.Gt(jinja2.SmallInt(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if llamacpp.In(jinja2.Lit("reasoning_content"), message) && llamacpp.IsString(llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)) {
+					if llamacpp.InKey(jinja2.KeyReasoningContent, message) && llamacpp.IsString(llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
 						rc = llamacpp.ItemStrKey(message, jinja2.KeyReasoningContent)
 					} else if llamacpp.In(jinja2.Lit("reasoning"), message) && llamacpp.IsString(llamacpp.ItemStr(message, "reasoning")) {

@@ -423,6 +423,10 @@ func IfElse(test bool, then, els func() Value) Value { return impl.IfElse(test, 
 // In is Python's item in container.
 func In(item, container Value) bool { return impl.In(item, container) }
 
+// InKey is In(k's str, container), Python's 'role' in message: a dict answers from its
+// record of its Keys, without comparing keys, where the record knows.
+func InKey(k Key, container Value) bool { return impl.InKey(k, container) }
+
 // InStrs is item in [s1, s2, ...] for a list (or tuple) of str constants.
 func InStrs(item Value, strs ...string) bool { return impl.InStrs(item, strs...) }
 

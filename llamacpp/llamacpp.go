@@ -341,6 +341,9 @@ func Gt(a, b jinja2.Value) bool { return impl.Gt(a, b) }
 // error (its binary operator takes two arrays for +, and nothing else).
 func In(item, container jinja2.Value) bool { return impl.In(item, container) }
 
+// InKey is jinja2.InKey as llama.cpp's engine runs 'key' in container: its in.
+func InKey(k jinja2.Key, container jinja2.Value) bool { return impl.InKey(k, container) }
+
 // InStrs is jinja2.InStrs as llama.cpp's in: an undefined or none item, or a list, is an
 // error.
 func InStrs(item jinja2.Value, strs ...string) bool { return impl.InStrs(item, strs...) }

@@ -274,7 +274,7 @@ func (g *gen) op(name string) *jen.Statement {
 var llamaVariants = map[string]bool{
 	"Attr": true, "ItemAttr": true, "ItemAttrKey": true, "Item": true, "ItemStr": true, "ItemStrKey": true, "ItemInt": true,
 	"Add": true, "Sum": true, "Concat": true, "WriteConcat": true, "And": true, "Or": true,
-	"In": true, "NotIn": true, "InStrs": true,
+	"In": true, "NotIn": true, "InStrs": true, "InKey": true,
 	"Iterable": true, "CallMethod": true, "CheckNamespace": true, "SetAttr": true,
 	"Sub": true, "Mul": true, "Div": true, "FloorDiv": true, "Mod": true, "Pow": true,
 	"Lt": true, "Le": true, "Gt": true, "Ge": true, "Eq": true, "Ne": true,
@@ -343,6 +343,12 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 				// in a list of str literals
 				if strs, ok := strConsts(x.Ys[0]); ok {
 					return not(op == "notin", g.op("InStrs").Call(append([]jen.Code{g.value(x.X)}, strs...)...))
+				}
+				// a Key in a dict: 'tool_calls' in message
+				if s, ok := strConst(x.X); ok {
+					if k, ok := jinja2.KeyOf(s); ok {
+						return not(op == "notin", g.op("InKey").Call(rt(keyConsts[k]), g.value(x.Ys[0])))
+					}
 				}
 			}
 			return g.op(compareFuncs[x.Ops[0]]).Call(g.value(x.X), g.value(x.Ys[0]))

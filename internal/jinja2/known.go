@@ -111,6 +111,20 @@ func ItemAttrKey(v Value, k Key) Value {
 	return itemKeyMiss(v, k, true)
 }
 
+// InKey is In(k's str, container), Python's 'role' in message: a dict answers from its
+// record of its Keys, without comparing keys, where the record knows.
+func InKey(k Key, container Value) bool {
+	if container.kind() == KindDict {
+		switch i := container.dict().known.pos(k); {
+		case i == lacksKey:
+			return false
+		case i < knownBeyond-1:
+			return true
+		}
+	}
+	return In(Str(k.String()), container)
+}
+
 // ItemStrKey is ItemStr(v, k.String()).
 func ItemStrKey(v Value, k Key) Value {
 	if r, ok := v.RecordedKey(k); ok {

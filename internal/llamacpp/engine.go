@@ -1011,6 +1011,11 @@ func WriteStr(w *jinja2.Writer, v jinja2.Value) {
 	}
 }
 
+// InKey is jinja2.InKey as llama.cpp's engine runs 'key' in container: its in.
+func InKey(k jinja2.Key, container jinja2.Value) bool {
+	return In(jinja2.Lit(k.String()), container)
+}
+
 // SplitItem is jinja2.SplitItem as llama.cpp's engine runs recv.split(sep)[i]: its
 // split, then its subscript.
 func SplitItem(recv, sep jinja2.Value, i int64) jinja2.Value {
