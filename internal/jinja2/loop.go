@@ -42,7 +42,12 @@ func iterate(v Value) []Value {
 // Iterate returns the items of v for a for loop, and charges them to the writer's
 // iteration budget.
 func Iterate(w *Writer, v Value) []Value {
-	items := iterate(v)
+	var items []Value
+	if v.kind() == KindList { // the commonest, without iterate's call
+		items = v.list().items()
+	} else {
+		items = iterate(v)
+	}
 	w.charge(len(items))
 	return items
 }

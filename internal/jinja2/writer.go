@@ -294,8 +294,16 @@ func (w *Writer) capture(body func()) Value {
 func (w *Writer) charge(n int) {
 	w.iterations += n
 	if w.iterations > w.limits.MaxIterations {
-		throw(LimitError, "loops and macro calls ran more than %d iterations", w.limits.MaxIterations)
+		w.overIterations()
 	}
+}
+
+// overIterations fails the render that ran out of iterations; it is kept out of line so
+// that charge is inlined.
+//
+//go:noinline
+func (w *Writer) overIterations() {
+	throw(LimitError, "loops and macro calls ran more than %d iterations", w.limits.MaxIterations)
 }
 
 // Mark returns the current length of the output, to Cut the text written after it.
