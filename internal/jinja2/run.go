@@ -73,8 +73,13 @@ func (r *Run) run(dst []byte, fn func(*Writer), markup []ByteRange, tracked bool
 		if p := recover(); p != nil {
 			out, err = dst, r.failure(p, w, fn)
 		}
-		w.releaseLists()
+		// a Writer kept between renders (pooled, or the caller's) keeps its Lists
+		lists := w.lists
 		*w = Writer{}
+		if lists != nil {
+			*lists = [2]List{}
+			w.lists = lists
+		}
 		if r.Writer == nil {
 			writerPool.Put(w)
 		}
@@ -110,7 +115,6 @@ func (r *Run) Start(w *Writer, dst []byte) {
 
 // Finish ends the render on w that Start began with dst, and returns its output.
 func (r *Run) Finish(w *Writer, dst []byte) []byte {
-	w.releaseLists()
 	w.joinOutput()
 	r.GenerationPrompt = w.tail - 1 - len(dst)
 	if w.tail == 0 {
@@ -121,12 +125,13 @@ func (r *Run) Finish(w *Writer, dst []byte) []byte {
 
 // Recover, deferred by a generated append function (see Start), turns a panic of the
 // render of fn on w into its result: dst and the *Error or *RaiseError that says where
-// in the template the render failed, as Append returns them.
+// in the template the render failed, as Append returns them; and gives the render's
+// Lists of slices back.
 func (r *Run) Recover(w *Writer, dst []byte, out *[]byte, err *error, fn func(*Writer)) {
 	if p := recover(); p != nil {
 		*out, *err = dst, r.failure(p, w, fn)
-		w.releaseLists()
 	}
+	w.releaseLists()
 }
 
 // writerPool recycles Writers between renders.

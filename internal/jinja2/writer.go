@@ -62,9 +62,10 @@ type Writer struct {
 	// starts, once generated code has marked it (MarkGenerationPrompt); 0 before.
 	tail int
 	// lists are the Lists of the first slices of lists the render takes (SliceIn),
-	// from listsPool on its first, and listsUsed how many of them are taken: a render's
-	// slices live no longer than the render (releaseLists). They are not in the Writer
-	// itself, so that a slice holds no reference to it (see Run.Start).
+	// from listsPool on its first (a Writer kept between renders keeps them: Run.Append),
+	// and listsUsed how many of them are taken: a render's slices live no longer than the
+	// render. They are not in the Writer itself, so that a slice holds no reference to it
+	// (see Run.Start).
 	lists     *[2]List
 	listsUsed int
 }
