@@ -35,10 +35,10 @@ const minRun = 2
 // writes its value (AppendStr, Append) with the value's code, and whether the value
 // makes a call.
 type runWrite struct {
-	text   string
-	append string // "" for text
-	value  jen.Code
-	calls  bool
+	text  string
+	fn    string // "" for text
+	value jen.Code
+	calls bool
 }
 
 // textWrite returns the write of the template text s.
@@ -53,7 +53,7 @@ func (g *gen) valueWrite(write string, x ir.Expr) jen.Code {
 	value := g.value(x)
 	code := g.direct(write).Call(jen.Id("w"), value)
 	if fn, ok := runAppends[write]; ok {
-		g.runWrites[code] = runWrite{append: fn, value: value, calls: makesCall(x)}
+		g.runWrites[code] = runWrite{fn: fn, value: value, calls: makesCall(x)}
 	}
 	return code
 }
@@ -113,14 +113,14 @@ func (g *gen) joinWrites(code []jen.Code) []jen.Code {
 			switch {
 			case !ok:
 				out = append(out, c) // a cite
-			case rw.append == "":
+			case rw.fn == "":
 				out = append(out, jen.Id(name).Op("=").Id("w").Dot("AppendString").Call(jen.Id(name), jen.Lit(rw.text)))
 				held = true
 			default:
 				if rw.calls && held {
 					out = append(out, jen.Id("w").Dot("SetBuffer").Call(jen.Id(name)).Comment("the Writer's again: a macro the value may call writes after it"))
 				}
-				out = append(out, jen.Id(name).Op("=").Add(g.qual(rw.append)).Call(jen.Id("w"), jen.Id(name), rw.value))
+				out = append(out, jen.Id(name).Op("=").Add(g.qual(rw.fn)).Call(jen.Id("w"), jen.Id(name), rw.value))
 				held = true
 			}
 		}
@@ -145,8 +145,8 @@ func (g *gen) qual(name string) *jen.Statement {
 func (g *gen) joinTexts(code []jen.Code) []jen.Code {
 	var out []jen.Code
 	for _, c := range code {
-		if rw, ok := g.runWrites[c]; ok && rw.append == "" && len(out) > 0 {
-			if prev, ok := g.runWrites[out[len(out)-1]]; ok && prev.append == "" {
+		if rw, ok := g.runWrites[c]; ok && rw.fn == "" && len(out) > 0 {
+			if prev, ok := g.runWrites[out[len(out)-1]]; ok && prev.fn == "" {
 				out[len(out)-1] = g.textWrite(prev.text + rw.text)
 				continue
 			}
