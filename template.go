@@ -394,12 +394,11 @@ func (t *Template) AppendRenderLlama(dst []byte, vars jinja2.Variables, in *Inpu
 
 // appendRender runs the compiled function fn (LlamaFunc, or Func when nil: through
 // Append when there is one and no segments, generation prompt or Writer are asked for)
-// on the variables vars
-// (in, or llama-server's) with in's clock and limits; a failure is an *Error or
-// *RaiseError. When markup is not nil, it is set to the ranges of the output that are
-// template text; when tail is not nil, it is set to where fn marked the generation
-// prompt (jinja2.Run.GenerationPrompt); w, when not nil, is the Writer to render with
-// (jinja2.Run.Writer).
+// on the variables vars (in, or llama-server's) with in's clock and limits; a failure
+// is an *Error or *RaiseError. When markup is not nil, it is set to the ranges of the
+// output that are template text; when tail is not nil, it is set to where fn marked the
+// generation prompt (jinja2.Run.GenerationPrompt); w, when not nil, is the Writer to
+// render with (jinja2.Run.Writer).
 func (t *Template) appendRender(dst []byte, in *Input, vars jinja2.Variables, fn func(*jinja2.Writer), markup *[]jinja2.ByteRange, tail *int, w *jinja2.Writer) ([]byte, error) {
 	// field by field: a composite literal is built in a temporary and copied
 	var r jinja2.Run

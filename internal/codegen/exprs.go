@@ -605,8 +605,8 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 	return g.op("Call").Call(g.value(x.Fn), args, kwargs)
 }
 
-// splitCall returns the str and the separator of x when x is recv.split(sep), a call
-// of the method that compiles to MethodSplitSep.
+// splitCall returns the str and the separator of x when x is recv.split(sep), which
+// value compiles to MethodSplitSep (call's method branch).
 func (g *gen) splitCall(x ir.Expr) (recv, sep ir.Expr, ok bool) {
 	c, ok := x.(*ir.Call)
 	if !ok || len(c.Args.Args) != 1 || len(c.Kwargs) != 0 || c.DynArgs != nil || c.DynKwargs != nil {
@@ -615,14 +615,10 @@ func (g *gen) splitCall(x ir.Expr) (recv, sep ir.Expr, ok bool) {
 	if _, macro := g.macros.Direct[c]; macro {
 		return nil, nil, false
 	}
-	if _, macro := g.macros.ValueCalls[c]; macro {
-		return nil, nil, false
+	if fn, ok := c.Fn.(*ir.Attr); ok && fn.Name == "split" {
+		return fn.X, c.Args.Args[0], true
 	}
-	fn, ok := c.Fn.(*ir.Attr)
-	if !ok || fn.Name != "split" || directMethods["split"][1] != "MethodSplitSep" {
-		return nil, nil, false
-	}
-	return fn.X, c.Args.Args[0], true
+	return nil, nil, false
 }
 
 // constValue compiles a literal.

@@ -1254,20 +1254,10 @@ func FilterTojson(v Value, args []Value, kwargs []Kwarg) Value {
 
 // FilterTrim is soft_str(value).strip(chars=None).
 func FilterTrim(v Value, args []Value, kwargs []Kwarg) Value {
-	if len(args) == 0 && len(kwargs) == 0 && plainStr(v) {
-		// the commonest call, a bare trim of a str: itself when there is nothing to
-		// strip (as Python's str.strip() returns the str)
-		start, end := pystr.StripSpace(v.str(), true, true)
-		if start == 0 && end == len(v.str()) {
-			return v
-		}
-		return Substr(v, start, end)
+	if len(args) == 0 && len(kwargs) == 0 { // the commonest call, bare, binds nothing
+		return stripSpace(softStr(v), true, true)
 	}
-	chars := Missing()
-	if len(args) > 0 || len(kwargs) > 0 { // the commonest call, bare, binds nothing
-		chars = trimFilter.bind(args, kwargs)[0]
-	}
-	return pyStrip(softStr(v), chars, "strip", true, true)
+	return pyStrip(softStr(v), trimFilter.bind(args, kwargs)[0], "strip", true, true)
 }
 
 // FilterTruncate is truncate(s, length=255, killwords=False, end='...', leeway=None).

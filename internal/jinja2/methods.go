@@ -569,22 +569,36 @@ func strStrip(r Value, args []Value, kwargs []Kwarg, name string, left, right bo
 // the characters of chars. What remains keeps its origin.
 func pyStrip(r Value, chars Value, name string, left, right bool) Value {
 	set, hasSet := optStr(name, chars, "")
-	s := r.str()
-	var start, end int
 	if !hasSet {
-		start, end = pystr.StripSpace(s, left, right)
-	} else {
-		cut := func(r rune) bool { return strings.ContainsRune(set, r) }
-		start, end = 0, len(s)
-		if left {
-			start = len(s) - len(strings.TrimLeftFunc(s, cut))
-		}
-		if right {
-			end = start + len(strings.TrimRightFunc(s[start:], cut))
-		}
+		return stripSpace(r, left, right)
 	}
-	if r.IsMarkup() {
-		return Markup(s[start:end])
+	s := r.str()
+	cut := func(r rune) bool { return strings.ContainsRune(set, r) }
+	start, end := 0, len(s)
+	if left {
+		start = len(s) - len(strings.TrimLeftFunc(s, cut))
+	}
+	if right {
+		end = start + len(strings.TrimRightFunc(s[start:], cut))
+	}
+	return stripped(r, start, end)
+}
+
+// stripSpace is pyStrip of whitespace.
+func stripSpace(r Value, left, right bool) Value {
+	start, end := pystr.StripSpace(r.str(), left, right)
+	return stripped(r, start, end)
+}
+
+// stripped returns what a strip leaves of the str (or Markup) r, its bytes [start, end):
+// a str keeps its origin, and is itself when nothing was stripped (as Python's
+// str.strip() returns the str).
+func stripped(r Value, start, end int) Value {
+	switch {
+	case r.IsMarkup():
+		return Markup(r.str()[start:end])
+	case start == 0 && end == len(r.str()):
+		return r
 	}
 	return Substr(r, start, end)
 }

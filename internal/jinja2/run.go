@@ -73,13 +73,7 @@ func (r *Run) run(dst []byte, fn func(*Writer), markup []ByteRange, tracked bool
 		if p := recover(); p != nil {
 			out, err = dst, r.failure(p, w, fn)
 		}
-		// a Writer kept between renders (pooled, or the caller's) keeps its Lists
-		lists := w.lists
-		*w = Writer{}
-		if lists != nil {
-			*lists = [2]List{}
-			w.lists = lists
-		}
+		w.reset()
 		if r.Writer == nil {
 			writerPool.Put(w)
 		}

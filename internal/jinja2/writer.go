@@ -88,6 +88,17 @@ func (w *Writer) listStorage(items []Value) *List {
 	return l
 }
 
+// reset makes w, a Writer kept between renders (pooled, or the caller's), zero but for
+// its Lists of slices, which it keeps, cleared.
+func (w *Writer) reset() {
+	lists := w.lists
+	*w = Writer{}
+	if lists != nil {
+		*lists = [2]List{}
+		w.lists = lists
+	}
+}
+
 // releaseLists gives the render's Lists of slices back to the pool, once the render is
 // over.
 func (w *Writer) releaseLists() {
